@@ -1,0 +1,53 @@
+#include "command_line.h"
+
+#include <cstdio>
+
+#include "input_error.h"
+#include "redis/redis_error.h"
+
+namespace ratelab::cli {
+
+void printError(const QString& message) {
+    std::fprintf(stderr, "ratelab: %s\n", message.toLocal8Bit().constData());
+    std::fflush(stderr);
+}
+
+bool parseArguments(QCommandLineParser& parser, const QStringList& args,
+                    const QStringList& required, int positional) {
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(args)) {
+        printError(args.value(0) + QStringLiteral(": ") + parser.errorText());
+        return false;
+    }
+    for (const QString& name : required) {
+        if (!parser.isSet(name) || parser.value(name).isEmpty()) {
+            printError(args.value(0) + QStringLiteral(": --%1 is required").arg(name));
+            return false;
+        }
+    }
+    if (parser.positionalArguments().size() != positional) {
+        printError(args.value(0) + QStringLiteral(": expected %1 argument(s), got %2: %3")
+                                       .arg(positional)
+                                       .arg(parser.positionalArguments().size())
+                                       .arg(parser.positionalArguments().join(QLatin1Char(' '))));
+        return false;
+    }
+    return true;
+}
+
+int runGuarded(const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const InputError& e) {
+        printError(e.message());
+        return kBadInput;
+    } catch (const RedisError& e) {
+        printError(QStringLiteral("redis: ") + QString::fromStdString(e.what()));
+        return kRedisFailed;
+    } catch (const std::bad_alloc&) {
+        printError(QStringLiteral("out of memory"));
+        return kFailed;
+    }
+}
+
+}  // namespace ratelab::cli

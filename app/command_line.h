@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QStringList>
+#include <functional>
+
+namespace ratelab::cli {
+
+// Exit codes of the command line (DESIGN.md): stable, scripts depend on them.
+enum ExitCode : int { kDone = 0, kFailed = 1, kBadInput = 2, kRedisFailed = 3 };
+
+// Prints "ratelab: <message>" to stderr.
+void printError(const QString& message);
+
+// Parses a subcommand's arguments (args[0] is the subcommand). Unknown options, missing
+// required options and stray positional arguments are bad input: the message names them.
+// Returns false after printing the problem (the caller exits with kBadInput).
+bool parseArguments(QCommandLineParser& parser, const QStringList& args,
+                    const QStringList& required, int positional = 0);
+
+// Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3.
+int runGuarded(const std::function<int()>& body);
+
+}  // namespace ratelab::cli

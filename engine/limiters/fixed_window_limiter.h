@@ -1,0 +1,26 @@
+#pragma once
+
+#include "limiters/calendar_window.h"
+#include "limiters/limiter.h"
+
+namespace ratelab {
+
+// At most `rate` permits per natural calendar window (calendar_window.h); one counter per
+// window keyed by the window's start. A changed rate/interval/unit/zone resets the counters.
+class FixedWindowLimiter final : public Limiter {
+public:
+    FixedWindowLimiter(LimiterSpec spec, LimiterOptions options);
+
+    const LuaScript& script() const override;
+    ScriptCall prepare(const Request& request) const override;
+
+    const CalendarWindows& windows() const { return windows_; }
+    std::string configKey() const;  // {name}:config
+    std::string counterKey(qint64 windowStartMs, const QString& client) const;
+    std::string indexKey() const;  // {name}:fw:index
+
+private:
+    CalendarWindows windows_;
+};
+
+}  // namespace ratelab

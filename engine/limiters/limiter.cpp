@@ -1,0 +1,143 @@
+#include "limiters/limiter.h"
+
+#include "input_error.h"
+#include "limiters/fixed_window_limiter.h"
+#include "limiters/sliding_window_limiter.h"
+#include "limiters/token_bucket_limiter.h"
+#include "redis/redis_error.h"
+
+#include <cmath>
+
+namespace ratelab {
+namespace {
+
+// SCAN MATCH treats * ? [ ] and \ specially; a name containing them must match only itself.
+std::string escapeGlob(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
+            out.push_back('\\');
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+constexpr std::size_t kDecisionFields = 5;
+
+}  // namespace
+
+Limiter::Limiter(LimiterSpec spec, LimiterOptions options)
+    : spec_(std::move(spec)), options_(options) {}
+
+Limiter::~Limiter() = default;
+
+std::string Limiter::hashTag() const {
+    return "{" + spec_.name.toStdString() + "}";
+}
+
+std::string Limiter::key(const std::string& suffix) const {
+    return hashTag() + ":" + suffix;
+}
+
+std::string Limiter::scanPattern() const {
+    return "{" + escapeGlob(spec_.name.toStdString()) + "}:*";
+}
+
+std::vector<std::string> Limiter::exactKeys() const {
+    return {};
+}
+
+std::string Limiter::ttlArg(qint64 ms) const {
+    const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
+    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
+}
+
+Decision Limiter::parseReply(const redisReply* reply) const {
+    const std::string context = limiterTypeName(spec_.type).toStdString() + " '" +
+                                spec_.name.toStdString() + "' (keys " + hashTag() + ":*)";
+    throwIfError(reply, context.c_str());
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
+        throw RedisError(RedisError::Kind::Reply,
+                         context + ": unexpected script reply (" + replyTypeName(reply->type) +
+                             (reply->type == REDIS_REPLY_ARRAY
+                                  ? " of " + std::to_string(reply->elements) + " elements"
+                                  : std::string()) +
+                             ", expected an array of 5 integers)");
+    }
+    long long fields[kDecisionFields];
+    for (std::size_t i = 0; i < kDecisionFields; ++i) {
+        const redisReply* element = reply->element[i];
+        if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
+            throw RedisError(RedisError::Kind::Reply,
+                             context + ": unexpected script reply (element " + std::to_string(i) +
+                                 " is " + replyTypeName(element ? element->type : -1) +
+                                 ", expected an integer)");
+        }
+        fields[i] = element->integer;
+    }
+    if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
+        throw RedisError(RedisError::Kind::Reply, context + ": unexpected script reply (flags)");
+    }
+    Decision decision;
+    decision.allowed = fields[0] == 1;
+    decision.retryAfterMs = fields[1];
+    decision.remaining = fields[2];
+    decision.atMs = fields[3];
+    decision.configReset = fields[4] == 1;
+    return decision;
+}
+
+Decision Limiter::decide(RedisConnection& connection, const Request& request) const {
+    const ScriptCall call = prepare(request);
+    RedisReply reply = script().run(connection, call.keys, call.args);
+    return parseReply(reply.get());
+}
+
+long long Limiter::reset(RedisConnection& connection) const {
+    long long deleted = 0;
+    auto unlink = [&](const RedisArgs& keys) {
+        if (keys.empty()) {
+            return;
+        }
+        RedisArgs command{"UNLINK"};
+        command.insert(command.end(), keys.begin(), keys.end());
+        RedisReply reply = connection.command(command);
+        deleted += replyInteger(reply.get(), "UNLINK");
+    };
+    unlink(exactKeys());
+
+    std::string cursor = "0";
+    const std::string pattern = scanPattern();
+    do {
+        RedisReply reply = connection.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+        throwIfError(reply.get(), "SCAN");
+        if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
+            reply->element[1]->type != REDIS_REPLY_ARRAY) {
+            throw RedisError(RedisError::Kind::Reply, "SCAN: unexpected reply");
+        }
+        cursor = replyString(reply->element[0], "SCAN cursor");
+        RedisArgs keys;
+        const redisReply* batch = reply->element[1];
+        for (std::size_t i = 0; i < batch->elements; ++i) {
+            keys.push_back(replyString(batch->element[i], "SCAN key"));
+        }
+        unlink(keys);
+    } while (cursor != "0");
+    return deleted;
+}
+
+std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            return std::make_unique<TokenBucketLimiter>(spec, options);
+        case LimiterType::FixedWindow:
+            return std::make_unique<FixedWindowLimiter>(spec, options);
+        case LimiterType::SlidingWindow:
+            return std::make_unique<SlidingWindowLimiter>(spec, options);
+    }
+    throw InputError(QStringLiteral("$.type"), QStringLiteral("unknown limiter type"));
+}
+
+}  // namespace ratelab

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QString>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "limiters/limiter_spec.h"
+#include "redis/lua_script.h"
+#include "redis/redis_connection.h"
+
+namespace ratelab {
+
+// One request to a limiter: at nowMs (the engine's clock, real or virtual), from client, asking
+// for permits (>= 1).
+struct Request {
+    qint64 nowMs = 0;
+    QString client;
+    qint64 permits = 1;
+};
+
+// The answer (DESIGN.md, "Exact semantics").
+struct Decision {
+    bool allowed = false;
+    qint64 retryAfterMs = 0;   // rejections: exact wait until this request would pass; -1 never
+    qint64 remaining = 0;      // permits left after the decision
+    qint64 atMs = 0;           // the time the script decided at (see below)
+    bool configReset = false;  // this decision found a changed config and reset the counters
+};
+
+// How a script invocation looks: keys (all sharing one hash tag) and arguments.
+struct ScriptCall {
+    RedisArgs keys;
+    RedisArgs args;
+};
+
+// State keys outlive the last window they matter to by this much (server time), so that a worker
+// whose clock lags behind by less than this still finds them.
+constexpr qint64 kStateGraceMs = 1000;
+
+struct LimiterOptions {
+    // Key TTLs are in server (real) time while scores are in the engine's clock. A virtual clock
+    // in slow motion (speed < 1) needs TTLs stretched by 1/speed so state outlives its windows.
+    double ttlScale = 1.0;
+};
+
+// A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
+// from many threads at once, each with its own RedisConnection. Each decision is one atomic Lua
+// script call whose "now" is an argument.
+//
+// Time never runs backwards for one limiter's state: the token bucket and the sliding window keep
+// a clock key per scope and decide at max(now, latest time decided at), so workers whose clocks
+// interleave, or whose requests arrive late, cannot admit more than the limit;
+// `Decision::atMs` is that effective time.
+class Limiter {
+public:
+    virtual ~Limiter();
+    Limiter(const Limiter&) = delete;
+    Limiter& operator=(const Limiter&) = delete;
+
+    const LimiterSpec& spec() const { return spec_; }
+    const LimiterOptions& options() const { return options_; }
+
+    virtual const LuaScript& script() const = 0;
+    // The keys and arguments of one decision. Throws InputError for permits < 1.
+    virtual ScriptCall prepare(const Request& request) const = 0;
+
+    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}.
+    // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
+    // names this limiter.
+    Decision parseReply(const redisReply* reply) const;
+
+    // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply.
+    Decision decide(RedisConnection& connection, const Request& request) const;
+
+    // The exact names of keys this limiter may own outside its hash-tag pattern, and the SCAN
+    // pattern ("{name}:*", glob characters escaped) covering all the others.
+    virtual std::vector<std::string> exactKeys() const;
+    std::string scanPattern() const;
+    // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
+    long long reset(RedisConnection& connection) const;
+
+    // "{name}", the hash tag every key of this limiter shares.
+    std::string hashTag() const;
+
+protected:
+    Limiter(LimiterSpec spec, LimiterOptions options);
+    std::string key(const std::string& suffix) const;  // "{name}:suffix"
+    std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
+
+private:
+    LimiterSpec spec_;
+    LimiterOptions options_;
+};
+
+// Builds the limiter for a validated spec.
+std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options = {});
+
+}  // namespace ratelab

@@ -1,0 +1,83 @@
+#include "limiters/limiter_spec.h"
+
+#include <algorithm>
+
+namespace ratelab {
+
+qint64 LimiterSpec::capacity() const {
+    switch (type) {
+        case LimiterType::TokenBucket:
+        case LimiterType::FixedWindow:
+            return rate;
+        case LimiterType::SlidingWindow: {
+            if (rules.isEmpty()) {
+                return 0;
+            }
+            qint64 smallest = rules.first().limit;
+            for (const SlidingRule& rule : rules) {
+                smallest = std::min(smallest, rule.limit);
+            }
+            return smallest;
+        }
+    }
+    return 0;
+}
+
+bool LimiterSpec::operator==(const LimiterSpec& o) const {
+    if (type != o.type || name != o.name || scope != o.scope) {
+        return false;
+    }
+    // Fields of the other types carry no meaning, so they do not take part.
+    switch (type) {
+        case LimiterType::TokenBucket:
+            return rate == o.rate && intervalMs == o.intervalMs;
+        case LimiterType::FixedWindow:
+            return rate == o.rate && interval == o.interval && unit == o.unit &&
+                   timezone == o.timezone;
+        case LimiterType::SlidingWindow:
+            return rules == o.rules;
+    }
+    return false;
+}
+
+QString limiterTypeName(LimiterType type) {
+    switch (type) {
+        case LimiterType::TokenBucket:
+            return QStringLiteral("token_bucket");
+        case LimiterType::FixedWindow:
+            return QStringLiteral("fixed_window");
+        case LimiterType::SlidingWindow:
+            return QStringLiteral("sliding_window");
+    }
+    return QString();
+}
+
+QString scopeName(Scope scope) {
+    switch (scope) {
+        case Scope::Global:
+            return QStringLiteral("global");
+        case Scope::PerClient:
+            return QStringLiteral("per_client");
+    }
+    return QString();
+}
+
+QString calendarUnitName(CalendarUnit unit) {
+    switch (unit) {
+        case CalendarUnit::Milliseconds:
+            return QStringLiteral("milliseconds");
+        case CalendarUnit::Seconds:
+            return QStringLiteral("seconds");
+        case CalendarUnit::Minutes:
+            return QStringLiteral("minutes");
+        case CalendarUnit::Hours:
+            return QStringLiteral("hours");
+        case CalendarUnit::Days:
+            return QStringLiteral("days");
+        case CalendarUnit::Months:
+            return QStringLiteral("months");
+    }
+    return QString();
+}
+
+}  // namespace ratelab

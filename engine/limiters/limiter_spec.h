@@ -1,0 +1,76 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+#include <QVector>
+
+namespace ratelab {
+
+enum class LimiterType { TokenBucket, FixedWindow, SlidingWindow };
+enum class Scope { Global, PerClient };
+enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
+
+struct SlidingRule {
+    qint64 limit = 0;
+    qint64 windowMs = 0;
+    bool operator==(const SlidingRule& o) const {
+        return limit == o.limit && windowMs == o.windowMs;
+    }
+};
+
+// One limiter as the user configured it (DESIGN.md, "Limiter spec"). Only the fields of its
+// type are meaningful.
+struct LimiterSpec {
+    LimiterType type = LimiterType::TokenBucket;
+    QString name;
+    Scope scope = Scope::Global;
+
+    // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
+    qint64 rate = 0;
+    qint64 intervalMs = 0;  // token_bucket
+
+    // fixed_window: windows of `interval` x `unit` in `timezone` (IANA id; empty = system zone).
+    qint64 interval = 0;
+    CalendarUnit unit = CalendarUnit::Seconds;
+    QByteArray timezone;
+
+    // sliding_window
+    QVector<SlidingRule> rules;
+
+    // Largest permits one request may ask for (the bucket's rate, the window's rate, the
+    // smallest rule limit): above it a request is rejected with retry_after_ms = -1.
+    qint64 capacity() const;
+
+    bool operator==(const LimiterSpec& o) const;
+    bool operator!=(const LimiterSpec& o) const { return !(*this == o); }
+};
+
+// Limits of accepted values (validation refuses anything outside).
+namespace spec_limits {
+constexpr qint64 kMaxRate = 1'000'000'000;  // permits
+// The sliding-window log holds one Redis zset member per permit granted inside its window.
+constexpr qint64 kMaxSlidingLimit = 1'000'000;
+constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
+constexpr int kMaxNameLength = 200;
+constexpr int kMaxRules = 32;
+}  // namespace spec_limits
+
+// Parsing and validation (limiter_spec_parser.cpp). Every error is an InputError whose place is
+// the JSON path of the offending field ("$.rules[1].window_ms"), or "line L, column C" for
+// malformed JSON. Unknown fields, wrong types, non-integers, zero or negative numbers, values
+// above the limits, unknown types, scopes, units and zones are all refused.
+LimiterSpec parseLimiterSpec(const QJsonObject& object,
+                             const QString& jsonPath = QStringLiteral("$"));
+LimiterSpec parseLimiterSpecJson(const QByteArray& json);
+// Reads and parses a file; errors are prefixed with the file name.
+LimiterSpec loadLimiterSpecFile(const QString& path);
+
+// The spec as JSON, in the same format parseLimiterSpec reads (round-trips).
+QJsonObject limiterSpecToJson(const LimiterSpec& spec);
+
+QString limiterTypeName(LimiterType type);    // "token_bucket", ...
+QString scopeName(Scope scope);               // "global", "per_client"
+QString calendarUnitName(CalendarUnit unit);  // "milliseconds", ...
+
+}  // namespace ratelab

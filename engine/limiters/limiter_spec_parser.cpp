@@ -1,0 +1,433 @@
+// Parsing and validation of limiter specs (DESIGN.md, "Limiter spec").
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QStringList>
+#include <QTimeZone>
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+
+#include "input_error.h"
+#include "limiters/calendar_window.h"
+#include "limiters/limiter_spec.h"
+
+namespace ratelab {
+namespace {
+
+constexpr qint64 kMaxSpecFileBytes = 1024 * 1024;
+constexpr int kMaxQuotedLength = 40;
+
+constexpr LimiterType kTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWindow,
+                                  LimiterType::SlidingWindow};
+constexpr Scope kScopes[] = {Scope::Global, Scope::PerClient};
+constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Seconds,
+                                   CalendarUnit::Minutes,      CalendarUnit::Hours,
+                                   CalendarUnit::Days,         CalendarUnit::Months};
+
+// Text in double quotes as JSON would write it, cut short when long.
+QString quoted(const QString& text) {
+    QString out = QStringLiteral("\"");
+    for (const QChar c : text.left(kMaxQuotedLength)) {
+        if (c == u'"' || c == u'\\') {
+            out += QLatin1Char('\\');
+            out += c;
+        } else if (c.category() == QChar::Other_Control) {
+            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        } else {
+            out += c;
+        }
+    }
+    out += text.size() > kMaxQuotedLength ? QStringLiteral("...\"") : QStringLiteral("\"");
+    return out;
+}
+
+QString formatNumber(double value) {
+    if (std::isnan(value)) {
+        return QStringLiteral("NaN");
+    }
+    if (std::isinf(value)) {
+        return value > 0 ? QStringLiteral("infinity") : QStringLiteral("-infinity");
+    }
+    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0) {
+        return QString::number(static_cast<qint64>(value));
+    }
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+// A value as it appears in messages: `-1`, `"10" (a string)`, `true (a boolean)`, `null`.
+QString describe(const QJsonValue& value) {
+    switch (value.type()) {
+        case QJsonValue::Null:
+            return QStringLiteral("null");
+        case QJsonValue::Bool:
+            return value.toBool() ? QStringLiteral("true (a boolean)")
+                                  : QStringLiteral("false (a boolean)");
+        case QJsonValue::Double:
+            return formatNumber(value.toDouble());
+        case QJsonValue::String:
+            return quoted(value.toString()) + QStringLiteral(" (a string)");
+        case QJsonValue::Array:
+            return QStringLiteral("an array");
+        case QJsonValue::Object:
+            return QStringLiteral("an object");
+        case QJsonValue::Undefined:
+            break;
+    }
+    return QStringLiteral("nothing");
+}
+
+// "$.rate", or "$[\"my key\"]" for keys that are not plain identifiers.
+QString memberPath(const QString& path, const QString& key) {
+    bool plain = !key.isEmpty() && !key.front().isDigit();
+    for (const QChar c : key) {
+        plain = plain && c.unicode() < 0x80 && (c.isLetterOrNumber() || c == u'_');
+    }
+    return plain ? path + QLatin1Char('.') + key : path + QLatin1Char('[') + quoted(key) + u']';
+}
+
+// "a, b or c"
+QString oneOf(const QStringList& names) {
+    if (names.size() < 2) {
+        return names.join(QString());
+    }
+    return names.mid(0, names.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") +
+           names.last();
+}
+
+void refuseUnknownFields(const QJsonObject& object, const QString& path,
+                         std::initializer_list<QLatin1String> known) {
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
+            throw InputError(memberPath(path, it.key()), QStringLiteral("unknown field"));
+        }
+    }
+}
+
+QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key) {
+    if (!object.contains(key)) {
+        throw InputError(memberPath(path, key), QStringLiteral("missing"));
+    }
+    return object.value(key);
+}
+
+QString readString(const QJsonValue& value, const QString& where) {
+    if (!value.isString()) {
+        throw InputError(where, QStringLiteral("must be a string, got ") + describe(value));
+    }
+    return value.toString();
+}
+
+// An integer from 1 to max. JSON has only doubles, so 1.0 counts as an integer but 1.5 does not.
+// aboveMax, when given, replaces the generic message for integers above max.
+qint64 readInteger(const QJsonObject& object, const QString& path, QLatin1String key, qint64 max,
+                   const QString& aboveMax = QString()) {
+    const QString where = memberPath(path, key);
+    const QJsonValue value = required(object, path, key);
+    if (!value.isDouble()) {
+        throw InputError(where, QStringLiteral("must be an integer, got ") + describe(value));
+    }
+    const double number = value.toDouble();
+    const bool integral = std::isfinite(number) && number == std::trunc(number);
+    if (integral && number > static_cast<double>(max) && !aboveMax.isEmpty()) {
+        throw InputError(where, aboveMax);
+    }
+    if (!integral || number < 1 || number > static_cast<double>(max)) {
+        throw InputError(where, QStringLiteral("must be an integer from 1 to %1, got %2")
+                                    .arg(max)
+                                    .arg(describe(value)));
+    }
+    return static_cast<qint64>(number);
+}
+
+// One of a fixed set of names, e.g. a type or a unit.
+template <typename Enum, size_t N>
+Enum readChoice(const QJsonValue& value, const QString& where, const QString& noun,
+                const Enum (&choices)[N], QString (*nameOf)(Enum)) {
+    const QString text = readString(value, where);
+    QStringList names;
+    for (const Enum choice : choices) {
+        if (nameOf(choice) == text) {
+            return choice;
+        }
+        names << nameOf(choice);
+    }
+    throw InputError(
+        where, QStringLiteral("unknown %1 %2; expected %3").arg(noun, quoted(text), oneOf(names)));
+}
+
+QString readName(const QJsonObject& object, const QString& path) {
+    const QLatin1String key("name");
+    const QString where = memberPath(path, key);
+    const QString name = readString(required(object, path, key), where);
+    if (name.isEmpty()) {
+        throw InputError(where, QStringLiteral("must not be empty"));
+    }
+    const qsizetype length = name.toUcs4().size();
+    if (length > spec_limits::kMaxNameLength) {
+        throw InputError(where, QStringLiteral("must be at most %1 characters long, got %2")
+                                    .arg(spec_limits::kMaxNameLength)
+                                    .arg(length));
+    }
+    if (name.contains(u'{') || name.contains(u'}')) {
+        throw InputError(where, QStringLiteral("must not contain '{' or '}': they would change "
+                                               "the Redis Cluster hash tag of the limiter's keys"));
+    }
+    for (const QChar c : name) {
+        if (c.category() == QChar::Other_Control) {
+            const QString code = QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0');
+            throw InputError(where,
+                             QStringLiteral("must not contain control characters, got U+") + code);
+        }
+    }
+    return name;
+}
+
+// "interval 90 exceeds the 60 minutes in an hour; use a larger unit"
+QString intervalTooLarge(const QJsonValue& value, CalendarUnit unit) {
+    const char* enclosing = "";
+    switch (unit) {
+        case CalendarUnit::Milliseconds:
+            enclosing = "a second";
+            break;
+        case CalendarUnit::Seconds:
+            enclosing = "a minute";
+            break;
+        case CalendarUnit::Minutes:
+            enclosing = "an hour";
+            break;
+        case CalendarUnit::Hours:
+            enclosing = "a day";
+            break;
+        case CalendarUnit::Days:
+            enclosing = "a month";
+            break;
+        case CalendarUnit::Months:
+            enclosing = "a year";
+            break;
+    }
+    QString message = QStringLiteral("interval %1 exceeds the %2 %3 in %4")
+                          .arg(describe(value))
+                          .arg(CalendarWindows::maxInterval(unit))
+                          .arg(calendarUnitName(unit), QLatin1String(enclosing));
+    if (unit != CalendarUnit::Months) {
+        message += QStringLiteral("; use a larger unit");
+    }
+    return message;
+}
+
+QVector<SlidingRule> readRules(const QJsonObject& object, const QString& path) {
+    const QLatin1String key("rules");
+    const QString where = memberPath(path, key);
+    const QJsonValue value = required(object, path, key);
+    if (!value.isArray()) {
+        throw InputError(where, QStringLiteral("must be an array of {\"limit\", \"window_ms\"} "
+                                               "objects, got ") +
+                                    describe(value));
+    }
+    const QJsonArray array = value.toArray();
+    if (array.isEmpty()) {
+        throw InputError(where, QStringLiteral("must hold at least one rule"));
+    }
+    if (array.size() > spec_limits::kMaxRules) {
+        throw InputError(where, QStringLiteral("has %1 rules; at most %2 are allowed")
+                                    .arg(array.size())
+                                    .arg(spec_limits::kMaxRules));
+    }
+    QVector<SlidingRule> rules;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString rulePath = where + QStringLiteral("[%1]").arg(i);
+        if (!array.at(i).isObject()) {
+            throw InputError(
+                rulePath, QStringLiteral("expected a JSON object, got ") + describe(array.at(i)));
+        }
+        const QJsonObject rule = array.at(i).toObject();
+        refuseUnknownFields(rule, rulePath, {QLatin1String("limit"), QLatin1String("window_ms")});
+        SlidingRule parsed;
+        parsed.limit =
+            readInteger(rule, rulePath, QLatin1String("limit"), spec_limits::kMaxSlidingLimit);
+        parsed.windowMs =
+            readInteger(rule, rulePath, QLatin1String("window_ms"), spec_limits::kMaxIntervalMs);
+        rules.append(parsed);
+    }
+    return rules;
+}
+
+// "line L, column C" of a parse error, counting characters rather than UTF-8 bytes. Qt's offset
+// points just past the character that broke the parse (at it for trailing garbage); name that
+// character, or the last one before the whitespace Qt skipped, so that the line shown is the one
+// to fix.
+QString lineColumn(const QByteArray& text, const QJsonParseError& error) {
+    const auto isBlank = [&text](qsizetype i) {
+        return text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n';
+    };
+    const qsizetype past = error.error == QJsonParseError::GarbageAtEnd ? 1 : 0;
+    qsizetype at = qBound(qsizetype(0), qsizetype(error.offset) + past, text.size()) - 1;
+    while (at > 0 && isBlank(at)) {
+        --at;
+    }
+    int line = 1;
+    int column = 1;
+    for (qsizetype i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else if ((static_cast<uchar>(text[i]) & 0xC0) != 0x80) {
+            ++column;
+        }
+    }
+    return QStringLiteral("line %1, column %2").arg(line).arg(column);
+}
+
+}  // namespace
+
+LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath) {
+    const QLatin1String type("type"), name("name"), scope("scope"), rate("rate");
+    const QLatin1String intervalMs("interval_ms"), interval("interval"), unit("unit");
+    const QLatin1String timezone("timezone"), rules("rules");
+
+    // The type comes first: it decides which fields are known.
+    LimiterSpec spec;
+    spec.type = readChoice(required(object, jsonPath, type), memberPath(jsonPath, type),
+                           QStringLiteral("type"), kTypes, limiterTypeName);
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            refuseUnknownFields(object, jsonPath, {type, name, scope, rate, intervalMs});
+            break;
+        case LimiterType::FixedWindow:
+            refuseUnknownFields(object, jsonPath,
+                                {type, name, scope, rate, interval, unit, timezone});
+            break;
+        case LimiterType::SlidingWindow:
+            refuseUnknownFields(object, jsonPath, {type, name, scope, rules});
+            break;
+    }
+
+    spec.name = readName(object, jsonPath);
+    if (object.contains(scope)) {
+        spec.scope = readChoice(object.value(scope), memberPath(jsonPath, scope),
+                                QStringLiteral("scope"), kScopes, scopeName);
+    }
+
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            spec.rate = readInteger(object, jsonPath, rate, spec_limits::kMaxRate);
+            spec.intervalMs =
+                readInteger(object, jsonPath, intervalMs, spec_limits::kMaxIntervalMs);
+            break;
+        case LimiterType::FixedWindow: {
+            spec.rate = readInteger(object, jsonPath, rate, spec_limits::kMaxRate);
+            // The unit bounds the interval, so it is read first.
+            spec.unit = readChoice(required(object, jsonPath, unit), memberPath(jsonPath, unit),
+                                   QStringLiteral("unit"), kUnits, calendarUnitName);
+            spec.interval =
+                readInteger(object, jsonPath, interval, CalendarWindows::maxInterval(spec.unit),
+                            intervalTooLarge(object.value(interval), spec.unit));
+            if (object.contains(timezone)) {
+                const QString where = memberPath(jsonPath, timezone);
+                const QString id = readString(object.value(timezone), where);
+                if (!id.isEmpty() && !QTimeZone::isTimeZoneIdAvailable(id.toUtf8())) {
+                    throw InputError(where, QStringLiteral("unknown time zone %1; expected an IANA "
+                                                           "id such as \"Europe/Berlin\"")
+                                                .arg(quoted(id)));
+                }
+                spec.timezone = id.toUtf8();
+            }
+            break;
+        }
+        case LimiterType::SlidingWindow:
+            spec.rules = readRules(object, jsonPath);
+            break;
+    }
+    return spec;
+}
+
+LimiterSpec parseLimiterSpecJson(const QByteArray& json) {
+    const QString root = QStringLiteral("$");
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError) {
+        // Qt refuses a top-level scalar as malformed; say what is really wrong.
+        const QByteArray trimmed = json.trimmed();
+        if (trimmed.isEmpty()) {
+            throw InputError(root, QStringLiteral("expected a JSON object, got an empty text"));
+        }
+        if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
+            throw InputError(root, QStringLiteral("expected a JSON object"));
+        }
+        throw InputError(lineColumn(json, error),
+                         QStringLiteral("malformed JSON: ") + error.errorString());
+    }
+    if (!document.isObject()) {
+        throw InputError(root, QStringLiteral("expected a JSON object, got an array"));
+    }
+    return parseLimiterSpec(document.object(), root);
+}
+
+LimiterSpec loadLimiterSpecFile(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
+    }
+    // Read in pieces so that pipes and special files are bounded too.
+    QByteArray data;
+    while (data.size() <= kMaxSpecFileBytes) {
+        const QByteArray chunk = file.read(64 * 1024);
+        if (chunk.isEmpty()) {
+            break;
+        }
+        data += chunk;
+    }
+    if (file.error() != QFileDevice::NoError) {
+        throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
+    }
+    if (data.size() > kMaxSpecFileBytes) {
+        throw InputError(path, QStringLiteral("the file is larger than 1 MiB; a limiter spec is "
+                                              "a few lines of JSON"));
+    }
+    if (data.trimmed().isEmpty()) {
+        throw InputError(path, QStringLiteral("the file is empty; expected a JSON object"));
+    }
+    try {
+        return parseLimiterSpecJson(data);
+    } catch (const InputError& error) {
+        throw error.within(path);
+    }
+}
+
+QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
+    QJsonObject object;
+    object.insert(QLatin1String("type"), limiterTypeName(spec.type));
+    object.insert(QLatin1String("name"), spec.name);
+    object.insert(QLatin1String("scope"), scopeName(spec.scope));
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            object.insert(QLatin1String("rate"), spec.rate);
+            object.insert(QLatin1String("interval_ms"), spec.intervalMs);
+            break;
+        case LimiterType::FixedWindow:
+            object.insert(QLatin1String("rate"), spec.rate);
+            object.insert(QLatin1String("interval"), spec.interval);
+            object.insert(QLatin1String("unit"), calendarUnitName(spec.unit));
+            if (!spec.timezone.isEmpty()) {
+                object.insert(QLatin1String("timezone"), QString::fromUtf8(spec.timezone));
+            }
+            break;
+        case LimiterType::SlidingWindow: {
+            QJsonArray rules;
+            for (const SlidingRule& rule : spec.rules) {
+                QJsonObject item;
+                item.insert(QLatin1String("limit"), rule.limit);
+                item.insert(QLatin1String("window_ms"), rule.windowMs);
+                rules.append(item);
+            }
+            object.insert(QLatin1String("rules"), rules);
+            break;
+        }
+    }
+    return object;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,45 @@
+#include "limiters/sliding_window_limiter.h"
+
+#include <algorithm>
+
+#include "limiters/request_ids.h"
+
+namespace ratelab {
+namespace lua {
+extern const char* const kLua_sliding_window;
+}
+
+SlidingWindowLimiter::SlidingWindowLimiter(LimiterSpec spec, LimiterOptions options)
+    : Limiter(std::move(spec), options) {
+    for (const SlidingRule& rule : this->spec().rules) {
+        longestWindowMs_ = std::max(longestWindowMs_, rule.windowMs);
+    }
+}
+
+const LuaScript& SlidingWindowLimiter::script() const {
+    static const LuaScript kScript(lua::kLua_sliding_window);
+    return kScript;
+}
+
+std::string SlidingWindowLimiter::logKey(const QString& client) const {
+    return spec().scope == Scope::PerClient ? key("log:" + client.toStdString()) : key("log");
+}
+
+std::string SlidingWindowLimiter::clockKey(const QString& client) const {
+    return spec().scope == Scope::PerClient ? key("clock:" + client.toStdString()) : key("clock");
+}
+
+ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
+    checkPermits(request.permits);
+    ScriptCall call;
+    call.keys = {logKey(request.client), clockKey(request.client)};
+    call.args = {std::to_string(request.permits), std::to_string(request.nowMs), randomRequestId(),
+                 ttlArg(longestWindowMs_ + kStateGraceMs), std::to_string(spec().rules.size())};
+    for (const SlidingRule& rule : spec().rules) {
+        call.args.push_back(std::to_string(rule.limit));
+        call.args.push_back(std::to_string(rule.windowMs));
+    }
+    return call;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,50 @@
+#include "limiters/token_bucket_limiter.h"
+
+#include "limiters/request_ids.h"
+
+namespace ratelab {
+namespace lua {
+extern const char* const kLua_token_bucket;
+}
+
+TokenBucketLimiter::TokenBucketLimiter(LimiterSpec spec, LimiterOptions options)
+    : Limiter(std::move(spec), options) {}
+
+const LuaScript& TokenBucketLimiter::script() const {
+    static const LuaScript kScript(lua::kLua_token_bucket);
+    return kScript;
+}
+
+std::string TokenBucketLimiter::configKey() const {
+    return spec().name.toStdString();
+}
+
+std::string TokenBucketLimiter::valueKey(const QString& client) const {
+    return spec().scope == Scope::PerClient ? key("value:" + client.toStdString()) : key("value");
+}
+
+std::string TokenBucketLimiter::permitsKey(const QString& client) const {
+    return spec().scope == Scope::PerClient ? key("permits:" + client.toStdString())
+                                            : key("permits");
+}
+
+std::string TokenBucketLimiter::clockKey(const QString& client) const {
+    return spec().scope == Scope::PerClient ? key("clock:" + client.toStdString()) : key("clock");
+}
+
+std::vector<std::string> TokenBucketLimiter::exactKeys() const {
+    return {configKey()};
+}
+
+ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
+    checkPermits(request.permits);
+    const LimiterSpec& s = spec();
+    return ScriptCall{
+        {configKey(), valueKey(request.client), permitsKey(request.client),
+         clockKey(request.client)},
+        {std::to_string(s.rate), std::to_string(s.intervalMs),
+         s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
+         std::to_string(request.nowMs), randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs)}};
+}
+
+}  // namespace ratelab

@@ -1,0 +1,156 @@
+#include "redis/local_redis_server.h"
+
+#include <sys/prctl.h>
+#include <unistd.h>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QStandardPaths>
+#include <QThread>
+#include <csignal>
+
+#include "redis/redis_connection.h"
+#include "redis/redis_error.h"
+
+namespace ratelab {
+namespace {
+
+// A unix socket path must fit in sockaddr_un (108 bytes); a long TMPDIR would not leave room.
+QString tempRoot() {
+    const QString preferred = QDir::tempPath();
+    return preferred.size() <= 60 ? preferred : QStringLiteral("/tmp");
+}
+
+QString tail(const QString& path, int lines) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QStringList all =
+        QString::fromLocal8Bit(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    return all.mid(qMax(0, all.size() - lines)).join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+LocalRedisServer::LocalRedisServer() = default;
+
+LocalRedisServer::~LocalRedisServer() {
+    stop();
+}
+
+QString LocalRedisServer::serverExecutable() {
+    const QString fromEnv = qEnvironmentVariable("RATELAB_REDIS_SERVER");
+    if (!fromEnv.isEmpty()) {
+        return fromEnv;
+    }
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
+    return onPath.isEmpty() ? QStringLiteral("/usr/bin/redis-server") : onPath;
+}
+
+void LocalRedisServer::start(int startTimeoutMs) {
+    stop();
+    // QTemporaryDir creates the folder with mkdtemp: mode 0700, readable by us alone.
+    dir_ = std::make_unique<QTemporaryDir>(tempRoot() + QStringLiteral("/ratelab-redis-XXXXXX"));
+    if (!dir_->isValid()) {
+        const QString reason = dir_->errorString();
+        dir_.reset();
+        throw RedisError(
+            RedisError::Kind::Connect,
+            "cannot create a private folder for the local redis-server: " + reason.toStdString());
+    }
+    const QString executable = serverExecutable();
+    const QString logPath = dir_->filePath(QStringLiteral("redis.log"));
+
+    process_ = std::make_unique<QProcess>();
+    process_->setProgram(executable);
+    process_->setArguments(
+        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--unixsocket"),
+         socketPath(), QStringLiteral("--unixsocketperm"), QStringLiteral("700"),
+         QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"), QStringLiteral("no"),
+         QStringLiteral("--dir"), dir_->path(), QStringLiteral("--daemonize"), QStringLiteral("no"),
+         QStringLiteral("--logfile"), QString()});
+    process_->setStandardOutputFile(logPath);
+    process_->setStandardErrorFile(logPath, QIODevice::Append);
+    const pid_t parent = ::getpid();
+    // Runs in the child between fork and exec: die with the parent, even on SIGKILL.
+    process_->setChildProcessModifier([parent] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) {
+            ::_exit(1);  // the parent died before prctl took effect
+        }
+    });
+    process_->start();
+    if (!process_->waitForStarted(startTimeoutMs)) {
+        const std::string reason = process_->errorString().toStdString();
+        stop();
+        throw RedisError(RedisError::Kind::Connect, "cannot start " + executable.toStdString() +
+                                                        ": " + reason +
+                                                        " (install the redis-server package)");
+    }
+
+    const QDeadlineTimer deadline(startTimeoutMs);
+    RedisUrl target = url();
+    while (true) {
+        if (process_->state() == QProcess::NotRunning) {
+            const std::string log = tail(logPath, 5).toStdString();
+            stop();
+            throw RedisError(RedisError::Kind::Connect,
+                             "the local redis-server exited during start-up: " + log);
+        }
+        if (QFile::exists(socketPath())) {
+            try {
+                RedisConnection probe(target, ConnectOptions{std::chrono::milliseconds(500),
+                                                             std::chrono::milliseconds(500)});
+                RedisReply pong = probe.command({"PING"});
+                if (replyString(pong.get(), "PING") == "PONG") {
+                    return;
+                }
+            } catch (const RedisError&) {
+                // not ready yet
+            }
+        }
+        if (deadline.hasExpired()) {
+            stop();
+            throw RedisError(RedisError::Kind::Connect,
+                             "the local redis-server did not answer within " +
+                                 std::to_string(startTimeoutMs) + " ms");
+        }
+        process_->waitForFinished(20);  // sleeps, but wakes at once if it exits
+    }
+}
+
+void LocalRedisServer::stop() {
+    if (process_) {
+        if (process_->state() != QProcess::NotRunning) {
+            process_->terminate();  // SIGTERM: redis-server shuts down cleanly (no persistence)
+            if (!process_->waitForFinished(3000)) {
+                process_->kill();
+                process_->waitForFinished(3000);
+            }
+        }
+        process_.reset();
+    }
+    dir_.reset();  // removes the socket and log with the folder
+}
+
+bool LocalRedisServer::running() const {
+    return process_ && process_->state() != QProcess::NotRunning;
+}
+
+qint64 LocalRedisServer::pid() const {
+    return process_ ? process_->processId() : 0;
+}
+
+QString LocalRedisServer::socketPath() const {
+    return dir_ ? dir_->filePath(QStringLiteral("redis.sock")) : QString();
+}
+
+RedisUrl LocalRedisServer::url() const {
+    RedisUrl target;
+    target.transport = RedisUrl::Transport::Unix;
+    target.socketPath = socketPath();
+    return target;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QProcess>
+#include <QString>
+#include <QTemporaryDir>
+#include <memory>
+
+#include "redis/redis_url.h"
+
+namespace ratelab {
+
+// A private redis-server started as a child process: unix socket only (no TCP port), inside a
+// fresh temp folder of mode 0700, no RDB or AOF persistence. The child gets a parent-death
+// signal so it dies with ratelab even when ratelab is killed; the destructor shuts it down and
+// removes the folder.
+class LocalRedisServer {
+public:
+    LocalRedisServer();
+    ~LocalRedisServer();
+    LocalRedisServer(const LocalRedisServer&) = delete;
+    LocalRedisServer& operator=(const LocalRedisServer&) = delete;
+
+    // Starts the server and waits until it answers PING. Throws RedisError(Kind::Connect) with
+    // the reason (redis-server missing, exited early, socket never came up).
+    void start(int startTimeoutMs = 5000);
+    void stop();
+
+    bool running() const;
+    qint64 pid() const;
+    QString socketPath() const;
+    RedisUrl url() const;
+
+    // redis-server's path: $RATELAB_REDIS_SERVER, else found on PATH, else /usr/bin/redis-server.
+    static QString serverExecutable();
+
+private:
+    std::unique_ptr<QTemporaryDir> dir_;
+    std::unique_ptr<QProcess> process_;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QString>
+
+namespace ratelab {
+
+// Where and how to reach a Redis server.
+//   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
+//   unix:///path/to/socket[?db=N]                   (also unix://[[user]:password@]/path)
+// Other schemes (rediss:// included: Debian's hiredis has no TLS) are refused with InputError.
+// User and password are percent-decoded. Passwords never appear in toDisplayString().
+struct RedisUrl {
+    enum class Transport { Tcp, Unix };
+
+    Transport transport = Transport::Tcp;
+    QString host = QStringLiteral("127.0.0.1");
+    int port = 6379;
+    QString socketPath;
+    int db = 0;
+    QString user;      // empty: the default user (AUTH password)
+    QString password;  // empty: no AUTH
+
+    // Throws InputError naming the part of the URL that is wrong (the password is never quoted).
+    static RedisUrl parse(const QString& text);
+
+    // The URL with the password replaced by "***": safe to print, log and save.
+    QString toDisplayString() const;
+
+    bool operator==(const RedisUrl& other) const;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <QByteArray>
+#include <QVector>
+#include <functional>
+
+#include "limiters/limiter.h"
+#include "traffic/trace.h"
+
+namespace ratelab {
+
+// Replays a trace against one limiter in virtual time: resets the limiter's own keys, then
+// decides every row in order with now = the row's t_ms, handing each decision to `sink`.
+// Redis failures propagate as RedisError; rows are never skipped.
+void replayTrace(RedisConnection& connection, const Limiter& limiter,
+                 const QVector<TraceRow>& trace,
+                 const std::function<void(const TraceRow&, const Decision&)>& sink);
+
+// The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining".
+QByteArray replayCsvHeader();
+QByteArray replayCsvLine(const TraceRow& row, const Decision& decision);
+
+}  // namespace ratelab

@@ -1,0 +1,39 @@
+# Sourced by run.sh and test.sh: installs the Debian 12 packages ratelab needs when any is
+# missing (as root, or through sudo). Does nothing when everything is already there.
+RATELAB_PACKAGES=(
+    build-essential cmake pkg-config
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
+    libhiredis-dev redis-server redis-tools tzdata
+)
+
+ratelab_install_deps() {
+    local missing=()
+    local pkg
+    for pkg in "${RATELAB_PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return 0
+    fi
+    echo "ratelab: installing ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo="sudo"
+        else
+            echo "ratelab: missing packages (${missing[*]}) and not root; install them with apt-get" >&2
+            return 1
+        fi
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+ratelab_build() {
+    local build_dir=$1
+    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build "$build_dir" -j"$(nproc)"
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12), builds, and runs every test through CTest. The tests
+# that need Redis get a private redis-server (unix socket in the build tree) from a CTest
+# fixture; no other server is touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib/deps.sh
+
+BUILD_DIR=${BUILD_DIR:-build}
+ratelab_install_deps
+ratelab_build "$BUILD_DIR"
+cd "$BUILD_DIR"
+QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@"

@@ -1,0 +1,148 @@
+// Key ownership (reset deletes a limiter's keys and nothing else), NOSCRIPT recovery, and
+// replies that do not decode.
+#include <QtTest>
+
+#include "input_error.h"
+#include "limiters/limiter.h"
+#include "redis/redis_error.h"
+#include "support/test_redis.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+class TestLimiterKeys : public QObject {
+    Q_OBJECT
+
+private:
+    static LimiterSpec make(LimiterType type, const QString& name) {
+        LimiterSpec s;
+        s.type = type;
+        s.name = name;
+        s.scope = Scope::PerClient;
+        s.rate = 5;
+        s.intervalMs = 1000;
+        s.interval = 1;
+        s.unit = CalendarUnit::Seconds;
+        s.timezone = "UTC";
+        s.rules = {{5, 1000}};
+        return s;
+    }
+
+    static long long exists(RedisConnection& c, const std::string& key) {
+        return replyInteger(c.command({"EXISTS", key}).get(), "EXISTS");
+    }
+
+private slots:
+    // reset() of "api" must not touch "api2", "ap*" must not act as a glob, and keys outside
+    // the limiter's hash tag survive.
+    void resetDeletesOnlyOwnKeys_data() {
+        QTest::addColumn<int>("type");
+        QTest::newRow("token_bucket") << int(LimiterType::TokenBucket);
+        QTest::newRow("fixed_window") << int(LimiterType::FixedWindow);
+        QTest::newRow("sliding_window") << int(LimiterType::SlidingWindow);
+    }
+    void resetDeletesOnlyOwnKeys() {
+        QFETCH(int, type);
+        const QString base = uniqueName(QStringLiteral("own"));
+        const QStringList names = {base, base + QStringLiteral("2"), base + QStringLiteral("*"),
+                                   base + QStringLiteral("[x] ü:1")};
+        auto c = connectFixture();
+        std::vector<std::unique_ptr<Limiter>> limiters;
+        for (const QString& name : names) {
+            limiters.push_back(makeLimiter(make(LimiterType(type), name)));
+            for (const char* client : {"alice", "bob"}) {
+                QVERIFY(limiters.back()
+                            ->decide(*c, Request{1000, QString::fromLatin1(client), 1})
+                            .allowed);
+            }
+        }
+        const std::string bystander = base.toStdString() + ":not-a-limiter-key";
+        c->command({"SET", bystander, "x"});
+        const std::string bare = base.toStdString();  // belongs to the token bucket alone
+        if (type != int(LimiterType::TokenBucket)) {
+            c->command({"SET", bare, "x"});
+        }
+
+        auto countKeys = [&](const Limiter& l) {
+            RedisReply r = c->command({"KEYS", l.scanPattern()});
+            return r->elements;
+        };
+        const size_t own0 = countKeys(*limiters[0]);
+        const size_t own1 = countKeys(*limiters[1]);
+        const size_t own3 = countKeys(*limiters[3]);
+        QVERIFY(own0 > 0 && own1 > 0 && own3 > 0);
+        // "<base>*" must delete its own keys only: unescaped, its pattern would match "<base>2".
+        QVERIFY(limiters[2]->reset(*c) > 0);
+        QCOMPARE(countKeys(*limiters[2]), size_t(0));
+        QCOMPARE(countKeys(*limiters[0]), own0);
+        QCOMPARE(countKeys(*limiters[1]), own1);
+        QCOMPARE(countKeys(*limiters[3]), own3);
+
+        QVERIFY(limiters[0]->reset(*c) > 0);
+        QCOMPARE(countKeys(*limiters[0]), size_t(0));
+        QCOMPARE(countKeys(*limiters[1]), own1);
+        QCOMPARE(countKeys(*limiters[3]), own3);
+        QCOMPARE(exists(*c, bystander), 1LL);
+        QCOMPARE(exists(*c, bare), type == int(LimiterType::TokenBucket) ? 0LL : 1LL);
+        for (auto& l : limiters) {
+            l->reset(*c);
+        }
+        c->command({"DEL", bystander, bare});
+    }
+
+    // After SCRIPT FLUSH the next decision re-sends the script (EVAL) and goes on.
+    void noscriptRecovery() {
+        ScopedLimiter limiter(make(LimiterType::SlidingWindow, uniqueName(QStringLiteral("ns"))));
+        RedisConnection& c = limiter.connection();
+        QVERIFY(limiter->decide(c, Request{1, QStringLiteral("a"), 1}).allowed);
+        expectStatusOk(c.command({"SCRIPT", "FLUSH"}).get(), "SCRIPT FLUSH");
+        RedisReply exists = c.command({"SCRIPT", "EXISTS", limiter->script().sha1()});
+        QCOMPARE(exists->element[0]->integer, 0LL);
+        QVERIFY(limiter->decide(c, Request{2, QStringLiteral("a"), 1}).allowed);
+        exists = c.command({"SCRIPT", "EXISTS", limiter->script().sha1()});
+        QCOMPARE(exists->element[0]->integer, 1LL);
+    }
+
+    // Someone else wrote garbage into the limiter's keys: an error naming the key, no crash.
+    void garbageStateIsAnError_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<QString>("keySuffix");
+        QTest::newRow("token bucket value")
+            << int(LimiterType::TokenBucket) << QStringLiteral("value:a");
+        QTest::newRow("fixed window counter")
+            << int(LimiterType::FixedWindow) << QStringLiteral("fw:1000:a");
+        QTest::newRow("sliding window log")
+            << int(LimiterType::SlidingWindow) << QStringLiteral("log:a");
+    }
+    void garbageStateIsAnError() {
+        QFETCH(int, type);
+        QFETCH(QString, keySuffix);
+        ScopedLimiter limiter(make(LimiterType(type), uniqueName(QStringLiteral("junk"))));
+        RedisConnection& c = limiter.connection();
+        const std::string key = limiter->hashTag() + ":" + keySuffix.toStdString();
+        if (type == int(LimiterType::SlidingWindow)) {
+            c.command({"SET", key, "not a zset"});
+        } else {
+            // Make sure the config exists first, so the garbage is not reset away.
+            limiter->decide(c, Request{1000, QStringLiteral("z"), 1});
+            c.command({"SET", key, "garbage"});
+        }
+        try {
+            limiter->decide(c, Request{1000, QStringLiteral("a"), 1});
+            QFAIL("expected an error");
+        } catch (const RedisError& e) {
+            QCOMPARE(e.kind(), RedisError::Kind::Reply);
+            QVERIFY2(QString::fromStdString(e.what()).contains(limiter->spec().name), e.what());
+        }
+        // The connection is still usable.
+        QCOMPARE(replyString(c.command({"PING"}).get(), "PING"), std::string("PONG"));
+    }
+
+    void permitsBelowOneRefused() {
+        const auto limiter = makeLimiter(make(LimiterType::TokenBucket, QStringLiteral("p")));
+        QVERIFY_THROWS_EXCEPTION(InputError, limiter->prepare(Request{1, QString(), 0}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLimiterKeys)
+#include "tst_limiter_keys.moc"

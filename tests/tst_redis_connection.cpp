@@ -1,0 +1,156 @@
+// The hiredis connection: commands, pipelining, AUTH (password and ACL user), SELECT,
+// timeouts and reconnecting.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <QtTest>
+
+#include "redis/redis_connection.h"
+#include "redis/redis_error.h"
+#include "support/test_redis.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+// A TCP port that accepts connections (the kernel's backlog does) but never answers.
+class SilentServer {
+public:
+    SilentServer() {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        addr.sin_port = 0;
+        ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+        ::listen(fd_, 8);
+        socklen_t len = sizeof(addr);
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+        port_ = ntohs(addr.sin_port);
+    }
+    ~SilentServer() { ::close(fd_); }
+    int port() const { return port_; }
+
+private:
+    int fd_ = -1;
+    int port_ = 0;
+};
+
+}  // namespace
+
+class TestRedisConnection : public QObject {
+    Q_OBJECT
+
+private slots:
+    void commandAndPipeline() {
+        auto c = connectFixture();
+        const std::string key = "{" + uniqueName(QStringLiteral("conn")).toStdString() + "}:n";
+        const int depth = 100;
+        for (int i = 0; i < depth; ++i) {
+            c->append({"INCR", key});
+        }
+        QCOMPARE(c->pendingReplies(), size_t(depth));
+        for (int i = 1; i <= depth; ++i) {
+            QCOMPARE(replyInteger(c->readReply().get(), "INCR"), static_cast<long long>(i));
+        }
+        QCOMPARE(c->pendingReplies(), size_t(0));
+        // Binary-safe arguments.
+        const std::string binary("a\0b\r\nc", 6);
+        c->command({"SET", key + "b", binary});
+        QCOMPARE(replyString(c->command({"GET", key + "b"}).get(), "GET"), binary);
+        c->command({"DEL", key, key + "b"});
+    }
+
+    void errorRepliesAreReturned() {
+        auto c = connectFixture();
+        RedisReply r = c->command({"NOSUCHCOMMAND"});
+        QCOMPARE(r->type, REDIS_REPLY_ERROR);
+        QVERIFY_THROWS_EXCEPTION(RedisError, throwIfError(r.get(), "x"));
+        QVERIFY(!c->broken());
+    }
+
+    void selectDatabase() {
+        RedisUrl url = fixtureUrl();
+        url.db = 3;
+        RedisConnection c(url);
+        const std::string key = "{" + uniqueName(QStringLiteral("db")).toStdString() + "}:k";
+        c.command({"SET", key, "in-db-3"});
+        auto zero = connectFixture();
+        QCOMPARE(replyInteger(zero->command({"EXISTS", key}).get(), "EXISTS"), 0LL);
+        QCOMPARE(replyString(c.command({"GET", key}).get(), "GET"), std::string("in-db-3"));
+        c.command({"DEL", key});
+    }
+
+    // ACL user with a password; a wrong password fails to connect without showing it.
+    void authentication() {
+        auto admin = connectFixture();
+        const std::string user = uniqueName(QStringLiteral("user")).toStdString();
+        const std::string password = "s3cret-" + uniqueName(QStringLiteral("pw")).toStdString();
+        expectStatusOk(
+            admin->command({"ACL", "SETUSER", user, "on", ">" + password, "~*", "+@all"}).get(),
+            "ACL SETUSER");
+        RedisUrl url = fixtureUrl();
+        url.user = QString::fromStdString(user);
+        url.password = QString::fromStdString(password);
+        RedisConnection ok(url);
+        QCOMPARE(replyString(ok.command({"ACL", "WHOAMI"}).get(), "WHOAMI"), user);
+
+        url.password = QStringLiteral("wrong-password-xyz");
+        try {
+            RedisConnection bad(url);
+            QFAIL("connected with a wrong password");
+        } catch (const RedisError& e) {
+            QCOMPARE(e.kind(), RedisError::Kind::Connect);
+            QVERIFY(!QString::fromStdString(e.what()).contains(QStringLiteral("wrong-password")));
+        }
+        admin->command({"ACL", "DELUSER", user});
+    }
+
+    void unreachable() {
+        RedisUrl url;
+        url.transport = RedisUrl::Transport::Unix;
+        url.socketPath = QStringLiteral("/nonexistent/ratelab.sock");
+        try {
+            RedisConnection c(url);
+            QFAIL("connected to nothing");
+        } catch (const RedisError& e) {
+            QCOMPARE(e.kind(), RedisError::Kind::Connect);
+            QVERIFY(QString::fromStdString(e.what()).contains(url.socketPath));
+        }
+    }
+
+    void commandTimeout() {
+        SilentServer silent;
+        RedisUrl url;
+        url.host = QStringLiteral("127.0.0.1");
+        url.port = silent.port();
+        ConnectOptions options;
+        options.commandTimeout = std::chrono::milliseconds(100);
+        RedisConnection c(url, options);
+        try {
+            c.command({"PING"});
+            QFAIL("a silent server answered");
+        } catch (const RedisError& e) {
+            QCOMPARE(e.kind(), RedisError::Kind::Timeout);
+        }
+        QVERIFY(c.broken());
+        QVERIFY_THROWS_EXCEPTION(RedisError, c.command({"PING"}));
+    }
+
+    void reconnectAfterKill() {
+        auto c = connectFixture();
+        const std::string id =
+            std::to_string(replyInteger(c->command({"CLIENT", "ID"}).get(), "ID"));
+        auto killer = connectFixture();
+        killer->command({"CLIENT", "KILL", "ID", id});
+        QVERIFY_THROWS_EXCEPTION(RedisError, c->command({"PING"}));
+        QVERIFY(c->broken());
+        c->reconnect();
+        QCOMPARE(replyString(c->command({"PING"}).get(), "PING"), std::string("PONG"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRedisConnection)
+#include "tst_redis_connection.moc"

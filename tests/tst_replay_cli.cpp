@@ -1,0 +1,164 @@
+// `ratelab replay` end to end: the binary, a spec file, a trace file and the fixture Redis (or
+// a managed local redis-server), checking stdout, stderr and exit codes.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/test_redis.h"
+
+using namespace ratelab::test;
+
+class TestReplayCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& content) {
+        const QString path = dir_.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
+            qFatal("cannot write %s", qPrintable(path));
+        }
+        return path;
+    }
+
+    struct Result {
+        int exitCode;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Result run(const QStringList& args,
+                      const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(qEnvironmentVariable("RATELAB_BIN"), args);
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, {}, "timed out"};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+    QString specFile(const QString& name) {
+        return write(name + QStringLiteral(".json"),
+                     QStringLiteral(R"({"type": "token_bucket", "name": "%1", "scope": "global",
+                               "rate": 2, "interval_ms": 1000})")
+                         .arg(name)
+                         .toUtf8());
+    }
+
+    static QByteArray expectedReplay() {
+        return "t_ms,client,permits,allowed,retry_after_ms,remaining\n"
+               "0,a,1,1,0,1\n"
+               "0,a,1,1,0,0\n"
+               "10,a,1,0,990,0\n"
+               "1000,a,2,1,0,0\n"
+               "1000,a,1,0,1000,0\n"
+               "2500,a,3,0,-1,2\n";
+    }
+
+    QString traceFile() {
+        return write(QStringLiteral("trace.csv"),
+                     "t_ms,client,permits\n0,a,1\n0,a,1\n10,a,1\n1000,a,2\n1000,a,1\n2500,a,3\n");
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void replaysExactly() {
+        const QString name = uniqueName(QStringLiteral("cli"));
+        const Result r = run({QStringLiteral("replay"), QStringLiteral("--limiter"), specFile(name),
+                              QStringLiteral("--trace"), traceFile()});
+        QCOMPARE(r.err, QByteArray());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, expectedReplay());
+        // Replaying again resets the limiter's keys first: same answer.
+        const Result again = run({QStringLiteral("replay"), QStringLiteral("--limiter"),
+                                  specFile(name), QStringLiteral("--trace"), traceFile()});
+        QCOMPARE(again.out, expectedReplay());
+        ScopedLimiter cleanup(ratelab::loadLimiterSpecFile(specFile(name)));
+    }
+
+    // No --redis and no REDIS_URL: ratelab starts (and stops) its own redis-server.
+    void managedLocalServer() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("REDIS_URL"));
+        const Result r =
+            run({QStringLiteral("replay"), QStringLiteral("--limiter"),
+                 specFile(QStringLiteral("local")), QStringLiteral("--trace"), traceFile()},
+                env);
+        QCOMPARE(r.err, QByteArray());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, expectedReplay());
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QByteArray>("spec");
+        QTest::addColumn<QByteArray>("trace");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const QByteArray okSpec =
+            R"({"type":"token_bucket","name":"bad","rate":1,"interval_ms":1})";
+        const QByteArray okTrace = "0,a,1\n";
+        QTest::newRow("zero rate")
+            << QByteArray(R"({"type":"token_bucket","name":"x","rate":0,"interval_ms":5})")
+            << okTrace << QStringList() << 2 << QStringLiteral("$.rate");
+        QTest::newRow("not json") << QByteArray("{\n  \"type\": ,\n}") << okTrace << QStringList()
+                                  << 2 << QStringLiteral("line 2");
+        QTest::newRow("unknown field")
+            << QByteArray(
+                   R"({"type":"sliding_window","name":"x","rules":[{"limit":1,"window_ms":1,"burst":2}]})")
+            << okTrace << QStringList() << 2 << QStringLiteral("$.rules[0].burst");
+        QTest::newRow("bad permits") << okSpec << QByteArray("t_ms,client,permits\n0,a,1\n5,b,x\n")
+                                     << QStringList() << 2 << QStringLiteral("trace.csv:3");
+        QTest::newRow("time goes back") << okSpec << QByteArray("5,a,1\n4,a,1\n") << QStringList()
+                                        << 2 << QStringLiteral("trace.csv:2");
+        QTest::newRow("empty trace")
+            << okSpec << QByteArray() << QStringList() << 2 << QStringLiteral("trace.csv");
+        QTest::newRow("tls url") << okSpec << okTrace
+                                 << QStringList{QStringLiteral("--redis"),
+                                                QStringLiteral("rediss://localhost:6380")}
+                                 << 2 << QStringLiteral("TLS");
+        QTest::newRow("unknown option")
+            << okSpec << okTrace << QStringList{QStringLiteral("--colour")} << 2
+            << QStringLiteral("colour");
+        QTest::newRow("unreachable, password hidden")
+            << okSpec << okTrace
+            << QStringList{QStringLiteral("--redis"),
+                           QStringLiteral("redis://alice:hunter2@127.0.0.1:1/0")}
+            << 3 << QStringLiteral("redis://alice:***@127.0.0.1:1/0");
+    }
+    void badInput() {
+        QFETCH(QByteArray, spec);
+        QFETCH(QByteArray, trace);
+        QFETCH(QStringList, extra);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const QStringList args =
+            QStringList{QStringLiteral("replay"), QStringLiteral("--limiter"),
+                        write(QStringLiteral("spec.json"), spec), QStringLiteral("--trace"),
+                        write(QStringLiteral("trace.csv"), trace)} +
+            extra;
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QCOMPARE(r.out, QByteArray());
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("hunter2")), qPrintable(err));
+    }
+
+    void missingArguments() {
+        const Result r = run(
+            {QStringLiteral("replay"), QStringLiteral("--limiter"), specFile(QStringLiteral("m"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(QString::fromUtf8(r.err).contains(QStringLiteral("--trace")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReplayCli)
+#include "tst_replay_cli.moc"

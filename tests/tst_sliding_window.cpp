@@ -1,0 +1,108 @@
+// Multi-rule sliding-window log on a real Redis against the reference model.
+#include <QtTest>
+
+#include "limiters/sliding_window_limiter.h"
+#include "support/test_redis.h"
+#include "support/trace_generator.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+using Rules = QVector<SlidingRule>;
+Q_DECLARE_METATYPE(Rules)
+
+class TestSlidingWindow : public QObject {
+    Q_OBJECT
+
+private:
+    static LimiterSpec spec(Scope scope, const Rules& rules) {
+        LimiterSpec s;
+        s.type = LimiterType::SlidingWindow;
+        s.name = uniqueName(QStringLiteral("sw"));
+        s.scope = scope;
+        s.rules = rules;
+        return s;
+    }
+
+private slots:
+    void matchesModel_data() {
+        QTest::addColumn<int>("scope");
+        QTest::addColumn<Rules>("rules");
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<qint64>("maxPermits");
+        QTest::addColumn<qint64>("edgeMs");
+        QTest::addColumn<qint64>("meanGapMs");
+        QTest::addColumn<quint32>("seed");
+        const int g = int(Scope::Global);
+        const int pc = int(Scope::PerClient);
+        QTest::newRow("one rule 5/1s")
+            << g << Rules{{5, 1000}} << 1 << 1LL << 1000LL << 80LL << 21u;
+        QTest::newRow("login 5/1s + 20/60s")
+            << pc << Rules{{5, 1000}, {20, 60000}} << 3 << 2LL << 1000LL << 60LL << 22u;
+        QTest::newRow("three rules, permits<=4")
+            << g << Rules{{4, 100}, {10, 1000}, {30, 10000}} << 1 << 4LL << 100LL << 20LL << 23u;
+        QTest::newRow("1/50ms per client")
+            << pc << Rules{{1, 50}} << 5 << 1LL << 50LL << 5LL << 24u;
+        QTest::newRow("long window shorter limit")
+            << g << Rules{{10, 200}, {3, 5000}} << 1 << 2LL << 5000LL << 500LL << 25u;
+    }
+    void matchesModel() {
+        QFETCH(int, scope);
+        QFETCH(Rules, rules);
+        QFETCH(int, clients);
+        QFETCH(qint64, maxPermits);
+        QFETCH(qint64, edgeMs);
+        QFETCH(qint64, meanGapMs);
+        QFETCH(quint32, seed);
+        TraceShape shape;
+        shape.seed = seed;
+        shape.count = 3000;
+        shape.clients = clients;
+        shape.maxPermits = maxPermits;
+        shape.edgeMs = edgeMs;
+        shape.meanGapMs = meanGapMs;
+        expectMatchesModel(spec(Scope(scope), rules), generateTrace(shape));
+    }
+
+    // DESIGN.md: k-th oldest grant in the window, largest over the violated rules.
+    void exactRetryAfter() {
+        ScopedLimiter limiter(spec(Scope::Global, {{3, 1000}, {4, 10000}}));
+        RedisConnection& c = limiter.connection();
+        auto decide = [&](qint64 t, qint64 permits) {
+            return limiter->decide(c, Request{t, QString(), permits});
+        };
+        QVERIFY(decide(0, 2).allowed);
+        QVERIFY(decide(500, 1).allowed);
+        Decision d = decide(600, 1);  // rule 1: 3 + 1 > 3, k = 1 -> the t=0 grant: 0+1000-600
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 400);
+        QCOMPARE(d.remaining, 0);
+        d = decide(1000, 1);  // t=0 left rule 1's window (1000 - 1000 is not inside)
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, 0);  // rule 2 now holds 4 of 4
+        d = decide(1001, 1);       // rule 2: k = 1 -> 0 + 10000 - 1001
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 10000 - 1001);
+        QCOMPARE(decide(1002, 5).retryAfterMs, -1);
+    }
+
+    // Many grants in one millisecond stay distinct members; old ones are trimmed; the TTL
+    // follows the longest window.
+    void membersTrimAndTtl() {
+        const LimiterSpec s = spec(Scope::Global, {{100, 1000}, {500, 60000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        for (int i = 0; i < 50; ++i) {
+            QVERIFY(limiter->decide(c, Request{7, QString(), 2}).allowed);
+        }
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 100LL);
+        const long long ttl = replyInteger(c.command({"PTTL", key}).get(), "PTTL");
+        QVERIFY2(ttl > 1000 && ttl <= 60000 + kStateGraceMs, qPrintable(QString::number(ttl)));
+        QVERIFY(limiter->decide(c, Request{7 + 60000, QString(), 1}).allowed);
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlidingWindow)
+#include "tst_sliding_window.moc"
