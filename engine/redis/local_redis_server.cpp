@@ -49,9 +49,14 @@ QString LocalRedisServer::serverExecutable() {
 }
 
 void LocalRedisServer::start(int startTimeoutMs) {
-    stop();
-    // QTemporaryDir creates the folder with mkdtemp: mode 0700, readable by us alone.
-    dir_ = std::make_unique<QTemporaryDir>(tempRoot() + QStringLiteral("/ratelab-redis-XXXXXX"));
+    if (running()) {
+        stop();
+    }
+    if (!dir_) {
+        // QTemporaryDir creates the folder with mkdtemp: mode 0700, readable by us alone.
+        dir_ =
+            std::make_unique<QTemporaryDir>(tempRoot() + QStringLiteral("/ratelab-redis-XXXXXX"));
+    }
     if (!dir_->isValid()) {
         const QString reason = dir_->errorString();
         dir_.reset();
@@ -118,6 +123,15 @@ void LocalRedisServer::start(int startTimeoutMs) {
         }
         process_->waitForFinished(20);  // sleeps, but wakes at once if it exits
     }
+}
+
+void LocalRedisServer::crash() {
+    if (process_) {
+        process_->kill();
+        process_->waitForFinished(3000);
+        process_.reset();
+    }
+    QFile::remove(socketPath());
 }
 
 void LocalRedisServer::stop() {

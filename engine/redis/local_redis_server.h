@@ -24,6 +24,9 @@ public:
     // the reason (redis-server missing, exited early, socket never came up).
     void start(int startTimeoutMs = 5000);
     void stop();
+    // For fault tests: SIGKILLs the server but keeps its folder, so start() brings a new,
+    // empty server up on the same socket path.
+    void crash();
 
     bool running() const;
     qint64 pid() const;

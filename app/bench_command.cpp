@@ -1,0 +1,81 @@
+#include "bench_command.h"
+
+#include <QDateTime>
+#include <cstdio>
+
+#include "command_line.h"
+#include "input_error.h"
+#include "redis/redis_target.h"
+#include "scenario/throughput_bench.h"
+
+namespace ratelab::cli {
+namespace {
+
+qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
+                     qint64 max) {
+    if (!parser.isSet(name)) {
+        return fallback;
+    }
+    bool ok = false;
+    const qint64 value = parser.value(name).toLongLong(&ok);
+    if (!ok || value < 1 || value > max) {
+        throw InputError(QStringLiteral("--") + name,
+                         QStringLiteral("must be an integer from 1 to %1, got \"%2\"")
+                             .arg(max)
+                             .arg(parser.value(name)));
+    }
+    return value;
+}
+
+}  // namespace
+
+int benchCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addOptions({
+        {QStringLiteral("limiter"), QStringLiteral("Limiter spec (JSON)."), QStringLiteral("SPEC")},
+        {QStringLiteral("connections"), QStringLiteral("Connections (threads)."),
+         QStringLiteral("N")},
+        {QStringLiteral("pipeline"), QStringLiteral("Requests in flight per connection."),
+         QStringLiteral("P")},
+        {QStringLiteral("requests"), QStringLiteral("Decisions in total."), QStringLiteral("N")},
+        {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
+    });
+    if (!parseArguments(parser, args, {QStringLiteral("limiter")})) {
+        return kBadInput;
+    }
+    return runGuarded([&] {
+        const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
+        BenchOptions options;
+        options.connections = int(integerOption(parser, QStringLiteral("connections"), 1, 256));
+        options.pipeline = int(integerOption(parser, QStringLiteral("pipeline"), 1, 10000));
+        options.requests = integerOption(parser, QStringLiteral("requests"), 100000, 1'000'000'000);
+        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const auto limiter = makeLimiter(spec);
+        {
+            RedisConnection control(target.url());
+            limiter->reset(control);
+        }
+        const BenchResult result = runThroughputBench(*limiter, target.url(), options);
+        {
+            RedisConnection control(target.url());
+            limiter->reset(control);
+        }
+        std::printf("limiter: %s (%s)\n", qPrintable(spec.name),
+                    qPrintable(limiterTypeName(spec.type)));
+        std::printf("redis: %s\n", qPrintable(target.description()));
+        std::printf("connections: %d  pipeline: %d  requests: %lld\n", options.connections,
+                    options.pipeline, static_cast<long long>(options.requests));
+        std::printf("accepted: %lld  rejected: %lld  errors: %lld  seconds: %.3f\n",
+                    static_cast<long long>(result.accepted),
+                    static_cast<long long>(result.rejected), static_cast<long long>(result.errors),
+                    result.seconds);
+        std::printf("same script with redis-benchmark: %s\n",
+                    qPrintable(redisBenchmarkCommand(*limiter, target.url(), options,
+                                                     QDateTime::currentMSecsSinceEpoch())));
+        std::printf("decisions_per_s: %.0f\n", result.decisionsPerSecond());
+        std::fflush(stdout);
+        return int(result.errors > 0 ? kRedisFailed : kDone);
+    });
+}
+
+}  // namespace ratelab::cli

@@ -1,0 +1,139 @@
+#include "scenario/run_report.h"
+
+#include <QJsonArray>
+#include <QTextStream>
+
+namespace ratelab {
+namespace {
+
+double ms(std::int64_t us) {
+    return double(us) / 1000.0;
+}
+
+QJsonObject percentiles(const LatencyHistogram::Snapshot& h) {
+    return QJsonObject{{QStringLiteral("count"), double(h.total)},
+                       {QStringLiteral("p50_ms"), ms(h.percentile(50))},
+                       {QStringLiteral("p90_ms"), ms(h.percentile(90))},
+                       {QStringLiteral("p99_ms"), ms(h.percentile(99))},
+                       {QStringLiteral("p999_ms"), ms(h.percentile(99.9))},
+                       {QStringLiteral("max_ms"), ms(h.max)},
+                       {QStringLiteral("mean_ms"), h.mean() / 1000.0}};
+}
+
+qint64 runLengthUs(const RunSnapshot& run) {
+    return run.finished ? std::max(run.finishedAtUs, run.durationUs) : run.elapsedUs;
+}
+
+}  // namespace
+
+double achievedRate(const RunSnapshot& run) {
+    const qint64 us = runLengthUs(run);
+    return us > 0 ? double(run.scheduled) / (double(us) / 1e6) : 0;
+}
+
+QJsonObject summaryJson(const RunSnapshot& run) {
+    QJsonArray limiters;
+    for (const LimiterSnapshot& l : run.limiters) {
+        QJsonArray clients;
+        for (const ClientTotals& c : l.clients) {
+            clients.append(
+                QJsonObject{{QStringLiteral("client"), c.client},
+                            {QStringLiteral("fired"), double(c.fired)},
+                            {QStringLiteral("accepted"), double(c.accepted)},
+                            {QStringLiteral("rejected"), double(c.rejected)},
+                            {QStringLiteral("errors"), double(c.errors)},
+                            {QStringLiteral("waited_ms_total"), double(c.waitedMsTotal)}});
+        }
+        limiters.append(QJsonObject{
+            {QStringLiteral("name"), l.spec.name},
+            {QStringLiteral("type"), limiterTypeName(l.spec.type)},
+            {QStringLiteral("fired"), double(l.fired)},
+            {QStringLiteral("accepted"), double(l.accepted)},
+            {QStringLiteral("rejected"), double(l.rejected)},
+            {QStringLiteral("errors"), double(l.errors)},
+            {QStringLiteral("attempts"), double(l.attempts)},
+            {QStringLiteral("accounting_exact"), l.fired == l.accepted + l.rejected + l.errors},
+            {QStringLiteral("latency"), percentiles(l.latency)},
+            {QStringLiteral("waited"), percentiles(l.waited)},
+            {QStringLiteral("fairness_jain"), l.fairness},
+            {QStringLiteral("clients"), clients}});
+    }
+    return QJsonObject{{QStringLiteral("scenario"), run.scenarioName},
+                       {QStringLiteral("start_epoch_ms"), double(run.startEpochMs)},
+                       {QStringLiteral("duration_s"), double(run.durationUs) / 1e6},
+                       {QStringLiteral("run_s"), double(runLengthUs(run)) / 1e6},
+                       {QStringLiteral("finished"), run.finished},
+                       {QStringLiteral("bucket_ms"), double(run.bucketMs)},
+                       {QStringLiteral("requests"), double(run.scheduled)},
+                       {QStringLiteral("target_rate"), run.targetRate},
+                       {QStringLiteral("achieved_rate"), achievedRate(run)},
+                       {QStringLiteral("schedule_lag"), percentiles(run.lag)},
+                       {QStringLiteral("limiters"), limiters}};
+}
+
+QByteArray bucketsCsv(const RunSnapshot& run) {
+    QByteArray out("bucket,t_ms,limiter,accepted,rejected,errors,target_rate\n");
+    const int buckets = run.limiters.isEmpty() ? 0 : run.limiters.front().bucketAccepted.size();
+    for (int b = 0; b < buckets; ++b) {
+        for (const LimiterSnapshot& l : run.limiters) {
+            out += QByteArray::number(b) + ',' + QByteArray::number(qint64(b) * run.bucketMs) +
+                   ',' + l.spec.name.toUtf8() + ',' + QByteArray::number(l.bucketAccepted[b]) +
+                   ',' + QByteArray::number(l.bucketRejected[b]) + ',' +
+                   QByteArray::number(l.bucketErrors[b]) + ',' +
+                   QByteArray::number(run.bucketTargetRate.value(b), 'g', 10) + '\n';
+        }
+    }
+    return out;
+}
+
+QString progressLine(const RunSnapshot& run) {
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    for (const LimiterSnapshot& l : run.limiters) {
+        accepted += l.accepted;
+        rejected += l.rejected;
+        errors += l.errors;
+    }
+    return QStringLiteral("%1/%2 s  %3 req/s  accepted %4  rejected %5  errors %6")
+        .arg(double(run.elapsedUs) / 1e6, 0, 'f', 1)
+        .arg(double(run.durationUs) / 1e6, 0, 'f', 1)
+        .arg(achievedRate(run), 0, 'f', 0)
+        .arg(accepted)
+        .arg(rejected)
+        .arg(errors);
+}
+
+QString summaryText(const RunSnapshot& run) {
+    QString text;
+    QTextStream out(&text);
+    out << "scenario: " << run.scenarioName << "\n";
+    out << QStringLiteral("requests: %1 in %2 s (target %3 req/s, achieved %4 req/s)\n")
+               .arg(run.scheduled)
+               .arg(double(runLengthUs(run)) / 1e6, 0, 'f', 3)
+               .arg(run.targetRate, 0, 'f', 1)
+               .arg(achievedRate(run), 0, 'f', 1);
+    out << QStringLiteral("schedule lag: p50 %1 ms  p99 %2 ms  max %3 ms\n")
+               .arg(ms(run.lag.percentile(50)), 0, 'f', 3)
+               .arg(ms(run.lag.percentile(99)), 0, 'f', 3)
+               .arg(ms(run.lag.max), 0, 'f', 3);
+    for (const LimiterSnapshot& l : run.limiters) {
+        out << QStringLiteral("%1 (%2): fired %3 = accepted %4 + rejected %5 + errors %6%7\n")
+                   .arg(l.spec.name, limiterTypeName(l.spec.type))
+                   .arg(l.fired)
+                   .arg(l.accepted)
+                   .arg(l.rejected)
+                   .arg(l.errors)
+                   .arg(l.fired == l.accepted + l.rejected + l.errors
+                            ? QString()
+                            : QStringLiteral(" (MISMATCH)"));
+        out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
+                   .arg(ms(l.latency.percentile(50)), 0, 'f', 3)
+                   .arg(ms(l.latency.percentile(99)), 0, 'f', 3)
+                   .arg(ms(l.latency.percentile(99.9)), 0, 'f', 3)
+                   .arg(l.fairness, 0, 'f', 3);
+    }
+    return text;
+}
+
+}  // namespace ratelab

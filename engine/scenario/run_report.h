@@ -1,0 +1,29 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+
+// summary.json: per limiter the counts (fired = accepted + rejected + errors), attempts,
+// latency and wait percentiles (ms), fairness and per-client totals; for the run the target and
+// achieved rate and the schedule-lag percentiles. No secrets: nothing about the connection.
+QJsonObject summaryJson(const RunSnapshot& run);
+
+// buckets.csv: bucket,t_ms,limiter,accepted,rejected,errors,target_rate — one row per bucket
+// and limiter; t_ms is the bucket's start in run time.
+QByteArray bucketsCsv(const RunSnapshot& run);
+
+// One progress line while a run goes: elapsed, rate, accepted, rejected, errors.
+QString progressLine(const RunSnapshot& run);
+
+// The human summary printed at the end of `ratelab run`.
+QString summaryText(const RunSnapshot& run);
+
+// Requests sent per second of run time so far (finished runs: over their whole length).
+double achievedRate(const RunSnapshot& run);
+
+}  // namespace ratelab

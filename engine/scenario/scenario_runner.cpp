@@ -1,0 +1,115 @@
+#include "scenario/scenario_runner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab {
+
+ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options)
+    : scenario_(std::move(scenario)),
+      url_(std::move(url)),
+      options_(options),
+      clock_(scenario_.traffic.clock),
+      requests_(scenario_.traffic) {
+    const TrafficSpec& traffic = scenario_.traffic;
+    LimiterOptions limiterOptions;
+    // Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
+    if (clock_.isVirtual() && clock_.speed() > 0 && clock_.speed() < 1) {
+        limiterOptions.ttlScale = 1.0 / clock_.speed();
+    }
+    for (const LimiterSpec& spec : scenario_.limiters) {
+        limiters_.push_back(makeLimiter(spec, limiterOptions));
+    }
+    durationUs_ = static_cast<qint64>(std::llround(traffic.durationS * 1e6));
+    pacer_ = makePacer(traffic.shape, durationUs_, traffic.seed);
+    workerCount_ = clock_.isVirtual() ? 1 : traffic.threads;
+    const qint64 bucketUs = scenario_.bucketMs * 1000;
+    const int buckets =
+        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs));
+    stats_ = std::make_unique<RunStats>(scenario_.limiters, requests_.clientNames(), workerCount_,
+                                        buckets);
+
+    context_.traffic = &scenario_.traffic;
+    for (const auto& limiter : limiters_) {
+        context_.limiters.push_back(limiter.get());
+    }
+    context_.requests = &requests_;
+    context_.pacer = pacer_.get();
+    context_.clock = &clock_;
+    context_.url = url_;
+    context_.connectOptions = options_;
+    context_.bucketUs = bucketUs;
+    context_.workers = workerCount_;
+    context_.stop = &stop_;
+    context_.progressUs = &progressUs_;
+}
+
+ScenarioRunner::~ScenarioRunner() {
+    requestStop();
+    wait();
+}
+
+void ScenarioRunner::start() {
+    if (started_) {
+        return;
+    }
+    {
+        RedisConnection control(url_, options_);
+        for (const auto& limiter : limiters_) {
+            limiter->reset(control);
+        }
+    }
+    for (int i = 0; i < workerCount_; ++i) {
+        workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
+    }
+    started_ = true;
+    clock_.start();
+    running_ = workerCount_;
+    for (int i = 0; i < workerCount_; ++i) {
+        threads_.emplace_back([this, i] {
+            workers_[size_t(i)]->run();
+            if (running_.fetch_sub(1) == 1) {
+                finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
+            }
+        });
+    }
+}
+
+void ScenarioRunner::requestStop() {
+    stop_ = true;
+}
+
+void ScenarioRunner::wait() {
+    for (std::thread& t : threads_) {
+        if (t.joinable()) {
+            t.join();
+        }
+    }
+}
+
+bool ScenarioRunner::finished() const {
+    return started_ && running_.load() == 0;
+}
+
+RunSnapshot ScenarioRunner::snapshot() const {
+    RunSnapshot s;
+    s.scenarioName = scenario_.name;
+    s.startEpochMs = clock_.startEpochMs();
+    s.bucketMs = scenario_.bucketMs;
+    s.durationUs = durationUs_;
+    s.finished = finished();
+    s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), durationUs_) : 0;
+    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
+    s.elapsedUs = s.finished ? durationUs_ : std::clamp<qint64>(reached, 0, durationUs_);
+    s.targetRate = durationUs_ > 0 ? expectedSends(scenario_.traffic.shape, durationUs_) /
+                                         (double(durationUs_) / 1e6)
+                                   : 0;
+    const qint64 bucketUs = scenario_.bucketMs * 1000;
+    for (int b = 0; b < stats_->bucketCount(); ++b) {
+        s.bucketTargetRate.push_back(pacer_->targetRate(b * bucketUs));
+    }
+    stats_->fill(s);
+    return s;
+}
+
+}  // namespace ratelab

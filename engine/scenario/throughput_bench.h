@@ -1,0 +1,34 @@
+#pragma once
+
+#include "limiters/limiter.h"
+
+namespace ratelab {
+
+struct BenchOptions {
+    int connections = 1;
+    int pipeline = 1;
+    qint64 requests = 100'000;  // in total, split over the connections
+    int clients = 100;          // per_client scopes spread over this many client ids
+};
+
+struct BenchResult {
+    qint64 decisions = 0;
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    double seconds = 0;
+    double decisionsPerSecond() const { return seconds > 0 ? double(decisions) / seconds : 0; }
+};
+
+// Closed-loop decision throughput: each connection (own thread) keeps `pipeline` EVALSHA calls
+// in flight with now = the wall clock. Timed from a common start to the last reply.
+// Throws RedisError if Redis cannot be reached at the start.
+BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
+                               const BenchOptions& options);
+
+// The equivalent redis-benchmark invocation (same script, keys and arguments; "now" fixed at
+// nowMs), so the engine's overhead over raw Redis can be measured on the same server.
+QString redisBenchmarkCommand(const Limiter& limiter, const RedisUrl& url,
+                              const BenchOptions& options, qint64 nowMs);
+
+}  // namespace ratelab

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include "limiters/limiter_spec.h"
+#include "stats/latency_histogram.h"
+
+namespace ratelab {
+
+// Totals of one client at one limiter.
+struct ClientTotals {
+    QString client;
+    qint64 fired = 0;
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
+};
+
+// What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
+// counts as fired once its final outcome is known (in wait mode, after its last try).
+struct LimiterSnapshot {
+    LimiterSpec spec;
+    qint64 fired = 0;
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    qint64 attempts = 0;  // script calls, retries of wait mode included
+    // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)
+    // of run time), by the time the request was scheduled.
+    QVector<qint64> bucketAccepted;
+    QVector<qint64> bucketRejected;
+    QVector<qint64> bucketErrors;
+    LatencyHistogram::Snapshot latency;  // us, from the scheduled send time to the decision
+    LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
+    QVector<ClientTotals> clients;
+    double fairness = 1.0;  // Jain's index over the clients' accepted counts
+};
+
+// A consistent-enough view of a run, cheap to take while it runs.
+struct RunSnapshot {
+    QString scenarioName;
+    qint64 startEpochMs = 0;  // run time 0 on the run's clock (virtual or real), epoch ms
+    qint64 bucketMs = 100;
+    qint64 durationUs = 0;
+    qint64 elapsedUs = 0;  // run time reached so far (at most durationUs)
+    bool finished = false;
+    qint64 finishedAtUs = 0;  // finished runs: run time when the last decision was made (late
+                              // workers and wait-mode retries can take it past durationUs)
+    qint64 scheduled = 0;     // requests whose send time has come
+    double targetRate = 0;    // requests/s over the whole run (the shape's integral / duration)
+    QVector<double> bucketTargetRate;  // requests/s at each bucket's start
+    LatencyHistogram::Snapshot lag;    // us, actual send time minus scheduled send time
+    QVector<LimiterSnapshot> limiters;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,110 @@
+#include "stats/run_stats.h"
+
+namespace ratelab {
+
+LimiterCounters::LimiterCounters(int buckets, int clients)
+    : bucketAccepted_(buckets),
+      bucketRejected_(buckets),
+      bucketErrors_(buckets),
+      clients_(clients * kPerClient) {}
+
+void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs) {
+    const int base = client * kPerClient;
+    switch (outcome) {
+        case Outcome::Accepted:
+            totals_.add(kAccepted, 1);
+            bucketAccepted_.add(bucket, 1);
+            clients_.add(base + kClientAccepted, 1);
+            clients_.add(base + kClientWaitedMs, waitedUs / 1000);
+            if (waitedUs > 0) {
+                waited_.record(waitedUs);
+            }
+            break;
+        case Outcome::Rejected:
+            totals_.add(kRejected, 1);
+            bucketRejected_.add(bucket, 1);
+            clients_.add(base + kClientRejected, 1);
+            break;
+        case Outcome::Error:
+            totals_.add(kErrors, 1);
+            bucketErrors_.add(bucket, 1);
+            clients_.add(base + kClientErrors, 1);
+            break;
+    }
+    // Fired last, with release: a reader that acquires fired first sees its outcome too, so a
+    // live snapshot has fired <= accepted + rejected + errors; a finished run has equality.
+    clients_.addRelease(base + kClientFired, 1);
+    totals_.addRelease(kFired, 1);
+}
+
+void LimiterCounters::recordAttempt(qint64 latencyUs) {
+    totals_.add(kAttempts, 1);
+    latency_.record(latencyUs);
+}
+
+WorkerStats::WorkerStats(int limiters, int buckets, int clients) {
+    for (int i = 0; i < limiters; ++i) {
+        limiters_.push_back(std::make_unique<LimiterCounters>(buckets, clients));
+    }
+}
+
+RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets)
+    : specs_(std::move(limiters)), clients_(std::move(clients)), buckets_(buckets) {
+    for (int i = 0; i < workers; ++i) {
+        workers_.push_back(std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size()));
+    }
+}
+
+void RunStats::fill(RunSnapshot& snapshot) const {
+    snapshot.limiters.clear();
+    snapshot.lag = LatencyHistogram::Snapshot{};
+    snapshot.scheduled = 0;
+    for (const auto& w : workers_) {
+        snapshot.lag.merge(w->lag_.snapshot());
+        snapshot.scheduled += w->scheduled_.get(0);
+    }
+    for (int l = 0; l < specs_.size(); ++l) {
+        LimiterSnapshot out;
+        out.spec = specs_[l];
+        out.bucketAccepted.fill(0, buckets_);
+        out.bucketRejected.fill(0, buckets_);
+        out.bucketErrors.fill(0, buckets_);
+        out.clients.resize(clients_.size());
+        for (int c = 0; c < clients_.size(); ++c) {
+            out.clients[c].client = clients_[c];
+        }
+        for (const auto& w : workers_) {
+            const LimiterCounters& lc = *w->limiters_[size_t(l)];
+            // Fired first (acquire), outcomes after: the reverse of the writer's order.
+            out.fired += lc.totals_.getAcquire(LimiterCounters::kFired);
+            out.accepted += lc.totals_.get(LimiterCounters::kAccepted);
+            out.rejected += lc.totals_.get(LimiterCounters::kRejected);
+            out.errors += lc.totals_.get(LimiterCounters::kErrors);
+            out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
+            for (int b = 0; b < buckets_; ++b) {
+                out.bucketAccepted[b] += lc.bucketAccepted_.get(b);
+                out.bucketRejected[b] += lc.bucketRejected_.get(b);
+                out.bucketErrors[b] += lc.bucketErrors_.get(b);
+            }
+            for (int c = 0; c < clients_.size(); ++c) {
+                const int base = c * LimiterCounters::kPerClient;
+                ClientTotals& ct = out.clients[c];
+                ct.fired += lc.clients_.getAcquire(base + LimiterCounters::kClientFired);
+                ct.accepted += lc.clients_.get(base + LimiterCounters::kClientAccepted);
+                ct.rejected += lc.clients_.get(base + LimiterCounters::kClientRejected);
+                ct.errors += lc.clients_.get(base + LimiterCounters::kClientErrors);
+                ct.waitedMsTotal += lc.clients_.get(base + LimiterCounters::kClientWaitedMs);
+            }
+            out.latency.merge(lc.latency_.snapshot());
+            out.waited.merge(lc.waited_.snapshot());
+        }
+        QVector<double> accepted;
+        for (const ClientTotals& ct : out.clients) {
+            accepted.push_back(double(ct.accepted));
+        }
+        out.fairness = jainFairness(accepted);
+        snapshot.limiters.push_back(std::move(out));
+    }
+}
+
+}  // namespace ratelab

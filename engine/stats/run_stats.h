@@ -1,0 +1,79 @@
+#pragma once
+
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+#include "stats/counter_array.h"
+#include "stats/latency_histogram.h"
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+
+enum class Outcome { Accepted, Rejected, Error };
+
+// What one worker records for one limiter. Single writer (the worker), lock-free readers.
+class LimiterCounters {
+public:
+    LimiterCounters(int buckets, int clients);
+
+    // The final outcome of one request at this limiter: bucket of its scheduled time, client,
+    // and (wait mode, accepted) how long it waited since its first try.
+    void recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs);
+    // One script call and its latency from the scheduled time (us).
+    void recordAttempt(qint64 latencyUs);
+    int bucketCount() const { return bucketAccepted_.size(); }
+
+private:
+    friend class RunStats;
+    enum Total { kFired, kAccepted, kRejected, kErrors, kAttempts, kTotals };
+    enum PerClient {
+        kClientFired,
+        kClientAccepted,
+        kClientRejected,
+        kClientErrors,
+        kClientWaitedMs,
+        kPerClient
+    };
+    CounterArray totals_{kTotals};
+    CounterArray bucketAccepted_;
+    CounterArray bucketRejected_;
+    CounterArray bucketErrors_;
+    CounterArray clients_;  // kPerClient counters per client
+    LatencyHistogram latency_;
+    LatencyHistogram waited_;
+};
+
+// One worker's counters for every limiter, plus its schedule lag.
+class WorkerStats {
+public:
+    WorkerStats(int limiters, int buckets, int clients);
+    LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
+    void recordLag(qint64 lagUs) { lag_.record(lagUs); }
+    void addScheduled(long long n) { scheduled_.add(0, n); }
+
+private:
+    friend class RunStats;
+    std::vector<std::unique_ptr<LimiterCounters>> limiters_;
+    LatencyHistogram lag_;
+    CounterArray scheduled_{1};
+};
+
+// All workers' stats of one run; snapshot() sums them (callable from any thread, any time).
+class RunStats {
+public:
+    RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets);
+    WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
+    int bucketCount() const { return buckets_; }
+
+    // Fills counts, buckets, histograms, clients and fairness; the caller sets the timing.
+    void fill(RunSnapshot& snapshot) const;
+
+private:
+    QVector<LimiterSpec> specs_;
+    QStringList clients_;
+    int buckets_;
+    std::vector<std::unique_ptr<WorkerStats>> workers_;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QStringList>
+#include <QVector>
+
+#include "scenario/scenario.h"
+
+namespace ratelab {
+
+// Who sends the k-th request of a run and for how many permits. A pure function of (seed, k),
+// so every worker agrees without sharing state; replay takes both from the trace row k.
+class RequestFactory {
+public:
+    explicit RequestFactory(const TrafficSpec& traffic);
+
+    struct Draw {
+        int client = 0;  // index into clientNames()
+        qint64 permits = 1;
+    };
+    Draw draw(qint64 k) const;
+
+    const QStringList& clientNames() const { return names_; }
+
+private:
+    const TrafficSpec& traffic_;
+    QStringList names_;
+    QVector<int> traceClient_;    // replay: row -> client index
+    QVector<double> cumulative_;  // weights, normalised running sums
+};
+
+}  // namespace ratelab

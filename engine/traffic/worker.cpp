@@ -1,0 +1,220 @@
+#include "traffic/worker.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "redis/redis_error.h"
+
+namespace ratelab {
+namespace {
+
+constexpr std::chrono::milliseconds kMinBackoff{50};
+constexpr std::chrono::milliseconds kMaxBackoff{2000};
+// Sleeps are cut into slices so a stop request is noticed quickly.
+constexpr std::chrono::milliseconds kSleepSlice{50};
+
+}  // namespace
+
+Worker::Worker(const RunContext& context, int index, WorkerStats& stats)
+    : ctx_(context), index_(index), stats_(stats), pacer_(context.pacer->clone()) {
+    advanceSchedule();
+}
+
+void Worker::advanceSchedule() {
+    // Every worker walks the whole schedule and keeps the sends whose index is its own.
+    do {
+        nextSendUs_ = pacer_->next();
+        ++nextK_;
+    } while (nextSendUs_ != Pacer::kNoMore && nextK_ % ctx_.workers != index_);
+}
+
+int Worker::bucketOf(qint64 runUs) const {
+    const qint64 bucket = std::max<qint64>(0, runUs / ctx_.bucketUs);
+    return static_cast<int>(std::min<qint64>(bucket, stats_.limiter(0).bucketCount() - 1));
+}
+
+void Worker::sleepUntil(qint64 runUs) {
+    const auto deadline = ctx_.clock->deadlineFor(runUs);
+    while (!ctx_.stop->load(std::memory_order_relaxed)) {
+        const auto now = RunClock::Steady::now();
+        if (now >= deadline) {
+            return;
+        }
+        std::this_thread::sleep_for(
+            std::min<RunClock::Steady::duration>(deadline - now, kSleepSlice));
+    }
+}
+
+void Worker::run() {
+    std::vector<Job> batch;
+    while (!ctx_.stop->load(std::memory_order_relaxed)) {
+        const qint64 nextRetry = retries_.empty() ? Pacer::kNoMore : retries_.top().dueRunUs;
+        const qint64 nextDue = std::min(nextSendUs_, nextRetry);
+        if (nextDue == Pacer::kNoMore) {
+            break;
+        }
+        if (ctx_.clock->waits()) {
+            sleepUntil(nextDue);
+            if (ctx_.stop->load(std::memory_order_relaxed)) {
+                break;
+            }
+        }
+        const qint64 nowRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : nextDue;
+        batch.clear();
+        collectDue(nowRunUs, batch);
+        execute(batch);
+        qint64 seen = ctx_.progressUs->load(std::memory_order_relaxed);
+        while (seen < nextDue &&
+               !ctx_.progressUs->compare_exchange_weak(seen, nextDue, std::memory_order_relaxed)) {
+        }
+    }
+    // Stopped early: waits still pending give up, so every fired request has an outcome.
+    while (!retries_.empty()) {
+        giveUp(retries_.top());
+        retries_.pop();
+    }
+}
+
+void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
+    const size_t budget = static_cast<size_t>(ctx_.traffic->pipeline);
+    const int limiters = static_cast<int>(ctx_.limiters.size());
+    while (batch.size() < budget) {
+        const bool sendDue = nextSendUs_ <= nowRunUs;
+        const bool retryDue = !retries_.empty() && retries_.top().dueRunUs <= nowRunUs;
+        if (sendDue && (!retryDue || nextSendUs_ <= retries_.top().dueRunUs)) {
+            const RequestFactory::Draw draw = ctx_.requests->draw(nextK_);
+            stats_.addScheduled(1);
+            stats_.recordLag(ctx_.clock->waits() ? nowRunUs - nextSendUs_ : 0);
+            // The same request goes to every limiter of the scenario.
+            for (int l = 0; l < limiters; ++l) {
+                batch.push_back(Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits});
+            }
+            advanceSchedule();
+        } else if (retryDue) {
+            batch.push_back(retries_.top());
+            retries_.pop();
+        } else {
+            break;
+        }
+    }
+}
+
+bool Worker::ensureConnected() {
+    if (connection_ && !connection_->broken()) {
+        return true;
+    }
+    if (RunClock::Steady::now() < nextReconnect_) {
+        return false;
+    }
+    try {
+        if (connection_) {
+            connection_->reconnect();
+        } else {
+            connection_ = std::make_unique<RedisConnection>(ctx_.url, ctx_.connectOptions);
+        }
+        backoff_ = std::chrono::milliseconds(0);
+        return true;
+    } catch (const RedisError&) {
+        backoff_ = std::clamp(backoff_ * 2, kMinBackoff, kMaxBackoff);
+        nextReconnect_ = RunClock::Steady::now() + backoff_;
+        return false;
+    }
+}
+
+void Worker::execute(std::vector<Job>& batch) {
+    if (batch.empty()) {
+        return;
+    }
+    const qint64 sendRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : batch.front().dueRunUs;
+    if (!ensureConnected()) {
+        for (const Job& job : batch) {
+            finish(job, nullptr, sendRunUs);
+        }
+        return;
+    }
+    const QStringList& names = ctx_.requests->clientNames();
+    std::vector<ScriptCall> calls;
+    calls.reserve(batch.size());
+    std::vector<Decision> decisions(batch.size());
+    std::vector<char> decided(batch.size(), 0);
+    std::vector<size_t> noScript;
+    size_t read = 0;
+    try {
+        for (const Job& job : batch) {
+            const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
+            const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)];
+            calls.push_back(limiter.prepare(Request{now, names[job.client], job.permits}));
+            connection_->append(
+                limiter.script().evalshaCommand(calls.back().keys, calls.back().args));
+        }
+        for (; read < batch.size(); ++read) {
+            RedisReply reply = connection_->readReply();
+            if (LuaScript::isNoScript(reply.get())) {
+                noScript.push_back(read);  // re-sent with EVAL once the pipeline is drained
+                continue;
+            }
+            try {
+                decisions[read] =
+                    ctx_.limiters[size_t(batch[read].limiter)]->parseReply(reply.get());
+                decided[read] = 1;
+            } catch (const RedisError&) {
+                // An error reply or garbage from the script: this decision failed, others stand.
+            }
+        }
+        for (size_t i : noScript) {
+            const Limiter& limiter = *ctx_.limiters[size_t(batch[i].limiter)];
+            RedisReply reply =
+                connection_->command(limiter.script().evalCommand(calls[i].keys, calls[i].args));
+            try {
+                decisions[i] = limiter.parseReply(reply.get());
+                decided[i] = 1;
+            } catch (const RedisError&) {
+            }
+        }
+    } catch (const RedisError&) {
+        // The connection broke mid-pipeline: whatever was not decided is an error.
+        nextReconnect_ = RunClock::Steady::now();
+    }
+    const qint64 doneRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : sendRunUs;
+    for (size_t i = 0; i < batch.size(); ++i) {
+        stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
+        finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs);
+    }
+}
+
+void Worker::giveUp(const Job& job) {
+    stats_.limiter(job.limiter)
+        .recordOutcome(bucketOf(job.scheduledRunUs), job.client, Outcome::Rejected, 0);
+}
+
+void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs) {
+    LimiterCounters& counters = stats_.limiter(job.limiter);
+    const int bucket = bucketOf(job.scheduledRunUs);
+    if (decision == nullptr) {
+        // A failed decision is never counted as accepted or rejected.
+        counters.recordOutcome(bucket, job.client, Outcome::Error, 0);
+        return;
+    }
+    // In virtual time the attempt happens exactly when it is due; in real time when it was sent.
+    const qint64 attemptRunUs = ctx_.clock->isVirtual() ? job.dueRunUs : sendRunUs;
+    const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
+    if (decision->allowed) {
+        counters.recordOutcome(bucket, job.client, Outcome::Accepted, attemptRunUs - firstTry);
+        return;
+    }
+    const TrafficSpec& traffic = *ctx_.traffic;
+    if (traffic.mode == AcquireMode::Wait && decision->retryAfterMs >= 0) {
+        const qint64 due =
+            ctx_.clock->isVirtual()
+                ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs)
+                : sendRunUs + decision->retryAfterMs * 1000;
+        if (due - firstTry <= traffic.timeoutMs * 1000) {
+            retries_.push(
+                Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client, job.permits});
+            return;
+        }
+    }
+    counters.recordOutcome(bucket, job.client, Outcome::Rejected, 0);
+}
+
+}  // namespace ratelab

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "limiters/limiter.h"
+#include "redis/redis_connection.h"
+#include "stats/run_stats.h"
+#include "traffic/pacer.h"
+#include "traffic/request_factory.h"
+#include "traffic/run_clock.h"
+
+namespace ratelab {
+
+// What every worker of one run shares (read-only while it runs).
+struct RunContext {
+    const TrafficSpec* traffic = nullptr;
+    std::vector<const Limiter*> limiters;
+    const RequestFactory* requests = nullptr;
+    const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
+    const RunClock* clock = nullptr;
+    RedisUrl url;
+    ConnectOptions connectOptions;
+    qint64 bucketUs = 100'000;
+    int workers = 1;
+    std::atomic<bool>* stop = nullptr;
+    std::atomic<qint64>* progressUs = nullptr;  // furthest scheduled run time reached
+};
+
+// One worker thread's loop: takes every N-th send of the schedule (open model: a late worker
+// sends late but never shifts the schedule; latency counts from the scheduled time, so there is
+// no coordinated omission), pipelines due requests on its own connection, keeps wait-mode
+// retries in its own queue, and records outcomes in its own stats. Redis failures become
+// errors; the connection is re-established with backoff.
+class Worker {
+public:
+    Worker(const RunContext& context, int index, WorkerStats& stats);
+    void run();
+
+private:
+    struct Job {
+        qint64 dueRunUs;        // when this attempt is due
+        qint64 scheduledRunUs;  // the request's place in the schedule
+        qint64 firstTryRunUs;   // wait mode: when its first attempt went out; -1 before
+        int limiter;
+        int client;
+        qint64 permits;
+    };
+    // Min-heap on due time; waits due at the same instant go in schedule order (first come,
+    // first served), which also keeps virtual-time runs reproducible.
+    struct LaterFirst {
+        bool operator()(const Job& a, const Job& b) const {
+            if (a.dueRunUs != b.dueRunUs) {
+                return a.dueRunUs > b.dueRunUs;
+            }
+            if (a.scheduledRunUs != b.scheduledRunUs) {
+                return a.scheduledRunUs > b.scheduledRunUs;
+            }
+            return a.limiter > b.limiter;
+        }
+    };
+
+    void advanceSchedule();
+    void collectDue(qint64 nowRunUs, std::vector<Job>& batch);
+    void execute(std::vector<Job>& batch);
+    // Records the attempt's result: accepted, rejected, an error (decision == nullptr), or in
+    // wait mode a retry queued for later.
+    void finish(const Job& job, const Decision* decision, qint64 sendRunUs);
+    // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is.
+    void giveUp(const Job& job);
+    bool ensureConnected();
+    void sleepUntil(qint64 runUs);
+    int bucketOf(qint64 runUs) const;
+
+    const RunContext& ctx_;
+    const int index_;
+    WorkerStats& stats_;
+    std::unique_ptr<Pacer> pacer_;
+    qint64 nextSendUs_ = Pacer::kNoMore;
+    qint64 nextK_ = -1;  // index in the whole schedule of nextSendUs_
+    std::priority_queue<Job, std::vector<Job>, LaterFirst> retries_;
+    std::unique_ptr<RedisConnection> connection_;
+    RunClock::Steady::time_point nextReconnect_{};
+    std::chrono::milliseconds backoff_{0};
+};
+
+}  // namespace ratelab

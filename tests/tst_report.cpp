@@ -1,0 +1,444 @@
+#include <QApplication>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTimeZone>
+#include <QtTest>
+
+#include <cmath>
+
+#include "limiters/calendar_window.h"
+#include "limiters/limit_geometry.h"
+#include "report/report_renderer.h"
+#include "stats/run_snapshot.h"
+
+using ratelab::CalendarUnit;
+using ratelab::LimiterSnapshot;
+using ratelab::LimiterSpec;
+using ratelab::LimiterType;
+using ratelab::RunSnapshot;
+using ratelab::Scope;
+using ratelab::SlidingRule;
+
+Q_DECLARE_METATYPE(ratelab::LimiterSpec)
+
+namespace {
+
+constexpr qint64 kSecondMs = 1000;
+constexpr qint64 kMinuteMs = 60 * kSecondMs;
+constexpr qint64 kHourMs = 60 * kMinuteMs;
+
+// The renderer's series colours (report_renderer.cpp): accepted green, rejected red.
+const QColor kAcceptedColor(0x2c, 0xa0, 0x2c);
+const QColor kRejectedColor(0xd6, 0x27, 0x28);
+
+LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::TokenBucket;
+    spec.name = QStringLiteral("api");
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.intervalMs = intervalMs;
+    return spec;
+}
+
+LimiterSpec fixedWindow(qint64 rate, qint64 interval, CalendarUnit unit,
+                        const QByteArray& zone = QByteArrayLiteral("UTC"),
+                        Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::FixedWindow;
+    spec.name = QStringLiteral("quota");
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.interval = interval;
+    spec.unit = unit;
+    spec.timezone = zone;
+    return spec;
+}
+
+LimiterSpec slidingWindow(const QVector<SlidingRule>& rules, Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingWindow;
+    spec.name = QStringLiteral("login");
+    spec.scope = scope;
+    spec.rules = rules;
+    return spec;
+}
+
+// "2024-03-10T01:00:00-05:00" -> epoch ms (the text must carry its offset).
+qint64 parseIso(const QString& text) {
+    const QDateTime dt = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!dt.isValid() || dt.timeSpec() == Qt::LocalTime)
+        qFatal("bad ISO instant %s", qPrintable(text));
+    return dt.toMSecsSinceEpoch();
+}
+
+// Instants as ISO text in a zone: readable in failure messages, equal exactly when equal.
+QStringList isoIn(const QVector<qint64>& instants, const QTimeZone& zone) {
+    QStringList texts;
+    for (qint64 ms : instants)
+        texts << QDateTime::fromMSecsSinceEpoch(ms, zone).toString(Qt::ISODateWithMs);
+    return texts;
+}
+
+// Pixels whose every channel is within `tolerance` of `color`.
+int countNear(const QImage& image, const QColor& color, int tolerance = 40) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb p = image.pixel(x, y);
+            if (std::abs(qRed(p) - color.red()) <= tolerance &&
+                std::abs(qGreen(p) - color.green()) <= tolerance &&
+                std::abs(qBlue(p) - color.blue()) <= tolerance)
+                ++count;
+        }
+    }
+    return count;
+}
+
+int countNotWhite(const QImage& image) {
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            if ((image.pixel(x, y) & 0xffffff) != 0xffffff)
+                ++count;
+        }
+    }
+    return count;
+}
+
+// A two-minute run with 100 ms buckets: a token bucket that rejects the peaks of a sine-shaped
+// load, and a per-client fixed window of 15 s (8 windows) that rejects the rest of each window
+// once its quota is used, with a few errors.
+RunSnapshot syntheticRun() {
+    RunSnapshot run;
+    run.scenarioName = QStringLiteral("synthetic");
+    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
+    run.bucketMs = 100;
+    run.durationUs = 120 * 1000 * 1000;
+    run.elapsedUs = run.durationUs;
+    run.finished = true;
+    const int buckets = 1200;
+
+    LimiterSnapshot api;
+    api.spec = tokenBucket(50, 1000);
+    LimiterSnapshot quota;
+    quota.spec =
+        fixedWindow(300, 15, CalendarUnit::Seconds, QByteArrayLiteral("UTC"), Scope::PerClient);
+    quota.clients = {ratelab::ClientTotals{QStringLiteral("a")},
+                     ratelab::ClientTotals{QStringLiteral("b")}};
+    qint64 windowCount = 0;
+    for (int i = 0; i < buckets; ++i) {
+        const qint64 offered = qint64(6 + 4 * std::sin(i / 40.0));
+        const qint64 apiAccepted = std::min<qint64>(offered, 5);
+        api.bucketAccepted << apiAccepted;
+        api.bucketRejected << offered - apiAccepted;
+        api.bucketErrors << 0;
+
+        if (i % 150 == 0)
+            windowCount = 0;
+        const qint64 quotaOffered = 8;
+        const qint64 quotaErrors = i % 97 == 0 ? 1 : 0;
+        const qint64 quotaAccepted = std::min(quotaOffered - quotaErrors, 600 - windowCount);
+        windowCount += quotaAccepted;
+        quota.bucketAccepted << quotaAccepted;
+        quota.bucketRejected << quotaOffered - quotaErrors - quotaAccepted;
+        quota.bucketErrors << quotaErrors;
+    }
+    for (LimiterSnapshot* limiter : {&api, &quota}) {
+        for (int i = 0; i < buckets; ++i) {
+            limiter->accepted += limiter->bucketAccepted[i];
+            limiter->rejected += limiter->bucketRejected[i];
+            limiter->errors += limiter->bucketErrors[i];
+        }
+        limiter->fired = limiter->accepted + limiter->rejected + limiter->errors;
+    }
+    run.scheduled = api.fired;
+    run.limiters = {api, quota};
+    return run;
+}
+
+}  // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void limitPerBucket_data();
+    void limitPerBucket();
+    void windowBoundaries_data();
+    void windowBoundaries();
+
+    void renderShowsBothLimiters();
+    void renderWithoutLimitersOrWithManyWindows();
+    void writeReportPng();
+    void writeReportPngToUnwritablePath();
+};
+
+void TestReport::limitPerBucket_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<int>("clients");
+    QTest::addColumn<double>("expected");
+
+    QTest::newRow("token bucket") << tokenBucket(10, 1000) << qint64(100) << 1 << 1.0;
+    QTest::newRow("token bucket, wider bucket") << tokenBucket(10, 1000) << qint64(250) << 1 << 2.5;
+    QTest::newRow("token bucket, global ignores clients")
+        << tokenBucket(10, 1000) << qint64(100) << 7 << 1.0;
+    QTest::newRow("token bucket, per client")
+        << tokenBucket(10, 1000, Scope::PerClient) << qint64(100) << 3 << 3.0;
+    QTest::newRow("token bucket, per client, no client yet counts one")
+        << tokenBucket(10, 1000, Scope::PerClient) << qint64(100) << 0 << 1.0;
+
+    QTest::newRow("fixed window, ms")
+        << fixedWindow(5, 500, CalendarUnit::Milliseconds) << qint64(100) << 1 << 1.0;
+    QTest::newRow("fixed window, minute")
+        << fixedWindow(60, 1, CalendarUnit::Minutes) << qint64(1000) << 1 << 1.0;
+    QTest::newRow("fixed window, 2 hours")
+        << fixedWindow(30, 2, CalendarUnit::Hours) << qint64(kMinuteMs) << 1 << 0.25;
+    QTest::newRow("fixed window, day")
+        << fixedWindow(48, 1, CalendarUnit::Days) << qint64(kHourMs) << 1 << 2.0;
+    QTest::newRow("fixed window, month is 30 days")
+        << fixedWindow(300, 1, CalendarUnit::Months) << qint64(24 * kHourMs) << 1 << 10.0;
+    QTest::newRow("fixed window, per client")
+        << fixedWindow(6, 2, CalendarUnit::Seconds, QByteArrayLiteral("UTC"), Scope::PerClient)
+        << qint64(1000) << 4 << 12.0;
+
+    QTest::newRow("sliding window, one rule")
+        << slidingWindow({{5, 1000}}) << qint64(200) << 1 << 1.0;
+    QTest::newRow("sliding window, smallest rule wins")
+        << slidingWindow({{5, 1000}, {20, 60000}}) << qint64(1500) << 1 << 0.5;
+    QTest::newRow("sliding window, first rule smallest")
+        << slidingWindow({{1, 1000}, {600, 60000}}) << qint64(1000) << 1 << 1.0;
+    QTest::newRow("sliding window, per client")
+        << slidingWindow({{5, 1000}, {20, 60000}}, Scope::PerClient) << qint64(1500) << 3 << 1.5;
+}
+
+void TestReport::limitPerBucket() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(qint64, bucketMs);
+    QFETCH(int, clients);
+    QFETCH(double, expected);
+    QCOMPARE(ratelab::limitPerBucket(spec, bucketMs, clients), expected);
+}
+
+void TestReport::windowBoundaries_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<QString>("from");
+    QTest::addColumn<QString>("to");
+    QTest::addColumn<int>("maxCount");
+    QTest::addColumn<QStringList>("expected");  // ISO instants with their offsets
+
+    QTest::newRow("15 minutes over an hour")
+        << fixedWindow(1, 15, CalendarUnit::Minutes) << QStringLiteral("2024-05-01T10:00:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 1000
+        << QStringList{
+               QStringLiteral("2024-05-01T10:00:00Z"), QStringLiteral("2024-05-01T10:15:00Z"),
+               QStringLiteral("2024-05-01T10:30:00Z"), QStringLiteral("2024-05-01T10:45:00Z")};
+    QTest::newRow("15 minutes, from inside a window, to on a boundary")
+        << fixedWindow(1, 15, CalendarUnit::Minutes) << QStringLiteral("2024-05-01T10:05:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 1000
+        << QStringList{QStringLiteral("2024-05-01T10:15:00Z"),
+                       QStringLiteral("2024-05-01T10:30:00Z"),
+                       QStringLiteral("2024-05-01T10:45:00Z")};
+    // 10:00Z is 15:30 local; 20-minute windows start at local :00 :20 :40 (10:10Z, ...).
+    QTest::newRow("20 minutes, Asia/Kolkata +05:30")
+        << fixedWindow(1, 20, CalendarUnit::Minutes, QByteArrayLiteral("Asia/Kolkata"))
+        << QStringLiteral("2024-05-01T10:00:00Z") << QStringLiteral("2024-05-01T11:00:00Z") << 1000
+        << QStringList{QStringLiteral("2024-05-01T15:40:00+05:30"),
+                       QStringLiteral("2024-05-01T16:00:00+05:30"),
+                       QStringLiteral("2024-05-01T16:20:00+05:30")};
+    QStringList sevens;
+    for (int minute = 0; minute < 60; minute += 7)
+        sevens << QStringLiteral("2024-05-01T10:%1:00Z").arg(minute, 2, 10, QLatin1Char('0'));
+    QTest::newRow("7 minutes, the last one short")
+        << fixedWindow(1, 7, CalendarUnit::Minutes) << QStringLiteral("2024-05-01T10:00:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 1000 << sevens;
+
+    QTest::newRow("300 ms, restarting each second")
+        << fixedWindow(1, 300, CalendarUnit::Milliseconds)
+        << QStringLiteral("2024-05-01T10:00:00.000Z") << QStringLiteral("2024-05-01T10:00:02.000Z")
+        << 1000 << QStringList{QStringLiteral("2024-05-01T10:00:00.000Z"),
+                               QStringLiteral("2024-05-01T10:00:00.300Z"),
+                               QStringLiteral("2024-05-01T10:00:00.600Z"),
+                               QStringLiteral("2024-05-01T10:00:00.900Z"),
+                               QStringLiteral("2024-05-01T10:00:01.000Z"),
+                               QStringLiteral("2024-05-01T10:00:01.300Z"),
+                               QStringLiteral("2024-05-01T10:00:01.600Z"),
+                               QStringLiteral("2024-05-01T10:00:01.900Z")};
+
+    // New York, 2024-03-10: 02:00 EST jumps to 03:00 EDT, a 23-hour day.
+    QStringList springHours;
+    for (int hour = 0; hour < 24; ++hour) {
+        if (hour == 2)
+            continue;
+        springHours << QStringLiteral("2024-03-10T%1:00:00%2")
+                           .arg(hour, 2, 10, QLatin1Char('0'))
+                           .arg(hour < 2 ? QStringLiteral("-05:00") : QStringLiteral("-04:00"));
+    }
+    QTest::newRow("hours over a 23-hour DST day")
+        << fixedWindow(1, 1, CalendarUnit::Hours, QByteArrayLiteral("America/New_York"))
+        << QStringLiteral("2024-03-10T00:00:00-05:00")
+        << QStringLiteral("2024-03-11T00:00:00-04:00") << 1000 << springHours;
+    QCOMPARE(springHours.size(), 23);
+    // 3-hour windows count elapsed hours since midnight: 00:00, then 04:00 EDT (3 h later), ...
+    QTest::newRow("3 hours over a 23-hour DST day")
+        << fixedWindow(1, 3, CalendarUnit::Hours, QByteArrayLiteral("America/New_York"))
+        << QStringLiteral("2024-03-10T00:00:00-05:00")
+        << QStringLiteral("2024-03-11T00:00:00-04:00") << 1000
+        << QStringList{QStringLiteral("2024-03-10T00:00:00-05:00"),
+                       QStringLiteral("2024-03-10T04:00:00-04:00"),
+                       QStringLiteral("2024-03-10T07:00:00-04:00"),
+                       QStringLiteral("2024-03-10T10:00:00-04:00"),
+                       QStringLiteral("2024-03-10T13:00:00-04:00"),
+                       QStringLiteral("2024-03-10T16:00:00-04:00"),
+                       QStringLiteral("2024-03-10T19:00:00-04:00"),
+                       QStringLiteral("2024-03-10T22:00:00-04:00")};
+    // 2024-11-03: 02:00 EDT falls back to 01:00 EST, a 25-hour day; 01:00 happens twice.
+    QStringList fallHours;
+    fallHours << QStringLiteral("2024-11-03T00:00:00-04:00")
+              << QStringLiteral("2024-11-03T01:00:00-04:00");
+    for (int hour = 1; hour < 24; ++hour)
+        fallHours << QStringLiteral("2024-11-03T%1:00:00-05:00").arg(hour, 2, 10, QLatin1Char('0'));
+    QTest::newRow("hours over a 25-hour DST day")
+        << fixedWindow(1, 1, CalendarUnit::Hours, QByteArrayLiteral("America/New_York"))
+        << QStringLiteral("2024-11-03T00:00:00-04:00")
+        << QStringLiteral("2024-11-04T00:00:00-05:00") << 1000 << fallHours;
+
+    QTest::newRow("2 days across a month end")
+        << fixedWindow(1, 2, CalendarUnit::Days, QByteArrayLiteral("Asia/Shanghai"))
+        << QStringLiteral("2024-01-30T00:00:00+08:00")
+        << QStringLiteral("2024-02-06T00:00:00+08:00") << 1000
+        << QStringList{QStringLiteral("2024-01-31T00:00:00+08:00"),
+                       QStringLiteral("2024-02-01T00:00:00+08:00"),
+                       QStringLiteral("2024-02-03T00:00:00+08:00"),
+                       QStringLiteral("2024-02-05T00:00:00+08:00")};
+    QTest::newRow("quarters over a year")
+        << fixedWindow(1, 3, CalendarUnit::Months, QByteArrayLiteral("Europe/Berlin"))
+        << QStringLiteral("2024-01-01T00:00:00+01:00")
+        << QStringLiteral("2025-01-01T00:00:00+01:00") << 1000
+        << QStringList{QStringLiteral("2024-01-01T00:00:00+01:00"),
+                       QStringLiteral("2024-04-01T00:00:00+02:00"),
+                       QStringLiteral("2024-07-01T00:00:00+02:00"),
+                       QStringLiteral("2024-10-01T00:00:00+02:00")};
+
+    QTest::newRow("maxCount caps the list")
+        << fixedWindow(1, 1, CalendarUnit::Seconds) << QStringLiteral("2024-05-01T10:00:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 3
+        << QStringList{QStringLiteral("2024-05-01T10:00:00Z"),
+                       QStringLiteral("2024-05-01T10:00:01Z"),
+                       QStringLiteral("2024-05-01T10:00:02Z")};
+    QTest::newRow("maxCount 0") << fixedWindow(1, 1, CalendarUnit::Seconds)
+                                << QStringLiteral("2024-05-01T10:00:00Z")
+                                << QStringLiteral("2024-05-01T11:00:00Z") << 0 << QStringList();
+    QTest::newRow("empty range") << fixedWindow(1, 1, CalendarUnit::Seconds)
+                                 << QStringLiteral("2024-05-01T10:00:00Z")
+                                 << QStringLiteral("2024-05-01T10:00:00Z") << 1000 << QStringList();
+    QTest::newRow("no window starts inside the range")
+        << fixedWindow(1, 1, CalendarUnit::Hours) << QStringLiteral("2024-05-01T10:10:00Z")
+        << QStringLiteral("2024-05-01T10:50:00Z") << 1000 << QStringList();
+
+    QTest::newRow("token bucket has none")
+        << tokenBucket(10, 1000) << QStringLiteral("2024-05-01T10:00:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 1000 << QStringList();
+    QTest::newRow("sliding window has none")
+        << slidingWindow({{5, 1000}}) << QStringLiteral("2024-05-01T10:00:00Z")
+        << QStringLiteral("2024-05-01T11:00:00Z") << 1000 << QStringList();
+}
+
+void TestReport::windowBoundaries() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(QString, from);
+    QFETCH(QString, to);
+    QFETCH(int, maxCount);
+    QFETCH(QStringList, expected);
+
+    const QTimeZone zone = ratelab::zoneForId(spec.timezone);
+    QVector<qint64> expectedMs;
+    for (const QString& text : expected)
+        expectedMs << parseIso(text);
+    const QVector<qint64> starts =
+        ratelab::windowBoundaries(spec, parseIso(from), parseIso(to), maxCount);
+    QCOMPARE(isoIn(starts, zone), isoIn(expectedMs, zone));
+}
+
+void TestReport::renderShowsBothLimiters() {
+    const RunSnapshot run = syntheticRun();
+    const QImage image = ratelab::renderReport(run, 1200, 360);
+    QCOMPARE(image.size(), QSize(1200, 720));
+    QVERIFY(QApplication::topLevelWidgets().isEmpty());  // rendered offscreen, no window
+
+    // Not blank: a good share of the image is drawn, in more than a handful of colours.
+    const int drawn = countNotWhite(image);
+    QVERIFY2(drawn > image.width() * image.height() / 20, qPrintable(QString::number(drawn)));
+
+    // Both charts show accepted and rejected requests.
+    for (int chart = 0; chart < 2; ++chart) {
+        const QImage part = image.copy(0, chart * 360, 1200, 360);
+        const int accepted = countNear(part, kAcceptedColor);
+        const int rejected = countNear(part, kRejectedColor);
+        QVERIFY2(accepted > 0 && rejected > 0,
+                 qPrintable(QStringLiteral("chart %1: %2 accepted, %3 rejected pixels")
+                                .arg(chart)
+                                .arg(accepted)
+                                .arg(rejected)));
+    }
+}
+
+void TestReport::renderWithoutLimitersOrWithManyWindows() {
+    RunSnapshot empty;
+    empty.scenarioName = QStringLiteral("nothing");
+    const QImage blank = ratelab::renderReport(empty, 800, 300);
+    QCOMPARE(blank.size(), QSize(800, 300));
+    QVERIFY(countNotWhite(blank) > 0);  // title and axes
+
+    // An hour of 100 ms windows (36000 of them, too many to draw) at 100 ms buckets: the
+    // series are summed down, the boundaries left out; the data is still drawn.
+    RunSnapshot run;
+    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
+    run.bucketMs = 100;
+    run.durationUs = qint64(kHourMs) * 1000;
+    LimiterSnapshot limiter;
+    limiter.spec = fixedWindow(1, 100, CalendarUnit::Milliseconds);
+    for (int i = 0; i < 36000; ++i) {
+        limiter.bucketAccepted << 1;
+        limiter.bucketRejected << (i / 3000) % 2;
+        limiter.accepted += 1;
+        limiter.rejected += (i / 3000) % 2;
+    }
+    run.limiters = {limiter};
+    const QImage image = ratelab::renderReport(run, 1200, 360);
+    QCOMPARE(image.size(), QSize(1200, 360));
+    QVERIFY(countNear(image, kAcceptedColor) > 0);
+    QVERIFY(countNear(image, kRejectedColor) > 0);
+}
+
+void TestReport::writeReportPng() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("report.png"));
+    QString error;
+    QVERIFY2(ratelab::writeReportPng(syntheticRun(), path, &error), qPrintable(error));
+    QVERIFY(error.isEmpty());
+
+    QImage image;
+    QVERIFY(image.load(path, "PNG"));
+    QCOMPARE(image.size(), QSize(1200, 720));
+    QVERIFY(countNear(image, kAcceptedColor) > 0);
+    QVERIFY(countNear(image, kRejectedColor) > 0);
+}
+
+void TestReport::writeReportPngToUnwritablePath() {
+    // A missing folder: unwritable even for root.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("missing/folder/report.png"));
+    QString error;
+    QVERIFY(!ratelab::writeReportPng(syntheticRun(), path, &error));
+    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(path));
+}
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

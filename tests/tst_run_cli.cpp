@@ -1,0 +1,160 @@
+// `ratelab run` and `ratelab bench` end to end: the binary against the fixture Redis.
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "support/test_redis.h"
+
+using namespace ratelab::test;
+
+class TestRunCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& content) {
+        const QString path = dir_.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
+            qFatal("cannot write %s", qPrintable(path));
+        }
+        return path;
+    }
+
+    struct Result {
+        int exitCode;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Result run(const QStringList& args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("RATELAB_BIN"), args);
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, {}, "timed out"};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // A virtual-clock scenario: exact counts, and the three output files.
+    void runWritesOutputs() {
+        const QString tb = uniqueName(QStringLiteral("cli-tb"));
+        const QString fw = uniqueName(QStringLiteral("cli-fw"));
+        const QString scenario = write(QStringLiteral("scenario.json"), QStringLiteral(R"({
+  "name": "cli test",
+  "limiters": [
+    {"type": "token_bucket", "name": "%1", "rate": 10, "interval_ms": 1000},
+    {"type": "fixed_window", "name": "%2", "rate": 10, "interval": 1, "unit": "seconds",
+     "timezone": "UTC"}
+  ],
+  "traffic": {"shape": {"type": "constant", "rate": 50}, "duration_s": 2,
+              "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.500Z", "speed": 0}}
+})")
+                                                                            .arg(tb, fw)
+                                                                            .toUtf8());
+        const QString out = dir_.filePath(QStringLiteral("out"));
+        const Result r = run({QStringLiteral("run"), scenario, QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("fired 100 = accepted 20 + rejected 80 + errors 0"), r.out);
+        QVERIFY2(r.out.contains("fired 100 = accepted 30 + rejected 70 + errors 0"), r.out);
+
+        QFile summaryFile(out + QStringLiteral("/summary.json"));
+        QVERIFY(summaryFile.open(QIODevice::ReadOnly));
+        const QJsonObject summary = QJsonDocument::fromJson(summaryFile.readAll()).object();
+        QCOMPARE(summary.value(QStringLiteral("requests")).toInt(), 100);
+        QCOMPARE(summary.value(QStringLiteral("target_rate")).toDouble(), 50.0);
+        const QJsonArray limiters = summary.value(QStringLiteral("limiters")).toArray();
+        QCOMPARE(limiters.size(), 2);
+        QCOMPARE(limiters[0].toObject().value(QStringLiteral("accepted")).toInt(), 20);
+        QCOMPARE(limiters[1].toObject().value(QStringLiteral("accepted")).toInt(), 30);
+        QVERIFY(limiters[0].toObject().value(QStringLiteral("accounting_exact")).toBool());
+
+        QFile buckets(out + QStringLiteral("/buckets.csv"));
+        QVERIFY(buckets.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = buckets.readAll().trimmed().split('\n');
+        QCOMPARE(lines.first(),
+                 QByteArray("bucket,t_ms,limiter,accepted,rejected,errors,target_rate"));
+        QCOMPARE(lines.size(), 1 + 20 * 2);  // 2 s of 100 ms buckets, two limiters
+        qint64 accepted = 0;
+        for (const QByteArray& line : lines.mid(1)) {
+            accepted += line.split(',').at(3).toLongLong();
+        }
+        QCOMPARE(accepted, 50);
+
+        const QImage report(out + QStringLiteral("/report.png"));
+        QVERIFY(!report.isNull());
+        QVERIFY(report.width() >= 800);
+    }
+
+    void badScenario_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zero rate")
+            << QByteArray(R"({"limiters": [{"type": "token_bucket", "name": "x", "rate": 1,
+                "interval_ms": 1}], "traffic": {"shape": {"type": "constant", "rate": 0},
+                "duration_s": 1}})")
+            << QStringLiteral("$.traffic.shape.rate");
+        QTest::newRow("bad limiter")
+            << QByteArray(R"({"limiters": [{"type": "token_bucket", "name": "x", "rate": -1,
+                "interval_ms": 1}], "traffic": {"shape": {"type": "constant", "rate": 1},
+                "duration_s": 1}})")
+            << QStringLiteral("$.limiters[0].rate");
+        QTest::newRow("not json") << QByteArray("[1, 2") << QStringLiteral("line 1");
+    }
+    void badScenario() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, message);
+        const Result r = run({QStringLiteral("run"), write(QStringLiteral("bad.json"), json),
+                              QStringLiteral("--out"), dir_.filePath(QStringLiteral("bad"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("bad.json")), r.err.constData());
+    }
+
+    void benchPrintsThroughput() {
+        const QString spec =
+            write(QStringLiteral("bench.json"),
+                  QStringLiteral(R"({"type": "sliding_window", "name": "%1", "scope": "per_client",
+                               "rules": [{"limit": 5, "window_ms": 1000}]})")
+                      .arg(uniqueName(QStringLiteral("bench")))
+                      .toUtf8());
+        const Result r =
+            run({QStringLiteral("bench"), QStringLiteral("--limiter"), spec,
+                 QStringLiteral("--connections"), QStringLiteral("2"), QStringLiteral("--pipeline"),
+                 QStringLiteral("8"), QStringLiteral("--requests"), QStringLiteral("2000")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QVERIFY2(QRegularExpression(QStringLiteral("^decisions_per_s: [1-9][0-9]*$"))
+                     .match(QString::fromUtf8(lines.last()))
+                     .hasMatch(),
+                 r.out.constData());
+        const QRegularExpressionMatch counts =
+            QRegularExpression(QStringLiteral("accepted: (\\d+)  rejected: (\\d+)  errors: 0"))
+                .match(QString::fromUtf8(r.out));
+        QVERIFY2(counts.hasMatch(), r.out.constData());
+        QCOMPARE(counts.captured(1).toInt() + counts.captured(2).toInt(), 2000);
+        QVERIFY(r.out.contains("redis-benchmark"));
+    }
+
+    void benchBadOption() {
+        const Result r = run({QStringLiteral("bench"), QStringLiteral("--limiter"),
+                              write(QStringLiteral("b.json"), "{}"), QStringLiteral("--pipeline"),
+                              QStringLiteral("0")});
+        QCOMPARE(r.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunCli)
+#include "tst_run_cli.moc"

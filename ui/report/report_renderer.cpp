@@ -1,0 +1,405 @@
+#include "report/report_renderer.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QDir>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QSaveFile>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "limiters/limit_geometry.h"
+
+namespace ratelab {
+
+namespace {
+
+// Series colours (the header promises green / red / grey).
+constexpr QRgb kAcceptedColor = 0x2ca02c;
+constexpr QRgb kRejectedColor = 0xd62728;
+constexpr QRgb kErrorsColor = 0x7f7f7f;
+constexpr QRgb kLimitColor = 0x1f2f5f;
+constexpr QRgb kBoundaryColor = 0x9467bd;
+constexpr QRgb kSubtitleColor = 0x555555;
+
+// A step series has two points per plotted group, so this keeps each series near 2000 points.
+constexpr qint64 kMaxGroups = 1000;
+// More calendar windows than this would paint the chart solid; they are left out instead.
+constexpr int kMaxBoundaryLines = 300;
+
+// The run's time axis and how buckets are summed into plotted groups (the same for every
+// limiter, so the stacked charts share one x axis and one y unit).
+struct Timeline {
+    qint64 bucketMs = 100;
+    double durationMs = 0;
+    qint64 groupBuckets = 1;  // buckets summed into one plotted step
+    qint64 groupMs() const { return groupBuckets * bucketMs; }
+    double xMaxSec() const { return durationMs / 1000.0; }
+};
+
+// The smallest 1, 2, 5 x 10^k at or above atLeast.
+qint64 niceAtLeast(qint64 atLeast) {
+    for (qint64 decade = 1;; decade *= 10) {
+        for (qint64 step : {1, 2, 5}) {
+            if (step * decade >= atLeast)
+                return step * decade;
+        }
+    }
+}
+
+// A 1, 2, 5 x 10^k step giving about `ticks` intervals over `span`.
+double niceStep(double span, int ticks) {
+    const double raw = span / ticks;
+    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double step : {1.0, 2.0, 5.0}) {
+        if (step * decade >= raw)
+            return step * decade;
+    }
+    return 10 * decade;
+}
+
+Timeline timelineOf(const RunSnapshot& run) {
+    Timeline timeline;
+    timeline.bucketMs = std::max<qint64>(run.bucketMs, 1);
+    qint64 longest = 0;
+    for (const LimiterSnapshot& limiter : run.limiters) {
+        longest = std::max<qint64>({longest, limiter.bucketAccepted.size(),
+                                    limiter.bucketRejected.size(), limiter.bucketErrors.size()});
+    }
+    timeline.durationMs = double(run.durationUs) / 1000.0;
+    if (timeline.durationMs <= 0)
+        timeline.durationMs = double(run.elapsedUs) / 1000.0;
+    if (timeline.durationMs <= 0)
+        timeline.durationMs = double(longest * timeline.bucketMs);
+    if (timeline.durationMs <= 0)
+        timeline.durationMs = 1000;  // an empty run still gets a sensible axis
+
+    const qint64 buckets =
+        std::max(longest, qint64(std::ceil(timeline.durationMs / double(timeline.bucketMs))));
+    timeline.groupBuckets = niceAtLeast((buckets + kMaxGroups - 1) / kMaxGroups);
+    return timeline;
+}
+
+// "200 ms", "1 s", "5 min".
+QString durationText(qint64 ms) {
+    if (ms >= 60000 && ms % 60000 == 0)
+        return QStringLiteral("%1 min").arg(ms / 60000);
+    if (ms >= 1000 && ms % 1000 == 0)
+        return QStringLiteral("%1 s").arg(ms / 1000);
+    return QStringLiteral("%1 ms").arg(ms);
+}
+
+// Sums buckets into groups and returns a step outline: each group is a flat segment over its
+// time span, clipped to the run's duration.
+QList<QPointF> stepPoints(const QVector<qint64>& buckets, const Timeline& timeline,
+                          double* maxValue) {
+    QList<QPointF> points;
+    const double xMax = timeline.xMaxSec();
+    for (qint64 first = 0; first < buckets.size(); first += timeline.groupBuckets) {
+        const double x0 = double(first * timeline.bucketMs) / 1000.0;
+        if (x0 >= xMax)
+            break;
+        const qint64 last = std::min<qint64>(first + timeline.groupBuckets, buckets.size());
+        qint64 sum = 0;
+        for (qint64 i = first; i < last; ++i)
+            sum += buckets[int(i)];
+        const double x1 = std::min(double(last * timeline.bucketMs) / 1000.0, xMax);
+        points << QPointF(x0, double(sum)) << QPointF(x1, double(sum));
+        *maxValue = std::max(*maxValue, double(sum));
+    }
+    return points;
+}
+
+qint64 total(const QVector<qint64>& values) {
+    qint64 sum = 0;
+    for (qint64 value : values)
+        sum += value;
+    return sum;
+}
+
+QString configText(const LimiterSpec& spec, int clients) {
+    QString text;
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            text = QStringLiteral("%1 per %2 ms").arg(spec.rate).arg(spec.intervalMs);
+            break;
+        case LimiterType::FixedWindow:
+            text = QStringLiteral("%1 per %2 %3 (%4)")
+                       .arg(spec.rate)
+                       .arg(spec.interval)
+                       .arg(calendarUnitName(spec.unit), spec.timezone.isEmpty()
+                                                             ? QStringLiteral("system zone")
+                                                             : QString::fromUtf8(spec.timezone));
+            break;
+        case LimiterType::SlidingWindow: {
+            QStringList rules;
+            for (const SlidingRule& rule : spec.rules)
+                rules << QStringLiteral("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
+            text = rules.join(QStringLiteral(", "));
+            break;
+        }
+    }
+    if (spec.scope == Scope::PerClient)
+        text += QStringLiteral(" per client, %1 clients").arg(clients);
+    return text;
+}
+
+QPen seriesPen(QRgb color, qreal width, Qt::PenStyle style = Qt::SolidLine) {
+    QPen pen{QColor(color)};
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    pen.setCapStyle(Qt::FlatCap);
+    pen.setJoinStyle(Qt::MiterJoin);
+    return pen;
+}
+
+// A step-shaped filled area from the axis up to the values.
+QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& points, QRgb color) {
+    auto* area = new QAreaSeries(chart);
+    auto* upper = new QLineSeries(area);
+    upper->replace(points);
+    area->setUpperSeries(upper);
+    area->setName(name);
+    area->setPen(seriesPen(color, 1.5));
+    QColor fill(color);
+    fill.setAlpha(90);
+    area->setBrush(fill);
+    chart->addSeries(area);
+    return area;
+}
+
+QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points,
+                     const QPen& pen) {
+    auto* line = new QLineSeries(chart);
+    line->replace(points);
+    line->setName(name);
+    line->setPen(pen);
+    chart->addSeries(line);
+    return line;
+}
+
+QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title) {
+    auto* axis = new QValueAxis(chart);
+    axis->setTitleText(title);
+    QFont font = axis->titleFont();
+    font.setPointSizeF(9);
+    font.setBold(false);
+    axis->setTitleFont(font);
+    axis->setGridLineColor(QColor(0xe0e0e0));
+    chart->addAxis(axis, alignment);
+    return axis;
+}
+
+QChart* newChart() {
+    auto chart = std::make_unique<QChart>();
+    chart->setTheme(QChart::ChartThemeLight);
+    chart->setBackgroundBrush(Qt::white);
+    chart->setBackgroundRoundness(0);
+    chart->setDropShadowEnabled(false);
+    chart->setMargins(QMargins(6, 2, 10, 2));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont titleFont = chart->titleFont();
+    titleFont.setPointSizeF(11);
+    chart->setTitleFont(titleFont);
+    return chart.release();  // the caller hands it to a QGraphicsScene at once
+}
+
+// Rich-text title: the limiter and its totals, then a smaller grey line of details.
+QString chartTitle(const QString& headline, const QStringList& details) {
+    QString title = QStringLiteral("<b>%1</b>").arg(headline.toHtmlEscaped());
+    if (!details.isEmpty()) {
+        title += QStringLiteral("<br><span style=\"color:#%1; font-size:small\">%2</span>")
+                     .arg(QString::number(kSubtitleColor, 16).rightJustified(6, QLatin1Char('0')),
+                          details.join(QStringLiteral(" · ")).toHtmlEscaped());
+    }
+    return title;
+}
+
+void setXAxis(QValueAxis* axis, const Timeline& timeline) {
+    const double xMax = timeline.xMaxSec();
+    const double step = niceStep(xMax, 10);
+    axis->setRange(0, xMax);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setLabelFormat(step >= 1     ? QStringLiteral("%.0f")
+                         : step >= 0.1 ? QStringLiteral("%.1f")
+                                       : QStringLiteral("%.2f"));
+}
+
+QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
+                     const Timeline& timeline, bool first) {
+    QChart* chart = newChart();
+    const LimiterSpec& spec = limiter.spec;
+    const int clients = int(limiter.clients.size());
+    const double xMax = timeline.xMaxSec();
+
+    double yMax = 0;
+    const QList<QPointF> accepted = stepPoints(limiter.bucketAccepted, timeline, &yMax);
+    const QList<QPointF> rejected = stepPoints(limiter.bucketRejected, timeline, &yMax);
+    const bool withErrors = limiter.errors > 0 || total(limiter.bucketErrors) > 0;
+    const QList<QPointF> errors =
+        withErrors ? stepPoints(limiter.bucketErrors, timeline, &yMax) : QList<QPointF>();
+    const double limit = limitPerBucket(spec, timeline.groupMs(), clients);
+    yMax = std::max({yMax * 1.08, limit * 1.15, 1.0});
+
+    QStringList details;
+    if (first && !run.scenarioName.isEmpty())
+        details << QStringLiteral("scenario %1").arg(run.scenarioName);
+    details << configText(spec, clients);
+
+    auto* axisX = addAxis(chart, Qt::AlignBottom, QStringLiteral("run time (s)"));
+    setXAxis(axisX, timeline);
+    auto* axisY = addAxis(chart, Qt::AlignLeft,
+                          QStringLiteral("requests per %1").arg(durationText(timeline.groupMs())));
+    axisY->setRange(0, yMax);
+    axisY->applyNiceNumbers();
+    axisY->setLabelFormat(axisY->max() >= 5 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+    const double yTop = axisY->max();
+
+    QList<QAbstractSeries*> series;
+    series << addArea(chart, QStringLiteral("accepted"), accepted, kAcceptedColor);
+    series << addArea(chart, QStringLiteral("rejected"), rejected, kRejectedColor);
+    // Window boundaries over the translucent areas, under the error and limit lines.
+    if (spec.type == LimiterType::FixedWindow) {
+        const qint64 from = run.startEpochMs;
+        const qint64 to = from + qint64(std::ceil(timeline.durationMs));
+        const QVector<qint64> starts = windowBoundaries(spec, from, to, kMaxBoundaryLines + 1);
+        if (starts.size() > kMaxBoundaryLines) {
+            details << QStringLiteral("window boundaries not drawn (more than %1)")
+                           .arg(kMaxBoundaryLines);
+        } else {
+            for (int i = 0; i < starts.size(); ++i) {
+                const double x = double(starts[i] - from) / 1000.0;
+                QLineSeries* line =
+                    addLine(chart, QStringLiteral("window start"), {{x, 0}, {x, yTop}},
+                            seriesPen(kBoundaryColor, 1, Qt::DashLine));
+                series << line;
+                if (i > 0) {  // one legend entry for all boundaries
+                    for (QLegendMarker* marker : chart->legend()->markers(line))
+                        marker->setVisible(false);
+                }
+            }
+        }
+    }
+    if (withErrors)
+        series << addLine(chart, QStringLiteral("errors"), errors, seriesPen(kErrorsColor, 1.5));
+    if (limit > 0) {
+        series << addLine(chart, QStringLiteral("limit (steady state)"),
+                          {{0, limit}, {xMax, limit}}, seriesPen(kLimitColor, 1.5, Qt::DashLine));
+    }
+    for (QAbstractSeries* s : series) {
+        s->attachAxis(axisX);
+        s->attachAxis(axisY);
+    }
+
+    const QString headline = QStringLiteral("%1 — %2 · accepted %3 · rejected %4 · errors %5")
+                                 .arg(spec.name, limiterTypeName(spec.type))
+                                 .arg(limiter.accepted)
+                                 .arg(limiter.rejected)
+                                 .arg(limiter.errors);
+    chart->setTitle(chartTitle(headline, details));
+    return chart;
+}
+
+QChart* emptyChart(const RunSnapshot& run, const Timeline& timeline) {
+    QChart* chart = newChart();
+    const QString name = run.scenarioName.isEmpty() ? QStringLiteral("run") : run.scenarioName;
+    chart->setTitle(chartTitle(QStringLiteral("%1 — no limiters").arg(name), {}));
+    // An axis needs a series to show; an empty one draws nothing.
+    auto* placeholder = addLine(chart, QString(), {}, QPen(Qt::NoPen));
+    chart->legend()->setVisible(false);
+    auto* axisX = addAxis(chart, Qt::AlignBottom, QStringLiteral("run time (s)"));
+    setXAxis(axisX, timeline);
+    auto* axisY = addAxis(chart, Qt::AlignLeft, QStringLiteral("requests"));
+    axisY->setRange(0, 1);
+    placeholder->attachAxis(axisX);
+    placeholder->attachAxis(axisY);
+    return chart;
+}
+
+}  // namespace
+
+QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
+    // Below these sizes titles, legends and axes no longer fit.
+    width = std::max(width, 320);
+    heightPerLimiter = std::max(heightPerLimiter, 200);
+    const Timeline timeline = timelineOf(run);
+
+    // The scene owns the charts, each chart its series and axes. No view: nothing is shown.
+    QGraphicsScene scene;
+    QVector<QChart*> charts;
+    for (int i = 0; i < run.limiters.size(); ++i) {
+        charts << limiterChart(run, run.limiters[i], timeline, i == 0);
+        scene.addItem(charts.last());
+    }
+    if (charts.isEmpty()) {
+        charts << emptyChart(run, timeline);
+        scene.addItem(charts.last());
+    }
+    for (int i = 0; i < charts.size(); ++i) {
+        charts[i]->setGeometry(QRectF(0, qreal(i) * heightPerLimiter, width, heightPerLimiter));
+        charts[i]->layout()->activate();
+    }
+
+    // Line the plot areas up so the stacked charts share one run-time axis even when their y
+    // labels differ in width: widen the margins of the charts whose plot area is wider.
+    if (charts.size() > 1) {
+        qreal left = 0;
+        qreal right = width;
+        for (const QChart* chart : charts) {
+            left = std::max(left, chart->plotArea().left());
+            right = std::min(right, chart->plotArea().right());
+        }
+        for (QChart* chart : charts) {
+            const QRectF area = chart->plotArea();
+            QMargins margins = chart->margins();
+            margins.setLeft(margins.left() + qRound(left - area.left()));
+            margins.setRight(margins.right() + qRound(area.right() - right));
+            chart->setMargins(margins);
+            chart->layout()->activate();
+        }
+    }
+
+    const QRectF bounds(0, 0, width, qreal(heightPerLimiter) * charts.size());
+    scene.setSceneRect(bounds);
+    QImage image(bounds.size().toSize(), QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    scene.render(&painter, bounds, bounds);
+    painter.end();
+    return image;
+}
+
+bool writeReportPng(const RunSnapshot& run, const QString& path, QString* error) {
+    const auto fail = [&](const QString& why) {
+        if (error)
+            *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
+        return false;
+    };
+    const QImage image = renderReport(run);
+    if (image.isNull())
+        return fail(QStringLiteral("the report could not be rendered"));
+    // QSaveFile: a failed write never leaves a truncated PNG behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return fail(file.errorString());
+    if (!image.save(&file, "PNG")) {
+        file.cancelWriting();
+        return fail(QStringLiteral("PNG encoding failed"));
+    }
+    if (!file.commit())
+        return fail(file.errorString());
+    return true;
+}
+
+}  // namespace ratelab
