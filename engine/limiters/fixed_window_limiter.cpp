@@ -8,7 +8,12 @@ extern const char* const kLua_fixed_window;
 }
 
 FixedWindowLimiter::FixedWindowLimiter(LimiterSpec spec, LimiterOptions options)
-    : Limiter(spec, options), windows_(spec.interval, spec.unit, zoneForId(spec.timezone)) {}
+    : Limiter(spec, options),
+      windows_(spec.interval, spec.unit, zoneForId(spec.timezone)),
+      configKey_(key("config")),
+      indexKey_(key("fw:index")),
+      configArgs_{std::to_string(spec.rate), std::to_string(spec.interval),
+                  calendarUnitName(spec.unit).toStdString(), spec.timezone.toStdString()} {}
 
 const LuaScript& FixedWindowLimiter::script() const {
     static const LuaScript kScript(lua::kLua_fixed_window);
@@ -16,11 +21,11 @@ const LuaScript& FixedWindowLimiter::script() const {
 }
 
 std::string FixedWindowLimiter::configKey() const {
-    return key("config");
+    return configKey_;
 }
 
 std::string FixedWindowLimiter::indexKey() const {
-    return key("fw:index");
+    return indexKey_;
 }
 
 std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& client) const {
@@ -33,12 +38,11 @@ std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& 
 
 ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    const LimiterSpec& s = spec();
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{
-        {configKey(), counterKey(window.startMs, request.client), indexKey()},
-        {std::to_string(s.rate), std::to_string(s.interval), calendarUnitName(s.unit).toStdString(),
-         s.timezone.toStdString(), std::to_string(request.permits), std::to_string(request.nowMs),
+        {configKey_, counterKey(window.startMs, request.client), indexKey_},
+        {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
+         std::to_string(request.permits), std::to_string(request.nowMs),
          std::to_string(window.endMs), ttlArg(window.endMs - request.nowMs + kStateGraceMs)}};
 }
 

@@ -21,6 +21,9 @@ public:
 
 private:
     CalendarWindows windows_;
+    std::string configKey_;
+    std::string indexKey_;
+    std::string configArgs_[4];  // rate, interval, unit, timezone
 };
 
 }  // namespace ratelab

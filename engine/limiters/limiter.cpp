@@ -29,16 +29,22 @@ constexpr std::size_t kDecisionFields = 5;
 }  // namespace
 
 Limiter::Limiter(LimiterSpec spec, LimiterOptions options)
-    : spec_(std::move(spec)), options_(options) {}
+    : spec_(std::move(spec)), options_(options), tag_("{" + spec_.name.toStdString() + "}") {}
 
 Limiter::~Limiter() = default;
 
-std::string Limiter::hashTag() const {
-    return "{" + spec_.name.toStdString() + "}";
+std::string Limiter::key(const std::string& suffix) const {
+    std::string k;
+    k.reserve(tag_.size() + 1 + suffix.size());
+    k += tag_;
+    k += ':';
+    k += suffix;
+    return k;
 }
 
-std::string Limiter::key(const std::string& suffix) const {
-    return hashTag() + ":" + suffix;
+std::string Limiter::errorContext() const {
+    return limiterTypeName(spec_.type).toStdString() + " '" + spec_.name.toStdString() +
+           "' (keys " + tag_ + ":*)";
 }
 
 std::string Limiter::scanPattern() const {
@@ -55,12 +61,13 @@ std::string Limiter::ttlArg(qint64 ms) const {
 }
 
 Decision Limiter::parseReply(const redisReply* reply) const {
-    const std::string context = limiterTypeName(spec_.type).toStdString() + " '" +
-                                spec_.name.toStdString() + "' (keys " + hashTag() + ":*)";
-    throwIfError(reply, context.c_str());
+    if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
+        throwIfError(reply, errorContext().c_str());
+    }
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
         throw RedisError(RedisError::Kind::Reply,
-                         context + ": unexpected script reply (" + replyTypeName(reply->type) +
+                         errorContext() + ": unexpected script reply (" +
+                             replyTypeName(reply->type) +
                              (reply->type == REDIS_REPLY_ARRAY
                                   ? " of " + std::to_string(reply->elements) + " elements"
                                   : std::string()) +
@@ -71,14 +78,16 @@ Decision Limiter::parseReply(const redisReply* reply) const {
         const redisReply* element = reply->element[i];
         if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
             throw RedisError(RedisError::Kind::Reply,
-                             context + ": unexpected script reply (element " + std::to_string(i) +
-                                 " is " + replyTypeName(element ? element->type : -1) +
+                             errorContext() + ": unexpected script reply (element " +
+                                 std::to_string(i) + " is " +
+                                 replyTypeName(element ? element->type : -1) +
                                  ", expected an integer)");
         }
         fields[i] = element->integer;
     }
     if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
-        throw RedisError(RedisError::Kind::Reply, context + ": unexpected script reply (flags)");
+        throw RedisError(RedisError::Kind::Reply,
+                         errorContext() + ": unexpected script reply (flags)");
     }
     Decision decision;
     decision.allowed = fields[0] == 1;

@@ -81,7 +81,7 @@ public:
     long long reset(RedisConnection& connection) const;
 
     // "{name}", the hash tag every key of this limiter shares.
-    std::string hashTag() const;
+    const std::string& hashTag() const { return tag_; }
 
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
@@ -89,8 +89,12 @@ protected:
     std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
 
 private:
+    // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
+    std::string errorContext() const;
+
     LimiterSpec spec_;
     LimiterOptions options_;
+    std::string tag_;  // cached: keys are built on every decision
 };
 
 // Builds the limiter for a validated spec.

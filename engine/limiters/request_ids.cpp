@@ -6,15 +6,24 @@
 
 namespace ratelab {
 
+namespace {
+// One generator per thread, seeded from the global one: the global generator takes a lock on
+// every call, and ids are drawn on every decision from every worker thread.
+QRandomGenerator& threadGenerator() {
+    thread_local QRandomGenerator generator(QRandomGenerator::global()->generate());
+    return generator;
+}
+}  // namespace
+
 std::string randomRecordId() {
     quint32 words[4];
-    QRandomGenerator::global()->fillRange(words);
+    threadGenerator().fillRange(words);
     return std::string(reinterpret_cast<const char*>(words), sizeof(words));
 }
 
 std::string randomRequestId() {
     static const char kHex[] = "0123456789abcdef";
-    quint64 value = QRandomGenerator::global()->generate64();
+    quint64 value = threadGenerator().generate64();
     std::string id(16, '0');
     for (char& c : id) {
         c = kHex[value & 0xf];

@@ -35,9 +35,32 @@ RedisArgs LuaScript::evalCommand(const RedisArgs& keys, const RedisArgs& args) c
     return scriptCommand("EVAL", source_, keys, args);
 }
 
+void LuaScript::appendEvalsha(RedisConnection& connection, const RedisArgs& keys,
+                              const RedisArgs& args) const {
+    thread_local RespWriter writer;
+    writer.clear();
+    formatEvalsha(writer, keys, args);
+    connection.appendFormatted(writer.bytes());
+}
+
+void LuaScript::formatEvalsha(RespWriter& writer, const RedisArgs& keys,
+                              const RedisArgs& args) const {
+    writer.begin(3 + keys.size() + args.size());
+    writer.arg("EVALSHA");
+    writer.arg(sha1_);
+    writer.arg(std::to_string(keys.size()));
+    for (const std::string& k : keys) {
+        writer.arg(k);
+    }
+    for (const std::string& a : args) {
+        writer.arg(a);
+    }
+}
+
 RedisReply LuaScript::run(RedisConnection& connection, const RedisArgs& keys,
                           const RedisArgs& args) const {
-    RedisReply reply = connection.command(evalshaCommand(keys, args));
+    appendEvalsha(connection, keys, args);
+    RedisReply reply = connection.readReply();
     if (isNoScript(reply.get())) {
         // EVAL both runs the script and caches it, so later EVALSHAs hit again.
         reply = connection.command(evalCommand(keys, args));

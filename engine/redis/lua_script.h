@@ -18,7 +18,12 @@ public:
     // Runs the script; returns the reply (which may be an error reply other than NOSCRIPT).
     RedisReply run(RedisConnection& connection, const RedisArgs& keys, const RedisArgs& args) const;
 
-    // Pipelining: argument vectors for EVALSHA and EVAL.
+    // Pipelining: appends EVALSHA straight to the connection's output (no argument copies).
+    void appendEvalsha(RedisConnection& connection, const RedisArgs& keys,
+                       const RedisArgs& args) const;
+    // Adds one EVALSHA command to a RESP buffer (for batches sent with appendFormatted).
+    void formatEvalsha(RespWriter& writer, const RedisArgs& keys, const RedisArgs& args) const;
+    // Argument vectors for EVALSHA and EVAL.
     RedisArgs evalshaCommand(const RedisArgs& keys, const RedisArgs& args) const;
     RedisArgs evalCommand(const RedisArgs& keys, const RedisArgs& args) const;
 

@@ -17,22 +17,6 @@ timeval toTimeval(std::chrono::milliseconds ms) {
     return tv;
 }
 
-// hiredis wants parallel arrays of pointers and lengths; binary-safe.
-struct ArgvView {
-    std::vector<const char*> argv;
-    std::vector<size_t> lengths;
-
-    template <typename Container>
-    explicit ArgvView(const Container& args) {
-        argv.reserve(args.size());
-        lengths.reserve(args.size());
-        for (const auto& a : args) {
-            argv.push_back(a.data());
-            lengths.push_back(a.size());
-        }
-    }
-};
-
 // hiredis writes with write(): a peer that went away would raise SIGPIPE and kill the
 // process. A lost server is normal here, so the write must fail with EPIPE instead.
 void ignoreSigpipeOnce() {
@@ -120,28 +104,44 @@ RedisReply RedisConnection::command(const RedisArgs& args) {
 }
 
 RedisReply RedisConnection::command(std::initializer_list<std::string_view> args) {
-    if (broken()) {
-        fail("command");
+    writer_.clear();
+    writer_.begin(args.size());
+    for (std::string_view a : args) {
+        writer_.arg(a);
     }
-    ArgvView view(args);
-    if (redisAppendCommandArgv(context_.get(), static_cast<int>(view.argv.size()), view.argv.data(),
-                               view.lengths.data()) != REDIS_OK) {
-        fail("sending a command");
-    }
-    ++pending_;
+    appendFormatted(writer_.bytes());
     return readReply();
 }
 
 void RedisConnection::append(const RedisArgs& args) {
+    writer_.clear();
+    writer_.begin(args.size());
+    for (const std::string& a : args) {
+        writer_.arg(a);
+    }
+    appendFormatted(writer_.bytes());
+}
+
+void RedisConnection::appendFormatted(const std::string& resp, std::size_t commands) {
     if (broken()) {
         fail("sending a command");
     }
-    ArgvView view(args);
-    if (redisAppendCommandArgv(context_.get(), static_cast<int>(view.argv.size()), view.argv.data(),
-                               view.lengths.data()) != REDIS_OK) {
+    if (redisAppendFormattedCommand(context_.get(), resp.data(), resp.size()) != REDIS_OK) {
         fail("sending a command");
     }
-    ++pending_;
+    pending_ += commands;
+}
+
+void RedisConnection::flush() {
+    if (broken()) {
+        fail("sending commands");
+    }
+    int done = 0;
+    while (!done) {
+        if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+            fail("sending commands");
+        }
+    }
 }
 
 RedisReply RedisConnection::readReply() {

@@ -10,6 +10,7 @@
 
 #include "redis/redis_reply.h"
 #include "redis/redis_url.h"
+#include "redis/resp_writer.h"
 
 namespace ratelab {
 
@@ -39,6 +40,11 @@ public:
 
     // Pipelining: append N commands, then read N replies in order.
     void append(const RedisArgs& args);
+    // Appends `commands` commands already formatted as RESP (see RespWriter).
+    void appendFormatted(const std::string& resp, std::size_t commands = 1);
+    // Writes everything appended so far to the socket now, without waiting for replies (hiredis
+    // otherwise writes only when the first reply is read).
+    void flush();
     RedisReply readReply();
     std::size_t pendingReplies() const { return pending_; }
 
@@ -61,6 +67,7 @@ private:
     std::unique_ptr<redisContext, ContextDeleter> context_;
     bool broken_ = false;
     std::size_t pending_ = 0;
+    RespWriter writer_;
 };
 
 }  // namespace ratelab

@@ -17,26 +17,52 @@ struct Counts {
     qint64 errors = 0;
 };
 
+// One pipeline's worth of prepared decisions, formatted as RESP.
+struct Batch {
+    std::vector<ScriptCall> calls;
+    RespWriter resp;
+    int depth = 0;
+};
+
 Counts benchOneConnection(const Limiter& limiter, RedisConnection& connection, qint64 requests,
                           int pipeline, int clients, int offset) {
     Counts counts;
-    std::vector<ScriptCall> calls;
-    qint64 sent = 0;
-    while (sent < requests) {
-        const int depth = static_cast<int>(std::min<qint64>(pipeline, requests - sent));
-        calls.clear();
+    QStringList names;
+    for (int c = 0; c < clients; ++c) {
+        names.push_back(QStringLiteral("c%1").arg(c));
+    }
+    qint64 prepared = 0;
+    auto prepare = [&](Batch& batch) {
+        batch.calls.clear();
+        batch.resp.clear();
+        batch.depth = static_cast<int>(std::min<qint64>(pipeline, requests - prepared));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        for (int i = 0; i < depth; ++i) {
-            const QString client = QStringLiteral("c%1").arg((offset + sent + i) % clients);
-            calls.push_back(limiter.prepare(Request{now, client, 1}));
-            connection.append(
-                limiter.script().evalshaCommand(calls.back().keys, calls.back().args));
+        for (int i = 0; i < batch.depth; ++i) {
+            const QString& client = names[int((offset + prepared + i) % clients)];
+            batch.calls.push_back(limiter.prepare(Request{now, client, 1}));
+            limiter.script().formatEvalsha(batch.resp, batch.calls.back().keys,
+                                           batch.calls.back().args);
         }
-        for (int i = 0; i < depth; ++i) {
+        prepared += batch.depth;
+    };
+
+    Batch first;
+    Batch second;
+    Batch* current = &first;
+    Batch* next = &second;
+    prepare(*current);
+    std::vector<int> noScript;
+    while (current->depth > 0) {
+        connection.appendFormatted(current->resp.bytes(), size_t(current->depth));
+        connection.flush();
+        // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
+        prepare(*next);
+        noScript.clear();
+        for (int i = 0; i < current->depth; ++i) {
             RedisReply reply = connection.readReply();
             if (LuaScript::isNoScript(reply.get())) {
-                reply = connection.command(
-                    limiter.script().evalCommand(calls[size_t(i)].keys, calls[size_t(i)].args));
+                noScript.push_back(i);  // re-sent with EVAL once this pipeline is drained
+                continue;
             }
             try {
                 (limiter.parseReply(reply.get()).allowed ? counts.accepted : counts.rejected)++;
@@ -44,7 +70,17 @@ Counts benchOneConnection(const Limiter& limiter, RedisConnection& connection, q
                 counts.errors++;
             }
         }
-        sent += depth;
+        for (int i : noScript) {
+            const ScriptCall& call = current->calls[size_t(i)];
+            RedisReply reply =
+                connection.command(limiter.script().evalCommand(call.keys, call.args));
+            try {
+                (limiter.parseReply(reply.get()).allowed ? counts.accepted : counts.rejected)++;
+            } catch (const RedisError&) {
+                counts.errors++;
+            }
+        }
+        std::swap(current, next);
     }
     return counts;
 }

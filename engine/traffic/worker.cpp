@@ -144,8 +144,7 @@ void Worker::execute(std::vector<Job>& batch) {
             const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
             const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)];
             calls.push_back(limiter.prepare(Request{now, names[job.client], job.permits}));
-            connection_->append(
-                limiter.script().evalshaCommand(calls.back().keys, calls.back().args));
+            limiter.script().appendEvalsha(*connection_, calls.back().keys, calls.back().args);
         }
         for (; read < batch.size(); ++read) {
             RedisReply reply = connection_->readReply();

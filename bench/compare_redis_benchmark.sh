@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compares `ratelab bench` with redis-benchmark running the same EVALSHA (same script, keys
+# and arguments) on the same server, alternating the two, and prints each pair's ratio and the
+# median. Usage:
+#   bench/compare_redis_benchmark.sh SPEC.json CONNECTIONS PIPELINE [REQUESTS] [ROUNDS]
+# Needs REDIS_URL (a unix:// or redis:// URL of a server you may load); build/bin/ratelab must
+# exist (scripts/test.sh or scripts/run.sh build it).
+set -euo pipefail
+spec=$1 connections=$2 pipeline=$3 requests=${4:-400000} rounds=${5:-5}
+ratelab=${RATELAB:-$(dirname "$0")/../build/bin/ratelab}
+: "${REDIS_URL:?set REDIS_URL to the server to measure}"
+
+ratios=()
+for round in $(seq 1 "$rounds"); do
+    out=$("$ratelab" bench --limiter "$spec" --connections "$connections" \
+        --pipeline "$pipeline" --requests "$requests")
+    ours=$(echo "$out" | awk '/^decisions_per_s:/ {print $2}')
+    cmd=$(echo "$out" | sed -n 's/^same script with redis-benchmark: //p')
+    theirs=$(eval "$cmd" 2>/dev/null | tr '\r' '\n' |
+        sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1)
+    ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')
+    ratios+=("$ratio")
+    printf 'round %d: ratelab %s/s  redis-benchmark %s/s  ratio %s\n' \
+        "$round" "$ours" "$theirs" "$ratio"
+done
+printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {
+    m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+    printf "median ratio (ratelab / redis-benchmark): %.3f over %d rounds\n", m, NR}'
