@@ -8,11 +8,15 @@
 #include "command_line.h"
 #include "replay_command.h"
 #include "run_command.h"
+#include "window/main_window.h"
+#include "window/screenshot_demo.h"
+#include "window/ui_bench.h"
 
 namespace {
 
 const char kUsage[] =
     "usage:\n"
+    "  ratelab                      opens the window\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
@@ -27,6 +31,36 @@ const char kUsage[] =
 int main(int argc, char* argv[]) {
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     std::unique_ptr<QCoreApplication> app;
+    if (command.isEmpty() || command == QLatin1String("--screenshots") ||
+        command == QLatin1String("--ui-bench")) {
+        QApplication gui(argc, argv);
+        QCoreApplication::setOrganizationName(QStringLiteral("ratelab"));
+        QCoreApplication::setApplicationName(QStringLiteral("ratelab"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
+        ratelab::MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        if (command == QLatin1String("--screenshots")) {
+            // ratelab --screenshots DIR SCENARIO.json [SECONDS]: the README's pictures.
+            const QStringList rest = gui.arguments().mid(2);
+            if (rest.size() < 2) {
+                std::fputs("usage: ratelab --screenshots DIR SCENARIO.json [SECONDS]\n", stderr);
+                return ratelab::cli::kBadInput;
+            }
+            ratelab::startScreenshotDemo(window, rest[1], rest[0],
+                                         rest.size() > 2 ? rest[2].toInt() : 6);
+        }
+        if (command == QLatin1String("--ui-bench")) {
+            // ratelab --ui-bench SCENARIO.json [SECONDS]: redraw rate and event-loop stalls.
+            const QStringList rest = gui.arguments().mid(2);
+            if (rest.isEmpty()) {
+                std::fputs("usage: ratelab --ui-bench SCENARIO.json [SECONDS]\n", stderr);
+                return ratelab::cli::kBadInput;
+            }
+            ratelab::startUiBench(window, rest[0], rest.size() > 1 ? rest[1].toInt() : 20);
+        }
+        return gui.exec();
+    }
     if (command == QLatin1String("run")) {
         // `run` renders report.png with Qt Charts, which needs a GUI application; headless
         // machines get the offscreen platform instead of failing.
@@ -56,11 +90,6 @@ int main(int argc, char* argv[]) {
         command == QLatin1String("help")) {
         std::fputs(kUsage, stdout);
         return ratelab::cli::kDone;
-    }
-    if (command.isEmpty()) {
-        // The window is not part of this build yet (it lands with the UI work).
-        std::fputs(kUsage, stderr);
-        return ratelab::cli::kBadInput;
     }
     ratelab::cli::printError(QStringLiteral("unknown command \"%1\"").arg(command));
     std::fputs(kUsage, stderr);

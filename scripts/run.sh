@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing (Debian 12), builds, and runs ratelab against its own local
-# redis-server (started and stopped by ratelab itself). Arguments are passed to ratelab.
-# Without arguments it runs the fixed-window boundary-burst example headless and says where
-# its report is.
+# Installs what is missing (Debian 12), builds, and opens the ratelab window against its own
+# local redis-server (started and stopped by ratelab itself). Arguments are passed to ratelab.
+# On a machine without a display it runs the fixed-window boundary-burst example headless
+# instead and says where its report is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
@@ -13,6 +13,10 @@ ratelab_build "$BUILD_DIR"
 if [ $# -gt 0 ]; then
     exec "$BUILD_DIR/bin/ratelab" "$@"
 fi
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+    exec "$BUILD_DIR/bin/ratelab"
+fi
+echo "ratelab: no display: running the boundary-burst example headless"
 out=${RATELAB_OUT:-$PWD/ratelab-out/boundary-burst}
 "$BUILD_DIR/bin/ratelab" run resources/scenarios/fixed-window-boundary-burst.json --out "$out"
 echo "report: $out/report.png (summary.json and buckets.csv beside it)"

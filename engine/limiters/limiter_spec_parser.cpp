@@ -11,14 +11,16 @@
 #include <initializer_list>
 
 #include "input_error.h"
+#include "json_input.h"
 #include "limiters/calendar_window.h"
 #include "limiters/limiter_spec.h"
 
 namespace ratelab {
 namespace {
 
+using namespace json_input;
+
 constexpr qint64 kMaxSpecFileBytes = 1024 * 1024;
-constexpr int kMaxQuotedLength = 40;
 
 constexpr LimiterType kTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWindow,
                                   LimiterType::SlidingWindow};
@@ -26,99 +28,6 @@ constexpr Scope kScopes[] = {Scope::Global, Scope::PerClient};
 constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Seconds,
                                    CalendarUnit::Minutes,      CalendarUnit::Hours,
                                    CalendarUnit::Days,         CalendarUnit::Months};
-
-// Text in double quotes as JSON would write it, cut short when long.
-QString quoted(const QString& text) {
-    QString out = QStringLiteral("\"");
-    for (const QChar c : text.left(kMaxQuotedLength)) {
-        if (c == u'"' || c == u'\\') {
-            out += QLatin1Char('\\');
-            out += c;
-        } else if (c.category() == QChar::Other_Control) {
-            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-        } else {
-            out += c;
-        }
-    }
-    out += text.size() > kMaxQuotedLength ? QStringLiteral("...\"") : QStringLiteral("\"");
-    return out;
-}
-
-QString formatNumber(double value) {
-    if (std::isnan(value)) {
-        return QStringLiteral("NaN");
-    }
-    if (std::isinf(value)) {
-        return value > 0 ? QStringLiteral("infinity") : QStringLiteral("-infinity");
-    }
-    if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0) {
-        return QString::number(static_cast<qint64>(value));
-    }
-    return QString::number(value, 'g', QLocale::FloatingPointShortest);
-}
-
-// A value as it appears in messages: `-1`, `"10" (a string)`, `true (a boolean)`, `null`.
-QString describe(const QJsonValue& value) {
-    switch (value.type()) {
-        case QJsonValue::Null:
-            return QStringLiteral("null");
-        case QJsonValue::Bool:
-            return value.toBool() ? QStringLiteral("true (a boolean)")
-                                  : QStringLiteral("false (a boolean)");
-        case QJsonValue::Double:
-            return formatNumber(value.toDouble());
-        case QJsonValue::String:
-            return quoted(value.toString()) + QStringLiteral(" (a string)");
-        case QJsonValue::Array:
-            return QStringLiteral("an array");
-        case QJsonValue::Object:
-            return QStringLiteral("an object");
-        case QJsonValue::Undefined:
-            break;
-    }
-    return QStringLiteral("nothing");
-}
-
-// "$.rate", or "$[\"my key\"]" for keys that are not plain identifiers.
-QString memberPath(const QString& path, const QString& key) {
-    bool plain = !key.isEmpty() && !key.front().isDigit();
-    for (const QChar c : key) {
-        plain = plain && c.unicode() < 0x80 && (c.isLetterOrNumber() || c == u'_');
-    }
-    return plain ? path + QLatin1Char('.') + key : path + QLatin1Char('[') + quoted(key) + u']';
-}
-
-// "a, b or c"
-QString oneOf(const QStringList& names) {
-    if (names.size() < 2) {
-        return names.join(QString());
-    }
-    return names.mid(0, names.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") +
-           names.last();
-}
-
-void refuseUnknownFields(const QJsonObject& object, const QString& path,
-                         std::initializer_list<QLatin1String> known) {
-    for (auto it = object.begin(); it != object.end(); ++it) {
-        if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
-            throw InputError(memberPath(path, it.key()), QStringLiteral("unknown field"));
-        }
-    }
-}
-
-QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key) {
-    if (!object.contains(key)) {
-        throw InputError(memberPath(path, key), QStringLiteral("missing"));
-    }
-    return object.value(key);
-}
-
-QString readString(const QJsonValue& value, const QString& where) {
-    if (!value.isString()) {
-        throw InputError(where, QStringLiteral("must be a string, got ") + describe(value));
-    }
-    return value.toString();
-}
 
 // An integer from 1 to max. JSON has only doubles, so 1.0 counts as an integer but 1.5 does not.
 // aboveMax, when given, replaces the generic message for integers above max.
@@ -255,32 +164,6 @@ QVector<SlidingRule> readRules(const QJsonObject& object, const QString& path) {
     return rules;
 }
 
-// "line L, column C" of a parse error, counting characters rather than UTF-8 bytes. Qt's offset
-// points just past the character that broke the parse (at it for trailing garbage); name that
-// character, or the last one before the whitespace Qt skipped, so that the line shown is the one
-// to fix.
-QString lineColumn(const QByteArray& text, const QJsonParseError& error) {
-    const auto isBlank = [&text](qsizetype i) {
-        return text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n';
-    };
-    const qsizetype past = error.error == QJsonParseError::GarbageAtEnd ? 1 : 0;
-    qsizetype at = qBound(qsizetype(0), qsizetype(error.offset) + past, text.size()) - 1;
-    while (at > 0 && isBlank(at)) {
-        --at;
-    }
-    int line = 1;
-    int column = 1;
-    for (qsizetype i = 0; i < at; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else if ((static_cast<uchar>(text[i]) & 0xC0) != 0x80) {
-            ++column;
-        }
-    }
-    return QStringLiteral("line %1, column %2").arg(line).arg(column);
-}
-
 }  // namespace
 
 LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath) {
@@ -345,51 +228,12 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
 }
 
 LimiterSpec parseLimiterSpecJson(const QByteArray& json) {
-    const QString root = QStringLiteral("$");
-    QJsonParseError error;
-    const QJsonDocument document = QJsonDocument::fromJson(json, &error);
-    if (error.error != QJsonParseError::NoError) {
-        // Qt refuses a top-level scalar as malformed; say what is really wrong.
-        const QByteArray trimmed = json.trimmed();
-        if (trimmed.isEmpty()) {
-            throw InputError(root, QStringLiteral("expected a JSON object, got an empty text"));
-        }
-        if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
-            throw InputError(root, QStringLiteral("expected a JSON object"));
-        }
-        throw InputError(lineColumn(json, error),
-                         QStringLiteral("malformed JSON: ") + error.errorString());
-    }
-    if (!document.isObject()) {
-        throw InputError(root, QStringLiteral("expected a JSON object, got an array"));
-    }
-    return parseLimiterSpec(document.object(), root);
+    return parseLimiterSpec(json_input::parseObject(json), QStringLiteral("$"));
 }
 
 LimiterSpec loadLimiterSpecFile(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
-    }
-    // Read in pieces so that pipes and special files are bounded too.
-    QByteArray data;
-    while (data.size() <= kMaxSpecFileBytes) {
-        const QByteArray chunk = file.read(64 * 1024);
-        if (chunk.isEmpty()) {
-            break;
-        }
-        data += chunk;
-    }
-    if (file.error() != QFileDevice::NoError) {
-        throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
-    }
-    if (data.size() > kMaxSpecFileBytes) {
-        throw InputError(path, QStringLiteral("the file is larger than 1 MiB; a limiter spec is "
-                                              "a few lines of JSON"));
-    }
-    if (data.trimmed().isEmpty()) {
-        throw InputError(path, QStringLiteral("the file is empty; expected a JSON object"));
-    }
+    const QByteArray data = json_input::readSmallFile(
+        path, kMaxSpecFileBytes, QStringLiteral("a limiter spec is a few lines of JSON"));
     try {
         return parseLimiterSpecJson(data);
     } catch (const InputError& error) {

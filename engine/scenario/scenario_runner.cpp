@@ -1,5 +1,6 @@
 #include "scenario/scenario_runner.h"
 
+#include <QDateTime>
 #include <algorithm>
 #include <cmath>
 
@@ -12,13 +13,12 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
       clock_(scenario_.traffic.clock),
       requests_(scenario_.traffic) {
     const TrafficSpec& traffic = scenario_.traffic;
-    LimiterOptions limiterOptions;
     // Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
     if (clock_.isVirtual() && clock_.speed() > 0 && clock_.speed() < 1) {
-        limiterOptions.ttlScale = 1.0 / clock_.speed();
+        limiterOptions_.ttlScale = 1.0 / clock_.speed();
     }
     for (const LimiterSpec& spec : scenario_.limiters) {
-        limiters_.push_back(makeLimiter(spec, limiterOptions));
+        limiters_.push_back(makeLimiter(spec, limiterOptions_));
     }
     durationUs_ = static_cast<qint64>(std::llround(traffic.durationS * 1e6));
     pacer_ = makePacer(traffic.shape, durationUs_, traffic.seed);
@@ -30,8 +30,10 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
                                         buckets);
 
     context_.traffic = &scenario_.traffic;
-    for (const auto& limiter : limiters_) {
-        context_.limiters.push_back(limiter.get());
+    context_.limiterCount = int(limiters_.size());
+    context_.limiters = std::make_unique<std::atomic<const Limiter*>[]>(limiters_.size());
+    for (size_t i = 0; i < limiters_.size(); ++i) {
+        context_.limiters[i] = limiters_[i].get();
     }
     context_.requests = &requests_;
     context_.pacer = pacer_.get();
@@ -42,6 +44,13 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
     context_.workers = workerCount_;
     context_.stop = &stop_;
     context_.progressUs = &progressUs_;
+}
+
+void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
+    limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
+    context_.limiters[size_t(index)] = limiters_.back().get();
+    scenario_.limiters[index] = spec;
+    stats_->setSpec(index, spec);
 }
 
 ScenarioRunner::~ScenarioRunner() {
@@ -89,6 +98,14 @@ void ScenarioRunner::wait() {
 
 bool ScenarioRunner::finished() const {
     return started_ && running_.load() == 0;
+}
+
+qint64 ScenarioRunner::limiterNowMs() const {
+    if (!clock_.isVirtual()) {
+        return QDateTime::currentMSecsSinceEpoch();
+    }
+    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
+    return clock_.startEpochMs() + std::min(reached, durationUs_) / 1000;
 }
 
 RunSnapshot ScenarioRunner::snapshot() const {

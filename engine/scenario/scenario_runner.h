@@ -29,11 +29,18 @@ public:
     // reached at the start (a later outage only produces errors).
     void start();
     void requestStop();
+    // A live config change: limiter `index` is replaced for every later decision (its counts
+    // go on). A fixed window whose rate/interval/unit/zone changed resets its counters.
+    void updateLimiter(int index, const LimiterSpec& spec);
+    // The limiter now in slot `index`.
+    const Limiter& limiter(int index) const { return *context_.limiters[size_t(index)].load(); }
     void wait();
     bool finished() const;
 
     // Thread-safe, cheap enough for 10-30 Hz.
     RunSnapshot snapshot() const;
+    // The limiters' clock now (virtual runs: the virtual time reached), for reading state.
+    qint64 limiterNowMs() const;
 
     const Scenario& scenario() const { return scenario_; }
     const QStringList& clientNames() const { return requests_.clientNames(); }
@@ -45,7 +52,8 @@ private:
     ConnectOptions options_;
     RunClock clock_;
     RequestFactory requests_;
-    std::vector<std::unique_ptr<Limiter>> limiters_;
+    LimiterOptions limiterOptions_;
+    std::vector<std::unique_ptr<Limiter>> limiters_;  // the live ones and every replaced one
     std::unique_ptr<Pacer> pacer_;
     qint64 durationUs_ = 0;
     int workerCount_ = 1;

@@ -55,6 +55,11 @@ RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int worke
     }
 }
 
+void RunStats::setSpec(int i, const LimiterSpec& spec) {
+    std::lock_guard<std::mutex> lock(specMutex_);
+    specs_[i] = spec;
+}
+
 void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.limiters.clear();
     snapshot.lag = LatencyHistogram::Snapshot{};
@@ -65,7 +70,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     }
     for (int l = 0; l < specs_.size(); ++l) {
         LimiterSnapshot out;
-        out.spec = specs_[l];
+        {
+            std::lock_guard<std::mutex> lock(specMutex_);  // not the hot path: readers only
+            out.spec = specs_[l];
+        }
         out.bucketAccepted.fill(0, buckets_);
         out.bucketRejected.fill(0, buckets_);
         out.bucketErrors.fill(0, buckets_);

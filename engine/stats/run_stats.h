@@ -2,6 +2,7 @@
 
 #include <QStringList>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "stats/counter_array.h"
@@ -64,12 +65,15 @@ class RunStats {
 public:
     RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets);
     WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
+    // The spec reported for limiter i (after a live change).
+    void setSpec(int i, const LimiterSpec& spec);
     int bucketCount() const { return buckets_; }
 
     // Fills counts, buckets, histograms, clients and fairness; the caller sets the timing.
     void fill(RunSnapshot& snapshot) const;
 
 private:
+    mutable std::mutex specMutex_;
     QVector<LimiterSpec> specs_;
     QStringList clients_;
     int buckets_;

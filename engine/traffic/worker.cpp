@@ -77,7 +77,7 @@ void Worker::run() {
 
 void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
     const size_t budget = static_cast<size_t>(ctx_.traffic->pipeline);
-    const int limiters = static_cast<int>(ctx_.limiters.size());
+    const int limiters = ctx_.limiterCount;
     while (batch.size() < budget) {
         const bool sendDue = nextSendUs_ <= nowRunUs;
         const bool retryDue = !retries_.empty() && retries_.top().dueRunUs <= nowRunUs;
@@ -133,6 +133,7 @@ void Worker::execute(std::vector<Job>& batch) {
         return;
     }
     const QStringList& names = ctx_.requests->clientNames();
+    std::vector<const Limiter*> used(batch.size());
     std::vector<ScriptCall> calls;
     calls.reserve(batch.size());
     std::vector<Decision> decisions(batch.size());
@@ -142,7 +143,8 @@ void Worker::execute(std::vector<Job>& batch) {
     try {
         for (const Job& job : batch) {
             const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
-            const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)];
+            const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
+            used[calls.size()] = &limiter;
             calls.push_back(limiter.prepare(Request{now, names[job.client], job.permits}));
             limiter.script().appendEvalsha(*connection_, calls.back().keys, calls.back().args);
         }
@@ -153,15 +155,14 @@ void Worker::execute(std::vector<Job>& batch) {
                 continue;
             }
             try {
-                decisions[read] =
-                    ctx_.limiters[size_t(batch[read].limiter)]->parseReply(reply.get());
+                decisions[read] = used[read]->parseReply(reply.get());
                 decided[read] = 1;
             } catch (const RedisError&) {
                 // An error reply or garbage from the script: this decision failed, others stand.
             }
         }
         for (size_t i : noScript) {
-            const Limiter& limiter = *ctx_.limiters[size_t(batch[i].limiter)];
+            const Limiter& limiter = *used[i];
             RedisReply reply =
                 connection_->command(limiter.script().evalCommand(calls[i].keys, calls[i].args));
             try {

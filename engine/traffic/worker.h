@@ -17,7 +17,10 @@ namespace ratelab {
 // What every worker of one run shares (read-only while it runs).
 struct RunContext {
     const TrafficSpec* traffic = nullptr;
-    std::vector<const Limiter*> limiters;
+    // One slot per limiter; the runner may swap a slot's limiter while workers run (a live
+    // config change), so workers load it once per attempt.
+    std::unique_ptr<std::atomic<const Limiter*>[]> limiters;
+    int limiterCount = 0;
     const RequestFactory* requests = nullptr;
     const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
     const RunClock* clock = nullptr;

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+#include <initializer_list>
+
+namespace ratelab::json_input {
+
+// Shared by the spec and scenario parsers: reading user JSON with messages that name the place
+// (a JSON path or "line L, column C") and what was found there. Errors are InputErrors.
+
+// Text in double quotes as JSON would write it, cut short when long.
+QString quoted(const QString& text);
+QString formatNumber(double value);
+// A value as it appears in messages: `-1`, `"10" (a string)`, `true (a boolean)`, `null`.
+QString describe(const QJsonValue& value);
+// "$.rate", or "$[\"my key\"]" for keys that are not plain identifiers.
+QString memberPath(const QString& path, const QString& key);
+QString elementPath(const QString& path, qsizetype index);  // "$.rules[2]"
+QString oneOf(const QStringList& names);                    // "a, b or c"
+
+void refuseUnknownFields(const QJsonObject& object, const QString& path,
+                         std::initializer_list<QLatin1String> known);
+QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key);
+QString readString(const QJsonValue& value, const QString& where);
+
+// "line L, column C" of a parse error, in characters.
+QString lineColumn(const QByteArray& text, const QJsonParseError& error);
+// The top-level JSON object of a text; malformed JSON or another top-level value is an error.
+QJsonObject parseObject(const QByteArray& json);
+// A whole small file (read in bounded pieces, so pipes and special files are bounded too);
+// `what` names the content in the message for an oversized file ("a limiter spec is a few lines
+// of JSON"). Unreadable, empty and oversized files are errors naming the path.
+QByteArray readSmallFile(const QString& path, qint64 maxBytes, const QString& what);
+
+}  // namespace ratelab::json_input

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include "limiters/limiter.h"
+
+namespace ratelab {
+
+// One Redis key of a limiter as the state panel shows it.
+struct KeyState {
+    QString key;
+    QString type;                             // "string", "hash", "zset", ... as TYPE answers
+    qint64 ttlMs = -1;                        // PTTL: -1 no expiry, -2 gone
+    qint64 size = 0;                          // strings: length; hashes: fields; zsets: members
+    QString value;                            // strings: the value (binary shown escaped)
+    QVector<QPair<QString, QString>> fields;  // hashes: field, value
+    QVector<QPair<QString, double>> members;  // zsets: the newest members (decoded), score
+};
+
+// What the charts draw about a limiter, derived from its keys at one instant.
+struct LimiterState {
+    qint64 nowMs = 0;        // the limiter's clock when read (virtual runs: virtual time)
+    QVector<KeyState> keys;  // sorted by name, at most maxKeys of them
+    int totalKeys = 0;       // how many keys the limiter has in all
+
+    // Token bucket: permits available now per scope key ("" for global), computed exactly
+    // as the script would (rate minus the permits of grants younger than interval_ms).
+    QVector<QPair<QString, qint64>> tokensAvailable;
+    // Fixed window: the live counters (window start, client, count).
+    struct WindowCount {
+        qint64 startMs = 0;
+        qint64 endMs = 0;
+        QString client;
+        qint64 count = 0;
+    };
+    QVector<WindowCount> windows;
+    // Sliding window: for each rule, the permits in (now - window_ms, now], summed over the
+    // scope keys (per_client: the busiest client's count is in busiest).
+    struct RuleSpan {
+        qint64 limit = 0;
+        qint64 windowMs = 0;
+        qint64 total = 0;
+        qint64 busiest = 0;
+        QString busiestClient;
+    };
+    QVector<RuleSpan> spans;
+};
+
+// Reads a limiter's keys (its exact keys and a SCAN over its hash tag, read-only commands
+// only) and derives the chart state at nowMs. Zset members beyond membersPerKey are summarised
+// in `size`. Throws RedisError when Redis fails.
+LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,
+                              int maxKeys = 200, int membersPerKey = 20);
+
+}  // namespace ratelab

@@ -1,0 +1,85 @@
+#include "scenario/step_session.h"
+
+#include <QDateTime>
+#include <cmath>
+
+#include "redis/redis_error.h"
+
+namespace ratelab {
+
+StepSession::StepSession(Scenario scenario, RedisUrl url)
+    : scenario_(std::move(scenario)), requests_(scenario_.traffic) {
+    for (const LimiterSpec& spec : scenario_.limiters) {
+        limiters_.push_back(makeLimiter(spec));
+    }
+    durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
+    pacer_ = makePacer(scenario_.traffic.shape, durationUs_, scenario_.traffic.seed);
+    connection_ = std::make_unique<RedisConnection>(std::move(url));
+    for (const auto& limiter : limiters_) {
+        limiter->reset(*connection_);
+    }
+    const qint64 bucketUs = scenario_.bucketMs * 1000;
+    stats_ = std::make_unique<RunStats>(
+        scenario_.limiters, requests_.clientNames(), 1,
+        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs)));
+    startEpochMs_ = scenario_.traffic.clock.isVirtual ? scenario_.traffic.clock.startMs
+                                                      : QDateTime::currentMSecsSinceEpoch();
+    lastNowMs_ = startEpochMs_;
+}
+
+StepSession::~StepSession() = default;
+
+StepSession::Step StepSession::next() {
+    Step step;
+    const qint64 runUs = pacer_->next();
+    if (runUs == Pacer::kNoMore) {
+        return step;
+    }
+    step.index = k_;
+    const RequestFactory::Draw draw = requests_.draw(k_++);
+    step.client = requests_.clientNames()[draw.client];
+    step.permits = draw.permits;
+    step.nowMs = startEpochMs_ + runUs / 1000;
+    lastRunUs_ = runUs;
+    lastNowMs_ = step.nowMs;
+    WorkerStats& stats = stats_->worker(0);
+    stats.addScheduled(1);
+    const int bucket = static_cast<int>(
+        std::min<qint64>(runUs / (scenario_.bucketMs * 1000), stats.limiter(0).bucketCount() - 1));
+    for (size_t l = 0; l < limiters_.size(); ++l) {
+        LimiterCounters& counters = stats.limiter(int(l));
+        try {
+            if (connection_->broken()) {
+                connection_->reconnect();
+            }
+            const Decision d =
+                limiters_[l]->decide(*connection_, Request{step.nowMs, step.client, step.permits});
+            counters.recordAttempt(0);
+            counters.recordOutcome(bucket, draw.client,
+                                   d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
+            step.decisions.push_back(d);
+            step.errors.push_back(QString());
+        } catch (const RedisError& e) {
+            counters.recordOutcome(bucket, draw.client, Outcome::Error, 0);
+            step.decisions.push_back(Decision{});
+            step.errors.push_back(QString::fromStdString(e.what()));
+        }
+    }
+    return step;
+}
+
+RunSnapshot StepSession::snapshot() const {
+    RunSnapshot s;
+    s.scenarioName = scenario_.name;
+    s.startEpochMs = startEpochMs_;
+    s.bucketMs = scenario_.bucketMs;
+    s.durationUs = durationUs_;
+    s.elapsedUs = lastRunUs_;
+    s.targetRate = durationUs_ > 0 ? expectedSends(scenario_.traffic.shape, durationUs_) /
+                                         (double(durationUs_) / 1e6)
+                                   : 0;
+    stats_->fill(s);
+    return s;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "limiters/limiter.h"
+#include "scenario/scenario.h"
+#include "stats/run_stats.h"
+#include "traffic/pacer.h"
+#include "traffic/request_factory.h"
+
+namespace ratelab {
+
+// Teaching mode: sends a scenario's requests one at a time, in schedule order, each at its
+// scheduled time on the scenario's clock (virtual: exactly the virtual time; real: from the
+// first step's wall time), to every limiter. Keeps stats like a run so the charts fill as in a
+// run. Not thread-safe: one caller (a worker thread of the window).
+class StepSession {
+public:
+    // Resets the limiters' keys. Throws RedisError when Redis cannot be reached.
+    StepSession(Scenario scenario, RedisUrl url);
+    ~StepSession();
+
+    struct Step {
+        qint64 index = -1;  // the request's place in the schedule; -1: the schedule is over
+        qint64 nowMs = 0;   // the limiter time it was decided at
+        QString client;
+        qint64 permits = 0;
+        std::vector<Decision> decisions;  // one per limiter
+        QStringList errors;               // per limiter: empty, or why the decision failed
+    };
+    Step next();
+
+    RunSnapshot snapshot() const;
+    qint64 limiterNowMs() const { return lastNowMs_; }
+
+private:
+    Scenario scenario_;
+    RequestFactory requests_;
+    std::vector<std::unique_ptr<Limiter>> limiters_;
+    std::unique_ptr<Pacer> pacer_;
+    std::unique_ptr<RedisConnection> connection_;
+    std::unique_ptr<RunStats> stats_;
+    qint64 durationUs_ = 0;
+    qint64 startEpochMs_ = 0;
+    qint64 k_ = 0;
+    qint64 lastRunUs_ = 0;
+    qint64 lastNowMs_ = 0;
+};
+
+}  // namespace ratelab

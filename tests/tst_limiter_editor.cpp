@@ -1,0 +1,676 @@
+// The limiter editors: every edit is validated by parseLimiterSpec, errors show at their field.
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "editors/limiter_editor.h"
+#include "limiters/limiter_spec.h"
+
+using namespace ratelab;
+
+Q_DECLARE_METATYPE(ratelab::LimiterSpec)
+
+namespace ratelab {
+// Lets QCOMPARE print a spec when it differs.
+char* toString(const LimiterSpec& spec) {
+    return qstrdup(
+        QJsonDocument(limiterSpecToJson(spec)).toJson(QJsonDocument::Compact).constData());
+}
+}  // namespace ratelab
+
+namespace {
+
+LimiterSpec tokenBucket(const QString& name, Scope scope, qint64 rate, qint64 intervalMs) {
+    LimiterSpec spec;
+    spec.type = LimiterType::TokenBucket;
+    spec.name = name;
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.intervalMs = intervalMs;
+    return spec;
+}
+
+LimiterSpec fixedWindow(const QString& name, Scope scope, qint64 rate, qint64 interval,
+                        CalendarUnit unit, const QByteArray& timezone) {
+    LimiterSpec spec;
+    spec.type = LimiterType::FixedWindow;
+    spec.name = name;
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.interval = interval;
+    spec.unit = unit;
+    spec.timezone = timezone;
+    return spec;
+}
+
+LimiterSpec slidingWindow(const QString& name, Scope scope, const QVector<SlidingRule>& rules) {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingWindow;
+    spec.name = name;
+    spec.scope = scope;
+    spec.rules = rules;
+    return spec;
+}
+
+// The defaults of a new limiter in the list editor.
+LimiterSpec defaultSpec(const QString& type, const QString& name) {
+    if (type == QLatin1String("token_bucket")) {
+        return tokenBucket(name, Scope::Global, 10, 1000);
+    }
+    if (type == QLatin1String("fixed_window")) {
+        return fixedWindow(name, Scope::Global, 10, 1, CalendarUnit::Seconds, "UTC");
+    }
+    return slidingWindow(name, Scope::Global, {{5, 1000}, {20, 60000}});
+}
+
+template <typename T>
+T* child(const QWidget& parent, const QString& name) {
+    T* found = parent.findChild<T*>(name);
+    if (!found) {
+        qWarning("no %s named %s", T::staticMetaObject.className(), qPrintable(name));
+    }
+    return found;
+}
+
+// Lets queued layout requests run, so that geometry and visibility are current.
+void settle() {
+    for (int i = 0; i < 3; ++i) {
+        QCoreApplication::processEvents();
+    }
+}
+
+void selectType(QWidget& editor, const QString& type) {
+    auto* combo = child<QComboBox>(editor, QStringLiteral("type"));
+    combo->setCurrentIndex(combo->findData(type));
+}
+
+// The rules table as "limit/window_ms" pairs separated by commas ("" = no rules). Rows are added
+// and removed with the buttons; only cells whose text differs are set, each in one edit.
+void setRules(QWidget& editor, const QString& rules) {
+    auto* table = child<QTableWidget>(editor, QStringLiteral("rules"));
+    const QStringList wanted = rules.isEmpty() ? QStringList() : rules.split(u',');
+    while (table->rowCount() > wanted.size()) {
+        table->setCurrentCell(table->rowCount() - 1, 0);
+        QTest::mouseClick(child<QPushButton>(editor, QStringLiteral("removeRule")), Qt::LeftButton);
+    }
+    while (table->rowCount() < wanted.size()) {
+        QTest::mouseClick(child<QPushButton>(editor, QStringLiteral("addRule")), Qt::LeftButton);
+    }
+    for (int row = 0; row < wanted.size(); ++row) {
+        const QStringList cells = wanted[row].split(u'/');
+        for (int column = 0; column < 2; ++column) {
+            const QString text = cells.value(column);
+            if (table->item(row, column)->text() != text) {
+                table->item(row, column)->setText(text);
+            }
+        }
+    }
+}
+
+// Changes one field as a user would. `typed`: key clicks into a cleared line edit (several
+// changes); otherwise the text is set in one change. Combo boxes take the JSON name.
+void edit(QWidget& editor, const QString& field, const QString& text, bool typed) {
+    if (field == QLatin1String("rules")) {
+        setRules(editor, text);
+        return;
+    }
+    QWidget* widget = child<QWidget>(editor, field);
+    QVERIFY(widget);
+    auto* combo = qobject_cast<QComboBox*>(widget);
+    if (combo && !combo->isEditable()) {
+        const int index = combo->findData(text);
+        QVERIFY2(index >= 0, qPrintable(text));
+        combo->setCurrentIndex(index);
+        return;
+    }
+    QLineEdit* line = combo ? combo->lineEdit() : qobject_cast<QLineEdit*>(widget);
+    QVERIFY(line);
+    if (typed) {
+        line->clear();
+        QTest::keyClicks(line, text);
+        emit line->editingFinished();
+    } else {
+        line->setText(text);
+    }
+}
+
+// "field=text" edits in order.
+void applyEdits(QWidget& editor, const QStringList& edits, bool typed) {
+    for (const QString& e : edits) {
+        const qsizetype equals = e.indexOf(u'=');
+        edit(editor, e.left(equals), e.mid(equals + 1), typed);
+    }
+}
+
+QRect rectIn(const QWidget& root, const QWidget& widget) {
+    return QRect(widget.mapTo(&root, QPoint(0, 0)), widget.size());
+}
+
+}  // namespace
+
+class TestLimiterEditor : public QObject {
+    Q_OBJECT
+
+private slots:
+    void typingProducesSpec_data();
+    void typingProducesSpec();
+    void invalidInput_data();
+    void invalidInput();
+    void onlySelectedTypeShown();
+    void setSpecRoundTrips_data();
+    void setSpecRoundTrips();
+    void listAddsDefaults_data();
+    void listAddsDefaults();
+    void listAddsOneOfEach();
+    void listDuplicateNames();
+    void listKeepsInvalidLimiter();
+    void listEditUpdatesText();
+    void listRemove();
+    void listSetSpecs();
+};
+
+void TestLimiterEditor::typingProducesSpec_data() {
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QStringList>("edits");
+    QTest::addColumn<LimiterSpec>("expected");
+
+    QTest::newRow("token bucket") << QStringLiteral("token_bucket")
+                                  << QStringList{QStringLiteral("name=api"),
+                                                 QStringLiteral("scope=per_client"),
+                                                 QStringLiteral("rate=25"),
+                                                 QStringLiteral("intervalMs=2000")}
+                                  << tokenBucket(QStringLiteral("api"), Scope::PerClient, 25, 2000);
+    QTest::newRow("token bucket at the limits")
+        << QStringLiteral("token_bucket")
+        << QStringList{QStringLiteral("name=bulk"), QStringLiteral("rate=1000000000"),
+                       QStringLiteral("intervalMs=31622400000")}
+        << tokenBucket(QStringLiteral("bulk"), Scope::Global, 1000000000, 31622400000);
+    QTest::newRow("fixed window") << QStringLiteral("fixed_window")
+                                  << QStringList{QStringLiteral("name=quota"),
+                                                 QStringLiteral("scope=per_client"),
+                                                 QStringLiteral("rate=5"),
+                                                 QStringLiteral("unit=minutes"),
+                                                 QStringLiteral("interval=2"),
+                                                 QStringLiteral("timezone=Asia/Shanghai")}
+                                  << fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 2,
+                                                 CalendarUnit::Minutes, "Asia/Shanghai");
+    QTest::newRow("fixed window, system zone")
+        << QStringLiteral("fixed_window")
+        << QStringList{QStringLiteral("name=monthly"), QStringLiteral("rate=100000"),
+                       QStringLiteral("unit=months"), QStringLiteral("interval=3"),
+                       QStringLiteral("timezone=")}
+        << fixedWindow(QStringLiteral("monthly"), Scope::Global, 100000, 3, CalendarUnit::Months,
+                       QByteArray());
+    QTest::newRow("fixed window, milliseconds")
+        << QStringLiteral("fixed_window")
+        << QStringList{QStringLiteral("name=burst"), QStringLiteral("rate=3"),
+                       QStringLiteral("unit=milliseconds"), QStringLiteral("interval=250"),
+                       QStringLiteral("timezone=UTC")}
+        << fixedWindow(QStringLiteral("burst"), Scope::Global, 3, 250, CalendarUnit::Milliseconds,
+                       "UTC");
+    QTest::newRow("sliding window")
+        << QStringLiteral("sliding_window")
+        << QStringList{QStringLiteral("name=login"), QStringLiteral("scope=per_client"),
+                       QStringLiteral("rules=5/1000,20/60000")}
+        << slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}, {20, 60000}});
+    QTest::newRow("sliding window, one rule")
+        << QStringLiteral("sliding_window")
+        << QStringList{QStringLiteral("name=hourly"), QStringLiteral("rules=100/3600000")}
+        << slidingWindow(QStringLiteral("hourly"), Scope::Global, {{100, 3600000}});
+    QTest::newRow("sliding window, three rules")
+        << QStringLiteral("sliding_window")
+        << QStringList{QStringLiteral("name=search"),
+                       QStringLiteral("rules=2/100,30/10000,500/86400000")}
+        << slidingWindow(QStringLiteral("search"), Scope::Global,
+                         {{2, 100}, {30, 10000}, {500, 86400000}});
+}
+
+void TestLimiterEditor::typingProducesSpec() {
+    QFETCH(QString, type);
+    QFETCH(QStringList, edits);
+    QFETCH(LimiterSpec, expected);
+
+    LimiterEditor editor;
+    editor.show();
+    QSignalSpy changed(&editor, &LimiterEditor::specChanged);
+    selectType(editor, type);
+    applyEdits(editor, edits, true);
+
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    QVERIFY(editor.errorText().isEmpty());
+    QCOMPARE(editor.spec().value(), expected);
+    QVERIFY(changed.count() >= edits.size());
+    QVERIFY(!editor.findChild<QLabel*>(QStringLiteral("error")));
+}
+
+void TestLimiterEditor::invalidInput_data() {
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QStringList>("setup");  // "field=text" edits before, all valid
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<QString>("good");
+    QTest::addColumn<QString>("message");  // errorText() exactly, as the parser says it
+    QTest::addColumn<QPoint>("cell");      // the highlighted rules cell (column, row)
+
+    const QString tb = QStringLiteral("token_bucket");
+    const QString fw = QStringLiteral("fixed_window");
+    const QString sw = QStringLiteral("sliding_window");
+    const QString rate = QStringLiteral("rate");
+    const QPoint none(-1, -1);
+    const QString rateRange =
+        QStringLiteral("$.rate: must be an integer from 1 to 1000000000, got ");
+
+    QTest::newRow("rate 0") << tb << QStringList() << rate << QStringLiteral("0")
+                            << QStringLiteral("10") << rateRange + QStringLiteral("0") << none;
+    QTest::newRow("rate -1") << tb << QStringList() << rate << QStringLiteral("-1")
+                             << QStringLiteral("10") << rateRange + QStringLiteral("-1") << none;
+    QTest::newRow("rate 1.5") << tb << QStringList() << rate << QStringLiteral("1.5")
+                              << QStringLiteral("10") << rateRange + QStringLiteral("1.5") << none;
+    QTest::newRow("rate abc") << tb << QStringList() << rate << QStringLiteral("abc")
+                              << QStringLiteral("10")
+                              << QStringLiteral(
+                                     "$.rate: must be an integer, got \"abc\" (a string)")
+                              << none;
+    QTest::newRow("rate empty") << tb << QStringList() << rate << QString() << QStringLiteral("7")
+                                << QStringLiteral("$.rate: must be an integer, got \"\" (a string)")
+                                << none;
+    QTest::newRow("interval_ms 0")
+        << tb << QStringList() << QStringLiteral("intervalMs") << QStringLiteral("0")
+        << QStringLiteral("1000")
+        << QStringLiteral("$.interval_ms: must be an integer from 1 to 31622400000, got 0") << none;
+    QTest::newRow("empty name") << tb << QStringList() << QStringLiteral("name") << QString()
+                                << QStringLiteral("api")
+                                << QStringLiteral("$.name: must not be empty") << none;
+    QTest::newRow("name with {")
+        << sw << QStringList() << QStringLiteral("name") << QStringLiteral("api{1}")
+        << QStringLiteral("api-1")
+        << QStringLiteral(
+               "$.name: must not contain '{' or '}': they would change the Redis "
+               "Cluster hash tag of the limiter's keys")
+        << none;
+    QTest::newRow("fixed window rate abc")
+        << fw << QStringList() << rate << QStringLiteral("abc") << QStringLiteral("5")
+        << QStringLiteral("$.rate: must be an integer, got \"abc\" (a string)") << none;
+    QTest::newRow("interval 90 minutes")
+        << fw << QStringList{QStringLiteral("unit=minutes")} << QStringLiteral("interval")
+        << QStringLiteral("90") << QStringLiteral("30")
+        << QStringLiteral(
+               "$.interval: interval 90 exceeds the 60 minutes in an hour; use a "
+               "larger unit")
+        << none;
+    QTest::newRow("unknown zone")
+        << fw << QStringList() << QStringLiteral("timezone") << QStringLiteral("Mars/Olympus")
+        << QStringLiteral("Europe/Berlin")
+        << QStringLiteral(
+               "$.timezone: unknown time zone \"Mars/Olympus\"; expected an IANA id "
+               "such as \"Europe/Berlin\"")
+        << none;
+    QTest::newRow("rule limit 0")
+        << sw << QStringList() << QStringLiteral("rules") << QStringLiteral("5/1000,0/60000")
+        << QStringLiteral("5/1000,20/60000")
+        << QStringLiteral("$.rules[1].limit: must be an integer from 1 to 1000000, got 0")
+        << QPoint(0, 1);
+    QTest::newRow("rule window abc")
+        << sw << QStringList() << QStringLiteral("rules") << QStringLiteral("5/abc")
+        << QStringLiteral("5/1000")
+        << QStringLiteral("$.rules[0].window_ms: must be an integer, got \"abc\" (a string)")
+        << QPoint(1, 0);
+    QTest::newRow("no rules") << sw << QStringList() << QStringLiteral("rules") << QString()
+                              << QStringLiteral("5/1000")
+                              << QStringLiteral("$.rules: must hold at least one rule") << none;
+}
+
+void TestLimiterEditor::invalidInput() {
+    QFETCH(QString, type);
+    QFETCH(QStringList, setup);
+    QFETCH(QString, field);
+    QFETCH(QString, bad);
+    QFETCH(QString, good);
+    QFETCH(QString, message);
+    QFETCH(QPoint, cell);
+
+    LimiterEditor editor;
+    editor.resize(420, 520);
+    editor.show();
+    selectType(editor, type);
+    applyEdits(editor, setup, false);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    QWidget* widget = child<QWidget>(editor, field);
+    QVERIFY(widget);
+
+    QSignalSpy validity(&editor, &LimiterEditor::validityChanged);
+    QSignalSpy changed(&editor, &LimiterEditor::specChanged);
+    edit(editor, field, bad, false);
+    settle();
+    QVERIFY(!editor.isValid());
+    QVERIFY(!editor.spec().has_value());
+    QCOMPARE(editor.errorText(), message);
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(validity.at(0).at(0).toBool(), false);
+    QVERIFY(changed.count() >= 1);
+
+    // One red label, right under the field, and the field marked.
+    auto* label = editor.findChild<QLabel*>(QStringLiteral("error"));
+    QVERIFY(label);
+    QVERIFY(label->isVisible());
+    QCOMPARE(label->text(), message);
+    QVERIFY(widget->property("invalid").toBool());
+    const QRect fieldRect = rectIn(editor, *widget);
+    const QRect labelRect = rectIn(editor, *label);
+    QVERIFY2(labelRect.top() > fieldRect.bottom() && labelRect.top() - fieldRect.bottom() < 16,
+             qPrintable(QStringLiteral("field %1,%2 label %3")
+                            .arg(fieldRect.top())
+                            .arg(fieldRect.bottom())
+                            .arg(labelRect.top())));
+    QVERIFY(labelRect.left() < fieldRect.right() && labelRect.right() > fieldRect.left());
+    if (cell.x() >= 0) {
+        auto* table = qobject_cast<QTableWidget*>(widget);
+        QVERIFY(table->item(cell.y(), cell.x())->data(Qt::BackgroundRole).isValid());
+        QVERIFY(!table->item(cell.y(), 1 - cell.x())->data(Qt::BackgroundRole).isValid());
+    }
+
+    edit(editor, field, good, false);
+    settle();
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    QVERIFY(editor.errorText().isEmpty());
+    QCOMPARE(validity.count(), 2);
+    QCOMPARE(validity.at(1).at(0).toBool(), true);
+    QVERIFY(!editor.findChild<QLabel*>(QStringLiteral("error")));
+    QVERIFY(!label->isVisible());
+    QVERIFY(!widget->property("invalid").toBool());
+    if (cell.x() >= 0) {
+        auto* table = qobject_cast<QTableWidget*>(widget);
+        QVERIFY(!table->item(cell.y(), cell.x())->data(Qt::BackgroundRole).isValid());
+    }
+}
+
+void TestLimiterEditor::onlySelectedTypeShown() {
+    LimiterEditor editor;
+    editor.show();
+    const QStringList names{QStringLiteral("rate"),     QStringLiteral("intervalMs"),
+                            QStringLiteral("interval"), QStringLiteral("unit"),
+                            QStringLiteral("timezone"), QStringLiteral("rules")};
+    const QVector<QPair<QString, QVector<bool>>> expected{
+        {QStringLiteral("token_bucket"), {true, true, false, false, false, false}},
+        {QStringLiteral("fixed_window"), {true, false, true, true, true, false}},
+        {QStringLiteral("sliding_window"), {false, false, false, false, false, true}},
+        {QStringLiteral("token_bucket"), {true, true, false, false, false, false}}};
+    for (const auto& [type, visible] : expected) {
+        selectType(editor, type);
+        settle();
+        for (int i = 0; i < names.size(); ++i) {
+            QVERIFY2(child<QWidget>(editor, names[i])->isVisible() == visible[i],
+                     qPrintable(type + QLatin1Char(' ') + names[i]));
+        }
+        QVERIFY(editor.isValid());  // a new type starts from its defaults
+    }
+}
+
+void TestLimiterEditor::setSpecRoundTrips_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::newRow("token bucket") << tokenBucket(QStringLiteral("api"), Scope::PerClient, 250,
+                                                 60000);
+    QTest::newRow("fixed window") << fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 15,
+                                                 CalendarUnit::Minutes, "Asia/Kolkata");
+    QTest::newRow("fixed window, system zone") << fixedWindow(
+        QStringLiteral("daily"), Scope::Global, 1000, 1, CalendarUnit::Days, QByteArray());
+    QTest::newRow("sliding window")
+        << slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}, {20, 60000}});
+    QTest::newRow("odd name") << tokenBucket(QStringLiteral("<b>%1 é"), Scope::Global, 1, 1);
+}
+
+void TestLimiterEditor::setSpecRoundTrips() {
+    QFETCH(LimiterSpec, spec);
+    LimiterEditor editor;
+    editor.show();
+    // From an invalid form: one validityChanged(true), never a passing invalid state.
+    child<QLineEdit>(editor, QStringLiteral("name"))->clear();
+    QVERIFY(!editor.isValid());
+    QSignalSpy validity(&editor, &LimiterEditor::validityChanged);
+    editor.setSpec(spec);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    QCOMPARE(editor.spec().value(), spec);
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(validity.at(0).at(0).toBool(), true);
+    QCOMPARE(child<QLineEdit>(editor, QStringLiteral("name"))->text(), spec.name);
+
+    // From a valid form: no validity signal at all.
+    editor.setSpec(tokenBucket(QStringLiteral("other"), Scope::Global, 1, 1));
+    editor.setSpec(spec);
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(editor.spec().value(), spec);
+}
+
+void TestLimiterEditor::listAddsDefaults_data() {
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<QString>("title");
+    QTest::newRow("token bucket") << QStringLiteral("token_bucket")
+                                  << QStringLiteral("addTokenBucket")
+                                  << QStringLiteral("token bucket");
+    QTest::newRow("fixed window") << QStringLiteral("fixed_window")
+                                  << QStringLiteral("addFixedWindow")
+                                  << QStringLiteral("fixed window");
+    QTest::newRow("sliding window")
+        << QStringLiteral("sliding_window") << QStringLiteral("addSlidingWindow")
+        << QStringLiteral("sliding window");
+}
+
+void TestLimiterEditor::listAddsDefaults() {
+    QFETCH(QString, type);
+    QFETCH(QString, action);
+    QFETCH(QString, title);
+
+    LimiterListEditor editor;
+    editor.show();
+    QVERIFY(!editor.isValid());  // no limiters yet
+    QSignalSpy changed(&editor, &LimiterListEditor::specsChanged);
+    QSignalSpy validity(&editor, &LimiterListEditor::validityChanged);
+    for (int i = 0; i < 3; ++i) {
+        editor.findChild<QAction*>(action)->trigger();
+    }
+    QCOMPARE(changed.count(), 3);
+    QCOMPARE(validity.count(), 1);
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    QVector<LimiterSpec> expected;
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    QCOMPARE(list->count(), 3);
+    for (int i = 0; i < 3; ++i) {
+        const QString name = QStringLiteral("limiter-%1").arg(i + 1);
+        expected << defaultSpec(type, name);
+        QCOMPARE(list->item(i)->text(), name + QStringLiteral(" — ") + title);
+    }
+    QCOMPARE(editor.specs(), expected);
+    // The new one is selected.
+    QCOMPARE(list->currentRow(), 2);
+    QCOMPARE(child<LimiterEditor>(editor, QStringLiteral("limiterEditor"))->spec().value(),
+             expected.last());
+}
+
+void TestLimiterEditor::listAddsOneOfEach() {
+    LimiterListEditor editor;
+    editor.show();
+    editor.findChild<QAction*>(QStringLiteral("addSlidingWindow"))->trigger();
+    editor.findChild<QAction*>(QStringLiteral("addTokenBucket"))->trigger();
+    editor.findChild<QAction*>(QStringLiteral("addFixedWindow"))->trigger();
+    const QVector<LimiterSpec> expected{
+        defaultSpec(QStringLiteral("sliding_window"), QStringLiteral("limiter-1")),
+        defaultSpec(QStringLiteral("token_bucket"), QStringLiteral("limiter-2")),
+        defaultSpec(QStringLiteral("fixed_window"), QStringLiteral("limiter-3"))};
+    QCOMPARE(editor.specs(), expected);
+    QVERIFY(editor.isValid());
+}
+
+void TestLimiterEditor::listDuplicateNames() {
+    LimiterListEditor editor;
+    editor.show();
+    const QVector<LimiterSpec> specs{
+        tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000),
+        fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 2, CalendarUnit::Minutes, "UTC"),
+        slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}})};
+    editor.setSpecs(specs);
+    QVERIFY(editor.isValid());
+    QSignalSpy validity(&editor, &LimiterListEditor::validityChanged);
+
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    list->setCurrentRow(1);
+    auto* name = child<QLineEdit>(editor, QStringLiteral("name"));
+    QCOMPARE(name->text(), QStringLiteral("quota"));
+    name->setText(QStringLiteral("api"));
+    settle();
+    QVERIFY(!editor.isValid());
+    const QString message = QStringLiteral("limiter 2: name \"api\" is used by limiter 1");
+    QCOMPARE(editor.errorText(), message);
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(validity.at(0).at(0).toBool(), false);
+    auto* label = child<QLabel>(editor, QStringLiteral("listError"));
+    QVERIFY(label->isVisible());
+    QCOMPARE(label->text(), message);
+    QVERIFY(!list->item(1)->icon().isNull());
+    QVERIFY(list->item(0)->icon().isNull());
+    QCOMPARE(editor.specs().size(), 3);  // each limiter is valid on its own
+
+    name->setText(QStringLiteral("quota-2"));
+    settle();
+    QVERIFY(editor.isValid());
+    QVERIFY(editor.errorText().isEmpty());
+    QCOMPARE(validity.count(), 2);
+    QCOMPARE(validity.at(1).at(0).toBool(), true);
+    QVERIFY(!label->isVisible());
+    QVERIFY(list->item(1)->icon().isNull());
+    QCOMPARE(editor.specs().at(1).name, QStringLiteral("quota-2"));
+}
+
+void TestLimiterEditor::listKeepsInvalidLimiter() {
+    LimiterListEditor editor;
+    editor.show();
+    editor.setSpecs({tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000),
+                     slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}})});
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    auto* rate = child<QLineEdit>(editor, QStringLiteral("rate"));
+    rate->setText(QStringLiteral("abc"));
+    const QString message =
+        QStringLiteral("limiter 1: $.rate: must be an integer, got \"abc\" (a string)");
+    QCOMPARE(editor.errorText(), message);
+    QCOMPARE(editor.specs().size(), 1);  // only the valid one
+    QCOMPARE(editor.specs().at(0).name, QStringLiteral("login"));
+
+    // Another limiter selected: the list stays invalid and says why.
+    list->setCurrentRow(1);
+    settle();
+    QVERIFY(!editor.isValid());
+    QCOMPARE(editor.errorText(), message);
+    auto* label = child<QLabel>(editor, QStringLiteral("listError"));
+    QVERIFY(label->isVisible());
+    QCOMPARE(label->text(), message);
+
+    // Back to it: the bad text is still there, shown at its field.
+    list->setCurrentRow(0);
+    settle();
+    QCOMPARE(rate->text(), QStringLiteral("abc"));
+    QVERIFY(editor.findChild<QLabel*>(QStringLiteral("error"))->isVisible());
+    rate->setText(QStringLiteral("12"));
+    QVERIFY(editor.isValid());
+    QCOMPARE(editor.specs().at(0), tokenBucket(QStringLiteral("api"), Scope::Global, 12, 1000));
+}
+
+void TestLimiterEditor::listEditUpdatesText() {
+    LimiterListEditor editor;
+    editor.show();
+    editor.setSpecs({tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000)});
+    QSignalSpy changed(&editor, &LimiterListEditor::specsChanged);
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    QCOMPARE(list->item(0)->text(), QStringLiteral("api — token bucket"));
+    QTest::keyClicks(child<QLineEdit>(editor, QStringLiteral("name")), QStringLiteral("-v2"));
+    QCOMPARE(list->item(0)->text(), QStringLiteral("api-v2 — token bucket"));
+    QCOMPARE(changed.count(), 3);
+    selectType(editor, QStringLiteral("sliding_window"));
+    QCOMPARE(list->item(0)->text(), QStringLiteral("api-v2 — sliding window"));
+    QCOMPARE(editor.specs(), QVector<LimiterSpec>{defaultSpec(QStringLiteral("sliding_window"),
+                                                              QStringLiteral("api-v2"))});
+}
+
+void TestLimiterEditor::listRemove() {
+    LimiterListEditor editor;
+    editor.show();
+    const LimiterSpec api = tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000);
+    const LimiterSpec quota =
+        fixedWindow(QStringLiteral("quota"), Scope::Global, 5, 1, CalendarUnit::Hours, "UTC");
+    const LimiterSpec login = slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}});
+    editor.setSpecs({api, quota, login});
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    auto* remove = child<QPushButton>(editor, QStringLiteral("removeLimiter"));
+    auto* limiter = child<LimiterEditor>(editor, QStringLiteral("limiterEditor"));
+    QSignalSpy changed(&editor, &LimiterListEditor::specsChanged);
+    QSignalSpy validity(&editor, &LimiterListEditor::validityChanged);
+
+    list->setCurrentRow(1);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QCOMPARE(editor.specs(), (QVector<LimiterSpec>{api, login}));
+    QCOMPARE(list->count(), 2);
+    QCOMPARE(list->currentRow(), 1);
+    QCOMPARE(limiter->spec().value(), login);
+
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QCOMPARE(editor.specs(), QVector<LimiterSpec>{api});
+    QCOMPARE(limiter->spec().value(), api);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QVERIFY(editor.specs().isEmpty());
+    QCOMPARE(changed.count(), 3);
+    // No limiter is nothing to run.
+    QVERIFY(!editor.isValid());
+    QCOMPARE(validity.count(), 1);
+    QVERIFY(!remove->isEnabled());
+    QVERIFY(!limiter->isEnabled());
+
+    // The names of removed limiters are free again.
+    editor.findChild<QAction*>(QStringLiteral("addTokenBucket"))->trigger();
+    QVERIFY(editor.isValid());
+    QCOMPARE(editor.specs().at(0).name, QStringLiteral("limiter-1"));
+    QVERIFY(remove->isEnabled());
+    QVERIFY(limiter->isEnabled());
+}
+
+void TestLimiterEditor::listSetSpecs() {
+    LimiterListEditor editor;
+    editor.show();
+    const QVector<LimiterSpec> specs{
+        fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 2, CalendarUnit::Minutes,
+                    "Asia/Shanghai"),
+        slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}, {20, 60000}}),
+        tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000)};
+    QSignalSpy changed(&editor, &LimiterListEditor::specsChanged);
+    QSignalSpy validity(&editor, &LimiterListEditor::validityChanged);
+    editor.setSpecs(specs);
+    QVERIFY(editor.isValid());
+    QCOMPARE(validity.count(), 1);
+    QCOMPARE(changed.count(), 0);  // not an edit
+    QCOMPARE(editor.specs(), specs);
+    auto* list = child<QListWidget>(editor, QStringLiteral("limiterList"));
+    QCOMPARE(list->item(1)->text(), QStringLiteral("login — sliding window"));
+    QCOMPARE(list->currentRow(), 0);
+    for (int row = 0; row < specs.size(); ++row) {
+        list->setCurrentRow(row);
+        QCOMPARE(child<LimiterEditor>(editor, QStringLiteral("limiterEditor"))->spec().value(),
+                 specs[row]);
+    }
+    QCOMPARE(changed.count(), 0);  // selecting is no edit either
+    QCOMPARE(editor.specs(), specs);
+
+    // A duplicate already in the specs is reported at once.
+    editor.setSpecs({specs[2], specs[2]});
+    QVERIFY(!editor.isValid());
+    QCOMPARE(editor.errorText(), QStringLiteral("limiter 2: name \"api\" is used by limiter 1"));
+}
+
+QTEST_MAIN(TestLimiterEditor)
+#include "tst_limiter_editor.moc"

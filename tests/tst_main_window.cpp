@@ -1,0 +1,198 @@
+// The window end to end (offscreen, against the fixture Redis): invalid input disables Start,
+// a scripted run in virtual time fills the charts with the engine's counts, Step sends exactly
+// one request, scenarios round-trip through files, secrets stay out of the settings.
+#include <QAction>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QXYSeries>
+#include <QtTest>
+
+#include "charts/timeline_chart.h"
+#include "run/run_controller.h"
+#include "support/test_redis.h"
+#include "window/connection_bar.h"
+#include "window/main_window.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+Scenario virtualScenario() {
+    Scenario s;
+    s.name = QStringLiteral("window test");
+    LimiterSpec bucket;
+    bucket.type = LimiterType::TokenBucket;
+    bucket.name = uniqueName(QStringLiteral("win-tb"));
+    bucket.rate = 10;
+    bucket.intervalMs = 1000;
+    LimiterSpec fixed;
+    fixed.type = LimiterType::FixedWindow;
+    fixed.name = uniqueName(QStringLiteral("win-fw"));
+    fixed.rate = 10;
+    fixed.interval = 1;
+    fixed.unit = CalendarUnit::Seconds;
+    fixed.timezone = "UTC";
+    s.limiters = {bucket, fixed};
+    s.traffic.shape.type = ShapeSpec::Type::Constant;
+    s.traffic.shape.rate = 50;
+    s.traffic.durationS = 2;
+    s.traffic.clock.isVirtual = true;
+    s.traffic.clock.speed = 0;
+    s.traffic.clock.startMs =
+        QDateTime::fromString(QStringLiteral("2024-01-01T00:00:00.500Z"), Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
+    return s;
+}
+
+// The timeline draws steps: two points (bucket start and end) per value.
+double sumY(const QXYSeries* series) {
+    const QList<QPointF> points = series->points();
+    double sum = 0;
+    for (int i = 0; i < points.size(); i += 2) {
+        sum += points[i].y();
+    }
+    return sum;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> window_;
+
+    void connectToFixture(MainWindow& w) {
+        w.connectionBar()->setUseManagedServer(false);
+        w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
+        w.connectionBar()->connectToRedis();
+        QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ratelab-test"));
+        QSettings().clear();
+        qRegisterMetaType<RunSnapshot>();
+        window_ = std::make_unique<MainWindow>();
+        window_->show();
+        connectToFixture(*window_);
+    }
+
+    void cleanupTestCase() { window_.reset(); }
+
+    void invalidInputDisablesStart() {
+        window_->setScenario(virtualScenario());
+        QVERIFY(window_->startAction()->isEnabled());
+        auto* name = window_->findChild<QLineEdit*>(QStringLiteral("name"));
+        QVERIFY(name);
+        const QString before = name->text();
+        name->clear();
+        QTest::keyClicks(name, QStringLiteral("bad{name"));
+        QVERIFY(!window_->startAction()->isEnabled());
+        QVERIFY2(window_->startAction()->toolTip().contains(QStringLiteral("$.name")),
+                 qPrintable(window_->startAction()->toolTip()));
+        name->clear();
+        QTest::keyClicks(name, before);
+        QVERIFY(window_->startAction()->isEnabled());
+    }
+
+    // The charts show exactly what the engine counted.
+    void scriptedRunFillsCharts() {
+        const Scenario scenario = virtualScenario();
+        window_->setScenario(scenario);
+        QSignalSpy finished(window_->controller(), &RunController::finished);
+        window_->startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const RunSnapshot run = window_->lastSnapshot();
+        QCOMPARE(run.scheduled, 100);
+        QCOMPARE(run.limiters[0].accepted, 20);  // token bucket 10/s: 0.5 s..1.5 s..2.5 s
+        QCOMPARE(run.limiters[1].accepted, 30);  // calendar seconds: [.5,1) [1,2) [2,2.5)
+        const QVector<TimelineChart*> charts = window_->timelines();
+        QCOMPARE(charts.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(qint64(sumY(charts[i]->acceptedSeries())), run.limiters[i].accepted);
+            QCOMPARE(qint64(sumY(charts[i]->rejectedSeries())), run.limiters[i].rejected);
+        }
+        RedisConnection c(fixtureUrl());
+        for (const LimiterSpec& spec : scenario.limiters) {
+            makeLimiter(spec)->reset(c);
+        }
+    }
+
+    void stepSendsOneRequest() {
+        const Scenario scenario = virtualScenario();
+        window_->setScenario(scenario);
+        QSignalSpy stepped(window_->controller(), &RunController::stepped);
+        window_->stepAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stepped.count(), 1, 10000);
+        QCOMPARE(window_->lastSnapshot().scheduled, 1);
+        QVERIFY2(window_->stepText().contains(QStringLiteral("allowed")),
+                 qPrintable(window_->stepText()));
+        window_->stepAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stepped.count(), 2, 10000);
+        QCOMPARE(window_->lastSnapshot().scheduled, 2);
+        QCOMPARE(window_->lastSnapshot().limiters[0].fired, 2);
+        RedisConnection c(fixtureUrl());
+        for (const LimiterSpec& spec : scenario.limiters) {
+            QVERIFY(makeLimiter(spec)->reset(c) > 0);  // the step really wrote to Redis
+        }
+    }
+
+    void saveAndOpenRoundTrip() {
+        QTemporaryDir dir;
+        const Scenario scenario = virtualScenario();
+        window_->setScenario(scenario);
+        const QString path = dir.filePath(QStringLiteral("scenario.json"));
+        QVERIFY(window_->saveScenario(path));
+        window_->setScenario(virtualScenario());  // other names
+        QVERIFY(window_->openScenario(path));
+        const std::optional<Scenario> reopened = window_->currentScenario();
+        QVERIFY(reopened);
+        QCOMPARE(reopened->limiters, scenario.limiters);
+        QCOMPARE(reopened->traffic.durationS, scenario.traffic.durationS);
+        QCOMPARE(reopened->traffic.clock.startMs, scenario.traffic.clock.startMs);
+    }
+
+    void openBadFileShowsError() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("broken.json"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"limiters": [], "traffic": {}})");
+        file.close();
+        QVERIFY(!window_->openScenario(path));
+        QVERIFY2(window_->bannerText().contains(QStringLiteral("broken.json")),
+                 qPrintable(window_->bannerText()));
+        QVERIFY(window_->bannerText().contains(QStringLiteral("$.limiters")));
+    }
+
+    // A password typed into the bar is not saved unless the user asks.
+    void passwordNotSaved() {
+        MainWindow w;
+        w.connectionBar()->setUseManagedServer(false);
+        w.connectionBar()->setUrlText(QStringLiteral("redis://alice:hunter2@127.0.0.1:1/0"));
+        w.connectionBar()->setPassword(QStringLiteral("s3cret"));
+        w.close();
+        QSettings settings;
+        const QString url = settings.value(QStringLiteral("redis/url")).toString();
+        QCOMPARE(url, QStringLiteral("redis://alice@127.0.0.1:1/0"));
+        QVERIFY(!settings.contains(QStringLiteral("redis/password")));
+        for (const QString& key : settings.allKeys()) {
+            const QString value = settings.value(key).toString();
+            QVERIFY2(!value.contains(QStringLiteral("hunter2")) &&
+                         !value.contains(QStringLiteral("s3cret")),
+                     qPrintable(key));
+        }
+        QVERIFY(!w.connectionBar()->statusText().contains(QStringLiteral("hunter2")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,710 @@
+#include <QApplication>
+#include <QAreaSeries>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <QWheelEvent>
+#include <QtTest>
+
+#include <cmath>
+
+#include "charts/timeline_chart.h"
+#include "limiters/limit_geometry.h"
+#include "limiters/limiter_state.h"
+#include "stats/run_snapshot.h"
+
+using ratelab::CalendarUnit;
+using ratelab::LimiterSnapshot;
+using ratelab::LimiterSpec;
+using ratelab::LimiterState;
+using ratelab::LimiterType;
+using ratelab::RunSnapshot;
+using ratelab::Scope;
+using ratelab::SlidingRule;
+using ratelab::TimelineChart;
+
+Q_DECLARE_METATYPE(ratelab::LimiterSpec)
+
+namespace {
+
+// Run time 0 on a whole minute (UTC), so that calendar windows of seconds and minutes start at
+// whole multiples of their length in run time.
+constexpr qint64 kStart = 1'700'000'040'000;
+static_assert(kStart % 60000 == 0, "the run starts on a whole minute");
+
+LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::TokenBucket;
+    spec.name = QStringLiteral("api");
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.intervalMs = intervalMs;
+    return spec;
+}
+
+LimiterSpec fixedWindow(qint64 rate, qint64 interval, CalendarUnit unit,
+                        Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::FixedWindow;
+    spec.name = QStringLiteral("quota");
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.interval = interval;
+    spec.unit = unit;
+    spec.timezone = QByteArrayLiteral("UTC");
+    return spec;
+}
+
+LimiterSpec slidingWindow(const QVector<SlidingRule>& rules, Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingWindow;
+    spec.name = QStringLiteral("login");
+    spec.scope = scope;
+    spec.rules = rules;
+    return spec;
+}
+
+// Synthetic counts, different for every bucket and between the two series.
+qint64 acceptedAt(qint64 i) {
+    return (i * 7 + 3) % 11;
+}
+qint64 rejectedAt(qint64 i) {
+    return (i * 5 + 1) % 4;
+}
+
+// A run of one limiter that reached elapsedMs. The bucket vectors are longer than that (as the
+// engine's, sized for the whole duration) and hold counts there too, which must not be drawn.
+RunSnapshot makeRun(const LimiterSpec& spec, qint64 bucketMs, qint64 elapsedMs) {
+    RunSnapshot run;
+    run.scenarioName = QStringLiteral("synthetic");
+    run.startEpochMs = kStart;
+    run.bucketMs = bucketMs;
+    run.elapsedUs = elapsedMs * 1000;
+    run.durationUs = (elapsedMs + 50 * bucketMs) * 1000;
+    LimiterSnapshot limiter;
+    limiter.spec = spec;
+    const qint64 buckets = run.durationUs / 1000 / bucketMs;
+    for (qint64 i = 0; i < buckets; ++i) {
+        limiter.bucketAccepted.append(acceptedAt(i));
+        limiter.bucketRejected.append(rejectedAt(i));
+        limiter.bucketErrors.append(0);
+    }
+    run.limiters.append(limiter);
+    return run;
+}
+
+QValueAxis* xAxis(const TimelineChart& chart) {
+    return qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Horizontal).value(0));
+}
+
+// The texts of the labels drawn in the chart now (markers, counts, spans).
+QStringList drawnTexts(const TimelineChart& chart) {
+    QStringList texts;
+    for (QGraphicsItem* item : chart.scene()->items()) {
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+            if (text->isVisible())
+                texts << text->text();
+        }
+    }
+    return texts;
+}
+
+// A viewport position inside the plot area, at `fraction` of its width.
+QPoint plotPoint(const TimelineChart& chart, double fraction) {
+    const QRectF plot = chart.chart()->plotArea();
+    const QPointF inChart(plot.left() + plot.width() * fraction, plot.center().y());
+    return chart.mapFromScene(chart.chart()->mapToScene(inChart));
+}
+
+double valueAt(const TimelineChart& chart, const QPoint& viewportPos) {
+    const QPointF inChart = chart.chart()->mapFromScene(chart.mapToScene(viewportPos));
+    return chart.chart()->mapToValue(inChart, chart.chart()->series().value(0)).x();
+}
+
+void sendWheel(TimelineChart& chart, const QPoint& pos, int angle) {
+    QWheelEvent event(pos, chart.viewport()->mapToGlobal(pos), QPoint(), QPoint(0, angle),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(chart.viewport(), &event);
+}
+
+// Every step of a series is two points with the same y (one flat segment per group of buckets),
+// the steps follow each other without gaps. Returns the sum of the steps' values.
+qint64 checkSteps(const QLineSeries* series, qint64* groupBuckets, qint64 bucketMs) {
+    const QList<QPointF> points = series->points();
+    if (points.size() % 2 != 0) {
+        qWarning("odd number of points: %d", int(points.size()));
+        return -1;
+    }
+    qint64 sum = 0;
+    *groupBuckets = 0;
+    for (int i = 0; i < points.size(); i += 2) {
+        if (points[i].y() != points[i + 1].y() || points[i + 1].x() <= points[i].x()) {
+            qWarning("step %d is not flat: (%g, %g) (%g, %g)", i / 2, points[i].x(), points[i].y(),
+                     points[i + 1].x(), points[i + 1].y());
+            return -1;
+        }
+        if (i > 0 && points[i].x() != points[i - 1].x()) {
+            qWarning("gap before step %d", i / 2);
+            return -1;
+        }
+        if (i == 0)
+            *groupBuckets = qRound64((points[1].x() - points[0].x()) * 1000.0 / double(bucketMs));
+        sum += qint64(points[i].y());
+    }
+    return sum;
+}
+
+// The sum of the buckets whose time spans lie in [x0, x1] seconds.
+qint64 bucketSum(qint64 (*countAt)(qint64), double x0, double x1, qint64 bucketMs) {
+    const qint64 first = qRound64(x0 * 1000.0 / double(bucketMs));
+    const qint64 end = qint64(std::ceil(x1 * 1000.0 / double(bucketMs) - 1e-9));
+    qint64 sum = 0;
+    for (qint64 i = first; i < end; ++i)
+        sum += countAt(i);
+    return sum;
+}
+
+LimiterState tokenState(qint64 nowMs, const QVector<QPair<QString, qint64>>& tokens) {
+    LimiterState state;
+    state.nowMs = nowMs;
+    state.tokensAvailable = tokens;
+    return state;
+}
+
+LimiterState::WindowCount windowCount(qint64 startMs, qint64 lengthMs, qint64 count,
+                                      const QString& client = QString()) {
+    LimiterState::WindowCount w;
+    w.startMs = startMs;
+    w.endMs = startMs + lengthMs;
+    w.client = client;
+    w.count = count;
+    return w;
+}
+
+LimiterState::RuleSpan ruleSpan(qint64 limit, qint64 windowMs, qint64 total, qint64 busiest = 0,
+                                const QString& busiestClient = QString()) {
+    LimiterState::RuleSpan span;
+    span.limit = limit;
+    span.windowMs = windowMs;
+    span.total = total;
+    span.busiest = busiest;
+    span.busiestClient = busiestClient;
+    return span;
+}
+
+}  // namespace
+
+class TestTimelineChart : public QObject {
+    Q_OBJECT
+
+private:
+    // Each test draws into a shown 1000 x 320 chart, as in the window.
+    static bool show(TimelineChart& chart) {
+        chart.resize(1000, 320);
+        chart.show();
+        return QTest::qWaitForWindowExposed(&chart);
+    }
+
+private slots:
+    void countsMatchVisibleBuckets_data();
+    void countsMatchVisibleBuckets();
+    void followingKeepsLastWindowSeconds();
+    void limitSeries_data();
+    void limitSeries();
+    void fixedWindowBands_data();
+    void fixedWindowBands();
+    void fixedWindowCountKeptAfterExpiry();
+    void tokenHistory_data();
+    void tokenHistory();
+    void tokenHistoryIsBounded();
+    void slidingSpans_data();
+    void slidingSpans();
+    void markersKept();
+    void wheelZoomsWhenPaused_data();
+    void wheelZoomsWhenPaused();
+    void dragPansWhenPaused();
+    void themeFollowsPalette();
+    void liveConfigChange();
+};
+
+void TestTimelineChart::countsMatchVisibleBuckets_data() {
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<qint64>("elapsedMs");
+    QTest::addColumn<double>("windowSeconds");
+    QTest::addColumn<bool>("downsampled");  // more buckets in view than steps fit
+
+    QTest::newRow("start of a run") << qint64(100) << qint64(300) << 30.0 << false;
+    QTest::newRow("all of a short run") << qint64(100) << qint64(5000) << 30.0 << false;
+    QTest::newRow("scrolled") << qint64(100) << qint64(95000) << 30.0 << false;
+    QTest::newRow("partial last bucket") << qint64(100) << qint64(12345) << 10.0 << false;
+    QTest::newRow("1 ms buckets, 0.5 s") << qint64(1) << qint64(20000) << 0.5 << false;
+    QTest::newRow("downsampled 10 ms buckets") << qint64(10) << qint64(120000) << 30.0 << true;
+    QTest::newRow("downsampled, partial group") << qint64(10) << qint64(61237) << 40.0 << true;
+    QTest::newRow("downsampled 1 ms buckets") << qint64(1) << qint64(600000) << 300.0 << true;
+}
+
+void TestTimelineChart::countsMatchVisibleBuckets() {
+    QFETCH(qint64, bucketMs);
+    QFETCH(qint64, elapsedMs);
+    QFETCH(double, windowSeconds);
+    QFETCH(bool, downsampled);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setWindowSeconds(windowSeconds);
+    chart.setLimiter(spec, 1, bucketMs, kStart);
+    chart.updateFrom(makeRun(spec, bucketMs, elapsedMs), 0, nullptr);
+
+    const double elapsed = double(elapsedMs) / 1000.0;
+    const double lo = std::max(0.0, elapsed - windowSeconds);
+    QCOMPARE(xAxis(chart)->min(), lo);
+    QCOMPARE(xAxis(chart)->max(), elapsed);
+
+    const struct {
+        const QLineSeries* series;
+        qint64 (*countAt)(qint64);
+    } cases[] = {{chart.acceptedSeries(), acceptedAt}, {chart.rejectedSeries(), rejectedAt}};
+    for (const auto& c : cases) {
+        const QList<QPointF> points = c.series->points();
+        QVERIFY(!points.isEmpty());
+        QVERIFY2(points.size() <= TimelineChart::kMaxPointsPerSeries,
+                 qPrintable(QString::number(points.size())));
+        qint64 group = 0;
+        const qint64 sum = checkSteps(c.series, &group, bucketMs);
+        QVERIFY(sum >= 0);
+        QCOMPARE(group > 1, downsampled);
+        // The series covers the visible range and ends at the run time reached: no bucket
+        // after it is drawn.
+        QVERIFY(points.first().x() <= lo);
+        QCOMPARE(points.last().x(), elapsed);
+        QCOMPARE(sum, bucketSum(c.countAt, points.first().x(), points.last().x(), bucketMs));
+        // Each step holds exactly the sum of its buckets (one bucket unless downsampled).
+        for (int i = 0; i < points.size(); i += 2) {
+            QCOMPARE(qint64(points[i].y()),
+                     bucketSum(c.countAt, points[i].x(), points[i + 1].x(), bucketMs));
+        }
+    }
+}
+
+void TestTimelineChart::followingKeepsLastWindowSeconds() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    QVERIFY(chart.following());
+    for (qint64 elapsedMs : {1000, 29000, 30000, 45500, 120000}) {
+        chart.updateFrom(makeRun(spec, 100, elapsedMs), 0, nullptr);
+        const double elapsed = double(elapsedMs) / 1000.0;
+        QCOMPARE(xAxis(chart)->min(), std::max(0.0, elapsed - 30));
+        QCOMPARE(xAxis(chart)->max(), elapsed);
+    }
+    chart.setWindowSeconds(10);
+    QCOMPARE(xAxis(chart)->min(), 110.0);
+    QCOMPARE(xAxis(chart)->max(), 120.0);
+}
+
+void TestTimelineChart::limitSeries_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<int>("clients");
+    QTest::addColumn<qint64>("bucketMs");
+    QTest::addColumn<qint64>("elapsedMs");
+
+    QTest::newRow("token bucket") << tokenBucket(10, 1000) << 1 << qint64(100) << qint64(8000);
+    QTest::newRow("token bucket per client, 3 clients")
+        << tokenBucket(7, 2000, Scope::PerClient) << 3 << qint64(250) << qint64(8000);
+    QTest::newRow("token bucket, downsampled")
+        << tokenBucket(100, 1000) << 1 << qint64(10) << qint64(120000);
+    QTest::newRow("fixed window 5 per 2 minutes")
+        << fixedWindow(5, 2, CalendarUnit::Minutes) << 1 << qint64(1000) << qint64(90000);
+    QTest::newRow("fixed window per client")
+        << fixedWindow(40, 10, CalendarUnit::Seconds, Scope::PerClient) << 4 << qint64(100)
+        << qint64(20000);
+    QTest::newRow("sliding window, the strictest rule")
+        << slidingWindow({{5, 1000}, {20, 60000}}) << 1 << qint64(100) << qint64(5000);
+}
+
+void TestTimelineChart::limitSeries() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(int, clients);
+    QFETCH(qint64, bucketMs);
+    QFETCH(qint64, elapsedMs);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    chart.setLimiter(spec, clients, bucketMs, kStart);
+    chart.updateFrom(makeRun(spec, bucketMs, elapsedMs), 0, nullptr);
+
+    qint64 group = 0;
+    QVERIFY(checkSteps(chart.acceptedSeries(), &group, bucketMs) >= 0);
+    QVERIFY(group >= 1);
+    const double expected = ratelab::limitPerBucket(spec, group * bucketMs, clients);
+    const QList<QPointF> points = chart.limitSeries()->points();
+    QVERIFY(chart.limitSeries()->isVisible());
+    QCOMPARE(points.size(), 2);
+    for (const QPointF& p : points)
+        QCOMPARE(p.y(), expected);
+    QCOMPARE(points.first().x(), xAxis(chart)->min());
+    QCOMPARE(points.last().x(), xAxis(chart)->max());
+}
+
+void TestTimelineChart::fixedWindowBands_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<int>("clients");
+    QTest::addColumn<qint64>("windowMs");
+    QTest::addColumn<qint64>("elapsedMs");
+    QTest::addColumn<double>("windowSeconds");
+
+    QTest::newRow("5 s windows, start of the run")
+        << fixedWindow(10, 5, CalendarUnit::Seconds) << 1 << qint64(5000) << qint64(12000) << 30.0;
+    QTest::newRow("5 s windows, scrolled")
+        << fixedWindow(10, 5, CalendarUnit::Seconds) << 1 << qint64(5000) << qint64(97500) << 30.0;
+    QTest::newRow("5 s windows, view on a boundary")
+        << fixedWindow(10, 5, CalendarUnit::Seconds) << 1 << qint64(5000) << qint64(95000) << 30.0;
+    QTest::newRow("10 s windows per client, 2 clients")
+        << fixedWindow(6, 10, CalendarUnit::Seconds, Scope::PerClient) << 2 << qint64(10000)
+        << qint64(64000) << 30.0;
+    QTest::newRow("1 minute windows") << fixedWindow(100, 1, CalendarUnit::Minutes) << 1
+                                      << qint64(60000) << qint64(150000) << 300.0;
+}
+
+void TestTimelineChart::fixedWindowBands() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(int, clients);
+    QFETCH(qint64, windowMs);
+    QFETCH(qint64, elapsedMs);
+    QFETCH(double, windowSeconds);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    chart.setWindowSeconds(windowSeconds);
+    chart.setLimiter(spec, clients, 100, kStart);
+
+    // Redis still holds every window of the run (k = window index since the start); per client:
+    // two clients, whose counts the chart sums.
+    const bool perClient = spec.scope == Scope::PerClient;
+    const auto countOf = [&](qint64 k, int client) { return (k * 3 + 1 + client) % spec.rate; };
+    LimiterState state;
+    state.nowMs = kStart + elapsedMs;
+    for (qint64 k = 0; k * windowMs <= elapsedMs; ++k) {
+        for (int client = 0; client < (perClient ? 2 : 1); ++client) {
+            state.windows.append(
+                windowCount(kStart + k * windowMs, windowMs, countOf(k, client),
+                            perClient ? QStringLiteral("c%1").arg(client) : QString()));
+        }
+    }
+    chart.updateFrom(makeRun(spec, 100, elapsedMs), 0, &state);
+
+    const qint64 fromMs = std::max<qint64>(0, elapsedMs - qint64(windowSeconds * 1000));
+    const qint64 firstWindow = fromMs / windowMs;
+    const qint64 endWindow = (elapsedMs + windowMs - 1) / windowMs;
+    QCOMPARE(chart.windowBandCount(), int(endWindow - firstWindow));
+    QStringList expected;
+    const qint64 capacity = spec.rate * (perClient ? clients : 1);
+    for (qint64 k = firstWindow; k < endWindow; ++k) {
+        const qint64 count = countOf(k, 0) + (perClient ? countOf(k, 1) : 0);
+        expected << QStringLiteral("%1/%2").arg(count).arg(capacity);
+    }
+    QCOMPARE(chart.windowLabels(), expected);
+    // The counts are drawn (the bands are wide enough for their labels here).
+    const QStringList texts = drawnTexts(chart);
+    for (const QString& label : expected)
+        QVERIFY2(texts.contains(label), qPrintable(label));
+}
+
+void TestTimelineChart::fixedWindowCountKeptAfterExpiry() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = fixedWindow(10, 5, CalendarUnit::Seconds);
+    chart.setLimiter(spec, 1, 100, kStart);
+
+    LimiterState state;
+    state.nowMs = kStart + 4000;
+    state.windows = {windowCount(kStart, 5000, 7)};
+    chart.updateFrom(makeRun(spec, 100, 4000), 0, &state);
+    QCOMPARE(chart.windowLabels(), QStringList{QStringLiteral("7/10")});
+
+    // The first window's last count was 9.
+    state.nowMs = kStart + 6000;
+    state.windows = {windowCount(kStart, 5000, 9), windowCount(kStart + 5000, 5000, 1)};
+    chart.updateFrom(makeRun(spec, 100, 6000), 0, &state);
+    QCOMPARE(chart.windowLabels(), (QStringList{QStringLiteral("9/10"), QStringLiteral("1/10")}));
+
+    // Both have expired from Redis: their last seen counts stay.
+    state.nowMs = kStart + 12000;
+    state.windows = {windowCount(kStart + 10000, 5000, 3)};
+    chart.updateFrom(makeRun(spec, 100, 12000), 0, &state);
+    const QStringList labels{QStringLiteral("9/10"), QStringLiteral("1/10"),
+                             QStringLiteral("3/10")};
+    QCOMPARE(chart.windowBandCount(), 3);
+    QCOMPARE(chart.windowLabels(), labels);
+
+    // A snapshot without a state keeps them too.
+    chart.updateFrom(makeRun(spec, 100, 13000), 0, nullptr);
+    QCOMPARE(chart.windowLabels(), labels);
+    // Starting over forgets them.
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 13000), 0, nullptr);
+    QCOMPARE(chart.windowBandCount(), 3);
+    QVERIFY(chart.windowLabels().isEmpty());
+}
+
+void TestTimelineChart::tokenHistory_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<QStringList>("clients");
+
+    QTest::newRow("global") << tokenBucket(10, 1000) << QStringList{QString()};
+    QTest::newRow("per client, 3 clients")
+        << tokenBucket(5, 1000, Scope::PerClient)
+        << QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")};
+}
+
+void TestTimelineChart::tokenHistory() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(QStringList, clients);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    chart.setLimiter(spec, int(clients.size()), 100, kStart);
+    QVERIFY(chart.tokenSeries()->isVisible());
+    QCOMPARE(chart.tokenSeries()->count(), 0);
+    for (int i = 0; i < 40; ++i) {
+        const qint64 elapsedMs = 200 * (i + 1);
+        QVector<QPair<QString, qint64>> tokens;
+        qint64 sum = 0;
+        for (int c = 0; c < clients.size(); ++c) {
+            const qint64 available = (i + 3 * c) % (spec.rate + 1);
+            tokens.append({clients[c], available});
+            sum += available;
+        }
+        const LimiterState state = tokenState(kStart + elapsedMs, tokens);
+        const RunSnapshot run = makeRun(spec, 100, elapsedMs);
+        chart.updateFrom(run, 0, &state);
+        QCOMPARE(chart.tokenSeries()->count(), i + 1);
+        QCOMPARE(chart.tokenSeries()->points().last(),
+                 QPointF(double(elapsedMs) / 1000.0, double(sum)));
+        // Snapshots without a state add nothing.
+        chart.updateFrom(run, 0, nullptr);
+        QCOMPARE(chart.tokenSeries()->count(), i + 1);
+    }
+}
+
+void TestTimelineChart::tokenHistoryIsBounded() {
+    TimelineChart chart;  // not shown: quicker, and the series are the same
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setWindowSeconds(100000);  // the whole history in view
+    chart.setLimiter(spec, 1, 1000, kStart);
+    const int updates = 4500;
+    for (int i = 1; i <= updates; ++i) {
+        const LimiterState state = tokenState(kStart + 10 * i, {{QString(), i % 11}});
+        chart.updateFrom(makeRun(spec, 1000, 10 * i), 0, &state);
+        QVERIFY(chart.tokenSeries()->count() <= TimelineChart::kMaxPointsPerSeries);
+    }
+    const QList<QPointF> points = chart.tokenSeries()->points();
+    // Thinned out, but the newest reading is always drawn; the oldest readings were dropped.
+    QCOMPARE(points.last(), QPointF(45.0, double(updates % 11)));
+    QVERIFY(points.size() >= TimelineChart::kMaxPointsPerSeries / 2);
+    QVERIFY2(points.first().x() > 0.01, qPrintable(QString::number(points.first().x())));
+}
+
+void TestTimelineChart::slidingSpans_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<QVector<LimiterState::RuleSpan>>("spans");
+    QTest::addColumn<QStringList>("labels");
+
+    QTest::newRow("global, two rules")
+        << slidingWindow({{5, 1000}, {20, 60000}})
+        << QVector<LimiterState::RuleSpan>{ruleSpan(5, 1000, 3), ruleSpan(20, 60000, 12)}
+        << QStringList{QStringLiteral("5/1000 ms: 3 of 5"),
+                       QStringLiteral("20/60000 ms: 12 of 20")};
+    QTest::newRow("global, full") << slidingWindow({{100, 10000}})
+                                  << QVector<LimiterState::RuleSpan>{ruleSpan(100, 10000, 100)}
+                                  << QStringList{QStringLiteral("100/10000 ms: 100 of 100")};
+    QTest::newRow("per client")
+        << slidingWindow({{5, 1000}, {20, 60000}}, Scope::PerClient)
+        << QVector<LimiterState::RuleSpan>{ruleSpan(5, 1000, 7, 4, QStringLiteral("b")),
+                                           ruleSpan(20, 60000, 30, 11, QStringLiteral("a"))}
+        << QStringList{QStringLiteral("5/1000 ms: 4 of 5 (busiest client b) · 7 in all"),
+                       QStringLiteral("20/60000 ms: 11 of 20 (busiest client a) · 30 in all")};
+}
+
+void TestTimelineChart::slidingSpans() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(QVector<LimiterState::RuleSpan>, spans);
+    QFETCH(QStringList, labels);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    chart.setLimiter(spec, 2, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 8000), 0, nullptr);
+    QVERIFY(chart.spanLabels().isEmpty());
+
+    LimiterState state;
+    state.nowMs = kStart + 8000;
+    state.spans = spans;
+    chart.updateFrom(makeRun(spec, 100, 8000), 0, &state);
+    QCOMPARE(chart.spanLabels(), labels);
+    const QStringList texts = drawnTexts(chart);
+    for (const QString& label : labels)
+        QVERIFY2(texts.contains(label), qPrintable(label));
+    QCOMPARE(chart.windowBandCount(), 0);
+
+    // Kept until the next state.
+    chart.updateFrom(makeRun(spec, 100, 8100), 0, nullptr);
+    QCOMPARE(chart.spanLabels(), labels);
+}
+
+void TestTimelineChart::markersKept() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = fixedWindow(10, 5, CalendarUnit::Seconds);
+    chart.setLimiter(spec, 1, 100, kStart);
+    const QString reset = QStringLiteral("config changed: counters reset");
+    const QString other = QStringLiteral("config changed");
+    chart.updateFrom(makeRun(spec, 100, 2000), 0, nullptr);
+    chart.addMarker(2.0, reset);
+    QVERIFY(drawnTexts(chart).contains(reset));
+
+    chart.updateFrom(makeRun(spec, 100, 10000), 0, nullptr);
+    chart.addMarker(10.0, other);
+    QVERIFY(drawnTexts(chart).contains(reset));
+    QVERIFY(drawnTexts(chart).contains(other));
+
+    // Scrolled out of view: not drawn, but kept.
+    chart.updateFrom(makeRun(spec, 100, 60000), 0, nullptr);
+    QVERIFY(!drawnTexts(chart).contains(reset));
+    QVERIFY(!drawnTexts(chart).contains(other));
+    chart.setWindowSeconds(120);
+    QVERIFY(drawnTexts(chart).contains(reset));
+    QVERIFY(drawnTexts(chart).contains(other));
+}
+
+void TestTimelineChart::wheelZoomsWhenPaused_data() {
+    QTest::addColumn<double>("fraction");  // where the cursor is, across the plot
+    QTest::addColumn<int>("angle");
+
+    QTest::newRow("zoom in at the centre") << 0.5 << 120;
+    QTest::newRow("zoom in at a quarter") << 0.25 << 120;
+    QTest::newRow("zoom in twice as far") << 0.75 << 240;
+    QTest::newRow("zoom out at the centre") << 0.5 << -120;
+}
+
+void TestTimelineChart::wheelZoomsWhenPaused() {
+    QFETCH(double, fraction);
+    QFETCH(int, angle);
+
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    const RunSnapshot run = makeRun(spec, 100, 60000);
+    chart.updateFrom(run, 0, nullptr);
+    QCOMPARE(xAxis(chart)->min(), 30.0);
+    QCOMPARE(xAxis(chart)->max(), 60.0);
+    const QPoint pos = plotPoint(chart, fraction);
+
+    // While following, the wheel changes nothing.
+    sendWheel(chart, pos, angle);
+    QCOMPARE(xAxis(chart)->min(), 30.0);
+    QCOMPARE(xAxis(chart)->max(), 60.0);
+
+    chart.setFollowing(false);
+    QVERIFY(!chart.following());
+    const double anchor = valueAt(chart, pos);
+    QVERIFY(std::abs(anchor - (30 + 30 * fraction)) < 0.1);
+    sendWheel(chart, pos, angle);
+    const double span = xAxis(chart)->max() - xAxis(chart)->min();
+    QVERIFY2(std::abs(span - 30 * std::pow(0.8, angle / 120.0)) < 1e-6,
+             qPrintable(QString::number(span)));
+    // The value under the cursor stays there.
+    QVERIFY2(std::abs(valueAt(chart, pos) - anchor) < 0.1,
+             qPrintable(QStringLiteral("%1 vs %2").arg(valueAt(chart, pos)).arg(anchor)));
+    // Series follow the zoomed view.
+    QVERIFY(chart.acceptedSeries()->points().first().x() <= xAxis(chart)->min());
+
+    chart.setFollowing(true);
+    QCOMPARE(xAxis(chart)->min(), 30.0);
+    QCOMPARE(xAxis(chart)->max(), 60.0);
+}
+
+void TestTimelineChart::dragPansWhenPaused() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 60000), 0, nullptr);
+    chart.setFollowing(false);
+
+    const QPoint from = plotPoint(chart, 0.5);
+    const QPoint to = from + QPoint(200, 0);
+    const double shift = 200.0 / chart.chart()->plotArea().width() * 30.0;
+    QTest::mousePress(chart.viewport(), Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(chart.viewport(), to);
+    QTest::mouseRelease(chart.viewport(), Qt::LeftButton, Qt::NoModifier, to);
+    // Dragging right shows earlier run time.
+    QVERIFY2(std::abs(xAxis(chart)->min() - (30.0 - shift)) < 1e-6,
+             qPrintable(QString::number(xAxis(chart)->min())));
+    QVERIFY(std::abs(xAxis(chart)->max() - (60.0 - shift)) < 1e-6);
+    // New snapshots do not move a paused view.
+    chart.updateFrom(makeRun(spec, 100, 61000), 0, nullptr);
+    QVERIFY(std::abs(xAxis(chart)->min() - (30.0 - shift)) < 1e-6);
+
+    chart.setFollowing(true);
+    QCOMPARE(xAxis(chart)->min(), 31.0);
+    QCOMPARE(xAxis(chart)->max(), 61.0);
+}
+
+void TestTimelineChart::themeFollowsPalette() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    QPalette dark;
+    dark.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+    dark.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1c));
+    dark.setColor(QPalette::Text, QColor(0xe0, 0xe0, 0xe0));
+    chart.setPalette(dark);
+    QCOMPARE(chart.chart()->theme(), QChart::ChartThemeDark);
+    QPalette light;
+    light.setColor(QPalette::Window, QColor(0xf0, 0xf0, 0xf0));
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    chart.setPalette(light);
+    QCOMPARE(chart.chart()->theme(), QChart::ChartThemeLight);
+    // The series keep their colours through a theme change, hidden ones stay hidden with their
+    // legend entries (the run had no errors).
+    auto* accepted = qobject_cast<QAreaSeries*>(chart.chart()->series().value(0));
+    QVERIFY(accepted);
+    QCOMPARE(accepted->pen().color(), QColor(0x2c, 0xa0, 0x2c));
+    for (QAbstractSeries* series : chart.chart()->series()) {
+        if (series->name() == QLatin1String("errors")) {
+            QVERIFY(!series->isVisible());
+            for (QLegendMarker* marker : chart.chart()->legend()->markers(series))
+                QVERIFY(!marker->isVisible());
+        }
+    }
+}
+
+void TestTimelineChart::liveConfigChange() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    LimiterState state = tokenState(kStart + 5000, {{QString(), 4}});
+    chart.updateFrom(makeRun(spec, 100, 5000), 0, &state);
+    QCOMPARE(chart.limitSeries()->points().value(0).y(), 1.0);
+
+    // The snapshot carries the changed spec: the limit follows, the token history stays.
+    spec.rate = 30;
+    state = tokenState(kStart + 6000, {{QString(), 25}});
+    chart.updateFrom(makeRun(spec, 100, 6000), 0, &state);
+    QCOMPARE(chart.limitSeries()->points().value(0).y(), 3.0);
+    QCOMPARE(chart.tokenSeries()->count(), 2);
+    chart.addMarker(6.0, QStringLiteral("config changed"));
+    QVERIFY(drawnTexts(chart).contains(QStringLiteral("config changed")));
+}
+
+QTEST_MAIN(TestTimelineChart)
+#include "tst_timeline_chart.moc"

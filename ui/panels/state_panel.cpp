@@ -1,0 +1,228 @@
+#include "panels/state_panel.h"
+
+#include <QHash>
+#include <QHeaderView>
+#include <QLocale>
+#include <QSet>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab {
+
+namespace {
+
+enum Column { kKeyColumn, kTypeColumn, kTtlColumn, kSizeColumn, kValueColumn, kColumnCount };
+
+// Top items hold the limiter's name, key items the key's name: items are matched by it.
+constexpr int kNameRole = Qt::UserRole;
+
+// Long string values are shown elided in the Value column; the whole text goes to the tooltip.
+constexpr int kTooltipFrom = 60;
+
+QTreeWidget* treeOf(const StatePanel* panel) {
+    // The header declares no members: the tree itself holds all the state.
+    return panel->findChild<QTreeWidget*>(QStringLiteral("stateTree"), Qt::FindDirectChildrenOnly);
+}
+
+// Setting an unchanged text still emits dataChanged and repaints; updates run at 10-20 Hz.
+void setText(QTreeWidgetItem* item, int column, const QString& text) {
+    if (item->text(column) != text)
+        item->setText(column, text);
+}
+
+// A red readable on the current palette's base colour (light or dark).
+QColor errorColor(const QPalette& palette) {
+    return palette.color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0x6b, 0x6b)
+                                                           : QColor(0xc6, 0x28, 0x28);
+}
+
+QString ttlText(qint64 ttlMs) {
+    if (ttlMs == -1)
+        return QStringLiteral("no expiry");
+    if (ttlMs < 0)
+        return QStringLiteral("gone");
+    return QLocale().toString(double(ttlMs) / 1000.0, 'f', 3) + QStringLiteral(" s");
+}
+
+// Zset scores are doubles but usually integral (timestamps, counts): print those exactly.
+QString scoreText(double score) {
+    if (std::isfinite(score) && score == std::floor(score) && std::fabs(score) < 9.0e15)
+        return QString::number(qint64(score));
+    return QString::number(score, 'g', QLocale::FloatingPointShortest);
+}
+
+QString displayName(const QTreeWidgetItem* top, int index) {
+    const QString name = top->data(kKeyColumn, kNameRole).toString();
+    return name.isEmpty() ? QStringLiteral("#%1").arg(index + 1) : name;
+}
+
+QTreeWidgetItem* ensureTopItem(QTreeWidget* tree, int index) {
+    while (tree->topLevelItemCount() <= index) {
+        auto* top = new QTreeWidgetItem(tree);
+        top->setFirstColumnSpanned(true);  // "api — 5 keys" would not fit the Key column
+        top->setExpanded(true);
+    }
+    return tree->topLevelItem(index);
+}
+
+void setErrorLook(QTreeWidgetItem* top, const QColor* color) {
+    const QVariant wanted = color ? QVariant(*color) : QVariant();
+    if (top->data(kKeyColumn, Qt::ForegroundRole) != wanted)
+        top->setData(kKeyColumn, Qt::ForegroundRole, wanted);
+}
+
+// Leaves of a key item (hash fields, zset members) are reused by position.
+void updateLeaves(QTreeWidgetItem* parent, const QVector<QPair<QString, QString>>& leaves) {
+    for (int i = 0; i < leaves.size(); ++i) {
+        QTreeWidgetItem* leaf =
+            i < parent->childCount() ? parent->child(i) : new QTreeWidgetItem(parent);
+        setText(leaf, kKeyColumn, leaves[i].first);
+        setText(leaf, kValueColumn, leaves[i].second);
+    }
+    while (parent->childCount() > leaves.size())
+        delete parent->takeChild(parent->childCount() - 1);
+}
+
+void updateKeyItem(QTreeWidgetItem* item, const KeyState& key) {
+    const QLocale locale;
+    setText(item, kKeyColumn, key.key);
+    setText(item, kTypeColumn, key.type);
+    setText(item, kTtlColumn, ttlText(key.ttlMs));
+    setText(item, kSizeColumn, locale.toString(key.size));
+
+    QString value;
+    QVector<QPair<QString, QString>> leaves;
+    if (key.type == QLatin1String("string")) {
+        value = key.value;
+    } else if (key.type == QLatin1String("hash")) {
+        leaves = key.fields;
+    } else if (key.type == QLatin1String("zset")) {
+        leaves.reserve(key.members.size());
+        for (const auto& member : key.members)
+            leaves.append({member.first, scoreText(member.second)});
+        if (key.members.size() < key.size) {
+            value =
+                QStringLiteral("newest %1 of %2")
+                    .arg(locale.toString(qint64(key.members.size())), locale.toString(key.size));
+        }
+    }
+    setText(item, kValueColumn, value);
+    const QString tooltip = value.size() >= kTooltipFrom ? value : QString();
+    if (item->toolTip(kValueColumn) != tooltip)
+        item->setToolTip(kValueColumn, tooltip);
+    updateLeaves(item, leaves);
+}
+
+}  // namespace
+
+StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* tree = new QTreeWidget(this);
+    tree->setObjectName(QStringLiteral("stateTree"));
+    tree->setColumnCount(kColumnCount);
+    tree->setHeaderLabels({QStringLiteral("Key"), QStringLiteral("Type"), QStringLiteral("TTL"),
+                           QStringLiteral("Size"), QStringLiteral("Value")});
+    tree->setUniformRowHeights(true);  // lets the view skip measuring thousands of rows
+    tree->setAlternatingRowColors(true);
+    tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    tree->setTextElideMode(Qt::ElideMiddle);  // key names differ at their ends
+    const QFontMetrics metrics = tree->fontMetrics();
+    tree->setColumnWidth(kKeyColumn, metrics.horizontalAdvance(QLatin1Char('x')) * 36);
+    tree->setColumnWidth(kTypeColumn, metrics.horizontalAdvance(QStringLiteral("stringxx")) + 8);
+    tree->setColumnWidth(kTtlColumn, metrics.horizontalAdvance(QStringLiteral("no expiryxx")) + 8);
+    tree->setColumnWidth(kSizeColumn, metrics.horizontalAdvance(QStringLiteral("1,000,000x")) + 8);
+    tree->header()->setStretchLastSection(true);
+    layout->addWidget(tree);
+}
+
+void StatePanel::setLimiterNames(const QStringList& names) {
+    QTreeWidget* tree = treeOf(this);
+    for (int i = 0; i < names.size(); ++i) {
+        QTreeWidgetItem* top = ensureTopItem(tree, i);
+        if (top->data(kKeyColumn, kNameRole).toString() == names[i])
+            continue;
+        // Another limiter now: its keys have nothing to do with the old ones.
+        qDeleteAll(top->takeChildren());
+        top->setData(kKeyColumn, kNameRole, names[i]);
+        setText(top, kKeyColumn, displayName(top, i));
+        setErrorLook(top, nullptr);
+    }
+    while (tree->topLevelItemCount() > names.size())
+        delete tree->takeTopLevelItem(tree->topLevelItemCount() - 1);
+}
+
+void StatePanel::updateState(int index, const LimiterState& state) {
+    if (index < 0)
+        return;
+    QTreeWidget* tree = treeOf(this);
+    QTreeWidgetItem* top = ensureTopItem(tree, index);
+    const int total = std::max<int>(state.totalKeys, state.keys.size());
+    QString title = QStringLiteral("%1 \u2014 %2 %3")
+                        .arg(displayName(top, index), QLocale().toString(total),
+                             total == 1 ? QStringLiteral("key") : QStringLiteral("keys"));
+    if (state.keys.size() < total)
+        title += QStringLiteral(" (%1 shown)").arg(QLocale().toString(qint64(state.keys.size())));
+    setText(top, kKeyColumn, title);
+    setErrorLook(top, nullptr);
+
+    // Items are reused by key name so that expansion, selection and scrolling survive; the
+    // keys arrive sorted, so existing items normally stay where they are and only new keys are
+    // inserted and vanished ones deleted.
+    QSet<QString> wanted;
+    wanted.reserve(state.keys.size());
+    for (const KeyState& key : state.keys)
+        wanted.insert(key.key);
+    QHash<QString, QTreeWidgetItem*> existing;
+    for (int i = top->childCount() - 1; i >= 0; --i) {
+        const QString name = top->child(i)->data(kKeyColumn, kNameRole).toString();
+        if (wanted.contains(name) && !existing.contains(name))
+            existing.insert(name, top->child(i));
+        else
+            delete top->takeChild(i);
+    }
+    for (int i = 0; i < state.keys.size(); ++i) {
+        const KeyState& key = state.keys[i];
+        QTreeWidgetItem* item = existing.value(key.key);
+        if (!item) {
+            item = new QTreeWidgetItem(top, i > 0 ? top->child(i - 1) : nullptr);
+            item->setData(kKeyColumn, kNameRole, key.key);
+        } else if (top->child(i) != item) {
+            // Only if the order changed: moving an item collapses it, so restore that.
+            const bool expanded = item->isExpanded();
+            top->insertChild(i, top->takeChild(top->indexOfChild(item)));
+            item->setExpanded(expanded);
+        }
+        updateKeyItem(item, key);
+    }
+}
+
+void StatePanel::showError(int index, const QString& message) {
+    if (index < 0)
+        return;
+    // The last keys read stay (and keep their expansion) until Redis answers again.
+    QTreeWidgetItem* top = ensureTopItem(treeOf(this), index);
+    setText(top, kKeyColumn, QStringLiteral("%1 \u2014 %2").arg(displayName(top, index), message));
+    const QColor red = errorColor(palette());
+    setErrorLook(top, &red);
+}
+
+QStringList StatePanel::rows(int index) const {
+    QStringList result;
+    const QTreeWidget* tree = treeOf(this);
+    const QTreeWidgetItem* top = tree->topLevelItem(index);
+    if (!top)
+        return result;
+    result.reserve(top->childCount());
+    for (int i = 0; i < top->childCount(); ++i) {
+        const QTreeWidgetItem* item = top->child(i);
+        result.append(QStringList{item->text(kKeyColumn), item->text(kTypeColumn),
+                                  item->text(kTtlColumn), item->text(kSizeColumn)}
+                          .join(QLatin1Char('|')));
+    }
+    return result;
+}
+
+}  // namespace ratelab

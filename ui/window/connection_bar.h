@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QThread>
+#include <QWidget>
+
+#include "redis/redis_url.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTimer;
+
+namespace ratelab {
+
+class ServerHost;
+
+// Where the window's Redis is: the managed local redis-server (the default, started by ratelab
+// on a private unix socket and stopped on exit) or a URL with an optional password field.
+// Connecting, the local server and the periodic health check (PING latency, server version)
+// run on a thread of their own; the bar only shows results.
+class ConnectionBar : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ConnectionBar(QWidget* parent = nullptr);
+    ~ConnectionBar() override;
+
+    bool useManagedServer() const;
+    QString urlText() const;  // as typed (may hold a password: never log it)
+    void setUrlText(const QString& text);
+    void setUseManagedServer(bool managed);
+    QString password() const;
+    void setPassword(const QString& password);
+    bool savePassword() const;
+    void setSavePassword(bool save);
+    const RedisUrl& currentUrl() const { return url_; }
+    bool connected() const { return connected_; }
+    QString statusText() const;  // never contains a password
+
+public slots:
+    void connectToRedis();
+
+signals:
+    void targetReady(const ratelab::RedisUrl& url);  // connected and answering
+    void targetLost(const QString& message);
+
+private:
+    void setStatus(const QString& text, bool ok);
+    void check();
+
+    QComboBox* mode_ = nullptr;
+    QLineEdit* urlEdit_ = nullptr;
+    QLineEdit* password_ = nullptr;
+    QCheckBox* savePassword_ = nullptr;
+    QPushButton* connect_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTimer* health_ = nullptr;
+    QThread thread_;
+    ServerHost* host_ = nullptr;  // lives on thread_
+    RedisUrl url_;
+    bool connected_ = false;
+    quint64 generation_ = 0;  // drops late answers of an older connect
+};
+
+}  // namespace ratelab

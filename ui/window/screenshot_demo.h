@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QString>
+
+namespace ratelab {
+
+class MainWindow;
+
+// Drives the real window through a short demo for the README's screenshots: loads the
+// scenario, waits for Redis, starts the run, and while it runs (and after) saves the
+// timelines, the comparison view and the Redis state panel as PNGs into `dir`, then quits
+// the application. Returns at once; the demo runs on the event loop.
+void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const QString& dir,
+                         int runSeconds);
+
+}  // namespace ratelab
