@@ -1,6 +1,7 @@
 // ratelab: with no arguments opens the window; subcommands run the same engine headless.
 #include <QApplication>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <cstdio>
 #include <memory>
 
@@ -29,6 +30,8 @@ const char kUsage[] =
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    QElapsedTimer sinceLaunch;
+    sinceLaunch.start();
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     std::unique_ptr<QCoreApplication> app;
     if (command.isEmpty() || command == QLatin1String("--screenshots") ||
@@ -57,7 +60,8 @@ int main(int argc, char* argv[]) {
                 std::fputs("usage: ratelab --ui-bench SCENARIO.json [SECONDS]\n", stderr);
                 return ratelab::cli::kBadInput;
             }
-            ratelab::startUiBench(window, rest[0], rest.size() > 1 ? rest[1].toInt() : 20);
+            ratelab::startUiBench(window, rest[0], rest.size() > 1 ? rest[1].toInt() : 20,
+                                  sinceLaunch);
         }
         return gui.exec();
     }

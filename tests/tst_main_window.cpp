@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
+#include "editors/limiter_editor.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
@@ -90,7 +91,8 @@ private slots:
     void invalidInputDisablesStart() {
         window_->setScenario(virtualScenario());
         QVERIFY(window_->startAction()->isEnabled());
-        auto* name = window_->findChild<QLineEdit*>(QStringLiteral("name"));
+        auto* name =
+            window_->findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QStringLiteral("name"));
         QVERIFY(name);
         const QString before = name->text();
         name->clear();
@@ -124,6 +126,40 @@ private slots:
         for (const LimiterSpec& spec : scenario.limiters) {
             makeLimiter(spec)->reset(c);
         }
+    }
+
+    // Editing a limiter while a run goes applies to the run at once (the engine reports the
+    // new spec, and the fixed window's later windows admit the new rate).
+    void liveChangeAppliesToRun() {
+        Scenario scenario = virtualScenario();
+        scenario.limiters = {scenario.limiters[1]};  // the fixed window, 10 per second
+        scenario.traffic.durationS = 4;
+        scenario.traffic.clock.speed = 1;  // real pace, so there is time to edit
+        window_->setScenario(scenario);
+        QSignalSpy started(window_->controller(), &RunController::started);
+        QSignalSpy finished(window_->controller(), &RunController::finished);
+        window_->startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        auto* rate =
+            window_->findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QStringLiteral("rate"));
+        QVERIFY(rate);
+        rate->selectAll();
+        QTest::keyClicks(rate, QStringLiteral("20"));
+        QTRY_COMPARE_WITH_TIMEOUT(window_->lastSnapshot().limiters.value(0).spec.rate, 20, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        // Some later calendar second admitted more than the old rate of 10.
+        const LimiterSnapshot& l = window_->lastSnapshot().limiters[0];
+        qint64 best = 0;
+        for (int second = 0; second * 10 + 9 < l.bucketAccepted.size(); ++second) {
+            qint64 sum = 0;
+            for (int b = 0; b < 10; ++b) {
+                sum += l.bucketAccepted[second * 10 + b];
+            }
+            best = std::max(best, sum);
+        }
+        QVERIFY2(best > 10, qPrintable(QString::number(best)));
+        RedisConnection c(fixtureUrl());
+        makeLimiter(l.spec)->reset(c);
     }
 
     void stepSendsOneRequest() {

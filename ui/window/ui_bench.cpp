@@ -36,7 +36,8 @@ double percentile(std::vector<double> values, double p) {
 
 }  // namespace
 
-void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds) {
+void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds,
+                  const QElapsedTimer& sinceLaunch) {
     if (!window.openScenario(scenarioPath)) {
         std::fprintf(stderr, "ui bench: %s\n", qPrintable(window.bannerText()));
         QTimer::singleShot(0, qApp, [] { QApplication::exit(2); });
@@ -44,53 +45,60 @@ void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds) 
     }
     auto probe = std::make_shared<Probe>();
     auto* wait = new QTimer(&window);
-    wait->setInterval(50);
-    QObject::connect(wait, &QTimer::timeout, &window, [&window, wait, probe, seconds] {
-        if (!window.connectionBar()->connected() || !window.startAction()->isEnabled()) {
-            return;
-        }
-        wait->stop();
-        QObject::connect(window.controller(), &RunController::snapshotReady, &window, [probe] {
-            const qint64 now = probe->clock.elapsed();
-            if (probe->firstRedraw < 0) {
-                probe->firstRedraw = now;
+    wait->setInterval(5);
+    const qint64 launchedMsAgo = sinceLaunch.elapsed();
+    auto sinceOpen = std::make_shared<QElapsedTimer>();
+    sinceOpen->start();
+    QObject::connect(
+        wait, &QTimer::timeout, &window, [&window, wait, probe, seconds, launchedMsAgo, sinceOpen] {
+            if (!window.connectionBar()->connected() || !window.startAction()->isEnabled()) {
+                return;
             }
-            probe->lastRedraw = now;
-            probe->redraws++;
+            wait->stop();
+            std::printf("usable_after_ms: %lld\n",
+                        static_cast<long long>(launchedMsAgo + sinceOpen->elapsed()));
+            QObject::connect(window.controller(), &RunController::snapshotReady, &window, [probe] {
+                const qint64 now = probe->clock.elapsed();
+                if (probe->firstRedraw < 0) {
+                    probe->firstRedraw = now;
+                }
+                probe->lastRedraw = now;
+                probe->redraws++;
+            });
+            // A 5 ms timer: how late it fires is how long the event loop was busy.
+            auto* tick = new QTimer(&window);
+            tick->setTimerType(Qt::PreciseTimer);
+            tick->setInterval(5);
+            probe->clock.start();
+            probe->last = 0;
+            QObject::connect(tick, &QTimer::timeout, &window, [probe] {
+                const qint64 now = probe->clock.nsecsElapsed();
+                if (probe->last > 0) {
+                    probe->lateMs.push_back(std::max(0.0, double(now - probe->last) / 1e6 - 5.0));
+                }
+                probe->last = now;
+            });
+            tick->start();
+            window.startAction()->trigger();
+            QTimer::singleShot(seconds * 1000, &window, [&window, probe] {
+                window.controller()->stop();
+                const double spanS = double(probe->lastRedraw - probe->firstRedraw) / 1000.0;
+                const RunSnapshot& run = window.lastSnapshot();
+                std::printf(
+                    "requests: %lld  achieved_rate: %.0f/s  limiters: %d\n",
+                    static_cast<long long>(run.scheduled),
+                    run.elapsedUs > 0 ? double(run.scheduled) / (double(run.elapsedUs) / 1e6) : 0.0,
+                    int(run.limiters.size()));
+                std::printf("redraw_hz: %.1f\n",
+                            spanS > 0 ? double(probe->redraws - 1) / spanS : 0.0);
+                std::printf("event_loop_stall_ms: p50 %.2f  p99 %.2f  max %.2f\n",
+                            percentile(probe->lateMs, 50), percentile(probe->lateMs, 99),
+                            percentile(probe->lateMs, 100));
+                std::fflush(stdout);
+                window.close();
+                QApplication::quit();
+            });
         });
-        // A 5 ms timer: how late it fires is how long the event loop was busy.
-        auto* tick = new QTimer(&window);
-        tick->setTimerType(Qt::PreciseTimer);
-        tick->setInterval(5);
-        probe->clock.start();
-        probe->last = 0;
-        QObject::connect(tick, &QTimer::timeout, &window, [probe] {
-            const qint64 now = probe->clock.nsecsElapsed();
-            if (probe->last > 0) {
-                probe->lateMs.push_back(std::max(0.0, double(now - probe->last) / 1e6 - 5.0));
-            }
-            probe->last = now;
-        });
-        tick->start();
-        window.startAction()->trigger();
-        QTimer::singleShot(seconds * 1000, &window, [&window, probe] {
-            window.controller()->stop();
-            const double spanS = double(probe->lastRedraw - probe->firstRedraw) / 1000.0;
-            const RunSnapshot& run = window.lastSnapshot();
-            std::printf(
-                "requests: %lld  achieved_rate: %.0f/s  limiters: %d\n",
-                static_cast<long long>(run.scheduled),
-                run.elapsedUs > 0 ? double(run.scheduled) / (double(run.elapsedUs) / 1e6) : 0.0,
-                int(run.limiters.size()));
-            std::printf("redraw_hz: %.1f\n", spanS > 0 ? double(probe->redraws - 1) / spanS : 0.0);
-            std::printf("event_loop_stall_ms: p50 %.2f  p99 %.2f  max %.2f\n",
-                        percentile(probe->lateMs, 50), percentile(probe->lateMs, 99),
-                        percentile(probe->lateMs, 100));
-            std::fflush(stdout);
-            window.close();
-            QApplication::quit();
-        });
-    });
     wait->start();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QElapsedTimer>
 #include <QString>
 
 namespace ratelab {
@@ -9,6 +10,9 @@ class MainWindow;
 // The window's responsiveness benchmark: runs a scenario in the real window for `seconds` and
 // prints how often the views were redrawn (redraw_hz) and how late a 5 ms probe timer fired
 // (the UI event loop's stalls: p50/p99/max in ms), then quits. Numbers, not a test.
-void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds);
+// `sinceLaunch` started when the process did: the time to a usable window (connected to its
+// Redis, Start enabled) is printed as usable_after_ms.
+void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds,
+                  const QElapsedTimer& sinceLaunch);
 
 }  // namespace ratelab
