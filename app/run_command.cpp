@@ -56,10 +56,11 @@ int runCommand(const QStringList& args) {
             throw InputError(QStringLiteral("--out"),
                              QStringLiteral("cannot create the folder %1").arg(outDir));
         }
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        ScenarioRunner runner(scenario, target.url());
+        // Before the managed server starts: an interrupt then still stops it cleanly.
         std::signal(SIGINT, onInterrupt);
         std::signal(SIGTERM, onInterrupt);
+        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        ScenarioRunner runner(scenario, target.url());
         runner.start();
 
         // Progress on stderr: rewritten in place on a terminal, a line a second otherwise.

@@ -2,6 +2,7 @@
 
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <QDateTime>
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -31,6 +32,24 @@ QString tail(const QString& path, int lines) {
     return all.mid(qMax(0, all.size() - lines)).join(QLatin1Char('\n'));
 }
 
+// Folders whose ratelab was killed: its server got SIGTERM and removed its socket, leaving the
+// folder with the log. A live server always has its socket; the age check keeps clear of a
+// ratelab that is starting right now.
+void sweepDeadFolders(const QString& root) {
+    const QDir dir(root);
+    const QDateTime before = QDateTime::currentDateTime().addSecs(-60);
+    const QFileInfoList folders =
+        dir.entryInfoList({QStringLiteral("ratelab-redis-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QFileInfo& folder : folders) {
+        QDir stale(folder.absoluteFilePath());
+        if (folder.ownerId() == ::getuid() && folder.lastModified() < before &&
+            !stale.exists(QStringLiteral("redis.sock"))) {
+            stale.remove(QStringLiteral("redis.log"));
+            dir.rmdir(folder.fileName());  // only succeeds if nothing else is inside
+        }
+    }
+}
+
 }  // namespace
 
 LocalRedisServer::LocalRedisServer() = default;
@@ -53,6 +72,7 @@ void LocalRedisServer::start(int startTimeoutMs) {
         stop();
     }
     if (!dir_) {
+        sweepDeadFolders(tempRoot());
         // QTemporaryDir creates the folder with mkdtemp: mode 0700, readable by us alone.
         dir_ =
             std::make_unique<QTemporaryDir>(tempRoot() + QStringLiteral("/ratelab-redis-XXXXXX"));
@@ -70,17 +90,21 @@ void LocalRedisServer::start(int startTimeoutMs) {
     process_ = std::make_unique<QProcess>();
     process_->setProgram(executable);
     process_->setArguments(
-        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--unixsocket"),
-         socketPath(), QStringLiteral("--unixsocketperm"), QStringLiteral("700"),
-         QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"), QStringLiteral("no"),
-         QStringLiteral("--dir"), dir_->path(), QStringLiteral("--daemonize"), QStringLiteral("no"),
-         QStringLiteral("--logfile"), QString()});
+        QStringList{QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--unixsocket"),
+                    socketPath(), QStringLiteral("--unixsocketperm"), QStringLiteral("700"),
+                    QStringLiteral("--save"), QString(), QStringLiteral("--appendonly"),
+                    QStringLiteral("no"), QStringLiteral("--dir"), dir_->path(),
+                    QStringLiteral("--daemonize"), QStringLiteral("no"),
+                    QStringLiteral("--loglevel"), QStringLiteral("warning"),
+                    QStringLiteral("--logfile"), QString()} +
+        extraArguments_);
     process_->setStandardOutputFile(logPath);
     process_->setStandardErrorFile(logPath, QIODevice::Append);
     const pid_t parent = ::getpid();
-    // Runs in the child between fork and exec: die with the parent, even on SIGKILL.
+    // Runs in the child between fork and exec: when the parent dies (even by SIGKILL) the
+    // server gets SIGTERM, shuts down and unlinks its socket.
     process_->setChildProcessModifier([parent] {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        ::prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (::getppid() != parent) {
             ::_exit(1);  // the parent died before prctl took effect
         }

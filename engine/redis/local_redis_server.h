@@ -10,9 +10,11 @@
 namespace ratelab {
 
 // A private redis-server started as a child process: unix socket only (no TCP port), inside a
-// fresh temp folder of mode 0700, no RDB or AOF persistence. The child gets a parent-death
-// signal so it dies with ratelab even when ratelab is killed; the destructor shuts it down and
-// removes the folder.
+// fresh temp folder of mode 0700, no RDB or AOF persistence (the folder holds the socket and the
+// server's log). The child gets SIGTERM as a parent-death signal, so even when ratelab is killed
+// with SIGKILL the server shuts down and removes its socket; the destructor stops it and removes
+// the folder. Folders that killed runs left behind (no socket, over a minute old) are swept at
+// the next start.
 class LocalRedisServer {
 public:
     LocalRedisServer();
@@ -23,6 +25,8 @@ public:
     // Starts the server and waits until it answers PING. Throws RedisError(Kind::Connect) with
     // the reason (redis-server missing, exited early, socket never came up).
     void start(int startTimeoutMs = 5000);
+    // More redis-server arguments for the next start (tests: "--enable-debug-command local").
+    void setExtraArguments(const QStringList& arguments) { extraArguments_ = arguments; }
     void stop();
     // For fault tests: SIGKILLs the server but keeps its folder, so start() brings a new,
     // empty server up on the same socket path.
@@ -39,6 +43,7 @@ public:
 private:
     std::unique_ptr<QTemporaryDir> dir_;
     std::unique_ptr<QProcess> process_;
+    QStringList extraArguments_;
 };
 
 }  // namespace ratelab

@@ -98,7 +98,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(controller_, &RunController::stateReady, this,
             [this](int i, const LimiterState& state) {
-                state_->updateState(i, state);
+                // The key tree is costly with many keys: only fill it while it is shown (the
+                // latest state waits for the tab to be opened).
+                if (views_->currentWidget() == state_) {
+                    state_->updateState(i, state);
+                } else {
+                    pendingStates_[i] = state;
+                }
                 if (i < timelines_.size() && !viewPaused_) {
                     timelines_[i]->updateFrom(last_, i, &state);
                 }
@@ -144,6 +150,15 @@ void MainWindow::buildLayout() {
 
     state_ = new StatePanel(views_);
     views_->addTab(state_, tr("Redis state"));
+    connect(views_, &QTabWidget::currentChanged, this, [this] {
+        if (views_->currentWidget() != state_) {
+            return;
+        }
+        for (auto it = pendingStates_.cbegin(); it != pendingStates_.cend(); ++it) {
+            state_->updateState(it.key(), it.value());
+        }
+        pendingStates_.clear();
+    });
     layout->addWidget(views_, 1);
     setCentralWidget(central);
 

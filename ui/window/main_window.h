@@ -3,6 +3,9 @@
 #include <QMainWindow>
 #include <QVector>
 
+#include <QMap>
+
+#include "limiters/limiter_state.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
 
@@ -90,6 +93,7 @@ private:
     QString path_;
     QString scenarioName_ = QStringLiteral("untitled");
     RunSnapshot last_;
+    QMap<int, LimiterState> pendingStates_;  // state read while the state tab was hidden
     QVector<LimiterSpec> runningSpecs_;
     bool viewPaused_ = false;
 };
