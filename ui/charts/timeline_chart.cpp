@@ -1,4 +1,5 @@
 #include "charts/timeline_chart.h"
+#include "charts/nice_scale.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -60,27 +61,6 @@ constexpr double kMaxViewSpan = 366.0 * 24 * 3600;
 // plot area.
 constexpr qreal kUnderZ = 0.5;
 constexpr qreal kOverZ = 20;
-
-// The smallest 1, 2, 5 x 10^k at or above atLeast.
-qint64 niceAtLeast(qint64 atLeast) {
-    for (qint64 decade = 1;; decade *= 10) {
-        for (qint64 step : {1, 2, 5}) {
-            if (step * decade >= atLeast)
-                return step * decade;
-        }
-    }
-}
-
-// A 1, 2, 5 x 10^k step giving about `ticks` intervals over `span`.
-double niceStep(double span, int ticks) {
-    const double raw = std::max(span, 1e-6) / ticks;
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 5.0}) {
-        if (step * decade >= raw)
-            return step * decade;
-    }
-    return 10 * decade;
-}
 
 qint64 floorDiv(qint64 a, qint64 b) {
     return a >= 0 ? a / b : -((-a + b - 1) / b);

@@ -1,4 +1,5 @@
 #include "report/report_renderer.h"
+#include "charts/nice_scale.h"
 
 #include <QAreaSeries>
 #include <QChart>
@@ -44,27 +45,6 @@ struct Timeline {
     qint64 groupMs() const { return groupBuckets * bucketMs; }
     double xMaxSec() const { return durationMs / 1000.0; }
 };
-
-// The smallest 1, 2, 5 x 10^k at or above atLeast.
-qint64 niceAtLeast(qint64 atLeast) {
-    for (qint64 decade = 1;; decade *= 10) {
-        for (qint64 step : {1, 2, 5}) {
-            if (step * decade >= atLeast)
-                return step * decade;
-        }
-    }
-}
-
-// A 1, 2, 5 x 10^k step giving about `ticks` intervals over `span`.
-double niceStep(double span, int ticks) {
-    const double raw = span / ticks;
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double step : {1.0, 2.0, 5.0}) {
-        if (step * decade >= raw)
-            return step * decade;
-    }
-    return 10 * decade;
-}
 
 Timeline timelineOf(const RunSnapshot& run) {
     Timeline timeline;
