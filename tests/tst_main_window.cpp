@@ -2,6 +2,7 @@
 // a scripted run in virtual time fills the charts with the engine's counts, Step sends exactly
 // one request, scenarios round-trip through files, secrets stay out of the settings.
 #include <QAction>
+#include <QImage>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QSettings>
@@ -116,6 +117,21 @@ private slots:
         QCOMPARE(run.scheduled, 100);
         QCOMPARE(run.limiters[0].accepted, 20);  // token bucket 10/s: 0.5 s..1.5 s..2.5 s
         QCOMPARE(run.limiters[1].accepted, 30);  // calendar seconds: [.5,1) [1,2) [2,2.5)
+        // Exports: the view as PNG, the buckets as CSV with the engine's counts.
+        QTemporaryDir exports;
+        QVERIFY(window_->exportViewPng(exports.filePath(QStringLiteral("view.png"))));
+        QVERIFY(!QImage(exports.filePath(QStringLiteral("view.png"))).isNull());
+        QVERIFY(window_->exportDataCsv(exports.filePath(QStringLiteral("data.csv"))));
+        QFile csv(exports.filePath(QStringLiteral("data.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        qint64 csvAccepted = 0;
+        for (const QByteArray& line : csv.readAll().trimmed().split('\n').mid(1)) {
+            csvAccepted += line.split(',').at(3).toLongLong();
+        }
+        QCOMPARE(csvAccepted, run.limiters[0].accepted + run.limiters[1].accepted);
+        QVERIFY(!window_->exportViewPng(QStringLiteral("/nonexistent/dir/view.png")));
+        QVERIFY(window_->bannerText().contains(QStringLiteral("/nonexistent/dir/view.png")));
+
         const QVector<TimelineChart*> charts = window_->timelines();
         QCOMPARE(charts.size(), 2);
         for (int i = 0; i < 2; ++i) {

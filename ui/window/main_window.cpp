@@ -418,22 +418,35 @@ void MainWindow::onLimitersEdited() {
 void MainWindow::exportPng() {
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG images (*.png)"));
-    if (!path.isEmpty() && !views_->currentWidget()->grab().save(path, "PNG")) {
-        showError(tr("Cannot write %1").arg(path));
+    if (!path.isEmpty()) {
+        exportViewPng(path);
     }
 }
 
 void MainWindow::exportCsv() {
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export data"), QString(), tr("CSV files (*.csv)"));
-    if (path.isEmpty()) {
-        return;
+    if (!path.isEmpty()) {
+        exportDataCsv(path);
     }
+}
+
+bool MainWindow::exportViewPng(const QString& path) {
+    if (!views_->currentWidget()->grab().save(path, "PNG")) {
+        showError(tr("Cannot write %1").arg(path));
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::exportDataCsv(const QString& path) {
     QFile file(path);
     const QByteArray csv = bucketsCsv(last_);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
         showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
+        return false;
     }
+    return true;
 }
 
 void MainWindow::addRecent(const QString& path) {

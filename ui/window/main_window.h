@@ -42,6 +42,9 @@ public:
     void setScenario(const Scenario& scenario);
     bool openScenario(const QString& path);  // errors shown in the window's banner
     bool saveScenario(const QString& path);
+    // The current view as a PNG, the run's time buckets as CSV (errors shown in the banner).
+    bool exportViewPng(const QString& path);
+    bool exportDataCsv(const QString& path);
 
     // For tests and the screenshot demo.
     RunController* controller() const { return controller_; }
