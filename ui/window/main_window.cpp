@@ -105,9 +105,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 } else {
                     pendingStates_[i] = state;
                 }
-                if (i < timelines_.size() && !viewPaused_) {
-                    timelines_[i]->updateFrom(last_, i, &state);
-                }
+                // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
+                latestStates_[i] = state;
             });
     connect(controller_, &RunController::stateFailed, this,
             [this](int i, const QString& message) { state_->showError(i, message); });
@@ -349,6 +348,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
         t->deleteLater();
     }
     timelines_.clear();
+    latestStates_.clear();
     QStringList names;
     for (const LimiterSpec& spec : scenario.limiters) {
         auto* chart = new TimelineChart(timelineLayout_->parentWidget());
@@ -386,7 +386,9 @@ void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
         return;
     }
     for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
-        timelines_[i]->updateFrom(snapshot, i, nullptr);
+        const auto state = latestStates_.constFind(i);
+        timelines_[i]->updateFrom(snapshot, i,
+                                  state == latestStates_.cend() ? nullptr : &state.value());
     }
     comparison_->updateFrom(snapshot);
     clients_->updateFrom(snapshot);
