@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing (Debian 12), builds, and runs every test through CTest. The tests
+# Installs what is missing (Debian 12), builds, fuzzes the input parsers for a bounded time
+# (libFuzzer, seeded from tests/fuzz/corpus), and runs every test through CTest. The tests
 # that need Redis get a private redis-server (unix socket in the build tree) from a CTest
 # fixture; no other server is touched.
 set -euo pipefail
@@ -9,5 +10,6 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 ratelab_install_deps
 ratelab_build "$BUILD_DIR"
+FUZZ_SECONDS=${FUZZ_SECONDS:-15} bash scripts/fuzz.sh
 cd "$BUILD_DIR"
 QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$(nproc)" "$@"

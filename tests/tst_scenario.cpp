@@ -535,6 +535,13 @@ void TestScenario::parseInvalid_data() {
     QTest::addColumn<QString>("where");
     QTest::addColumn<QString>("message");
 
+    QTest::newRow("virtual start after year 9999 (fuzz finding)")
+        << QByteArray(R"({"limiters": [{"type": "token_bucket", "name": "a", "rate": 1,
+            "interval_ms": 1}], "traffic": {"shape": {"type": "constant", "rate": 1},
+            "duration_s": 1, "clock": {"type": "virtual",
+            "start": "9999-12-31T23:59:59.999-00:01"}}})")
+        << "$.traffic.clock.start"
+        << "must not be after 9999-12-31T23:59:59.999Z";
     // Not an object, not JSON.
     QTest::newRow("array") << QByteArray("[]") << "$"
                            << "expected a JSON object, got an array";

@@ -396,6 +396,12 @@ qint64 readStart(const QJsonValue& value, const QString& where) {
         throw InputError(where, QStringLiteral("must not be before 1970-01-01T00:00:00Z, got ") +
                                     describe(value));
     }
+    // ISO 8601 has four-digit years: a later start could not be written back (found by fuzzing:
+    // 9999-12-31T23:59:59.999-00:01 is in the year 10000 in UTC).
+    if (time.toUTC().date().year() > 9999) {
+        throw InputError(where, QStringLiteral("must not be after 9999-12-31T23:59:59.999Z, got ") +
+                                    describe(value));
+    }
     return time.toMSecsSinceEpoch();
 }
 

@@ -4,6 +4,7 @@ RATELAB_PACKAGES=(
     build-essential cmake pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
     libhiredis-dev redis-server redis-tools tzdata
+    clang-14 libclang-rt-14-dev
 )
 
 ratelab_install_deps() {
