@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <initializer_list>
 
+#include "input_error.h"
+
 namespace ratelab::json_input {
 
 // Shared by the spec and scenario parsers: reading user JSON with messages that name the place
@@ -27,6 +29,23 @@ void refuseUnknownFields(const QJsonObject& object, const QString& path,
                          std::initializer_list<QLatin1String> known);
 QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key);
 QString readString(const QJsonValue& value, const QString& where);
+
+// One of a fixed set of names (a limiter type, a unit, a shape, a mode): `noun` names the kind
+// in the message, `nameOf` gives each choice's name.
+template <typename Enum, size_t N>
+Enum readChoice(const QJsonValue& value, const QString& where, const QString& noun,
+                const Enum (&choices)[N], QString (*nameOf)(Enum)) {
+    const QString text = readString(value, where);
+    QStringList names;
+    for (const Enum choice : choices) {
+        if (nameOf(choice) == text) {
+            return choice;
+        }
+        names << nameOf(choice);
+    }
+    throw InputError(
+        where, QStringLiteral("unknown %1 %2; expected %3").arg(noun, quoted(text), oneOf(names)));
+}
 
 // "line L, column C" of a parse error, in characters.
 QString lineColumn(const QByteArray& text, const QJsonParseError& error);

@@ -51,22 +51,6 @@ qint64 readInteger(const QJsonObject& object, const QString& path, QLatin1String
     return static_cast<qint64>(number);
 }
 
-// One of a fixed set of names, e.g. a type or a unit.
-template <typename Enum, size_t N>
-Enum readChoice(const QJsonValue& value, const QString& where, const QString& noun,
-                const Enum (&choices)[N], QString (*nameOf)(Enum)) {
-    const QString text = readString(value, where);
-    QStringList names;
-    for (const Enum choice : choices) {
-        if (nameOf(choice) == text) {
-            return choice;
-        }
-        names << nameOf(choice);
-    }
-    throw InputError(
-        where, QStringLiteral("unknown %1 %2; expected %3").arg(noun, quoted(text), oneOf(names)));
-}
-
 QString readName(const QJsonObject& object, const QString& path) {
     const QLatin1String key("name");
     const QString where = memberPath(path, key);

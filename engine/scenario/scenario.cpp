@@ -80,22 +80,6 @@ QJsonObject readObject(const QJsonValue& value, const QString& where) {
     return value.toObject();
 }
 
-// One of a fixed set of names, e.g. a shape type or a mode.
-template <typename Enum, size_t N>
-Enum readChoice(const QJsonValue& value, const QString& where, const QString& noun,
-                const Enum (&choices)[N], QString (*nameOf)(Enum)) {
-    const QString text = readString(value, where);
-    QStringList names;
-    for (const Enum choice : choices) {
-        if (nameOf(choice) == text) {
-            return choice;
-        }
-        names << nameOf(choice);
-    }
-    throw InputError(
-        where, QStringLiteral("unknown %1 %2; expected %3").arg(noun, quoted(text), oneOf(names)));
-}
-
 // An integer from min to max. JSON has only doubles, so 4.0 counts as an integer but 4.5 does not.
 qint64 readInteger(const QJsonValue& value, const QString& where, qint64 min, qint64 max) {
     if (!value.isDouble()) {

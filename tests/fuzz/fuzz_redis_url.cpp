@@ -1,5 +1,6 @@
 // libFuzzer target: RedisUrl::parse and RedisUrl::toDisplayString (engine/redis/redis_url.cpp).
 //
+// Input: UTF-8 text, or UTF-16LE code units after a FF FE byte order mark.
 // Expected outcomes: a RedisUrl, or an InputError with a non-empty message. Anything else is a
 // finding: another exception, a crash or sanitizer report, a hang, a huge allocation, a parsed
 // password that shows in toDisplayString(), a display string that does not parse back to the
@@ -138,9 +139,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > kMaxInputBytes) {
         return 0;
     }
-    // As the command line and the window get it: UTF-8 text.
-    const QString text =
-        QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    // As the command line gets it: UTF-8 text. Inputs starting with a UTF-16LE byte order mark
+    // are read as UTF-16 code units instead, which reaches QStrings a UTF-8 decoder never makes
+    // (lone surrogates, as a window's text field could hold).
+    QString text;
+    if (size >= 2 && data[0] == 0xFF && data[1] == 0xFE) {
+        const size_t units = (size - 2) / 2;
+        text.resize(static_cast<qsizetype>(units));
+        for (size_t i = 0; i < units; ++i) {
+            text[static_cast<qsizetype>(i)] =
+                QChar(static_cast<char16_t>(data[2 + 2 * i] | (data[3 + 2 * i] << 8)));
+        }
+    } else {
+        text = QString::fromUtf8(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+    }
     try {
         RedisUrl url;
         try {
