@@ -144,6 +144,11 @@ QJsonObject parseObject(const QByteArray& json) {
         if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) {
             throw InputError(root, QStringLiteral("expected a JSON object"));
         }
+        if (error.error == QJsonParseError::DeepNesting) {
+            // Qt's parser stops at its depth limit (1024) without recursing further.
+            throw InputError(lineColumn(json, error),
+                             QStringLiteral("JSON nested more than 1024 levels deep"));
+        }
         throw InputError(lineColumn(json, error),
                          QStringLiteral("malformed JSON: ") + error.errorString());
     }
@@ -157,6 +162,14 @@ QByteArray readSmallFile(const QString& path, qint64 maxBytes, const QString& wh
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
+    }
+    // A regular file says its size: an oversized one is refused unread, with its size named.
+    // Pipes and special files have none; they are read in pieces up to just past the limit.
+    if (!file.isSequential() && file.size() > maxBytes) {
+        throw InputError(path, QStringLiteral("the file is larger than %1 MiB (%2 bytes); %3")
+                                   .arg(maxBytes / (1024 * 1024))
+                                   .arg(file.size())
+                                   .arg(what));
     }
     QByteArray data;
     while (data.size() <= maxBytes) {

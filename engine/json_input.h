@@ -53,7 +53,8 @@ QString lineColumn(const QByteArray& text, const QJsonParseError& error);
 QJsonObject parseObject(const QByteArray& json);
 // A whole small file (read in bounded pieces, so pipes and special files are bounded too);
 // `what` names the content in the message for an oversized file ("a limiter spec is a few lines
-// of JSON"). Unreadable, empty and oversized files are errors naming the path.
+// of JSON"). Unreadable, empty and oversized files are errors naming the path; a regular file
+// over the limit is refused from its size, unread, and the message names the size.
 QByteArray readSmallFile(const QString& path, qint64 maxBytes, const QString& what);
 
 }  // namespace ratelab::json_input

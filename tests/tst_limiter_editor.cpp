@@ -61,6 +61,11 @@ LimiterSpec slidingWindow(const QString& name, Scope scope, const QVector<Slidin
     return spec;
 }
 
+LimiterSpec withPolicy(LimiterSpec spec, FailurePolicy policy) {
+    spec.onError = policy;
+    return spec;
+}
+
 // The defaults of a new limiter in the list editor.
 LimiterSpec defaultSpec(const QString& type, const QString& name) {
     if (type == QLatin1String("token_bucket")) {
@@ -232,6 +237,26 @@ void TestLimiterEditor::typingProducesSpec_data() {
                        QStringLiteral("rules=2/100,30/10000,500/86400000")}
         << slidingWindow(QStringLiteral("search"), Scope::Global,
                          {{2, 100}, {30, 10000}, {500, 86400000}});
+    // The on_error combo: the spec gets the policy the user picked.
+    QTest::newRow("token bucket, fail open")
+        << QStringLiteral("token_bucket")
+        << QStringList{QStringLiteral("name=api"), QStringLiteral("onError=open"),
+                       QStringLiteral("rate=25"), QStringLiteral("intervalMs=2000")}
+        << withPolicy(tokenBucket(QStringLiteral("api"), Scope::Global, 25, 2000),
+                      FailurePolicy::Open);
+    QTest::newRow("fixed window, fail closed")
+        << QStringLiteral("fixed_window")
+        << QStringList{QStringLiteral("name=quota"), QStringLiteral("onError=closed"),
+                       QStringLiteral("rate=5"),     QStringLiteral("unit=minutes"),
+                       QStringLiteral("interval=2"), QStringLiteral("timezone=UTC")}
+        << withPolicy(fixedWindow(QStringLiteral("quota"), Scope::Global, 5, 2,
+                                  CalendarUnit::Minutes, "UTC"),
+                      FailurePolicy::Closed);
+    QTest::newRow("sliding window, closed then back to error")
+        << QStringLiteral("sliding_window")
+        << QStringList{QStringLiteral("name=login"), QStringLiteral("onError=closed"),
+                       QStringLiteral("rules=5/1000"), QStringLiteral("onError=error")}
+        << slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}});
 }
 
 void TestLimiterEditor::typingProducesSpec() {
@@ -426,6 +451,11 @@ void TestLimiterEditor::setSpecRoundTrips_data() {
     QTest::newRow("sliding window")
         << slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}, {20, 60000}});
     QTest::newRow("odd name") << tokenBucket(QStringLiteral("<b>%1 é"), Scope::Global, 1, 1);
+    QTest::newRow("fail open") << withPolicy(
+        tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000), FailurePolicy::Open);
+    QTest::newRow("fail closed") << withPolicy(
+        slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}}),
+        FailurePolicy::Closed);
 }
 
 void TestLimiterEditor::setSpecRoundTrips() {
@@ -442,6 +472,8 @@ void TestLimiterEditor::setSpecRoundTrips() {
     QCOMPARE(validity.count(), 1);
     QCOMPARE(validity.at(0).at(0).toBool(), true);
     QCOMPARE(child<QLineEdit>(editor, QStringLiteral("name"))->text(), spec.name);
+    QCOMPARE(child<QComboBox>(editor, QStringLiteral("onError"))->currentData().toString(),
+             failurePolicyName(spec.onError));
 
     // From a valid form: no validity signal at all.
     editor.setSpec(tokenBucket(QStringLiteral("other"), Scope::Global, 1, 1));

@@ -68,6 +68,16 @@ QByteArray sw(const char* extra = R"("rules": [{"limit": 5, "window_ms": 1000}])
     return QByteArray(R"({"type": "sliding_window", "name": "login", )") + extra + '}';
 }
 
+LimiterSpec withPolicy(LimiterSpec spec, FailurePolicy policy) {
+    spec.onError = policy;
+    return spec;
+}
+
+// `depth` nested arrays, at the top level or as the value of a spec's field.
+QByteArray nestedArrays(int depth) {
+    return QByteArray(depth, '[') + QByteArray(depth, ']');
+}
+
 QByteArray manyRules(int count) {
     QJsonArray rules;
     for (int i = 0; i < count; ++i) {
@@ -116,6 +126,8 @@ private slots:
     void names();
     void loadFile();
     void loadFileErrors();
+    void loadBadFiles_data();
+    void loadBadFiles();
 };
 
 void TestLimiterSpec::parseValid_data() {
@@ -138,6 +150,27 @@ void TestLimiterSpec::parseValid_data() {
  "rules": [{"limit": 5, "window_ms": 1000}, {"limit": 20, "window_ms": 60000}]})")
         << slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}, {20, 60000}});
 
+    // on_error: optional on every type, default "error".
+    QTest::newRow("on_error defaults to error")
+        << tb()
+        << withPolicy(tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000),
+                      FailurePolicy::Error);
+    QTest::newRow("on_error error") << tb(R"("on_error": "error", "rate": 10, "interval_ms": 1000)")
+                                    << tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000);
+    QTest::newRow("on_error open on a token bucket")
+        << tb(R"("on_error": "open", "rate": 10, "interval_ms": 1000)")
+        << withPolicy(tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000),
+                      FailurePolicy::Open);
+    QTest::newRow("on_error closed on a fixed window")
+        << fw(R"("rate": 5, "interval": 2, "unit": "minutes", "on_error": "closed")")
+        << withPolicy(
+               fixedWindow(QStringLiteral("quota"), Scope::Global, 5, 2, CalendarUnit::Minutes),
+               FailurePolicy::Closed);
+    QTest::newRow("on_error open on a sliding window")
+        << sw(R"("scope": "per_client", "on_error": "open", )"
+              R"("rules": [{"limit": 5, "window_ms": 1000}])")
+        << withPolicy(slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}}),
+                      FailurePolicy::Open);
     QTest::newRow("scope defaults to global")
         << tb() << tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000);
     QTest::newRow("token bucket per client")
@@ -510,6 +543,70 @@ void TestLimiterSpec::parseInvalid_data() {
     QTest::newRow("rule window_ms above a year")
         << sw(R"("rules": [{"limit": 5, "window_ms": 31622400001}])") << "$.rules[0].window_ms"
         << "must be an integer from 1 to 31622400000, got 31622400001";
+
+    // on_error
+    QTest::newRow("on_error unknown")
+        << tb(R"("on_error": "ignore", "rate": 1, "interval_ms": 1)") << "$.on_error"
+        << R"(unknown failure policy "ignore"; expected error, open or closed)";
+    QTest::newRow("on_error wrong case")
+        << tb(R"("on_error": "Open", "rate": 1, "interval_ms": 1)") << "$.on_error"
+        << R"(unknown failure policy "Open"; expected error, open or closed)";
+    QTest::newRow("on_error empty")
+        << fw(R"("rate": 5, "interval": 2, "unit": "minutes", "on_error": "")") << "$.on_error"
+        << R"(unknown failure policy ""; expected error, open or closed)";
+    QTest::newRow("on_error boolean")
+        << sw(R"("on_error": true, "rules": [{"limit": 5, "window_ms": 1000}])") << "$.on_error"
+        << "must be a string, got true (a boolean)";
+    QTest::newRow("on_error number")
+        << tb(R"("on_error": 1, "rate": 1, "interval_ms": 1)") << "$.on_error"
+        << "must be a string, got 1";
+    QTest::newRow("on_error null")
+        << tb(R"("on_error": null, "rate": 1, "interval_ms": 1)") << "$.on_error"
+        << "must be a string, got null";
+    QTest::newRow("on_error array")
+        << tb(R"("on_error": ["open"], "rate": 1, "interval_ms": 1)") << "$.on_error"
+        << "must be a string, got an array";
+    QTest::newRow("on_error misspelt")
+        << tb(R"("onError": "open", "rate": 1, "interval_ms": 1)") << "$.onError"
+        << "unknown field";
+
+    // Numbers at the type limits (2^63, int64 max and min, 2^53 + 1, -0 written as an integer).
+    QTest::newRow("rate 2^63")
+        << tb(R"("rate": 9223372036854775808, "interval_ms": 1000)") << "$.rate"
+        << "must be an integer from 1 to 1000000000, got 9223372036854776000";
+    QTest::newRow("rate int64 max")
+        << tb(R"("rate": 9223372036854775807, "interval_ms": 1000)") << "$.rate"
+        << "must be an integer from 1 to 1000000000, got 9223372036854776000";
+    QTest::newRow("interval_ms int64 min")
+        << tb(R"("rate": 1, "interval_ms": -9223372036854775808)") << "$.interval_ms"
+        << "must be an integer from 1 to 31622400000, got -9223372036854776000";
+    QTest::newRow("rule limit 2^53 + 1")
+        << sw(R"("rules": [{"limit": 9007199254740993, "window_ms": 1000}])") << "$.rules[0].limit"
+        << "must be an integer from 1 to 1000000, got 9007199254740992";
+    QTest::newRow("rate -0") << tb(R"("rate": -0, "interval_ms": 1000)") << "$.rate"
+                             << "must be an integer from 1 to 1000000000, got 0";
+    QTest::newRow("rate -1e308") << tb(R"("rate": -1e308, "interval_ms": 1000)") << "$.rate"
+                                 << "must be an integer from 1 to 1000000000, got -1e+308";
+    QTest::newRow("rate smallest denormal")
+        << tb(R"("rate": 5e-324, "interval_ms": 1000)") << "$.rate"
+        << "must be an integer from 1 to 1000000000, got 5e-324";
+
+    // Deep nesting: Qt's parser stops at its nesting limit; no crash, the place is named.
+    QTest::newRow("100000 nested arrays") << nestedArrays(100000) << "line 1, column 1025"
+                                          << "JSON nested more than 1024 levels deep";
+    QTest::newRow("100000 nested arrays in a field")
+        << tb(R"("rate": )" + nestedArrays(100000) + R"(, "interval_ms": 1)")
+        << "line 1, column 1072"
+        << "JSON nested more than 1024 levels deep";
+    QTest::newRow("nesting within Qt's limit")
+        << tb(R"("rate": )" + nestedArrays(500) + R"(, "interval_ms": 1)") << "$.rate"
+        << "must be an integer, got an array";
+    // Binary garbage.
+    QTest::newRow("binary garbage") << QByteArray("\x00\xff\xfe\x01PK\x03\x04\x89PNG", 12) << "$"
+                                    << "expected a JSON object";
+    QTest::newRow("NUL inside the object")
+        << QByteArray("{\"type\": \"token_bucket\"\x00}", 26) << "line 1, column 24"
+        << "malformed JSON";
 }
 
 void TestLimiterSpec::parseInvalid() {
@@ -551,6 +648,22 @@ void TestLimiterSpec::parseWithPath() {
         QFAIL("accepted a spec without a name");
     } catch (const InputError& error) {
         QCOMPARE(error.where(), QStringLiteral("$.limiters[2].name"));
+    }
+
+    // Inside a scenario the policy is named by its limiter's path too.
+    object = QJsonObject{{QStringLiteral("type"), QStringLiteral("token_bucket")},
+                         {QStringLiteral("name"), QStringLiteral("api")},
+                         {QStringLiteral("on_error"), QStringLiteral("sometimes")},
+                         {QStringLiteral("rate"), 1},
+                         {QStringLiteral("interval_ms"), 1}};
+    try {
+        parseLimiterSpec(object, base);
+        QFAIL("accepted an unknown failure policy");
+    } catch (const InputError& error) {
+        QCOMPARE(error.where(), QStringLiteral("$.limiters[2].on_error"));
+        QCOMPARE(error.problem(),
+                 QStringLiteral(R"(unknown failure policy "sometimes"; expected error, open or )"
+                                R"(closed)"));
     }
 
     // The default path is "$".
@@ -609,6 +722,13 @@ void TestLimiterSpec::roundTrip_data() {
                                                manyRuleValues(spec_limits::kMaxRules));
     QTest::newRow("unicode name") << tokenBucket(
         QString::fromUtf8("d\xC3\xA9j\xC3\xA0 vu \xF0\x9F\x9A\x80"), Scope::Global, 1, 1);
+    QTest::newRow("token bucket failing open") << withPolicy(
+        tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000), FailurePolicy::Open);
+    QTest::newRow("fixed window failing closed") << withPolicy(
+        fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 2, CalendarUnit::Minutes, "UTC"),
+        FailurePolicy::Closed);
+    QTest::newRow("sliding window failing open") << withPolicy(
+        slidingWindow(QStringLiteral("login"), Scope::PerClient, {{5, 1000}}), FailurePolicy::Open);
 }
 
 void TestLimiterSpec::roundTrip() {
@@ -653,6 +773,17 @@ void TestLimiterSpec::toJsonFormat() {
                                               QStringLiteral("scope"), QStringLiteral("type")}));
     QCOMPARE(slidingJson.value(QStringLiteral("rules")).toArray().at(1).toObject(),
              (QJsonObject{{QStringLiteral("limit"), 20}, {QStringLiteral("window_ms"), 60000}}));
+
+    // on_error is written only when it is not the default, so older files stay as they were.
+    LimiterSpec policy = tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000);
+    QVERIFY(!limiterSpecToJson(policy).contains(QStringLiteral("on_error")));
+    policy.onError = FailurePolicy::Open;
+    QCOMPARE(limiterSpecToJson(policy).value(QStringLiteral("on_error")).toString(),
+             QStringLiteral("open"));
+    policy.onError = FailurePolicy::Closed;
+    QCOMPARE(limiterSpecToJson(policy).value(QStringLiteral("on_error")).toString(),
+             QStringLiteral("closed"));
+    QCOMPARE(limiterSpecToJson(policy).size(), 6);
 }
 
 void TestLimiterSpec::capacity() {
@@ -693,6 +824,11 @@ void TestLimiterSpec::equality() {
     QVERIFY(other != bucket);
     other = bucket;
     other.type = LimiterType::FixedWindow;
+    QVERIFY(other != bucket);
+    other = bucket;
+    other.onError = FailurePolicy::Open;
+    QVERIFY(other != bucket);
+    other.onError = FailurePolicy::Closed;
     QVERIFY(other != bucket);
 
     const LimiterSpec window = fixedWindow(QStringLiteral("quota"), Scope::PerClient, 5, 2,
@@ -742,6 +878,9 @@ void TestLimiterSpec::names() {
     QCOMPARE(calendarUnitName(CalendarUnit::Hours), QStringLiteral("hours"));
     QCOMPARE(calendarUnitName(CalendarUnit::Days), QStringLiteral("days"));
     QCOMPARE(calendarUnitName(CalendarUnit::Months), QStringLiteral("months"));
+    QCOMPARE(failurePolicyName(FailurePolicy::Error), QStringLiteral("error"));
+    QCOMPARE(failurePolicyName(FailurePolicy::Open), QStringLiteral("open"));
+    QCOMPARE(failurePolicyName(FailurePolicy::Closed), QStringLiteral("closed"));
 }
 
 namespace {
@@ -816,6 +955,68 @@ void TestLimiterSpec::loadFileErrors() {
         QCOMPARE(error.where(), dir.path());
         QVERIFY2(error.problem().contains(QStringLiteral("cannot read the file")),
                  qPrintable(error.problem()));
+    }
+}
+
+// Files that must be refused whole: oversized (100 MB, sparse: refused from its size, unread),
+// deeply nested, binary. Each message starts with the file's path.
+void TestLimiterSpec::loadBadFiles_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<qint64>("size");    // > content size: the file is extended (sparse) to it
+    QTest::addColumn<QString>("where");  // after "<path>: ", or empty when where is the path
+    QTest::addColumn<QString>("message");
+
+    const qint64 hundredMb = 100LL * 1024 * 1024;
+    QTest::newRow("100 MB of spaces after a spec")
+        << tb() << hundredMb << QString()
+        << QStringLiteral(
+               "the file is larger than 1 MiB (104857600 bytes); a limiter spec is a "
+               "few lines of JSON");
+    QTest::newRow("100 MB of NULs") << QByteArray() << hundredMb << QString()
+                                    << QStringLiteral("larger than 1 MiB (104857600 bytes)");
+    QTest::newRow("1 MiB + 1 byte") << QByteArray("{") << qint64(1024 * 1024 + 1) << QString()
+                                    << QStringLiteral("larger than 1 MiB (1048577 bytes)");
+    QTest::newRow("empty") << QByteArray("") << qint64(0) << QString()
+                           << QStringLiteral("the file is empty");
+    QTest::newRow("100000 nested arrays")
+        << nestedArrays(100000) << qint64(0) << QStringLiteral("line 1, column 1025")
+        << QStringLiteral("JSON nested more than 1024 levels deep");
+    QTest::newRow("100000 nested objects")
+        << QByteArray("{\"a\":").repeated(100000) + QByteArray(100000, '}') << qint64(0)
+        << QStringLiteral("line 1, column 5121")
+        << QStringLiteral("JSON nested more than 1024 levels deep");
+    QTest::newRow("binary garbage")
+        << QByteArray(
+               "\x7f"
+               "ELF\x02\x01\x01\x00\x00\x00\xff\xfe",
+               12)
+        << qint64(0) << QStringLiteral("$") << QStringLiteral("expected a JSON object");
+    QTest::newRow("UTF-16 text") << QByteArray("\xff\xfe{\0\"\0t\0\"\0:\0 \01\0}\0", 18)
+                                 << qint64(0) << QStringLiteral("$")
+                                 << QStringLiteral("expected a JSON object");
+}
+
+void TestLimiterSpec::loadBadFiles() {
+    QFETCH(QByteArray, content);
+    QFETCH(qint64, size);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("spec.json"));
+    writeFile(path, content);
+    if (size > content.size()) {
+        QFile file(path);
+        QVERIFY(file.resize(size));
+    }
+    try {
+        loadLimiterSpecFile(path);
+        QFAIL("accepted");
+    } catch (const InputError& error) {
+        QCOMPARE(error.where(), where.isEmpty() ? path : path + QStringLiteral(": ") + where);
+        QVERIFY2(error.problem().contains(message), qPrintable(error.problem()));
+        QVERIFY(error.message().startsWith(path + QStringLiteral(": ")));
     }
 }
 

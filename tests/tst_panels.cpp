@@ -155,6 +155,8 @@ private slots:
 
     void accounting_data();
     void accounting();
+    void accountingShowsPolicy_data();
+    void accountingShowsPolicy();
     void accountingStaysRedForTheRun();
     void comparisonRow_data();
     void comparisonRow();
@@ -406,6 +408,48 @@ void TestPanels::accounting() {
     QVERIFY(!lines[1].contains(QStringLiteral("color:")));
 }
 
+// The failure policy's part of the errors follows the identity, which it does not change.
+void TestPanels::accountingShowsPolicy_data() {
+    QTest::addColumn<int>("policy");
+    QTest::addColumn<qint64>("errorsOpen");
+    QTest::addColumn<qint64>("errorsClosed");
+    QTest::addColumn<QString>("expected");
+
+    QTest::newRow("error policy") << int(FailurePolicy::Error) << 0LL << 0LL
+                                  << "api: fired 1,000 = accepted 600 + rejected 300 + errors 100";
+    QTest::newRow("open, nothing failed yet")
+        << int(FailurePolicy::Open) << 0LL << 0LL
+        << "api: fired 1,000 = accepted 600 + rejected 300 + errors 100";
+    QTest::newRow("open") << int(FailurePolicy::Open) << 100LL << 0LL
+                          << "api: fired 1,000 = accepted 600 + rejected 300 + errors 100 "
+                             "(errors 100 let through by on_error open)";
+    QTest::newRow("closed") << int(FailurePolicy::Closed) << 0LL << 100LL
+                            << "api: fired 1,000 = accepted 600 + rejected 300 + errors 100 "
+                               "(errors 100 refused by on_error closed)";
+    QTest::newRow("changed from open to closed")
+        << int(FailurePolicy::Closed) << 60LL << 40LL
+        << "api: fired 1,000 = accepted 600 + rejected 300 + errors 100 "
+           "(errors 60 let through, 40 refused by on_error closed)";
+}
+
+void TestPanels::accountingShowsPolicy() {
+    QFETCH(int, policy);
+    QFETCH(qint64, errorsOpen);
+    QFETCH(qint64, errorsClosed);
+    QFETCH(QString, expected);
+
+    ComparisonTable table;
+    RunSnapshot run;
+    run.limiters.append(limiterSnapshot(QStringLiteral("api"), 1000, 600, 300, 100));
+    run.limiters[0].spec.onError = FailurePolicy(policy);
+    run.limiters[0].errorsOpen = errorsOpen;
+    run.limiters[0].errorsClosed = errorsClosed;
+    table.updateFrom(run);
+    QCOMPARE(table.accountingText(), expected);
+    auto* label = table.findChild<QLabel*>(QStringLiteral("accounting"));
+    QVERIFY(!label->text().contains(QStringLiteral("color:")));
+}
+
 void TestPanels::accountingStaysRedForTheRun() {
     ComparisonTable table;
     RunSnapshot run;
@@ -431,7 +475,8 @@ void TestPanels::accountingStaysRedForTheRun() {
 void TestPanels::comparisonRow_data() {
     QTest::addColumn<int>("type");
     QTest::addColumn<bool>("perClient");
-    QTest::addColumn<QVector<qint64>>("counts");  // fired, accepted, rejected, errors
+    // fired, accepted, rejected, errors, errors let through (open), refused (closed)
+    QTest::addColumn<QVector<qint64>>("counts");
     QTest::addColumn<QVector<qint64>>("latenciesUs");
     QTest::addColumn<double>("fairness");
     QTest::addColumn<QStringList>("expected");
@@ -440,25 +485,36 @@ void TestPanels::comparisonRow_data() {
     for (qint64 v = 1; v <= 100; ++v)
         oneToHundred.append(v);
     QTest::newRow("token bucket") << int(LimiterType::TokenBucket) << false
-                                  << QVector<qint64>{1000, 600, 390, 10} << oneToHundred << 1.0
+                                  << QVector<qint64>{1000, 600, 390, 10, 0, 0} << oneToHundred
+                                  << 1.0
+                                  << texts({"api", "token_bucket", "1,000", "600", "390", "10", "0",
+                                            "0", "60.0", "0.050", "0.099", "1.000"});
+    QTest::newRow("failing open") << int(LimiterType::TokenBucket) << false
+                                  << QVector<qint64>{1000, 600, 390, 10, 10, 0} << oneToHundred
+                                  << 1.0
                                   << texts({"api", "token_bucket", "1,000", "600", "390", "10",
-                                            "60.0", "0.050", "0.099", "1.000"});
+                                            "10", "0", "60.0", "0.050", "0.099", "1.000"});
+    QTest::newRow("failing closed, policy changed mid-run")
+        << int(LimiterType::SlidingWindow) << false
+        << QVector<qint64>{5000, 2000, 1000, 2000, 300, 1200} << oneToHundred << 1.0
+        << texts({"api", "sliding_window", "5,000", "2,000", "1,000", "2,000", "300", "1,200",
+                  "40.0", "0.050", "0.099", "1.000"});
     QTest::newRow("fixed window per client")
-        << int(LimiterType::FixedWindow) << true << QVector<qint64>{3, 1, 2, 0}
+        << int(LimiterType::FixedWindow) << true << QVector<qint64>{3, 1, 2, 0, 0, 0}
         << QVector<qint64>{0, 20, 127} << 0.5
-        << texts({"api", "fixed_window (per_client)", "3", "1", "2", "0", "33.3", "0.020", "0.127",
-                  "0.500"});
+        << texts({"api", "fixed_window (per_client)", "3", "1", "2", "0", "0", "0", "33.3", "0.020",
+                  "0.127", "0.500"});
     QTest::newRow("nothing yet") << int(LimiterType::SlidingWindow) << false
-                                 << QVector<qint64>{0, 0, 0, 0} << QVector<qint64>() << 1.0
-                                 << texts({"api", "sliding_window", "0", "0", "0", "0", "\u2014",
-                                           "\u2014", "\u2014", "1.000"});
+                                 << QVector<qint64>{0, 0, 0, 0, 0, 0} << QVector<qint64>() << 1.0
+                                 << texts({"api", "sliding_window", "0", "0", "0", "0", "0", "0",
+                                           "\u2014", "\u2014", "\u2014", "1.000"});
     // A percentile is the top of its bucket (at most the max): p50 is 2^20 + 2^14 - 1 us, p99
     // the max, 2^24 us.
     QTest::newRow("slow") << int(LimiterType::TokenBucket) << false
-                          << QVector<qint64>{2000000, 2000000, 0, 0}
+                          << QVector<qint64>{2000000, 2000000, 0, 0, 0, 0}
                           << QVector<qint64>{1048576, 16777216} << 0.87654
-                          << texts({"api", "token_bucket", "2,000,000", "2,000,000", "0", "0",
-                                    "100.0", "1,065", "16,777", "0.877"});
+                          << texts({"api", "token_bucket", "2,000,000", "2,000,000", "0", "0", "0",
+                                    "0", "100.0", "1,065", "16,777", "0.877"});
 }
 
 void TestPanels::comparisonRow() {
@@ -471,6 +527,8 @@ void TestPanels::comparisonRow() {
 
     LimiterSnapshot s =
         limiterSnapshot(QStringLiteral("api"), counts[0], counts[1], counts[2], counts[3]);
+    s.errorsOpen = counts[4];
+    s.errorsClosed = counts[5];
     s.spec.type = LimiterType(type);
     s.spec.scope = perClient ? Scope::PerClient : Scope::Global;
     LatencyHistogram histogram;
@@ -489,8 +547,10 @@ void TestPanels::comparisonRow() {
     auto* widget = table.findChild<QTableWidget*>(QStringLiteral("comparison"));
     QVERIFY(widget);
     QCOMPARE(widget->rowCount(), 2);
-    QCOMPARE(widget->columnCount(), 10);
-    QCOMPARE(widget->horizontalHeaderItem(9)->text(), QStringLiteral("Fairness"));
+    QCOMPARE(widget->columnCount(), 12);
+    QCOMPARE(widget->horizontalHeaderItem(6)->text(), QStringLiteral("Let through"));
+    QCOMPARE(widget->horizontalHeaderItem(7)->text(), QStringLiteral("Refused"));
+    QCOMPARE(widget->horizontalHeaderItem(11)->text(), QStringLiteral("Fairness"));
 }
 
 void TestPanels::clientRows_data() {

@@ -127,6 +127,22 @@ private slots:
         QTest::newRow("unknown option")
             << okSpec << okTrace << QStringList{QStringLiteral("--colour")} << 2
             << QStringLiteral("colour");
+        QTest::newRow("unknown on_error")
+            << QByteArray(
+                   R"({"type":"token_bucket","name":"x","rate":1,"interval_ms":1,"on_error":"skip"})")
+            << okTrace << QStringList() << 2
+            << QStringLiteral(
+                   R"(spec.json: $.on_error: unknown failure policy "skip"; expected error, )"
+                   R"(open or closed)");
+        QTest::newRow("100000 nested arrays")
+            << QByteArray(100000, '[') + QByteArray(100000, ']') << okTrace << QStringList() << 2
+            << QStringLiteral(
+                   "spec.json: line 1, column 1025: JSON nested more than 1024 levels deep");
+        QTest::newRow("binary garbage")
+            << QByteArray("\xca\xfe\xba\xbe\x00\x00\x00\x34", 8) << okTrace << QStringList() << 2
+            << QStringLiteral("spec.json: $: expected a JSON object");
+        QTest::newRow("empty spec") << QByteArray() << okTrace << QStringList() << 2
+                                    << QStringLiteral("spec.json: the file is empty");
         QTest::newRow("unreachable, password hidden")
             << okSpec << okTrace
             << QStringList{QStringLiteral("--redis"),

@@ -2,6 +2,8 @@
 #include <QDateTime>
 #include <QFileInfo>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTimeZone>
 #include <QtTest>
@@ -11,6 +13,7 @@
 #include "limiters/calendar_window.h"
 #include "limiters/limit_geometry.h"
 #include "report/report_renderer.h"
+#include "scenario/run_report.h"
 #include "stats/run_snapshot.h"
 
 using ratelab::CalendarUnit;
@@ -174,6 +177,8 @@ private slots:
     void renderWithoutLimitersOrWithManyWindows();
     void writeReportPng();
     void writeReportPngToUnwritablePath();
+    void summaryCarriesFailurePolicy_data();
+    void summaryCarriesFailurePolicy();
 };
 
 void TestReport::limitPerBucket_data() {
@@ -438,6 +443,98 @@ void TestReport::writeReportPngToUnwritablePath() {
     QVERIFY(!ratelab::writeReportPng(syntheticRun(), path, &error));
     QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
     QVERIFY(!QFileInfo::exists(path));
+}
+
+// summary.json, buckets.csv and the printed summary carry the on_error policy and the errors it
+// let through or refused, per limiter, per client and per bucket.
+void TestReport::summaryCarriesFailurePolicy_data() {
+    QTest::addColumn<int>("policy");
+    QTest::addColumn<qint64>("errorsOpen");  // of 7 errors, 4 in bucket 0 and 3 in bucket 1
+    QTest::addColumn<qint64>("errorsClosed");
+    QTest::addColumn<QString>("line");  // the policy line of the printed summary, or empty
+
+    QTest::newRow("error") << int(ratelab::FailurePolicy::Error) << 0LL << 0LL << QString();
+    QTest::newRow("open") << int(ratelab::FailurePolicy::Open) << 7LL << 0LL
+                          << QStringLiteral(
+                                 "  on_error open: of the errors, 7 let through, 0 "
+                                 "refused\n");
+    QTest::newRow("closed") << int(ratelab::FailurePolicy::Closed) << 0LL << 7LL
+                            << QStringLiteral(
+                                   "  on_error closed: of the errors, 0 let through, "
+                                   "7 refused\n");
+}
+
+void TestReport::summaryCarriesFailurePolicy() {
+    QFETCH(int, policy);
+    QFETCH(qint64, errorsOpen);
+    QFETCH(qint64, errorsClosed);
+    QFETCH(QString, line);
+
+    RunSnapshot run;
+    run.scenarioName = QStringLiteral("policy");
+    run.bucketMs = 100;
+    run.durationUs = 200000;
+    run.finished = true;
+    run.scheduled = 20;
+    run.bucketTargetRate = {100, 100};
+    LimiterSnapshot l;
+    l.spec = tokenBucket(5, 1000);
+    l.spec.onError = ratelab::FailurePolicy(policy);
+    l.fired = 20;
+    l.accepted = 8;
+    l.rejected = 5;
+    l.errors = 7;
+    l.errorsOpen = errorsOpen;
+    l.errorsClosed = errorsClosed;
+    l.bucketAccepted = {5, 3};
+    l.bucketRejected = {1, 4};
+    l.bucketErrors = {4, 3};
+    l.bucketErrorsOpen = {errorsOpen ? 4 : 0, errorsOpen ? 3 : 0};
+    l.bucketErrorsClosed = {errorsClosed ? 4 : 0, errorsClosed ? 3 : 0};
+    ratelab::ClientTotals c;
+    c.client = QStringLiteral("c1");
+    c.fired = 20;
+    c.accepted = 8;
+    c.rejected = 5;
+    c.errors = 7;
+    c.errorsOpen = errorsOpen;
+    c.errorsClosed = errorsClosed;
+    l.clients = {c};
+    run.limiters = {l};
+
+    const QJsonObject summary =
+        ratelab::summaryJson(run).value(QStringLiteral("limiters")).toArray().at(0).toObject();
+    QCOMPARE(summary.value(QStringLiteral("on_error")).toString(),
+             ratelab::failurePolicyName(l.spec.onError));
+    QCOMPARE(summary.value(QStringLiteral("fired")).toDouble(), 20.0);
+    QCOMPARE(summary.value(QStringLiteral("errors")).toDouble(), 7.0);
+    QCOMPARE(summary.value(QStringLiteral("errors_open")).toDouble(), double(errorsOpen));
+    QCOMPARE(summary.value(QStringLiteral("errors_closed")).toDouble(), double(errorsClosed));
+    QCOMPARE(summary.value(QStringLiteral("accounting_exact")).toBool(), true);
+    const QJsonObject client = summary.value(QStringLiteral("clients")).toArray().at(0).toObject();
+    QCOMPARE(client.value(QStringLiteral("errors_open")).toDouble(), double(errorsOpen));
+    QCOMPARE(client.value(QStringLiteral("errors_closed")).toDouble(), double(errorsClosed));
+
+    const QByteArray open = QByteArray::number(errorsOpen ? 4 : 0);
+    const QByteArray closed = QByteArray::number(errorsClosed ? 4 : 0);
+    const QByteArray open1 = QByteArray::number(errorsOpen ? 3 : 0);
+    const QByteArray closed1 = QByteArray::number(errorsClosed ? 3 : 0);
+    QCOMPARE(ratelab::bucketsCsv(run),
+             "bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,errors_closed\n"
+             "0,0,api,5,1,4,100," +
+                 open + "," + closed +
+                 "\n"
+                 "1,100,api,3,4,3,100," +
+                 open1 + "," + closed1 + "\n");
+
+    const QString text = ratelab::summaryText(run);
+    QVERIFY2(text.contains(QStringLiteral(
+                 "api (token_bucket): fired 20 = accepted 8 + rejected 5 + errors 7\n")),
+             qPrintable(text));
+    QCOMPARE(text.contains(QStringLiteral("on_error")), !line.isEmpty());
+    if (!line.isEmpty()) {
+        QVERIFY2(text.contains(line), qPrintable(text));
+    }
 }
 
 QTEST_MAIN(TestReport)

@@ -57,7 +57,7 @@ private slots:
   "limiters": [
     {"type": "token_bucket", "name": "%1", "rate": 10, "interval_ms": 1000},
     {"type": "fixed_window", "name": "%2", "rate": 10, "interval": 1, "unit": "seconds",
-     "timezone": "UTC"}
+     "timezone": "UTC", "on_error": "closed"}
   ],
   "traffic": {"shape": {"type": "constant", "rate": 50}, "duration_s": 2,
               "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.500Z", "speed": 0}}
@@ -80,12 +80,22 @@ private slots:
         QCOMPARE(limiters[0].toObject().value(QStringLiteral("accepted")).toInt(), 20);
         QCOMPARE(limiters[1].toObject().value(QStringLiteral("accepted")).toInt(), 30);
         QVERIFY(limiters[0].toObject().value(QStringLiteral("accounting_exact")).toBool());
+        // Nothing failed: the policy (default "error") let nothing through and refused nothing.
+        QCOMPARE(limiters[0].toObject().value(QStringLiteral("on_error")).toString(),
+                 QStringLiteral("error"));
+        QCOMPARE(limiters[1].toObject().value(QStringLiteral("on_error")).toString(),
+                 QStringLiteral("closed"));
+        for (const QJsonValue& limiter : limiters) {
+            QCOMPARE(limiter.toObject().value(QStringLiteral("errors_open")).toInt(-1), 0);
+            QCOMPARE(limiter.toObject().value(QStringLiteral("errors_closed")).toInt(-1), 0);
+        }
 
         QFile buckets(out + QStringLiteral("/buckets.csv"));
         QVERIFY(buckets.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = buckets.readAll().trimmed().split('\n');
         QCOMPARE(lines.first(),
-                 QByteArray("bucket,t_ms,limiter,accepted,rejected,errors,target_rate"));
+                 QByteArray("bucket,t_ms,limiter,accepted,rejected,errors,target_rate,"
+                            "errors_open,errors_closed"));
         QCOMPARE(lines.size(), 1 + 20 * 2);  // 2 s of 100 ms buckets, two limiters
         qint64 accepted = 0;
         for (const QByteArray& line : lines.mid(1)) {
@@ -112,6 +122,19 @@ private slots:
                 "duration_s": 1}})")
             << QStringLiteral("$.limiters[0].rate");
         QTest::newRow("not json") << QByteArray("[1, 2") << QStringLiteral("line 1");
+        QTest::newRow("unknown on_error")
+            << QByteArray(R"({"limiters": [{"type": "token_bucket", "name": "x", "rate": 1,
+                "interval_ms": 1, "on_error": "ignore"}], "traffic": {"shape": {"type":
+                "constant", "rate": 1}, "duration_s": 1}})")
+            << QStringLiteral(
+                   R"($.limiters[0].on_error: unknown failure policy "ignore"; expected error, )"
+                   R"(open or closed)");
+        QTest::newRow("100000 nested arrays")
+            << QByteArray(100000, '[') + QByteArray(100000, ']')
+            << QStringLiteral("line 1, column 1025: JSON nested more than 1024 levels deep");
+        QTest::newRow("binary garbage") << QByteArray("\x00\x01\x02\xff\xfe\xfd", 6)
+                                        << QStringLiteral("$: expected a JSON object");
+        QTest::newRow("empty file") << QByteArray() << QStringLiteral("the file is empty");
     }
     void badScenario() {
         QFETCH(QByteArray, json);
@@ -121,6 +144,21 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("bad.json")), r.err.constData());
+    }
+
+    // A 100 MB scenario file (sparse) is refused from its size, unread: exit 2, the file and its
+    // size named.
+    void hugeScenarioFile() {
+        const QString path = write(QStringLiteral("huge.json"), "{");
+        QFile file(path);
+        QVERIFY(file.resize(100LL * 1024 * 1024));
+        const Result r = run({QStringLiteral("run"), path, QStringLiteral("--out"),
+                              dir_.filePath(QStringLiteral("huge"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(
+                     path + QStringLiteral(": the file is larger than 1 MiB (104857600 bytes)")),
+                 r.err.constData());
+        QCOMPARE(r.out, QByteArray());
     }
 
     void benchPrintsThroughput() {

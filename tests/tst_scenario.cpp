@@ -191,6 +191,8 @@ private slots:
     void toJsonFormat();
     void loadFile();
     void loadFileErrors();
+    void loadBadFiles_data();
+    void loadBadFiles();
     void examples_data();
     void examples();
     void exampleIntents();
@@ -461,6 +463,24 @@ void TestScenario::parseValid_data() {
         << edited([&](Scenario& s) {
                s.limiters = {api(), quota, login};
            });
+    // Failure policies per limiter (on_error), kept through the scenario.
+    QTest::newRow("limiters with failure policies")
+        << withLimiters(R"([{"type": "token_bucket", "name": "e", "rate": 10, "interval_ms": 1000},
+                            {"type": "token_bucket", "name": "o", "rate": 10, "interval_ms": 1000,
+                             "on_error": "open"},
+                            {"type": "token_bucket", "name": "c", "rate": 10, "interval_ms": 1000,
+                             "on_error": "closed"}])")
+        << edited([](Scenario& s) {
+               LimiterSpec e = api();
+               e.name = QStringLiteral("e");
+               LimiterSpec o = e;
+               o.name = QStringLiteral("o");
+               o.onError = FailurePolicy::Open;
+               LimiterSpec c = e;
+               c.name = QStringLiteral("c");
+               c.onError = FailurePolicy::Closed;
+               s.limiters = {e, o, c};
+           });
     QTest::newRow("16 limiters") << withLimiters(manyLimiters(16)) << edited([](Scenario& s) {
         s.limiters.clear();
         for (int i = 0; i < 16; ++i) {
@@ -553,6 +573,16 @@ void TestScenario::parseInvalid_data() {
                                     << "malformed JSON";
     QTest::newRow("truncated") << doc(kConstant).chopped(1) << "line 1, column 162"
                                << "malformed JSON";
+    // Deep nesting stops at Qt's nesting limit: a parse error with its place, no crash.
+    QTest::newRow("100000 nested arrays")
+        << QByteArray(100000, '[') + QByteArray(100000, ']') << "line 1, column 1025"
+        << "JSON nested more than 1024 levels deep";
+    QTest::newRow("100000 nested arrays as the limiters")
+        << withLimiters(QByteArray(100000, '[') + QByteArray(100000, ']')) << "line 1, column 1037"
+        << "JSON nested more than 1024 levels deep";
+    QTest::newRow("binary garbage")
+        << QByteArray("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", 10) << "$"
+        << "expected a JSON object";
 
     // Top level.
     QTest::newRow("unknown field") << withTop(R"("colour": "red")") << "$.colour"
@@ -609,6 +639,17 @@ void TestScenario::parseInvalid_data() {
                         R"("unit": "days", "timezone": "Mars/Olympus"}])")
         << "$.limiters[0].timezone"
         << R"(unknown time zone "Mars/Olympus")";
+    QTest::newRow("limiter on_error unknown")
+        << withLimiters(QByteArray("[") + kApi +
+                        R"(, {"type": "token_bucket", "name": "b", "rate": 1, )"
+                        R"("interval_ms": 1, "on_error": "retry"}])")
+        << "$.limiters[1].on_error"
+        << R"(unknown failure policy "retry"; expected error, open or closed)";
+    QTest::newRow("limiter on_error not a string")
+        << withLimiters(R"([{"type": "token_bucket", "name": "a", "rate": 1, "interval_ms": 1, )"
+                        R"("on_error": false}])")
+        << "$.limiters[0].on_error"
+        << "must be a string, got false (a boolean)";
     QTest::newRow("duplicate names")
         << withLimiters(QByteArray("[") + kApi +
                         R"(, {"type": "sliding_window", "name": "login", "rules": )"
@@ -848,6 +889,18 @@ void TestScenario::parseInvalid_data() {
         << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": 86400.001)")
         << "$.traffic.duration_s"
         << "at most 86400, got 86400.001";
+    QTest::newRow("duration 1e308")
+        << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": 1e308)")
+        << "$.traffic.duration_s"
+        << "at most 86400, got 1e+308";
+    QTest::newRow("duration 2^63")
+        << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": 9223372036854775808)")
+        << "$.traffic.duration_s"
+        << "at most 86400, got 9223372036854776000";
+    QTest::newRow("duration -0")
+        << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": -0)")
+        << "$.traffic.duration_s"
+        << "above 0 and at most 86400, got 0";
     QTest::newRow("duration string")
         << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": "10s")")
         << "$.traffic.duration_s"
@@ -865,6 +918,12 @@ void TestScenario::parseInvalid_data() {
     // Clients.
     QTest::newRow("clients zero") << withTraffic(R"("clients": 0)") << "$.traffic.clients"
                                   << "must be an integer from 1 to 10000, got 0";
+    QTest::newRow("clients int64 max")
+        << withTraffic(R"("clients": 9223372036854775807)") << "$.traffic.clients"
+        << "must be an integer from 1 to 10000, got 9223372036854776000";
+    QTest::newRow("clients negative")
+        << withTraffic(R"("clients": -9223372036854775808)") << "$.traffic.clients"
+        << "must be an integer from 1 to 10000, got -9223372036854776000";
     QTest::newRow("clients above the limit")
         << withTraffic(R"("clients": 10001)") << "$.traffic.clients"
         << "must be an integer from 1 to 10000, got 10001";
@@ -1244,6 +1303,55 @@ void TestScenario::loadFileErrors() {
         file("replay.json", doc(R"("shape": {"type": "replay", "trace": "bad.csv"})"));
     expectError([&] { loadScenarioFile(replay); }, trace + QStringLiteral(":3"),
                 QStringLiteral("t_ms 5 is earlier than 10 on line 2"));
+}
+
+// Files refused whole: 100 MB (sparse: refused from its size, unread), deep nesting, binary.
+void TestScenario::loadBadFiles_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<qint64>("size");    // > content size: the file is extended (sparse) to it
+    QTest::addColumn<QString>("where");  // after "<path>: ", or empty when it is the path
+    QTest::addColumn<QString>("message");
+
+    const qint64 hundredMb = 100LL * 1024 * 1024;
+    QTest::newRow("100 MB after a scenario")
+        << doc(kConstant) << hundredMb << QString()
+        << QStringLiteral(
+               "the file is larger than 1 MiB (104857600 bytes); a scenario is a few "
+               "dozen lines of JSON");
+    QTest::newRow("100 MB of NULs") << QByteArray() << hundredMb << QString()
+                                    << QStringLiteral("larger than 1 MiB (104857600 bytes)");
+    QTest::newRow("empty") << QByteArray() << qint64(0) << QString()
+                           << QStringLiteral("the file is empty");
+    QTest::newRow("100000 nested arrays")
+        << QByteArray(100000, '[') + QByteArray(100000, ']') << qint64(0)
+        << QStringLiteral("line 1, column 1025")
+        << QStringLiteral("JSON nested more than 1024 levels deep");
+    QTest::newRow("100000 nested arrays as the traffic")
+        << QByteArray(R"({"limiters": [)") + kApi + R"(], "traffic": )" + QByteArray(100000, '[') +
+               QByteArray(100000, ']') + '}'
+        << qint64(0) << QStringLiteral("line 1, column 1124")
+        << QStringLiteral("JSON nested more than 1024 levels deep");
+    QTest::newRow("binary garbage")
+        << QByteArray("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 16) << qint64(0) << QStringLiteral("$")
+        << QStringLiteral("expected a JSON object");
+}
+
+void TestScenario::loadBadFiles() {
+    QFETCH(QByteArray, content);
+    QFETCH(qint64, size);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("scenario.json"));
+    writeFile(path, content);
+    if (size > content.size()) {
+        QFile file(path);
+        QVERIFY(file.resize(size));
+    }
+    expectError([&] { loadScenarioFile(path); },
+                where.isEmpty() ? path : path + QStringLiteral(": ") + where, message);
 }
 
 void TestScenario::examples_data() {

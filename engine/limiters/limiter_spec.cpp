@@ -24,7 +24,7 @@ qint64 LimiterSpec::capacity() const {
 }
 
 bool LimiterSpec::operator==(const LimiterSpec& o) const {
-    if (type != o.type || name != o.name || scope != o.scope) {
+    if (type != o.type || name != o.name || scope != o.scope || onError != o.onError) {
         return false;
     }
     // Fields of the other types carry no meaning, so they do not take part.
@@ -76,6 +76,18 @@ QString calendarUnitName(CalendarUnit unit) {
             return QStringLiteral("days");
         case CalendarUnit::Months:
             return QStringLiteral("months");
+    }
+    return QString();
+}
+
+QString failurePolicyName(FailurePolicy policy) {
+    switch (policy) {
+        case FailurePolicy::Error:
+            return QStringLiteral("error");
+        case FailurePolicy::Open:
+            return QStringLiteral("open");
+        case FailurePolicy::Closed:
+            return QStringLiteral("closed");
     }
     return QString();
 }

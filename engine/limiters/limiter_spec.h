@@ -10,6 +10,10 @@ namespace ratelab {
 enum class LimiterType { TokenBucket, FixedWindow, SlidingWindow };
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
+// What a failed decision (Redis unreachable, a timeout, an error or garbage reply) counts as:
+// always an error (fired = accepted + rejected + errors), and with Open or Closed also as let
+// through or refused by the policy, counted apart from accepted and rejected.
+enum class FailurePolicy { Error, Open, Closed };
 
 struct SlidingRule {
     qint64 limit = 0;
@@ -25,6 +29,8 @@ struct LimiterSpec {
     LimiterType type = LimiterType::TokenBucket;
     QString name;
     Scope scope = Scope::Global;
+    // "on_error" (any type; optional, default "error", written only when not the default).
+    FailurePolicy onError = FailurePolicy::Error;
 
     // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
     qint64 rate = 0;
@@ -69,8 +75,9 @@ LimiterSpec loadLimiterSpecFile(const QString& path);
 // The spec as JSON, in the same format parseLimiterSpec reads (round-trips).
 QJsonObject limiterSpecToJson(const LimiterSpec& spec);
 
-QString limiterTypeName(LimiterType type);    // "token_bucket", ...
-QString scopeName(Scope scope);               // "global", "per_client"
-QString calendarUnitName(CalendarUnit unit);  // "milliseconds", ...
+QString limiterTypeName(LimiterType type);        // "token_bucket", ...
+QString scopeName(Scope scope);                   // "global", "per_client"
+QString calendarUnitName(CalendarUnit unit);      // "milliseconds", ...
+QString failurePolicyName(FailurePolicy policy);  // "error", "open", "closed"
 
 }  // namespace ratelab

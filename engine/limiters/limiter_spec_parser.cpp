@@ -28,6 +28,8 @@ constexpr Scope kScopes[] = {Scope::Global, Scope::PerClient};
 constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Seconds,
                                    CalendarUnit::Minutes,      CalendarUnit::Hours,
                                    CalendarUnit::Days,         CalendarUnit::Months};
+constexpr FailurePolicy kPolicies[] = {FailurePolicy::Error, FailurePolicy::Open,
+                                       FailurePolicy::Closed};
 
 // An integer from 1 to max. JSON has only doubles, so 1.0 counts as an integer but 1.5 does not.
 // aboveMax, when given, replaces the generic message for integers above max.
@@ -153,7 +155,7 @@ QVector<SlidingRule> readRules(const QJsonObject& object, const QString& path) {
 LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath) {
     const QLatin1String type("type"), name("name"), scope("scope"), rate("rate");
     const QLatin1String intervalMs("interval_ms"), interval("interval"), unit("unit");
-    const QLatin1String timezone("timezone"), rules("rules");
+    const QLatin1String timezone("timezone"), rules("rules"), onError("on_error");
 
     // The type comes first: it decides which fields are known.
     LimiterSpec spec;
@@ -161,14 +163,14 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
                            QStringLiteral("type"), kTypes, limiterTypeName);
     switch (spec.type) {
         case LimiterType::TokenBucket:
-            refuseUnknownFields(object, jsonPath, {type, name, scope, rate, intervalMs});
+            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, rate, intervalMs});
             break;
         case LimiterType::FixedWindow:
             refuseUnknownFields(object, jsonPath,
-                                {type, name, scope, rate, interval, unit, timezone});
+                                {type, name, scope, onError, rate, interval, unit, timezone});
             break;
         case LimiterType::SlidingWindow:
-            refuseUnknownFields(object, jsonPath, {type, name, scope, rules});
+            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, rules});
             break;
     }
 
@@ -176,6 +178,10 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
     if (object.contains(scope)) {
         spec.scope = readChoice(object.value(scope), memberPath(jsonPath, scope),
                                 QStringLiteral("scope"), kScopes, scopeName);
+    }
+    if (object.contains(onError)) {
+        spec.onError = readChoice(object.value(onError), memberPath(jsonPath, onError),
+                                  QStringLiteral("failure policy"), kPolicies, failurePolicyName);
     }
 
     switch (spec.type) {
@@ -230,6 +236,9 @@ QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
     object.insert(QLatin1String("type"), limiterTypeName(spec.type));
     object.insert(QLatin1String("name"), spec.name);
     object.insert(QLatin1String("scope"), scopeName(spec.scope));
+    if (spec.onError != FailurePolicy::Error) {  // the default stays implicit, as in old files
+        object.insert(QLatin1String("on_error"), failurePolicyName(spec.onError));
+    }
     switch (spec.type) {
         case LimiterType::TokenBucket:
             object.insert(QLatin1String("rate"), spec.rate);

@@ -42,15 +42,20 @@ QJsonObject summaryJson(const RunSnapshot& run) {
                             {QStringLiteral("accepted"), double(c.accepted)},
                             {QStringLiteral("rejected"), double(c.rejected)},
                             {QStringLiteral("errors"), double(c.errors)},
+                            {QStringLiteral("errors_open"), double(c.errorsOpen)},
+                            {QStringLiteral("errors_closed"), double(c.errorsClosed)},
                             {QStringLiteral("waited_ms_total"), double(c.waitedMsTotal)}});
         }
         limiters.append(QJsonObject{
             {QStringLiteral("name"), l.spec.name},
             {QStringLiteral("type"), limiterTypeName(l.spec.type)},
+            {QStringLiteral("on_error"), failurePolicyName(l.spec.onError)},
             {QStringLiteral("fired"), double(l.fired)},
             {QStringLiteral("accepted"), double(l.accepted)},
             {QStringLiteral("rejected"), double(l.rejected)},
             {QStringLiteral("errors"), double(l.errors)},
+            {QStringLiteral("errors_open"), double(l.errorsOpen)},
+            {QStringLiteral("errors_closed"), double(l.errorsClosed)},
             {QStringLiteral("attempts"), double(l.attempts)},
             {QStringLiteral("accounting_exact"), l.fired == l.accepted + l.rejected + l.errors},
             {QStringLiteral("latency"), percentiles(l.latency)},
@@ -72,7 +77,9 @@ QJsonObject summaryJson(const RunSnapshot& run) {
 }
 
 QByteArray bucketsCsv(const RunSnapshot& run) {
-    QByteArray out("bucket,t_ms,limiter,accepted,rejected,errors,target_rate\n");
+    // errors_open and errors_closed (parts of errors) come last: older readers keep their columns.
+    QByteArray out(
+        "bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,errors_closed\n");
     const int buckets = run.limiters.isEmpty() ? 0 : run.limiters.front().bucketAccepted.size();
     for (int b = 0; b < buckets; ++b) {
         for (const LimiterSnapshot& l : run.limiters) {
@@ -80,7 +87,9 @@ QByteArray bucketsCsv(const RunSnapshot& run) {
                    ',' + l.spec.name.toUtf8() + ',' + QByteArray::number(l.bucketAccepted[b]) +
                    ',' + QByteArray::number(l.bucketRejected[b]) + ',' +
                    QByteArray::number(l.bucketErrors[b]) + ',' +
-                   QByteArray::number(run.bucketTargetRate.value(b), 'g', 10) + '\n';
+                   QByteArray::number(run.bucketTargetRate.value(b), 'g', 10) + ',' +
+                   QByteArray::number(l.bucketErrorsOpen.value(b)) + ',' +
+                   QByteArray::number(l.bucketErrorsClosed.value(b)) + '\n';
         }
     }
     return out;
@@ -127,6 +136,12 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(l.fired == l.accepted + l.rejected + l.errors
                             ? QString()
                             : QStringLiteral(" (MISMATCH)"));
+        if (l.spec.onError != FailurePolicy::Error || l.errorsOpen > 0 || l.errorsClosed > 0) {
+            out << QStringLiteral("  on_error %1: of the errors, %2 let through, %3 refused\n")
+                       .arg(failurePolicyName(l.spec.onError))
+                       .arg(l.errorsOpen)
+                       .arg(l.errorsClosed);
+        }
         out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
                    .arg(ms(l.latency.percentile(50)), 0, 'f', 3)
                    .arg(ms(l.latency.percentile(99)), 0, 'f', 3)

@@ -8,13 +8,15 @@
 
 namespace ratelab {
 
-// summary.json: per limiter the counts (fired = accepted + rejected + errors), attempts,
+// summary.json: per limiter the counts (fired = accepted + rejected + errors; errors_open and
+// errors_closed: the errors its on_error policy let through or refused), attempts,
 // latency and wait percentiles (ms), fairness and per-client totals; for the run the target and
 // achieved rate and the schedule-lag percentiles. No secrets: nothing about the connection.
 QJsonObject summaryJson(const RunSnapshot& run);
 
-// buckets.csv: bucket,t_ms,limiter,accepted,rejected,errors,target_rate — one row per bucket
-// and limiter; t_ms is the bucket's start in run time.
+// buckets.csv: bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,
+// errors_closed — one row per bucket and limiter; t_ms is the bucket's start in run time;
+// errors_open/errors_closed are the errors that on_error let through/refused.
 QByteArray bucketsCsv(const RunSnapshot& run);
 
 // One progress line while a run goes: elapsed, rate, accepted, rejected, errors.

@@ -15,23 +15,33 @@ struct ClientTotals {
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
+    qint64 errorsOpen = 0;     // of errors: let through by the limiter's on_error "open"
+    qint64 errorsClosed = 0;   // of errors: refused by on_error "closed"
     qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
 };
 
 // What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
-// counts as fired once its final outcome is known (in wait mode, after its last try).
+// counts as fired once its final outcome is known (in wait mode, after its last try). errors
+// counts every failed decision; errorsOpen and errorsClosed are the part of them that the
+// limiter's failure policy ("on_error") let through or refused, never counted in accepted or
+// rejected: errorsOpen + errorsClosed <= errors (equal unless the policy is "error" or changed).
+// The same holds per client and per bucket.
 struct LimiterSnapshot {
     LimiterSpec spec;
     qint64 fired = 0;
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
+    qint64 errorsOpen = 0;
+    qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)
     // of run time), by the time the request was scheduled.
     QVector<qint64> bucketAccepted;
     QVector<qint64> bucketRejected;
     QVector<qint64> bucketErrors;
+    QVector<qint64> bucketErrorsOpen;
+    QVector<qint64> bucketErrorsClosed;
     LatencyHistogram::Snapshot latency;  // us, from the scheduled send time to the decision
     LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
     QVector<ClientTotals> clients;

@@ -6,6 +6,8 @@ LimiterCounters::LimiterCounters(int buckets, int clients)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
+      bucketErrorsOpen_(buckets),
+      bucketErrorsClosed_(buckets),
       clients_(clients * kPerClient) {}
 
 void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs) {
@@ -26,9 +28,20 @@ void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qin
             clients_.add(base + kClientRejected, 1);
             break;
         case Outcome::Error:
+        case Outcome::FailedOpen:
+        case Outcome::FailedClosed:
             totals_.add(kErrors, 1);
             bucketErrors_.add(bucket, 1);
             clients_.add(base + kClientErrors, 1);
+            if (outcome == Outcome::FailedOpen) {
+                totals_.add(kErrorsOpen, 1);
+                bucketErrorsOpen_.add(bucket, 1);
+                clients_.add(base + kClientErrorsOpen, 1);
+            } else if (outcome == Outcome::FailedClosed) {
+                totals_.add(kErrorsClosed, 1);
+                bucketErrorsClosed_.add(bucket, 1);
+                clients_.add(base + kClientErrorsClosed, 1);
+            }
             break;
     }
     // Fired last, with release: a reader that acquires fired first sees its outcome too, so a
@@ -77,6 +90,8 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.bucketAccepted.fill(0, buckets_);
         out.bucketRejected.fill(0, buckets_);
         out.bucketErrors.fill(0, buckets_);
+        out.bucketErrorsOpen.fill(0, buckets_);
+        out.bucketErrorsClosed.fill(0, buckets_);
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
@@ -88,11 +103,15 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.accepted += lc.totals_.get(LimiterCounters::kAccepted);
             out.rejected += lc.totals_.get(LimiterCounters::kRejected);
             out.errors += lc.totals_.get(LimiterCounters::kErrors);
+            out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
+            out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
             for (int b = 0; b < buckets_; ++b) {
                 out.bucketAccepted[b] += lc.bucketAccepted_.get(b);
                 out.bucketRejected[b] += lc.bucketRejected_.get(b);
                 out.bucketErrors[b] += lc.bucketErrors_.get(b);
+                out.bucketErrorsOpen[b] += lc.bucketErrorsOpen_.get(b);
+                out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
             }
             for (int c = 0; c < clients_.size(); ++c) {
                 const int base = c * LimiterCounters::kPerClient;
@@ -101,6 +120,8 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 ct.accepted += lc.clients_.get(base + LimiterCounters::kClientAccepted);
                 ct.rejected += lc.clients_.get(base + LimiterCounters::kClientRejected);
                 ct.errors += lc.clients_.get(base + LimiterCounters::kClientErrors);
+                ct.errorsOpen += lc.clients_.get(base + LimiterCounters::kClientErrorsOpen);
+                ct.errorsClosed += lc.clients_.get(base + LimiterCounters::kClientErrorsClosed);
                 ct.waitedMsTotal += lc.clients_.get(base + LimiterCounters::kClientWaitedMs);
             }
             out.latency.merge(lc.latency_.snapshot());

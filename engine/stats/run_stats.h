@@ -11,7 +11,17 @@
 
 namespace ratelab {
 
-enum class Outcome { Accepted, Rejected, Error };
+// The final outcome of one request at one limiter. Error, FailedOpen and FailedClosed are all
+// failed decisions and all count in errors; the last two also count as let through or refused
+// by the limiter's failure policy (LimiterSpec::onError), apart from accepted and rejected.
+enum class Outcome { Accepted, Rejected, Error, FailedOpen, FailedClosed };
+
+// What a failed decision counts as under a failure policy.
+constexpr Outcome failedOutcome(FailurePolicy policy) {
+    return policy == FailurePolicy::Open     ? Outcome::FailedOpen
+           : policy == FailurePolicy::Closed ? Outcome::FailedClosed
+                                             : Outcome::Error;
+}
 
 // What one worker records for one limiter. Single writer (the worker), lock-free readers.
 class LimiterCounters {
@@ -27,12 +37,23 @@ public:
 
 private:
     friend class RunStats;
-    enum Total { kFired, kAccepted, kRejected, kErrors, kAttempts, kTotals };
+    enum Total {
+        kFired,
+        kAccepted,
+        kRejected,
+        kErrors,
+        kErrorsOpen,
+        kErrorsClosed,
+        kAttempts,
+        kTotals
+    };
     enum PerClient {
         kClientFired,
         kClientAccepted,
         kClientRejected,
         kClientErrors,
+        kClientErrorsOpen,
+        kClientErrorsClosed,
         kClientWaitedMs,
         kPerClient
     };
@@ -40,6 +61,8 @@ private:
     CounterArray bucketAccepted_;
     CounterArray bucketRejected_;
     CounterArray bucketErrors_;
+    CounterArray bucketErrorsOpen_;
+    CounterArray bucketErrorsClosed_;
     CounterArray clients_;  // kPerClient counters per client
     LatencyHistogram latency_;
     LatencyHistogram waited_;

@@ -32,6 +32,7 @@ namespace {
 const QLatin1String kTypeKey("type");
 const QLatin1String kNameKey("name");
 const QLatin1String kScopeKey("scope");
+const QLatin1String kOnErrorKey("on_error");
 const QLatin1String kRateKey("rate");
 const QLatin1String kIntervalMsKey("interval_ms");
 const QLatin1String kIntervalKey("interval");
@@ -47,10 +48,24 @@ constexpr LimiterType kTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWi
 constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Seconds,
                                    CalendarUnit::Minutes,      CalendarUnit::Hours,
                                    CalendarUnit::Days,         CalendarUnit::Months};
+// In the order of the on_error selector; the first is the default.
+constexpr FailurePolicy kPolicies[] = {FailurePolicy::Error, FailurePolicy::Open,
+                                       FailurePolicy::Closed};
 
 // The places an error can be shown. Every field has an error label right under it; kForm is the
 // label at the bottom for anything else (the type, the object itself).
-enum Field { kName, kScope, kRate, kIntervalMs, kInterval, kUnit, kTimezone, kRules, kForm };
+enum Field {
+    kName,
+    kScope,
+    kOnError,
+    kRate,
+    kIntervalMs,
+    kInterval,
+    kUnit,
+    kTimezone,
+    kRules,
+    kForm
+};
 constexpr int kFieldCount = kForm + 1;
 
 struct FieldInfo {
@@ -59,6 +74,7 @@ struct FieldInfo {
 };
 constexpr FieldInfo kFields[kFieldCount] = {{"$.name", "name"},
                                             {"$.scope", "scope"},
+                                            {"$.on_error", "onError"},
                                             {"$.rate", "rate"},
                                             {"$.interval_ms", "intervalMs"},
                                             {"$.interval", "interval"},
@@ -248,6 +264,7 @@ private:
     QComboBox* type_ = nullptr;
     QLineEdit* name_ = nullptr;
     QComboBox* scope_ = nullptr;
+    QComboBox* onError_ = nullptr;
     QLineEdit* rate_ = nullptr;
     QStackedWidget* pages_ = nullptr;
     QLineEdit* intervalMs_ = nullptr;
@@ -312,6 +329,32 @@ LimiterEditorImpl::LimiterEditorImpl(LimiterEditor* editor)
     common_->addRow(tr("&Scope"), scope_);
     addErrorRow(common_, editor, kScope);
     fields_[kScope] = scope_;
+
+    onError_ = new QComboBox(editor);
+    onError_->setObjectName(QStringLiteral("onError"));
+    onError_->setToolTip(
+        tr("What a decision that fails (Redis down, a timeout, a bad reply) counts as. Always an "
+           "error; \"open\" also counts it as let through, \"closed\" as refused, apart from "
+           "accepted and rejected"));
+    for (const FailurePolicy policy : kPolicies) {
+        QString title;
+        switch (policy) {
+            case FailurePolicy::Error:
+                title = tr("Error (count it as an error only)");
+                break;
+            case FailurePolicy::Open:
+                title = tr("Fail open (let it through)");
+                break;
+            case FailurePolicy::Closed:
+                title = tr("Fail closed (refuse it)");
+                break;
+        }
+        onError_->addItem(title, failurePolicyName(policy));
+    }
+    connect(onError_, &QComboBox::currentIndexChanged, this, &LimiterEditorImpl::edited);
+    common_->addRow(tr("On &error"), onError_);
+    addErrorRow(common_, editor, kOnError);
+    fields_[kOnError] = onError_;
 
     rate_ = addLineEdit(editor, "rate", tr("Permits per interval (token bucket) or per window"));
     common_->addRow(tr("&Rate"), rate_);
@@ -477,6 +520,10 @@ QJsonObject LimiterEditorImpl::formJson() const {
     json.insert(kTypeKey, limiterTypeName(type));
     json.insert(kNameKey, name_->text());
     json.insert(kScopeKey, scope_->currentData().toString());
+    const QString onError = onError_->currentData().toString();
+    if (onError != failurePolicyName(FailurePolicy::Error)) {  // as limiterSpecToJson writes it
+        json.insert(kOnErrorKey, onError);
+    }
     switch (type) {
         case LimiterType::TokenBucket:
             json.insert(kRateKey, numberOrText(rate_->text()));
@@ -525,6 +572,9 @@ void LimiterEditorImpl::fill(const QJsonObject& json) {
     type_->setCurrentIndex(std::max(0, type_->findData(values.value(kTypeKey).toString())));
     name_->setText(values.value(kNameKey).toString());
     scope_->setCurrentIndex(std::max(0, scope_->findData(values.value(kScopeKey).toString())));
+    // Absent (or not one of the choices) is the default, "error".
+    onError_->setCurrentIndex(
+        std::max(0, onError_->findData(values.value(kOnErrorKey).toString())));
     rate_->setText(textOf(values.value(kRateKey)));
     intervalMs_->setText(textOf(values.value(kIntervalMsKey)));
     interval_->setText(textOf(values.value(kIntervalKey)));

@@ -193,6 +193,8 @@ enum ComparisonColumn {
     kCmpAccepted,
     kCmpRejected,
     kCmpErrors,
+    kCmpErrorsOpen,
+    kCmpErrorsClosed,
     kCmpAcceptedPct,
     kCmpP50,
     kCmpP99,
@@ -503,12 +505,19 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
     d->accounting->setTextFormat(Qt::RichText);
     d->accounting->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(d->accounting);
-    d->table =
-        makeTable(this, QStringLiteral("comparison"),
-                  {QStringLiteral("Limiter"), QStringLiteral("Type"), QStringLiteral("Fired"),
-                   QStringLiteral("Accepted"), QStringLiteral("Rejected"), QStringLiteral("Errors"),
-                   QStringLiteral("Accepted %"), QStringLiteral("p50 ms"), QStringLiteral("p99 ms"),
-                   QStringLiteral("Fairness")});
+    d->table = makeTable(
+        this, QStringLiteral("comparison"),
+        {QStringLiteral("Limiter"), QStringLiteral("Type"), QStringLiteral("Fired"),
+         QStringLiteral("Accepted"), QStringLiteral("Rejected"), QStringLiteral("Errors"),
+         QStringLiteral("Let through"), QStringLiteral("Refused"), QStringLiteral("Accepted %"),
+         QStringLiteral("p50 ms"), QStringLiteral("p99 ms"), QStringLiteral("Fairness")});
+    // The two policy columns are parts of Errors (on_error "open" / "closed").
+    d->table->horizontalHeaderItem(kCmpErrorsOpen)
+        ->setToolTip(QStringLiteral("Failed decisions let through by on_error \"open\" "
+                                    "(part of Errors, not of Accepted)"));
+    d->table->horizontalHeaderItem(kCmpErrorsClosed)
+        ->setToolTip(QStringLiteral("Failed decisions refused by on_error \"closed\" "
+                                    "(part of Errors, not of Rejected)"));
     // A few rows only: fitting the columns to their contents costs next to nothing.
     d->table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     d->table->horizontalHeader()->setStretchLastSection(false);
@@ -540,6 +549,15 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
                            .arg(s.spec.name, count(s.fired),
                                 holds ? QStringLiteral("=") : QStringLiteral("\u2260"),
                                 count(s.accepted), count(s.rejected), count(s.errors));
+        if (s.errorsOpen > 0 || s.errorsClosed > 0) {
+            QStringList parts;
+            if (s.errorsOpen > 0)
+                parts << QStringLiteral("%1 let through").arg(count(s.errorsOpen));
+            if (s.errorsClosed > 0)
+                parts << QStringLiteral("%1 refused").arg(count(s.errorsClosed));
+            line += QStringLiteral(" (errors %1 by on_error %2)")
+                        .arg(parts.join(QStringLiteral(", ")), failurePolicyName(s.spec.onError));
+        }
         if (holds && d->everBroken[i])
             line += QStringLiteral(" (did not hold earlier in this run)");
         d->lines.append(line);
@@ -555,6 +573,8 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             count(s.accepted),
             count(s.rejected),
             count(s.errors),
+            count(s.errorsOpen),
+            count(s.errorsClosed),
             s.fired > 0 ? locale.toString(100.0 * double(s.accepted) / double(s.fired), 'f', 1)
                         : kDash,
             s.latency.total ? formatMs(s.latency.percentile(50)) : kDash,

@@ -6,9 +6,11 @@
 
 namespace ratelab {
 
-// Side-by-side comparison: one row per limiter with fired, accepted, rejected, errors, accepted
-// %, p50 and p99 latency (ms), Jain fairness; and above it the exact-accounting line
-// "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold).
+// Side-by-side comparison: one row per limiter with fired, accepted, rejected, errors, the
+// errors let through / refused by its on_error policy, accepted %, p50 and p99 latency (ms),
+// Jain fairness; and above it the exact-accounting line
+// "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold),
+// followed by "(errors X let through, Y refused by on_error P)" when the policy acted.
 class ComparisonTable : public QWidget {
     Q_OBJECT
 
