@@ -38,6 +38,9 @@ int benchCommand(const QStringList& args) {
         {QStringLiteral("pipeline"), QStringLiteral("Requests in flight per connection."),
          QStringLiteral("P")},
         {QStringLiteral("requests"), QStringLiteral("Decisions in total."), QStringLiteral("N")},
+        {QStringLiteral("names"),
+         QStringLiteral("Limiters: NAME-0 .. NAME-(N-1), spread over a cluster's masters."),
+         QStringLiteral("N")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
     });
     if (!parseArguments(parser, args, {QStringLiteral("limiter")})) {
@@ -49,19 +52,37 @@ int benchCommand(const QStringList& args) {
         options.connections = int(integerOption(parser, QStringLiteral("connections"), 1, 256));
         options.pipeline = int(integerOption(parser, QStringLiteral("pipeline"), 1, 10000));
         options.requests = integerOption(parser, QStringLiteral("requests"), 100000, 1'000'000'000);
+        const int names = int(integerOption(parser, QStringLiteral("names"), 1, 100000));
+        std::vector<std::unique_ptr<Limiter>> limiters;
+        std::vector<const Limiter*> used;
+        for (int i = 0; i < names; ++i) {
+            LimiterSpec copy = spec;
+            if (names > 1) {
+                copy.name = spec.name + QLatin1Char('-') + QString::number(i);
+                if (copy.name.size() > spec_limits::kMaxNameLength) {
+                    throw InputError(QStringLiteral("--names"),
+                                     QStringLiteral("\"%1\" is longer than %2 characters")
+                                         .arg(copy.name)
+                                         .arg(spec_limits::kMaxNameLength));
+                }
+            }
+            limiters.push_back(makeLimiter(copy));
+            used.push_back(limiters.back().get());
+        }
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        const auto limiter = makeLimiter(spec);
-        {
-            RedisConnection control(target.url());
-            limiter->reset(control);
-        }
-        const BenchResult result = runThroughputBench(*limiter, target.url(), options);
-        {
-            RedisConnection control(target.url());
-            limiter->reset(control);
-        }
-        std::printf("limiter: %s (%s)\n", qPrintable(spec.name),
-                    qPrintable(limiterTypeName(spec.type)));
+        auto resetAll = [&] {
+            RedisRouter control(target.url());
+            for (const auto& limiter : limiters) {
+                limiter->reset(control);
+            }
+        };
+        resetAll();
+        const BenchResult result = runThroughputBench(used, target.url(), options);
+        resetAll();
+        const Limiter& first = *limiters.front();
+        std::printf("limiter: %s (%s)%s\n", qPrintable(spec.name),
+                    qPrintable(limiterTypeName(spec.type)),
+                    names > 1 ? qPrintable(QStringLiteral(" x %1 names").arg(names)) : "");
         std::printf("redis: %s\n", qPrintable(target.description()));
         std::printf("connections: %d  pipeline: %d  requests: %lld\n", options.connections,
                     options.pipeline, static_cast<long long>(options.requests));
@@ -69,8 +90,13 @@ int benchCommand(const QStringList& args) {
                     static_cast<long long>(result.accepted),
                     static_cast<long long>(result.rejected), static_cast<long long>(result.errors),
                     result.seconds);
+        for (const BenchResult::Node& node : result.nodes) {
+            std::printf("node %s: decisions %lld  decisions_per_s %.0f\n", qPrintable(node.name),
+                        static_cast<long long>(node.decisions),
+                        result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
+        }
         std::printf("same script with redis-benchmark: %s\n",
-                    qPrintable(redisBenchmarkCommand(*limiter, target.url(), options,
+                    qPrintable(redisBenchmarkCommand(first, target.url(), options,
                                                      QDateTime::currentMSecsSinceEpoch())));
         std::printf("decisions_per_s: %.0f\n", result.decisionsPerSecond());
         std::fflush(stdout);

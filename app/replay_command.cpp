@@ -25,12 +25,12 @@ int replayCommand(const QStringList& args) {
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
         const QVector<TraceRow> trace = readTraceFile(parser.value(QStringLiteral("trace")));
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        RedisConnection connection(target.url());
+        RedisRouter router(target.url());
         const auto limiter = makeLimiter(spec);
 
         std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
         QByteArray buffer;
-        replayTrace(connection, *limiter, trace, [&](const TraceRow& row, const Decision& d) {
+        replayTrace(router, *limiter, trace, [&](const TraceRow& row, const Decision& d) {
             buffer += replayCsvLine(row, d);
             if (buffer.size() > 64 * 1024) {
                 std::fwrite(buffer.constData(), 1, buffer.size(), stdout);

@@ -1,4 +1,5 @@
-// 8 threads, each with its own connection, hammer one limiter of each type in real time.
+// 8 threads, each with its own connection (router), hammer one limiter of each type in real
+// time. Runs against the single-server fixture and, as tst_concurrency_cluster, the cluster.
 // Afterwards no window of the recorded grants holds more than the limit.
 #include <QDateTime>
 #include <QThread>
@@ -33,13 +34,13 @@ std::vector<Grant> hammer(const Limiter& limiter, int clients) {
     for (int i = 0; i < kThreads; ++i) {
         threads.emplace_back(QThread::create([&, i] {
             try {
-                auto connection = connectFixture();
+                auto router = routeFixture();
                 const qint64 end = QDateTime::currentMSecsSinceEpoch() + kRunMs;
                 for (int n = 0;
                      n < kMaxRequestsPerThread && QDateTime::currentMSecsSinceEpoch() < end; ++n) {
                     const Request r{QDateTime::currentMSecsSinceEpoch(),
                                     QStringLiteral("c%1").arg((i + n) % clients), 1 + n % 2};
-                    const Decision d = limiter.decide(*connection, r);
+                    const Decision d = limiter.decide(*router, r);
                     if (d.allowed) {
                         perThread[i].push_back({d.atMs, r.permits, r.client});
                     }

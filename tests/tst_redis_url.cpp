@@ -144,9 +144,9 @@ private slots:
         row("rediss", QStringLiteral("rediss://host:6380"), "URL scheme",
             "Debian's hiredis is built without TLS; use redis:// or unix://");
         row("http", QStringLiteral("http://host"), "URL scheme",
-            "unsupported scheme \"http\" (expected redis:// or unix://)");
+            "unsupported scheme \"http\" (expected redis://, unix:// or redis-cluster://)");
         row("empty scheme", QStringLiteral("://host"), "URL scheme",
-            "expected redis:// or unix://");
+            "expected redis://, unix:// or redis-cluster://");
         row("malformed scheme", QStringLiteral("red!s://host"), "URL scheme", "malformed");
 
         row("nothing after scheme", QStringLiteral("redis://"), "URL host", "empty");
@@ -231,6 +231,69 @@ private slots:
             "empty");
         row("unix db too large", QStringLiteral("unix:///tmp/s.sock?db=2147483648"), "URL database",
             "out of range");
+        row("cluster no seed", QStringLiteral("redis-cluster://"), "URL host", "empty");
+        row("cluster empty seed", QStringLiteral("redis-cluster://a:1,,b:2"), "URL host",
+            "empty seed");
+        row("cluster trailing comma", QStringLiteral("redis-cluster://a:1,"), "URL host",
+            "empty seed");
+        row("cluster bad port", QStringLiteral("redis-cluster://a:1,b:99999"), "URL port",
+            "out of range");
+        row("cluster bad host", QStringLiteral("redis-cluster://a:1,b$c:2"), "URL host",
+            "not a host name");
+        row("cluster db", QStringLiteral("redis-cluster://a:1/3"), "URL database",
+            "database 0 only");
+        row("cluster query", QStringLiteral("redis-cluster://a:1?db=0"), "URL query", "no query");
+        row("cluster too many seeds",
+            QStringLiteral("redis-cluster://") + QStringLiteral("h:1,").repeated(64) +
+                QStringLiteral("h:2"),
+            "URL host", "more than 64");
+    }
+
+    void parsesClusterUrls_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("seeds");  // host:port
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("password");
+        auto row = [](const char* text, const QStringList& seeds, const char* user,
+                      const char* password) {
+            QTest::newRow(text) << QString::fromUtf8(text) << seeds << QString::fromUtf8(user)
+                                << QString::fromUtf8(password);
+        };
+        row("redis-cluster://127.0.0.1:7000", {QStringLiteral("127.0.0.1:7000")}, "", "");
+        row("redis-cluster://a:7000,b:7001,c:7002",
+            {QStringLiteral("a:7000"), QStringLiteral("b:7001"), QStringLiteral("c:7002")}, "", "");
+        row("redis-cluster://host", {QStringLiteral("host:6379")}, "", "");
+        row("REDIS-CLUSTER://h:1/0", {QStringLiteral("h:1")}, "", "");
+        row("redis-cluster://h:1,h:1,h:2", {QStringLiteral("h:1"), QStringLiteral("h:2")}, "", "");
+        row("redis-cluster://:pw@h:1,h:2", {QStringLiteral("h:1"), QStringLiteral("h:2")}, "",
+            "pw");
+        row("redis-cluster://app:s%2Fcret@[::1]:7000,10.0.0.2:7001",
+            {QStringLiteral("::1:7000"), QStringLiteral("10.0.0.2:7001")}, "app", "s/cret");
+    }
+    void parsesClusterUrls() {
+        QFETCH(QString, text);
+        QFETCH(QStringList, seeds);
+        QFETCH(QString, user);
+        QFETCH(QString, password);
+        const RedisUrl url = RedisUrl::parse(text);
+        QVERIFY(url.isCluster());
+        QStringList got;
+        for (const RedisUrl::HostPort& seed : url.seeds) {
+            got.push_back(seed.host + QLatin1Char(':') + QString::number(seed.port));
+        }
+        QCOMPARE(got, seeds);
+        QCOMPARE(url.host, url.seeds.front().host);
+        QCOMPARE(url.port, url.seeds.front().port);
+        QCOMPARE(url.db, 0);
+        QCOMPARE(url.user, user);
+        QCOMPARE(url.password, password);
+        // A node's own URL keeps the credentials: every master authenticates the same way.
+        const RedisUrl node = url.nodeUrl(QStringLiteral("10.1.1.1"), 7005);
+        QVERIFY(!node.isCluster());
+        QCOMPARE(node.host, QStringLiteral("10.1.1.1"));
+        QCOMPARE(node.port, 7005);
+        QCOMPARE(node.user, user);
+        QCOMPARE(node.password, password);
     }
 
     void refusesInvalidUrls() {
@@ -329,6 +392,9 @@ private slots:
         row("unix://:secret@/tmp/redis.sock?db=2", "unix://:***@/tmp/redis.sock?db=2");
         row("unix://bob:secret@/tmp/redis.sock", "unix://bob:***@/tmp/redis.sock");
         row("unix://bob@/tmp/redis.sock", "unix://bob@/tmp/redis.sock");
+        row("redis-cluster://a:1,b:2", "redis-cluster://a:1,b:2");
+        row("redis-cluster://alice:secret@a:1,[::1]:2/0", "redis-cluster://alice:***@a:1,[::1]:2");
+        row("redis-cluster://h", "redis-cluster://h:6379");
     }
 
     void displayString() {
@@ -367,7 +433,8 @@ private slots:
               "redis://[::1]:6390/1", "redis://[2001:db8::7]", "redis://alice@host/2",
               "redis://us%40er%3A1@host", "redis://my_host-1.internal:65535",
               "unix:///tmp/redis.sock", "unix:///tmp/redis.sock?db=4", "unix://bob@/tmp/a@b.sock",
-              "unix:///run/redis/redis-server.sock?db=0"}) {
+              "unix:///run/redis/redis-server.sock?db=0", "redis-cluster://a:1,b:2,[::1]:3",
+              "redis-cluster://bob@h:7000"}) {
             QTest::newRow(text) << QString::fromLatin1(text);
         }
     }
@@ -392,6 +459,7 @@ private slots:
             QStringLiteral("redis://alice:pw@host:6381/2"),
             QStringLiteral("redis://alice:pw@host:6380/3"),
             QStringLiteral("unix://alice:pw@/host?db=2"),
+            QStringLiteral("redis-cluster://alice:pw@host:6380"),
         };
         for (const QString& other : others) {
             QVERIFY2(!(base == RedisUrl::parse(other)), qPrintable(other));

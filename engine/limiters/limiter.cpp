@@ -4,6 +4,7 @@
 #include "limiters/fixed_window_limiter.h"
 #include "limiters/sliding_window_limiter.h"
 #include "limiters/token_bucket_limiter.h"
+#include "redis/cluster_slot.h"
 #include "redis/redis_error.h"
 
 #include <cmath>
@@ -29,7 +30,10 @@ constexpr std::size_t kDecisionFields = 5;
 }  // namespace
 
 Limiter::Limiter(LimiterSpec spec, LimiterOptions options)
-    : spec_(std::move(spec)), options_(options), tag_("{" + spec_.name.toStdString() + "}") {}
+    : spec_(std::move(spec)),
+      options_(options),
+      tag_("{" + spec_.name.toStdString() + "}"),
+      slot_(keyHashSlot(tag_)) {}
 
 Limiter::~Limiter() = default;
 
@@ -104,7 +108,19 @@ Decision Limiter::decide(RedisConnection& connection, const Request& request) co
     return parseReply(reply.get());
 }
 
-long long Limiter::reset(RedisConnection& connection) const {
+Decision Limiter::decide(RedisRouter& router, const Request& request) const {
+    const ScriptCall call = prepare(request);
+    RedisReply reply = router.runScript(slot_, script(), call.keys, call.args);
+    return parseReply(reply.get());
+}
+
+namespace {
+
+// Deletes the exact keys, then every key SCAN finds for the pattern on the node that
+// `scanOn` returns; `run` sends one command to where the limiter's keys live.
+template <typename Run, typename ScanOn>
+long long deleteKeys(const std::vector<std::string>& exact, const std::string& pattern, Run run,
+                     ScanOn scanOn) {
     long long deleted = 0;
     auto unlink = [&](const RedisArgs& keys) {
         if (keys.empty()) {
@@ -112,15 +128,14 @@ long long Limiter::reset(RedisConnection& connection) const {
         }
         RedisArgs command{"UNLINK"};
         command.insert(command.end(), keys.begin(), keys.end());
-        RedisReply reply = connection.command(command);
+        RedisReply reply = run(command);
         deleted += replyInteger(reply.get(), "UNLINK");
     };
-    unlink(exactKeys());
+    unlink(exact);
 
     std::string cursor = "0";
-    const std::string pattern = scanPattern();
     do {
-        RedisReply reply = connection.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+        RedisReply reply = scanOn().command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
         throwIfError(reply.get(), "SCAN");
         if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
             reply->element[1]->type != REDIS_REPLY_ARRAY) {
@@ -135,6 +150,22 @@ long long Limiter::reset(RedisConnection& connection) const {
         unlink(keys);
     } while (cursor != "0");
     return deleted;
+}
+
+}  // namespace
+
+long long Limiter::reset(RedisConnection& connection) const {
+    return deleteKeys(
+        exactKeys(), scanPattern(), [&](const RedisArgs& args) { return connection.command(args); },
+        [&]() -> RedisConnection& { return connection; });
+}
+
+long long Limiter::reset(RedisRouter& router) const {
+    // Every key of the limiter is in one slot, so one node holds them all: SCAN that node.
+    return deleteKeys(
+        exactKeys(), scanPattern(),
+        [&](const RedisArgs& args) { return router.command(slot_, args); },
+        [&]() -> RedisConnection& { return router.connectionForSlot(slot_); });
 }
 
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {

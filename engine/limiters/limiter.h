@@ -8,6 +8,7 @@
 #include "limiters/limiter_spec.h"
 #include "redis/lua_script.h"
 #include "redis/redis_connection.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 
@@ -72,6 +73,8 @@ public:
 
     // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply.
     Decision decide(RedisConnection& connection, const Request& request) const;
+    // The same through a router: on the node serving this limiter's slot, redirections followed.
+    Decision decide(RedisRouter& router, const Request& request) const;
 
     // The exact names of keys this limiter may own outside its hash-tag pattern, and the SCAN
     // pattern ("{name}:*", glob characters escaped) covering all the others.
@@ -79,9 +82,13 @@ public:
     std::string scanPattern() const;
     // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
     long long reset(RedisConnection& connection) const;
+    long long reset(RedisRouter& router) const;
 
     // "{name}", the hash tag every key of this limiter shares.
     const std::string& hashTag() const { return tag_; }
+    // The Redis Cluster hash slot of every key of this limiter (Redisson's config hash `name`
+    // hashes like "{name}" too).
+    int slot() const { return slot_; }
 
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
@@ -95,6 +102,7 @@ private:
     LimiterSpec spec_;
     LimiterOptions options_;
     std::string tag_;  // cached: keys are built on every decision
+    int slot_;
 };
 
 // Builds the limiter for a validated spec.

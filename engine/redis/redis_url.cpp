@@ -3,6 +3,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QStringDecoder>
+#include <QStringList>
 #include <QStringView>
 #include <limits>
 
@@ -17,7 +18,9 @@ namespace {
 // has been cut off, and the user info itself is never quoted.
 
 QString expectedForms() {
-    return QStringLiteral("expected redis://host[:port][/db] or unix:///path/to/socket[?db=N]");
+    return QStringLiteral(
+        "expected redis://host[:port][/db], unix:///path/to/socket[?db=N] or "
+        "redis-cluster://host:port[,host:port...]");
 }
 
 bool isAsciiDigit(QChar c) {
@@ -223,6 +226,56 @@ RedisUrl parseTcp(QStringView rest) {
     return url;
 }
 
+// After "redis-cluster://": [[user]:password@]host:port[,host:port...][/0]
+RedisUrl parseCluster(QStringView rest) {
+    RedisUrl url;
+    url.transport = RedisUrl::Transport::Cluster;
+    const qsizetype end = authorityEnd(rest);
+    QStringView authority = rest.left(end);
+    const QStringView tail = rest.mid(end);
+    if (tail.contains(u'@')) {
+        throw InputError(QStringLiteral("URL"),
+                         QStringLiteral("has '@' after the host: percent-encode '/', '?', '#' "
+                                        "and '@' in a user or password (%2F, %3F, %23, %40)"));
+    }
+    const qsizetype at = authority.lastIndexOf(u'@');
+    if (at >= 0) {
+        setUserInfo(authority.left(at), url);
+        authority = authority.mid(at + 1);
+    }
+    refuseFragment(tail);
+    if (tail.contains(u'?')) {
+        throw InputError(QStringLiteral("URL query"),
+                         QStringLiteral("redis-cluster:// URLs take no query"));
+    }
+    if (tail.size() > 1 && parseDb(tail.mid(1)) != 0) {
+        throw InputError(QStringLiteral("URL database"),
+                         QStringLiteral("a Redis Cluster has database 0 only"));
+    }
+    constexpr int kMaxSeeds = 64;
+    const QList<QStringView> parts = authority.split(u',');
+    if (parts.size() > kMaxSeeds) {
+        throw InputError(QStringLiteral("URL host"),
+                         QStringLiteral("more than %1 seed nodes").arg(kMaxSeeds));
+    }
+    for (QStringView part : parts) {
+        if (part.isEmpty()) {
+            throw InputError(QStringLiteral("URL host"),
+                             QStringLiteral("has an empty seed node (e.g. "
+                                            "redis-cluster://127.0.0.1:7000,127.0.0.1:7001)"));
+        }
+        RedisUrl node;
+        parseHostPort(part, node);
+        const RedisUrl::HostPort seed{node.host, node.port};
+        if (!url.seeds.contains(seed)) {
+            url.seeds.push_back(seed);
+        }
+    }
+    url.host = url.seeds.front().host;
+    url.port = url.seeds.front().port;
+    return url;
+}
+
 // After "unix://": [[user]:password@]/absolute/path[?db=N]
 RedisUrl parseUnix(QStringView rest) {
     RedisUrl url;
@@ -301,6 +354,9 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (scheme.compare(QLatin1String("unix"), Qt::CaseInsensitive) == 0) {
         return parseUnix(rest);
     }
+    if (scheme.compare(QLatin1String("redis-cluster"), Qt::CaseInsensitive) == 0) {
+        return parseCluster(rest);
+    }
     const QString schemeWhere = QStringLiteral("URL scheme");
     if (scheme.compare(QLatin1String("rediss"), Qt::CaseInsensitive) == 0) {
         throw InputError(schemeWhere,
@@ -309,11 +365,13 @@ RedisUrl RedisUrl::parse(const QString& text) {
     }
     if (!isSchemeName(scheme)) {  // not quoted: it might be "user:password@host"
         throw InputError(schemeWhere,
-                         QStringLiteral("is missing or malformed (expected redis:// or unix://)"));
+                         QStringLiteral("is missing or malformed (expected redis://, unix:// or "
+                                        "redis-cluster://)"));
     }
     throw InputError(
         schemeWhere,
-        QStringLiteral("unsupported scheme \"%1\" (expected redis:// or unix://)").arg(scheme));
+        QStringLiteral("unsupported scheme \"%1\" (expected redis://, unix:// or redis-cluster://)")
+            .arg(scheme));
 }
 
 QString RedisUrl::toDisplayString() const {
@@ -332,16 +390,36 @@ QString RedisUrl::toDisplayString() const {
         }
         return shown;
     }
-    const QString shownHost =
-        host.contains(u':') ? QLatin1Char('[') + host + QLatin1Char(']') : host;
-    return QStringLiteral("redis://") + userInfo + shownHost + QLatin1Char(':') +
-           QString::number(port) + QLatin1Char('/') + QString::number(db);
+    auto hostPort = [](const QString& h, int p) {
+        return (h.contains(u':') ? QLatin1Char('[') + h + QLatin1Char(']') : h) + QLatin1Char(':') +
+               QString::number(p);
+    };
+    if (transport == Transport::Cluster) {
+        QStringList nodes;
+        for (const HostPort& seed : seeds) {
+            nodes.push_back(hostPort(seed.host, seed.port));
+        }
+        return QStringLiteral("redis-cluster://") + userInfo + nodes.join(QLatin1Char(','));
+    }
+    return QStringLiteral("redis://") + userInfo + hostPort(host, port) + QLatin1Char('/') +
+           QString::number(db);
+}
+
+RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
+    RedisUrl node;
+    node.transport = Transport::Tcp;
+    node.host = nodeHost;
+    node.port = nodePort;
+    node.db = 0;
+    node.user = user;
+    node.password = password;
+    return node;
 }
 
 bool RedisUrl::operator==(const RedisUrl& other) const {
     return transport == other.transport && host == other.host && port == other.port &&
            socketPath == other.socketPath && db == other.db && user == other.user &&
-           password == other.password;
+           password == other.password && seeds == other.seeds;
 }
 
 }  // namespace ratelab

@@ -1,16 +1,25 @@
 #pragma once
 
 #include <QString>
+#include <QVector>
 
 namespace ratelab {
 
 // Where and how to reach a Redis server.
 //   redis://[[user]:password@]host[:port][/db]     (port 6379, db 0 by default)
 //   unix:///path/to/socket[?db=N]                   (also unix://[[user]:password@]/path)
+//   redis-cluster://[[user]:password@]host:port[,host:port...][/0]
+//                                                   (seed nodes of a Redis Cluster; db 0 only)
 // Other schemes (rediss:// included: Debian's hiredis has no TLS) are refused with InputError.
 // User and password are percent-decoded. Passwords never appear in toDisplayString().
 struct RedisUrl {
-    enum class Transport { Tcp, Unix };
+    enum class Transport { Tcp, Unix, Cluster };
+
+    struct HostPort {
+        QString host;
+        int port = 6379;
+        bool operator==(const HostPort& o) const { return host == o.host && port == o.port; }
+    };
 
     Transport transport = Transport::Tcp;
     QString host = QStringLiteral("127.0.0.1");
@@ -19,6 +28,12 @@ struct RedisUrl {
     int db = 0;
     QString user;      // empty: the default user (AUTH password)
     QString password;  // empty: no AUTH
+    // Cluster: the seed nodes the slot map is first read from (host and port hold the first).
+    QVector<HostPort> seeds;
+
+    bool isCluster() const { return transport == Transport::Cluster; }
+    // A redis:// URL for one node (of a cluster) with this URL's user and password.
+    RedisUrl nodeUrl(const QString& nodeHost, int nodePort) const;
 
     // Throws InputError naming the part of the URL that is wrong (the password is never quoted).
     static RedisUrl parse(const QString& text);

@@ -2,13 +2,11 @@
 
 namespace ratelab {
 
-void replayTrace(RedisConnection& connection, const Limiter& limiter,
-                 const QVector<TraceRow>& trace,
+void replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
                  const std::function<void(const TraceRow&, const Decision&)>& sink) {
-    limiter.reset(connection);
+    limiter.reset(router);
     for (const TraceRow& row : trace) {
-        const Decision decision =
-            limiter.decide(connection, Request{row.tMs, row.client, row.permits});
+        const Decision decision = limiter.decide(router, Request{row.tMs, row.client, row.permits});
         sink(row, decision);
     }
 }

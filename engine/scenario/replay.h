@@ -12,8 +12,7 @@ namespace ratelab {
 // Replays a trace against one limiter in virtual time: resets the limiter's own keys, then
 // decides every row in order with now = the row's t_ms, handing each decision to `sink`.
 // Redis failures propagate as RedisError; rows are never skipped.
-void replayTrace(RedisConnection& connection, const Limiter& limiter,
-                 const QVector<TraceRow>& trace,
+void replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
                  const std::function<void(const TraceRow&, const Decision&)>& sink);
 
 // The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining".

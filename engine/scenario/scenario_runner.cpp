@@ -63,7 +63,7 @@ void ScenarioRunner::start() {
         return;
     }
     {
-        RedisConnection control(url_, options_);
+        RedisRouter control(url_, options_);
         for (const auto& limiter : limiters_) {
             limiter->reset(control);
         }

@@ -14,9 +14,9 @@ StepSession::StepSession(Scenario scenario, RedisUrl url)
     }
     durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
     pacer_ = makePacer(scenario_.traffic.shape, durationUs_, scenario_.traffic.seed);
-    connection_ = std::make_unique<RedisConnection>(std::move(url));
+    router_ = std::make_unique<RedisRouter>(std::move(url));
     for (const auto& limiter : limiters_) {
-        limiter->reset(*connection_);
+        limiter->reset(*router_);
     }
     const qint64 bucketUs = scenario_.bucketMs * 1000;
     stats_ = std::make_unique<RunStats>(
@@ -49,20 +49,30 @@ StepSession::Step StepSession::next() {
     for (size_t l = 0; l < limiters_.size(); ++l) {
         LimiterCounters& counters = stats.limiter(int(l));
         try {
-            if (connection_->broken()) {
-                connection_->reconnect();
-            }
+            // The router reconnects a broken node itself.
             const Decision d =
-                limiters_[l]->decide(*connection_, Request{step.nowMs, step.client, step.permits});
+                limiters_[l]->decide(*router_, Request{step.nowMs, step.client, step.permits});
             counters.recordAttempt(0);
             counters.recordOutcome(bucket, draw.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
             step.decisions.push_back(d);
             step.errors.push_back(QString());
         } catch (const RedisError& e) {
-            counters.recordOutcome(bucket, draw.client, Outcome::Error, 0);
+            counters.recordOutcome(bucket, draw.client, failedOutcome(limiters_[l]->spec().onError),
+                                   0);
             step.decisions.push_back(Decision{});
-            step.errors.push_back(QString::fromStdString(e.what()));
+            QString why = QString::fromStdString(e.what());
+            switch (limiters_[l]->spec().onError) {
+                case FailurePolicy::Error:
+                    break;
+                case FailurePolicy::Open:
+                    why += QStringLiteral("; let through by on_error \"open\"");
+                    break;
+                case FailurePolicy::Closed:
+                    why += QStringLiteral("; refused by on_error \"closed\"");
+                    break;
+            }
+            step.errors.push_back(why);
         }
     }
     return step;

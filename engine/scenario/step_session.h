@@ -27,7 +27,8 @@ public:
         QString client;
         qint64 permits = 0;
         std::vector<Decision> decisions;  // one per limiter
-        QStringList errors;               // per limiter: empty, or why the decision failed
+        QStringList errors;  // per limiter: empty, or why the decision failed (and, with an
+                             // on_error policy, that it was let through or refused by it)
     };
     Step next();
 
@@ -39,7 +40,7 @@ private:
     RequestFactory requests_;
     std::vector<std::unique_ptr<Limiter>> limiters_;
     std::unique_ptr<Pacer> pacer_;
-    std::unique_ptr<RedisConnection> connection_;
+    std::unique_ptr<RedisRouter> router_;
     std::unique_ptr<RunStats> stats_;
     qint64 durationUs_ = 0;
     qint64 startEpochMs_ = 0;

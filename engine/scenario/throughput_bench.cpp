@@ -15,33 +15,65 @@ struct Counts {
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
+    std::vector<qint64> perNode;  // decisions by node index of this thread's router
 };
 
-// One pipeline's worth of prepared decisions, formatted as RESP.
+// One pipeline's worth of prepared decisions, formatted as RESP, one buffer per node.
 struct Batch {
     std::vector<ScriptCall> calls;
-    RespWriter resp;
+    std::vector<const Limiter*> limiters;
+    std::vector<int> node;         // node index of each call
+    std::vector<RespWriter> resp;  // by node index
+    std::vector<size_t> commands;  // by node index
+    std::vector<int> slot;         // by node index: a slot it serves (to find its connection)
     int depth = 0;
 };
 
-Counts benchOneConnection(const Limiter& limiter, RedisConnection& connection, qint64 requests,
-                          int pipeline, int clients, int offset) {
+void tally(Counts& counts, const Limiter& limiter, const redisReply* reply, int node) {
+    try {
+        (limiter.parseReply(reply).allowed ? counts.accepted : counts.rejected)++;
+        counts.perNode[size_t(node)]++;
+    } catch (const RedisError&) {
+        counts.errors++;
+    }
+}
+
+Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRouter& router,
+                          qint64 requests, int pipeline, int clients, int offset) {
     Counts counts;
     QStringList names;
     for (int c = 0; c < clients; ++c) {
         names.push_back(QStringLiteral("c%1").arg(c));
     }
+    const size_t limiterCount = limiters.size();
     qint64 prepared = 0;
     auto prepare = [&](Batch& batch) {
         batch.calls.clear();
-        batch.resp.clear();
+        batch.limiters.clear();
+        batch.node.clear();
+        for (RespWriter& w : batch.resp) {
+            w.clear();
+        }
+        std::fill(batch.commands.begin(), batch.commands.end(), 0);
         batch.depth = static_cast<int>(std::min<qint64>(pipeline, requests - prepared));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (int i = 0; i < batch.depth; ++i) {
-            const QString& client = names[int((offset + prepared + i) % clients)];
+            const qint64 k = offset + prepared + i;
+            const Limiter& limiter = *limiters[size_t(k) % limiterCount];
+            const QString& client = names[int((k / qint64(limiterCount)) % clients)];
+            const int node = router.nodeIndexForSlot(limiter.slot());
+            if (size_t(node) >= batch.resp.size()) {
+                batch.resp.resize(size_t(node) + 1);
+                batch.commands.resize(size_t(node) + 1, 0);
+                batch.slot.resize(size_t(node) + 1, 0);
+            }
             batch.calls.push_back(limiter.prepare(Request{now, client, 1}));
-            limiter.script().formatEvalsha(batch.resp, batch.calls.back().keys,
+            batch.limiters.push_back(&limiter);
+            batch.node.push_back(node);
+            limiter.script().formatEvalsha(batch.resp[size_t(node)], batch.calls.back().keys,
                                            batch.calls.back().args);
+            batch.commands[size_t(node)]++;
+            batch.slot[size_t(node)] = limiter.slot();
         }
         prepared += batch.depth;
     };
@@ -51,31 +83,55 @@ Counts benchOneConnection(const Limiter& limiter, RedisConnection& connection, q
     Batch* current = &first;
     Batch* next = &second;
     prepare(*current);
-    std::vector<int> noScript;
+    std::vector<int> retry;
+    std::vector<RedisConnection*> connectionOf;
     while (current->depth > 0) {
-        connection.appendFormatted(current->resp.bytes(), size_t(current->depth));
-        connection.flush();
-        // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
-        prepare(*next);
-        noScript.clear();
-        for (int i = 0; i < current->depth; ++i) {
-            RedisReply reply = connection.readReply();
-            if (LuaScript::isNoScript(reply.get())) {
-                noScript.push_back(i);  // re-sent with EVAL once this pipeline is drained
+        // One pipeline per node, all sent before any reply is read.
+        connectionOf.assign(current->resp.size(), nullptr);
+        for (size_t node = 0; node < current->resp.size(); ++node) {
+            if (current->commands[node] == 0) {
                 continue;
             }
             try {
-                (limiter.parseReply(reply.get()).allowed ? counts.accepted : counts.rejected)++;
+                RedisConnection& connection = router.connectionForSlot(current->slot[node]);
+                connection.appendFormatted(current->resp[node].bytes(), current->commands[node]);
+                connection.flush();
+                connectionOf[node] = &connection;
+            } catch (const RedisError&) {
+                // This node's share of the batch fails; the other nodes go on.
+            }
+        }
+        counts.perNode.resize(std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
+        // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
+        prepare(*next);
+        counts.perNode.resize(std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
+        retry.clear();
+        for (int i = 0; i < current->depth; ++i) {
+            RedisConnection* connection = connectionOf[size_t(current->node[size_t(i)])];
+            if (connection == nullptr) {
+                counts.errors++;
+                continue;
+            }
+            try {
+                RedisReply reply = connection->readReply();
+                if (RedisRouter::needsRetry(reply.get())) {
+                    retry.push_back(i);  // re-sent once this pipeline is drained
+                    continue;
+                }
+                tally(counts, *current->limiters[size_t(i)], reply.get(), current->node[size_t(i)]);
             } catch (const RedisError&) {
                 counts.errors++;
             }
         }
-        for (int i : noScript) {
+        for (int i : retry) {
             const ScriptCall& call = current->calls[size_t(i)];
-            RedisReply reply =
-                connection.command(limiter.script().evalCommand(call.keys, call.args));
+            const Limiter& limiter = *current->limiters[size_t(i)];
             try {
-                (limiter.parseReply(reply.get()).allowed ? counts.accepted : counts.rejected)++;
+                RedisReply reply =
+                    router.runScript(limiter.slot(), limiter.script(), call.keys, call.args);
+                counts.perNode.resize(
+                    std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
+                tally(counts, limiter, reply.get(), router.nodeIndexForSlot(limiter.slot()));
             } catch (const RedisError&) {
                 counts.errors++;
             }
@@ -102,15 +158,19 @@ QString shellQuote(const std::string& arg) {
 
 }  // namespace
 
-BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
+BenchResult runThroughputBench(const std::vector<const Limiter*>& limiters, const RedisUrl& url,
                                const BenchOptions& options) {
-    std::vector<std::unique_ptr<RedisConnection>> connections;
+    std::vector<std::unique_ptr<RedisRouter>> routers;
     for (int i = 0; i < options.connections; ++i) {
-        connections.push_back(std::make_unique<RedisConnection>(url));
+        routers.push_back(std::make_unique<RedisRouter>(url));
     }
-    // Load the script up front so the timed part runs EVALSHA only.
-    throwIfError(connections.front()->command({"SCRIPT", "LOAD", limiter.script().source()}).get(),
-                 "SCRIPT LOAD");
+    // Load the script on every master up front so the timed part runs EVALSHA only.
+    for (RedisConnection* node : routers.front()->masterConnections()) {
+        for (const Limiter* limiter : limiters) {
+            throwIfError(node->command({"SCRIPT", "LOAD", limiter->script().source()}).get(),
+                         "SCRIPT LOAD");
+        }
+    }
 
     std::vector<Counts> counts(size_t(options.connections));
     std::vector<std::thread> threads;
@@ -125,10 +185,10 @@ BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
                 std::this_thread::yield();
             }
             try {
-                counts[size_t(i)] = benchOneConnection(limiter, *connections[size_t(i)], share,
+                counts[size_t(i)] = benchOneConnection(limiters, *routers[size_t(i)], share,
                                                        options.pipeline, options.clients, i * 7919);
             } catch (const RedisError&) {
-                counts[size_t(i)].errors += share;  // the connection failed: count its share
+                counts[size_t(i)].errors += share;  // the router failed: count its share
             }
         });
     }
@@ -143,14 +203,38 @@ BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
     const auto end = std::chrono::steady_clock::now();
 
     BenchResult result;
-    for (const Counts& c : counts) {
+    for (size_t r = 0; r < counts.size(); ++r) {
+        const Counts& c = counts[r];
         result.accepted += c.accepted;
         result.rejected += c.rejected;
         result.errors += c.errors;
+        // Routers number their nodes in the order they met them: match by name.
+        for (size_t n = 0; n < c.perNode.size(); ++n) {
+            const QString name = routers[r]->nodeName(int(n));
+            auto it =
+                std::find_if(result.nodes.begin(), result.nodes.end(),
+                             [&](const BenchResult::Node& node) { return node.name == name; });
+            if (it == result.nodes.end()) {
+                result.nodes.push_back(BenchResult::Node{name, 0});
+                it = result.nodes.end() - 1;
+            }
+            it->decisions += c.perNode[n];
+        }
     }
+    result.nodes.erase(std::remove_if(result.nodes.begin(), result.nodes.end(),
+                                      [](const BenchResult::Node& n) { return n.decisions == 0; }),
+                       result.nodes.end());
+    std::sort(
+        result.nodes.begin(), result.nodes.end(),
+        [](const BenchResult::Node& a, const BenchResult::Node& b) { return a.name < b.name; });
     result.decisions = result.accepted + result.rejected;
     result.seconds = std::chrono::duration<double>(end - start).count();
     return result;
+}
+
+BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
+                               const BenchOptions& options) {
+    return runThroughputBench(std::vector<const Limiter*>{&limiter}, url, options);
 }
 
 QString redisBenchmarkCommand(const Limiter& limiter, const RedisUrl& url,
@@ -159,6 +243,10 @@ QString redisBenchmarkCommand(const Limiter& limiter, const RedisUrl& url,
     QStringList parts{QStringLiteral("redis-benchmark")};
     if (url.transport == RedisUrl::Transport::Unix) {
         parts << QStringLiteral("-s") << url.socketPath;
+    } else if (url.isCluster()) {
+        // redis-benchmark reads the slot map itself; every key of one call shares a slot.
+        parts << QStringLiteral("--cluster") << QStringLiteral("-h") << url.host
+              << QStringLiteral("-p") << QString::number(url.port);
     } else {
         parts << QStringLiteral("-h") << url.host << QStringLiteral("-p")
               << QString::number(url.port);

@@ -1,17 +1,26 @@
 #pragma once
 
+#include <QVector>
+#include <vector>
+
 #include "limiters/limiter.h"
 
 namespace ratelab {
 
 struct BenchOptions {
-    int connections = 1;
+    int connections = 1;  // per node of a cluster: one router (a connection per master) each
     int pipeline = 1;
     qint64 requests = 100'000;  // in total, split over the connections
     int clients = 100;          // per_client scopes spread over this many client ids
 };
 
 struct BenchResult {
+    // Decisions per node ("host:port"; a single server: its URL, password masked).
+    struct Node {
+        QString name;
+        qint64 decisions = 0;
+    };
+    QVector<Node> nodes;
     qint64 decisions = 0;
     qint64 accepted = 0;
     qint64 rejected = 0;
@@ -20,9 +29,13 @@ struct BenchResult {
     double decisionsPerSecond() const { return seconds > 0 ? double(decisions) / seconds : 0; }
 };
 
-// Closed-loop decision throughput: each connection (own thread) keeps `pipeline` EVALSHA calls
-// in flight with now = the wall clock. Timed from a common start to the last reply.
-// Throws RedisError if Redis cannot be reached at the start.
+// Closed-loop decision throughput: each connection (own thread, own router) keeps `pipeline`
+// EVALSHA calls in flight with now = the wall clock, going round the limiters (against a
+// cluster, limiters with different names spread over the masters; each batch is pipelined per
+// node). Timed from a common start to the last reply. Throws RedisError if Redis cannot be
+// reached at the start.
+BenchResult runThroughputBench(const std::vector<const Limiter*>& limiters, const RedisUrl& url,
+                               const BenchOptions& options);
 BenchResult runThroughputBench(const Limiter& limiter, const RedisUrl& url,
                                const BenchOptions& options);
 

@@ -100,18 +100,14 @@ void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
 }
 
 bool Worker::ensureConnected() {
-    if (connection_ && !connection_->broken()) {
-        return true;
+    if (router_) {
+        return true;  // from here on the router reconnects each node with its own backoff
     }
     if (RunClock::Steady::now() < nextReconnect_) {
         return false;
     }
     try {
-        if (connection_) {
-            connection_->reconnect();
-        } else {
-            connection_ = std::make_unique<RedisConnection>(ctx_.url, ctx_.connectOptions);
-        }
+        router_ = std::make_unique<RedisRouter>(ctx_.url, ctx_.connectOptions);
         backoff_ = std::chrono::milliseconds(0);
         return true;
     } catch (const RedisError&) {
@@ -133,50 +129,71 @@ void Worker::execute(std::vector<Job>& batch) {
         return;
     }
     const QStringList& names = ctx_.requests->clientNames();
-    std::vector<const Limiter*> used(batch.size());
-    std::vector<ScriptCall> calls;
-    calls.reserve(batch.size());
-    std::vector<Decision> decisions(batch.size());
-    std::vector<char> decided(batch.size(), 0);
-    std::vector<size_t> noScript;
-    size_t read = 0;
-    try {
-        for (const Job& job : batch) {
-            const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
-            const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
-            used[calls.size()] = &limiter;
-            calls.push_back(limiter.prepare(Request{now, names[job.client], job.permits}));
-            limiter.script().appendEvalsha(*connection_, calls.back().keys, calls.back().args);
+    const size_t n = batch.size();
+    std::vector<const Limiter*> used(n);
+    std::vector<ScriptCall> calls(n);
+    // The connection each command went out on; nullptr: it could not be sent (an error).
+    std::vector<RedisConnection*> sentOn(n, nullptr);
+    std::vector<Decision> decisions(n);
+    std::vector<char> decided(n, 0);
+    std::vector<size_t> retry;  // NOSCRIPT or a cluster redirection: re-run once drained
+    for (size_t i = 0; i < n; ++i) {
+        const Job& job = batch[i];
+        const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
+        const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
+        used[i] = &limiter;
+        calls[i] = limiter.prepare(Request{now, names[job.client], job.permits});
+        try {
+            RedisConnection& connection = router_->connectionForSlot(limiter.slot());
+            limiter.script().appendEvalsha(connection, calls[i].keys, calls[i].args);
+            sentOn[i] = &connection;
+        } catch (const RedisError&) {
+            // This node is unreachable (or backing off): this decision fails, others go on.
         }
-        for (; read < batch.size(); ++read) {
-            RedisReply reply = connection_->readReply();
-            if (LuaScript::isNoScript(reply.get())) {
-                noScript.push_back(read);  // re-sent with EVAL once the pipeline is drained
+    }
+    // Send every node's pipeline before reading any reply, so the nodes work in parallel.
+    std::vector<RedisConnection*> flushed;
+    for (RedisConnection* connection : sentOn) {
+        if (connection != nullptr &&
+            std::find(flushed.begin(), flushed.end(), connection) == flushed.end()) {
+            flushed.push_back(connection);
+            try {
+                connection->flush();
+            } catch (const RedisError&) {
+                // Broken now: reading its replies fails below, and those decisions are errors.
+            }
+        }
+    }
+    // Replies come back in order per connection. A connection that breaks fails every read
+    // after it, so its remaining decisions are errors while other nodes' replies still count.
+    for (size_t i = 0; i < n; ++i) {
+        if (sentOn[i] == nullptr) {
+            continue;
+        }
+        try {
+            RedisReply reply = sentOn[i]->readReply();
+            if (RedisRouter::needsRetry(reply.get())) {
+                retry.push_back(i);
                 continue;
             }
-            try {
-                decisions[read] = used[read]->parseReply(reply.get());
-                decided[read] = 1;
-            } catch (const RedisError&) {
-                // An error reply or garbage from the script: this decision failed, others stand.
-            }
+            decisions[i] = used[i]->parseReply(reply.get());
+            decided[i] = 1;
+        } catch (const RedisError&) {
+            // An I/O failure, an error reply or garbage from the script: this decision failed.
         }
-        for (size_t i : noScript) {
+    }
+    for (size_t i : retry) {
+        try {
             const Limiter& limiter = *used[i];
             RedisReply reply =
-                connection_->command(limiter.script().evalCommand(calls[i].keys, calls[i].args));
-            try {
-                decisions[i] = limiter.parseReply(reply.get());
-                decided[i] = 1;
-            } catch (const RedisError&) {
-            }
+                router_->runScript(limiter.slot(), limiter.script(), calls[i].keys, calls[i].args);
+            decisions[i] = limiter.parseReply(reply.get());
+            decided[i] = 1;
+        } catch (const RedisError&) {
         }
-    } catch (const RedisError&) {
-        // The connection broke mid-pipeline: whatever was not decided is an error.
-        nextReconnect_ = RunClock::Steady::now();
     }
     const qint64 doneRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : sendRunUs;
-    for (size_t i = 0; i < batch.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
         stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
         finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs);
     }
@@ -191,8 +208,11 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs) 
     LimiterCounters& counters = stats_.limiter(job.limiter);
     const int bucket = bucketOf(job.scheduledRunUs);
     if (decision == nullptr) {
-        // A failed decision is never counted as accepted or rejected.
-        counters.recordOutcome(bucket, job.client, Outcome::Error, 0);
+        // A failed decision is never counted as accepted or rejected: it is an error, which the
+        // limiter's on_error policy may also count as let through or refused (final either way,
+        // no wait-mode retry). The slot is loaded now: a live change may have changed the policy.
+        const FailurePolicy policy = ctx_.limiters[size_t(job.limiter)].load()->spec().onError;
+        counters.recordOutcome(bucket, job.client, failedOutcome(policy), 0);
         return;
     }
     // In virtual time the attempt happens exactly when it is due; in real time when it was sent.

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "limiters/limiter.h"
-#include "redis/redis_connection.h"
+#include "redis/redis_router.h"
 #include "stats/run_stats.h"
 #include "traffic/pacer.h"
 #include "traffic/request_factory.h"
@@ -36,7 +36,8 @@ struct RunContext {
 // sends late but never shifts the schedule; latency counts from the scheduled time, so there is
 // no coordinated omission), pipelines due requests on its own connection, keeps wait-mode
 // retries in its own queue, and records outcomes in its own stats. Redis failures become
-// errors; the connection is re-established with backoff.
+// errors; connections are re-established with backoff. Against a cluster, one batch spans
+// several nodes: each node's commands are pipelined on its own connection.
 class Worker {
 public:
     Worker(const RunContext& context, int index, WorkerStats& stats);
@@ -84,7 +85,9 @@ private:
     qint64 nextSendUs_ = Pacer::kNoMore;
     qint64 nextK_ = -1;  // index in the whole schedule of nextSendUs_
     std::priority_queue<Job, std::vector<Job>, LaterFirst> retries_;
-    std::unique_ptr<RedisConnection> connection_;
+    // Routes each decision to its node (one connection for a single server, one per master
+    // of a cluster); made on first use, with backoff while Redis cannot be reached at all.
+    std::unique_ptr<RedisRouter> router_;
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
 };

@@ -18,7 +18,7 @@ public:
 
     void setUrl(const RedisUrl& url) {
         url_ = url;
-        connection_.reset();
+        router_.reset();
     }
     void watch(std::shared_ptr<ScenarioRunner> runner, std::shared_ptr<StepSession> stepper) {
         runner_ = std::move(runner);
@@ -59,14 +59,21 @@ private:
         }
         for (size_t i = 0; i < limiters.size(); ++i) {
             try {
-                if (!connection_ || connection_->broken()) {
-                    connection_ = std::make_unique<RedisConnection>(url_);
+                if (!router_) {
+                    router_ = std::make_unique<RedisRouter>(url_);  // reconnects by itself
                 }
-                LimiterState state = readLimiterState(*connection_, *limiters[i], now);
+                LimiterState state = readLimiterState(
+                    router_->connectionForSlot(limiters[i]->slot()), *limiters[i], now);
                 QMetaObject::invokeMethod(controller_, [c = controller_, i, state] {
                     emit c->stateReady(int(i), state);
                 });
             } catch (const std::exception& e) {
+                if (router_ && router_->isCluster()) {
+                    try {
+                        router_->refreshSlotMap();  // the slot may have moved (MOVED replies)
+                    } catch (const std::exception&) {
+                    }
+                }
                 const QString message = QString::fromStdString(e.what());
                 QMetaObject::invokeMethod(controller_, [c = controller_, i, message] {
                     emit c->stateFailed(int(i), message);
@@ -78,7 +85,7 @@ private:
     RunController* controller_;
     RedisUrl url_;
     QTimer poll_{this};
-    std::unique_ptr<RedisConnection> connection_;
+    std::unique_ptr<RedisRouter> router_;
     std::shared_ptr<ScenarioRunner> runner_;
     std::shared_ptr<StepSession> stepper_;
 };

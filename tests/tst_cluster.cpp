@@ -1,0 +1,470 @@
+// Against the private 3-master Redis Cluster (CTest fixture `redis_cluster`, REDIS_URL is a
+// redis-cluster:// URL): slot hashing agrees with the server, the router sends each key to its
+// owner, the three limiters match their reference models through the cluster, MOVED and ASK
+// are followed while a limiter's slot is moved, and a slot moved while traffic runs keeps the
+// accounting identity and the limit.
+//
+// The slot moves touch only slots of limiters this test created (random names), and every
+// moved slot is handed back to its first owner before the test ends.
+#include <QDateTime>
+#include <QRandomGenerator>
+#include <QThread>
+#include <QtTest>
+#include <atomic>
+#include <map>
+
+#include "redis/cluster_slot.h"
+#include "redis/redis_error.h"
+#include "scenario/scenario_runner.h"
+#include "support/reference_models.h"
+#include "support/test_redis.h"
+#include "support/trace_generator.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+struct Master {
+    QString id;
+    QString host;
+    int port = 0;
+};
+
+std::unique_ptr<RedisConnection> connectNode(const Master& m) {
+    return std::make_unique<RedisConnection>(fixtureUrl().nodeUrl(m.host, m.port));
+}
+
+// The masters as CLUSTER NODES lists them ("<id> <ip:port@bus> <flags> ..."), by port.
+std::vector<Master> masters() {
+    auto seed = connectNode(Master{QString(), fixtureUrl().host, fixtureUrl().port});
+    RedisReply reply = seed->command({"CLUSTER", "NODES"});
+    const QString text = QString::fromStdString(replyString(reply.get(), "CLUSTER NODES"));
+    std::vector<Master> out;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        const QStringList f = line.split(QLatin1Char(' '));
+        if (f.size() < 3 || !f[2].contains(QLatin1String("master"))) {
+            continue;
+        }
+        const QString address = f[1].section(QLatin1Char('@'), 0, 0);
+        out.push_back(Master{f[0], address.section(QLatin1Char(':'), 0, -2),
+                             address.section(QLatin1Char(':'), -1).toInt()});
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Master& a, const Master& b) { return a.port < b.port; });
+    return out;
+}
+
+// The master serving `slot` now, asked of the cluster itself (CLUSTER SLOTS).
+Master ownerOf(int slot) {
+    auto seed = connectNode(masters().front());
+    RedisReply reply = seed->command({"CLUSTER", "SLOTS"});
+    for (size_t i = 0; i < reply->elements; ++i) {
+        const redisReply* r = reply->element[i];
+        if (slot >= r->element[0]->integer && slot <= r->element[1]->integer) {
+            const int port = int(r->element[2]->element[1]->integer);
+            for (const Master& m : masters()) {
+                if (m.port == port) {
+                    return m;
+                }
+            }
+        }
+    }
+    qFatal("slot %d has no owner", slot);
+}
+
+Master otherThan(const Master& m) {
+    for (const Master& other : masters()) {
+        if (other.id != m.id) {
+            return other;
+        }
+    }
+    qFatal("the cluster has one master");
+}
+
+void expectOk(RedisConnection& c, const RedisArgs& args) {
+    RedisReply reply = c.command(args);
+    if (reply->type == REDIS_REPLY_ERROR) {
+        qFatal("%s %s: %s", args[0].c_str(), args.size() > 1 ? args[1].c_str() : "", reply->str);
+    }
+}
+
+// The steps of redis-cli --cluster reshard for one slot, split so a test can stop half-way:
+// 1. both sides learn of the move, 2. the keys move (MIGRATE), 3. every master learns the
+// new owner.
+void beginMove(int slot, const Master& from, const Master& to) {
+    const std::string s = std::to_string(slot);
+    expectOk(*connectNode(to), {"CLUSTER", "SETSLOT", s, "IMPORTING", from.id.toStdString()});
+    expectOk(*connectNode(from), {"CLUSTER", "SETSLOT", s, "MIGRATING", to.id.toStdString()});
+}
+
+int moveKeys(int slot, const Master& from, const Master& to) {
+    auto source = connectNode(from);
+    int moved = 0;
+    for (;;) {
+        RedisReply keys =
+            source->command({"CLUSTER", "GETKEYSINSLOT", std::to_string(slot), "1000"});
+        if (keys->type != REDIS_REPLY_ARRAY || keys->elements == 0) {
+            return moved;
+        }
+        // All keys in one MIGRATE: a limiter's keys arrive together.
+        RedisArgs migrate{
+            "MIGRATE", to.host.toStdString(), std::to_string(to.port), "", "0", "5000", "KEYS"};
+        for (size_t i = 0; i < keys->elements; ++i) {
+            migrate.push_back(replyString(keys->element[i], "key"));
+        }
+        expectOk(*source, migrate);
+        moved += int(keys->elements);
+    }
+}
+
+void finishMove(int slot, const Master& to) {
+    for (const Master& m : masters()) {
+        expectOk(*connectNode(m),
+                 {"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", to.id.toStdString()});
+    }
+}
+
+void moveSlot(int slot, const Master& from, const Master& to) {
+    beginMove(slot, from, to);
+    moveKeys(slot, from, to);
+    finishMove(slot, to);
+}
+
+// Hands a slot back to where it was when the guard was made, whatever happened in between.
+class SlotHome {
+public:
+    explicit SlotHome(int slot) : slot_(slot), home_(ownerOf(slot)) {}
+    ~SlotHome() {
+        const Master now = ownerOf(slot_);
+        if (now.id != home_.id) {
+            moveSlot(slot_, now, home_);
+        }
+    }
+    const Master& home() const { return home_; }
+
+private:
+    int slot_;
+    Master home_;
+};
+
+LimiterSpec tokenBucket(const QString& prefix, qint64 rate, qint64 intervalMs, Scope scope) {
+    LimiterSpec s;
+    s.type = LimiterType::TokenBucket;
+    s.name = uniqueName(prefix);
+    s.scope = scope;
+    s.rate = rate;
+    s.intervalMs = intervalMs;
+    return s;
+}
+
+LimiterSpec slidingWindow(const QString& prefix, QVector<SlidingRule> rules) {
+    LimiterSpec s;
+    s.type = LimiterType::SlidingWindow;
+    s.name = uniqueName(prefix);
+    s.scope = Scope::Global;
+    s.rules = std::move(rules);
+    return s;
+}
+
+LimiterSpec fixedWindow(const QString& prefix, qint64 rate) {
+    LimiterSpec s;
+    s.type = LimiterType::FixedWindow;
+    s.name = uniqueName(prefix);
+    s.scope = Scope::PerClient;
+    s.rate = rate;
+    s.interval = 1;
+    s.unit = CalendarUnit::Seconds;
+    s.timezone = "UTC";
+    return s;
+}
+
+// Compares decisions through `router` with the model, request by request.
+void expectModel(const Limiter& limiter, RedisRouter& router, ReferenceModel& model,
+                 const QVector<Request>& trace, int from, int to) {
+    for (int i = from; i < to; ++i) {
+        const Decision got = limiter.decide(router, trace[i]);
+        const Decision want = model.decide(trace[i]);
+        QVERIFY2(got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
+                     got.remaining == want.remaining,
+                 qPrintable(QStringLiteral("request %1: redis allowed=%2 retry=%3 remaining=%4, "
+                                           "model allowed=%5 retry=%6 remaining=%7")
+                                .arg(i)
+                                .arg(got.allowed)
+                                .arg(got.retryAfterMs)
+                                .arg(got.remaining)
+                                .arg(want.allowed)
+                                .arg(want.retryAfterMs)
+                                .arg(want.remaining)));
+    }
+}
+
+qint64 busiestWindow(std::vector<std::pair<qint64, qint64>> grants, qint64 windowMs) {
+    std::sort(grants.begin(), grants.end());
+    qint64 worst = 0;
+    qint64 sum = 0;
+    size_t first = 0;
+    for (size_t i = 0; i < grants.size(); ++i) {
+        sum += grants[i].second;
+        while (grants[first].first <= grants[i].first - windowMs) {
+            sum -= grants[first].second;
+            ++first;
+        }
+        worst = std::max(worst, sum);
+    }
+    return worst;
+}
+
+}  // namespace
+
+class TestCluster : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QVERIFY2(fixtureUrl().isCluster(), "REDIS_URL must be the cluster fixture's URL");
+        QCOMPARE(int(masters().size()), 3);
+    }
+
+    // keyHashSlot against CLUSTER KEYSLOT for random keys, braces and binary bytes included.
+    void slotsAgreeWithServer() {
+        auto node = connectNode(masters().front());
+        QRandomGenerator rng(7);
+        const char alphabet[] = "ab{}:x\0\xff\xc3\xa9 *";
+        for (int i = 0; i < 2000; ++i) {
+            std::string key;
+            const int length = rng.bounded(0, 12);
+            for (int c = 0; c < length; ++c) {
+                key.push_back(alphabet[rng.bounded(0, int(sizeof(alphabet) - 1))]);
+            }
+            RedisReply reply = node->command({"CLUSTER", "KEYSLOT", key});
+            QCOMPARE(keyHashSlot(key), int(replyInteger(reply.get(), "CLUSTER KEYSLOT")));
+        }
+    }
+
+    // A key written through the router lands on the master CLUSTER SLOTS names for its slot,
+    // for keys on every master.
+    void routesToOwner() {
+        auto router = routeFixture();
+        QVERIFY(router->isCluster());
+        std::map<int, int> perPort;
+        for (int i = 0; i < 30; ++i) {
+            const std::string key = "{" + uniqueName(QStringLiteral("route")).toStdString() + "}";
+            const int slot = keyHashSlot(key);
+            RedisReply set = router->command(slot, {"SET", key, "1", "PX", "60000"});
+            expectStatusOk(set.get(), "SET");
+            const Master owner = ownerOf(slot);
+            QCOMPARE(router->nodeName(router->nodeIndexForSlot(slot)),
+                     owner.host + QLatin1Char(':') + QString::number(owner.port));
+            RedisReply exists = connectNode(owner)->command({"EXISTS", key});
+            QCOMPARE(replyInteger(exists.get(), "EXISTS"), 1LL);
+            RedisReply del = router->command(slot, {"DEL", key});
+            QCOMPARE(replyInteger(del.get(), "DEL"), 1LL);
+            perPort[owner.port]++;
+        }
+        QCOMPARE(int(perPort.size()), 3);  // 30 random keys reach all three masters
+    }
+
+    // Each limiter decides exactly as its reference model through the cluster.
+    void matchesModels_data() {
+        QTest::addColumn<LimiterSpec>("spec");
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<qint64>("maxPermits");
+        QTest::addColumn<qint64>("edgeMs");
+        QTest::newRow("token bucket overall")
+            << tokenBucket(QStringLiteral("cl-tb"), 5, 1000, Scope::Global) << 1 << 2LL << 1000LL;
+        QTest::newRow("token bucket per client")
+            << tokenBucket(QStringLiteral("cl-tbc"), 4, 500, Scope::PerClient) << 4 << 2LL << 500LL;
+        QTest::newRow("fixed window per client")
+            << fixedWindow(QStringLiteral("cl-fw"), 6) << 3 << 3LL << 1000LL;
+        QTest::newRow("sliding window two rules")
+            << slidingWindow(QStringLiteral("cl-sw"), {{3, 100}, {10, 1000}}) << 1 << 2LL << 100LL;
+    }
+    void matchesModels() {
+        QFETCH(LimiterSpec, spec);
+        QFETCH(int, clients);
+        QFETCH(qint64, maxPermits);
+        QFETCH(qint64, edgeMs);
+        TraceShape shape;
+        shape.seed = 11;
+        shape.count = 800;
+        shape.clients = clients;
+        shape.maxPermits = maxPermits;
+        shape.edgeMs = edgeMs;
+        expectMatchesModel(spec, generateTrace(shape));
+    }
+
+    // A limiter's slot moves to another master between two halves of a trace. The router read
+    // the slot map before the move, so it is answered MOVED, follows it and learns the new
+    // owner; the state moved with the keys, so the decisions still match the model exactly.
+    void followsMoved() {
+        const LimiterSpec spec = tokenBucket(QStringLiteral("cl-moved"), 5, 1000, Scope::Global);
+        ScopedLimiter limiter(spec);
+        SlotHome home(limiter->slot());
+        auto router = routeFixture();
+        ReferenceModel model(spec);
+        TraceShape shape;
+        shape.seed = 3;
+        shape.count = 400;
+        shape.maxPermits = 2;
+        const QVector<Request> trace = generateTrace(shape);
+        expectModel(*limiter, *router, model, trace, 0, 200);
+        const Master to = otherThan(home.home());
+        moveSlot(limiter->slot(), home.home(), to);
+        QCOMPARE(router->redirects().moved, 0LL);
+        expectModel(*limiter, *router, model, trace, 200, 400);
+        QCOMPARE(router->redirects().moved, 1LL);  // once: then the map knows
+        QCOMPARE(router->nodeName(router->nodeIndexForSlot(limiter->slot())),
+                 to.host + QLatin1Char(':') + QString::number(to.port));
+    }
+
+    // Half-way through a move (keys already on the target, the slot still MIGRATING on the
+    // source) the source answers ASK; the router asks the target with ASKING and the
+    // decisions match the model. Then the move completes and decisions go on.
+    void followsAsk() {
+        const LimiterSpec spec = slidingWindow(QStringLiteral("cl-ask"), {{4, 200}, {9, 1000}});
+        ScopedLimiter limiter(spec);
+        SlotHome home(limiter->slot());
+        auto router = routeFixture();
+        ReferenceModel model(spec);
+        TraceShape shape;
+        shape.seed = 5;
+        shape.count = 450;
+        shape.maxPermits = 2;
+        shape.edgeMs = 200;
+        const QVector<Request> trace = generateTrace(shape);
+        expectModel(*limiter, *router, model, trace, 0, 150);
+        const Master to = otherThan(home.home());
+        beginMove(limiter->slot(), home.home(), to);
+        QVERIFY(moveKeys(limiter->slot(), home.home(), to) > 0);
+        QCOMPARE(router->redirects().ask, 0LL);
+        expectModel(*limiter, *router, model, trace, 150, 300);
+        QCOMPARE(router->redirects().ask, 150LL);  // ASK holds for one command at a time
+        QCOMPARE(router->redirects().moved, 0LL);
+        // The router was only asked: the slot map still names the source.
+        QCOMPARE(router->nodeName(router->nodeIndexForSlot(limiter->slot())),
+                 home.home().host + QLatin1Char(':') + QString::number(home.home().port));
+        finishMove(limiter->slot(), to);
+        expectModel(*limiter, *router, model, trace, 300, 450);
+        QCOMPARE(router->redirects().moved, 1LL);
+    }
+
+    // Traffic from 4 worker threads (real clock) on three limiters while the slot of the
+    // first moves to another master: fired = accepted + rejected + errors for every limiter,
+    // client and bucket; decisions go on after the move on the new owner.
+    void moveWhileScenarioRuns() {
+        Scenario scenario;
+        scenario.name = QStringLiteral("cluster move");
+        scenario.limiters = {tokenBucket(QStringLiteral("cl-run-tb"), 50, 1000, Scope::PerClient),
+                             slidingWindow(QStringLiteral("cl-run-sw"), {{20, 500}}),
+                             fixedWindow(QStringLiteral("cl-run-fw"), 30)};
+        scenario.traffic.shape.type = ShapeSpec::Type::Constant;
+        scenario.traffic.shape.rate = 400;
+        scenario.traffic.durationS = 2.5;
+        scenario.traffic.clients = 5;
+        scenario.traffic.threads = 4;
+        scenario.traffic.pipeline = 4;
+        const auto moved = makeLimiter(scenario.limiters[0]);
+        SlotHome home(moved->slot());
+        const Master to = otherThan(home.home());
+
+        ScenarioRunner runner(scenario, fixtureUrl());
+        runner.start();
+        QThread::msleep(900);
+        moveSlot(moved->slot(), home.home(), to);
+        runner.wait();
+        const RunSnapshot run = runner.snapshot();
+        QVERIFY(run.finished);
+        QCOMPARE(run.scheduled, qint64(1000));
+        for (const LimiterSnapshot& l : run.limiters) {
+            QCOMPARE(l.fired, run.scheduled);
+            QCOMPARE(l.fired, l.accepted + l.rejected + l.errors);
+            qint64 clients = 0;
+            for (const ClientTotals& c : l.clients) {
+                QCOMPARE(c.fired, c.accepted + c.rejected + c.errors);
+                clients += c.fired;
+            }
+            QCOMPARE(clients, l.fired);
+            qint64 inBuckets = 0;
+            for (int b = 0; b < l.bucketAccepted.size(); ++b) {
+                inBuckets += l.bucketAccepted[b] + l.bucketRejected[b] + l.bucketErrors[b];
+            }
+            QCOMPARE(inBuckets, l.fired);
+            if (l.errors > 0) {
+                qWarning("%s: %lld errors while its slot moved", qPrintable(l.spec.name),
+                         static_cast<long long>(l.errors));
+            }
+        }
+        // Decisions in the last half second (after the move) reached the new owner.
+        const LimiterSnapshot& first = run.limiters[0];
+        qint64 late = 0;
+        for (int b = 20; b < first.bucketAccepted.size(); ++b) {
+            late += first.bucketAccepted[b] + first.bucketRejected[b];
+        }
+        QVERIFY2(late > 0, "no decisions after the move");
+        QCOMPARE(ownerOf(moved->slot()).id, to.id);
+        RedisRouter cleanup(fixtureUrl());
+        for (const LimiterSpec& spec : scenario.limiters) {
+            makeLimiter(spec)->reset(cleanup);
+        }
+    }
+
+    // 6 threads hammer a sliding window while its slot moves away and back: no window of the
+    // recorded grants ever holds more than the limit, and every decision has an outcome.
+    void limitHoldsWhileSlotMoves() {
+        const LimiterSpec spec = slidingWindow(QStringLiteral("cl-hammer"), {{15, 100}});
+        ScopedLimiter limiter(spec);
+        SlotHome home(limiter->slot());
+        const Master away = otherThan(home.home());
+        constexpr int kThreads = 6;
+        std::atomic<bool> stop{false};
+        std::vector<std::vector<std::pair<qint64, qint64>>> grants(kThreads);
+        std::atomic<qint64> fired{0}, accepted{0}, rejected{0}, errors{0};
+        std::vector<std::unique_ptr<QThread>> threads;
+        for (int t = 0; t < kThreads; ++t) {
+            threads.emplace_back(QThread::create([&, t] {
+                auto router = routeFixture();
+                for (int n = 0; !stop.load(); ++n) {
+                    fired++;
+                    try {
+                        const Decision d =
+                            limiter->decide(*router, Request{QDateTime::currentMSecsSinceEpoch(),
+                                                             QStringLiteral("c"), 1 + n % 2});
+                        if (d.allowed) {
+                            accepted++;
+                            grants[size_t(t)].push_back({d.atMs, 1 + n % 2});
+                        } else {
+                            rejected++;
+                        }
+                    } catch (const RedisError&) {
+                        errors++;
+                    }
+                }
+            }));
+            threads.back()->start();
+        }
+        QThread::msleep(300);
+        moveSlot(limiter->slot(), home.home(), away);
+        QThread::msleep(300);
+        moveSlot(limiter->slot(), away, home.home());
+        QThread::msleep(300);
+        stop = true;
+        for (auto& t : threads) {
+            t->wait();
+        }
+        QCOMPARE(fired.load(), accepted.load() + rejected.load() + errors.load());
+        std::vector<std::pair<qint64, qint64>> all;
+        for (const auto& g : grants) {
+            all.insert(all.end(), g.begin(), g.end());
+        }
+        QVERIFY2(all.size() > 30, "too few grants to prove anything");
+        const qint64 worst = busiestWindow(all, 100);
+        QVERIFY2(worst <= 15, qPrintable(QStringLiteral("a 100 ms window held %1").arg(worst)));
+        qInfo("fired %lld: accepted %lld, rejected %lld, errors %lld",
+              static_cast<long long>(fired.load()), static_cast<long long>(accepted.load()),
+              static_cast<long long>(rejected.load()), static_cast<long long>(errors.load()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCluster)
+#include "tst_cluster.moc"
