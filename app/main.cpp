@@ -9,6 +9,7 @@
 #include "command_line.h"
 #include "replay_command.h"
 #include "run_command.h"
+#include "watch_command.h"
 #include "window/main_window.h"
 #include "window/screenshot_demo.h"
 #include "window/ui_bench.h"
@@ -22,6 +23,8 @@ const char kUsage[] =
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--redis URL]\n"
+    "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
+    "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. A password may come from the URL or REDISCLI_AUTH.\n"
@@ -89,6 +92,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("bench")) {
         return ratelab::cli::benchCommand(args);
+    }
+    if (command == QLatin1String("watch")) {
+        return ratelab::cli::watchCommand(args);
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {

@@ -1,10 +1,10 @@
 #include "limiters/limiter_state.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "limiters/calendar_window.h"
 #include "limiters/fixed_window_limiter.h"
+#include "limiters/permit_record.h"
 #include "redis/redis_error.h"
 
 namespace ratelab {
@@ -33,19 +33,17 @@ QString printable(const redisReply* r) {
     return printable(r->str, r->len);
 }
 
-// A Redisson permit record: struct.pack('Bc0I', n, <n bytes>, permits).
+// A Redisson permit record (shared decoder: limiters/permit_record.h).
 bool decodeRecord(const redisReply* r, qint64* permits, QString* id) {
-    if (r->type != REDIS_REPLY_STRING || r->len < 1) {
+    if (r->type != REDIS_REPLY_STRING) {
         return false;
     }
-    const size_t n = static_cast<unsigned char>(r->str[0]);
-    if (r->len != 1 + n + 4) {
+    const std::optional<PermitRecord> record = decodePermitRecord(r->str, r->len);
+    if (!record) {
         return false;
     }
-    quint32 value = 0;
-    std::memcpy(&value, r->str + 1 + n, 4);  // native byte order, as Lua's struct packs it
-    *permits = value;
-    *id = QString::fromLatin1(QByteArray(r->str + 1, int(n)).toHex().left(8));
+    *permits = record->permits;
+    *id = QString::fromLatin1(record->id.toHex().left(8));
     return true;
 }
 

@@ -27,6 +27,7 @@
 #include "run/run_controller.h"
 #include "scenario/run_report.h"
 #include "window/connection_bar.h"
+#include "window/redisson_watch_view.h"
 
 namespace ratelab {
 namespace {
@@ -149,6 +150,11 @@ void MainWindow::buildLayout() {
 
     state_ = new StatePanel(views_);
     views_->addTab(state_, tr("Redis state"));
+    // Attach to a live Redisson RRateLimiter on the bar's Redis (read-only, its own thread).
+    auto* redisson = new RedissonWatchView(views_);
+    redisson->setObjectName(QStringLiteral("redissonWatch"));
+    views_->addTab(redisson, tr("Redisson limiter"));
+    connect(connection_, &ConnectionBar::targetReady, redisson, &RedissonWatchView::setRedisUrl);
     connect(views_, &QTabWidget::currentChanged, this, [this] {
         if (views_->currentWidget() != state_) {
             return;
@@ -380,6 +386,12 @@ void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
                      .arg(l.accepted)
                      .arg(l.rejected)
                      .arg(l.errors);
+        if (l.errorsOpen > 0 || l.errorsClosed > 0) {
+            lines.last() += tr(" (%1 let through, %2 refused by on_error %3)")
+                                .arg(l.errorsOpen)
+                                .arg(l.errorsClosed)
+                                .arg(failurePolicyName(l.spec.onError));
+        }
     }
     accounting_->setText(lines.join(QStringLiteral("   ·   ")));
     if (viewPaused_) {

@@ -1,0 +1,173 @@
+#include "watch_command.h"
+
+#include <QDateTime>
+#include <QThread>
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+#include "command_line.h"
+#include "input_error.h"
+#include "redis/redis_target.h"
+#include "redisson/redisson_limiter_reader.h"
+
+namespace ratelab::cli {
+namespace {
+
+std::atomic<bool> stopRequested{false};
+
+void onStopSignal(int) {
+    stopRequested = true;
+}
+
+QString clock(qint64 ms) {
+    return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
+}
+
+qint64 positiveOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
+                      qint64 min, qint64 max) {
+    if (!parser.isSet(name)) {
+        return fallback;
+    }
+    bool ok = false;
+    const qint64 v = parser.value(name).toLongLong(&ok);
+    if (!ok || v < min || v > max) {
+        throw InputError(QStringLiteral("--") + name,
+                         QStringLiteral("expected an integer from %1 to %2, got \"%3\"")
+                             .arg(min)
+                             .arg(max)
+                             .arg(parser.value(name)));
+    }
+    return v;
+}
+
+QString configLine(const RedissonSnapshot& s) {
+    return QStringLiteral("config rate=%1 interval_ms=%2 type=%3 keepAliveTime_ms=%4")
+        .arg(s.rate)
+        .arg(s.intervalMs)
+        .arg(s.perClient ? QStringLiteral("PER_CLIENT") : QStringLiteral("OVERALL"))
+        .arg(s.keepAliveTimeMs);
+}
+
+QString scopeLine(const RedissonSnapshot& s, const RedissonScope& scope) {
+    QString line = QStringLiteral("available=%1/%2 window_grants=%3 window_permits=%4")
+                       .arg(scope.available)
+                       .arg(s.rate)
+                       .arg(scope.grantsInWindow)
+                       .arg(scope.permitsInWindow);
+    line += scope.hasValue ? QStringLiteral(" value=%1").arg(scope.storedValue)
+                           : QStringLiteral(" value=none");
+    line += scope.lastGrantMs >= 0 ? QStringLiteral(" last_grant=%1 (%2 ms ago)")
+                                         .arg(clock(scope.lastGrantMs))
+                                         .arg(s.nowMs - scope.lastGrantMs)
+                                   : QStringLiteral(" last_grant=none");
+    if (scope.nextReleaseMs >= 0) {
+        line += QStringLiteral(" next_release_in_ms=%1").arg(scope.nextReleaseMs - s.nowMs);
+    }
+    if (scope.available != scope.availableFromGrants) {
+        line += QStringLiteral(" (grants say %1: value and grants disagree)")
+                    .arg(scope.availableFromGrants);
+    }
+    return line;
+}
+
+void printLine(const QString& line) {
+    std::fprintf(stdout, "%s\n", line.toLocal8Bit().constData());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int watchCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addOptions({
+        {QStringLiteral("redis"), QStringLiteral("Redis URL (or REDIS_URL)."),
+         QStringLiteral("URL")},
+        {QStringLiteral("redisson"), QStringLiteral("The RRateLimiter's name."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("interval-ms"), QStringLiteral("Time between polls (default 200)."),
+         QStringLiteral("N")},
+        {QStringLiteral("count"), QStringLiteral("Stop after N polls."), QStringLiteral("N")},
+    });
+    if (!parseArguments(parser, args, {QStringLiteral("redisson")})) {
+        return kBadInput;
+    }
+    return runGuarded([&] {
+        // All input is checked before Redis is touched.
+        const qint64 periodMs =
+            positiveOption(parser, QStringLiteral("interval-ms"), 200, 10, 3600 * 1000);
+        const qint64 count =
+            positiveOption(parser, QStringLiteral("count"), 0, 1, std::numeric_limits<int>::max());
+        const RedissonLimiterReader reader(parser.value(QStringLiteral("redisson")));
+        if (parser.value(QStringLiteral("redis")).isEmpty() &&
+            qEnvironmentVariable("REDIS_URL").isEmpty()) {
+            throw InputError(QStringLiteral("--redis"),
+                             QStringLiteral("watch needs the URL of the Redis the application "
+                                            "uses (--redis URL or REDIS_URL); a managed local "
+                                            "server would hold no Redisson limiter"));
+        }
+        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        std::signal(SIGINT, onStopSignal);
+        std::signal(SIGTERM, onStopSignal);
+        const std::unique_ptr<RedisConnection> connection =
+            openRedissonConnection(target.url(), reader);
+
+        RedissonSnapshot first;
+        try {
+            first = reader.read(*connection, QDateTime::currentMSecsSinceEpoch());
+        } catch (const RedissonNotFound& e) {
+            throw InputError(QStringLiteral("--redisson"),
+                             QStringLiteral("%1 at %2")
+                                 .arg(QString::fromStdString(e.what()), target.description()));
+        }
+        printLine(QStringLiteral("watching Redisson limiter \"%1\" at %2 (read-only), every %3 ms")
+                      .arg(reader.name(), target.description())
+                      .arg(periodMs));
+        printLine(configLine(first));
+        QString lastConfig = configLine(first);
+
+        qint64 polls = 0;
+        std::optional<RedissonSnapshot> pending = std::move(first);
+        while (!stopRequested) {
+            const qint64 started = QDateTime::currentMSecsSinceEpoch();
+            try {
+                if (connection->broken()) {
+                    connection->reconnect();
+                }
+                const RedissonSnapshot s = pending ? *pending : reader.read(*connection, started);
+                pending.reset();
+                if (configLine(s) != lastConfig) {
+                    lastConfig = configLine(s);
+                    printLine(lastConfig);
+                }
+                if (!s.perClient) {
+                    printLine(clock(s.nowMs) + QLatin1Char(' ') + scopeLine(s, s.scopes.value(0)));
+                } else {
+                    printLine(
+                        QStringLiteral("%1 clients=%2").arg(clock(s.nowMs)).arg(s.totalScopes));
+                    for (const RedissonScope& scope : s.scopes) {
+                        printLine(QStringLiteral("%1   client=%2 %3")
+                                      .arg(clock(s.nowMs), scope.clientId, scopeLine(s, scope)));
+                    }
+                }
+            } catch (const RedisError& e) {
+                // The limiter may be recreated and Redis may come back: report and go on.
+                printLine(QStringLiteral("%1 error: %2")
+                              .arg(clock(started), QString::fromStdString(e.what())));
+            }
+            if (count > 0 && ++polls >= count) {
+                break;
+            }
+            while (!stopRequested && QDateTime::currentMSecsSinceEpoch() < started + periodMs) {
+                const qint64 left = started + periodMs - QDateTime::currentMSecsSinceEpoch();
+                QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(left, 1, 50)));
+            }
+        }
+        return int(kDone);
+    });
+}
+
+}  // namespace ratelab::cli

@@ -1,0 +1,128 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <memory>
+#include <string>
+
+#include "redis/redis_connection.h"
+#include "redis/redis_error.h"
+
+namespace ratelab {
+
+// Reads a live Redisson RRateLimiter (Redisson >= 3.17 layout) without writing anything:
+//   hash   NAME                      {rate, interval (ms), type (0 OVERALL, 1 PER_CLIENT),
+//                                     keepAliveTime (ms; older versions lack it: 0)}
+//   string {NAME}:value[:<clientId>]  permits left, as the last acquire stored it
+//   zset   {NAME}:permits[:<clientId>] score = grant time (ms, the acquiring client's clock),
+//                                     member = struct.pack('Bc0I', n, <n random bytes>, permits)
+// A NAME that already holds a '{' keeps its own hash tag: NAME:value, NAME:permits (Redisson's
+// RedissonObject.suffixName). PER_CLIENT scopes are per Redisson client instance
+// (ServiceManager id, a UUID), found with SCAN MATCH over the limiter's hash tag.
+// ratelab's own token bucket writes this same layout (plus a {NAME}:clock key that is ignored
+// here), so the reader also watches ratelab limiters.
+//
+// Only read commands are sent: TYPE, HGETALL, PTTL, GET, ZRANGE … WITHSCORES and SCAN
+// (readCommands()). A read-only ACL user (+@read) is enough.
+
+// One grant record of a permits zset.
+struct RedissonGrant {
+    qint64 timeMs = 0;  // the zset score
+    qint64 permits = 0;
+    QString idHex;          // the record's random id, hex
+    bool inWindow = false;  // younger than interval at the snapshot's now
+};
+
+// One bucket: the whole limiter (OVERALL) or one Redisson client (PER_CLIENT).
+struct RedissonScope {
+    QString clientId;  // empty for OVERALL
+    QString valueKey;
+    QString permitsKey;
+    bool hasValue = false;  // false: the value key is absent (the next acquire starts at rate)
+    qint64 storedValue = 0;
+    qint64 valueTtlMs = -2;  // PTTL: -1 no expiry, -2 absent
+    qint64 permitsTtlMs = -2;
+    // Every stored record, oldest first; at most maxGrantsPerScope (the newest) are kept here,
+    // the sums below count all of them.
+    QVector<RedissonGrant> grants;
+    int storedGrants = 0;
+    int grantsInWindow = 0;  // records with score > now - interval
+    qint64 permitsInWindow = 0;
+    int expiredGrants = 0;  // score <= now - interval: Redisson drops them at the next acquire
+    qint64 expiredPermits = 0;
+    // What Redisson's next tryAcquire sees as the bucket value at now: rate when the value key
+    // is absent; else the stored value plus the permits of expired records, repaired to
+    // rate - permitsInWindow when that would exceed rate (RedissonRateLimiter's script).
+    qint64 available = 0;
+    // rate - permitsInWindow. Equals `available` whenever the state is consistent.
+    qint64 availableFromGrants = 0;
+    qint64 lastGrantMs = -1;    // the newest record's time, -1 without records
+    qint64 nextReleaseMs = -1;  // when the oldest in-window record comes back (time + interval)
+};
+
+struct RedissonSnapshot {
+    QString name;
+    qint64 nowMs = 0;
+    qint64 rate = 0;
+    qint64 intervalMs = 0;
+    bool perClient = false;  // type 1 (PER_CLIENT), else 0 (OVERALL)
+    qint64 keepAliveTimeMs = 0;
+    qint64 configTtlMs = -1;
+    QVector<RedissonScope> scopes;  // OVERALL: exactly one; PER_CLIENT: sorted by client id
+    int totalScopes = 0;            // PER_CLIENT: clients found (scopes holds maxScopes of them)
+};
+
+// The limiter's config hash does not exist. (A Reply-kind RedisError: the connection is fine.)
+class RedissonNotFound : public RedisError {
+public:
+    explicit RedissonNotFound(const std::string& message)
+        : RedisError(RedisError::Kind::Reply, message) {}
+};
+
+class RedissonLimiterReader {
+public:
+    struct Options {
+        int maxGrantsPerScope = 2000;
+        int maxScopes = 256;
+    };
+
+    // Throws InputError (where "--redisson") for an empty name or one with control characters.
+    explicit RedissonLimiterReader(const QString& name);
+    RedissonLimiterReader(const QString& name, Options options);
+
+    // Reads the limiter at nowMs (the watcher's clock). Throws RedissonNotFound when the
+    // config hash is missing, RedisError(Kind::Reply) naming the key when any key holds
+    // something Redisson would not have written (wrong type, short record, non-numeric field),
+    // and RedisError of a connection kind when Redis fails.
+    RedissonSnapshot read(RedisConnection& connection, qint64 nowMs) const;
+
+    const QString& name() const { return name_; }
+    std::string configKey() const;
+    std::string valueKey(const QString& clientId = QString()) const;
+    std::string permitsKey(const QString& clientId = QString()) const;
+    // The SCAN MATCH pattern of the limiter's hash tag: "{NAME}:*" with glob characters escaped.
+    std::string scanPattern() const;
+
+    // Every command the reader may send (upper case). All are in Redis's @read category.
+    static const QStringList& readCommands();
+
+private:
+    std::string suffixed(const std::string& suffix) const;
+
+    QString name_;
+    std::string raw_;
+    Options options_;
+};
+
+// The one place the watcher (command line and window) opens its Redis connection: every key
+// it reads shares the limiter's hash tag, so with Redis Cluster this is where the connection
+// goes to the node that owns that tag. Throws RedisError(Kind::Connect).
+std::unique_ptr<RedisConnection> openRedissonConnection(const RedisUrl& url,
+                                                        const RedissonLimiterReader& reader);
+
+// Redisson's RedissonObject.suffixName: "{name}:suffix", or "name:suffix" when the name
+// already holds a '{'.
+std::string redissonSuffixName(const std::string& name, const std::string& suffix);
+
+}  // namespace ratelab
