@@ -112,8 +112,7 @@ int watchCommand(const QStringList& args) {
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         std::signal(SIGINT, onStopSignal);
         std::signal(SIGTERM, onStopSignal);
-        const std::unique_ptr<RedisConnection> connection =
-            openRedissonConnection(target.url(), reader);
+        std::unique_ptr<RedisConnection> connection = openRedissonConnection(target.url(), reader);
 
         RedissonSnapshot first;
         try {
@@ -134,7 +133,9 @@ int watchCommand(const QStringList& args) {
         while (!stopRequested) {
             const qint64 started = QDateTime::currentMSecsSinceEpoch();
             try {
-                if (connection->broken()) {
+                if (!connection) {
+                    connection = openRedissonConnection(target.url(), reader);
+                } else if (connection->broken()) {
                     connection->reconnect();
                 }
                 const RedissonSnapshot s = pending ? *pending : reader.read(*connection, started);
@@ -157,6 +158,9 @@ int watchCommand(const QStringList& args) {
                 // The limiter may be recreated and Redis may come back: report and go on.
                 printLine(QStringLiteral("%1 error: %2")
                               .arg(clock(started), QString::fromStdString(e.what())));
+                if (target.url().isCluster()) {
+                    connection.reset();  // the slot may have moved: find its owner again
+                }
             }
             if (count > 0 && ++polls >= count) {
                 break;

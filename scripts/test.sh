@@ -2,7 +2,8 @@
 # Installs what is missing (Debian 12), builds, fuzzes the input parsers for a bounded time
 # (libFuzzer, seeded from tests/fuzz/corpus), and runs every test through CTest. The tests
 # that need Redis get a private redis-server (unix socket in the build tree) from a CTest
-# fixture; no other server is touched.
+# fixture, and the cluster tests a private 3-master Redis Cluster on loopback ports 30701-30703
+# (tests/redis_cluster_fixture.sh, started and stopped by CTest); no other server is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh

@@ -7,6 +7,7 @@
 // The slot moves touch only slots of limiters this test created (random names), and every
 // moved slot is handed back to its first owner before the test ends.
 #include <QDateTime>
+#include <QProcess>
 #include <QRandomGenerator>
 #include <QThread>
 #include <QtTest>
@@ -463,6 +464,40 @@ private slots:
         qInfo("fired %lld: accepted %lld, rejected %lld, errors %lld",
               static_cast<long long>(fired.load()), static_cast<long long>(accepted.load()),
               static_cast<long long>(rejected.load()), static_cast<long long>(errors.load()));
+    }
+
+    // `ratelab watch` finds the master that owns a Redisson limiter's slot: a limiter on a
+    // master other than the first seed, written as Redisson writes it, is read back.
+    void watchRedissonOnCluster() {
+        const RedisUrl url = fixtureUrl();
+        QString name;
+        do {
+            name = uniqueName(QStringLiteral("cl-watch"));
+        } while (ownerOf(keyHashSlot(name.toStdString())).port == url.port);
+        const std::string n = name.toStdString();
+        const int slot = keyHashSlot(n);
+        auto router = routeFixture();
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        RedisReply written = router->command(
+            slot, {"EVAL",
+                   "redis.call('hset', KEYS[1], 'rate', 10, 'interval', 60000, 'type', 0) "
+                   "redis.call('set', KEYS[2], 7) "
+                   "redis.call('zadd', KEYS[3], ARGV[1], "
+                   "struct.pack('Bc0I', 16, '0123456789abcdef', 3)) return 1",
+                   "3", n, "{" + n + "}:value", "{" + n + "}:permits", std::to_string(now)});
+        QCOMPARE(replyInteger(written.get(), "EVAL"), 1LL);
+        QProcess watch;
+        watch.start(qEnvironmentVariable("RATELAB_BIN"),
+                    {QStringLiteral("watch"), QStringLiteral("--redisson"), name,
+                     QStringLiteral("--count"), QStringLiteral("2")});
+        QVERIFY(watch.waitForFinished(60000));
+        const QByteArray out = watch.readAllStandardOutput();
+        QVERIFY2(watch.exitCode() == 0, watch.readAllStandardError().constData());
+        QCOMPARE(out.count("available=7/10"), 2);
+        QVERIFY2(!out.contains("error"), out.constData());
+        RedisReply del =
+            router->command(slot, {"DEL", n, "{" + n + "}:value", "{" + n + "}:permits"});
+        QCOMPARE(replyInteger(del.get(), "DEL"), 3LL);
     }
 };
 

@@ -88,6 +88,14 @@ QString RedisRouter::nodeName(int index) const {
            QLatin1Char(':') + QString::number(node.port);
 }
 
+RedisUrl RedisRouter::nodeUrlForSlot(int slot) {
+    if (!isCluster()) {
+        return url_;
+    }
+    const Node& node = nodes_[size_t(nodeIndexForSlot(slot))];
+    return url_.nodeUrl(node.host, node.port);
+}
+
 bool RedisRouter::readSlotMap(RedisConnection& connection, const QString& askedHost) {
     RedisReply reply = connection.command({"CLUSTER", "SLOTS"});
     throwIfError(reply.get(), "CLUSTER SLOTS");

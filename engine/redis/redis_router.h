@@ -56,6 +56,9 @@ public:
     int nodeCount() const { return static_cast<int>(nodes_.size()); }
     int nodeIndexForSlot(int slot);
     QString nodeName(int index) const;
+    // The URL of the node serving `slot` (a single server: the router's own URL), for a
+    // connection of its own to that node.
+    RedisUrl nodeUrlForSlot(int slot);
     // Connections to every master (a single server: its one connection); for commands that
     // concern a whole node (INFO, SCAN, DBSIZE). Throws RedisError when a node is unreachable.
     std::vector<RedisConnection*> masterConnections();

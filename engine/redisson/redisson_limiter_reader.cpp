@@ -9,6 +9,8 @@
 
 #include "input_error.h"
 #include "limiters/permit_record.h"
+#include "redis/cluster_slot.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {
@@ -82,9 +84,16 @@ std::string redissonSuffixName(const std::string& name, const std::string& suffi
 std::unique_ptr<RedisConnection> openRedissonConnection(const RedisUrl& url,
                                                         const RedissonLimiterReader& reader) {
     // Single node (redis://, unix://): any connection serves. The watcher's keys all hash to
-    // the slot of reader.configKey()'s tag, which is where a cluster connection must go.
-    (void)reader;
-    return std::make_unique<RedisConnection>(url);
+    // the slot of reader.configKey() (Redisson's "{name}" tag), so with a cluster the
+    // connection goes to the master that owns that slot (read with CLUSTER SLOTS; a read-only
+    // ACL user needs +cluster|slots for it). A later MOVED shows as an error and the watcher
+    // connects again, reading the slot map anew.
+    if (!url.isCluster()) {
+        return std::make_unique<RedisConnection>(url);
+    }
+    RedisRouter router(url);
+    return std::make_unique<RedisConnection>(
+        router.nodeUrlForSlot(keyHashSlot(reader.configKey())));
 }
 
 RedissonLimiterReader::RedissonLimiterReader(const QString& name)

@@ -46,6 +46,9 @@ void RedissonWatcher::run() {
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());  // never holds the password
             failedToConnect = !connection || connection->broken();
+            if (url_.isCluster()) {
+                connection.reset();  // the slot may have moved (MOVED): find its owner again
+            }
         }
         int waitMs = periodMs_;
         if (failedToConnect) {

@@ -14,6 +14,7 @@
 #include "redis/local_redis_server.h"
 #include "redis/redis_connection.h"
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 
@@ -54,6 +55,12 @@ public:
             if (at != std::string::npos) {
                 result.version =
                     QString::fromStdString(info.substr(at + 14, info.find('\r', at) - at - 14));
+            }
+            if (url.isCluster()) {
+                // The seed answered; the slot map says how many masters serve the slots.
+                RedisRouter router(url);
+                result.version += QStringLiteral(", cluster of %1 masters")
+                                      .arg(router.masterConnections().size());
             }
             result.ok = true;
         } catch (const std::exception& e) {
