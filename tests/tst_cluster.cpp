@@ -9,6 +9,9 @@
 #include <QDateTime>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 #include <atomic>
@@ -498,6 +501,48 @@ private slots:
         RedisReply del =
             router->command(slot, {"DEL", n, "{" + n + "}:value", "{" + n + "}:permits"});
         QCOMPARE(replyInteger(del.get(), "DEL"), 3LL);
+    }
+
+    // `ratelab bench --names N` spreads N limiters over the masters and reports each node:
+    // three node lines whose decisions add up to the total, and no errors.
+    void benchReportsEveryNode() {
+        QTemporaryDir dir;
+        const QString spec = dir.filePath(QStringLiteral("spec.json"));
+        QFile file(spec);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"type": "token_bucket", "name": "%1", "scope": "global",
+                                      "rate": 100, "interval_ms": 1000})")
+                       .arg(uniqueName(QStringLiteral("cl-bench")))
+                       .toUtf8());
+        file.close();
+        QProcess bench;
+        bench.start(
+            qEnvironmentVariable("RATELAB_BIN"),
+            {QStringLiteral("bench"), QStringLiteral("--limiter"), spec, QStringLiteral("--names"),
+             QStringLiteral("24"), QStringLiteral("--connections"), QStringLiteral("2"),
+             QStringLiteral("--pipeline"), QStringLiteral("8"), QStringLiteral("--requests"),
+             QStringLiteral("4800")});
+        QVERIFY(bench.waitForFinished(120000));
+        const QString out = QString::fromUtf8(bench.readAllStandardOutput());
+        QVERIFY2(bench.exitCode() == 0, qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("errors: 0")), qPrintable(out));
+        const QRegularExpression node(
+            QStringLiteral("^node 127\\.0\\.0\\.1:(\\d+): decisions (\\d+)  decisions_per_s \\d+$"),
+            QRegularExpression::MultilineOption);
+        qint64 sum = 0;
+        QSet<int> ports;
+        for (auto it = node.globalMatch(out); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            ports.insert(m.captured(1).toInt());
+            sum += m.captured(2).toLongLong();
+        }
+        QCOMPARE(ports.size(), 3);
+        QCOMPARE(sum, 4800LL);
+        QVERIFY2(out.trimmed()
+                     .split(QLatin1Char('\n'))
+                     .last()
+                     .startsWith(QStringLiteral("decisions_per_s: ")),
+                 qPrintable(out));
     }
 };
 

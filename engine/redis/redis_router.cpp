@@ -46,7 +46,7 @@ RedisConnection& RedisRouter::connect(Node& node) {
         return *node.connection;
     }
     const Clock::time_point now = Clock::now();
-    if (now < node.nextAttempt) {
+    if (backoffEnabled_ && now < node.nextAttempt) {
         throw RedisError(RedisError::Kind::Connect,
                          "cannot reach " + nodeName(int(&node - nodes_.data())).toStdString() +
                              " (retrying with backoff)");

@@ -35,6 +35,9 @@ public:
     RedisRouter& operator=(const RedisRouter&) = delete;
 
     const RedisUrl& url() const { return url_; }
+    // Interactive use (one step at a time): try to reconnect on every command instead of
+    // failing fast while a node backs off.
+    void setReconnectBackoff(bool enabled) { backoffEnabled_ = enabled; }
     bool isCluster() const { return url_.isCluster(); }
 
     // The connection of the node serving `slot`, connected and authenticated. Throws
@@ -96,6 +99,7 @@ private:
     std::vector<Node> nodes_;
     std::vector<std::int16_t> slotOwner_;  // cluster: node index per slot, -1 not served
     bool mapStale_ = false;
+    bool backoffEnabled_ = true;
     Redirects redirects_;
     std::chrono::steady_clock::time_point lastRefresh_{};
 };

@@ -15,6 +15,7 @@ StepSession::StepSession(Scenario scenario, RedisUrl url)
     durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
     pacer_ = makePacer(scenario_.traffic.shape, durationUs_, scenario_.traffic.seed);
     router_ = std::make_unique<RedisRouter>(std::move(url));
+    router_->setReconnectBackoff(false);  // each Step is one user action: always try again
     for (const auto& limiter : limiters_) {
         limiter->reset(*router_);
     }
