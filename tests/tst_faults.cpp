@@ -8,6 +8,7 @@
 
 #include "redis/local_redis_server.h"
 #include "scenario/scenario_runner.h"
+#include "support/run_checks.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -62,24 +63,7 @@ RunSnapshot runWithFault(LocalRedisServer& server,
 void expectExact(const RunSnapshot& run) {
     QVERIFY(run.finished);
     QCOMPARE(run.scheduled, 750);
-    for (const LimiterSnapshot& l : run.limiters) {
-        QCOMPARE(l.fired, run.scheduled);
-        QCOMPARE(l.fired, l.accepted + l.rejected + l.errors);
-        for (const ClientTotals& c : l.clients) {
-            QCOMPARE(c.fired, c.accepted + c.rejected + c.errors);
-        }
-    }
-}
-
-// Decisions were made in the last half second, i.e. after the fault.
-void expectResumed(const RunSnapshot& run) {
-    for (const LimiterSnapshot& l : run.limiters) {
-        qint64 late = 0;
-        for (int b = l.bucketAccepted.size() - 5; b < l.bucketAccepted.size(); ++b) {
-            late += l.bucketAccepted[b] + l.bucketRejected[b];
-        }
-        QVERIFY2(late > 0, qPrintable(l.spec.name));
-    }
+    expectExactAccounting(run);
 }
 
 }  // namespace

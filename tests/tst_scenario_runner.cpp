@@ -6,6 +6,7 @@
 
 #include "redis/local_redis_server.h"
 #include "scenario/scenario_runner.h"
+#include "support/run_checks.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -73,24 +74,6 @@ RunSnapshot runToEnd(const Scenario& scenario, const RedisUrl& url) {
         makeLimiter(spec)->reset(c);
     }
     return snapshot;
-}
-
-void expectExactAccounting(const RunSnapshot& run) {
-    for (const LimiterSnapshot& l : run.limiters) {
-        QCOMPARE(l.fired, l.accepted + l.rejected + l.errors);
-        QCOMPARE(l.fired, run.scheduled);
-        qint64 clientsFired = 0;
-        for (const ClientTotals& c : l.clients) {
-            QCOMPARE(c.fired, c.accepted + c.rejected + c.errors);
-            clientsFired += c.fired;
-        }
-        QCOMPARE(clientsFired, l.fired);
-        qint64 inBuckets = 0;
-        for (int b = 0; b < l.bucketAccepted.size(); ++b) {
-            inBuckets += l.bucketAccepted[b] + l.bucketRejected[b] + l.bucketErrors[b];
-        }
-        QCOMPARE(inBuckets, l.fired);
-    }
 }
 
 }  // namespace

@@ -194,9 +194,13 @@ void parseHostPort(QStringView text, RedisUrl& url) {
     }
 }
 
-// After "redis://": [[user]:password@]host[:port][/db]
-RedisUrl parseTcp(QStringView rest) {
-    RedisUrl url;
+// "[[user]:password@]HOSTS[/path][?query][#fragment]" (redis:// and redis-cluster://): sets
+// the user info, refuses a fragment or a query, and returns the hosts part and the path.
+struct Authority {
+    QStringView hosts;
+    QStringView path;  // "", or "/..."
+};
+Authority splitAuthority(QStringView rest, RedisUrl& url, const QString& noQuery) {
     const qsizetype end = authorityEnd(rest);
     QStringView authority = rest.left(end);
     const QStringView tail = rest.mid(end);
@@ -215,13 +219,21 @@ RedisUrl parseTcp(QStringView rest) {
     }
     refuseFragment(tail);
     if (tail.contains(u'?')) {
-        throw InputError(QStringLiteral("URL query"),
-                         QStringLiteral("redis:// URLs take no query; give the database as "
-                                        "the path (redis://host:port/db)"));
+        throw InputError(QStringLiteral("URL query"), noQuery);
     }
-    parseHostPort(authority, url);
-    if (tail.size() > 1) {  // "" and "/" both mean db 0
-        url.db = parseDb(tail.mid(1));
+    return Authority{authority, tail};
+}
+
+// After "redis://": [[user]:password@]host[:port][/db]
+RedisUrl parseTcp(QStringView rest) {
+    RedisUrl url;
+    const Authority parts =
+        splitAuthority(rest, url,
+                       QStringLiteral("redis:// URLs take no query; give the database as the path "
+                                      "(redis://host:port/db)"));
+    parseHostPort(parts.hosts, url);
+    if (parts.path.size() > 1) {  // "" and "/" both mean db 0
+        url.db = parseDb(parts.path.mid(1));
     }
     return url;
 }
@@ -230,35 +242,19 @@ RedisUrl parseTcp(QStringView rest) {
 RedisUrl parseCluster(QStringView rest) {
     RedisUrl url;
     url.transport = RedisUrl::Transport::Cluster;
-    const qsizetype end = authorityEnd(rest);
-    QStringView authority = rest.left(end);
-    const QStringView tail = rest.mid(end);
-    if (tail.contains(u'@')) {
-        throw InputError(QStringLiteral("URL"),
-                         QStringLiteral("has '@' after the host: percent-encode '/', '?', '#' "
-                                        "and '@' in a user or password (%2F, %3F, %23, %40)"));
-    }
-    const qsizetype at = authority.lastIndexOf(u'@');
-    if (at >= 0) {
-        setUserInfo(authority.left(at), url);
-        authority = authority.mid(at + 1);
-    }
-    refuseFragment(tail);
-    if (tail.contains(u'?')) {
-        throw InputError(QStringLiteral("URL query"),
-                         QStringLiteral("redis-cluster:// URLs take no query"));
-    }
-    if (tail.size() > 1 && parseDb(tail.mid(1)) != 0) {
+    const Authority parts =
+        splitAuthority(rest, url, QStringLiteral("redis-cluster:// URLs take no query"));
+    if (parts.path.size() > 1 && parseDb(parts.path.mid(1)) != 0) {
         throw InputError(QStringLiteral("URL database"),
                          QStringLiteral("a Redis Cluster has database 0 only"));
     }
     constexpr int kMaxSeeds = 64;
-    const QList<QStringView> parts = authority.split(u',');
-    if (parts.size() > kMaxSeeds) {
+    const QList<QStringView> seeds = parts.hosts.split(u',');
+    if (seeds.size() > kMaxSeeds) {
         throw InputError(QStringLiteral("URL host"),
                          QStringLiteral("more than %1 seed nodes").arg(kMaxSeeds));
     }
-    for (QStringView part : parts) {
+    for (QStringView part : seeds) {
         if (part.isEmpty()) {
             throw InputError(QStringLiteral("URL host"),
                              QStringLiteral("has an empty seed node (e.g. "

@@ -1,0 +1,38 @@
+#include "support/run_checks.h"
+
+#include <QtTest>
+#include <algorithm>
+
+namespace ratelab::test {
+
+void expectExactAccounting(const RunSnapshot& run) {
+    for (const LimiterSnapshot& l : run.limiters) {
+        const QByteArray name = l.spec.name.toUtf8();
+        QVERIFY2(l.fired == run.scheduled, name.constData());
+        QVERIFY2(l.fired == l.accepted + l.rejected + l.errors, name.constData());
+        qint64 clientsFired = 0;
+        for (const ClientTotals& c : l.clients) {
+            QVERIFY2(c.fired == c.accepted + c.rejected + c.errors, name.constData());
+            clientsFired += c.fired;
+        }
+        QVERIFY2(clientsFired == l.fired, name.constData());
+        qint64 inBuckets = 0;
+        for (int b = 0; b < l.bucketAccepted.size(); ++b) {
+            inBuckets += l.bucketAccepted[b] + l.bucketRejected[b] + l.bucketErrors[b];
+        }
+        QVERIFY2(inBuckets == l.fired, name.constData());
+    }
+}
+
+void expectResumed(const RunSnapshot& run, int buckets) {
+    for (const LimiterSnapshot& l : run.limiters) {
+        qint64 late = 0;
+        for (int b = std::max(0, int(l.bucketAccepted.size()) - buckets);
+             b < l.bucketAccepted.size(); ++b) {
+            late += l.bucketAccepted[b] + l.bucketRejected[b];
+        }
+        QVERIFY2(late > 0, qPrintable(l.spec.name + QStringLiteral(": no decisions at the end")));
+    }
+}
+
+}  // namespace ratelab::test

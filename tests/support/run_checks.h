@@ -1,0 +1,17 @@
+#pragma once
+
+#include "stats/run_snapshot.h"
+
+namespace ratelab::test {
+
+// The accounting identity everywhere: for every limiter fired == scheduled and fired ==
+// accepted + rejected + errors, and the same per client and summed over the time buckets.
+// Records a test failure (QCOMPARE) naming the limiter; callers stop on
+// QTest::currentTestFailed().
+void expectExactAccounting(const RunSnapshot& run);
+
+// Every limiter decided (accepted or rejected) in the last `buckets` time buckets: decisions
+// went on after a fault earlier in the run.
+void expectResumed(const RunSnapshot& run, int buckets = 5);
+
+}  // namespace ratelab::test
