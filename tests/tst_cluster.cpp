@@ -408,6 +408,7 @@ private slots:
         std::atomic<bool> stop{false};
         std::vector<std::vector<std::pair<qint64, qint64>>> grants(kThreads);
         std::atomic<qint64> fired{0}, accepted{0}, rejected{0}, errors{0};
+        std::atomic<qint64> moved{0}, asked{0}, retried{0};
         std::vector<std::unique_ptr<QThread>> threads;
         for (int t = 0; t < kThreads; ++t) {
             threads.emplace_back(QThread::create([&, t] {
@@ -428,6 +429,9 @@ private slots:
                         errors++;
                     }
                 }
+                moved += router->redirects().moved;
+                asked += router->redirects().ask;
+                retried += router->redirects().tryAgain;
             }));
             threads.back()->start();
         }
@@ -448,9 +452,15 @@ private slots:
         QVERIFY2(all.size() > 30, "too few grants to prove anything");
         const qint64 worst = busiestWindow(all, 100);
         QVERIFY2(worst <= 15, qPrintable(QStringLiteral("a 100 ms window held %1").arg(worst)));
-        qInfo("fired %lld: accepted %lld, rejected %lld, errors %lld",
-              static_cast<long long>(fired.load()), static_cast<long long>(accepted.load()),
-              static_cast<long long>(rejected.load()), static_cast<long long>(errors.load()));
+        // Every thread went on deciding across both moves, so each was told MOVED at least twice.
+        QVERIFY2(moved.load() >= 2 * kThreads, qPrintable(QString::number(moved.load())));
+        qInfo(
+            "fired %lld: accepted %lld, rejected %lld, errors %lld; MOVED %lld, ASK %lld, "
+            "TRYAGAIN %lld",
+            static_cast<long long>(fired.load()), static_cast<long long>(accepted.load()),
+            static_cast<long long>(rejected.load()), static_cast<long long>(errors.load()),
+            static_cast<long long>(moved.load()), static_cast<long long>(asked.load()),
+            static_cast<long long>(retried.load()));
     }
 
     // `ratelab watch` finds the master that owns a Redisson limiter's slot: a limiter on a
