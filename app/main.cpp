@@ -22,12 +22,14 @@ const char kUsage[] =
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
-    "                [--redis URL]\n"
+    "                [--names N] [--redis URL]\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
-    "socket. A password may come from the URL or REDISCLI_AUTH.\n"
+    "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
+    "redis-cluster://[[user]:password@]host:port[,host:port...]. A password may come from\n"
+    "the URL or REDISCLI_AUTH.\n"
     "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed.\n";
 
 }  // namespace
