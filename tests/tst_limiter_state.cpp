@@ -8,6 +8,40 @@
 using namespace ratelab;
 using namespace ratelab::test;
 
+namespace {
+
+QStringList tokensText(const LimiterState& s) {
+    QStringList out;
+    for (const auto& t : s.tokensAvailable)
+        out << QStringLiteral("%1=%2").arg(t.first).arg(t.second);
+    return out;
+}
+
+QStringList windowsText(const LimiterState& s) {
+    QStringList out;
+    for (const LimiterState::WindowCount& w : s.windows)
+        out << QStringLiteral("%1..%2 %3=%4")
+                   .arg(w.startMs)
+                   .arg(w.endMs)
+                   .arg(w.client)
+                   .arg(w.count);
+    return out;
+}
+
+QStringList spansText(const LimiterState& s) {
+    QStringList out;
+    for (const LimiterState::RuleSpan& r : s.spans)
+        out << QStringLiteral("%1/%2 total %3 busiest %4 (%5)")
+                   .arg(r.limit)
+                   .arg(r.windowMs)
+                   .arg(r.total)
+                   .arg(r.busiest)
+                   .arg(r.busiestClient);
+    return out;
+}
+
+}  // namespace
+
 class TestLimiterState : public QObject {
     Q_OBJECT
 
@@ -99,6 +133,89 @@ private slots:
         QCOMPARE(state.spans[0].busiest, 3);
         QCOMPARE(state.spans[0].busiestClient, QStringLiteral("b"));
         QCOMPARE(state.spans[1].total, 6);
+    }
+
+    // The charts' cheap read (10 Hz) gives the figures of the full read, without the listing.
+    void chartStateMatchesFullRead_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<int>("scope");
+        QTest::newRow("token bucket global") << int(LimiterType::TokenBucket) << int(Scope::Global);
+        QTest::newRow("token bucket per_client")
+            << int(LimiterType::TokenBucket) << int(Scope::PerClient);
+        QTest::newRow("fixed window per_client")
+            << int(LimiterType::FixedWindow) << int(Scope::PerClient);
+        QTest::newRow("sliding window global")
+            << int(LimiterType::SlidingWindow) << int(Scope::Global);
+        QTest::newRow("sliding window per_client")
+            << int(LimiterType::SlidingWindow) << int(Scope::PerClient);
+    }
+    void chartStateMatchesFullRead() {
+        QFETCH(int, type);
+        QFETCH(int, scope);
+        LimiterSpec s;
+        s.type = LimiterType(type);
+        s.name = uniqueName(QStringLiteral("st-chart"));
+        s.scope = Scope(scope);
+        s.rate = 6;
+        s.intervalMs = 1000;
+        s.interval = 1;
+        s.unit = CalendarUnit::Seconds;
+        s.timezone = "UTC";
+        s.rules = {{6, 1000}, {15, 60000}};
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        // Live keys (the fixed window's counters expire in real time), many clients.
+        const qint64 t = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000;
+        for (int i = 0; i < 40; ++i) {
+            limiter->decide(c, Request{t + i * 20, QStringLiteral("c%1").arg(i % 7), 1 + i % 2});
+        }
+        const qint64 now = t + 820;
+        const LimiterState full = readLimiterState(c, *limiter, now);
+        const LimiterState chart = readLimiterChartState(c, *limiter, now);
+        QCOMPARE(chart.nowMs, now);
+        QVERIFY(chart.keys.isEmpty());
+        QCOMPARE(chart.totalKeys, 0);
+        QCOMPARE(tokensText(chart), tokensText(full));
+        QCOMPARE(windowsText(chart), windowsText(full));
+        QCOMPARE(spansText(chart), spansText(full));
+        // Something was really read.
+        QVERIFY(!tokensText(chart).isEmpty() || !windowsText(chart).isEmpty() ||
+                !spansText(chart).isEmpty());
+        QVERIFY(full.totalKeys >= 1);
+        if (s.type == LimiterType::TokenBucket) {
+            qint64 available = 0;
+            for (const auto& scopeKey : chart.tokensAvailable)
+                available += scopeKey.second;
+            QVERIFY(available < s.rate * chart.tokensAvailable.size());
+        }
+    }
+
+    // The listing counts every key but reads only the first maxKeys, sorted by name.
+    void keyListingIsBounded() {
+        LimiterSpec s;
+        s.type = LimiterType::SlidingWindow;
+        s.name = uniqueName(QStringLiteral("st-list"));
+        s.scope = Scope::PerClient;
+        s.rules = {{5, 1000}};
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        for (int i = 0; i < 12; ++i) {
+            limiter->decide(
+                c, Request{1000 + i, QStringLiteral("c%1").arg(i, 2, 10, QLatin1Char('0')), 1});
+        }
+        LimiterState state;
+        readLimiterKeys(c, *limiter, &state, 5, 3);
+        QVERIFY2(state.totalKeys >= 12,
+                 qPrintable(QString::number(state.totalKeys)));  // log and clock each
+        QCOMPARE(state.keys.size(), 5);
+        for (int i = 0; i < state.keys.size(); ++i) {
+            QVERIFY(i == 0 || state.keys[i - 1].key < state.keys[i].key);
+            QVERIFY(!state.keys[i].type.isEmpty());  // read, not just named
+        }
+        // Sorted: the clocks ({name}:clock:<client>) come before the logs.
+        QCOMPARE(state.keys[0].key, QStringLiteral("{%1}:clock:c00").arg(s.name));
+        QCOMPARE(state.keys[4].key, QStringLiteral("{%1}:clock:c04").arg(s.name));
+        QVERIFY(state.spans.isEmpty());  // the listing alone derives no chart figures
     }
 };
 

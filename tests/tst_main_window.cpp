@@ -8,12 +8,17 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTreeWidget>
+#include <QValueAxis>
+#include <QWheelEvent>
 #include <QXYSeries>
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_editor.h"
+#include "panels/state_panel.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
@@ -59,6 +64,17 @@ double sumY(const QXYSeries* series) {
         sum += points[i].y();
     }
     return sum;
+}
+
+QValueAxis* xAxis(const TimelineChart* chart) {
+    return qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Horizontal).value(0));
+}
+
+// A viewport position inside the chart's plot area, at `fraction` of its width.
+QPoint plotPoint(const TimelineChart* chart, double fraction) {
+    const QRectF plot = chart->chart()->plotArea();
+    const QPointF inChart(plot.left() + plot.width() * fraction, plot.center().y());
+    return chart->mapFromScene(chart->chart()->mapToScene(inChart));
 }
 
 }  // namespace
@@ -195,6 +211,110 @@ private slots:
         for (const LimiterSpec& spec : scenario.limiters) {
             QVERIFY(makeLimiter(spec)->reset(c) > 0);  // the step really wrote to Redis
         }
+    }
+
+    // The Redis key listing is read only while the state tab is shown; opening it after a run
+    // reads the run's final keys once.
+    void keyListingOnlyWhileStateTabShown() {
+        const Scenario scenario = virtualScenario();
+        window_->setScenario(scenario);
+        window_->views()->setCurrentIndex(0);  // the timelines
+        auto* panel = window_->findChild<StatePanel*>();
+        QVERIFY(panel);
+        RunController* controller = window_->controller();
+        QSignalSpy states(controller, &RunController::stateReady);
+        QSignalSpy keys(controller, &RunController::keysReady);
+        QSignalSpy finished(controller, &RunController::finished);
+        const qint64 readsBefore = controller->keyListingReads();
+        window_->startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(states.count() >= 2, 5000);  // the charts' state: both limiters
+        QCOMPARE(keys.count(), 0);
+        QCOMPARE(controller->keyListingReads(), readsBefore);
+
+        window_->views()->setCurrentWidget(panel);
+        QTRY_COMPARE_WITH_TIMEOUT(keys.count(), 2, 5000);  // one listing per limiter
+        QCOMPARE(controller->keyListingReads(), readsBefore + 2);
+        auto* tree = panel->findChild<QTreeWidget*>(QStringLiteral("stateTree"));
+        QVERIFY(tree->topLevelItem(0)->text(0).startsWith(scenario.limiters[0].name));
+        QVERIFY2(tree->topLevelItem(0)->text(0).contains(QStringLiteral("key")),
+                 qPrintable(tree->topLevelItem(0)->text(0)));
+
+        // Hidden again: no more listings.
+        window_->views()->setCurrentIndex(0);
+        const qint64 readsShown = controller->keyListingReads();
+        QTest::qWait(3 * RunController::kKeyListingIntervalMs);
+        QCOMPARE(controller->keyListingReads(), readsShown);
+        RedisConnection c(fixtureUrl());
+        for (const LimiterSpec& spec : scenario.limiters) {
+            makeLimiter(spec)->reset(c);
+        }
+    }
+
+    // Pause (F8), zoom with the wheel and pan by dragging in the real window's timeline; F8 again
+    // follows the live edge.
+    void timelineZoomAndPanThroughWindow() {
+        Scenario scenario = virtualScenario();
+        scenario.limiters = {scenario.limiters[0]};
+        scenario.traffic.shape.rate = 20;
+        scenario.traffic.durationS = 60;  // longer than the 30 s the timeline shows
+        window_->setScenario(scenario);
+        window_->views()->setCurrentIndex(0);
+        window_->resize(1400, 900);
+        window_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(window_.get()));
+        QSignalSpy finished(window_->controller(), &RunController::finished);
+        window_->startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(window_->timelines().size(), 1);
+        TimelineChart* chart = window_->timelines()[0];
+        QVERIFY(chart->isVisible());
+        const double end = double(window_->lastSnapshot().elapsedUs) / 1e6;
+        QVERIFY2(end > 30, qPrintable(QString::number(end)));
+        QValueAxis* axis = xAxis(chart);
+        QCOMPARE(axis->min(), end - 30);
+        QCOMPARE(axis->max(), end);
+        QVERIFY(chart->following());
+
+        // F8 pauses the view.
+        auto* pause = window_->findChild<QAction*>(QStringLiteral("pauseView"));
+        QVERIFY(pause);
+        QTest::keyClick(window_.get(), Qt::Key_F8);
+        QVERIFY(pause->isChecked());
+        QVERIFY(!chart->following());
+
+        // One wheel notch forward at the middle of the plot zooms in around it (0.8 of the span).
+        const QPoint middle = plotPoint(chart, 0.5);
+        QWheelEvent wheel(middle, chart->viewport()->mapToGlobal(middle), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(chart->viewport(), &wheel);
+        const double span = axis->max() - axis->min();
+        const double pixel = span / chart->chart()->plotArea().width();  // seconds per pixel
+        QVERIFY2(std::abs(span - 30 * 0.8) < pixel, qPrintable(QString::number(span)));
+        const double zoomedMin = axis->min();
+        QVERIFY2(std::abs((zoomedMin + span / 2) - (end - 15)) < 2 * pixel,
+                 qPrintable(QString::number(zoomedMin)));
+
+        // Dragging 150 px to the right shows earlier run time, by 150 pixels' worth.
+        const QPoint to = middle + QPoint(150, 0);
+        QTest::mousePress(chart->viewport(), Qt::LeftButton, Qt::NoModifier, middle);
+        QTest::mouseMove(chart->viewport(), middle + QPoint(75, 0));
+        QTest::mouseMove(chart->viewport(), to);
+        QTest::mouseRelease(chart->viewport(), Qt::LeftButton, Qt::NoModifier, to);
+        const double shift = 150 * pixel;
+        QVERIFY2(std::abs(axis->min() - (zoomedMin - shift)) < pixel,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(axis->min()).arg(zoomedMin - shift)));
+        QVERIFY(std::abs((axis->max() - axis->min()) - span) < 1e-9);  // panning keeps the zoom
+
+        // F8 again: the view follows the live edge, the last 30 s.
+        QTest::keyClick(window_.get(), Qt::Key_F8);
+        QVERIFY(!pause->isChecked());
+        QVERIFY(chart->following());
+        QCOMPARE(axis->min(), end - 30);
+        QCOMPARE(axis->max(), end);
+
+        RedisConnection c(fixtureUrl());
+        makeLimiter(scenario.limiters[0])->reset(c);
     }
 
     void saveAndOpenRoundTrip() {

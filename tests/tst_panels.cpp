@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
 #include <QTreeWidget>
@@ -151,6 +152,7 @@ private slots:
     void stateExpansionKept_data();
     void stateExpansionKept();
     void stateScrollKept();
+    void stateUnchangedUpdateIsSilent();
     void stateChildrenAndError();
 
     void accounting_data();
@@ -307,6 +309,44 @@ void TestPanels::stateScrollKept() {
     QCOMPARE(bar->value(), 100);
     QCOMPARE(panel.rows(0).size(), 280);
     QCOMPARE(panel.rows(0).value(5), QStringLiteral("{api}:k005|string|1.500 s|1"));
+}
+
+// A repeated listing (the panel refreshes at 2 Hz) updates items in place: an unchanged key keeps
+// its item and changes nothing in the model, a changed one only its own cells.
+void TestPanels::stateUnchangedUpdateIsSilent() {
+    StatePanel panel;
+    panel.setLimiterNames({QStringLiteral("api")});
+    QStringList keys;
+    for (int i = 0; i < 200; ++i)
+        keys.append(QStringLiteral("{api}:k%1|zset|-1|3").arg(i, 3, 10, QLatin1Char('0')));
+    LimiterState state = stateFrom(keys);
+    for (KeyState& key : state.keys)
+        key.members = {{QStringLiteral("a"), 1.0}, {QStringLiteral("b"), 2.0}};
+    panel.updateState(0, state);
+    auto* tree = panel.findChild<QTreeWidget*>(QStringLiteral("stateTree"));
+    QTreeWidgetItem* first = keyItem(tree, 0, QStringLiteral("{api}:k000"));
+    QVERIFY(first);
+    QAbstractItemModel* model = tree->model();
+    QSignalSpy changed(model, &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy reset(model, &QAbstractItemModel::modelReset);
+
+    panel.updateState(0, state);
+    QCOMPARE(changed.count(), 0);
+    QCOMPARE(inserted.count(), 0);
+    QCOMPARE(removed.count(), 0);
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(keyItem(tree, 0, QStringLiteral("{api}:k000")), first);
+
+    // One key's TTL changes: one row's cell, the same item.
+    state.keys[7].ttlMs = 1500;
+    panel.updateState(0, state);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(inserted.count(), 0);
+    QCOMPARE(removed.count(), 0);
+    QCOMPARE(keyItem(tree, 0, QStringLiteral("{api}:k000")), first);
+    QCOMPARE(panel.rows(0).value(7), QStringLiteral("{api}:k007|zset|1.500 s|3"));
 }
 
 void TestPanels::stateChildrenAndError() {

@@ -1,6 +1,7 @@
 #include "limiters/limiter_state.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "limiters/calendar_window.h"
 #include "limiters/fixed_window_limiter.h"
@@ -51,24 +52,12 @@ std::string suffixOf(const std::string& key, const std::string& prefix) {
     return key.compare(0, prefix.size(), prefix) == 0 ? key.substr(prefix.size()) : std::string();
 }
 
-}  // namespace
-
-LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64 nowMs, int maxKeys,
-                              int membersPerKey) {
-    const LimiterSpec& spec = limiter.spec();
-    LimiterState state;
-    state.nowMs = nowMs;
-
-    // 1. Every key the limiter owns: its exact keys (when present) and its hash-tag pattern.
+// Every key matching `pattern` (SCAN, read-only), sorted by name without duplicates.
+std::vector<std::string> scanKeys(RedisConnection& c, const std::string& pattern) {
     std::vector<std::string> names;
-    for (const std::string& k : limiter.exactKeys()) {
-        if (replyInteger(c.command({"EXISTS", k}).get(), "EXISTS") == 1) {
-            names.push_back(k);
-        }
-    }
     std::string cursor = "0";
     do {
-        RedisReply r = c.command({"SCAN", cursor, "MATCH", limiter.scanPattern(), "COUNT", "1000"});
+        RedisReply r = c.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
         throwIfError(r.get(), "SCAN");
         if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
             r->element[1]->type != REDIS_REPLY_ARRAY) {
@@ -81,7 +70,146 @@ LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64
     } while (cursor != "0");
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
-    state.totalKeys = int(names.size());
+    return names;
+}
+
+QString fromStd(const std::string& text) {
+    return QString::fromUtf8(text.data(), int(text.size()));
+}
+
+}  // namespace
+
+LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, qint64 nowMs) {
+    const LimiterSpec& spec = limiter.spec();
+    LimiterState state;
+    state.nowMs = nowMs;
+    for (const SlidingRule& rule : spec.rules) {
+        state.spans.push_back({rule.limit, rule.windowMs, 0, 0, QString()});
+    }
+
+    // "{name}:" with the name's glob characters escaped, then the suffix of the keys wanted.
+    std::string base = limiter.scanPattern();
+    base.pop_back();  // the trailing '*'
+    const std::string tag = limiter.hashTag() + ":";
+    std::string kind;
+    switch (spec.type) {
+        case LimiterType::TokenBucket:
+            kind = "permits";  // {name}:permits[:client], zsets of grants
+            break;
+        case LimiterType::FixedWindow:
+            kind = "fw:";  // {name}:fw:<window start>[:client], counters (and the index)
+            break;
+        case LimiterType::SlidingWindow:
+            kind = "log";  // {name}:log[:client], zsets of grants
+            break;
+    }
+    std::vector<std::string> names = scanKeys(c, base + kind + "*");
+    if (spec.type == LimiterType::FixedWindow) {
+        names.erase(std::remove(names.begin(), names.end(), tag + "fw:index"), names.end());
+    }
+
+    // One pipelined read per key. A key of another type answers WRONGTYPE and one that expired
+    // since the SCAN answers nil: neither counts, as with the key listing's TYPE.
+    const std::string since = "(" + std::to_string(nowMs - spec.intervalMs);
+    for (const std::string& k : names) {
+        switch (spec.type) {
+            case LimiterType::TokenBucket:
+                c.append({"ZRANGEBYSCORE", k, since, "+inf"});
+                break;
+            case LimiterType::FixedWindow:
+                c.append({"GET", k});
+                break;
+            case LimiterType::SlidingWindow:
+                for (const SlidingRule& rule : spec.rules) {
+                    c.append({"ZCOUNT", k, "(" + std::to_string(nowMs - rule.windowMs), "+inf"});
+                }
+                break;
+        }
+    }
+
+    std::optional<CalendarWindows> windows;
+    if (spec.type == LimiterType::FixedWindow) {
+        windows.emplace(spec.interval, spec.unit, zoneForId(spec.timezone));
+    }
+    for (const std::string& k : names) {
+        const std::string rest = suffixOf(k, tag);
+        switch (spec.type) {
+            case LimiterType::TokenBucket: {
+                RedisReply r = c.readReply();
+                if (r->type != REDIS_REPLY_ARRAY) {
+                    break;
+                }
+                qint64 held = 0;
+                for (size_t m = 0; m < r->elements; ++m) {
+                    const redisReply* e = r->element[m];
+                    if (e->type != REDIS_REPLY_STRING) {
+                        continue;
+                    }
+                    if (const std::optional<PermitRecord> record =
+                            decodePermitRecord(e->str, e->len)) {
+                        held += record->permits;
+                    }
+                }
+                const std::string client = rest.size() > 8 ? rest.substr(8) : std::string();
+                state.tokensAvailable.push_back({fromStd(client), spec.rate - held});
+                break;
+            }
+            case LimiterType::FixedWindow: {
+                RedisReply r = c.readReply();
+                if (r->type != REDIS_REPLY_STRING) {
+                    break;
+                }
+                // fw:<start>[:<client>]
+                const std::string body = rest.substr(3);
+                const size_t colon = body.find(':');
+                LimiterState::WindowCount w;
+                w.startMs = std::atoll(body.substr(0, colon).c_str());
+                w.endMs = windows->windowAt(w.startMs).endMs;
+                if (colon != std::string::npos) {
+                    w.client = fromStd(body.substr(colon + 1));
+                }
+                w.count = QByteArray(r->str, int(r->len)).toLongLong();
+                state.windows.push_back(w);
+                break;
+            }
+            case LimiterType::SlidingWindow: {
+                const std::string client = rest.size() > 4 ? rest.substr(4) : std::string();
+                for (LimiterState::RuleSpan& span : state.spans) {
+                    RedisReply r = c.readReply();
+                    if (r->type != REDIS_REPLY_INTEGER) {
+                        continue;
+                    }
+                    span.total += r->integer;
+                    if (r->integer > span.busiest) {
+                        span.busiest = r->integer;
+                        span.busiestClient = fromStd(client);
+                    }
+                }
+                break;
+            }
+        }
+    }
+    if (spec.type == LimiterType::TokenBucket && state.tokensAvailable.isEmpty()) {
+        state.tokensAvailable.push_back({QString(), spec.rate});  // no grants held: full bucket
+    }
+    return state;
+}
+
+void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* state, int maxKeys,
+                     int membersPerKey) {
+    // 1. Every key the limiter owns: its exact keys (when present) and its hash-tag pattern.
+    std::vector<std::string> names = scanKeys(c, limiter.scanPattern());
+    for (const std::string& k : limiter.exactKeys()) {
+        if (replyInteger(c.command({"EXISTS", k}).get(), "EXISTS") == 1) {
+            names.push_back(k);
+        }
+    }
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    state->totalKeys = int(names.size());
+    state->keys.clear();
+    // Only the first maxKeys are read: the panel shows no more.
+    names.resize(std::min(names.size(), size_t(std::max(maxKeys, 0))));
 
     // 2. Type and TTL of each (pipelined).
     for (const std::string& k : names) {
@@ -95,11 +223,7 @@ LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64
         ttls[i] = replyInteger(c.readReply().get(), "PTTL");
     }
 
-    // 3. Contents, and what the charts need, by key kind (pipelined; read-only commands).
-    const std::string tag = limiter.hashTag() + ":";
-    const qint64 since = spec.type == LimiterType::TokenBucket ? nowMs - spec.intervalMs : nowMs;
-    enum class Derive { None, Tokens, Window, Log };
-    std::vector<Derive> derive(names.size(), Derive::None);
+    // 3. Contents (pipelined; read-only commands).
     for (size_t i = 0; i < names.size(); ++i) {
         const std::string& k = names[i];
         const std::string& t = types[i];
@@ -110,36 +234,12 @@ LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64
         } else if (t == "zset") {
             c.append({"ZCARD", k});
             c.append({"ZRANGE", k, std::to_string(-membersPerKey), "-1", "WITHSCORES"});
-        } else {
-            c.append({"PING"});  // keeps the reply count simple for other types
-        }
-        const std::string rest = suffixOf(k, tag);
-        if (spec.type == LimiterType::TokenBucket && rest.rfind("permits", 0) == 0 && t == "zset") {
-            derive[i] = Derive::Tokens;
-            c.append({"ZRANGEBYSCORE", k, "(" + std::to_string(since), "+inf"});
-        } else if (spec.type == LimiterType::FixedWindow && rest.rfind("fw:", 0) == 0 &&
-                   rest != "fw:index" && t == "string") {
-            derive[i] = Derive::Window;
-        } else if (spec.type == LimiterType::SlidingWindow && rest.rfind("log", 0) == 0 &&
-                   t == "zset") {
-            derive[i] = Derive::Log;
-            for (const SlidingRule& rule : spec.rules) {
-                c.append({"ZCOUNT", k, "(" + std::to_string(nowMs - rule.windowMs), "+inf"});
-            }
         }
     }
-
-    std::unique_ptr<CalendarWindows> windows;
-    if (spec.type == LimiterType::FixedWindow) {
-        windows =
-            std::make_unique<CalendarWindows>(spec.interval, spec.unit, zoneForId(spec.timezone));
-    }
-    for (const SlidingRule& rule : spec.rules) {
-        state.spans.push_back({rule.limit, rule.windowMs, 0, 0, QString()});
-    }
+    state->keys.reserve(int(names.size()));
     for (size_t i = 0; i < names.size(); ++i) {
         KeyState key;
-        key.key = QString::fromUtf8(names[i].data(), int(names[i].size()));
+        key.key = fromStd(names[i]);
         key.type = QString::fromStdString(types[i]);
         key.ttlMs = ttls[i];
         const std::string& t = types[i];
@@ -174,56 +274,15 @@ LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64
                                                      .toDouble()});
                 }
             }
-        } else {
-            c.readReply();
         }
+        state->keys.push_back(std::move(key));
+    }
+}
 
-        const std::string rest = suffixOf(names[i], tag);
-        if (derive[i] == Derive::Tokens) {
-            RedisReply r = c.readReply();
-            qint64 held = 0;
-            if (r->type == REDIS_REPLY_ARRAY) {
-                for (size_t m = 0; m < r->elements; ++m) {
-                    qint64 permits = 0;
-                    QString id;
-                    if (decodeRecord(r->element[m], &permits, &id)) {
-                        held += permits;
-                    }
-                }
-            }
-            const std::string client = rest.size() > 8 ? rest.substr(8) : std::string();
-            state.tokensAvailable.push_back(
-                {QString::fromUtf8(client.data(), int(client.size())), spec.rate - held});
-        } else if (derive[i] == Derive::Window) {
-            // fw:<start>[:<client>]
-            const std::string body = rest.substr(3);
-            const size_t colon = body.find(':');
-            LimiterState::WindowCount w;
-            w.startMs = std::atoll(body.substr(0, colon).c_str());
-            w.endMs = windows->windowAt(w.startMs).endMs;
-            if (colon != std::string::npos) {
-                w.client = QString::fromUtf8(body.substr(colon + 1).c_str());
-            }
-            w.count = key.value.toLongLong();
-            state.windows.push_back(w);
-        } else if (derive[i] == Derive::Log) {
-            const std::string client = rest.size() > 4 ? rest.substr(4) : std::string();
-            for (LimiterState::RuleSpan& span : state.spans) {
-                const qint64 count = replyInteger(c.readReply().get(), "ZCOUNT");
-                span.total += count;
-                if (count > span.busiest) {
-                    span.busiest = count;
-                    span.busiestClient = QString::fromUtf8(client.data(), int(client.size()));
-                }
-            }
-        }
-        if (int(state.keys.size()) < maxKeys) {
-            state.keys.push_back(std::move(key));
-        }
-    }
-    if (spec.type == LimiterType::TokenBucket && state.tokensAvailable.isEmpty()) {
-        state.tokensAvailable.push_back({QString(), spec.rate});  // no grants held: full bucket
-    }
+LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64 nowMs, int maxKeys,
+                              int membersPerKey) {
+    LimiterState state = readLimiterChartState(c, limiter, nowMs);
+    readLimiterKeys(c, limiter, &state, maxKeys, membersPerKey);
     return state;
 }
 

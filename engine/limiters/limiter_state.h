@@ -47,9 +47,23 @@ struct LimiterState {
     QVector<RuleSpan> spans;
 };
 
-// Reads a limiter's keys (its exact keys and a SCAN over its hash tag, read-only commands
-// only) and derives the chart state at nowMs. Zset members beyond membersPerKey are summarised
-// in `size`. Throws RedisError when Redis fails.
+// What the timelines draw (tokensAvailable, windows, spans) at nowMs, without the key listing
+// (keys stays empty, totalKeys 0): a SCAN over only the keys of the kind the chart needs (the
+// token bucket's permit zsets, the fixed window's counters, the sliding window's logs) and one
+// pipelined read per such key (ZRANGEBYSCORE of the live grants, GET, ZCOUNT per rule). No
+// TYPE, TTL or member listing: cheap enough to poll at 10 Hz. The figures are the ones
+// readLimiterState derives. Read-only commands; throws RedisError when Redis fails.
+LimiterState readLimiterChartState(RedisConnection& connection, const Limiter& limiter,
+                                   qint64 nowMs);
+
+// The key listing the state panel shows: every key the limiter owns (its exact keys and a SCAN
+// over its hash tag) counted in state->totalKeys, and the first maxKeys by name read into
+// state->keys (type, TTL, value, hash fields, the newest membersPerKey zset members); keys beyond
+// maxKeys are not read. Read-only commands; throws RedisError when Redis fails.
+void readLimiterKeys(RedisConnection& connection, const Limiter& limiter, LimiterState* state,
+                     int maxKeys = 200, int membersPerKey = 20);
+
+// Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,
                               int maxKeys = 200, int membersPerKey = 20);
 

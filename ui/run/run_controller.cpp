@@ -1,6 +1,11 @@
 #include "run/run_controller.h"
 
+#include <QElapsedTimer>
+#include <QMap>
 #include <QMetaObject>
+#include <atomic>
+#include <mutex>
+#include <utility>
 
 #include "redis/redis_error.h"
 #include "scenario/scenario_runner.h"
@@ -8,91 +13,178 @@
 
 namespace ratelab {
 
+// The newest states read on the I/O thread that the UI thread has not taken yet: one per limiter
+// and kind, a newer one replacing an older. One delivery is posted at a time.
+struct StateMailbox {
+    std::mutex mutex;
+    QMap<int, LimiterState> charts;
+    QMap<int, LimiterState> keys;
+    QMap<int, QString> errors;
+    bool posted = false;
+    std::atomic<qint64> listingReads{0};
+};
+
 // Lives on the I/O thread: owns the connection used to read limiter state and polls it.
 class IoWorker : public QObject {
 public:
-    explicit IoWorker(RunController* controller) : controller_(controller) {
-        poll_.setInterval(100);  // 10 Hz
-        connect(&poll_, &QTimer::timeout, this, [this] { pollState(); });
+    IoWorker(RunController* controller, std::shared_ptr<StateMailbox> mailbox)
+        : controller_(controller), mailbox_(std::move(mailbox)) {
+        poll_.setInterval(RunController::kStatePollIntervalMs);
+        connect(&poll_, &QTimer::timeout, this, [this] { pollState(false); });
     }
 
     void setUrl(const RedisUrl& url) {
         url_ = url;
         router_.reset();
+        finished_.clear();  // its keys were on the other Redis
     }
     void watch(std::shared_ptr<ScenarioRunner> runner, std::shared_ptr<StepSession> stepper) {
         runner_ = std::move(runner);
         stepper_ = std::move(stepper);
+        finished_.clear();
         if (!poll_.isActive()) {
             poll_.start();
         }
-        pollState();
+        pollState(false);
     }
     void stopWatching() {
         poll_.stop();
-        pollState();  // one last read so the panels show the final state
+        // One last read so the panels show the final state; kept for a later key listing.
+        std::vector<std::unique_ptr<Limiter>> limiters;
+        finishedNowMs_ = currentLimiters(&limiters);
+        pollState(true);
+        finished_ = std::move(limiters);
         runner_.reset();
         stepper_.reset();
     }
+    void forgetFinished() { finished_.clear(); }
+    void setListing(bool on) {
+        listing_ = on;
+        if (!on) {
+            return;
+        }
+        lastListing_.invalidate();
+        if (runner_ || stepper_) {
+            pollState(true);
+        } else if (!finished_.empty()) {
+            for (size_t i = 0; i < finished_.size(); ++i) {
+                readOne(i, *finished_[i], finishedNowMs_, true);
+            }
+        }
+    }
 
 private:
-    void pollState() {
-        const Scenario* scenario = nullptr;
-        qint64 now = 0;
+    // The limiters watched now (copies, so that a finished run's can be kept) and their clock.
+    qint64 currentLimiters(std::vector<std::unique_ptr<Limiter>>* out) const {
+        if (runner_) {
+            for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
+                out->push_back(makeLimiter(runner_->limiter(i).spec()));
+            }
+            return runner_->limiterNowMs();
+        }
+        if (stepper_) {
+            for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
+                out->push_back(makeLimiter(l.spec));
+            }
+            return stepper_->limiterNowMs();
+        }
+        return 0;
+    }
+
+    void pollState(bool forceListing) {
+        const qint64 now = runner_    ? runner_->limiterNowMs()
+                           : stepper_ ? stepper_->limiterNowMs()
+                                      : 0;
         std::vector<const Limiter*> limiters;
         std::vector<std::unique_ptr<Limiter>> owned;
         if (runner_) {
-            scenario = &runner_->scenario();
-            now = runner_->limiterNowMs();
-            for (int i = 0; i < scenario->limiters.size(); ++i) {
+            for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
                 limiters.push_back(&runner_->limiter(i));
             }
         } else if (stepper_) {
-            now = stepper_->limiterNowMs();
-            const RunSnapshot s = stepper_->snapshot();
-            for (const LimiterSnapshot& l : s.limiters) {
+            for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
                 owned.push_back(makeLimiter(l.spec));
                 limiters.push_back(owned.back().get());
             }
         } else {
             return;
         }
+        // The key listing costs more than the charts' figures: only while shown, at 2 Hz.
+        const bool list =
+            listing_ && (forceListing || !lastListing_.isValid() ||
+                         lastListing_.hasExpired(RunController::kKeyListingIntervalMs));
+        if (list) {
+            lastListing_.start();
+        }
         for (size_t i = 0; i < limiters.size(); ++i) {
-            try {
-                if (!router_) {
-                    router_ = std::make_unique<RedisRouter>(url_);  // reconnects by itself
-                }
-                LimiterState state = readLimiterState(
-                    router_->connectionForSlot(limiters[i]->slot()), *limiters[i], now);
-                QMetaObject::invokeMethod(controller_, [c = controller_, i, state] {
-                    emit c->stateReady(int(i), state);
-                });
-            } catch (const std::exception& e) {
-                if (router_ && router_->isCluster()) {
-                    try {
-                        router_->refreshSlotMap();  // the slot may have moved (MOVED replies)
-                    } catch (const std::exception&) {
-                    }
-                }
-                const QString message = QString::fromStdString(e.what());
-                QMetaObject::invokeMethod(controller_, [c = controller_, i, message] {
-                    emit c->stateFailed(int(i), message);
-                });
+            readOne(i, *limiters[i], now, list);
+        }
+    }
+
+    void readOne(size_t i, const Limiter& limiter, qint64 now, bool list) {
+        try {
+            if (!router_) {
+                router_ = std::make_unique<RedisRouter>(url_);  // reconnects by itself
             }
+            RedisConnection& connection = router_->connectionForSlot(limiter.slot());
+            LimiterState state = readLimiterChartState(connection, limiter, now);
+            if (list) {
+                readLimiterKeys(connection, limiter, &state);
+                mailbox_->listingReads.fetch_add(1);
+            }
+            post([&](StateMailbox& m) {
+                m.errors.remove(int(i));
+                if (list) {
+                    m.keys.insert(int(i), state);
+                }
+                m.charts.insert(int(i), std::move(state));
+            });
+        } catch (const std::exception& e) {
+            if (router_ && router_->isCluster()) {
+                try {
+                    router_->refreshSlotMap();  // the slot may have moved (MOVED replies)
+                } catch (const std::exception&) {
+                }
+            }
+            const QString message = QString::fromStdString(e.what());
+            post([&](StateMailbox& m) {
+                m.errors.insert(int(i), message);
+                m.keys.remove(int(i));  // the error shows until a listing succeeds again
+            });
+        }
+    }
+
+    // Puts a result in the mailbox; posts a delivery to the UI thread unless one is pending.
+    template <typename F>
+    void post(F&& fill) {
+        bool deliver = false;
+        {
+            std::lock_guard<std::mutex> lock(mailbox_->mutex);
+            fill(*mailbox_);
+            deliver = !std::exchange(mailbox_->posted, true);
+        }
+        if (deliver) {
+            QMetaObject::invokeMethod(controller_, [c = controller_] { c->deliverStates(); });
         }
     }
 
     RunController* controller_;
+    std::shared_ptr<StateMailbox> mailbox_;
     RedisUrl url_;
     QTimer poll_{this};
     std::unique_ptr<RedisRouter> router_;
     std::shared_ptr<ScenarioRunner> runner_;
     std::shared_ptr<StepSession> stepper_;
+    bool listing_ = false;
+    QElapsedTimer lastListing_;
+    std::vector<std::unique_ptr<Limiter>> finished_;  // the last finished run's limiters
+    qint64 finishedNowMs_ = 0;
 };
 
 RunController::RunController(QObject* parent) : QObject(parent) {
     ioThread_.setObjectName(QStringLiteral("ratelab-io"));
-    io_ = new IoWorker(this);  // owned by the thread: deleteLater when it finishes
+    mailbox_ = std::make_shared<StateMailbox>();
+    io_ = new IoWorker(this, mailbox_);  // owned by the thread: deleteLater when it finishes
     io_->moveToThread(&ioThread_);
     connect(&ioThread_, &QThread::finished, io_, &QObject::deleteLater);
     ioThread_.start();
@@ -115,6 +207,40 @@ void RunController::setRedisUrl(const RedisUrl& url) {
     url_ = url;
     stepper_.reset();
     QMetaObject::invokeMethod(io_, [io = io_, url] { io->setUrl(url); });
+}
+
+void RunController::setKeyListing(bool on) {
+    QMetaObject::invokeMethod(io_, [io = io_, on] { io->setListing(on); });
+}
+
+void RunController::forgetFinishedRun() {
+    QMetaObject::invokeMethod(io_, [io = io_] { io->forgetFinished(); });
+}
+
+qint64 RunController::keyListingReads() const {
+    return mailbox_->listingReads.load();
+}
+
+void RunController::deliverStates() {
+    QMap<int, LimiterState> charts;
+    QMap<int, LimiterState> keys;
+    QMap<int, QString> errors;
+    {
+        std::lock_guard<std::mutex> lock(mailbox_->mutex);
+        charts.swap(mailbox_->charts);
+        keys.swap(mailbox_->keys);
+        errors.swap(mailbox_->errors);
+        mailbox_->posted = false;
+    }
+    for (auto it = errors.cbegin(); it != errors.cend(); ++it) {
+        emit stateFailed(it.key(), it.value());
+    }
+    for (auto it = charts.cbegin(); it != charts.cend(); ++it) {
+        emit stateReady(it.key(), it.value());
+    }
+    for (auto it = keys.cbegin(); it != keys.cend(); ++it) {
+        emit keysReady(it.key(), it.value());
+    }
 }
 
 void RunController::setRefreshHz(int hz) {

@@ -99,16 +99,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(controller_, &RunController::stateReady, this,
             [this](int i, const LimiterState& state) {
-                // The key tree is costly with many keys: only fill it while it is shown (the
-                // latest state waits for the tab to be opened).
-                if (views_->currentWidget() == state_) {
-                    state_->updateState(i, state);
-                } else {
-                    pendingStates_[i] = state;
-                }
                 // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
                 latestStates_[i] = state;
             });
+    // The key listing is read only while the state tab is shown (setKeyListing below).
+    connect(controller_, &RunController::keysReady, this,
+            [this](int i, const LimiterState& state) { state_->updateState(i, state); });
     connect(controller_, &RunController::stateFailed, this,
             [this](int i, const QString& message) { state_->showError(i, message); });
 
@@ -155,15 +151,9 @@ void MainWindow::buildLayout() {
     redisson->setObjectName(QStringLiteral("redissonWatch"));
     views_->addTab(redisson, tr("Redisson limiter"));
     connect(connection_, &ConnectionBar::targetReady, redisson, &RedissonWatchView::setRedisUrl);
-    connect(views_, &QTabWidget::currentChanged, this, [this] {
-        if (views_->currentWidget() != state_) {
-            return;
-        }
-        for (auto it = pendingStates_.cbegin(); it != pendingStates_.cend(); ++it) {
-            state_->updateState(it.key(), it.value());
-        }
-        pendingStates_.clear();
-    });
+    // The key tree costs Redis reads and UI time with many keys: read only while it is shown.
+    connect(views_, &QTabWidget::currentChanged, this,
+            [this] { controller_->setKeyListing(views_->currentWidget() == state_); });
     layout->addWidget(views_, 1);
     setCentralWidget(central);
 
@@ -355,6 +345,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
     }
     timelines_.clear();
     latestStates_.clear();
+    controller_->forgetFinishedRun();
     QStringList names;
     for (const LimiterSpec& spec : scenario.limiters) {
         auto* chart = new TimelineChart(timelineLayout_->parentWidget());

@@ -96,8 +96,7 @@ private:
     QString path_;
     QString scenarioName_ = QStringLiteral("untitled");
     RunSnapshot last_;
-    QMap<int, LimiterState> pendingStates_;  // state read while the state tab was hidden
-    QMap<int, LimiterState> latestStates_;   // the newest state of each limiter, for the charts
+    QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
     QVector<LimiterSpec> runningSpecs_;
     bool viewPaused_ = false;
 };
