@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the real ratelab window under Xvfb through a short scripted demo (its own managed local
-# Redis) and writes main.png, comparison.png and state.png into the folder given.
+# Redis) and writes main.png, comparison.png, state.png and redisson.png into the folder given.
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

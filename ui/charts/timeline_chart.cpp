@@ -1,4 +1,5 @@
 #include "charts/timeline_chart.h"
+#include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
 
 #include <QAreaSeries>
@@ -114,21 +115,6 @@ QPen seriesPen(QRgb color, qreal width, Qt::PenStyle style = Qt::SolidLine) {
 QColor withAlpha(QColor color, int alpha) {
     color.setAlpha(alpha);
     return color;
-}
-
-// [0, top] rounded up to a nice step, with a tick at each step. Changes the axis only when the
-// range moves: every change lays its ticks and labels out again.
-void setNiceRange(QValueAxis* axis, double top) {
-    const double step = niceStep(std::max(top, 1.0), 5);
-    const double niceTop = std::ceil(std::max(top, 1.0) / step - 1e-9) * step;
-    const int ticks = int(std::lround(niceTop / step)) + 1;
-    if (axis->min() != 0 || axis->max() != niceTop)
-        axis->setRange(0, niceTop);
-    if (axis->tickCount() != ticks)
-        axis->setTickCount(ticks);
-    const QString format = step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.1f");
-    if (axis->labelFormat() != format)
-        axis->setLabelFormat(format);
 }
 
 // The buckets [from, to) summed into groups of `group` as a step outline: each group a flat

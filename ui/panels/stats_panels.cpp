@@ -343,6 +343,8 @@ void ClientPrivate::render() {
 
 // ---- LatencyChart ----
 
+constexpr int kReadableLabels = 10;
+
 struct Bars {
     QStringList labels;
     QList<qreal> counts;
@@ -380,13 +382,18 @@ Bars latencyBars(const LatencyHistogram::Snapshot& latency) {
                 starts.append(index);
         }
     }
+    // At most about 10 labels stay readable: the others are blank. A category axis needs
+    // distinct names, so each blank is a different number of zero-width spaces.
+    const int labelEvery =
+        std::max(1, int((starts.size() + kReadableLabels - 1) / kReadableLabels));
     for (int b = 0; b < starts.size(); ++b) {
         const int end = b + 1 < starts.size() ? starts[b + 1] : last + 1;
         std::uint64_t sum = 0;
         for (int i = starts[b]; i < end; ++i)
             sum += latency.counts[i];
         bars.counts.append(qreal(sum));
-        bars.labels.append(barLabel(LatencyHistogram::bucketLowest(starts[b])));
+        bars.labels.append(b % labelEvery == 0 ? barLabel(LatencyHistogram::bucketLowest(starts[b]))
+                                               : QString(b + 1, QChar(0x200B)));
     }
     return bars;
 }

@@ -14,6 +14,8 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "charts/nice_axis.h"
+#include "charts/nice_scale.h"
 #include "input_error.h"
 #include "redisson/redisson_watcher.h"
 
@@ -60,7 +62,11 @@ RedissonWatchView::RedissonWatchView(QWidget* parent) : QWidget(parent) {
     axisX_->setTitleText(tr("seconds since attaching"));
     axisY_ = new QValueAxis(chart);
     axisY_->setTitleText(tr("permits"));
-    axisY_->setLabelFormat(QStringLiteral("%d"));
+    // Ticks every 5 s at multiples of 5 while the window scrolls.
+    axisX_->setTickType(QValueAxis::TicksDynamic);
+    axisX_->setTickAnchor(0);
+    axisX_->setTickInterval(niceStep(kWindowSeconds, 6));
+    axisX_->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(axisX_, Qt::AlignBottom);
     chart->addAxis(axisY_, Qt::AlignLeft);
     grants_ = new QScatterSeries(chart);
@@ -240,7 +246,7 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
     grants_->replace(grantList);
 
     axisX_->setRange(from, now);
-    axisY_->setRange(0, std::max(1.0, top * 1.1));
+    setNiceRange(axisY_, std::max(1.0, top * 1.1));
 
     // The text line: the first scope, and how many clients there are.
     if (!s.scopes.isEmpty()) {

@@ -6,9 +6,14 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
+#include <functional>
+#include <memory>
+#include <vector>
 
+#include "scenario/scenario.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
+#include "window/redisson_watch_view.h"
 
 namespace ratelab {
 namespace {
@@ -22,6 +27,32 @@ void save(QWidget* widget, const QString& path) {
     std::fflush(stdout);
 }
 
+// Runs steps one after another, each `delayMs` after the previous one.
+struct Step {
+    int delayMs;
+    std::function<void()> run;
+};
+void runSteps(QObject* context, std::shared_ptr<std::vector<Step>> steps, size_t next = 0) {
+    if (next >= steps->size()) {
+        return;
+    }
+    QTimer::singleShot((*steps)[next].delayMs, context, [context, steps, next] {
+        (*steps)[next].run();
+        runSteps(context, steps, next + 1);
+    });
+}
+
+// The scenario's first token bucket: it keeps Redisson's layout, so the Redisson tab can attach
+// to it by name, as it would to a live application's limiter.
+QString firstTokenBucket(const QString& scenarioPath) {
+    for (const LimiterSpec& spec : loadScenarioFile(scenarioPath).limiters) {
+        if (spec.type == LimiterType::TokenBucket) {
+            return spec.name;
+        }
+    }
+    return QString();
+}
+
 }  // namespace
 
 void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const QString& dir,
@@ -32,30 +63,51 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
         QTimer::singleShot(0, qApp, [] { QApplication::exit(2); });
         return;
     }
+    const QString bucket = firstTokenBucket(scenarioPath);
+    auto* watch = window.findChild<RedissonWatchView*>(QStringLiteral("redissonWatch"));
+    auto shot = [&window, dir](const char* name) {
+        save(&window, QDir(dir).filePath(QString::fromLatin1(name)));
+    };
+    auto steps = std::make_shared<std::vector<Step>>(std::vector<Step>{
+        {runSeconds * 1000,
+         [&window, shot] {
+             window.views()->setCurrentIndex(0);
+             shot("main.png");
+             window.views()->setCurrentIndex(1);
+         }},
+        {300,
+         [&window, shot] {
+             shot("comparison.png");
+             window.views()->setCurrentIndex(2);
+         }},
+        {300,
+         [&window, shot, watch, bucket] {
+             shot("state.png");
+             if (watch != nullptr && !bucket.isEmpty()) {
+                 window.views()->setCurrentWidget(watch);
+                 watch->setLimiterName(bucket);
+                 watch->attach();
+             }
+         }},
+        {3000,
+         [&window, shot, watch, bucket] {
+             if (watch != nullptr && !bucket.isEmpty()) {
+                 shot("redisson.png");
+             }
+             window.close();
+             QApplication::quit();
+         }},
+    });
     auto* poll = new QTimer(&window);
     poll->setInterval(100);
-    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, dir, runSeconds] {
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, steps] {
         if (!window.connectionBar()->connected() || !window.startAction()->isEnabled()) {
             return;  // wait for Redis
         }
         poll->stop();
         poll->deleteLater();
         window.startAction()->trigger();
-        QTimer::singleShot(runSeconds * 1000, &window, [&window, dir] {
-            QTabWidget* views = window.views();
-            views->setCurrentIndex(0);
-            save(&window, QDir(dir).filePath(QStringLiteral("main.png")));
-            views->setCurrentIndex(1);
-            QTimer::singleShot(300, &window, [&window, dir] {
-                save(&window, QDir(dir).filePath(QStringLiteral("comparison.png")));
-                window.views()->setCurrentIndex(2);
-                QTimer::singleShot(300, &window, [&window, dir] {
-                    save(&window, QDir(dir).filePath(QStringLiteral("state.png")));
-                    window.close();
-                    QApplication::quit();
-                });
-            });
-        });
+        runSteps(&window, steps);
     });
     poll->start();
 }
