@@ -55,6 +55,7 @@ private slots:
     void parseInvalid();
     void readFile();
     void readFileErrors();
+    void clientNamesAreShared();
 };
 
 void TestTrace::parseValid_data() {
@@ -293,6 +294,22 @@ void TestTrace::readFileErrors() {
                  qPrintable(error.problem()));
     }
     QFile::remove(path);
+}
+
+// Rows of one client share one string (a trace of millions of requests from a few clients
+// holds a few names, not millions): the same client's rows point at the same characters.
+void TestTrace::clientNamesAreShared() {
+    QByteArray csv = "t_ms,client,permits\n";
+    for (int i = 0; i < 1000; ++i) {
+        csv += QByteArray::number(i) + (i % 2 ? ",alice,1\n" : ",bob,2\n");
+    }
+    const QVector<TraceRow> rows = parseTrace(csv, QStringLiteral("trace.csv"));
+    QCOMPARE(rows.size(), 1000);
+    for (int i = 2; i < rows.size(); ++i) {
+        QCOMPARE(rows[i].client, rows[i - 2].client);
+        QCOMPARE(rows[i].client.constData(), rows[i - 2].client.constData());
+    }
+    QVERIFY(rows[0].client.constData() != rows[1].client.constData());
 }
 
 QTEST_GUILESS_MAIN(TestTrace)

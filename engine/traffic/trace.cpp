@@ -2,6 +2,7 @@
 
 #include <QByteArrayView>
 #include <QFile>
+#include <QHash>
 #include <QStringDecoder>
 #include <QStringList>
 
@@ -59,6 +60,13 @@ QVector<TraceRow> parseTrace(const QByteArray& csv, const QString& fileName) {
     // Stateless: a multi-byte sequence cut at the end of a line is an error, not carried over.
     QStringDecoder decoder(QStringDecoder::Utf8, QStringDecoder::Flag::Stateless);
     QVector<TraceRow> rows;
+    // One row per line at most: reserving it avoids the vector's doubling, which at millions of
+    // rows would hold twice the memory for a moment.
+    rows.reserve(csv.count('\n') + 1);
+    // Rows share one copy of each client name (QString is implicitly shared): a trace of a
+    // million requests from a hundred clients holds a hundred strings, not a million.
+    QHash<QString, QString> clients;
+    constexpr qsizetype kMaxInternedClients = 100'000;
     bool firstContentLine = true;
     int lineNumber = 0;
     qsizetype start = csv.startsWith("\xEF\xBB\xBF") ? 3 : 0;  // a UTF-8 byte order mark
@@ -74,19 +82,22 @@ QVector<TraceRow> parseTrace(const QByteArray& csv, const QString& fileName) {
             bytes.chop(1);
         }
 
-        const QString where = fileName + QLatin1Char(':') + QString::number(lineNumber);
+        // Built only for a message: most lines have none.
+        const auto where = [&] {
+            return fileName + QLatin1Char(':') + QString::number(lineNumber);
+        };
         if (bytes.size() > kMaxLineBytes) {
-            throw InputError(where, QStringLiteral("the line is %1 bytes long; at most %2 are "
-                                                   "allowed")
-                                        .arg(bytes.size())
-                                        .arg(kMaxLineBytes));
+            throw InputError(where(), QStringLiteral("the line is %1 bytes long; at most %2 are "
+                                                     "allowed")
+                                          .arg(bytes.size())
+                                          .arg(kMaxLineBytes));
         }
         if (bytes.contains('\0')) {
-            throw InputError(where, QStringLiteral("contains a NUL byte; a trace is UTF-8 text"));
+            throw InputError(where(), QStringLiteral("contains a NUL byte; a trace is UTF-8 text"));
         }
         const QString text = decoder(bytes);
         if (decoder.hasError()) {
-            throw InputError(where, QStringLiteral("is not valid UTF-8"));
+            throw InputError(where(), QStringLiteral("is not valid UTF-8"));
         }
         if (text.trimmed().isEmpty()) {
             continue;
@@ -99,7 +110,7 @@ QVector<TraceRow> parseTrace(const QByteArray& csv, const QString& fileName) {
             if (fields.size() > 3) {
                 what += QStringLiteral(" (a client cannot contain a comma)");
             }
-            throw InputError(where, what);
+            throw InputError(where(), what);
         }
         for (QString& field : fields) {
             field = field.trimmed();
@@ -115,30 +126,38 @@ QVector<TraceRow> parseTrace(const QByteArray& csv, const QString& fileName) {
         row.line = lineNumber;
         row.tMs = parseInteger(fields[0], 0, kMaxTimeMs);
         if (row.tMs < 0) {
-            throw InputError(where, QStringLiteral("t_ms must be an integer from 0 to %1, got %2")
-                                        .arg(kMaxTimeMs)
-                                        .arg(quoted(fields[0])));
+            throw InputError(where(), QStringLiteral("t_ms must be an integer from 0 to %1, got %2")
+                                          .arg(kMaxTimeMs)
+                                          .arg(quoted(fields[0])));
         }
         if (!rows.isEmpty() && row.tMs < rows.last().tMs) {
-            throw InputError(where, QStringLiteral("t_ms %1 is earlier than %2 on line %3")
-                                        .arg(row.tMs)
-                                        .arg(rows.last().tMs)
-                                        .arg(rows.last().line));
+            throw InputError(where(), QStringLiteral("t_ms %1 is earlier than %2 on line %3")
+                                          .arg(row.tMs)
+                                          .arg(rows.last().tMs)
+                                          .arg(rows.last().line));
         }
-        row.client = fields[1];
+        const auto known = clients.constFind(fields[1]);
+        if (known != clients.cend()) {
+            row.client = *known;
+        } else {
+            row.client = fields[1];
+            if (clients.size() < kMaxInternedClients) {  // past that, names are mostly unique
+                clients.insert(row.client, row.client);
+            }
+        }
         // Code units bound code points from above, so only long names need counting.
         if (row.client.size() > kMaxClientLength) {
             const qsizetype length = row.client.toUcs4().size();
             if (length > kMaxClientLength) {
-                throw InputError(where, QStringLiteral("client is %1 characters long; at most "
-                                                       "%2 are allowed")
-                                            .arg(length)
-                                            .arg(kMaxClientLength));
+                throw InputError(where(), QStringLiteral("client is %1 characters long; at most "
+                                                         "%2 are allowed")
+                                              .arg(length)
+                                              .arg(kMaxClientLength));
             }
         }
         row.permits = parseInteger(fields[2], 1, spec_limits::kMaxRate);
         if (row.permits < 0) {
-            throw InputError(where,
+            throw InputError(where(),
                              QStringLiteral("permits must be an integer from 1 to %1, got %2")
                                  .arg(spec_limits::kMaxRate)
                                  .arg(quoted(fields[2])));
