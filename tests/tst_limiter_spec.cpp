@@ -10,8 +10,10 @@
 
 #include "input_error.h"
 #include "limiters/limiter_spec.h"
+#include "support/test_files.h"
 
 using namespace ratelab;
+using ratelab::test::writeTestFile;
 
 Q_DECLARE_METATYPE(ratelab::LimiterSpec)
 
@@ -883,26 +885,18 @@ void TestLimiterSpec::names() {
     QCOMPARE(failurePolicyName(FailurePolicy::Closed), QStringLiteral("closed"));
 }
 
-namespace {
-void writeFile(const QString& path, const QByteArray& data) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(data), data.size());
-}
-}  // namespace
-
 void TestLimiterSpec::loadFile() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("spec.json"));
-    writeFile(path, tb() + '\n');
+    writeTestFile(path, tb() + '\n');
     QCOMPARE(loadLimiterSpecFile(path),
              tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000));
 
     // Exactly 1 MiB is still accepted.
     QByteArray padded = fw();
     padded += QByteArray(1024 * 1024 - padded.size(), ' ');
-    writeFile(path, padded);
+    writeTestFile(path, padded);
     QCOMPARE(loadLimiterSpecFile(path),
              fixedWindow(QStringLiteral("quota"), Scope::Global, 5, 2, CalendarUnit::Minutes));
 }
@@ -933,7 +927,7 @@ void TestLimiterSpec::loadFileErrors() {
     for (const Case& c : cases) {
         QFile::remove(path);
         if (!c.content.isNull()) {
-            writeFile(path, c.content);
+            writeTestFile(path, c.content);
         }
         try {
             loadLimiterSpecFile(path);
@@ -1005,11 +999,7 @@ void TestLimiterSpec::loadBadFiles() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("spec.json"));
-    writeFile(path, content);
-    if (size > content.size()) {
-        QFile file(path);
-        QVERIFY(file.resize(size));
-    }
+    writeTestFile(path, content, size);
     try {
         loadLimiterSpecFile(path);
         QFAIL("accepted");

@@ -15,8 +15,10 @@
 
 #include "input_error.h"
 #include "scenario/scenario.h"
+#include "support/test_files.h"
 
 using namespace ratelab;
+using ratelab::test::writeTestFile;
 
 Q_DECLARE_METATYPE(ratelab::Scenario)
 
@@ -146,13 +148,6 @@ void compareScenarios(const Scenario& actual, const Scenario& expected) {
     QCOMPARE(a.seed, e.seed);
 }
 
-void writeFile(const QString& path, const QByteArray& data) {
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(path));
-    QCOMPARE(file.write(data), data.size());
-}
-
 QVector<TraceRow> loginRows() {
     return {{1000, QStringLiteral("alice"), 1, 2},
             {1250, QStringLiteral("bob"), 2, 3},
@@ -206,11 +201,11 @@ private:
 void TestScenario::initTestCase() {
     QVERIFY(dir_.isValid());
     const QByteArray login = "t_ms,client,permits\n1000,alice,1\n1250,bob,2\n3000,alice,1\n";
-    writeFile(dir_.filePath(QStringLiteral("login.csv")), login);
-    writeFile(dir_.filePath(QStringLiteral("traces/sub.csv")), "5,x,1\n");
-    writeFile(dir_.filePath(QStringLiteral("bad.csv")), "0,a,1\n5,b,0\n");
-    writeFile(dir_.filePath(QStringLiteral("empty.csv")), "t_ms,client,permits\n");
-    writeFile(dir_.filePath(QStringLiteral("long.csv")), "0,a,1\n86400000,a,1\n");
+    writeTestFile(dir_.filePath(QStringLiteral("login.csv")), login);
+    writeTestFile(dir_.filePath(QStringLiteral("traces/sub.csv")), "5,x,1\n");
+    writeTestFile(dir_.filePath(QStringLiteral("bad.csv")), "0,a,1\n5,b,0\n");
+    writeTestFile(dir_.filePath(QStringLiteral("empty.csv")), "t_ms,client,permits\n");
+    writeTestFile(dir_.filePath(QStringLiteral("long.csv")), "0,a,1\n86400000,a,1\n");
 }
 
 QString TestScenario::examplesDir() const {
@@ -1234,11 +1229,11 @@ void TestScenario::loadFile() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString folder = dir.filePath(QStringLiteral("scenarios"));
-    writeFile(folder + QStringLiteral("/traces/t.csv"), "100,a,1\n400,b,3\n");
+    writeTestFile(folder + QStringLiteral("/traces/t.csv"), "100,a,1\n400,b,3\n");
 
     // Without a name: the file's base name. The trace is found next to the scenario file.
     const QString unnamed = folder + QStringLiteral("/my.burst.json");
-    writeFile(unnamed, doc(R"("shape": {"type": "replay", "trace": "traces/t.csv"})"));
+    writeTestFile(unnamed, doc(R"("shape": {"type": "replay", "trace": "traces/t.csv"})"));
     Scenario scenario;
     try {
         scenario = loadScenarioFile(unnamed);
@@ -1252,7 +1247,7 @@ void TestScenario::loadFile() {
 
     // A name in the file wins.
     const QString named = folder + QStringLiteral("/named.json");
-    writeFile(named, withTop(R"("name": "given")"));
+    writeTestFile(named, withTop(R"("name": "given")"));
     QCOMPARE(loadScenarioFile(named).name, QStringLiteral("given"));
 
     // A relative path to the file works from the current folder.
@@ -1273,7 +1268,7 @@ void TestScenario::loadFileErrors() {
     QVERIFY(dir.isValid());
     const auto file = [&dir](const char* name, const QByteArray& data) {
         const QString path = dir.filePath(QLatin1String(name));
-        writeFile(path, data);
+        writeTestFile(path, data);
         return path;
     };
 
@@ -1345,11 +1340,7 @@ void TestScenario::loadBadFiles() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("scenario.json"));
-    writeFile(path, content);
-    if (size > content.size()) {
-        QFile file(path);
-        QVERIFY(file.resize(size));
-    }
+    writeTestFile(path, content, size);
     expectError([&] { loadScenarioFile(path); },
                 where.isEmpty() ? path : path + QStringLiteral(": ") + where, message);
 }

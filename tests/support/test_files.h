@@ -1,0 +1,13 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace ratelab::test {
+
+// Writes `content` to `path` (making its folder), then, when `size` is larger, extends the file
+// to `size` bytes: a sparse file, so a 100 MB input costs no disk and no time. Records a test
+// failure when it cannot.
+void writeTestFile(const QString& path, const QByteArray& content, qint64 size = 0);
+
+}  // namespace ratelab::test
