@@ -9,26 +9,6 @@
 #include "scenario/throughput_bench.h"
 
 namespace ratelab::cli {
-namespace {
-
-qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
-                     qint64 max) {
-    if (!parser.isSet(name)) {
-        return fallback;
-    }
-    bool ok = false;
-    const qint64 value = parser.value(name).toLongLong(&ok);
-    if (!ok || value < 1 || value > max) {
-        throw InputError(QStringLiteral("--") + name,
-                         QStringLiteral("must be an integer from 1 to %1, got \"%2\"")
-                             .arg(max)
-                             .arg(parser.value(name)));
-    }
-    return value;
-}
-
-}  // namespace
-
 int benchCommand(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOptions({
@@ -49,10 +29,11 @@ int benchCommand(const QStringList& args) {
     return runGuarded([&] {
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
         BenchOptions options;
-        options.connections = int(integerOption(parser, QStringLiteral("connections"), 1, 256));
-        options.pipeline = int(integerOption(parser, QStringLiteral("pipeline"), 1, 10000));
-        options.requests = integerOption(parser, QStringLiteral("requests"), 100000, 1'000'000'000);
-        const int names = int(integerOption(parser, QStringLiteral("names"), 1, 100000));
+        options.connections = int(integerOption(parser, QStringLiteral("connections"), 1, 1, 256));
+        options.pipeline = int(integerOption(parser, QStringLiteral("pipeline"), 1, 1, 10000));
+        options.requests =
+            integerOption(parser, QStringLiteral("requests"), 100000, 1, 1'000'000'000);
+        const int names = int(integerOption(parser, QStringLiteral("names"), 1, 1, 100000));
         std::vector<std::unique_ptr<Limiter>> limiters;
         std::vector<const Limiter*> used;
         for (int i = 0; i < names; ++i) {

@@ -35,6 +35,23 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args,
     return true;
 }
 
+qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
+                     qint64 min, qint64 max) {
+    if (!parser.isSet(name)) {
+        return fallback;
+    }
+    bool ok = false;
+    const qint64 value = parser.value(name).toLongLong(&ok);
+    if (!ok || value < min || value > max) {
+        throw InputError(QStringLiteral("--") + name,
+                         QStringLiteral("must be an integer from %1 to %2, got \"%3\"")
+                             .arg(min)
+                             .arg(max)
+                             .arg(parser.value(name)));
+    }
+    return value;
+}
+
 int runGuarded(const std::function<int()>& body) {
     try {
         return body();

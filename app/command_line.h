@@ -18,6 +18,12 @@ void printError(const QString& message);
 bool parseArguments(QCommandLineParser& parser, const QStringList& args,
                     const QStringList& required, int positional = 0);
 
+// The integer value of option --name, from min to max; `fallback` when the option is not
+// given. Anything else throws InputError naming the option ("--name: must be an integer from
+// MIN to MAX, got \"X\"").
+qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
+                     qint64 min, qint64 max);
+
 // Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3.
 int runGuarded(const std::function<int()>& body);
 

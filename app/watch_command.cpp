@@ -27,23 +27,6 @@ QString clock(qint64 ms) {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
 }
 
-qint64 positiveOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
-                      qint64 min, qint64 max) {
-    if (!parser.isSet(name)) {
-        return fallback;
-    }
-    bool ok = false;
-    const qint64 v = parser.value(name).toLongLong(&ok);
-    if (!ok || v < min || v > max) {
-        throw InputError(QStringLiteral("--") + name,
-                         QStringLiteral("expected an integer from %1 to %2, got \"%3\"")
-                             .arg(min)
-                             .arg(max)
-                             .arg(parser.value(name)));
-    }
-    return v;
-}
-
 QString configLine(const RedissonSnapshot& s) {
     return QStringLiteral("config rate=%1 interval_ms=%2 type=%3 keepAliveTime_ms=%4")
         .arg(s.rate)
@@ -98,9 +81,9 @@ int watchCommand(const QStringList& args) {
     return runGuarded([&] {
         // All input is checked before Redis is touched.
         const qint64 periodMs =
-            positiveOption(parser, QStringLiteral("interval-ms"), 200, 10, 3600 * 1000);
+            integerOption(parser, QStringLiteral("interval-ms"), 200, 10, 3600 * 1000);
         const qint64 count =
-            positiveOption(parser, QStringLiteral("count"), 0, 1, std::numeric_limits<int>::max());
+            integerOption(parser, QStringLiteral("count"), 0, 1, std::numeric_limits<int>::max());
         const RedissonLimiterReader reader(parser.value(QStringLiteral("redisson")));
         if (parser.value(QStringLiteral("redis")).isEmpty() &&
             qEnvironmentVariable("REDIS_URL").isEmpty()) {

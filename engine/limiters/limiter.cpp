@@ -6,24 +6,12 @@
 #include "limiters/token_bucket_limiter.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_error.h"
+#include "redis/redis_scan.h"
 
 #include <cmath>
 
 namespace ratelab {
 namespace {
-
-// SCAN MATCH treats * ? [ ] and \ specially; a name containing them must match only itself.
-std::string escapeGlob(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-            out.push_back('\\');
-        }
-        out.push_back(c);
-    }
-    return out;
-}
 
 constexpr std::size_t kDecisionFields = 5;
 
@@ -116,11 +104,11 @@ Decision Limiter::decide(RedisRouter& router, const Request& request) const {
 
 namespace {
 
-// Deletes the exact keys, then every key SCAN finds for the pattern on the node that
-// `scanOn` returns; `run` sends one command to where the limiter's keys live.
-template <typename Run, typename ScanOn>
+// Deletes the exact keys, then every key SCAN finds for the pattern on `node` (the one that
+// holds the limiter's slot); `run` sends one command to where the limiter's keys live.
+template <typename Run>
 long long deleteKeys(const std::vector<std::string>& exact, const std::string& pattern, Run run,
-                     ScanOn scanOn) {
+                     RedisConnection& node) {
     long long deleted = 0;
     auto unlink = [&](const RedisArgs& keys) {
         if (keys.empty()) {
@@ -133,22 +121,7 @@ long long deleteKeys(const std::vector<std::string>& exact, const std::string& p
     };
     unlink(exact);
 
-    std::string cursor = "0";
-    do {
-        RedisReply reply = scanOn().command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-        throwIfError(reply.get(), "SCAN");
-        if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||
-            reply->element[1]->type != REDIS_REPLY_ARRAY) {
-            throw RedisError(RedisError::Kind::Reply, "SCAN: unexpected reply");
-        }
-        cursor = replyString(reply->element[0], "SCAN cursor");
-        RedisArgs keys;
-        const redisReply* batch = reply->element[1];
-        for (std::size_t i = 0; i < batch->elements; ++i) {
-            keys.push_back(replyString(batch->element[i], "SCAN key"));
-        }
-        unlink(keys);
-    } while (cursor != "0");
+    scanEach(node, pattern, [&](std::vector<std::string>& keys) { unlink(keys); });
     return deleted;
 }
 
@@ -157,7 +130,7 @@ long long deleteKeys(const std::vector<std::string>& exact, const std::string& p
 long long Limiter::reset(RedisConnection& connection) const {
     return deleteKeys(
         exactKeys(), scanPattern(), [&](const RedisArgs& args) { return connection.command(args); },
-        [&]() -> RedisConnection& { return connection; });
+        connection);
 }
 
 long long Limiter::reset(RedisRouter& router) const {
@@ -165,7 +138,7 @@ long long Limiter::reset(RedisRouter& router) const {
     return deleteKeys(
         exactKeys(), scanPattern(),
         [&](const RedisArgs& args) { return router.command(slot_, args); },
-        [&]() -> RedisConnection& { return router.connectionForSlot(slot_); });
+        router.connectionForSlot(slot_));
 }
 
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {

@@ -7,6 +7,7 @@
 #include "limiters/fixed_window_limiter.h"
 #include "limiters/permit_record.h"
 #include "redis/redis_error.h"
+#include "redis/redis_scan.h"
 
 namespace ratelab {
 namespace {
@@ -55,19 +56,9 @@ std::string suffixOf(const std::string& key, const std::string& prefix) {
 // Every key matching `pattern` (SCAN, read-only), sorted by name without duplicates.
 std::vector<std::string> scanKeys(RedisConnection& c, const std::string& pattern) {
     std::vector<std::string> names;
-    std::string cursor = "0";
-    do {
-        RedisReply r = c.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
-        throwIfError(r.get(), "SCAN");
-        if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-            r->element[1]->type != REDIS_REPLY_ARRAY) {
-            throw RedisError(RedisError::Kind::Reply, "SCAN: unexpected reply");
-        }
-        cursor = replyString(r->element[0], "SCAN cursor");
-        for (size_t i = 0; i < r->element[1]->elements; ++i) {
-            names.push_back(replyString(r->element[1]->element[i], "SCAN key"));
-        }
-    } while (cursor != "0");
+    scanEach(c, pattern, [&](std::vector<std::string>& keys) {
+        names.insert(names.end(), keys.begin(), keys.end());
+    });
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;

@@ -11,6 +11,7 @@
 #include "limiters/permit_record.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_router.h"
+#include "redis/redis_scan.h"
 
 namespace ratelab {
 namespace {
@@ -55,17 +56,6 @@ bool parseInteger(const std::string& s, qint64* out) {
 
 std::string shortValue(const std::string& s) {
     return quoted(s.size() > 40 ? s.substr(0, 40) + "..." : s);
-}
-
-std::string globEscape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') {
-            out += '\\';
-        }
-        out += c;
-    }
-    return out;
 }
 
 std::string typeOf(const redisReply* r, const std::string& key) {
@@ -134,7 +124,7 @@ std::string RedissonLimiterReader::permitsKey(const QString& clientId) const {
 }
 
 std::string RedissonLimiterReader::scanPattern() const {
-    return globEscape(suffixed("")) + "*";
+    return escapeGlob(suffixed("")) + "*";
 }
 
 const QStringList& RedissonLimiterReader::readCommands() {
@@ -219,29 +209,19 @@ RedissonSnapshot RedissonLimiterReader::read(RedisConnection& c, qint64 nowMs) c
         const std::string valuePrefix = suffixed("value:");
         const std::string permitsPrefix = suffixed("permits:");
         std::set<std::string> ids;
-        std::string cursor = "0";
-        int rounds = 0;
-        do {
-            RedisReply r = c.command({"SCAN", cursor, "MATCH", scanPattern(), "COUNT", "1000"});
-            throwIfError(r.get(), "SCAN");
-            if (r->type != REDIS_REPLY_ARRAY || r->elements != 2 ||
-                r->element[1]->type != REDIS_REPLY_ARRAY) {
-                invalid(who + "SCAN: unexpected reply");
-            }
-            cursor = replyString(r->element[0], "SCAN cursor");
-            for (size_t i = 0; i < r->element[1]->elements; ++i) {
-                const std::string key = replyString(r->element[1]->element[i], "SCAN key");
-                for (const std::string* prefix : {&valuePrefix, &permitsPrefix}) {
-                    if (key.size() > prefix->size() &&
-                        key.compare(0, prefix->size(), *prefix) == 0) {
-                        ids.insert(key.substr(prefix->size()));
+        scanEach(
+            c, scanPattern(),
+            [&](std::vector<std::string>& keys) {
+                for (const std::string& key : keys) {
+                    for (const std::string* prefix : {&valuePrefix, &permitsPrefix}) {
+                        if (key.size() > prefix->size() &&
+                            key.compare(0, prefix->size(), *prefix) == 0) {
+                            ids.insert(key.substr(prefix->size()));
+                        }
                     }
                 }
-            }
-            if (++rounds > 1000000) {
-                invalid(who + "SCAN does not finish");
-            }
-        } while (cursor != "0");
+            },
+            who);
         snap.totalScopes = int(ids.size());
         for (const std::string& id : ids) {
             if (clients.size() >= options_.maxScopes) {

@@ -32,6 +32,9 @@ struct Batch {
 void tally(Counts& counts, const Limiter& limiter, const redisReply* reply, int node) {
     try {
         (limiter.parseReply(reply).allowed ? counts.accepted : counts.rejected)++;
+        if (size_t(node) >= counts.perNode.size()) {
+            counts.perNode.resize(size_t(node) + 1, 0);
+        }
         counts.perNode[size_t(node)]++;
     } catch (const RedisError&) {
         counts.errors++;
@@ -101,10 +104,8 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
                 // This node's share of the batch fails; the other nodes go on.
             }
         }
-        counts.perNode.resize(std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
         // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
         prepare(*next);
-        counts.perNode.resize(std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
         retry.clear();
         for (int i = 0; i < current->depth; ++i) {
             RedisConnection* connection = connectionOf[size_t(current->node[size_t(i)])];
@@ -129,8 +130,6 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
             try {
                 RedisReply reply =
                     router.runScript(limiter.slot(), limiter.script(), call.keys, call.args);
-                counts.perNode.resize(
-                    std::max<size_t>(counts.perNode.size(), size_t(router.nodeCount())));
                 tally(counts, limiter, reply.get(), router.nodeIndexForSlot(limiter.slot()));
             } catch (const RedisError&) {
                 counts.errors++;

@@ -49,11 +49,16 @@ public:
     }
     void stopWatching() {
         poll_.stop();
-        // One last read so the panels show the final state; kept for a later key listing.
-        std::vector<std::unique_ptr<Limiter>> limiters;
-        finishedNowMs_ = currentLimiters(&limiters);
+        // One last read so the panels show the final state; copies of the limiters are kept for
+        // a later key listing.
+        std::vector<const Limiter*> limiters;
+        std::vector<std::unique_ptr<Limiter>> owned;
+        finishedNowMs_ = watched(&limiters, &owned);
         pollState(true);
-        finished_ = std::move(limiters);
+        finished_.clear();
+        for (const Limiter* limiter : limiters) {
+            finished_.push_back(makeLimiter(limiter->spec()));
+        }
         runner_.reset();
         stepper_.reset();
     }
@@ -74,41 +79,35 @@ public:
     }
 
 private:
-    // The limiters watched now (copies, so that a finished run's can be kept) and their clock.
-    qint64 currentLimiters(std::vector<std::unique_ptr<Limiter>>* out) const {
+    // The limiters watched now and their clock: a run's live limiters, or a step session's
+    // (rebuilt from its snapshot into `owned`).
+    qint64 watched(std::vector<const Limiter*>* limiters,
+                   std::vector<std::unique_ptr<Limiter>>* owned) const {
         if (runner_) {
+            const qint64 now = runner_->limiterNowMs();
             for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
-                out->push_back(makeLimiter(runner_->limiter(i).spec()));
+                limiters->push_back(&runner_->limiter(i));
             }
-            return runner_->limiterNowMs();
+            return now;
         }
         if (stepper_) {
+            const qint64 now = stepper_->limiterNowMs();
             for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
-                out->push_back(makeLimiter(l.spec));
+                owned->push_back(makeLimiter(l.spec));
+                limiters->push_back(owned->back().get());
             }
-            return stepper_->limiterNowMs();
+            return now;
         }
         return 0;
     }
 
     void pollState(bool forceListing) {
-        const qint64 now = runner_    ? runner_->limiterNowMs()
-                           : stepper_ ? stepper_->limiterNowMs()
-                                      : 0;
-        std::vector<const Limiter*> limiters;
-        std::vector<std::unique_ptr<Limiter>> owned;
-        if (runner_) {
-            for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
-                limiters.push_back(&runner_->limiter(i));
-            }
-        } else if (stepper_) {
-            for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
-                owned.push_back(makeLimiter(l.spec));
-                limiters.push_back(owned.back().get());
-            }
-        } else {
+        if (!runner_ && !stepper_) {
             return;
         }
+        std::vector<const Limiter*> limiters;
+        std::vector<std::unique_ptr<Limiter>> owned;
+        const qint64 now = watched(&limiters, &owned);
         // The key listing costs more than the charts' figures: only while shown, at 2 Hz.
         const bool list =
             listing_ && (forceListing || !lastListing_.isValid() ||

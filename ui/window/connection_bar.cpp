@@ -57,20 +57,29 @@ public:
                     QString::fromStdString(info.substr(at + 14, info.find('\r', at) - at - 14));
             }
             if (url.isCluster()) {
-                // The seed answered; the slot map says how many masters serve the slots.
-                RedisRouter router(url);
+                // The seed answered; the slot map says how many masters serve the slots. The
+                // router (and its connections) is kept from one probe to the next.
+                if (!router_ || !(router_->url() == url)) {
+                    router_ = std::make_unique<RedisRouter>(url);
+                } else {
+                    router_->refreshSlotMap();
+                }
                 result.version += QStringLiteral(", cluster of %1 masters")
-                                      .arg(router.masterConnections().size());
+                                      .arg(router_->masterConnections().size());
+            } else {
+                router_.reset();
             }
             result.ok = true;
         } catch (const std::exception& e) {
             connection_.reset();
+            router_.reset();
             result.error = QString::fromStdString(e.what());
         }
         return result;
     }
 
     void shutdown() {
+        router_.reset();
         connection_.reset();
         local_.reset();  // stops the managed server and removes its folder
     }
@@ -84,6 +93,7 @@ private:
 
     std::unique_ptr<LocalRedisServer> local_;
     std::unique_ptr<RedisConnection> connection_;
+    std::unique_ptr<RedisRouter> router_;  // a cluster's masters, counted at each probe
 };
 
 ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
