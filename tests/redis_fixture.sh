@@ -8,22 +8,10 @@ sock=$dir/redis.sock
 pidfile=$dir/redis.pid
 server=${RATELAB_REDIS_SERVER:-redis-server}
 
-# A daemonized server is reparented; where nothing reaps orphans (a container whose PID 1 is
-# not an init) it lingers as a zombie after exiting, which kill -0 would count as alive.
-alive() {
-    [ -r "/proc/$1/stat" ] || return 1
-    ! sed 's/.*) //' "/proc/$1/stat" | grep -q '^Z'
-}
+. "$(dirname "$0")/redis_fixture_lib.sh"
 
 stop_server() {
-    if [ -f "$pidfile" ]; then
-        pid=$(cat "$pidfile")
-        kill "$pid" 2>/dev/null || true
-        i=0
-        while alive "$pid" && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-        kill -9 "$pid" 2>/dev/null || true
-        rm -f "$pidfile"
-    fi
+    stop_pidfile "$pidfile"
     rm -f "$sock"
 }
 

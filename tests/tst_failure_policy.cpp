@@ -144,15 +144,7 @@ private:
     LocalRedisServer server_;
 
     RunSnapshot runWithFault(AcquireMode mode, const std::function<void()>& fault) {
-        ConnectOptions options;
-        options.connectTimeout = std::chrono::milliseconds(300);
-        options.commandTimeout = std::chrono::milliseconds(300);
-        ScenarioRunner runner(policyScenario(mode), server_.url(), options);
-        runner.start();
-        QThread::msleep(800);
-        fault();
-        runner.wait();  // a hang here is a failure too (CTest's timeout)
-        return runner.snapshot();
+        return ratelab::test::runWithFault(policyScenario(mode), server_.url(), fault);
     }
 
 private slots:

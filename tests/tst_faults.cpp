@@ -38,26 +38,14 @@ Scenario faultScenario() {
     return s;
 }
 
-struct Outcome {
-    RunSnapshot run;
-};
-
 // Runs the scenario, applies `fault` with an admin connection 0.8 s in, and returns the end.
 RunSnapshot runWithFault(LocalRedisServer& server,
                          const std::function<void(RedisConnection&)>& fault) {
-    ConnectOptions options;
-    options.connectTimeout = std::chrono::milliseconds(300);
-    options.commandTimeout = std::chrono::milliseconds(300);
-    ScenarioRunner runner(faultScenario(), server.url(), options);
-    runner.start();
-    QThread::msleep(800);
-    {
+    return ratelab::test::runWithFault(faultScenario(), server.url(), [&] {
         RedisConnection admin(server.url(), ConnectOptions{std::chrono::milliseconds(2000),
                                                            std::chrono::milliseconds(5000)});
         fault(admin);
-    }
-    runner.wait();  // a hang here is a failure too (CTest's timeout)
-    return runner.snapshot();
+    });
 }
 
 void expectExact(const RunSnapshot& run) {

@@ -1,9 +1,25 @@
 #include "support/run_checks.h"
 
+#include "scenario/scenario_runner.h"
+
+#include <QThread>
 #include <QtTest>
 #include <algorithm>
 
 namespace ratelab::test {
+
+RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
+                         const std::function<void()>& fault) {
+    ConnectOptions options;
+    options.connectTimeout = std::chrono::milliseconds(300);
+    options.commandTimeout = std::chrono::milliseconds(300);
+    ScenarioRunner runner(scenario, url, options);
+    runner.start();
+    QThread::msleep(800);
+    fault();
+    runner.wait();
+    return runner.snapshot();
+}
 
 void expectExactAccounting(const RunSnapshot& run) {
     for (const LimiterSnapshot& l : run.limiters) {

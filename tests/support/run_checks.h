@@ -1,8 +1,18 @@
 #pragma once
 
+#include <functional>
+
+#include "redis/redis_url.h"
+#include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab::test {
+
+// Runs `scenario` against `url` (connect and command timeouts of 300 ms), calls `fault` 0.8 s
+// in, and returns the snapshot once every worker is done. A run that hangs fails through
+// CTest's timeout.
+RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
+                         const std::function<void()>& fault);
 
 // The accounting identity everywhere: for every limiter fired == scheduled and fired ==
 // accepted + rejected + errors, and the same per client and summed over the time buckets.
