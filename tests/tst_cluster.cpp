@@ -20,6 +20,7 @@
 #include "redis/cluster_slot.h"
 #include "redis/redis_error.h"
 #include "scenario/scenario_runner.h"
+#include "support/cluster_admin.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
@@ -29,129 +30,6 @@ using namespace ratelab;
 using namespace ratelab::test;
 
 namespace {
-
-struct Master {
-    QString id;
-    QString host;
-    int port = 0;
-};
-
-std::unique_ptr<RedisConnection> connectNode(const Master& m) {
-    return std::make_unique<RedisConnection>(fixtureUrl().nodeUrl(m.host, m.port));
-}
-
-// The masters as CLUSTER NODES lists them ("<id> <ip:port@bus> <flags> ..."), by port.
-std::vector<Master> masters() {
-    auto seed = connectNode(Master{QString(), fixtureUrl().host, fixtureUrl().port});
-    RedisReply reply = seed->command({"CLUSTER", "NODES"});
-    const QString text = QString::fromStdString(replyString(reply.get(), "CLUSTER NODES"));
-    std::vector<Master> out;
-    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const QStringList f = line.split(QLatin1Char(' '));
-        if (f.size() < 3 || !f[2].contains(QLatin1String("master"))) {
-            continue;
-        }
-        const QString address = f[1].section(QLatin1Char('@'), 0, 0);
-        out.push_back(Master{f[0], address.section(QLatin1Char(':'), 0, -2),
-                             address.section(QLatin1Char(':'), -1).toInt()});
-    }
-    std::sort(out.begin(), out.end(),
-              [](const Master& a, const Master& b) { return a.port < b.port; });
-    return out;
-}
-
-// The master serving `slot` now, asked of the cluster itself (CLUSTER SLOTS).
-Master ownerOf(int slot) {
-    auto seed = connectNode(masters().front());
-    RedisReply reply = seed->command({"CLUSTER", "SLOTS"});
-    for (size_t i = 0; i < reply->elements; ++i) {
-        const redisReply* r = reply->element[i];
-        if (slot >= r->element[0]->integer && slot <= r->element[1]->integer) {
-            const int port = int(r->element[2]->element[1]->integer);
-            for (const Master& m : masters()) {
-                if (m.port == port) {
-                    return m;
-                }
-            }
-        }
-    }
-    qFatal("slot %d has no owner", slot);
-}
-
-Master otherThan(const Master& m) {
-    for (const Master& other : masters()) {
-        if (other.id != m.id) {
-            return other;
-        }
-    }
-    qFatal("the cluster has one master");
-}
-
-void expectOk(RedisConnection& c, const RedisArgs& args) {
-    RedisReply reply = c.command(args);
-    if (reply->type == REDIS_REPLY_ERROR) {
-        qFatal("%s %s: %s", args[0].c_str(), args.size() > 1 ? args[1].c_str() : "", reply->str);
-    }
-}
-
-// The steps of redis-cli --cluster reshard for one slot, split so a test can stop half-way:
-// 1. both sides learn of the move, 2. the keys move (MIGRATE), 3. every master learns the
-// new owner.
-void beginMove(int slot, const Master& from, const Master& to) {
-    const std::string s = std::to_string(slot);
-    expectOk(*connectNode(to), {"CLUSTER", "SETSLOT", s, "IMPORTING", from.id.toStdString()});
-    expectOk(*connectNode(from), {"CLUSTER", "SETSLOT", s, "MIGRATING", to.id.toStdString()});
-}
-
-int moveKeys(int slot, const Master& from, const Master& to) {
-    auto source = connectNode(from);
-    int moved = 0;
-    for (;;) {
-        RedisReply keys =
-            source->command({"CLUSTER", "GETKEYSINSLOT", std::to_string(slot), "1000"});
-        if (keys->type != REDIS_REPLY_ARRAY || keys->elements == 0) {
-            return moved;
-        }
-        // All keys in one MIGRATE: a limiter's keys arrive together.
-        RedisArgs migrate{
-            "MIGRATE", to.host.toStdString(), std::to_string(to.port), "", "0", "5000", "KEYS"};
-        for (size_t i = 0; i < keys->elements; ++i) {
-            migrate.push_back(replyString(keys->element[i], "key"));
-        }
-        expectOk(*source, migrate);
-        moved += int(keys->elements);
-    }
-}
-
-void finishMove(int slot, const Master& to) {
-    for (const Master& m : masters()) {
-        expectOk(*connectNode(m),
-                 {"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", to.id.toStdString()});
-    }
-}
-
-void moveSlot(int slot, const Master& from, const Master& to) {
-    beginMove(slot, from, to);
-    moveKeys(slot, from, to);
-    finishMove(slot, to);
-}
-
-// Hands a slot back to where it was when the guard was made, whatever happened in between.
-class SlotHome {
-public:
-    explicit SlotHome(int slot) : slot_(slot), home_(ownerOf(slot)) {}
-    ~SlotHome() {
-        const Master now = ownerOf(slot_);
-        if (now.id != home_.id) {
-            moveSlot(slot_, now, home_);
-        }
-    }
-    const Master& home() const { return home_; }
-
-private:
-    int slot_;
-    Master home_;
-};
 
 LimiterSpec tokenBucket(const QString& prefix, qint64 rate, qint64 intervalMs, Scope scope) {
     LimiterSpec s;
@@ -259,8 +137,7 @@ private slots:
             RedisReply set = router->command(slot, {"SET", key, "1", "PX", "60000"});
             expectStatusOk(set.get(), "SET");
             const Master owner = ownerOf(slot);
-            QCOMPARE(router->nodeName(router->nodeIndexForSlot(slot)),
-                     owner.host + QLatin1Char(':') + QString::number(owner.port));
+            QCOMPARE(router->nodeName(router->nodeIndexForSlot(slot)), owner.address());
             RedisReply exists = connectNode(owner)->command({"EXISTS", key});
             QCOMPARE(replyInteger(exists.get(), "EXISTS"), 1LL);
             RedisReply del = router->command(slot, {"DEL", key});
@@ -319,8 +196,7 @@ private slots:
         QCOMPARE(router->redirects().moved, 0LL);
         expectModel(*limiter, *router, model, trace, 200, 400);
         QCOMPARE(router->redirects().moved, 1LL);  // once: then the map knows
-        QCOMPARE(router->nodeName(router->nodeIndexForSlot(limiter->slot())),
-                 to.host + QLatin1Char(':') + QString::number(to.port));
+        QCOMPARE(router->nodeName(router->nodeIndexForSlot(limiter->slot())), to.address());
     }
 
     // Half-way through a move (keys already on the target, the slot still MIGRATING on the
@@ -348,7 +224,7 @@ private slots:
         QCOMPARE(router->redirects().moved, 0LL);
         // The router was only asked: the slot map still names the source.
         QCOMPARE(router->nodeName(router->nodeIndexForSlot(limiter->slot())),
-                 home.home().host + QLatin1Char(':') + QString::number(home.home().port));
+                 home.home().address());
         finishMove(limiter->slot(), to);
         expectModel(*limiter, *router, model, trace, 300, 450);
         QCOMPARE(router->redirects().moved, 1LL);
