@@ -26,13 +26,13 @@ using namespace json_input;
 
 using scenario_limits::kMaxDurationS;
 using scenario_limits::kMaxRate;
+using scenario_limits::kMaxSpeed;
 
 constexpr qint64 kMaxScenarioFileBytes = 1024 * 1024;
 constexpr int kMaxNameLength = 200;
 constexpr int kMaxStages = 1000;
 constexpr int kMaxBurst = 1'000'000;
 constexpr double kMaxWeight = 1e9;
-constexpr double kMaxSpeed = 1000;
 constexpr qint64 kMaxSeed = 1LL << 53;  // exact as a double
 constexpr qint64 kMaxDurationMs = static_cast<qint64>(kMaxDurationS) * 1000;
 

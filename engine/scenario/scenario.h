@@ -55,6 +55,7 @@ constexpr int kMaxThreads = 64;
 constexpr int kMaxPipeline = 1024;
 constexpr double kMaxDurationS = 24 * 3600;
 constexpr double kMaxRate = 1e6;  // requests/s
+constexpr double kMaxSpeed = 1000;
 constexpr qint64 kMinBucketMs = 1;
 constexpr qint64 kMaxBuckets = 1'000'000;  // duration / bucket_ms
 }  // namespace scenario_limits
