@@ -1,33 +1,22 @@
 #include "window/main_window.h"
 
-#include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QJsonDocument>
 #include <QLabel>
-#include <QMenuBar>
 #include <QScrollArea>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QToolBar>
 #include <QVBoxLayout>
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
-#include "input_error.h"
 #include "panels/client_table.h"
 #include "panels/comparison_table.h"
 #include "panels/latency_chart.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
-#include "scenario/run_report.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
 #include "window/redisson_watch_view.h"
