@@ -20,7 +20,7 @@ const char kUsage[] =
     "usage:\n"
     "  ratelab                      opens the window\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
-    "  ratelab run SCENARIO.json [--redis URL] [--out DIR]\n"
+    "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
