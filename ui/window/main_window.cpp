@@ -25,6 +25,7 @@
 #include "panels/state_panel.h"
 #include "panels/stats_panels.h"
 #include "run/run_controller.h"
+#include "scenario/example_paths.h"
 #include "scenario/run_report.h"
 #include "window/connection_bar.h"
 #include "window/redisson_watch_view.h"
@@ -181,7 +182,8 @@ void MainWindow::buildActions() {
     tools->setObjectName(QStringLiteral("runToolbar"));
 
     QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), path_,
+        const QString from = path_.isEmpty() ? exampleScenarioDirs().value(0) : path_;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), from,
                                                           tr("Scenarios (*.json)"));
         if (!path.isEmpty()) {
             openScenario(path);
