@@ -182,8 +182,8 @@ void MainWindow::buildActions() {
     tools->setObjectName(QStringLiteral("runToolbar"));
 
     QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
-        const QString from = path_.isEmpty() ? exampleScenarioDirs().value(0) : path_;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), from,
+        const QString start = path_.isEmpty() ? exampleScenarioDirs().value(0) : path_;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
                                                           tr("Scenarios (*.json)"));
         if (!path.isEmpty()) {
             openScenario(path);
