@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "app_icon.h"
 #include "bench_command.h"
 #include "command_line.h"
 #include "replay_command.h"
@@ -45,6 +46,8 @@ int main(int argc, char* argv[]) {
         QCoreApplication::setOrganizationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
+        QApplication::setWindowIcon(ratelab::applicationIcon());
+        QGuiApplication::setDesktopFileName(QLatin1String(ratelab::kDesktopFileName));
         ratelab::MainWindow window;
         window.resize(1600, 1000);
         window.show();
