@@ -16,7 +16,15 @@ local reset = 0
 local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'unit', 'timezone')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] or cfg[4] ~= ARGV[4] then
     if cfg[1] or cfg[2] or cfg[3] or cfg[4] then
-        local counters = redis.call('zrange', KEYS[3], 0, -1)
+        -- The index is state another writer may have touched: delete only this limiter's
+        -- counters ("{<name>}:fw:<...>", never the index itself), whatever else it lists.
+        local prefix = string.sub(KEYS[3], 1, #KEYS[3] - #'index')
+        local counters = {}
+        for _, key in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
+            if string.sub(key, 1, #prefix) == prefix and key ~= KEYS[3] then
+                counters[#counters + 1] = key
+            end
+        end
         for i = 1, #counters, 500 do
             redis.call('del', unpack(counters, i, math.min(i + 499, #counters)))
         end
@@ -27,18 +35,20 @@ if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] or cfg[4] ~= ARGV
                'timezone', ARGV[4])
 end
 
-local count = tonumber(redis.call('get', KEYS[2]) or '0')
-if count == nil then
-    return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
-end
 if permits > rate then
+    local count = tonumber(redis.call('get', KEYS[2]) or '0')
+    if count == nil then
+        return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
+    end
     return {0, -1, rate - count, now, reset}
 end
-if count + permits > rate then
+
+-- Count first and take back a grant that does not fit: one call for a grant.
+local count = redis.call('incrby', KEYS[2], permits)
+if count > rate then
+    count = redis.call('decrby', KEYS[2], permits)
     return {0, windowEnd - now, rate - count, now, reset}
 end
-
-count = redis.call('incrby', KEYS[2], permits)
 if count == permits then
     -- First grant of this window: the TTL only collects it later, correctness never needs it.
     redis.call('pexpire', KEYS[2], ARGV[8])

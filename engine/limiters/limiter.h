@@ -49,10 +49,11 @@ struct LimiterOptions {
 // from many threads at once, each with its own RedisConnection. Each decision is one atomic Lua
 // script call whose "now" is an argument.
 //
-// Time never runs backwards for one limiter's state: the token bucket and the sliding window keep
-// a clock key per scope and decide at max(now, latest time decided at), so workers whose clocks
-// interleave, or whose requests arrive late, cannot admit more than the limit;
-// `Decision::atMs` is that effective time.
+// Time never runs backwards for one limiter's state: the token bucket keeps a clock key per scope
+// and decides at max(now, latest time decided at); the sliding window decides at max(now, its
+// newest grant) (only grants change its state). So workers whose clocks interleave, or whose
+// requests arrive late, cannot admit more than the limit; `Decision::atMs` is that effective
+// time.
 class Limiter {
 public:
     virtual ~Limiter();

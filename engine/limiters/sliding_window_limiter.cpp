@@ -25,15 +25,11 @@ std::string SlidingWindowLimiter::logKey(const QString& client) const {
     return spec().scope == Scope::PerClient ? key("log:" + client.toStdString()) : key("log");
 }
 
-std::string SlidingWindowLimiter::clockKey(const QString& client) const {
-    return spec().scope == Scope::PerClient ? key("clock:" + client.toStdString()) : key("clock");
-}
-
 ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     ScriptCall call;
-    call.keys = {logKey(request.client), clockKey(request.client)};
-    call.args = {std::to_string(request.permits), std::to_string(request.nowMs), randomRequestId(),
+    call.keys = {logKey(request.client)};
+    call.args = {std::to_string(request.permits), std::to_string(request.nowMs),
                  ttlArg(longestWindowMs_ + kStateGraceMs), std::to_string(spec().rules.size())};
     for (const SlidingRule& rule : spec().rules) {
         call.args.push_back(std::to_string(rule.limit));

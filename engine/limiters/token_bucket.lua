@@ -8,34 +8,44 @@
 -- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms, random bytes,
 --       ttl_ms for the state keys
 -- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}.
+--
+-- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
+-- Grants interval_ms old are released (read and removed) only when a grant is made; a
+-- rejection writes nothing but the clock, so the value key always equals rate minus the
+-- permits of every grant still in the zset, expired or not.
 local rate = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local permits = tonumber(ARGV[4])
 local now = tonumber(ARGV[5])
+local ttl = ARGV[7]
 
 -- Config: create it like trySetRate; a different config is applied like setRate (state reset).
 local reset = 0
-local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type')
+local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
         reset = 1
     end
     redis.call('hset', KEYS[1], 'rate', ARGV[1], 'interval', ARGV[2], 'type', ARGV[3])
-    redis.call('hsetnx', KEYS[1], 'keepAliveTime', '0')
+    if not cfg[4] then
+        redis.call('hset', KEYS[1], 'keepAliveTime', '0')
+    end
 end
+local keepAlive = tonumber(cfg[4] or '0') or 0
 
 -- Time never runs backwards for this bucket: a worker whose clock lags (or whose request was
 -- delayed) decides at the latest time already used, so it cannot reuse permits that a later
--- decision released.
-local last = redis.call('get', KEYS[4])
+-- decision released. One call reads and advances the clock; only a lagging worker writes twice.
+local last = redis.call('set', KEYS[4], ARGV[5], 'PX', ttl, 'GET')
 if last then
-    last = tonumber(last)
-    if last == nil then
+    local t = tonumber(last)
+    if t == nil then
         return redis.error_reply('ratelab: ' .. KEYS[4] .. ' does not hold a number')
     end
-    if last > now then
-        now = last
+    if t > now then
+        now = t
+        redis.call('set', KEYS[4], last, 'PX', ttl)
     end
 end
 
@@ -44,6 +54,7 @@ local function permitsOf(member)
     return p
 end
 
+-- Every grant in the zset (only to rebuild a missing or drifted value, as Redisson repairs it).
 local function heldPermits()
     local used = 0
     for _, member in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
@@ -52,15 +63,12 @@ local function heldPermits()
     return used
 end
 
--- Grants that are interval_ms old come back to the bucket.
+-- Grants that are interval_ms old come back to the bucket (read here, removed on a grant).
 local cutoff = now - interval
-local released = 0
 local expired = redis.call('zrangebyscore', KEYS[3], '-inf', cutoff)
-for _, member in ipairs(expired) do
-    released = released + permitsOf(member)
-end
-if #expired > 0 then
-    redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+local released = 0
+for i = 1, #expired do
+    released = released + permitsOf(expired[i])
 end
 
 local value = redis.call('get', KEYS[2])
@@ -71,51 +79,62 @@ else
     if value == nil then
         return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
     end
-    value = value + released
-    if value > rate then
+    if value + released > rate then
         value = rate - heldPermits()  -- drifted state (as Redisson repairs it)
     end
 end
+local available = value + released
 
-local function touch()
-    redis.call('set', KEYS[4], string.format('%d', now), 'PX', ARGV[7])
-    local keepAlive = tonumber(redis.call('hget', KEYS[1], 'keepAliveTime') or '0') or 0
+local function keepAliveAll()
+    redis.call('pexpire', KEYS[1], keepAlive)
+    redis.call('pexpire', KEYS[2], keepAlive)
+    redis.call('pexpire', KEYS[3], keepAlive)
+end
+
+if permits <= available and permits <= rate then
+    if #expired > 0 then
+        redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+    end
+    redis.call('zadd', KEYS[3], now, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
+    local left = available - permits
     if keepAlive > 0 then
-        redis.call('pexpire', KEYS[1], keepAlive)
-        redis.call('pexpire', KEYS[2], keepAlive)
-        redis.call('pexpire', KEYS[3], keepAlive)
+        redis.call('set', KEYS[2], left)
+        keepAliveAll()
     else
         -- After interval_ms (plus a grace for lagging clocks) without grants every permit is
         -- back: the state may go.
-        redis.call('pexpire', KEYS[2], ARGV[7])
-        redis.call('pexpire', KEYS[3], ARGV[7])
+        redis.call('set', KEYS[2], left, 'PX', ttl)
+        redis.call('pexpire', KEYS[3], ttl)
     end
+    return {1, 0, left, now, reset}
 end
 
-redis.call('set', KEYS[2], value)
-
+if keepAlive > 0 then
+    keepAliveAll()  -- Redisson's keepAliveTime counts every decision
+end
 if permits > rate then
-    touch()
-    return {0, -1, value, now, reset}
+    return {0, -1, available, now, reset}
 end
 
-if permits <= value then
-    redis.call('zadd', KEYS[3], now, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
-    value = redis.call('decrby', KEYS[2], permits)
-    touch()
-    return {1, 0, value, now, reset}
-end
-
--- Exact wait: walk grants oldest first until the released permits cover the shortfall.
-local shortfall = permits - value
-local held = redis.call('zrange', KEYS[3], 0, -1, 'WITHSCORES')
+-- Exact wait: walk the live grants oldest first (they follow the expired ones) until the
+-- permits they release cover the shortfall. Every grant holds at least one permit, so the
+-- shortfall bounds how many are read.
+local shortfall = permits - available
 local covered = 0
-for i = 1, #held, 2 do
-    covered = covered + permitsOf(held[i])
-    if covered >= shortfall then
-        touch()
-        return {0, tonumber(held[i + 1]) + interval - now, value, now, reset}
+local rank = #expired
+while true do
+    local want = math.min(math.max(shortfall - covered, 1), 128)
+    local held = redis.call('zrange', KEYS[3], rank, rank + want - 1, 'WITHSCORES')
+    if #held == 0 then
+        break
     end
+    for i = 1, #held, 2 do
+        covered = covered + permitsOf(held[i])
+        if covered >= shortfall then
+            return {0, tonumber(held[i + 1]) + interval - now, available, now, reset}
+        end
+    end
+    rank = rank + #held / 2
 end
 return redis.error_reply('ratelab: token bucket state in ' .. KEYS[2] .. ' and ' .. KEYS[3] ..
                          ' is inconsistent (value ' .. value .. ', grants ' .. covered .. ')')
