@@ -102,6 +102,39 @@ private slots:
         QVERIFY(limiter->decide(c, Request{7 + 60000, QString(), 1}).allowed);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
+
+    // Issue 16 item 9: one request of many permits costs what a request of one costs (one
+    // member), and its count stays exact.
+    void largeRequestIsOneMember_data() {
+        QTest::addColumn<Rules>("rules");
+        QTest::addColumn<qint64>("permits");
+        QTest::newRow("1,000,000 of 1,000,000") << Rules{{1'000'000, 1000}} << qint64(1'000'000);
+        QTest::newRow("two rules, 999,999 of 1,000,000")
+            << Rules{{1'000'000, 1000}, {1'000'005, 60000}} << qint64(999'999);
+    }
+    void largeRequestIsOneMember() {
+        QFETCH(Rules, rules);
+        QFETCH(qint64, permits);
+        const LimiterSpec s = spec(Scope::Global, rules);
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        Decision d = limiter->decide(c, Request{5000, QString(), permits});
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, rules[0].limit - permits);
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
+        // Filling the rest of the first rule exactly, then one more is refused until the big
+        // grant leaves the window.
+        const qint64 rest = rules[0].limit - permits;
+        if (rest > 0) {
+            QVERIFY(limiter->decide(c, Request{5001, QString(), rest}).allowed);
+        }
+        d = limiter->decide(c, Request{5002, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.remaining, 0);
+        QCOMPARE(d.retryAfterMs, 5000 + rules[0].windowMs - 5002);
+        QVERIFY(limiter->decide(c, Request{5000 + rules[0].windowMs, QString(), 1}).allowed);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSlidingWindow)
