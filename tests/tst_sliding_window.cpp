@@ -1,6 +1,8 @@
 // Multi-rule sliding-window log on a real Redis against the reference model.
 #include <QtTest>
 
+#include "input_error.h"
+
 #include "limiters/sliding_window_limiter.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
@@ -86,8 +88,9 @@ private slots:
         QCOMPARE(decide(1002, 5).retryAfterMs, -1);
     }
 
-    // Many grants in one millisecond stay distinct members (one per grant, whatever its
-    // permits); old ones are trimmed; the TTL follows the longest window.
+    // Many grants in one millisecond stay distinct members; old ones are trimmed once they are
+    // older than the longest window plus the grace lagging workers get; the TTL follows the
+    // longest window.
     void membersTrimAndTtl() {
         const LimiterSpec s = spec(Scope::Global, {{100, 1000}, {500, 60000}});
         ScopedLimiter limiter(s);
@@ -96,44 +99,51 @@ private slots:
             QVERIFY(limiter->decide(c, Request{7, QString(), 2}).allowed);
         }
         const std::string key = "{" + s.name.toStdString() + "}:log";
-        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 50LL);
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 100LL);
         const long long ttl = replyInteger(c.command({"PTTL", key}).get(), "PTTL");
-        QVERIFY2(ttl > 1000 && ttl <= 60000 + kStateGraceMs, qPrintable(QString::number(ttl)));
-        QVERIFY(limiter->decide(c, Request{7 + 60000, QString(), 1}).allowed);
+        QVERIFY2(ttl > 60000 && ttl <= 2 * (60000 + kStateGraceMs),
+                 qPrintable(QString::number(ttl)));
+        QVERIFY(limiter->decide(c, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
-    // Issue 16 item 9: one request of many permits costs what a request of one costs (one
-    // member), and its count stays exact.
-    void largeRequestIsOneMember_data() {
-        QTest::addColumn<Rules>("rules");
+    // Issue 16 item 9: a request's permits are bounded (each is a member), so one decision's
+    // cost is bounded; above the bound the engine refuses before Redis sees it.
+    void permitsPerRequestBounded_data() {
+        QTest::addColumn<qint64>("limit");
         QTest::addColumn<qint64>("permits");
-        QTest::newRow("1,000,000 of 1,000,000") << Rules{{1'000'000, 1000}} << qint64(1'000'000);
-        QTest::newRow("two rules, 999,999 of 1,000,000")
-            << Rules{{1'000'000, 1000}, {1'000'005, 60000}} << qint64(999'999);
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("1,000,000 of 1,000,000") << qint64(1'000'000) << qint64(1'000'000) << true;
+        QTest::newRow("one above the bound")
+            << qint64(1'000'000) << kMaxSlidingWindowPermits + 1 << true;
+        QTest::newRow("the bound") << qint64(15'000) << kMaxSlidingWindowPermits << false;
+        QTest::newRow("the bound, limit too small")
+            << qint64(5) << kMaxSlidingWindowPermits << false;
     }
-    void largeRequestIsOneMember() {
-        QFETCH(Rules, rules);
+    void permitsPerRequestBounded() {
+        QFETCH(qint64, limit);
         QFETCH(qint64, permits);
-        const LimiterSpec s = spec(Scope::Global, rules);
+        QFETCH(bool, refused);
+        const LimiterSpec s = spec(Scope::Global, {{limit, 1000}});
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
-        Decision d = limiter->decide(c, Request{5000, QString(), permits});
-        QVERIFY(d.allowed);
-        QCOMPARE(d.remaining, rules[0].limit - permits);
         const std::string key = "{" + s.name.toStdString() + "}:log";
-        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
-        // Filling the rest of the first rule exactly, then one more is refused until the big
-        // grant leaves the window.
-        const qint64 rest = rules[0].limit - permits;
-        if (rest > 0) {
-            QVERIFY(limiter->decide(c, Request{5001, QString(), rest}).allowed);
+        if (refused) {
+            QVERIFY_THROWS_EXCEPTION(InputError,
+                                     limiter->decide(c, Request{5000, QString(), permits}));
+            QCOMPARE(replyInteger(c.command({"EXISTS", key}).get(), "EXISTS"), 0LL);
+            return;
         }
-        d = limiter->decide(c, Request{5002, QString(), 1});
-        QVERIFY(!d.allowed);
-        QCOMPARE(d.remaining, 0);
-        QCOMPARE(d.retryAfterMs, 5000 + rules[0].windowMs - 5002);
-        QVERIFY(limiter->decide(c, Request{5000 + rules[0].windowMs, QString(), 1}).allowed);
+        const Decision d = limiter->decide(c, Request{5000, QString(), permits});
+        QCOMPARE(d.allowed, permits <= limit);
+        QCOMPARE(d.retryAfterMs, permits <= limit ? 0 : -1);
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"),
+                 permits <= limit ? permits : 0);
+        if (permits <= limit) {
+            QCOMPARE(d.remaining, limit - permits);
+            QCOMPARE(limiter->decide(c, Request{5001, QString(), limit - permits + 1}).retryAfterMs,
+                     999);  // the k-th oldest permit is one of the big grant's
+        }
     }
 };
 

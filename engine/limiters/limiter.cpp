@@ -9,6 +9,7 @@
 #include "redis/redis_scan.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace ratelab {
 namespace {
@@ -68,6 +69,16 @@ Decision Limiter::parseReply(const redisReply* reply) const {
     long long fields[kDecisionFields];
     for (std::size_t i = 0; i < kDecisionFields; ++i) {
         const redisReply* element = reply->element[i];
+        // at_ms may come as its decimal text: scripts pass the engine's own text back rather
+        // than pay Redis for a conversion.
+        if (i == 3 && element != nullptr && element->type == REDIS_REPLY_STRING) {
+            const std::string text(element->str, element->len);
+            char* end = nullptr;
+            fields[i] = std::strtoll(text.c_str(), &end, 10);
+            if (!text.empty() && *end == '\0') {
+                continue;
+            }
+        }
         if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
             throw RedisError(RedisError::Kind::Reply,
                              errorContext() + ": unexpected script reply (element " +

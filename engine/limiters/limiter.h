@@ -49,11 +49,12 @@ struct LimiterOptions {
 // from many threads at once, each with its own RedisConnection. Each decision is one atomic Lua
 // script call whose "now" is an argument.
 //
-// Time never runs backwards for one limiter's state: the token bucket keeps a clock key per scope
-// and decides at max(now, latest time decided at); the sliding window decides at max(now, its
-// newest grant) (only grants change its state). So workers whose clocks interleave, or whose
-// requests arrive late, cannot admit more than the limit; `Decision::atMs` is that effective
-// time.
+// Workers whose clocks interleave, or whose requests arrive late, cannot admit more than the
+// limit: the token bucket keeps a clock key per scope and decides at max(now, latest time
+// decided at) (`Decision::atMs` is that effective time); the sliding window counts grants newer
+// than now too and keeps grants for kStateGraceMs beyond its longest window, so a worker lagging
+// by less than that decides at its own time and still sees every grant that shares a window
+// with its own.
 class Limiter {
 public:
     virtual ~Limiter();

@@ -64,32 +64,6 @@ std::vector<std::string> scanKeys(RedisConnection& c, const std::string& pattern
     return names;
 }
 
-// A sliding-log member "<running total>:<permits>" (sliding_window.lua).
-struct SlidingLogEntry {
-    qint64 total = 0;
-    qint64 permits = 0;
-};
-
-// The first member of a ZRANGE reply, decoded; nothing for an empty log, another type (WRONGTYPE)
-// or a member that is not one of the script's.
-std::optional<SlidingLogEntry> firstLogEntry(const redisReply* r) {
-    if (r->type != REDIS_REPLY_ARRAY || r->elements == 0 ||
-        r->element[0]->type != REDIS_REPLY_STRING) {
-        return std::nullopt;
-    }
-    const QByteArray member(r->element[0]->str, int(r->element[0]->len));
-    const int colon = member.indexOf(':');
-    bool totalOk = false;
-    bool permitsOk = false;
-    SlidingLogEntry entry;
-    entry.total = member.left(colon).toLongLong(&totalOk);
-    entry.permits = member.mid(colon + 1).toLongLong(&permitsOk);
-    if (colon < 0 || !totalOk || !permitsOk) {
-        return std::nullopt;
-    }
-    return entry;
-}
-
 QString fromStd(const std::string& text) {
     return QString::fromUtf8(text.data(), int(text.size()));
 }
@@ -137,12 +111,8 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
                 c.append({"GET", k});
                 break;
             case LimiterType::SlidingWindow:
-                // Members are "<running total>:<permits>" (sliding_window.lua): the permits in a
-                // window are the newest total minus the total before its oldest grant.
-                c.append({"ZRANGE", k, "-1", "-1"});
                 for (const SlidingRule& rule : spec.rules) {
-                    c.append({"ZRANGEBYSCORE", k, "(" + std::to_string(nowMs - rule.windowMs),
-                              "+inf", "LIMIT", "0", "1"});
+                    c.append({"ZCOUNT", k, "(" + std::to_string(nowMs - rule.windowMs), "+inf"});
                 }
                 break;
         }
@@ -195,17 +165,14 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
             }
             case LimiterType::SlidingWindow: {
                 const std::string client = rest.size() > 4 ? rest.substr(4) : std::string();
-                const std::optional<SlidingLogEntry> newest = firstLogEntry(c.readReply().get());
                 for (LimiterState::RuleSpan& span : state.spans) {
-                    const std::optional<SlidingLogEntry> oldest =
-                        firstLogEntry(c.readReply().get());
-                    if (!newest || !oldest) {
+                    RedisReply r = c.readReply();
+                    if (r->type != REDIS_REPLY_INTEGER) {
                         continue;
                     }
-                    const qint64 count = newest->total - (oldest->total - oldest->permits);
-                    span.total += count;
-                    if (count > span.busiest) {
-                        span.busiest = count;
+                    span.total += r->integer;
+                    if (r->integer > span.busiest) {
+                        span.busiest = r->integer;
                         span.busiestClient = fromStd(client);
                     }
                 }

@@ -50,8 +50,7 @@ struct LimiterState {
 // What the timelines draw (tokensAvailable, windows, spans) at nowMs, without the key listing
 // (keys stays empty, totalKeys 0): a SCAN over only the keys of the kind the chart needs (the
 // token bucket's permit zsets, the fixed window's counters, the sliding window's logs) and one
-// pipelined read per such key (ZRANGEBYSCORE of the live grants, GET, the newest log entry and the
-// oldest inside each rule's window). No
+// pipelined read per such key (ZRANGEBYSCORE of the live grants, GET, ZCOUNT per rule). No
 // TYPE, TTL or member listing: cheap enough to poll at 10 Hz. The figures are the ones
 // readLimiterState derives. Read-only commands; throws RedisError when Redis fails.
 LimiterState readLimiterChartState(RedisConnection& connection, const Limiter& limiter,
