@@ -106,9 +106,9 @@ private slots:
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
         QVERIFY(first->decide(c, Request{t, QStringLiteral("a"), 3}).allowed);
         QVERIFY(first->decide(c, Request{t, QStringLiteral("b"), 3}).allowed);
+        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
         RedisReply counter =
-            c.command({"GET", "{" + s.name.toStdString() +
-                                  "}:fw:" + std::to_string(ms("2024-05-01T10:16:00.000Z")) + ":a"});
+            c.command({"GET", fw.counterKey(ms("2024-05-01T10:16:00.000Z"), QStringLiteral("a"))});
         QCOMPARE(replyString(counter.get(), "counter"), std::string("3"));
 
         s.rate = 4;

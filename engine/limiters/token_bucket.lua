@@ -5,19 +5,22 @@
 --         member = struct.pack('Bc0I', 16, <16 random bytes>, permits)
 -- KEYS[4] clock {<name>}:clock[:<client>]: the latest time this bucket decided at (ratelab's
 --         own key; Redisson ignores it)
--- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms, random bytes,
---       ttl_ms for the state keys
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}.
+-- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
+--       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
+-- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}; at_ms is the time as text.
 --
 -- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
--- Grants interval_ms old are released (read and removed) only when a grant is made; a
--- rejection writes nothing but the clock, so the value key always equals rate minus the
--- permits of every grant still in the zset, expired or not.
+-- Grants interval_ms old are released (read, removed, added to the value) in the call that
+-- finds them, as Redisson does; the value key always equals rate minus the permits of every
+-- grant still in the zset. Number <-> text conversions in Lua
+-- (strtod, printf) cost Redis as much as a command: the engine formats the numbers the script
+-- only passes on, times are compared as zero-padded text, and a decision converts only what
+-- its arithmetic needs.
 local rate = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
 local permits = tonumber(ARGV[4])
-local now = tonumber(ARGV[5])
+local nowArg = ARGV[5]
 local ttl = ARGV[7]
+local cutoff = ARGV[8]
 
 -- Config: create it like trySetRate; a different config is applied like setRate (state reset).
 local reset = 0
@@ -32,48 +35,62 @@ if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
         redis.call('hset', KEYS[1], 'keepAliveTime', '0')
     end
 end
-local keepAlive = tonumber(cfg[4] or '0') or 0
+local keepAlive = cfg[4]
+if keepAlive == '0' or not keepAlive or (tonumber(keepAlive) or 0) <= 0 then
+    keepAlive = nil
+end
 
 -- Time never runs backwards for this bucket: a worker whose clock lags (or whose request was
 -- delayed) decides at the latest time already used, so it cannot reuse permits that a later
--- decision released. One call reads and advances the clock; only a lagging worker writes twice.
-local last = redis.call('set', KEYS[4], ARGV[5], 'PX', ttl, 'GET')
+-- decision released.
+local last = redis.call('get', KEYS[4])
 if last then
-    local t = tonumber(last)
-    if t == nil then
+    -- Zero-padded times of one length compare as text; others (negative, or written by an
+    -- older ratelab) as numbers.
+    local lagging, lastMs
+    if #last == #nowArg and string.byte(last, 1) ~= 45 and string.byte(nowArg, 1) ~= 45 then
+        lagging = last > nowArg
+        lastMs = lagging and tonumber(last)
+    else
+        lastMs = tonumber(last)
+        lagging = lastMs ~= nil and lastMs > tonumber(nowArg)
+    end
+    if lastMs == nil and (lagging or #last ~= #nowArg) then
         return redis.error_reply('ratelab: ' .. KEYS[4] .. ' does not hold a number')
     end
-    if t > now then
-        now = t
-        redis.call('set', KEYS[4], last, 'PX', ttl)
+    if lagging then
+        nowArg = last
+        cutoff = string.format('%d', lastMs - tonumber(ARGV[2]))
+    elseif last ~= nowArg then
+        redis.call('set', KEYS[4], nowArg, 'KEEPTTL')
     end
-end
-
-local function permitsOf(member)
-    local _, p = struct.unpack('Bc0I', member)
-    return p
+else
+    redis.call('set', KEYS[4], nowArg, 'PX', ttl)
 end
 
 -- Every grant in the zset (only to rebuild a missing or drifted value, as Redisson repairs it).
 local function heldPermits()
     local used = 0
     for _, member in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
-        used = used + permitsOf(member)
+        local _, p = struct.unpack('Bc0I', member)
+        used = used + p
     end
     return used
 end
 
 -- Grants that are interval_ms old come back to the bucket (read here, removed on a grant).
-local cutoff = now - interval
 local expired = redis.call('zrangebyscore', KEYS[3], '-inf', cutoff)
 local released = 0
 for i = 1, #expired do
-    released = released + permitsOf(expired[i])
+    local _, p = struct.unpack('Bc0I', expired[i])
+    released = released + p
 end
 
 local value = redis.call('get', KEYS[2])
+local rebuilt = false
 if value == false then
     value = rate - heldPermits()  -- new bucket, or its value key expired: rebuild from grants
+    rebuilt = true
 else
     value = tonumber(value)
     if value == nil then
@@ -81,11 +98,13 @@ else
     end
     if value + released > rate then
         value = rate - heldPermits()  -- drifted state (as Redisson repairs it)
+        rebuilt = true
     end
 end
 local available = value + released
 
-local function keepAliveAll()
+if keepAlive then
+    -- Redisson's keepAliveTime counts every decision.
     redis.call('pexpire', KEYS[1], keepAlive)
     redis.call('pexpire', KEYS[2], keepAlive)
     redis.call('pexpire', KEYS[3], keepAlive)
@@ -95,43 +114,60 @@ if permits <= available and permits <= rate then
     if #expired > 0 then
         redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
     end
-    redis.call('zadd', KEYS[3], now, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
+    redis.call('zadd', KEYS[3], nowArg, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
     local left = available - permits
-    if keepAlive > 0 then
-        redis.call('set', KEYS[2], left)
-        keepAliveAll()
+    if rebuilt then
+        redis.call('set', KEYS[2], string.format('%d', left), 'PX', keepAlive or ttl)
+    elseif released == 0 then
+        redis.call('decrby', KEYS[2], ARGV[4])
     else
-        -- After interval_ms (plus a grace for lagging clocks) without grants every permit is
-        -- back: the state may go.
-        redis.call('set', KEYS[2], left, 'PX', ttl)
-        redis.call('pexpire', KEYS[3], ttl)
+        redis.call('incrby', KEYS[2], string.format('%d', released - permits))
     end
-    return {1, 0, left, now, reset}
+    -- After ttl_ms (interval_ms plus a grace for lagging clocks) without grants every permit is
+    -- back: the state may go. Setting a TTL costs more than reading one: the keys get twice
+    -- that, again when less than that is left.
+    if not keepAlive and redis.call('pttl', KEYS[3]) < tonumber(ttl) then
+        local twice = string.format('%d', 2 * tonumber(ttl))
+        redis.call('pexpire', KEYS[2], twice)
+        redis.call('pexpire', KEYS[3], twice)
+        redis.call('pexpire', KEYS[4], twice)
+    end
+    return {1, 0, left, nowArg, reset}
 end
 
-if keepAlive > 0 then
-    keepAliveAll()  -- Redisson's keepAliveTime counts every decision
+-- A rejection writes what it released (as Redisson does), so the value key reads what this
+-- decision saw; with one permit asked nothing was released, or it would have been granted.
+if #expired > 0 then
+    redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+end
+if rebuilt then
+    redis.call('set', KEYS[2], string.format('%d', available), 'PX', keepAlive or ttl)
+elseif released > 0 then
+    redis.call('incrby', KEYS[2], string.format('%d', released))
 end
 if permits > rate then
-    return {0, -1, available, now, reset}
+    return {0, -1, available, nowArg, reset}
 end
 
--- Exact wait: walk the live grants oldest first (they follow the expired ones) until the
+-- Exact wait: walk the live grants oldest first until the
 -- permits they release cover the shortfall. Every grant holds at least one permit, so the
 -- shortfall bounds how many are read.
 local shortfall = permits - available
 local covered = 0
-local rank = #expired
+local rank = 0
 while true do
     local want = math.min(math.max(shortfall - covered, 1), 128)
-    local held = redis.call('zrange', KEYS[3], rank, rank + want - 1, 'WITHSCORES')
+    local held = redis.call('zrange', KEYS[3], string.format('%d', rank),
+                            string.format('%d', rank + want - 1), 'WITHSCORES')
     if #held == 0 then
         break
     end
     for i = 1, #held, 2 do
-        covered = covered + permitsOf(held[i])
+        local _, p = struct.unpack('Bc0I', held[i])
+        covered = covered + p
         if covered >= shortfall then
-            return {0, tonumber(held[i + 1]) + interval - now, available, now, reset}
+            return {0, tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg), available,
+                    nowArg, reset}
         end
     end
     rank = rank + #held / 2
