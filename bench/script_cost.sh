@@ -101,14 +101,16 @@ make_trace() {
         for (i = 0; i < n; i++) { t += -log(1 - rand()) * 1000 / r; printf "%.0f,c,1\n", int(t) } }'
 }
 
-# The rules of sliding_N at rate R: R x 2^i permits per 1000 x 2^i ms, i = 0 .. N-1.
+# The rules of sliding_N at rate R: min(R x 2^i, 1,000,000) permits per 1000 x 2^i ms,
+# i = 0 .. N-1 (a rule's limit is at most 1,000,000).
 sliding_rules_json() {
     awk -v r="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++)
-        printf "%s{\"limit\": %d, \"window_ms\": %d}", (i ? ", " : ""), r * 2 ^ i, 1000 * 2 ^ i }'
+        printf "%s{\"limit\": %d, \"window_ms\": %d}", (i ? ", " : ""), lim(r, i), 1000 * 2 ^ i }
+        function lim(r, i) { return r * 2 ^ i < 1000000 ? r * 2 ^ i : 1000000 }'
 }
 sliding_rules_args() {
     awk -v r="$1" -v n="$2" 'BEGIN { printf "%d", n; for (i = 0; i < n; i++)
-        printf " %d %d", r * 2 ^ i, 1000 * 2 ^ i }'
+        printf " %d %d", (r * 2 ^ i < 1000000 ? r * 2 ^ i : 1000000), 1000 * 2 ^ i }'
 }
 
 write_spec() {  # KIND RATE NAME > spec.json

@@ -9,7 +9,8 @@
 --         delete every live counter by name
 -- ARGV: rate, spec ("rate|interval|unit|timezone"), permits, now_ms, window_end_ms, counter
 --       ttl_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}; at_ms is now_ms as text.
+-- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
+-- reply costs Redis more than the rest of a cheap decision); at_ms is now_ms.
 --
 -- Cost: one INCRBY per grant (and a DECRBY that takes back a rejected one); the first grant of
 -- a window also checks the config and sets the TTLs.
@@ -56,14 +57,15 @@ if permits > rate then
     if count == nil then
         return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
     end
-    return {0, -1, rate - count, ARGV[4], 0}
+    return '0 -1 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. ' 0'
 end
 
 -- Count first and take back a grant that does not fit: one call for a grant.
 local count = redis.call('incrby', KEYS[2], ARGV[3])
 if count > rate then
     count = redis.call('decrby', KEYS[2], ARGV[3])
-    return {0, tonumber(ARGV[5]) - tonumber(ARGV[4]), rate - count, ARGV[4], 0}
+    return '0 ' .. string.format('%d %d', tonumber(ARGV[5]) - tonumber(ARGV[4]), rate - count) ..
+               ' ' .. ARGV[4] .. ' 0'
 end
 local reset = 0
 if count == permits then
@@ -75,4 +77,4 @@ if count == permits then
     redis.call('zadd', KEYS[3], ARGV[5], KEYS[2])
     redis.call('pexpire', KEYS[3], ARGV[6])
 end
-return {1, 0, rate - count, ARGV[4], reset}
+return '1 0 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. (reset == 1 and ' 1' or ' 0')

@@ -53,9 +53,29 @@ std::string Limiter::ttlArg(qint64 ms) const {
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
 }
 
+Decision Limiter::parseTextReply(const std::string& text) const {
+    long long fields[kDecisionFields];
+    const char* at = text.c_str();
+    for (std::size_t i = 0; i < kDecisionFields; ++i) {
+        char* end = nullptr;
+        fields[i] = std::strtoll(at, &end, 10);
+        const bool last = i + 1 == kDecisionFields;
+        if (end == at || (last ? *end != '\0' : *end != ' ')) {
+            throw RedisError(RedisError::Kind::Reply,
+                             errorContext() + ": unexpected script reply \"" + text.substr(0, 64) +
+                                 "\" (expected 5 integers)");
+        }
+        at = end + (last ? 0 : 1);
+    }
+    return decisionOf(fields);
+}
+
 Decision Limiter::parseReply(const redisReply* reply) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type == REDIS_REPLY_STRING) {
+        return parseTextReply(std::string(reply->str, reply->len));
     }
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
         throw RedisError(RedisError::Kind::Reply,
@@ -88,6 +108,10 @@ Decision Limiter::parseReply(const redisReply* reply) const {
         }
         fields[i] = element->integer;
     }
+    return decisionOf(fields);
+}
+
+Decision Limiter::decisionOf(const long long* fields) const {
     if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (flags)");

@@ -68,7 +68,9 @@ public:
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
 
-    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}.
+    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}, as
+    // an array of integers or as the text "allowed retry remaining at reset" (a table reply
+    // costs Redis more than the rest of a cheap decision; scripts answer with the text).
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
     Decision parseReply(const redisReply* reply) const;
@@ -100,6 +102,8 @@ protected:
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
+    Decision parseTextReply(const std::string& text) const;
+    Decision decisionOf(const long long* fields) const;  // the 5 fields, flags checked
 
     LimiterSpec spec_;
     LimiterOptions options_;

@@ -5,7 +5,8 @@
 --         i-th permit of a larger one (unique even within one millisecond)
 -- ARGV: permits, now_ms, request id (random hex), ttl_ms, trim cutoff, then per rule: limit,
 --       window_ms, "(<now - window_ms>"
--- Returns {allowed, retry_after_ms, remaining, at_ms, 0}; at_ms is now_ms as text.
+-- Returns "allowed retry_after_ms remaining at_ms 0" as text (limiter.h: a table reply costs
+-- Redis more than the rest of a cheap decision); at_ms is now_ms.
 --
 -- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
 -- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
@@ -48,10 +49,10 @@ for r = 1, rules do
 end
 
 if tooLarge then
-    return {0, -1, remaining, ARGV[2], 0}
+    return '0 -1 ' .. string.format('%d', remaining) .. ' ' .. ARGV[2] .. ' 0'
 end
 if violated then
-    return {0, retry, remaining, ARGV[2], 0}
+    return '0 ' .. string.format('%d %d', retry, remaining) .. ' ' .. ARGV[2] .. ' 0'
 end
 
 -- Trimming costs a call and counts never depend on it: it happens for one grant in 16 (the
@@ -77,4 +78,4 @@ end
 if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
     redis.call('pexpire', KEYS[1], string.format('%d', 2 * tonumber(ARGV[4])))
 end
-return {1, 0, remaining - permits, ARGV[2], 0}
+return '1 0 ' .. string.format('%d', remaining - permits) .. ' ' .. ARGV[2] .. ' 0'

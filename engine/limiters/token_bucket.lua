@@ -7,7 +7,8 @@
 --         own key; Redisson ignores it)
 -- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
 --       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}; at_ms is the time as text.
+-- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
+-- reply costs Redis more than the rest of a cheap decision).
 --
 -- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
 -- Grants interval_ms old are released (read, removed, added to the value) in the call that
@@ -23,12 +24,12 @@ local ttl = ARGV[7]
 local cutoff = ARGV[8]
 
 -- Config: create it like trySetRate; a different config is applied like setRate (state reset).
-local reset = 0
+local reset = ' 0'  -- the answer's last field
 local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
-        reset = 1
+        reset = ' 1'
     end
     redis.call('hset', KEYS[1], 'rate', ARGV[1], 'interval', ARGV[2], 'type', ARGV[3])
     if not cfg[4] then
@@ -132,7 +133,7 @@ if permits <= available and permits <= rate then
         redis.call('pexpire', KEYS[3], twice)
         redis.call('pexpire', KEYS[4], twice)
     end
-    return {1, 0, left, nowArg, reset}
+    return '1 0 ' .. string.format('%d', left) .. ' ' .. nowArg .. reset
 end
 
 -- A rejection writes what it released (as Redisson does), so the value key reads what this
@@ -146,7 +147,7 @@ elseif released > 0 then
     redis.call('incrby', KEYS[2], string.format('%d', released))
 end
 if permits > rate then
-    return {0, -1, available, nowArg, reset}
+    return '0 -1 ' .. string.format('%d', available) .. ' ' .. nowArg .. reset
 end
 
 -- Exact wait: walk the live grants oldest first until the
@@ -166,8 +167,8 @@ while true do
         local _, p = struct.unpack('Bc0I', held[i])
         covered = covered + p
         if covered >= shortfall then
-            return {0, tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg), available,
-                    nowArg, reset}
+            local wait = tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg)
+            return '0 ' .. string.format('%d %d', wait, available) .. ' ' .. nowArg .. reset
         end
     end
     rank = rank + #held / 2
