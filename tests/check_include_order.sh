@@ -2,7 +2,7 @@
 # Fails on an include that points the wrong way (docs/architecture.md, "Layers"):
 #  - an engine folder may include only its own folder, the folders before it in
 #      redis -> limiters -> redisson -> stats -> traffic -> scenario -> live
-#    and the engine's top-level headers (input_error.h, json_input.h, input_limits.h);
+#    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
 #    the top-level headers include none of the folders;
 #  - no file under ui/ includes hiredis, a router, a connection or the local server
 #    (background Redis reading is engine/live's job).
@@ -12,23 +12,18 @@
 set -u
 
 ORDER=(redis limiters redisson stats traffic scenario live)
-TOP_LEVEL=(input_error.h json_input.h input_limits.h)
-
-rank() {
-    local i
-    for i in "${!ORDER[@]}"; do
-        [[ "${ORDER[$i]}" == "$1" ]] && { echo "$i"; return; }
-    done
-    echo -1
-}
+declare -A RANK
+for i in "${!ORDER[@]}"; do
+    RANK[${ORDER[$i]}]=$i
+done
 
 check() {
-    local root=$1 bad=0 file folder target dir self include
+    local root=$1 bad=0 file folder target dir self rank include
     while IFS= read -r file; do
         folder=${file#"$root"/engine/}
         if [[ "$folder" == */* ]]; then
             folder=${folder%%/*}
-            self=$(rank "$folder")
+            self=${RANK[$folder]:--1}
             if ((self < 0)); then
                 echo "$file: engine/$folder is not in the folder order; add it to docs/architecture.md and this check"
                 bad=1
@@ -41,14 +36,17 @@ check() {
             target=${include#*\"}
             target=${target%\"*}
             if [[ "$target" != */* ]]; then
-                if [[ " ${TOP_LEVEL[*]} " != *" $target "* && ! -e "$(dirname "$file")/$target" ]]; then
+                # a top-level engine header (input_error.h, json_input.h, input_limits.h, ...)
+                # or a header next to the file
+                if [[ ! -e "$root/engine/$target" && ! -e "${file%/*}/$target" ]]; then
                     echo "$file: includes \"$target\", which is not an engine header"
                     bad=1
                 fi
                 continue
             fi
             dir=${target%%/*}
-            if (($(rank "$dir") < 0 || $(rank "$dir") > self)); then
+            rank=${RANK[$dir]:--1}
+            if ((rank < 0 || rank > self)); then
                 echo "$file: includes \"$target\" (engine/$dir is not below engine/${folder:-.})"
                 bad=1
             fi
@@ -69,6 +67,7 @@ self_test() {
     trap 'rm -rf "$scratch"' EXIT
     mkdir -p "$scratch/engine/redis" "$scratch/engine/live" "$scratch/engine/traffic" \
         "$scratch/engine/stats" "$scratch/ui/window"
+    : >"$scratch/engine/input_limits.h"
     printf '#include "redis/a.h"\n#include "input_limits.h"\n' >"$scratch/engine/live/ok.h"
     printf '#include "stats/s.h"\n' >"$scratch/engine/traffic/ok.h"
     printf '#include "redis/redis_url.h"\n' >"$scratch/ui/window/ok.cpp"
@@ -79,7 +78,8 @@ self_test() {
     local -a planted=(
         'engine/redis/up.h|#include "live/run_io.h"'
         'engine/stats/up.cpp|#include "traffic/worker.h"'
-        'engine/input_limits.h|#include "scenario/scenario.h"'
+        'engine/top_level.h|#include "scenario/scenario.h"'
+        'engine/live/x.cpp|#include "no_such_header.h"'
         'engine/live/ui.h|#include "window/main_window.h"'
         'ui/window/a.cpp|#include <hiredis/hiredis.h>'
         'ui/window/b.cpp|#include "redis/redis_router.h"'

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 
 #include "json_input.h"
+#include "scenario/scenario_budget.h"
 #include "scenario/scenario_json.h"
 
 namespace ratelab::scenario_json {
@@ -274,6 +275,7 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
             traffic.durationS = static_cast<double>(spanMs) / 1000;
         }
     }
+    checkShapeRate(traffic, shapePath);
     return traffic;
 }
 
