@@ -15,8 +15,8 @@ namespace {
 
 // Redis's own cost of the run: server time per decision from INFO commandstats around it, and
 // the memory the limiters' keys hold at its end (every element counted).
-void printServerCost(LimiterCostReader& cost) {
-    const LimiterCostReader::Reading reading = cost.read(0);
+void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>& limiters) {
+    const LimiterCostReader::Reading reading = cost.read(limiters, 0);
     if (reading.scripts) {
         const ScriptTime& total = *reading.scripts;
         std::printf(
@@ -94,8 +94,8 @@ int benchCommand(const QStringList& args) {
         };
         resetAll();
         RedisRouter costRouter(target.url());
-        LimiterCostReader cost(costRouter, used);
-        cost.markBaseline();
+        LimiterCostReader cost(costRouter);
+        cost.markBaseline(used);
         const BenchResult result = runThroughputBench(used, target.url(), options);
         const Limiter& first = *limiters.front();
         std::printf("limiter: %s (%s)%s\n", qPrintable(spec.name),
@@ -113,7 +113,7 @@ int benchCommand(const QStringList& args) {
                         static_cast<long long>(node.decisions),
                         result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
         }
-        printServerCost(cost);
+        printServerCost(cost, used);
         resetAll();
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,

@@ -205,6 +205,35 @@ private slots:
         deleteKeys(scenario);
     }
 
+    // Redis's own cost of a run's limiters: readings while it runs, and a final exact one.
+    void runIoReportsCost() {
+        Scenario scenario = smallScenario();
+        scenario.traffic.clock.isVirtual = false;  // real time: readings while it runs
+        RunIo io;
+        io.setUrl(fixtureUrl());
+        QSignalSpy started(&io, &RunIo::runStarted);
+        QSignalSpy costs(&io, &RunIo::costReady);
+        io.startRun(scenario, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 30000);
+        QVERIFY(costs.count() >= 1);  // the first reading comes with the run's first poll
+        QVERIFY(!costs.first().at(0).value<RunCost>().exact);
+        io.finishRun(runner);
+        QTRY_VERIFY_WITH_TIMEOUT(costs.last().at(0).value<RunCost>().exact, 10000);
+        const RunCost last = costs.last().at(0).value<RunCost>();
+        QVERIFY2(last.scriptsKnown, qPrintable(last.scriptsRefusal));
+        QVERIFY(last.calls > 0);
+        QVERIFY(last.usPerDecision > 0);
+        QCOMPARE(last.bytes.size(), 2);
+        QCOMPARE(last.keys.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(last.bytes[i] > 0);
+            QVERIFY(last.keys[i] > 0);
+        }
+        deleteKeys(scenario);
+    }
+
     void runIoReportsAFailedStart() {
         RunIo io;
         QSignalSpy failed(&io, &RunIo::runFailed);

@@ -20,6 +20,8 @@ LimiterStatePoller::~LimiterStatePoller() = default;
 
 void LimiterStatePoller::setUrl(const RedisUrl& url) {
     url_ = url;
+    cost_.reset();  // it reads through the router
+    costOf_ = nullptr;
     router_.reset();
     finished_.clear();  // its keys were on the other Redis
 }
@@ -41,6 +43,7 @@ void LimiterStatePoller::stopWatching() {
     std::vector<std::unique_ptr<Limiter>> owned;
     finishedNowMs_ = watched(&limiters, &owned);
     poll(true);
+    readCost(limiters, false, 0);  // the final figures: every element of every key counted
     finished_.clear();
     for (const Limiter* limiter : limiters) {
         finished_.push_back(makeLimiter(limiter->spec()));
@@ -97,6 +100,11 @@ void LimiterStatePoller::poll(bool forceListing) {
     std::vector<const Limiter*> limiters;
     std::vector<std::unique_ptr<Limiter>> owned;
     const qint64 now = watched(&limiters, &owned);
+    const void* run = runner_ ? static_cast<const void*>(runner_.get()) : stepper_.get();
+    if (run != costOf_ || !lastCost_.isValid() || lastCost_.hasExpired(kCostIntervalMs)) {
+        readCost(limiters, run != costOf_, kCostSamples);
+        costOf_ = run;
+    }
     // The key listing costs more than the charts' figures: only while shown, at 2 Hz.
     const bool list = listing_ && (forceListing || !lastListing_.isValid() ||
                                    lastListing_.hasExpired(kListingIntervalMs));
@@ -108,13 +116,39 @@ void LimiterStatePoller::poll(bool forceListing) {
     }
 }
 
+RedisRouter& LimiterStatePoller::router() {
+    if (!router_) {
+        router_ = std::make_unique<RedisRouter>(url_);
+    }
+    return *router_;
+}
+
+void LimiterStatePoller::readCost(const std::vector<const Limiter*>& limiters, bool fresh,
+                                  int samples) {
+    lastCost_.start();
+    if (limiters.empty()) {
+        return;
+    }
+    try {
+        if (!cost_) {
+            cost_ = std::make_unique<LimiterCostReader>(router());
+            fresh = true;
+        }
+        if (fresh) {
+            cost_->markBaseline(limiters);
+        }
+        if (mailbox_->putCost(runCostOf(cost_->read(limiters, samples), samples == 0))) {
+            notify_();
+        }
+    } catch (const std::exception&) {
+        // Redis unreachable: the state reads report it per limiter; the cost waits for them.
+    }
+}
+
 void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list) {
     bool first = false;
     try {
-        if (!router_) {
-            router_ = std::make_unique<RedisRouter>(url_);
-        }
-        RedisConnection& connection = router_->connectionForSlot(limiter.slot());
+        RedisConnection& connection = router().connectionForSlot(limiter.slot());
         LimiterState state = readLimiterChartState(connection, limiter, nowMs);
         if (list) {
             readLimiterKeys(connection, limiter, &state);

@@ -78,6 +78,9 @@ void RunIo::deliverStates() {
     for (auto it = contents.keys.cbegin(); it != contents.keys.cend(); ++it) {
         emit keysReady(it.key(), it.value());
     }
+    if (contents.hasCost) {
+        emit costReady(contents.cost);
+    }
 }
 
 }  // namespace ratelab

@@ -50,6 +50,8 @@ signals:
     void stateReady(int limiter, const ratelab::LimiterState& state);
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);
+    // Redis's own cost of the watched limiters, about once a second and once at the end.
+    void costReady(const ratelab::RunCost& cost);
 
 private:
     void deliverStates();  // on this object's thread: the mailbox's contents as signals

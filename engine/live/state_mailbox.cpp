@@ -21,6 +21,13 @@ bool StateMailbox::putError(int limiter, const QString& message) {
     return !std::exchange(pending_, true);
 }
 
+bool StateMailbox::putCost(RunCost cost) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    contents_.cost = std::move(cost);
+    contents_.hasCost = true;
+    return !std::exchange(pending_, true);
+}
+
 StateMailbox::Contents StateMailbox::take() {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = false;

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "limiters/limiter_state.h"
+#include "live/run_cost.h"
 
 namespace ratelab {
 
@@ -19,10 +20,13 @@ public:
         QMap<int, LimiterState> charts;
         QMap<int, LimiterState> keys;  // read with a key listing
         QMap<int, QString> errors;
+        bool hasCost = false;
+        RunCost cost;  // the newest cost reading, when hasCost
     };
 
     bool putState(int limiter, LimiterState state, bool listed);
     bool putError(int limiter, const QString& message);  // the error shows until a listing works
+    bool putCost(RunCost cost);
     Contents take();
 
     void countListing() { listingReads_.fetch_add(1); }

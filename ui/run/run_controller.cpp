@@ -16,6 +16,7 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::stateReady, this, &RunController::stateReady);
     connect(io_.get(), &RunIo::keysReady, this, &RunController::keysReady);
     connect(io_.get(), &RunIo::stateFailed, this, &RunController::stateFailed);
+    connect(io_.get(), &RunIo::costReady, this, &RunController::costReady);
     connect(io_.get(), &RunIo::runStarted, this,
             [this](const std::shared_ptr<ScenarioRunner>& runner) {
                 runner_ = runner;

@@ -6,6 +6,7 @@
 
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
+#include "live/run_cost.h"
 #include "redis/redis_url.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
@@ -66,6 +67,8 @@ signals:
     // The key listing (and the chart state read with it), only while setKeyListing(true).
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);
+    // Redis's own cost of the run's limiters (engine/live/run_cost.h), about once a second.
+    void costReady(const ratelab::RunCost& cost);
     void stepped(const QString& description);
     void finished(const ratelab::RunSnapshot& snapshot);
     void failed(const QString& message);
