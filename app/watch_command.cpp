@@ -3,25 +3,18 @@
 #include <QDateTime>
 #include <QThread>
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
 #include "redis/redis_target.h"
 #include "redisson/redisson_limiter_reader.h"
 
 namespace ratelab::cli {
 namespace {
-
-std::atomic<bool> stopRequested{false};
-
-void onStopSignal(int) {
-    stopRequested = true;
-}
 
 QString clock(qint64 ms) {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
@@ -93,17 +86,22 @@ int watchCommand(const QStringList& args) {
                                             "server would hold no Redisson limiter"));
         }
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        std::signal(SIGINT, onStopSignal);
-        std::signal(SIGTERM, onStopSignal);
-        std::unique_ptr<RedisConnection> connection = openRedissonConnection(target.url(), reader);
-
+        // SIGINT/SIGTERM end the watch (exit 0): its normal way to stop without --count.
+        installInterruptHandlers();
+        std::unique_ptr<RedisConnection> connection;
         RedissonSnapshot first;
         try {
+            connection = openRedissonConnection(target.url(), reader);
             first = reader.read(*connection, QDateTime::currentMSecsSinceEpoch());
         } catch (const RedissonNotFound& e) {
             throw InputError(QStringLiteral("--redisson"),
                              QStringLiteral("%1 at %2")
                                  .arg(QString::fromStdString(e.what()), target.description()));
+        } catch (const RedisError&) {
+            if (interrupted()) {
+                return int(kDone);
+            }
+            throw;
         }
         printLine(QStringLiteral("watching Redisson limiter \"%1\" at %2 (read-only), every %3 ms")
                       .arg(reader.name(), target.description())
@@ -113,7 +111,7 @@ int watchCommand(const QStringList& args) {
 
         qint64 polls = 0;
         std::optional<RedissonSnapshot> pending = std::move(first);
-        while (!stopRequested) {
+        while (!interrupted()) {
             const qint64 started = QDateTime::currentMSecsSinceEpoch();
             try {
                 if (!connection) {
@@ -138,6 +136,9 @@ int watchCommand(const QStringList& args) {
                     }
                 }
             } catch (const RedisError& e) {
+                if (interrupted()) {
+                    break;  // the interrupt cut the poll short: not an error
+                }
                 // The limiter may be recreated and Redis may come back: report and go on.
                 printLine(QStringLiteral("%1 error: %2")
                               .arg(clock(started), QString::fromStdString(e.what())));
@@ -148,7 +149,7 @@ int watchCommand(const QStringList& args) {
             if (count > 0 && ++polls >= count) {
                 break;
             }
-            while (!stopRequested && QDateTime::currentMSecsSinceEpoch() < started + periodMs) {
+            while (!interrupted() && QDateTime::currentMSecsSinceEpoch() < started + periodMs) {
                 const qint64 left = started + periodMs - QDateTime::currentMSecsSinceEpoch();
                 QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(left, 1, 50)));
             }
