@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "editors/limiter_editor.h"
+#include "editors/limiter_list_editor.h"
 #include "limiters/limiter_spec.h"
 
 using namespace ratelab;

@@ -18,6 +18,7 @@
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_editor.h"
+#include "editors/limiter_list_editor.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"

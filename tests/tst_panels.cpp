@@ -18,8 +18,10 @@
 #include <QTreeWidget>
 #include <cmath>
 
+#include "panels/client_table.h"
+#include "panels/comparison_table.h"
+#include "panels/latency_chart.h"
 #include "panels/state_panel.h"
-#include "panels/stats_panels.h"
 
 using namespace ratelab;
 

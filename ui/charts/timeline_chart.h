@@ -1,9 +1,10 @@
 #pragma once
 
 #include <QChartView>
-#include <QPointer>
 #include <QVector>
 
+#include "charts/timeline_model.h"
+#include "charts/timeline_overlay.h"
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
 
@@ -23,6 +24,9 @@ namespace ratelab {
 // X is run time in seconds. While following, the last `windowSeconds` scroll by; when not
 // following (paused), the mouse wheel zooms and dragging pans. Redraws use QXYSeries::replace
 // with a bounded number of points per series.
+//
+// The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
+// view owns the series, follows the palette and handles zoom and pan.
 class TimelineChart : public QChartView {
     Q_OBJECT
 
@@ -41,9 +45,10 @@ public:
     void setFollowing(bool following);      // false: zoom and pan
     bool following() const { return following_; }
 
-    static constexpr int kMaxPointsPerSeries = 2000;
+    static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
 
     // For tests and exports.
+    const TimelineModel& model() const { return model_; }
     QLineSeries* acceptedSeries() const { return accepted_; }
     QLineSeries* rejectedSeries() const { return rejected_; }
     QLineSeries* limitSeries() const { return limit_; }
@@ -53,24 +58,55 @@ public:
     QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
 
 protected:
+    void changeEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
 private:
+    QValueAxis* addAxis(Qt::Alignment alignment, const QString& title);
+    QLineSeries* addLine(const QString& name);
+    QAreaSeries* addArea(const QString& name, QLineSeries** upper);
+    void setShown(QAbstractSeries* series, bool shown);
+    void applyTheme();
+    void refresh();
+    void updateSeries();
+    void layoutOverlay();
+    double toPixelX(double seconds) const;
+    double valueAt(const QPointF& viewportPos) const;
+    double clampSpan(double span) const;
+    void setView(double lo, double span);
+
+    TimelineModel model_;
     bool following_ = true;
     double windowSeconds_ = 30;
+    bool dark_ = false;
+
+    QChart* chart_ = nullptr;  // made and owned by QChartView
+    QValueAxis* axisX_ = nullptr;
+    QValueAxis* axisY_ = nullptr;
+    QValueAxis* axisTokens_ = nullptr;
+    QAreaSeries* acceptedArea_ = nullptr;
+    QAreaSeries* rejectedArea_ = nullptr;
     QLineSeries* accepted_ = nullptr;
     QLineSeries* rejected_ = nullptr;
+    QLineSeries* errors_ = nullptr;
     QLineSeries* limit_ = nullptr;
     QLineSeries* tokens_ = nullptr;
-    // The implementation adds what it needs below (helpers own this class's .cpp).
-    struct Private;
-    std::unique_ptr<Private> d_;
+    TimelineOverlay overlay_;
 
-public:
-    ~TimelineChart() override;
+    // What is drawn now.
+    QVector<TimelineModel::Band> bands_;
+    QVector<TimelineModel::Span> spans_;
+
+    // The visible x range (seconds); while following it is derived from the run time.
+    double viewMin_ = 0;
+    double viewMax_ = 30;
+    bool dragging_ = false;
+    double dragStartX_ = 0;
+    double dragMin_ = 0;
+    double dragMax_ = 0;
 };
 
 }  // namespace ratelab

@@ -1,15 +1,29 @@
 #pragma once
 
+#include <QJsonObject>
+#include <QVector>
 #include <QWidget>
 #include <optional>
 
+#include "editors/form_error_rows.h"
 #include "limiters/limiter_spec.h"
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QFormLayout;
+class QLineEdit;
+class QStackedWidget;
+QT_END_NAMESPACE
 
 namespace ratelab {
 
-// Form for one limiter of any of the three types. Every edit is validated at once by the same
-// parser the command line uses (parseLimiterSpec on the JSON the form stands for); the error is
-// shown inline next to the offending field, named by its JSON path.
+class InlineError;
+class LimiterPage;
+
+// Form for one limiter of any of the three types: the common fields (type, name, scope,
+// on_error, rate) and one page per type. Every edit is validated at once by the same parser the
+// command line uses (parseLimiterSpec on the JSON the form stands for); the error is shown
+// inline next to the offending field, named by its JSON path.
 class LimiterEditor : public QWidget {
     Q_OBJECT
 
@@ -21,27 +35,42 @@ public:
     bool isValid() const;
     QString errorText() const;  // "$.rate: must be ..." or empty
 
+    // The JSON the form stands for, bad text and all.
+    QJsonObject formJson() const;
+    // Shows `json` (the format formJson writes) without announcing an edit; fields the JSON
+    // lacks get the defaults of their type, so switching type later starts from sensible values.
+    void setFormJson(const QJsonObject& json);
+
 signals:
     void specChanged();  // after every edit
     void validityChanged(bool valid);
-};
 
-// The scenario's limiters: a list with add (by type) and remove, and a LimiterEditor for the
-// selected one. Invalid while any limiter is invalid or two share a name.
-class LimiterListEditor : public QWidget {
-    Q_OBJECT
+protected:
+    void changeEvent(QEvent* event) override;
 
-public:
-    explicit LimiterListEditor(QWidget* parent = nullptr);
+private:
+    QLineEdit* addLineEdit(const QString& objectName, const QString& toolTip);
+    void addOnError();
+    LimiterType currentType() const;
+    void showType();
+    void edited();
+    void validate(bool announce);
+    void showProblem(const QString& where, const QString& message);
 
-    void setSpecs(const QVector<LimiterSpec>& specs);
-    QVector<LimiterSpec> specs() const;  // the valid ones as edited (all of them when valid)
-    bool isValid() const;
-    QString errorText() const;  // the first problem, naming the limiter
+    QFormLayout* common_ = nullptr;
+    QComboBox* type_ = nullptr;
+    QLineEdit* name_ = nullptr;
+    QComboBox* scope_ = nullptr;
+    QComboBox* onError_ = nullptr;
+    QLineEdit* rate_ = nullptr;
+    QStackedWidget* pages_ = nullptr;
+    QVector<LimiterPage*> typePages_;  // in the order of kLimiterTypes
+    FormErrorRows commonErrors_;
+    InlineError* formError_ = nullptr;  // anything no field shows (the type, the object)
 
-signals:
-    void specsChanged();
-    void validityChanged(bool valid);
+    std::optional<LimiterSpec> spec_;
+    QString error_;
+    bool filling_ = true;  // while building or filling: edits are not validated one by one
 };
 
 }  // namespace ratelab

@@ -7,11 +7,20 @@
 
 namespace ratelab {
 
+class AcquireSection;
+class ClientsSection;
+class ClockSection;
+class InlineError;
+class RunSection;
+class ShapeSection;
+class TrafficSection;
+
 // Form for a scenario's traffic: every shape of the scenario format with its fields, duration,
 // clients (and weights), threads, pipeline, permits (fixed or range), try/wait mode with
-// timeout, real or virtual clock (start time, speed slider from 0.05x to 100x, or "as fast as
-// possible"), seed, bucket width. Validated on every edit by the scenario parser itself
-// (parseScenario on the JSON the form stands for); errors are shown inline at their field.
+// timeout, real or virtual clock (start time, speed slider from 0.05x to the parser's maximum,
+// or "as fast as possible"), seed, bucket width. Validated on every edit by the scenario parser
+// itself (parseScenario on the JSON the form stands for); errors are shown inline at their
+// field. One section (group box) per part: shape, clients, acquire, clock, run.
 class TrafficEditor : public QWidget {
     Q_OBJECT
 
@@ -30,6 +39,31 @@ signals:
     void trafficChanged();
     void validityChanged(bool valid);
     void speedChanged(double speed);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void alignLabels();
+    void edited();
+    void updateEnabled();
+    QJsonObject scenarioJson() const;
+    QWidget* fieldFor(const QString& where) const;
+    void revalidate();
+
+    ShapeSection* shape_ = nullptr;
+    ClientsSection* clients_ = nullptr;
+    AcquireSection* acquire_ = nullptr;
+    ClockSection* clock_ = nullptr;
+    RunSection* run_ = nullptr;
+    QList<TrafficSection*> sections_;
+    InlineError* error_ = nullptr;
+
+    bool loading_ = false;  // setTraffic is filling the fields: edits are not judged one by one
+    std::optional<Scenario> parsed_;
+    QString errorText_;
+    QWidget* marked_ = nullptr;  // the field the error names
+    int labelWidth_ = 0;         // of every form's label column
 };
 
 }  // namespace ratelab

@@ -1,5 +1,7 @@
 #include "panels/state_panel.h"
 
+#include <QCoreApplication>
+#include <QEvent>
 #include <QHash>
 #include <QHeaderView>
 #include <QLocale>
@@ -8,6 +10,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+
+#include "style/palette_colors.h"
 
 namespace ratelab {
 
@@ -21,9 +25,11 @@ constexpr int kNameRole = Qt::UserRole;
 // Long string values are shown elided in the Value column; the whole text goes to the tooltip.
 constexpr int kTooltipFrom = 60;
 
-QTreeWidget* treeOf(const StatePanel* panel) {
-    // The header declares no members: the tree itself holds all the state.
-    return panel->findChild<QTreeWidget*>(QStringLiteral("stateTree"), Qt::FindDirectChildrenOnly);
+// Top items showing a read error have this set (their text colour follows the palette).
+constexpr int kErrorRole = Qt::UserRole + 1;
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ratelab::StatePanel", text);
 }
 
 // Setting an unchanged text still emits dataChanged and repaints; updates run at 10-20 Hz.
@@ -32,18 +38,12 @@ void setText(QTreeWidgetItem* item, int column, const QString& text) {
         item->setText(column, text);
 }
 
-// A red readable on the current palette's base colour (light or dark).
-QColor errorColor(const QPalette& palette) {
-    return palette.color(QPalette::Base).lightness() < 128 ? QColor(0xff, 0x6b, 0x6b)
-                                                           : QColor(0xc6, 0x28, 0x28);
-}
-
 QString ttlText(qint64 ttlMs) {
     if (ttlMs == -1)
-        return QStringLiteral("no expiry");
+        return tr("no expiry");
     if (ttlMs < 0)
-        return QStringLiteral("gone");
-    return QLocale().toString(double(ttlMs) / 1000.0, 'f', 3) + QStringLiteral(" s");
+        return tr("gone");
+    return tr("%1 s").arg(QLocale().toString(double(ttlMs) / 1000.0, 'f', 3));
 }
 
 // Zset scores are doubles but usually integral (timestamps, counts): print those exactly.
@@ -67,10 +67,13 @@ QTreeWidgetItem* ensureTopItem(QTreeWidget* tree, int index) {
     return tree->topLevelItem(index);
 }
 
+// The error colour on a top item, or none (`color` null).
 void setErrorLook(QTreeWidgetItem* top, const QColor* color) {
     const QVariant wanted = color ? QVariant(*color) : QVariant();
     if (top->data(kKeyColumn, Qt::ForegroundRole) != wanted)
         top->setData(kKeyColumn, Qt::ForegroundRole, wanted);
+    if (top->data(kKeyColumn, kErrorRole).toBool() != bool(color))
+        top->setData(kKeyColumn, kErrorRole, bool(color));
 }
 
 // Leaves of a key item (hash fields, zset members) are reused by position.
@@ -104,7 +107,7 @@ void updateKeyItem(QTreeWidgetItem* item, const KeyState& key) {
             leaves.append({member.first, scoreText(member.second)});
         if (key.members.size() < key.size) {
             value =
-                QStringLiteral("newest %1 of %2")
+                tr("newest %1 of %2")
                     .arg(locale.toString(qint64(key.members.size())), locale.toString(key.size));
         }
     }
@@ -120,11 +123,11 @@ void updateKeyItem(QTreeWidgetItem* item, const KeyState& key) {
 StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    auto* tree = new QTreeWidget(this);
+    tree_ = new QTreeWidget(this);
+    QTreeWidget* tree = tree_;
     tree->setObjectName(QStringLiteral("stateTree"));
     tree->setColumnCount(kColumnCount);
-    tree->setHeaderLabels({QStringLiteral("Key"), QStringLiteral("Type"), QStringLiteral("TTL"),
-                           QStringLiteral("Size"), QStringLiteral("Value")});
+    tree->setHeaderLabels({tr("Key"), tr("Type"), tr("TTL"), tr("Size"), tr("Value")});
     tree->setUniformRowHeights(true);  // lets the view skip measuring thousands of rows
     tree->setAlternatingRowColors(true);
     tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -132,14 +135,15 @@ StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
     const QFontMetrics metrics = tree->fontMetrics();
     tree->setColumnWidth(kKeyColumn, metrics.horizontalAdvance(QLatin1Char('x')) * 36);
     tree->setColumnWidth(kTypeColumn, metrics.horizontalAdvance(QStringLiteral("stringxx")) + 8);
-    tree->setColumnWidth(kTtlColumn, metrics.horizontalAdvance(QStringLiteral("no expiryxx")) + 8);
+    tree->setColumnWidth(kTtlColumn,
+                         metrics.horizontalAdvance(tr("no expiry") + QStringLiteral("xx")) + 8);
     tree->setColumnWidth(kSizeColumn, metrics.horizontalAdvance(QStringLiteral("1,000,000x")) + 8);
     tree->header()->setStretchLastSection(true);
     layout->addWidget(tree);
 }
 
 void StatePanel::setLimiterNames(const QStringList& names) {
-    QTreeWidget* tree = treeOf(this);
+    QTreeWidget* tree = tree_;
     for (int i = 0; i < names.size(); ++i) {
         QTreeWidgetItem* top = ensureTopItem(tree, i);
         if (top->data(kKeyColumn, kNameRole).toString() == names[i])
@@ -157,14 +161,13 @@ void StatePanel::setLimiterNames(const QStringList& names) {
 void StatePanel::updateState(int index, const LimiterState& state) {
     if (index < 0)
         return;
-    QTreeWidget* tree = treeOf(this);
-    QTreeWidgetItem* top = ensureTopItem(tree, index);
+    QTreeWidgetItem* top = ensureTopItem(tree_, index);
     const int total = std::max<int>(state.totalKeys, state.keys.size());
     QString title = QStringLiteral("%1 \u2014 %2 %3")
                         .arg(displayName(top, index), QLocale().toString(total),
-                             total == 1 ? QStringLiteral("key") : QStringLiteral("keys"));
+                             total == 1 ? tr("key") : tr("keys"));
     if (state.keys.size() < total)
-        title += QStringLiteral(" (%1 shown)").arg(QLocale().toString(qint64(state.keys.size())));
+        title += tr(" (%1 shown)").arg(QLocale().toString(qint64(state.keys.size())));
     setText(top, kKeyColumn, title);
     setErrorLook(top, nullptr);
 
@@ -203,16 +206,15 @@ void StatePanel::showError(int index, const QString& message) {
     if (index < 0)
         return;
     // The last keys read stay (and keep their expansion) until Redis answers again.
-    QTreeWidgetItem* top = ensureTopItem(treeOf(this), index);
+    QTreeWidgetItem* top = ensureTopItem(tree_, index);
     setText(top, kKeyColumn, QStringLiteral("%1 \u2014 %2").arg(displayName(top, index), message));
-    const QColor red = errorColor(palette());
+    const QColor red = style::errorColor(palette());
     setErrorLook(top, &red);
 }
 
 QStringList StatePanel::rows(int index) const {
     QStringList result;
-    const QTreeWidget* tree = treeOf(this);
-    const QTreeWidgetItem* top = tree->topLevelItem(index);
+    const QTreeWidgetItem* top = tree_->topLevelItem(index);
     if (!top)
         return result;
     result.reserve(top->childCount());
@@ -223,6 +225,19 @@ QStringList StatePanel::rows(int index) const {
                           .join(QLatin1Char('|')));
     }
     return result;
+}
+
+void StatePanel::changeEvent(QEvent* event) {
+    // Error lines take the error colour of the new palette.
+    if (event->type() == QEvent::PaletteChange && tree_) {
+        const QColor red = style::errorColor(palette());
+        for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* top = tree_->topLevelItem(i);
+            if (top->data(kKeyColumn, kErrorRole).toBool())
+                setErrorLook(top, &red);
+        }
+    }
+    QWidget::changeEvent(event);
 }
 
 }  // namespace ratelab

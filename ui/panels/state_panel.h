@@ -4,6 +4,10 @@
 
 #include "limiters/limiter_state.h"
 
+QT_BEGIN_NAMESPACE
+class QTreeWidget;
+QT_END_NAMESPACE
+
 namespace ratelab {
 
 // The Redis keys of each limiter, live: a tree with one top item per limiter (its key count)
@@ -19,6 +23,12 @@ public:
     void showError(int index, const QString& message);  // e.g. Redis unreachable
     // For tests: the rows of limiter `index` as "key|type|ttl|size".
     QStringList rows(int index) const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    QTreeWidget* tree_ = nullptr;
 };
 
 }  // namespace ratelab

@@ -3,6 +3,7 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QCoreApplication>
 #include <QDir>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -18,18 +19,23 @@
 #include <memory>
 
 #include "limiters/limit_geometry.h"
+#include "style/palette_colors.h"
+#include "style/series_style.h"
 
 namespace ratelab {
 
 namespace {
 
-// Series colours (the header promises green / red / grey).
-constexpr QRgb kAcceptedColor = 0x2ca02c;
-constexpr QRgb kRejectedColor = 0xd62728;
-constexpr QRgb kErrorsColor = 0x7f7f7f;
-constexpr QRgb kLimitColor = 0x1f2f5f;
-constexpr QRgb kBoundaryColor = 0x9467bd;
-constexpr QRgb kSubtitleColor = 0x555555;
+QString tr(const char* text) {
+    return QCoreApplication::translate("ratelab::ReportRenderer", text);
+}
+
+// The report is printed on white: the light series colours (green / red / grey as the header
+// promises).
+const style::SeriesColors& colors() {
+    static const style::SeriesColors light = style::seriesColors(false);
+    return light;
+}
 
 // A step series has two points per plotted group, so this keeps each series near 2000 points.
 constexpr qint64 kMaxGroups = 1000;
@@ -71,10 +77,10 @@ Timeline timelineOf(const RunSnapshot& run) {
 // "200 ms", "1 s", "5 min".
 QString durationText(qint64 ms) {
     if (ms >= 60000 && ms % 60000 == 0)
-        return QStringLiteral("%1 min").arg(ms / 60000);
+        return tr("%1 min").arg(ms / 60000);
     if (ms >= 1000 && ms % 1000 == 0)
-        return QStringLiteral("%1 s").arg(ms / 1000);
-    return QStringLiteral("%1 ms").arg(ms);
+        return tr("%1 s").arg(ms / 1000);
+    return tr("%1 ms").arg(ms);
 }
 
 // Sums buckets into groups and returns a step outline: each group is a flat segment over its
@@ -109,49 +115,39 @@ QString configText(const LimiterSpec& spec, int clients) {
     QString text;
     switch (spec.type) {
         case LimiterType::TokenBucket:
-            text = QStringLiteral("%1 per %2 ms").arg(spec.rate).arg(spec.intervalMs);
+            text = tr("%1 per %2 ms").arg(spec.rate).arg(spec.intervalMs);
             break;
         case LimiterType::FixedWindow:
-            text = QStringLiteral("%1 per %2 %3 (%4)")
+            text = tr("%1 per %2 %3 (%4)")
                        .arg(spec.rate)
                        .arg(spec.interval)
                        .arg(calendarUnitName(spec.unit), spec.timezone.isEmpty()
-                                                             ? QStringLiteral("system zone")
+                                                             ? tr("system zone")
                                                              : QString::fromUtf8(spec.timezone));
             break;
         case LimiterType::SlidingWindow: {
             QStringList rules;
             for (const SlidingRule& rule : spec.rules)
-                rules << QStringLiteral("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
+                rules << tr("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
             text = rules.join(QStringLiteral(", "));
             break;
         }
     }
     if (spec.scope == Scope::PerClient)
-        text += QStringLiteral(" per client, %1 clients").arg(clients);
+        text += tr(" per client, %1 clients").arg(clients);
     return text;
 }
 
-QPen seriesPen(QRgb color, qreal width, Qt::PenStyle style = Qt::SolidLine) {
-    QPen pen{QColor(color)};
-    pen.setWidthF(width);
-    pen.setStyle(style);
-    pen.setCapStyle(Qt::FlatCap);
-    pen.setJoinStyle(Qt::MiterJoin);
-    return pen;
-}
-
 // A step-shaped filled area from the axis up to the values.
-QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& points, QRgb color) {
+QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& points,
+                     const QColor& color) {
     auto* area = new QAreaSeries(chart);
     auto* upper = new QLineSeries(area);
     upper->replace(points);
     area->setUpperSeries(upper);
     area->setName(name);
-    area->setPen(seriesPen(color, 1.5));
-    QColor fill(color);
-    fill.setAlpha(90);
-    area->setBrush(fill);
+    area->setPen(style::seriesPen(color));
+    area->setBrush(style::withAlpha(color, colors().reportAreaAlpha));
     chart->addSeries(area);
     return area;
 }
@@ -173,7 +169,7 @@ QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title
     font.setPointSizeF(9);
     font.setBold(false);
     axis->setTitleFont(font);
-    axis->setGridLineColor(QColor(0xe0e0e0));
+    axis->setGridLineColor(colors().grid);
     chart->addAxis(axis, alignment);
     return axis;
 }
@@ -197,7 +193,7 @@ QString chartTitle(const QString& headline, const QStringList& details) {
     QString title = QStringLiteral("<b>%1</b>").arg(headline.toHtmlEscaped());
     if (!details.isEmpty()) {
         title += QStringLiteral("<br><span style=\"color:#%1; font-size:small\">%2</span>")
-                     .arg(QString::number(kSubtitleColor, 16).rightJustified(6, QLatin1Char('0')),
+                     .arg(colors().subtitle.name().mid(1),
                           details.join(QStringLiteral(" · ")).toHtmlEscaped());
     }
     return title;
@@ -233,35 +229,33 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
 
     QStringList details;
     if (first && !run.scenarioName.isEmpty())
-        details << QStringLiteral("scenario %1").arg(run.scenarioName);
+        details << tr("scenario %1").arg(run.scenarioName);
     details << configText(spec, clients);
 
-    auto* axisX = addAxis(chart, Qt::AlignBottom, QStringLiteral("run time (s)"));
+    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
     setXAxis(axisX, timeline);
-    auto* axisY = addAxis(chart, Qt::AlignLeft,
-                          QStringLiteral("requests per %1").arg(durationText(timeline.groupMs())));
+    auto* axisY =
+        addAxis(chart, Qt::AlignLeft, tr("requests per %1").arg(durationText(timeline.groupMs())));
     axisY->setRange(0, yMax);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(axisY->max() >= 5 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     const double yTop = axisY->max();
 
     QList<QAbstractSeries*> series;
-    series << addArea(chart, QStringLiteral("accepted"), accepted, kAcceptedColor);
-    series << addArea(chart, QStringLiteral("rejected"), rejected, kRejectedColor);
+    series << addArea(chart, tr("accepted"), accepted, colors().accepted);
+    series << addArea(chart, tr("rejected"), rejected, colors().rejected);
     // Window boundaries over the translucent areas, under the error and limit lines.
     if (spec.type == LimiterType::FixedWindow) {
         const qint64 from = run.startEpochMs;
         const qint64 to = from + qint64(std::ceil(timeline.durationMs));
         const QVector<qint64> starts = windowBoundaries(spec, from, to, kMaxBoundaryLines + 1);
         if (starts.size() > kMaxBoundaryLines) {
-            details << QStringLiteral("window boundaries not drawn (more than %1)")
-                           .arg(kMaxBoundaryLines);
+            details << tr("window boundaries not drawn (more than %1)").arg(kMaxBoundaryLines);
         } else {
             for (int i = 0; i < starts.size(); ++i) {
                 const double x = double(starts[i] - from) / 1000.0;
-                QLineSeries* line =
-                    addLine(chart, QStringLiteral("window start"), {{x, 0}, {x, yTop}},
-                            seriesPen(kBoundaryColor, 1, Qt::DashLine));
+                QLineSeries* line = addLine(chart, tr("window start"), {{x, 0}, {x, yTop}},
+                                            style::seriesPen(colors().boundary, 1, Qt::DashLine));
                 series << line;
                 if (i > 0) {  // one legend entry for all boundaries
                     for (QLegendMarker* marker : chart->legend()->markers(line))
@@ -271,17 +265,17 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
         }
     }
     if (withErrors)
-        series << addLine(chart, QStringLiteral("errors"), errors, seriesPen(kErrorsColor, 1.5));
+        series << addLine(chart, tr("errors"), errors, style::seriesPen(colors().errors));
     if (limit > 0) {
-        series << addLine(chart, QStringLiteral("limit (steady state)"),
-                          {{0, limit}, {xMax, limit}}, seriesPen(kLimitColor, 1.5, Qt::DashLine));
+        series << addLine(chart, tr("limit (steady state)"), {{0, limit}, {xMax, limit}},
+                          style::seriesPen(colors().limit, 1.5, Qt::DashLine));
     }
     for (QAbstractSeries* s : series) {
         s->attachAxis(axisX);
         s->attachAxis(axisY);
     }
 
-    const QString headline = QStringLiteral("%1 — %2 · accepted %3 · rejected %4 · errors %5")
+    const QString headline = tr("%1 — %2 · accepted %3 · rejected %4 · errors %5")
                                  .arg(spec.name, limiterTypeName(spec.type))
                                  .arg(limiter.accepted)
                                  .arg(limiter.rejected)
@@ -292,14 +286,14 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
 
 QChart* emptyChart(const RunSnapshot& run, const Timeline& timeline) {
     QChart* chart = newChart();
-    const QString name = run.scenarioName.isEmpty() ? QStringLiteral("run") : run.scenarioName;
-    chart->setTitle(chartTitle(QStringLiteral("%1 — no limiters").arg(name), {}));
+    const QString name = run.scenarioName.isEmpty() ? tr("run") : run.scenarioName;
+    chart->setTitle(chartTitle(tr("%1 — no limiters").arg(name), {}));
     // An axis needs a series to show; an empty one draws nothing.
     auto* placeholder = addLine(chart, QString(), {}, QPen(Qt::NoPen));
     chart->legend()->setVisible(false);
-    auto* axisX = addAxis(chart, Qt::AlignBottom, QStringLiteral("run time (s)"));
+    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
     setXAxis(axisX, timeline);
-    auto* axisY = addAxis(chart, Qt::AlignLeft, QStringLiteral("requests"));
+    auto* axisY = addAxis(chart, Qt::AlignLeft, tr("requests"));
     axisY->setRange(0, 1);
     placeholder->attachAxis(axisX);
     placeholder->attachAxis(axisY);
@@ -363,19 +357,19 @@ QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
 bool writeReportPng(const RunSnapshot& run, const QString& path, QString* error) {
     const auto fail = [&](const QString& why) {
         if (error)
-            *error = QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
+            *error = tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
         return false;
     };
     const QImage image = renderReport(run);
     if (image.isNull())
-        return fail(QStringLiteral("the report could not be rendered"));
+        return fail(tr("the report could not be rendered"));
     // QSaveFile: a failed write never leaves a truncated PNG behind.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(file.errorString());
     if (!image.save(&file, "PNG")) {
         file.cancelWriting();
-        return fail(QStringLiteral("PNG encoding failed"));
+        return fail(tr("PNG encoding failed"));
     }
     if (!file.commit())
         return fail(file.errorString());

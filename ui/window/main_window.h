@@ -20,8 +20,10 @@ namespace ratelab {
 class ClientTable;
 class ComparisonTable;
 class ConnectionBar;
+class InlineError;
 class LatencyChart;
 class LimiterListEditor;
+class RedissonWatchView;
 class RunController;
 class StatePanel;
 class TimelineChart;
@@ -29,7 +31,8 @@ class TrafficEditor;
 
 // ratelab's window: the connection bar on top, the limiter and traffic editors on the left,
 // and the live views in the middle (timelines on a shared time axis, the side-by-side
-// comparison with clients and latency, and the limiters' Redis keys).
+// comparison with clients and latency, and the limiters' Redis keys). main_window.cpp builds
+// the layout and shows runs; main_window_actions.cpp holds the menus and the file actions.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -50,6 +53,7 @@ public:
     RunController* controller() const { return controller_; }
     ConnectionBar* connectionBar() const { return connection_; }
     QTabWidget* views() const { return views_; }
+    RedissonWatchView* redissonView() const { return redisson_; }
     QAction* startAction() const { return start_; }
     QAction* stepAction() const { return step_; }
     QVector<TimelineChart*> timelines() const { return timelines_; }
@@ -85,7 +89,8 @@ private:
     ClientTable* clients_ = nullptr;
     LatencyChart* latency_ = nullptr;
     StatePanel* state_ = nullptr;
-    QLabel* banner_ = nullptr;
+    RedissonWatchView* redisson_ = nullptr;
+    InlineError* banner_ = nullptr;
     QLabel* stepLabel_ = nullptr;
     QLabel* accounting_ = nullptr;
     QAction* start_ = nullptr;

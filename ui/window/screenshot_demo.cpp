@@ -64,7 +64,7 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
         return;
     }
     const QString bucket = firstTokenBucket(scenarioPath);
-    auto* watch = window.findChild<RedissonWatchView*>(QStringLiteral("redissonWatch"));
+    RedissonWatchView* watch = window.redissonView();
     auto shot = [&window, dir](const char* name) {
         save(&window, QDir(dir).filePath(QString::fromLatin1(name)));
     };

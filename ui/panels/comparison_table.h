@@ -1,8 +1,15 @@
 #pragma once
 
+#include <QStringList>
+#include <QVector>
 #include <QWidget>
 
 #include "stats/run_snapshot.h"
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QTableWidget;
+QT_END_NAMESPACE
 
 namespace ratelab {
 
@@ -19,30 +26,23 @@ public:
     void updateFrom(const RunSnapshot& run);
     QString accountingText() const;      // for tests
     QStringList row(int limiter) const;  // the cells' texts, for tests
-};
 
-// Per-client table of one selectable limiter: client, fired, accepted, rejected, errors,
-// waited (ms total and mean per accepted), sortable.
-class ClientTable : public QWidget {
-    Q_OBJECT
+protected:
+    void changeEvent(QEvent* event) override;
 
-public:
-    explicit ClientTable(QWidget* parent = nullptr);
-    void updateFrom(const RunSnapshot& run);
-    int rowCount() const;
-    QStringList row(int r) const;  // for tests
-};
+private:
+    QString accountingLine(const LimiterSnapshot& s, bool holds, bool brokeEarlier) const;
+    void renderAccounting();
 
-// Latency histogram of one selectable limiter (Qt Charts bar chart over log-spaced buckets of
-// the LatencyHistogram snapshot, ms), with p50/p90/p99/p99.9 marked in the title.
-class LatencyChart : public QWidget {
-    Q_OBJECT
-
-public:
-    explicit LatencyChart(QWidget* parent = nullptr);
-    void updateFrom(const RunSnapshot& run);
-    QString titleText() const;  // for tests
-    int barCount() const;       // for tests
+    QLabel* accounting_ = nullptr;
+    QTableWidget* table_ = nullptr;
+    QString plainText_;  // accountingText()
+    // A limiter whose identity failed once stays red for the rest of its run: a transient
+    // failure is still a bug worth seeing.
+    QString runId_;
+    QVector<bool> everBroken_;
+    QStringList lines_;
+    QVector<bool> red_;
 };
 
 }  // namespace ratelab

@@ -1,0 +1,312 @@
+// TimelineModel: the live timeline's data without a view. Series from a sequence of snapshots
+// and Redis states: step points per visible bucket group, the limit, the token history, the
+// fixed windows' remembered counts and shades, the sliding spans, markers.
+
+#include <QtTest>
+
+#include "charts/timeline_model.h"
+#include "limiters/limiter_state.h"
+#include "stats/run_snapshot.h"
+
+using ratelab::CalendarUnit;
+using ratelab::LimiterSnapshot;
+using ratelab::LimiterSpec;
+using ratelab::LimiterState;
+using ratelab::LimiterType;
+using ratelab::RunSnapshot;
+using ratelab::Scope;
+using ratelab::TimelineModel;
+
+Q_DECLARE_METATYPE(ratelab::Scope)
+
+namespace {
+
+// Run time 0 on a whole minute (UTC): windows of seconds start at whole run seconds.
+constexpr qint64 kStart = 1'700'000'040'000;
+
+LimiterSpec tokenBucket(qint64 rate) {
+    LimiterSpec spec;
+    spec.type = LimiterType::TokenBucket;
+    spec.name = QStringLiteral("api");
+    spec.rate = rate;
+    spec.intervalMs = 1000;
+    return spec;
+}
+
+LimiterSpec fixedWindow(qint64 rate, qint64 seconds, Scope scope = Scope::Global) {
+    LimiterSpec spec;
+    spec.type = LimiterType::FixedWindow;
+    spec.name = QStringLiteral("quota");
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.interval = seconds;
+    spec.unit = CalendarUnit::Seconds;
+    spec.timezone = QByteArrayLiteral("UTC");
+    return spec;
+}
+
+// A snapshot at `elapsedMs` whose buckets hold `accepted` and `rejected` (the rest zero).
+RunSnapshot snapshot(const LimiterSpec& spec, qint64 bucketMs, qint64 elapsedMs,
+                     const QVector<qint64>& accepted, const QVector<qint64>& rejected,
+                     int clients = 1) {
+    RunSnapshot run;
+    run.startEpochMs = kStart;
+    run.bucketMs = bucketMs;
+    run.elapsedUs = elapsedMs * 1000;
+    run.durationUs = run.elapsedUs * 2;
+    LimiterSnapshot limiter;
+    limiter.spec = spec;
+    limiter.bucketAccepted = accepted;
+    limiter.bucketRejected = rejected;
+    limiter.bucketErrors = QVector<qint64>(accepted.size(), 0);
+    for (int c = 0; c < clients; ++c)
+        limiter.clients.append({QStringLiteral("c%1").arg(c)});
+    run.limiters.append(limiter);
+    return run;
+}
+
+LimiterState tokens(qint64 runMs, qint64 available) {
+    LimiterState state;
+    state.nowMs = kStart + runMs;
+    state.tokensAvailable = {{QString(), available}};
+    return state;
+}
+
+LimiterState windows(qint64 runMs, const QVector<QPair<qint64, qint64>>& startCounts) {
+    LimiterState state;
+    state.nowMs = kStart + runMs;
+    for (const auto& [startRunMs, count] : startCounts) {
+        LimiterState::WindowCount w;
+        w.startMs = kStart + startRunMs;
+        w.endMs = w.startMs + 1000;
+        w.count = count;
+        state.windows.append(w);
+    }
+    return state;
+}
+
+}  // namespace
+
+class TestTimelineModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void countsAreStepsOfTheReachedBuckets_data();
+    void countsAreStepsOfTheReachedBuckets();
+    void countsGroupedToABoundedNumberOfPoints();
+    void limitAndErrors();
+    void tokenHistoryFromStates();
+    void windowCountsRememberedAfterExpiry_data();
+    void windowCountsRememberedAfterExpiry();
+    void windowShadesKeptWhileScrolling();
+    void specChangeKeepsOrClearsHistory();
+    void slidingSpans();
+    void markersBounded();
+    void followRange();
+};
+
+void TestTimelineModel::countsAreStepsOfTheReachedBuckets_data() {
+    QTest::addColumn<qint64>("elapsedMs");
+    QTest::addColumn<QList<QPointF>>("accepted");
+    // Buckets of 100 ms with 1, 2, 3, 4, 5 accepted; only those reached are drawn, the last one
+    // clipped to the run time.
+    QTest::newRow("all reached") << qint64(500)
+                                 << QList<QPointF>{{0, 1},   {0.1, 1}, {0.1, 2}, {0.2, 2},
+                                                   {0.2, 3}, {0.3, 3}, {0.3, 4}, {0.4, 4},
+                                                   {0.4, 5}, {0.5, 5}};
+    QTest::newRow("mid bucket") << qint64(250) << QList<QPointF>{{0, 1},   {0.1, 1}, {0.1, 2},
+                                                                 {0.2, 2}, {0.2, 3}, {0.25, 3}};
+}
+
+void TestTimelineModel::countsAreStepsOfTheReachedBuckets() {
+    QFETCH(qint64, elapsedMs);
+    QFETCH(QList<QPointF>, accepted);
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    QVERIFY(model.update(
+        snapshot(tokenBucket(10), 100, elapsedMs, {1, 2, 3, 4, 5}, {0, 0, 0, 0, 0}), 0, nullptr));
+    const TimelineModel::Counts counts = model.counts(0, 30);
+    QCOMPARE(counts.accepted, accepted);
+    QCOMPARE(counts.groupMs, qint64(100));
+    QVERIFY(!counts.showErrors);
+    QVERIFY(counts.errors.isEmpty());
+    QCOMPARE(counts.rejected.size(), accepted.size());
+    for (const QPointF& p : counts.rejected)
+        QCOMPARE(p.y(), 0.0);
+    // No such limiter in the snapshot: nothing taken.
+    QVERIFY(!model.update(RunSnapshot(), 0, nullptr));
+}
+
+void TestTimelineModel::countsGroupedToABoundedNumberOfPoints() {
+    // One hour of 10 ms buckets, one accepted each: a whole-run view sums them into groups.
+    const int buckets = 360000;
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 10, kStart);
+    model.update(snapshot(tokenBucket(10), 10, qint64(buckets) * 10, QVector<qint64>(buckets, 1),
+                          QVector<qint64>(buckets, 0)),
+                 0, nullptr);
+    const TimelineModel::Counts counts = model.counts(0, 3600);
+    QVERIFY2(counts.accepted.size() <= TimelineModel::kMaxPointsPerSeries,
+             qPrintable(QString::number(counts.accepted.size())));
+    QVERIFY(counts.groupMs > 10);
+    double total = 0;
+    for (int i = 0; i < counts.accepted.size(); i += 2) {
+        QCOMPARE(counts.accepted[i].y(), double(counts.groupMs / 10));
+        total += counts.accepted[i].y();
+    }
+    QCOMPARE(total, double(buckets));  // every bucket in exactly one group
+}
+
+void TestTimelineModel::limitAndErrors() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    RunSnapshot run = snapshot(tokenBucket(10), 100, 300, {1, 1, 1}, {0, 0, 0});
+    run.limiters[0].bucketErrors = {0, 2, 0};
+    run.limiters[0].errors = 2;
+    model.update(run, 0, nullptr);
+    const TimelineModel::Counts counts = model.counts(0, 30);
+    // 10 per second: 1 per 100 ms bucket, across the view.
+    QCOMPARE(counts.limit, (QList<QPointF>{{0, 1}, {30, 1}}));
+    QVERIFY(counts.showErrors);
+    QCOMPARE(counts.errors.value(2), QPointF(0.1, 2));
+    QCOMPARE(counts.yMax, 2.0);
+}
+
+void TestTimelineModel::tokenHistoryFromStates() {
+    TimelineModel model;
+    const LimiterSpec spec = tokenBucket(10);
+    model.setLimiter(spec, 1, 100, kStart);
+    const RunSnapshot run = snapshot(spec, 100, 3000, {}, {});
+    const QVector<LimiterState> states = {tokens(1000, 10), tokens(2000, 4), tokens(2000, 5),
+                                          tokens(3000, 0)};
+    for (const LimiterState& state : states)
+        model.update(run, 0, &state);
+    TimelineModel::Tokens drawn = model.tokens(0, 30);
+    QVERIFY(drawn.shown);
+    // A second reading at the same time replaces the first.
+    QCOMPARE(drawn.points, (QList<QPointF>{{1, 10}, {2, 5}, {3, 0}}));
+    QCOMPARE(drawn.axisTop, 10.0);  // the capacity
+
+    // A restarted clock: a reading from before the newest replaces what follows it.
+    const LimiterState earlier = tokens(1500, 7);
+    model.update(run, 0, &earlier);
+    QCOMPARE(model.tokens(0, 30).points, (QList<QPointF>{{1, 10}, {1.5, 7}}));
+
+    // Only the token bucket has a token line.
+    model.setLimiter(fixedWindow(10, 1), 1, 100, kStart);
+    QVERIFY(!model.tokens(0, 30).shown);
+}
+
+void TestTimelineModel::windowCountsRememberedAfterExpiry_data() {
+    QTest::addColumn<int>("clients");
+    QTest::addColumn<Scope>("scope");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("global") << 1 << Scope::Global
+                            << QStringList{QStringLiteral("7/10"), QStringLiteral("3/10"),
+                                           QStringLiteral("0/10")};
+    // Per client: the capacity is the rate times the clients.
+    QTest::newRow("per client") << 4 << Scope::PerClient
+                                << QStringList{QStringLiteral("7/40"), QStringLiteral("3/40"),
+                                               QStringLiteral("0/40")};
+}
+
+void TestTimelineModel::windowCountsRememberedAfterExpiry() {
+    QFETCH(int, clients);
+    QFETCH(Scope, scope);
+    QFETCH(QStringList, labels);
+    const LimiterSpec spec = fixedWindow(10, 1, scope);
+    TimelineModel model;
+    model.setLimiter(spec, clients, 100, kStart);
+    const RunSnapshot run = snapshot(spec, 100, 3000, {}, {}, clients);
+    // Window [0, 1) read with 7, then [1, 2) with 3 after [0, 1) expired, then at 2.5 s the
+    // window of now has no counter yet: it holds 0.
+    const QVector<LimiterState> states = {windows(900, {{0, 7}}), windows(1900, {{1000, 3}}),
+                                          windows(2500, {})};
+    for (const LimiterState& state : states)
+        model.update(run, 0, &state);
+    const QVector<TimelineModel::Band> bands = model.bands(0, 3);
+    QCOMPARE(bands.size(), 3);
+    QStringList drawn;
+    for (const TimelineModel::Band& band : bands)
+        drawn << band.label;
+    QCOMPARE(drawn, labels);
+    QCOMPARE(bands[1].x0, 1.0);
+    QCOMPARE(bands[1].x1, 2.0);
+}
+
+void TestTimelineModel::windowShadesKeptWhileScrolling() {
+    TimelineModel model;
+    model.setLimiter(fixedWindow(10, 1), 1, 100, kStart);
+    const QVector<TimelineModel::Band> first = model.bands(0, 4);
+    QCOMPARE(first.size(), 4);
+    for (int i = 1; i < first.size(); ++i)
+        QVERIFY(first[i].odd != first[i - 1].odd);  // alternating
+    // Scrolled by one window: window [1, 2) keeps the shade it had.
+    const QVector<TimelineModel::Band> scrolled = model.bands(1, 5);
+    QCOMPARE(scrolled.first().x0, 1.0);
+    QCOMPARE(scrolled.first().odd, first[1].odd);
+    // More windows than can be drawn: none.
+    QVERIFY(model.bands(0, TimelineModel::kMaxBands + 10).isEmpty());
+}
+
+void TestTimelineModel::specChangeKeepsOrClearsHistory() {
+    LimiterSpec spec = fixedWindow(10, 1);
+    TimelineModel model;
+    model.setLimiter(spec, 1, 100, kStart);
+    const LimiterState state = windows(900, {{0, 7}});
+    model.update(snapshot(spec, 100, 1000, {}, {}), 0, &state);
+    QCOMPARE(model.bands(0, 1).value(0).label, QStringLiteral("7/10"));
+
+    // Another rate, same windows: the counts stay, against the new capacity.
+    spec.rate = 20;
+    model.update(snapshot(spec, 100, 1100, {}, {}), 0, nullptr);
+    QCOMPARE(model.spec().rate, qint64(20));
+    QCOMPARE(model.bands(0, 1).value(0).label, QStringLiteral("7/20"));
+
+    // Other windows: the old counts no longer apply.
+    spec.interval = 2;
+    model.update(snapshot(spec, 100, 1200, {}, {}), 0, nullptr);
+    QCOMPARE(model.bands(0, 2).value(0).label, QString());
+}
+
+void TestTimelineModel::slidingSpans() {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingWindow;
+    spec.name = QStringLiteral("login");
+    spec.rules = {{5, 1000}, {20, 60000}};
+    TimelineModel model;
+    model.setLimiter(spec, 1, 100, kStart);
+    LimiterState state;
+    state.nowMs = kStart + 70000;
+    state.spans = {{5, 1000, 3, 3, QString()}, {20, 60000, 12, 12, QString()}};
+    model.update(snapshot(spec, 100, 70000, {}, {}), 0, &state);
+    const QVector<TimelineModel::Span> spans = model.spans();
+    QCOMPARE(spans.size(), 2);
+    QCOMPARE(spans[0].label, QStringLiteral("5/1000 ms: 3 of 5"));
+    QCOMPARE(spans[1].label, QStringLiteral("20/60000 ms: 12 of 20"));
+    QCOMPARE(spans[1].x0, 10.0);
+    QCOMPARE(spans[1].x1, 70.0);
+}
+
+void TestTimelineModel::markersBounded() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    for (int i = 0; i < TimelineModel::kMaxMarkers + 5; ++i)
+        model.addMarker(i, QString::number(i));
+    QCOMPARE(model.markers().size(), TimelineModel::kMaxMarkers);
+    QCOMPARE(model.markers().first().label, QStringLiteral("5"));  // the oldest went first
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    QVERIFY(model.markers().isEmpty());
+}
+
+void TestTimelineModel::followRange() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    QCOMPARE(model.followRange(30), std::make_pair(0.0, 30.0));  // no run yet
+    model.update(snapshot(tokenBucket(10), 100, 45000, {}, {}), 0, nullptr);
+    QCOMPARE(model.followRange(30), std::make_pair(15.0, 45.0));
+    QCOMPARE(model.title(), QStringLiteral("<b>api</b> · token_bucket · 10 per 1000 ms"));
+}
+
+QTEST_GUILESS_MAIN(TestTimelineModel)
+#include "tst_timeline_model.moc"

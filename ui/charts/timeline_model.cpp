@@ -1,0 +1,338 @@
+#include "charts/timeline_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "charts/nice_scale.h"
+#include "limiters/limit_geometry.h"
+
+namespace ratelab {
+namespace {
+
+// A step has two points per plotted group of buckets.
+constexpr qint64 kMaxGroups = TimelineModel::kMaxPointsPerSeries / 2;
+// Aligning the groups to multiples of their size and the margin on both sides add up to this
+// many groups to those the visible range needs.
+constexpr qint64 kGroupSlack = 4;
+
+qint64 floorDiv(qint64 a, qint64 b) {
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+// The buckets [from, to) summed into groups of `group` as a step outline: each group a flat
+// segment over its time span, the last one clipped to the run time reached.
+QList<QPointF> stepPoints(const QVector<qint64>& buckets, qint64 from, qint64 to, qint64 group,
+                          qint64 bucketMs, double elapsedMs, double* maxValue) {
+    QList<QPointF> points;
+    const qint64 end = std::min<qint64>(to, buckets.size());
+    for (qint64 first = from; first < end; first += group) {
+        const qint64 last = std::min(first + group, end);
+        qint64 sum = 0;
+        for (qint64 i = first; i < last; ++i)
+            sum += buckets[int(i)];
+        const double x0 = double(first * bucketMs) / 1000.0;
+        const double x1 = std::min(double(last * bucketMs), elapsedMs) / 1000.0;
+        points << QPointF(x0, double(sum)) << QPointF(x1, double(sum));
+        *maxValue = std::max(*maxValue, double(sum));
+    }
+    return points;
+}
+
+}  // namespace
+
+void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 bucketMs,
+                               qint64 startEpochMs) {
+    clients_ = std::max(clients, 1);
+    bucketMs_ = std::max<qint64>(bucketMs, 1);
+    startEpochMs_ = startEpochMs;
+    bucketAccepted_.clear();
+    bucketRejected_.clear();
+    bucketErrors_.clear();
+    elapsedUs_ = 0;
+    hasRun_ = false;
+    hasErrors_ = false;
+    runClients_ = 0;
+    clearStateHistory();
+    markers_.clear();
+    useSpec(spec);
+}
+
+bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState* state) {
+    if (index < 0 || index >= run.limiters.size())
+        return false;
+    const LimiterSnapshot& limiter = run.limiters[index];
+    if (startEpochMs_ == 0)
+        startEpochMs_ = run.startEpochMs;  // set up before the run's clock was known
+    // The snapshot carries the live spec: a config changed during the run shows at once.
+    if (!configured_ || (limiter.spec.name == spec_.name && limiter.spec != spec_)) {
+        const LimiterSpec& next = limiter.spec;
+        // Another limiter type, or other calendar windows: the history no longer applies.
+        if (next.type != spec_.type || next.interval != spec_.interval || next.unit != spec_.unit ||
+            next.timezone != spec_.timezone) {
+            clearStateHistory();
+        }
+        useSpec(limiter.spec);
+    }
+    bucketAccepted_ = limiter.bucketAccepted;
+    bucketRejected_ = limiter.bucketRejected;
+    bucketErrors_ = limiter.bucketErrors;
+    bucketMs_ = std::max<qint64>(run.bucketMs, 1);
+    elapsedUs_ = std::max<qint64>(run.elapsedUs, 0);
+    hasRun_ = true;
+    hasErrors_ = limiter.errors > 0 ||
+                 std::any_of(limiter.bucketErrors.cbegin(), limiter.bucketErrors.cend(),
+                             [](qint64 n) { return n > 0; });
+    runClients_ = int(limiter.clients.size());
+    if (state)
+        ingest(*state);
+    return true;
+}
+
+void TimelineModel::addMarker(double runSeconds, const QString& label) {
+    markers_.append({runSeconds, label});
+    if (markers_.size() > kMaxMarkers)
+        markers_.removeFirst();
+}
+
+QString TimelineModel::title() const {
+    if (spec_.name.isEmpty())
+        return QString();
+    QString config;
+    switch (spec_.type) {
+        case LimiterType::TokenBucket:
+            config = tr("%1 per %2 ms").arg(spec_.rate).arg(spec_.intervalMs);
+            break;
+        case LimiterType::FixedWindow:
+            config = tr("%1 per %2 %3")
+                         .arg(spec_.rate)
+                         .arg(spec_.interval)
+                         .arg(calendarUnitName(spec_.unit));
+            if (!spec_.timezone.isEmpty())
+                config += QStringLiteral(" (%1)").arg(QString::fromUtf8(spec_.timezone));
+            break;
+        case LimiterType::SlidingWindow: {
+            QStringList rules;
+            for (const SlidingRule& rule : spec_.rules)
+                rules << tr("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
+            config = rules.join(QStringLiteral(", "));
+            break;
+        }
+    }
+    if (spec_.scope == Scope::PerClient)
+        config += tr(" per client");
+    return QStringLiteral("<b>%1</b> · %2 · %3")
+        .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
+}
+
+std::pair<double, double> TimelineModel::followRange(double windowSeconds) const {
+    if (!hasRun_)
+        return {0, windowSeconds};
+    const double viewMin = std::max(0.0, elapsedSeconds() - windowSeconds);
+    return {viewMin, std::max(elapsedSeconds(), viewMin + double(bucketMs_) / 1000.0)};
+}
+
+// Accepted, rejected, errors and the limit for the visible buckets (plus a margin of one group
+// on each side), summed into groups when there are too many.
+TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax) const {
+    const qint64 firstVisible = qint64(std::floor(viewMin * 1000.0 / double(bucketMs_)));
+    const qint64 endVisible = qint64(std::ceil(viewMax * 1000.0 / double(bucketMs_)));
+    const qint64 visible = std::max<qint64>(endVisible - firstVisible, 1);
+    const qint64 perGroup = (visible + kMaxGroups - kGroupSlack - 1) / (kMaxGroups - kGroupSlack);
+    const qint64 group = niceAtLeast(std::max<qint64>(perGroup, 1));
+    // Groups aligned to multiples of their size do not shift as the view scrolls.
+    const qint64 from = std::max<qint64>(0, (floorDiv(firstVisible, group) - 1) * group);
+    const qint64 reached = (elapsedUs_ + bucketMs_ * 1000 - 1) / (bucketMs_ * 1000);
+    const qint64 to = std::min((floorDiv(endVisible + group - 1, group) + 1) * group, reached);
+    const double elapsedMs = double(elapsedUs_) / 1000.0;
+
+    Counts counts;
+    counts.accepted =
+        stepPoints(bucketAccepted_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+    counts.rejected =
+        stepPoints(bucketRejected_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+    counts.showErrors = hasErrors_;
+    if (hasErrors_) {
+        counts.errors =
+            stepPoints(bucketErrors_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+    }
+    counts.groupMs = group * bucketMs_;
+    const double limit = limitPerBucket(spec_, counts.groupMs, effectiveClients());
+    if (limit > 0)
+        counts.limit = {{viewMin, limit}, {viewMax, limit}};
+    counts.yMax = std::max(counts.yMax, limit);
+    return counts;
+}
+
+// The token history in view (and one point on each side), thinned out when too long.
+TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) const {
+    Tokens tokens;
+    tokens.shown = configured_ && spec_.type == LimiterType::TokenBucket;
+    if (!tokens.shown)
+        return tokens;
+    auto first = std::lower_bound(tokenHistory_.cbegin(), tokenHistory_.cend(), viewMin,
+                                  [](const QPointF& p, double x) { return p.x() < x; });
+    auto last = std::upper_bound(first, tokenHistory_.cend(), viewMax,
+                                 [](double x, const QPointF& p) { return x < p.x(); });
+    if (first != tokenHistory_.cbegin())
+        --first;
+    if (last != tokenHistory_.cend())
+        ++last;
+    // Every stride-th point and always the newest one.
+    const qint64 count = last - first;
+    const qint64 maxPoints = kMaxPointsPerSeries;
+    const qint64 stride = std::max<qint64>(1, (count - 1 + maxPoints - 2) / (maxPoints - 1));
+    for (qint64 i = 0; i < count - 1; i += stride)
+        tokens.points << first[i];
+    if (count > 0)
+        tokens.points << first[count - 1];
+    double yMax = 0;
+    for (const QPointF& p : tokens.points)
+        yMax = std::max(yMax, p.y());
+    tokens.axisTop = std::max(double(capacity()), yMax);
+    return tokens;
+}
+
+// The calendar windows overlapping the view, with their remembered counts.
+QVector<TimelineModel::Band> TimelineModel::bands(double viewMin, double viewMax) {
+    QVector<Band> bands;
+    if (spec_.type != LimiterType::FixedWindow || !calendar_)
+        return bands;
+    const qint64 fromMs = startEpochMs_ + qint64(std::floor(viewMin * 1000.0));
+    const qint64 toMs = startEpochMs_ + qint64(std::ceil(viewMax * 1000.0));
+    QVector<CalendarWindow> windows;
+    for (CalendarWindow w = calendar_->windowAt(fromMs); w.startMs < toMs;) {
+        if (windows.size() == kMaxBands)
+            return bands;
+        windows.append(w);
+        const CalendarWindow next = calendar_->windowAt(w.endMs);
+        if (next.startMs <= w.startMs)
+            break;  // windows always move forward; never loop if they did not
+        w = next;
+    }
+    if (windows.isEmpty())
+        return bands;
+
+    // Shades alternate; a window keeps its shade as the view scrolls.
+    int known = -1;
+    for (int i = 0; i < windows.size() && known < 0; ++i) {
+        if (windowParity_.contains(windows[i].startMs))
+            known = i;
+    }
+    bool firstOdd = false;
+    if (known >= 0) {
+        firstOdd = windowParity_.value(windows[known].startMs) != (known % 2 == 1);
+    } else {
+        const qint64 previous = calendar_->windowAt(windows.first().startMs - 1).startMs;
+        firstOdd = windowParity_.contains(previous) && !windowParity_.value(previous);
+    }
+    if (windowParity_.size() > kMaxRememberedWindows)
+        windowParity_.clear();
+
+    for (int i = 0; i < windows.size(); ++i) {
+        Band band;
+        band.x0 = double(windows[i].startMs - startEpochMs_) / 1000.0;
+        band.x1 = double(windows[i].endMs - startEpochMs_) / 1000.0;
+        band.odd = firstOdd != (i % 2 == 1);
+        windowParity_.insert(windows[i].startMs, band.odd);
+        const auto record = windowCounts_.constFind(windows[i].startMs);
+        if (record != windowCounts_.cend())
+            band.label = QStringLiteral("%1/%2").arg(*record).arg(capacity());
+        bands.append(band);
+    }
+    return bands;
+}
+
+QVector<TimelineModel::Span> TimelineModel::spans() const {
+    QVector<Span> spans;
+    if (spec_.type != LimiterType::SlidingWindow)
+        return spans;
+    const double now = double(spansNowMs_ - startEpochMs_) / 1000.0;
+    for (const LimiterState::RuleSpan& rule : spans_) {
+        Span span;
+        span.x0 = now - double(rule.windowMs) / 1000.0;
+        span.x1 = now;
+        span.label = tr("%1/%2 ms: ").arg(rule.limit).arg(rule.windowMs);
+        if (spec_.scope == Scope::PerClient) {
+            span.label +=
+                tr("%1 of %2 (busiest client %3) · %4 in all")
+                    .arg(rule.busiest)
+                    .arg(rule.limit)
+                    .arg(rule.busiestClient.isEmpty() ? QStringLiteral("–") : rule.busiestClient)
+                    .arg(rule.total);
+        } else {
+            span.label += tr("%1 of %2").arg(rule.total).arg(rule.limit);
+        }
+        spans.append(span);
+    }
+    return spans;
+}
+
+// A new spec (setLimiter, or a config change during the run).
+void TimelineModel::useSpec(const LimiterSpec& spec) {
+    spec_ = spec;
+    calendar_.reset();
+    if (spec_.type == LimiterType::FixedWindow && spec_.interval > 0)
+        calendar_.emplace(spec_.interval, spec_.unit, zoneForId(spec_.timezone));
+    configured_ = true;
+}
+
+void TimelineModel::clearStateHistory() {
+    tokenHistory_.clear();
+    windowCounts_.clear();
+    windowParity_.clear();
+    spans_.clear();
+    spansNowMs_ = 0;
+}
+
+// What the limiter's Redis state adds to the history.
+void TimelineModel::ingest(const LimiterState& state) {
+    switch (spec_.type) {
+        case LimiterType::TokenBucket: {
+            qint64 available = 0;
+            for (const auto& scopeKey : state.tokensAvailable)
+                available += scopeKey.second;
+            const double x = double(state.nowMs - startEpochMs_) / 1000.0;
+            // A reading from before the newest one (a restarted clock) replaces what follows.
+            while (!tokenHistory_.isEmpty() && tokenHistory_.last().x() > x)
+                tokenHistory_.removeLast();
+            if (!tokenHistory_.isEmpty() && tokenHistory_.last().x() == x)
+                tokenHistory_.last().setY(double(available));
+            else
+                tokenHistory_.append(QPointF(x, double(available)));
+            if (tokenHistory_.size() > kMaxTokenHistory)
+                tokenHistory_.erase(tokenHistory_.begin(), tokenHistory_.end() - kMaxTokenHistory);
+            break;
+        }
+        case LimiterType::FixedWindow: {
+            QMap<qint64, qint64> seen;  // per_client: summed over the clients
+            for (const LimiterState::WindowCount& w : state.windows)
+                seen[w.startMs] += w.count;
+            for (auto it = seen.cbegin(); it != seen.cend(); ++it)
+                windowCounts_[it.key()] = it.value();
+            // The window of `now` has no counter yet (or it was reset): it holds 0. Older
+            // windows missing from Redis have expired and keep their last seen count.
+            if (calendar_) {
+                const qint64 current = calendar_->windowAt(state.nowMs).startMs;
+                if (!seen.contains(current))
+                    windowCounts_[current] = 0;
+            }
+            while (windowCounts_.size() > kMaxRememberedWindows)
+                windowCounts_.erase(windowCounts_.begin());
+            break;
+        }
+        case LimiterType::SlidingWindow:
+            spans_ = state.spans;
+            spansNowMs_ = state.nowMs;
+            break;
+    }
+}
+
+int TimelineModel::effectiveClients() const {
+    return std::max({clients_, runClients_, 1});
+}
+
+qint64 TimelineModel::capacity() const {
+    return spec_.rate * (spec_.scope == Scope::PerClient ? effectiveClients() : 1);
+}
+
+}  // namespace ratelab

@@ -1,0 +1,145 @@
+#include "charts/timeline_overlay.h"
+
+#include <QChart>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QPen>
+#include <algorithm>
+
+#include "charts/overlay_label.h"
+#include "style/palette_colors.h"
+#include "style/series_style.h"
+
+namespace ratelab {
+namespace {
+
+// Stacking among the chart's own items (see the class comment).
+constexpr qreal kUnderZ = 0.5;
+constexpr qreal kOverZ = 20;
+
+QGraphicsRectItem* clipBox(QChart* chart, qreal z) {
+    auto* box = new QGraphicsRectItem(chart);  // owned by the chart
+    box->setPen(Qt::NoPen);
+    box->setBrush(Qt::NoBrush);
+    box->setFlag(QGraphicsItem::ItemClipsChildrenToShape);
+    box->setZValue(z);
+    return box;
+}
+
+template <typename T>
+void hideFrom(const QVector<T*>& pool, int first) {
+    for (int i = first; i < pool.size(); ++i)
+        pool[i]->hide();
+}
+
+}  // namespace
+
+TimelineOverlay::TimelineOverlay(QChart* chart)
+    : under_(clipBox(chart, kUnderZ)), over_(clipBox(chart, kOverZ)) {}
+
+QGraphicsRectItem* TimelineOverlay::rectAt(QVector<QGraphicsRectItem*>& pool, int i) {
+    while (pool.size() <= i) {
+        auto* rect = new QGraphicsRectItem(under_);
+        rect->setPen(Qt::NoPen);
+        pool.append(rect);
+    }
+    return pool[i];
+}
+
+OverlayLabel* TimelineOverlay::labelAt(QVector<OverlayLabel*>& pool, int i) {
+    while (pool.size() <= i)
+        pool.append(new OverlayLabel(over_));
+    return pool[i];
+}
+
+void TimelineOverlay::layout(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                             double viewMin, double viewMax,
+                             const QVector<TimelineModel::Band>& bands,
+                             const QVector<TimelineModel::Span>& spans,
+                             const QVector<TimelineModel::Marker>& markers, const Look& look) {
+    under_->setRect(plot);
+    over_->setRect(plot);
+    layoutBands(plot, toPixelX, bands, look);
+    layoutSpans(plot, toPixelX, spans, look);
+    layoutMarkers(plot, toPixelX, viewMin, viewMax, markers, look);
+}
+
+// Fixed-window bands with their counts.
+void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                                  const QVector<TimelineModel::Band>& bands, const Look& look) {
+    for (int i = 0; i < bands.size(); ++i) {
+        const TimelineModel::Band& band = bands[i];
+        const QRectF rect(QPointF(toPixelX(band.x0), plot.top()),
+                          QPointF(toPixelX(band.x1), plot.bottom()));
+        QGraphicsRectItem* item = rectAt(bandRects_, i);
+        item->setRect(rect);
+        const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
+        item->setBrush(style::withAlpha(look.text, alpha));
+        item->setVisible(true);
+        // The label is centred in the visible part of the band, left out if it does not fit.
+        OverlayLabel* label = labelAt(bandLabels_, i);
+        const QRectF inView = rect.intersected(plot);
+        const QSizeF size = label->set(band.label, look.font, look.text, look.labelBack);
+        if (band.label.isEmpty() || size.width() + 4 > inView.width())
+            label->hide();
+        else
+            label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));
+    }
+    hideFrom(bandRects_, bands.size());
+    hideFrom(bandLabels_, bands.size());
+}
+
+// Sliding-window spans: nested translucent bands ending at the state's now, their labels
+// stacked at the top, left of now.
+void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                                  const QVector<TimelineModel::Span>& spans, const Look& look) {
+    double labelY = plot.top() + 3;
+    for (int i = 0; i < spans.size(); ++i) {
+        const TimelineModel::Span& span = spans[i];
+        const double right = toPixelX(span.x1);
+        QGraphicsRectItem* item = rectAt(spanRects_, i);
+        item->setRect(
+            QRectF(QPointF(toPixelX(span.x0), plot.top()), QPointF(right, plot.bottom())));
+        item->setBrush(style::withAlpha(look.span, look.dark ? 50 : 32));
+        item->setVisible(true);
+        OverlayLabel* label = labelAt(spanLabels_, i);
+        const QSizeF size = label->set(span.label, look.font, look.text, look.labelBack);
+        const double x =
+            std::max(plot.left() + 2, std::min(right, plot.right()) - size.width() - 4);
+        label->showAt(QPointF(x, labelY));
+        labelY += size.height() + 2;
+    }
+    hideFrom(spanRects_, spans.size());
+    hideFrom(spanLabels_, spans.size());
+}
+
+// Markers in view: dashed vertical lines, labels near the bottom (staggered in three rows so
+// that close markers stay readable).
+void TimelineOverlay::layoutMarkers(const QRectF& plot,
+                                    const std::function<double(double)>& toPixelX, double viewMin,
+                                    double viewMax, const QVector<TimelineModel::Marker>& markers,
+                                    const Look& look) {
+    const QPen pen = style::seriesPen(look.marker, 1.5, Qt::DashLine);
+    int drawn = 0;
+    for (const TimelineModel::Marker& marker : markers) {
+        if (marker.x < viewMin || marker.x > viewMax)
+            continue;
+        const double x = toPixelX(marker.x);
+        while (markerLines_.size() <= drawn)
+            markerLines_.append(new QGraphicsLineItem(over_));
+        QGraphicsLineItem* line = markerLines_[drawn];
+        line->setPen(pen);
+        line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
+        line->setVisible(true);
+        OverlayLabel* label = labelAt(markerLabels_, drawn);
+        const QSizeF size = label->set(marker.label, look.font, look.marker, look.labelBack);
+        const double left = x + size.width() + 2 > plot.right() ? x - size.width() - 2 : x + 2;
+        const double top = plot.bottom() - (size.height() + 2) * (1 + drawn % 3) - 2;
+        label->showAt(QPointF(left, top));
+        ++drawn;
+    }
+    hideFrom(markerLines_, drawn);
+    hideFrom(markerLabels_, drawn);
+}
+
+}  // namespace ratelab

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QVector>
+#include <functional>
+
+#include "charts/timeline_model.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QGraphicsLineItem;
+class QGraphicsRectItem;
+QT_END_NAMESPACE
+
+namespace ratelab {
+
+class OverlayLabel;
+
+// The timeline's drawings over the chart's plot area, as graphics items owned by the chart:
+// fixed-window bands with their counts, sliding-window spans with theirs, and markers with
+// labels. Bands and spans lie above the plot background but under the grid and the series; the
+// labels and markers over everything in the plot area. Both layers clip to the plot area.
+// Items are pooled: a redraw moves them rather than making new ones.
+class TimelineOverlay {
+public:
+    explicit TimelineOverlay(QChart* chart);
+
+    struct Look {
+        QColor text;       // band shades and label text
+        QColor labelBack;  // behind the labels
+        QColor span;
+        QColor marker;
+        QFont font;
+        bool dark = false;
+    };
+    // Places everything for the plot area `plot`; `toPixelX` maps run seconds to x in the chart.
+    void layout(const QRectF& plot, const std::function<double(double)>& toPixelX, double viewMin,
+                double viewMax, const QVector<TimelineModel::Band>& bands,
+                const QVector<TimelineModel::Span>& spans,
+                const QVector<TimelineModel::Marker>& markers, const Look& look);
+
+private:
+    void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                     const QVector<TimelineModel::Band>& bands, const Look& look);
+    void layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                     const QVector<TimelineModel::Span>& spans, const Look& look);
+    void layoutMarkers(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                       double viewMin, double viewMax,
+                       const QVector<TimelineModel::Marker>& markers, const Look& look);
+    QGraphicsRectItem* rectAt(QVector<QGraphicsRectItem*>& pool, int i);
+    OverlayLabel* labelAt(QVector<OverlayLabel*>& pool, int i);
+
+    // Clip containers holding the overlays, each the size of the plot area.
+    QGraphicsRectItem* under_ = nullptr;
+    QGraphicsRectItem* over_ = nullptr;
+    // Item pools (owned by the chart through under_/over_).
+    QVector<QGraphicsRectItem*> bandRects_;
+    QVector<QGraphicsRectItem*> spanRects_;
+    QVector<QGraphicsLineItem*> markerLines_;
+    QVector<OverlayLabel*> bandLabels_;
+    QVector<OverlayLabel*> spanLabels_;
+    QVector<OverlayLabel*> markerLabels_;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,46 @@
+#include "editors/limiter_page.h"
+
+#include <QFormLayout>
+#include <QLineEdit>
+#include <QLocale>
+#include <cmath>
+
+namespace ratelab {
+
+QJsonValue numberOrText(const QString& text) {
+    bool ok = false;
+    const double number = text.toDouble(&ok);
+    return ok ? QJsonValue(number) : QJsonValue(text);
+}
+
+QString textOf(const QJsonValue& value) {
+    if (!value.isDouble())
+        return value.toString();
+    const double number = value.toDouble();
+    if (number == std::trunc(number) && std::fabs(number) < 9007199254740992.0)
+        return QString::number(static_cast<qint64>(number));
+    return QString::number(number, 'g', QLocale::FloatingPointShortest);
+}
+
+LimiterPage::LimiterPage(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
+    form_->setContentsMargins(0, 0, 0, 0);
+    form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+}
+
+bool LimiterPage::showProblem(const QString& where, const QString& message) {
+    return errors_.show(where, message);
+}
+
+void LimiterPage::repaintProblem(const QPalette& palette) {
+    errors_.repaint(palette);
+}
+
+QLineEdit* LimiterPage::addLineEdit(const QString& objectName, const QString& toolTip) {
+    auto* edit = new QLineEdit(this);
+    edit->setObjectName(objectName);
+    edit->setToolTip(toolTip);
+    connect(edit, &QLineEdit::textChanged, this, &LimiterPage::edited);
+    return edit;
+}
+
+}  // namespace ratelab

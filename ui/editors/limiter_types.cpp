@@ -1,0 +1,50 @@
+#include "editors/limiter_types.h"
+
+#include <QCoreApplication>
+
+namespace ratelab {
+
+QString limiterTypeTitle(LimiterType type) {
+    switch (type) {
+        case LimiterType::TokenBucket:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "token bucket");
+        case LimiterType::FixedWindow:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "fixed window");
+        case LimiterType::SlidingWindow:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "sliding window");
+    }
+    return QString();
+}
+
+LimiterType limiterTypeOf(const QJsonObject& json) {
+    const QString name = json.value(QLatin1String("type")).toString();
+    for (const LimiterType type : kLimiterTypes) {
+        if (limiterTypeName(type) == name)
+            return type;
+    }
+    return LimiterType::TokenBucket;
+}
+
+LimiterSpec defaultLimiterSpec(LimiterType type, const QString& name) {
+    LimiterSpec spec;
+    spec.type = type;
+    spec.name = name;
+    switch (type) {
+        case LimiterType::TokenBucket:
+            spec.rate = 10;
+            spec.intervalMs = 1000;
+            break;
+        case LimiterType::FixedWindow:
+            spec.rate = 10;
+            spec.interval = 1;
+            spec.unit = CalendarUnit::Seconds;
+            spec.timezone = QByteArrayLiteral("UTC");
+            break;
+        case LimiterType::SlidingWindow:
+            spec.rules = {{5, 1000}, {20, 60000}};
+            break;
+    }
+    return spec;
+}
+
+}  // namespace ratelab
