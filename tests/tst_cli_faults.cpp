@@ -317,6 +317,30 @@ private slots:
         QCOMPARE(causeCount(limiter, QStringLiteral("OOM")), 100);
     }
 
+    // A server at maxclients (1: the run's first connection takes the only slot) turns the
+    // other worker's connections away with an error reply: those decisions count as
+    // "max clients", and the run fails (exit 3) naming it.
+    void maxClients() {
+        LocalRedisServer server;
+        server.setExtraArguments({QStringLiteral("--maxclients"), QStringLiteral("1")});
+        server.start();
+        const QString out = dir_.filePath(QStringLiteral("maxclients"));
+        const Finished run =
+            runToEnd({QStringLiteral("run"), scenario(QStringLiteral("mc.json"), 50, 1),
+                      QStringLiteral("--redis"), server.url().toDisplayString(),
+                      QStringLiteral("--out"), out});
+        QVERIFY2(run.exitCode == 3, (run.out + run.err).constData());
+        QVERIFY2(run.out.contains("max clients"), run.out.constData());
+        QVERIFY2(run.err.contains("max clients"), run.err.constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QVERIFY(causeCount(limiter, QStringLiteral("max clients")) > 0);
+        QVERIFY(limiter.value(QStringLiteral("accounting_exact")).toBool());
+    }
+
     // The managed server is killed 1 s into a 3 s run: the errors have a cause, and the run
     // fails (exit 3) saying Redis could not be reached at the end.
     void managedServerKilled() {

@@ -333,7 +333,14 @@ RedisReply RedisConnection::readReply() {
     if (pending_ > 0) {
         --pending_;
     }
-    return RedisReply(static_cast<redisReply*>(raw));
+    RedisReply reply(static_cast<redisReply*>(raw));
+    // A server at maxclients answers a new connection with this error and closes it: the
+    // commands after it will never be answered, and the next use must connect again.
+    if (reply->type == REDIS_REPLY_ERROR &&
+        std::string_view(reply->str, reply->len).rfind("ERR max number of clients", 0) == 0) {
+        broken_ = true;
+    }
+    return reply;
 }
 
 }  // namespace ratelab

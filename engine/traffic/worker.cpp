@@ -199,6 +199,10 @@ void Worker::execute(std::vector<Job>& batch) {
     }
     // Replies come back in order per connection. A connection that breaks fails every read
     // after it, so its remaining decisions are errors while other nodes' replies still count.
+    // A server at maxclients answers a new connection with one error and closes it: it ran
+    // none of the commands, so the reads that fail after that error are "max clients" too,
+    // not unknown outcomes.
+    std::vector<RedisConnection*> turnedAway;
     for (size_t i = 0; i < n; ++i) {
         if (sentOn[i] == nullptr) {
             continue;
@@ -207,7 +211,9 @@ void Worker::execute(std::vector<Job>& batch) {
         try {
             reply = sentOn[i]->readReply();
         } catch (const RedisError& e) {
-            causes[i] = causeAfterSending(e);
+            const bool wasTurnedAway =
+                std::find(turnedAway.begin(), turnedAway.end(), sentOn[i]) != turnedAway.end();
+            causes[i] = wasTurnedAway ? ErrorCause::MaxClients : causeAfterSending(e);
             continue;
         }
         if (RedisRouter::needsRetry(reply.get())) {
@@ -219,6 +225,9 @@ void Worker::execute(std::vector<Job>& batch) {
             decided[i] = 1;
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());  // an error reply, or garbage from the script
+            if (causes[i] == ErrorCause::MaxClients) {
+                turnedAway.push_back(sentOn[i]);
+            }
         }
     }
     for (size_t i : retry) {
