@@ -8,6 +8,7 @@
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
 #include "scenario/replay.h"
+#include "scenario/replay_options.h"
 
 namespace ratelab::cli {
 
@@ -29,7 +30,7 @@ int replayCommand(const QStringList& args) {
         installInterruptHandlers();
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         RedisRouter router(target.url());
-        const auto limiter = makeLimiter(spec);
+        const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
 
         std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
         QByteArray buffer;
