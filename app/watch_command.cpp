@@ -1,26 +1,19 @@
 #include "watch_command.h"
 
 #include <QDateTime>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
 #include "live/redisson_watcher.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
 
 namespace ratelab::cli {
 namespace {
-
-std::atomic<bool> stopRequested{false};
-
-void onStopSignal(int) {
-    stopRequested = true;
-}
 
 QString clock(qint64 ms) {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
@@ -79,7 +72,7 @@ void printSnapshot(const RedissonSnapshot& s) {
 
 // The watcher's next poll after the `seen`-th; none once a stop is requested (Ctrl+C).
 std::optional<RedissonWatcher::Status> nextPoll(const RedissonWatcher& watcher, quint64 seen) {
-    while (!stopRequested) {
+    while (!interrupted()) {
         if (watcher.waitForPoll(seen, 50)) {
             return watcher.status();
         }
@@ -118,8 +111,8 @@ int watchCommand(const QStringList& args) {
                                             "server would hold no Redisson limiter"));
         }
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        std::signal(SIGINT, onStopSignal);
-        std::signal(SIGTERM, onStopSignal);
+        // SIGINT/SIGTERM end the watch (exit 0): its normal way to stop without --count.
+        installInterruptHandlers();
         // The window's reader: it polls on a thread of its own; this thread prints each poll.
         const RedissonWatcher watcher(target.url(), reader.name(), int(periodMs));
         const std::optional<RedissonWatcher::Status> first = nextPoll(watcher, 0);
