@@ -2,6 +2,9 @@
 
 #include "input_error.h"
 #include "limiters/fixed_window_limiter.h"
+#include "limiters/gcra_limiter.h"
+#include "limiters/leaky_bucket_limiter.h"
+#include "limiters/sliding_counter_limiter.h"
 #include "limiters/sliding_window_limiter.h"
 #include "limiters/token_bucket_limiter.h"
 #include "redis/cluster_slot.h"
@@ -9,11 +12,13 @@
 #include "redis/redis_scan.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace ratelab {
 namespace {
 
 constexpr std::size_t kDecisionFields = 5;
+constexpr std::size_t kDelayedDecisionFields = 6;  // + delay_ms
 
 }  // namespace
 
@@ -52,11 +57,25 @@ std::string Limiter::ttlArg(qint64 ms) const {
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
 }
 
+std::string Limiter::ttlScaleArg() const {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", options_.ttlScale);
+    return text;
+}
+
+std::string Limiter::scopedKey(const char* suffix, const QString& client) const {
+    if (spec_.scope == Scope::PerClient) {
+        return key(std::string(suffix) + ":" + client.toStdString());
+    }
+    return key(suffix);
+}
+
 Decision Limiter::parseReply(const redisReply* reply) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
     }
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
+    if (reply->type != REDIS_REPLY_ARRAY ||
+        (reply->elements != kDecisionFields && reply->elements != kDelayedDecisionFields)) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (" +
                              replyTypeName(reply->type) +
@@ -65,8 +84,8 @@ Decision Limiter::parseReply(const redisReply* reply) const {
                                   : std::string()) +
                              ", expected an array of 5 integers)");
     }
-    long long fields[kDecisionFields];
-    for (std::size_t i = 0; i < kDecisionFields; ++i) {
+    long long fields[kDelayedDecisionFields] = {};
+    for (std::size_t i = 0; i < reply->elements; ++i) {
         const redisReply* element = reply->element[i];
         if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
             throw RedisError(RedisError::Kind::Reply,
@@ -77,7 +96,7 @@ Decision Limiter::parseReply(const redisReply* reply) const {
         }
         fields[i] = element->integer;
     }
-    if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
+    if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1) || fields[5] < 0) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (flags)");
     }
@@ -87,6 +106,7 @@ Decision Limiter::parseReply(const redisReply* reply) const {
     decision.remaining = fields[2];
     decision.atMs = fields[3];
     decision.configReset = fields[4] == 1;
+    decision.delayMs = fields[5];
     return decision;
 }
 
@@ -149,6 +169,12 @@ std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions opt
             return std::make_unique<FixedWindowLimiter>(spec, options);
         case LimiterType::SlidingWindow:
             return std::make_unique<SlidingWindowLimiter>(spec, options);
+        case LimiterType::Gcra:
+            return std::make_unique<GcraLimiter>(spec, options);
+        case LimiterType::SlidingCounter:
+            return std::make_unique<SlidingCounterLimiter>(spec, options);
+        case LimiterType::LeakyBucket:
+            return std::make_unique<LeakyBucketLimiter>(spec, options);
     }
     throw InputError(QStringLiteral("$.type"), QStringLiteral("unknown limiter type"));
 }

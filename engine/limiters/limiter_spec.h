@@ -7,7 +7,14 @@
 
 namespace ratelab {
 
-enum class LimiterType { TokenBucket, FixedWindow, SlidingWindow };
+enum class LimiterType {
+    TokenBucket,
+    FixedWindow,
+    SlidingWindow,
+    Gcra,            // GCRA as go-redis redis_rate and redis-cell decide
+    SlidingCounter,  // the two-window estimate of Cloudflare and upstash
+    LeakyBucket      // nginx limit_req (and APISIX limit-req)
+};
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
 // What a failed decision (Redis unreachable, a timeout, an error or garbage reply) counts as:
@@ -44,6 +51,16 @@ struct LimiterSpec {
     // sliding_window
     QVector<SlidingRule> rules;
 
+    // gcra and leaky_bucket: `rate` requests per periodMs, up to `burst` at once (gcra: burst
+    // >= 1 permits pass at once; leaky_bucket: burst >= 0 requests wait beyond the first).
+    qint64 periodMs = 0;
+    qint64 burst = 0;
+    bool nodelay = false;  // leaky_bucket: accepted requests are not held (delay_ms 0)
+
+    // sliding_counter: `limit` permits per epoch-aligned window of windowMs.
+    qint64 limit = 0;
+    qint64 windowMs = 0;
+
     // Largest permits one request may ask for (the bucket's rate, the window's rate, the
     // smallest rule limit): above it a request is rejected with retry_after_ms = -1.
     qint64 capacity() const;
@@ -60,6 +77,13 @@ constexpr qint64 kMaxSlidingLimit = 1'000'000;
 constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
 constexpr int kMaxNameLength = 200;
 constexpr int kMaxRules = 32;
+// gcra, sliding_counter and leaky_bucket decide in exact integer arithmetic inside Lua, whose
+// numbers are doubles: these bounds keep every product the scripts form (burst x period,
+// (burst + 1) x 1000 x period, limit x window) below 2^53, so no rounding can change a decision.
+constexpr qint64 kMaxAlgoRate = 1'000'000;
+constexpr qint64 kMaxAlgoPeriodMs = 24LL * 3600 * 1000;  // one day
+constexpr qint64 kMaxAlgoBurst = 100'000;
+constexpr qint64 kMaxCounterLimit = 1'000'000;
 }  // namespace spec_limits
 
 // Parsing and validation (limiter_spec_parser.cpp). Every error is an InputError whose place is
