@@ -11,7 +11,9 @@ namespace ratelab {
 // summary.json: per limiter the counts (fired = accepted + rejected + errors; errors_open and
 // errors_closed: the errors its on_error policy let through or refused), attempts,
 // latency and wait percentiles (ms), fairness and per-client totals; for the run the target and
-// achieved rate and the schedule-lag percentiles. No secrets: nothing about the connection.
+// achieved rate and the schedule-lag percentiles; in try mode with two or more limiters,
+// "disagreements": per pair of limiters, the requests both decided and those one accepted and
+// the other rejected (an empty list otherwise). No secrets: nothing about the connection.
 QJsonObject summaryJson(const RunSnapshot& run);
 
 // buckets.csv: bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "stats/agreement_counters.h"
 #include "stats/counter_array.h"
 #include "stats/latency_histogram.h"
 #include "stats/run_snapshot.h"
@@ -75,12 +76,14 @@ public:
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
+    AgreementCounters& agreement() { return agreement_; }
 
 private:
     friend class RunStats;
     std::vector<std::unique_ptr<LimiterCounters>> limiters_;
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
+    AgreementCounters agreement_;
 };
 
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).

@@ -51,6 +51,7 @@ private:
         int limiter;
         int client;
         qint64 permits;
+        bool held;  // granted with a delay (the leaky bucket): completes when due, no call
     };
     // Min-heap on due time; waits due at the same instant go in schedule order (first come,
     // first served), which also keeps virtual-time runs reproducible.
@@ -72,8 +73,14 @@ private:
     // Records the attempt's result: accepted, rejected, an error (decision == nullptr), or in
     // wait mode a retry queued for later.
     void finish(const Job& job, const Decision* decision, qint64 sendRunUs);
-    // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is.
+    // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is (a held
+    // request was already granted: released).
     void giveUp(const Job& job);
+    // A held request proceeds: accepted, having waited from its first try until it was due.
+    void release(const Job& job);
+    // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
+    void compareDecisions(const std::vector<Job>& batch, const std::vector<Decision>& decisions,
+                          const std::vector<char>& decided);
     bool ensureConnected();
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
@@ -90,6 +97,7 @@ private:
     std::unique_ptr<RedisRouter> router_;
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
+    std::vector<signed char> outcomes_;  // compareDecisions: one request's, per limiter
 };
 
 }  // namespace ratelab

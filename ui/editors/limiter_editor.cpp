@@ -11,6 +11,7 @@
 
 #include "editors/fixed_window_page.h"
 #include "editors/limiter_types.h"
+#include "editors/rate_period_burst_page.h"
 #include "editors/sliding_window_page.h"
 #include "editors/token_bucket_page.h"
 #include "input_error.h"
@@ -41,6 +42,11 @@ void alignLabels(const QList<QFormLayout*>& forms) {
         label->setMinimumWidth(width);
 }
 
+// The types whose rate is the common "rate" field (the logs and counters have limits instead).
+bool hasRateField(LimiterType type) {
+    return type != LimiterType::SlidingWindow && type != LimiterType::SlidingCounter;
+}
+
 }  // namespace
 
 LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
@@ -58,6 +64,10 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
                    limiterTypeName(LimiterType::FixedWindow));
     type_->addItem(tr("Sliding window log (multi-rule)"),
                    limiterTypeName(LimiterType::SlidingWindow));
+    type_->addItem(tr("GCRA (redis_rate, redis-cell)"), limiterTypeName(LimiterType::Gcra));
+    type_->addItem(tr("Sliding window counter (Cloudflare, upstash)"),
+                   limiterTypeName(LimiterType::SlidingCounter));
+    type_->addItem(tr("Leaky bucket (nginx limit_req)"), limiterTypeName(LimiterType::LeakyBucket));
     common_->addRow(tr("&Type"), type_);
     connect(type_, &QComboBox::currentIndexChanged, this, [this] {
         showType();
@@ -85,8 +95,9 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     pages_ = new QStackedWidget(this);
     pages_->setObjectName(QStringLiteral("pages"));
-    typePages_ = {new TokenBucketPage(pages_), new FixedWindowPage(pages_),
-                  new SlidingWindowPage(pages_)};
+    typePages_ = {new TokenBucketPage(pages_),    new FixedWindowPage(pages_),
+                  new SlidingWindowPage(pages_),  new RatePeriodBurstPage(false, pages_),
+                  new SlidingCounterPage(pages_), new RatePeriodBurstPage(true, pages_)};
     QList<QFormLayout*> forms{common_};
     for (LimiterPage* page : typePages_) {
         pages_->addWidget(page);
@@ -171,7 +182,7 @@ void LimiterEditor::showType() {
             i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         pages_->widget(i)->setSizePolicy(policy, policy);
     }
-    common_->setRowVisible(rate_, currentType() != LimiterType::SlidingWindow);
+    common_->setRowVisible(rate_, hasRateField(currentType()));
 }
 
 QJsonObject LimiterEditor::formJson() const {
@@ -184,7 +195,7 @@ QJsonObject LimiterEditor::formJson() const {
     const QString onError = onError_->currentData().toString();
     if (onError != failurePolicyName(FailurePolicy::Error))  // as limiterSpecToJson writes it
         json.insert(kOnError, onError);
-    if (type != LimiterType::SlidingWindow)
+    if (hasRateField(type))
         json.insert(kRate, numberOrText(rate_->text()));
     typePages_[std::max(0, type_->currentIndex())]->writeJson(json);
     return json;
