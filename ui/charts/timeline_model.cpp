@@ -352,19 +352,20 @@ void TimelineModel::ingest(const LimiterState& state) {
 }
 
 // GCRA, the counter and the leaky bucket: the permits a request could take now on the token
-// axis (a scope key not in Redis has all of them), and their state as labelled spans: GCRA's
-// theoretical arrival time ahead of now within its tolerance, the counter's previous and current
-// windows with the weighted estimate, the leaky bucket's water level and the queue delay.
+// axis (summed over the clients; a scope key not in Redis has all of them), and their state as
+// labelled spans: GCRA's theoretical arrival time ahead of now within its tolerance, the counter's
+// previous and current windows with the weighted estimate, the leaky bucket's water level and the
+// queue delay.
 void TimelineModel::ingestLevels(const LimiterState& state) {
     const double x = double(state.nowMs - startEpochMs_) / 1000.0;
-    const qint64 full = spec_.capacity();
-    double available = state.levels.isEmpty() ? double(full) : 0.0;
+    double used = 0;
     const LimiterState::Level* busiest = nullptr;
     for (const LimiterState::Level& level : state.levels) {
-        available += std::max(0.0, double(level.capacity) - level.used);
+        used += std::min(level.used, double(level.capacity));
         if (busiest == nullptr || level.used > busiest->used)
             busiest = &level;
     }
+    const double available = std::max(0.0, double(capacity()) - used);
     while (!tokenHistory_.isEmpty() && tokenHistory_.last().x() > x)
         tokenHistory_.removeLast();
     if (!tokenHistory_.isEmpty() && tokenHistory_.last().x() == x)

@@ -8,6 +8,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <iterator>
 
 #include "editors/fixed_window_page.h"
 #include "editors/limiter_types.h"
@@ -221,8 +222,14 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     // Absent (or not one of the choices) is the default, "error".
     onError_->setCurrentIndex(std::max(0, onError_->findData(values.value(kOnError).toString())));
     rate_->setText(textOf(values.value(kRate)));
-    for (LimiterPage* page : typePages_)
-        page->fill(values);
+    // The other types' pages show their own defaults: GCRA and the leaky bucket share field
+    // names (period_ms, burst) but not their defaults.
+    const LimiterType shown = currentType();
+    for (size_t i = 0; i < std::size(kLimiterTypes); ++i) {
+        const LimiterType type = kLimiterTypes[i];
+        typePages_[i]->fill(type == shown ? values
+                                          : limiterSpecToJson(defaultLimiterSpec(type, QString())));
+    }
     filling_ = false;
     showType();
     validate(false);
@@ -257,8 +264,12 @@ void LimiterEditor::validate(bool announce) {
 void LimiterEditor::showProblem(const QString& where, const QString& message) {
     const QString shownWhere = message.isEmpty() ? QString() : where;
     bool shown = commonErrors_.show(shownWhere, message);
-    for (LimiterPage* page : typePages_)
-        shown = page->showProblem(shown ? QString() : shownWhere, message) || shown;
+    // Only the current type's page: pages may share field names (GCRA's and the leaky bucket's).
+    LimiterPage* current = typePages_[std::max(0, type_->currentIndex())];
+    for (LimiterPage* page : typePages_) {
+        const bool mine = page == current && !shown;
+        shown = page->showProblem(mine ? shownWhere : QString(), message) || shown;
+    }
     formError_->setObjectName(!shown && !message.isEmpty() ? QStringLiteral("error")
                                                            : QStringLiteral("formError"));
     formError_->showMessage(shown ? QString() : message);
