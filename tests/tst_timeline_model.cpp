@@ -294,7 +294,8 @@ void TestTimelineModel::slidingSpans() {
 }
 
 // GCRA, the counter and the leaky bucket: the permits left on the token axis and their state as
-// spans (GCRA's TAT ahead of now, the counter's two windows, the leaky bucket's queue delay).
+// spans ending at now (GCRA's tolerance and TAT ahead of now, the leaky bucket's drain time) or
+// the counter's two windows.
 void TestTimelineModel::algorithmLevels_data() {
     QTest::addColumn<LimiterType>("type");
     QTest::addColumn<Scope>("scope");
@@ -309,8 +310,9 @@ void TestTimelineModel::algorithmLevels_data() {
     QTest::newRow("gcra") << LimiterType::Gcra << Scope::Global
                           << QVector<LimiterState::Level>{gcra} << 2.0
                           << QVector<TimelineModel::Span>{
-                                 {70.25, 70.55,
-                                  QStringLiteral("TAT now + 300 ms of 500 ms tolerance")}};
+                                 {69.75, 70.25,
+                                  QStringLiteral("tolerance 500 ms = burst 5 × 100 ms")},
+                                 {69.95, 70.25, QStringLiteral("TAT = now + 300 ms")}};
     QTest::newRow("gcra, no key yet")
         << LimiterType::Gcra << Scope::Global << QVector<LimiterState::Level>{} << 5.0
         << QVector<TimelineModel::Span>{};
@@ -339,8 +341,9 @@ void TestTimelineModel::algorithmLevels_data() {
         << LimiterType::LeakyBucket << Scope::PerClient << QVector<LimiterState::Level>{quiet, busy}
         << 11.5
         << QVector<TimelineModel::Span>{
-               {70.25, 70.6,
-                QStringLiteral("water 2.5 of 5 · queue delay 350 ms (busiest client c2)")}};
+               {70, 70.25,
+                QStringLiteral(
+                    "water 2.5 of 5, drains in 250 ms · queue delay 350 ms (busiest client c2)")}};
 }
 
 void TestTimelineModel::algorithmLevels() {

@@ -383,13 +383,19 @@ void TimelineModel::ingestLevels(const LimiterState& state) {
                             : QString();
     switch (spec_.type) {
         case LimiterType::Gcra: {
-            const double toleranceMs = double(spec_.burst) * double(spec_.periodMs) /
-                                       double(std::max<qint64>(1, spec_.rate));
-            levelSpans_.append({x, x + double(busiest->aheadMs) / 1000.0,
-                                tr("TAT now + %1 ms of %2 ms tolerance%3")
-                                    .arg(busiest->aheadMs)
-                                    .arg(qRound64(toleranceMs))
-                                    .arg(who)});
+            // The view ends at now, so the spans end there: the tolerance τ and, inside it, how
+            // far the theoretical arrival time is ahead of now (a request passes while TAT + T
+            // stays within τ of now).
+            const double emissionMs =
+                double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
+            const double toleranceMs = double(spec_.burst) * emissionMs;
+            levelSpans_.append({x - toleranceMs / 1000.0, x,
+                                tr("tolerance %1 ms = burst %2 × %3 ms")
+                                    .arg(toleranceMs, 0, 'f', toleranceMs < 10 ? 2 : 0)
+                                    .arg(spec_.burst)
+                                    .arg(emissionMs, 0, 'f', emissionMs < 10 ? 2 : 0)});
+            levelSpans_.append({x - double(busiest->aheadMs) / 1000.0, x,
+                                tr("TAT = now + %1 ms%2").arg(busiest->aheadMs).arg(who)});
             break;
         }
         case LimiterType::SlidingCounter: {
@@ -408,14 +414,19 @@ void TimelineModel::ingestLevels(const LimiterState& state) {
                                     .arg(who)});
             break;
         }
-        case LimiterType::LeakyBucket:
-            levelSpans_.append({x, x + double(busiest->aheadMs) / 1000.0,
-                                tr("water %1 of %2 · queue delay %3 ms%4")
+        case LimiterType::LeakyBucket: {
+            // Ending at now: the time the water takes to drain at the leak rate.
+            const double drainMs =
+                busiest->used * double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
+            levelSpans_.append({x - drainMs / 1000.0, x,
+                                tr("water %1 of %2, drains in %3 ms · queue delay %4 ms%5")
                                     .arg(busiest->used, 0, 'f', 1)
                                     .arg(spec_.burst + 1)
+                                    .arg(qRound64(drainMs))
                                     .arg(busiest->aheadMs)
                                     .arg(who)});
             break;
+        }
         case LimiterType::TokenBucket:
         case LimiterType::FixedWindow:
         case LimiterType::SlidingWindow:
