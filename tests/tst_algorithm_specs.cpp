@@ -4,7 +4,9 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "limiters/limiter.h"
 #include "limiters/limiter_spec.h"
+#include "redis/redis_error.h"
 
 using namespace ratelab;
 
@@ -138,6 +140,57 @@ private slots:
             QCOMPARE(error.where(), where);
             QVERIFY2(error.problem().contains(message, Qt::CaseInsensitive),
                      qPrintable(error.problem()));
+        }
+    }
+
+    // The scripts answer "allowed retry remaining at reset" and, those that delay, " delay_ms"
+    // as one text reply; anything else is a reply error.
+    void parsesTextReplies_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<qint64>("retry");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<qint64>("at");
+        QTest::addColumn<bool>("reset");
+        QTest::addColumn<qint64>("delay");
+        QTest::newRow("five fields") << QByteArray("1 0 4 1700000000000 0") << true << true << 0LL
+                                     << 4LL << 1700000000000LL << false << 0LL;
+        QTest::newRow("six fields") << QByteArray("1 0 2 1700000000001 0 1500") << true << true
+                                    << 0LL << 2LL << 1700000000001LL << false << 1500LL;
+        QTest::newRow("never, reset")
+            << QByteArray("0 -1 3 5 1 0") << true << false << -1LL << 3LL << 5LL << true << 0LL;
+        for (const char* bad : {"1 0 2 3", "1 0 2 3 0 5 6", "1 0 2 3 0 x", "1 0 2 3 2",
+                                "1 0 2 3 0 -5", "1 0 2 3 0 ", "", "1,0,2,3,0"}) {
+            QTest::newRow(bad) << QByteArray(bad) << false << false << 0LL << 0LL << 0LL << false
+                               << 0LL;
+        }
+    }
+    void parsesTextReplies() {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, valid);
+        LimiterSpec spec;
+        spec.type = LimiterType::LeakyBucket;
+        spec.name = QStringLiteral("l");
+        spec.rate = 1;
+        spec.periodMs = 1000;
+        const auto limiter = makeLimiter(spec);
+        redisReply reply{};
+        reply.type = REDIS_REPLY_STRING;
+        reply.str = text.data();
+        reply.len = size_t(text.size());
+        try {
+            const Decision d = limiter->parseReply(&reply);
+            QVERIFY2(valid, "accepted");
+            QTEST(d.allowed, "allowed");
+            QTEST(d.retryAfterMs, "retry");
+            QTEST(d.remaining, "remaining");
+            QTEST(d.atMs, "at");
+            QTEST(d.configReset, "reset");
+            QTEST(d.delayMs, "delay");
+        } catch (const RedisError& error) {
+            QVERIFY2(!valid, error.what());
+            QVERIFY2(QByteArray(error.what()).contains("leaky_bucket"), error.what());
         }
     }
 };

@@ -3,7 +3,12 @@
 -- every product stays below 2^53 within the parser's limits (see limits in limiter_spec).
 -- KEYS[1] {<name>}:tat[:<client>] = "<q> <r> <rate>/<period>/<burst>"
 -- ARGV: rate, period_ms, burst, permits, now_ms, ttl_scale (real ms per virtual ms), grace_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset, delay_ms}.
+-- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
+-- reply: a table reply costs Redis more than the rest of a cheap decision).
+local function reply(allowed, retry, remaining, at, reset, delay)
+    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
+end
+
 local rate = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
@@ -55,7 +60,7 @@ if reset == 1 then
 end
 
 if permits > burst then
-    return {0, -1, remainingAt(tq, tr), now, reset, 0}
+    return reply(0, -1, remainingAt(tq, tr), now, reset, 0)
 end
 
 -- new_tat = tat + permits * T
@@ -75,7 +80,7 @@ if aq < now or (aq == now and ar == 0) then
     local ttl = math.ceil((nq - now + 1) * tonumber(ARGV[6])) + tonumber(ARGV[7])
     redis.call('set', KEYS[1], string.format('%d %d ', nq, nr) .. config, 'PX',
                string.format('%d', ttl))
-    return {1, 0, remainingAt(nq, nr), now, reset, 0}
+    return reply(1, 0, remainingAt(nq, nr), now, reset, 0)
 end
 local retry = aq + (ar > 0 and 1 or 0) - now
-return {0, retry, remainingAt(tq, tr), now, reset, 0}
+return reply(0, retry, remainingAt(tq, tr), now, reset, 0)

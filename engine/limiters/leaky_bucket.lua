@@ -2,7 +2,12 @@
 -- A request of p permits is p requests at the same instant.
 -- KEYS[1] {<name>}:lb[:<client>] = "<excess> <last_ms> <rate>/<period_ms>/<burst>"
 -- ARGV: rate, period_ms, burst, nodelay (0/1), permits, now_ms, ttl_scale, grace_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset, delay_ms}.
+-- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
+-- reply: a table reply costs Redis more than the rest of a cheap decision).
+local function reply(allowed, retry, remaining, at, reset, delay)
+    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
+end
+
 local rate = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
@@ -56,7 +61,7 @@ end
 local e = x + 1000 * (permits - 1)
 
 if permits > burst + 1 then
-    return {0, -1, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0}
+    return reply(0, -1, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0)
 end
 if e <= 1000 * burst then
     local keep = math.max(last or now, now)  -- a lagging clock never moves last backwards
@@ -68,7 +73,7 @@ if e <= 1000 * burst then
     if not nodelay then
         delay = floordiv(e * period, R)
     end
-    return {1, 0, floordiv(1000 * burst - e, 1000), now, reset, delay}
+    return reply(1, 0, floordiv(1000 * burst - e, 1000), now, reset, delay)
 end
 
 -- The smallest whole wait w >= 1 at which the level has leaked enough:
@@ -76,4 +81,4 @@ end
 local need = excess + 1000 - 1000 * (burst - permits + 1)
 local elapsed = math.max(0, now - last)
 local retry = math.max(1, ceildiv(need * period, R) - elapsed)
-return {0, retry, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0}
+return reply(0, retry, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0)

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace ratelab {
 namespace {
@@ -70,9 +71,39 @@ std::string Limiter::scopedKey(const char* suffix, const QString& client) const 
     return key(suffix);
 }
 
+// "allowed retry remaining at reset" and, from the scripts that delay, " delay".
+Decision Limiter::parseTextReply(const std::string& text) const {
+    long long fields[kDelayedDecisionFields] = {};
+    const char* at = text.c_str();
+    for (std::size_t count = 0; count < kDelayedDecisionFields;) {
+        char* end = nullptr;
+        fields[count] = std::strtoll(at, &end, 10);
+        if (end == at) {
+            break;  // not a number
+        }
+        ++count;
+        if (*end == '\0') {
+            if (count >= kDecisionFields) {
+                return decisionOf(fields);
+            }
+            break;
+        }
+        if (*end != ' ') {
+            break;
+        }
+        at = end + 1;
+    }
+    throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected script reply \"" +
+                                                  text.substr(0, 64) +
+                                                  "\" (expected 5 or 6 integers)");
+}
+
 Decision Limiter::parseReply(const redisReply* reply) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type == REDIS_REPLY_STRING) {
+        return parseTextReply(std::string(reply->str, reply->len));
     }
     if (reply->type != REDIS_REPLY_ARRAY ||
         (reply->elements != kDecisionFields && reply->elements != kDelayedDecisionFields)) {
@@ -87,6 +118,16 @@ Decision Limiter::parseReply(const redisReply* reply) const {
     long long fields[kDelayedDecisionFields] = {};
     for (std::size_t i = 0; i < reply->elements; ++i) {
         const redisReply* element = reply->element[i];
+        // at_ms may come as its decimal text: scripts pass the engine's own text back rather
+        // than pay Redis for a conversion.
+        if (i == 3 && element != nullptr && element->type == REDIS_REPLY_STRING) {
+            const std::string text(element->str, element->len);
+            char* end = nullptr;
+            fields[i] = std::strtoll(text.c_str(), &end, 10);
+            if (!text.empty() && *end == '\0') {
+                continue;
+            }
+        }
         if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
             throw RedisError(RedisError::Kind::Reply,
                              errorContext() + ": unexpected script reply (element " +
@@ -96,6 +137,10 @@ Decision Limiter::parseReply(const redisReply* reply) const {
         }
         fields[i] = element->integer;
     }
+    return decisionOf(fields);
+}
+
+Decision Limiter::decisionOf(const long long* fields) const {
     if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1) || fields[5] < 0) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (flags)");

@@ -3,7 +3,12 @@
 -- KEYS[1] {<name>}:sc[:<client>] = "<i> <cur> <prev> <limit>/<window_ms>": the counts of windows
 --         i and i - 1 in one string (one read, one write per grant)
 -- ARGV: limit, window_ms, permits, now_ms, ttl_scale, grace_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset, delay_ms}.
+-- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
+-- reply: a table reply costs Redis more than the rest of a cheap decision).
+local function reply(allowed, retry, remaining, at, reset, delay)
+    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
+end
+
 local limit = tonumber(ARGV[1])
 local W = tonumber(ARGV[2])
 local permits = tonumber(ARGV[3])
@@ -53,11 +58,11 @@ if permits <= limit and estimate + permits <= limit then
     local ttl = math.ceil((2 * W - offset) * tonumber(ARGV[5])) + tonumber(ARGV[6])
     redis.call('set', KEYS[1], string.format('%d %d %d ', i, cur, prev) .. config, 'PX',
                string.format('%d', ttl))
-    return {1, 0, limit - estimate - permits, now, reset, 0}
+    return reply(1, 0, limit - estimate - permits, now, reset, 0)
 end
 local remaining = math.max(0, limit - estimate)
 if permits > limit then
-    return {0, -1, remaining, now, reset, 0}
+    return reply(0, -1, remaining, now, reset, 0)
 end
 
 -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits,
@@ -89,4 +94,4 @@ else
         retry = 2 * W - offset
     end
 end
-return {0, retry, remaining, now, reset, 0}
+return reply(0, retry, remaining, now, reset, 0)
