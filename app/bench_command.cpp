@@ -1,60 +1,24 @@
 #include "bench_command.h"
 
 #include <QDateTime>
-#include <algorithm>
 #include <cstdio>
-#include <map>
 #include <optional>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "limiters/limiter_cost.h"
 #include "redis/redis_target.h"
-#include "redis/server_cost.h"
 #include "scenario/throughput_bench.h"
 
 namespace ratelab::cli {
 namespace {
 
-// The nodes holding the limiters' slots (one for a single server), each once.
-std::vector<RedisConnection*> limiterNodes(RedisRouter& router,
-                                           const std::vector<const Limiter*>& limiters) {
-    std::vector<RedisConnection*> nodes;
-    for (const Limiter* limiter : limiters) {
-        RedisConnection* node = &router.connectionForSlot(limiter->slot());
-        if (std::find(nodes.begin(), nodes.end(), node) == nodes.end()) {
-            nodes.push_back(node);
-        }
-    }
-    return nodes;
-}
-
-// INFO commandstats of every node, or nothing when one refuses it (`refusal` says why).
-std::optional<std::vector<std::map<std::string, CommandStat>>> readAllCommandStats(
-    const std::vector<RedisConnection*>& nodes, std::string* refusal) {
-    std::vector<std::map<std::string, CommandStat>> all;
-    for (RedisConnection* node : nodes) {
-        std::optional<std::map<std::string, CommandStat>> stats = readCommandStats(*node, refusal);
-        if (!stats) {
-            return std::nullopt;
-        }
-        all.push_back(std::move(*stats));
-    }
-    return all;
-}
-
 // Redis's own cost of the run: server time per decision from INFO commandstats around it, and
-// the memory the limiters' keys hold at its end.
-void printServerCost(const std::optional<std::vector<std::map<std::string, CommandStat>>>& before,
-                     const std::optional<std::vector<std::map<std::string, CommandStat>>>& after,
-                     const std::string& refusal, RedisRouter& router,
-                     const std::vector<const Limiter*>& limiters) {
-    if (before && after) {
-        ScriptTime total;
-        for (size_t i = 0; i < before->size(); ++i) {
-            const ScriptTime node = scriptTimeBetween((*before)[i], (*after)[i]);
-            total.calls += node.calls;
-            total.usec += node.usec;
-        }
+// the memory the limiters' keys hold at its end (every element counted).
+void printServerCost(LimiterCostReader& cost) {
+    const LimiterCostReader::Reading reading = cost.read(0);
+    if (reading.scripts) {
+        const ScriptTime& total = *reading.scripts;
         std::printf(
             "redis_us_per_decision: %.2f  (INFO commandstats, EVALSHA+EVAL: %lld calls, "
             "%lld us of server time)\n",
@@ -62,17 +26,13 @@ void printServerCost(const std::optional<std::vector<std::map<std::string, Comma
         std::printf("decisions_per_redis_core_s: %.0f\n", total.callsPerCoreSecond());
     } else {
         std::printf("redis_us_per_decision: not available (the server refused INFO: %s)\n",
-                    refusal.c_str());
+                    reading.scriptsRefusal.c_str());
     }
     KeyMemory memory;
-    std::string memoryRefusal;
-    for (const Limiter* limiter : limiters) {
-        const std::optional<KeyMemory> keys =
-            readKeyMemory(router.connectionForSlot(limiter->slot()), limiter->exactKeys(),
-                          limiter->scanPattern(), &memoryRefusal);
+    for (const std::optional<KeyMemory>& keys : reading.memory) {
         if (!keys) {
             std::printf("key_memory_bytes: not available (the server refused MEMORY USAGE: %s)\n",
-                        memoryRefusal.c_str());
+                        reading.memoryRefusal.c_str());
             return;
         }
         memory.keys += keys->keys;
@@ -134,12 +94,9 @@ int benchCommand(const QStringList& args) {
         };
         resetAll();
         RedisRouter costRouter(target.url());
-        const std::vector<RedisConnection*> nodes = limiterNodes(costRouter, used);
-        std::string refusal;
-        const auto statsBefore = readAllCommandStats(nodes, &refusal);
+        LimiterCostReader cost(costRouter, used);
+        cost.markBaseline();
         const BenchResult result = runThroughputBench(used, target.url(), options);
-        const auto statsAfter =
-            statsBefore ? readAllCommandStats(nodes, &refusal) : decltype(statsBefore)();
         const Limiter& first = *limiters.front();
         std::printf("limiter: %s (%s)%s\n", qPrintable(spec.name),
                     qPrintable(limiterTypeName(spec.type)),
@@ -156,7 +113,7 @@ int benchCommand(const QStringList& args) {
                         static_cast<long long>(node.decisions),
                         result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
         }
-        printServerCost(statsBefore, statsAfter, refusal, costRouter, used);
+        printServerCost(cost);
         resetAll();
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,

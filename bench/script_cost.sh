@@ -19,6 +19,8 @@
 #   gcra          R per 1000 ms, burst min(R, 100000) vs the float GCRA (TAT in one string)
 #   sliding_counter  limit R per 1000 ms window    vs two float-weighted window counters
 #   leaky_bucket  R per 1000 ms, burst min(R, 100000), delaying vs excess/last in a hash
+# The last column counts the accepted decisions of each side: the same figure on both says
+# the two made the same decisions (every request is one permit).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ratelab=${RATELAB:-$here/../build/bin/ratelab}
@@ -141,23 +143,29 @@ write_spec() {  # KIND RATE NAME > spec.json
     esac
 }
 
-# ratelab BIN on a fresh server: "<µs per call> <bytes> <keys>".
+# ratelab BIN on a fresh server: "<µs per call> <bytes> <keys> <accepted>".
 run_ratelab() {
     local bin=$1 kind=$2 rate=$3 trace=$4 name=bench-$2 dir exact=""
     dir=$(start_server)
     write_spec "$kind" "$rate" "$name" >"$work/spec.json"
     "$bin" replay --limiter "$work/spec.json" --trace "$trace" \
-        --redis "unix://$dir/redis.sock" >/dev/null
+        --redis "unix://$dir/redis.sock" >"$work/ours.csv"
     [ "$kind" = token_bucket ] && exact=$name
-    echo "$(script_usec "$dir/redis.sock") $(key_bytes "$dir/redis.sock" "{$name}:*" "$exact")"
+    echo "$(script_usec "$dir/redis.sock") $(key_bytes "$dir/redis.sock" "{$name}:*" "$exact")" \
+        "$(awk -F, 'NR > 1 && $4 == 1 { n++ } END { print n + 0 }' "$work/ours.csv")"
     stop_server "$dir"
 }
 
 # The production script on a fresh server, the trace sent through redis-cli one EVALSHA at a
 # time, as `ratelab replay` sends it (pipelining would warm the server's caches and flatter
-# one side): "<µs per call> <bytes> <keys>".
+# one side): "<µs per call> <bytes> <keys> <accepted>". Key TTLs are an hour: the trace's time
+# runs faster or slower than the server's, and a TTL meant for real time would drop state
+# mid-trace (and change the decisions) wherever the replay runs slower than the trace.
 run_production() {
     local kind=$1 rate=$2 trace=$3 name=prod-$1 dir sha script pattern exact=""
+    # A grant answers 1, Redisson's tryAcquire answers nil (an empty line).
+    local granted='^1$'
+    [ "$kind" = token_bucket ] && granted='^$'
     dir=$(start_server)
     local sock=$dir/redis.sock
     case $kind in
@@ -188,29 +196,30 @@ run_production() {
                 a[++n] = 1; a[++n] = t; a[++n] = hex(16)
             } else if (kind == "fixed_window") {
                 a[++n] = 1; a[++n] = sprintf("%s:%.0f", name, int(t / 1000) * 1000)
-                a[++n] = 1; a[++n] = 2000; a[++n] = rate
+                a[++n] = 1; a[++n] = 3600000; a[++n] = rate
             } else if (kind == "gcra" || kind == "leaky_bucket") {
                 a[++n] = 1; a[++n] = "{" name "}:" (kind == "gcra" ? "tat" : "lb")
-                a[++n] = t; a[++n] = rate; a[++n] = 1000; a[++n] = burst; a[++n] = 1
+                a[++n] = t; a[++n] = rate; a[++n] = 1000; a[++n] = burst; a[++n] = 1; a[++n] = 3600000
             } else if (kind == "sliding_counter") {
                 w = int(t / 1000); a[++n] = 2
                 a[++n] = sprintf("{%s}:sc:%.0f", name, w); a[++n] = sprintf("{%s}:sc:%.0f", name, w - 1)
-                a[++n] = t; a[++n] = 1000; a[++n] = rate; a[++n] = 1
+                a[++n] = t; a[++n] = 1000; a[++n] = rate; a[++n] = 1; a[++n] = 3600000
             } else {
                 a[++n] = 1; a[++n] = "{" name "}:log"; a[++n] = t
-                a[++n] = hex(8) "-" hex(4) "-" hex(4) "-" hex(4) "-" hex(12); a[++n] = longest + 1000
+                a[++n] = hex(8) "-" hex(4) "-" hex(4) "-" hex(4) "-" hex(12); a[++n] = 3600000
                 for (i = 1; i <= nr; i++) a[++n] = rule[i]
             }
             command(a, n)
-        }' "$trace" | redis-cli -s "$sock" >/dev/null
-    echo "$(script_usec "$sock") $(key_bytes "$sock" "$pattern" "$exact")"
+        }' "$trace" | redis-cli -s "$sock" >"$work/theirs.out"
+    echo "$(script_usec "$sock") $(key_bytes "$sock" "$pattern" "$exact")" \
+        "$(grep -c "$granted" "$work/theirs.out")"
     stop_server "$dir"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) |"
-echo "|---|---|---|---|---|---|${previous:+---|---|}---|---|"
+echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
+echo "|---|---|---|---|---|---|${previous:+---|---|}---|---|---|"
 for kind in $limiters; do
     for rate in $rates; do
         traffic=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
@@ -219,12 +228,12 @@ for kind in $limiters; do
         make_trace "$traffic" "$rows" 42 >"$trace"
         ours=() theirs=() before=()
         for _ in $(seq "$rounds"); do
-            read -r us bytes keys <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
-            ours+=("$us"); our_mem="$bytes ($keys)"
-            read -r us bytes keys <<<"$(run_production "$kind" "$rate" "$trace")"
-            theirs+=("$us"); their_mem="$bytes ($keys)"
+            read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
+            ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
+            read -r us bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
+            theirs+=("$us"); their_mem="$bytes ($keys)"; their_accepted=$accepted
             if [ -n "$previous" ]; then
-                read -r us _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
+                read -r us _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
                 before+=("$us")
             fi
         done
@@ -235,6 +244,6 @@ for kind in $limiters; do
             b=$(printf '%s\n' "${before[@]}" | median)
             row="$row $b | $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"
         fi
-        echo "$row $our_mem | $their_mem |"
+        echo "$row $our_mem | $their_mem | $our_accepted / $their_accepted |"
     done
 done

@@ -245,6 +245,22 @@ private slots:
         QVERIFY2(counts.hasMatch(), r.out.constData());
         QCOMPARE(counts.captured(1).toInt() + counts.captured(2).toInt(), 2000);
         QVERIFY(r.out.contains("redis-benchmark"));
+        // What the decisions cost Redis itself (other tests' scripts may add calls: at least).
+        const QRegularExpressionMatch cost =
+            QRegularExpression(QStringLiteral("redis_us_per_decision: [0-9.]+  \\(INFO "
+                                              "commandstats, EVALSHA\\+EVAL: (\\d+) calls"))
+                .match(QString::fromUtf8(r.out));
+        QVERIFY2(cost.hasMatch(), r.out.constData());
+        QVERIFY(cost.captured(1).toLongLong() >= 2000);
+        QVERIFY2(QRegularExpression(QStringLiteral("decisions_per_redis_core_s: [1-9][0-9]*\\n"))
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("key_memory_bytes: [1-9][0-9]* in [1-9][0-9]* keys"))
+                .match(QString::fromUtf8(r.out))
+                .hasMatch(),
+            r.out.constData());
     }
 
     void benchBadOption() {

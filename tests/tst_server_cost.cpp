@@ -2,6 +2,8 @@
 // the fixture server. No timing assertions: only that the figures exist and move the right way.
 #include <QtTest>
 
+#include "limiters/limiter_cost.h"
+#include "redis/redis_router.h"
 #include "redis/server_cost.h"
 #include "support/test_redis.h"
 
@@ -149,6 +151,76 @@ private slots:
         } else {
             QCOMPARE(many.bytes, few.bytes);
         }
+    }
+
+    // The reader behind bench and the window: script time since its baseline, memory per
+    // limiter in the order given; a sliding log's memory grows with its grants, a fixed
+    // window's counter does not.
+    void readerPerLimiter() {
+        ScopedLimiter log(spec(LimiterType::SlidingWindow));
+        ScopedLimiter window(spec(LimiterType::FixedWindow));
+        std::unique_ptr<RedisRouter> router = routeFixture();
+        LimiterCostReader cost(*router, {&*log, &*window});
+        cost.markBaseline();
+        const qint64 t0 = 1'700'000'000'000;
+        auto decideBoth = [&](int from, int to) {
+            for (int i = from; i < to; ++i) {
+                QVERIFY(log->decide(log.connection(), Request{t0 + i, QString(), 1}).allowed);
+                QVERIFY(window->decide(window.connection(), Request{t0 + i, QString(), 1}).allowed);
+            }
+        };
+        decideBoth(0, 20);
+        const LimiterCostReader::Reading first = cost.read();
+        QVERIFY2(first.scripts.has_value(), first.scriptsRefusal.c_str());
+        QVERIFY2(first.scripts->calls >= 40, qPrintable(QString::number(first.scripts->calls)));
+        QVERIFY(first.scripts->usec > 0);
+        QCOMPARE(first.memory.size(), size_t(2));
+        QVERIFY(first.memory[0] && first.memory[1]);
+        // The same figures a direct read gives, per limiter.
+        QCOMPARE(first.memory[0]->bytes, memoryOf(log).bytes);
+        QCOMPARE(first.memory[1]->bytes, memoryOf(window).bytes);
+
+        decideBoth(20, 500);
+        const LimiterCostReader::Reading second = cost.read();
+        QVERIFY(second.scripts->calls >= first.scripts->calls + 960);
+        QVERIFY2(second.memory[0]->bytes > first.memory[0]->bytes,
+                 qPrintable(QStringLiteral("%1 -> %2")
+                                .arg(first.memory[0]->bytes)
+                                .arg(second.memory[0]->bytes)));
+        QCOMPARE(second.memory[1]->bytes, first.memory[1]->bytes);
+        // Sampled: an estimate, still a figure for every limiter.
+        const LimiterCostReader::Reading sampled = cost.read(5);
+        QVERIFY(sampled.memory[0] && sampled.memory[0]->bytes > 0);
+    }
+
+    // A user that may not run INFO or MEMORY gets the server's refusal, not a figure and not
+    // an exception.
+    void readerReportsRefusals() {
+        ScopedLimiter log(spec(LimiterType::SlidingWindow));
+        QVERIFY(log->decide(log.connection(), Request{1'700'000'000'000, QString(), 1}).allowed);
+        std::unique_ptr<RedisConnection> admin = connectFixture();
+        const std::string user = uniqueName(QStringLiteral("cost-user")).toStdString();
+        const std::string password = "pw-" + uniqueName(QStringLiteral("p")).toStdString();
+        RedisReply made = admin->command({"ACL", "SETUSER", user, "reset", "on", ">" + password,
+                                          "~*", "&*", "+@all", "-info", "-memory"});
+        QVERIFY(made->type == REDIS_REPLY_STATUS);
+        RedisUrl url = fixtureUrl();
+        url.user = QString::fromStdString(user);
+        url.password = QString::fromStdString(password);
+        {
+            RedisRouter router(url);
+            LimiterCostReader cost(router, {&*log});
+            cost.markBaseline();
+            const LimiterCostReader::Reading reading = cost.read();
+            QVERIFY(!reading.scripts.has_value());
+            QVERIFY2(reading.scriptsRefusal.find("NOPERM") != std::string::npos,
+                     reading.scriptsRefusal.c_str());
+            QCOMPARE(reading.memory.size(), size_t(1));
+            QVERIFY(!reading.memory[0].has_value());
+            QVERIFY2(reading.memoryRefusal.find("NOPERM") != std::string::npos,
+                     reading.memoryRefusal.c_str());
+        }
+        admin->command({"ACL", "DELUSER", user});
     }
 };
 

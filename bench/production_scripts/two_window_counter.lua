@@ -2,7 +2,7 @@
 -- counter per epoch-aligned window, the previous window weighted by how much of it still
 -- overlaps the sliding window, floats throughout.
 -- KEYS[1] the current window's counter, KEYS[2] the previous window's
--- ARGV: now_ms, window_ms, limit, permits
+-- ARGV: now_ms, window_ms, limit, permits, ttl_ms
 -- Returns 1 granted, 0 refused.
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
@@ -14,6 +14,6 @@ if math.floor(previous * weight) + current + permits > tonumber(ARGV[3]) then
     return 0
 end
 if redis.call('incrby', KEYS[1], permits) == permits then
-    redis.call('pexpire', KEYS[1], window * 2 + 1000)
+    redis.call('pexpire', KEYS[1], ARGV[5])
 end
 return 1

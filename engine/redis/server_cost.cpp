@@ -1,5 +1,6 @@
 #include "redis/server_cost.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 
@@ -93,13 +94,15 @@ std::optional<std::map<std::string, CommandStat>> readCommandStats(RedisConnecti
 
 std::optional<KeyMemory> readKeyMemory(RedisConnection& connection,
                                        const std::vector<std::string>& exactKeys,
-                                       const std::string& pattern, std::string* refusal) {
+                                       const std::string& pattern, std::string* refusal,
+                                       int samples) {
+    const std::string sampleCount = std::to_string(std::max(0, samples));
     KeyMemory memory;
     bool denied = false;
     // A key that vanished since SCAN (expired) answers nil and counts for nothing.
     auto measure = [&](const std::vector<std::string>& keys) {
         for (const std::string& key : keys) {
-            connection.append({"MEMORY", "USAGE", key, "SAMPLES", "0"});
+            connection.append({"MEMORY", "USAGE", key, "SAMPLES", sampleCount});
         }
         for (size_t i = 0; i < keys.size(); ++i) {
             RedisReply reply = connection.readReply();

@@ -41,8 +41,9 @@ ScriptTime scriptTimeBetween(const std::map<std::string, CommandStat>& before,
 std::optional<std::map<std::string, CommandStat>> readCommandStats(RedisConnection& connection,
                                                                    std::string* refusal = nullptr);
 
-// MEMORY USAGE (every member counted: SAMPLES 0) summed over `exactKeys` and every key SCAN
-// finds for `pattern` on this connection (one node).
+// MEMORY USAGE summed over `exactKeys` and every key SCAN finds for `pattern` on this
+// connection (one node). `samples` is MEMORY USAGE's SAMPLES: 0 counts every element (exact,
+// costs the server O(n) per key), a few (Redis's default is 5) estimate from that many.
 struct KeyMemory {
     long long keys = 0;
     long long bytes = 0;
@@ -50,6 +51,7 @@ struct KeyMemory {
 // Nothing when the server refuses MEMORY USAGE (`refusal` gets the error text).
 std::optional<KeyMemory> readKeyMemory(RedisConnection& connection,
                                        const std::vector<std::string>& exactKeys,
-                                       const std::string& pattern, std::string* refusal = nullptr);
+                                       const std::string& pattern, std::string* refusal = nullptr,
+                                       int samples = 0);
 
 }  // namespace ratelab
