@@ -6,7 +6,7 @@
 
 namespace ratelab::cli {
 
-// Exit codes of the command line (DESIGN.md): stable, scripts depend on them.
+// Exit codes of the command line (README, "Command line"): stable, scripts depend on them.
 enum ExitCode : int { kDone = 0, kFailed = 1, kBadInput = 2, kRedisFailed = 3 };
 
 // Prints "ratelab: <message>" to stderr.

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QVector>
 
+#include "input_limits.h"
+
 namespace ratelab {
 
 enum class LimiterType {
@@ -30,7 +32,7 @@ struct SlidingRule {
     }
 };
 
-// One limiter as the user configured it (DESIGN.md, "Limiter spec"). Only the fields of its
+// One limiter as the user configured it (README, "Limiter specs"). Only the fields of its
 // type are meaningful.
 struct LimiterSpec {
     LimiterType type = LimiterType::TokenBucket;
@@ -69,22 +71,7 @@ struct LimiterSpec {
     bool operator!=(const LimiterSpec& o) const { return !(*this == o); }
 };
 
-// Limits of accepted values (validation refuses anything outside).
-namespace spec_limits {
-constexpr qint64 kMaxRate = 1'000'000'000;  // permits
-// The sliding-window log holds one Redis zset member per permit granted inside its window.
-constexpr qint64 kMaxSlidingLimit = 1'000'000;
-constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
-constexpr int kMaxNameLength = 200;
-constexpr int kMaxRules = 32;
-// gcra, sliding_counter and leaky_bucket decide in exact integer arithmetic inside Lua, whose
-// numbers are doubles: these bounds keep every product the scripts form (burst x period,
-// (burst + 1) x 1000 x period, limit x window) below 2^53, so no rounding can change a decision.
-constexpr qint64 kMaxAlgoRate = 1'000'000;
-constexpr qint64 kMaxAlgoPeriodMs = 24LL * 3600 * 1000;  // one day
-constexpr qint64 kMaxAlgoBurst = 100'000;
-constexpr qint64 kMaxCounterLimit = 1'000'000;
-}  // namespace spec_limits
+// Limits of accepted values: spec_limits in input_limits.h (validation refuses anything outside).
 
 // Parsing and validation (limiter_spec_parser.cpp). Every error is an InputError whose place is
 // the JSON path of the offending field ("$.rules[1].window_ms"), or "line L, column C" for
