@@ -38,7 +38,7 @@ void RedisCostView::clear() {
 }
 
 QString RedisCostView::formatBytes(qint64 bytes) {
-    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+    return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeIecFormat);
 }
 
 void RedisCostView::updateCost(const RunCost& cost, const QStringList& names) {
