@@ -25,7 +25,7 @@ private:
     }
 
 private slots:
-    void init() { QLocale::setDefault(QLocale::c()); }
+    void init() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
 
     void rows_data() {
         QTest::addColumn<bool>("exact");
