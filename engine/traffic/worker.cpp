@@ -166,12 +166,19 @@ void Worker::execute(std::vector<Job>& batch) {
     }
     // Replies come back in order per connection. A connection that breaks fails every read
     // after it, so its remaining decisions are errors while other nodes' replies still count.
+    // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
+    // by how long their scripts took (the replies come back one after the other).
+    const bool waits = ctx_.clock->waits();
+    std::vector<qint64> repliedRunUs(n, sendRunUs);
     for (size_t i = 0; i < n; ++i) {
         if (sentOn[i] == nullptr) {
             continue;
         }
         try {
             RedisReply reply = sentOn[i]->readReply();
+            if (waits) {
+                repliedRunUs[i] = ctx_.clock->elapsedUs();
+            }
             if (RedisRouter::needsRetry(reply.get())) {
                 retry.push_back(i);
                 continue;
@@ -191,10 +198,15 @@ void Worker::execute(std::vector<Job>& batch) {
             decided[i] = 1;
         } catch (const RedisError&) {
         }
+        if (waits) {
+            repliedRunUs[i] = ctx_.clock->elapsedUs();
+        }
     }
-    const qint64 doneRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : sendRunUs;
+    const qint64 doneRunUs = waits ? ctx_.clock->elapsedUs() : sendRunUs;
     for (size_t i = 0; i < n; ++i) {
-        stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
+        // Failed reads end when the batch does.
+        const qint64 endUs = decided[i] ? repliedRunUs[i] : doneRunUs;
+        stats_.limiter(batch[i].limiter).recordAttempt(endUs - batch[i].dueRunUs);
         finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs);
     }
 }

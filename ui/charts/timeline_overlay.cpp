@@ -76,11 +76,19 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
         item->setBrush(style::withAlpha(look.text, alpha));
         item->setVisible(true);
-        // The label is centred in the visible part of the band, left out if it does not fit.
+        // The label is centred in the visible part of the band. Where "7/10" does not fit the
+        // count alone does ("7"); only a band narrower than that goes without.
         OverlayLabel* label = labelAt(bandLabels_, i);
         const QRectF inView = rect.intersected(plot);
-        const QSizeF size = label->set(band.label, look.font, look.text, look.labelBack);
-        if (band.label.isEmpty() || size.width() + 4 > inView.width())
+        QSizeF size;
+        bool fits = false;
+        for (const QString& text : {band.label, band.label.section(QLatin1Char('/'), 0, 0)}) {
+            size = label->set(text, look.font, look.text, look.labelBack);
+            fits = !text.isEmpty() && size.width() + 2 <= inView.width();
+            if (fits)
+                break;
+        }
+        if (!fits)
             label->hide();
         else
             label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));
