@@ -932,6 +932,8 @@ void TestTimelineChart::everyWindowShowsItsCount() {
     QCOMPARE(chart.windowLabels().size(), 56);  // the 4 windows after now have no count yet
     const QStringList texts = drawnTexts(chart);
     QCOMPARE(texts.count(QStringLiteral("7")) + texts.count(QStringLiteral("7/10")), 56);
+    // One form for all of them.
+    QVERIFY(texts.count(QStringLiteral("7")) == 56 || texts.count(QStringLiteral("7/10")) == 56);
     const QString tip = chart.toolTipAt(10.5);
     QVERIFY2(tip.contains(QStringLiteral("7/10 granted")), qPrintable(tip));
 }

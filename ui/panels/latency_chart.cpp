@@ -145,12 +145,12 @@ void LatencyChart::render() {
     if (latency.total == 0) {
         title = tr("No latencies yet");
     } else if (latency.max == 0) {
-        title = tr("All %1 calls took 0 ms: a virtual clock decides each request at its scheduled "
-                   "time without waiting for Redis, so there is no latency to show")
+        title = tr("All %1 calls took 0 ms: a virtual clock<br>decides at the scheduled time, "
+                   "without<br>waiting for Redis: no latency to show")
                     .arg(panel::count(qint64(latency.total)));
     } else {
-        title = tr("p50 %1 ms \u00b7 p90 %2 ms \u00b7 p99 %3 ms \u00b7 p99.9 %4 ms "
-                   "\u00b7 max %5 ms")
+        // Short lines: the histogram may get a third of a 1024 px window.
+        title = tr("p50 %1 · p90 %2 · p99 %3 ms<br>p99.9 %4 · max %5 ms")
                     .arg(panel::formatMs(latency.percentile(50)),
                          panel::formatMs(latency.percentile(90)),
                          panel::formatMs(latency.percentile(99)),
@@ -160,8 +160,8 @@ void LatencyChart::render() {
             // Wait mode: a request waits over several calls; its wait is another quantity.
             title +=
                 QStringLiteral("<br>") +
-                tr("waited for a grant (first try to grant, %1 granted): p50 %2 ms \u00b7 "
-                   "p99 %3 ms \u00b7 mean %4 ms")
+                tr("waited for a grant (%1 granted, first<br>try to grant): p50 %2 · "
+                   "p99 %3 · mean %4 ms")
                     .arg(panel::count(qint64(waited.total)), panel::formatMs(waited.percentile(50)),
                          panel::formatMs(waited.percentile(99)),
                          panel::formatMs(qint64(waited.mean())));
