@@ -16,6 +16,7 @@
 #include "charts/timeline_chart.h"
 #include "input_error.h"
 #include "run/run_controller.h"
+#include "scenario/example_paths.h"
 #include "scenario/run_report.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
@@ -62,7 +63,8 @@ void MainWindow::buildActions() {
     tools->setObjectName(QStringLiteral("runToolbar"));
 
     QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), path_,
+        const QString start = path_.isEmpty() ? exampleScenarioDirs().value(0) : path_;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
                                                           tr("Scenarios (*.json)"));
         if (!path.isEmpty()) {
             openScenario(path);
