@@ -835,6 +835,9 @@ void TestPanels::tablesFitTheWidth_data() {
     QTest::addColumn<int>("width");
     QTest::newRow("comparison at 1024") << true << 1024;
     QTest::newRow("comparison at 800") << true << 800;
+    // A 1024 px window less the scenario dock.
+    QTest::newRow("comparison at 660") << true << 660;
+    QTest::newRow("clients at 660") << false << 660;
     QTest::newRow("clients at 1024") << false << 1024;
 }
 

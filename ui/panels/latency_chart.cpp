@@ -41,7 +41,7 @@ LatencyChart::LatencyChart(QWidget* parent) : QWidget(parent) {
     series_->append(set_);
     chart->addSeries(series_);
     axisX_ = new QBarCategoryAxis(chart);
-    axisX_->setTitleText(tr("latency per script call, ms (bar start)"));
+    axisX_->setTitleText(tr("ms per script call (bar start)"));
     axisX_->setTruncateLabels(false);  // labels are thinned out to fit instead
     axisX_->setLabelsAngle(0);
     axisY_ = new QValueAxis(chart);
@@ -160,8 +160,7 @@ void LatencyChart::render() {
             // Wait mode: a request waits over several calls; its wait is another quantity.
             title +=
                 QStringLiteral("<br>") +
-                tr("waited for a grant (%1 granted, first<br>try to grant): p50 %2 · "
-                   "p99 %3 · mean %4 ms")
+                tr("waited for a grant (%1 granted):<br>p50 %2 · p99 %3 · mean %4 ms")
                     .arg(panel::count(qint64(waited.total)), panel::formatMs(waited.percentile(50)),
                          panel::formatMs(waited.percentile(99)),
                          panel::formatMs(qint64(waited.mean())));

@@ -58,7 +58,11 @@ void fitColumns(QTableWidget* table, const QStringList& tips) {
     header->setMinimumSectionSize(
         std::max(24, table->fontMetrics().horizontalAdvance(QStringLiteral("00.0")) + 8));
     header->setTextElideMode(Qt::ElideRight);
+    // A header wider than its column is clipped at both ends when centred: left-aligned, its
+    // start stays readable (the tooltip has it whole).
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     header->setSectionResizeMode(QHeaderView::Stretch);
+    header->setStretchLastSection(false);  // it would keep its old width on top
     for (int c = 0; c < table->columnCount() && c < tips.size(); ++c) {
         if (QTableWidgetItem* item = table->horizontalHeaderItem(c))
             item->setToolTip(
