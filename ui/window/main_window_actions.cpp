@@ -15,6 +15,7 @@
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
+#include "panels/redis_cost_view.h"
 #include "run/run_controller.h"
 #include "scenario/example_paths.h"
 #include "scenario/run_report.h"
@@ -104,6 +105,7 @@ void MainWindow::buildActions() {
         }
         runningSpecs_ = scenario->limiters;
         rebuildTimelines(*scenario, 0);
+        cost_->clear();
         controller_->start(*scenario);
         updateEnabled();
     });
