@@ -29,25 +29,27 @@ public:
         std::string memoryRefusal;  // the server's error when it refused MEMORY USAGE
     };
 
-    // `router` and the limiters must outlive the reader.
-    LimiterCostReader(RedisRouter& router, std::vector<const Limiter*> limiters);
+    // `router` must outlive the reader.
+    explicit LimiterCostReader(RedisRouter& router);
 
-    // Reads every node's script counters as the baseline. Throws RedisError when a node cannot
-    // be reached (a refusal is not an error: read() then reports it).
-    void markBaseline();
+    // Reads the script counters of every node holding one of `limiters` as the baseline.
+    // Throws RedisError when a node cannot be reached (a refusal is not an error: read() then
+    // reports it).
+    void markBaseline(const std::vector<const Limiter*>& limiters);
 
-    // Script time since the baseline and each limiter's key memory (`samples` as in
+    // Script time since the baseline on the nodes holding `limiters` (a node without a
+    // baseline is left out) and each limiter's key memory, in their order (`samples` as in
     // readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError on a broken
     // connection.
-    Reading read(int samples = 0);
+    Reading read(const std::vector<const Limiter*>& limiters, int samples = 0);
 
 private:
-    std::vector<RedisConnection*> nodes();
-    std::optional<std::vector<std::map<std::string, CommandStat>>> readStats(std::string* refusal);
+    using Stats = std::map<std::string, CommandStat>;
+    std::vector<RedisConnection*> nodes(const std::vector<const Limiter*>& limiters);
 
     RedisRouter& router_;
-    std::vector<const Limiter*> limiters_;
-    std::optional<std::vector<std::map<std::string, CommandStat>>> baseline_;
+    bool baselineRead_ = false;
+    std::map<const RedisConnection*, Stats> baseline_;  // per node
     std::string baselineRefusal_;
 };
 
