@@ -19,6 +19,7 @@
 #include "charts/timeline_chart.h"
 #include "editors/limiter_editor.h"
 #include "editors/limiter_list_editor.h"
+#include "panels/comparison_table.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"
@@ -153,7 +154,9 @@ private slots:
         QCOMPARE(charts.size(), 2);
         for (int i = 0; i < 2; ++i) {
             QCOMPARE(qint64(sumY(charts[i]->acceptedSeries())), run.limiters[i].accepted);
-            QCOMPARE(qint64(sumY(charts[i]->rejectedSeries())), run.limiters[i].rejected);
+            // The rejected area is stacked on the accepted one.
+            QCOMPARE(qint64(sumY(charts[i]->rejectedSeries()) - sumY(charts[i]->acceptedSeries())),
+                     run.limiters[i].rejected);
         }
         RedisConnection c(fixtureUrl());
         for (const LimiterSpec& spec : scenario.limiters) {
@@ -273,8 +276,11 @@ private slots:
         const double end = double(window_->lastSnapshot().elapsedUs) / 1e6;
         QVERIFY2(end > 30, qPrintable(QString::number(end)));
         QValueAxis* axis = xAxis(chart);
-        QCOMPARE(axis->min(), end - 30);
-        QCOMPARE(axis->max(), end);
+        // Following shows the whole run, [0, duration].
+        QCOMPARE(axis->min(), 0.0);
+        QCOMPARE(axis->max(), std::max(60.0, end));
+        const double followedMin = axis->min();
+        const double followedMax = axis->max();
         QVERIFY(chart->following());
 
         // F8 pauses the view.
@@ -291,31 +297,66 @@ private slots:
         QApplication::sendEvent(chart->viewport(), &wheel);
         const double span = axis->max() - axis->min();
         const double pixel = span / chart->chart()->plotArea().width();  // seconds per pixel
-        QVERIFY2(std::abs(span - 30 * 0.8) < pixel, qPrintable(QString::number(span)));
+        QVERIFY2(std::abs(span - (followedMax - followedMin) * 0.8) < pixel,
+                 qPrintable(QString::number(span)));
         const double zoomedMin = axis->min();
-        QVERIFY2(std::abs((zoomedMin + span / 2) - (end - 15)) < 2 * pixel,
+        QVERIFY2(std::abs((zoomedMin + span / 2) - (followedMin + followedMax) / 2) < 2 * pixel,
                  qPrintable(QString::number(zoomedMin)));
 
-        // Dragging 150 px to the right shows earlier run time, by 150 pixels' worth.
-        const QPoint to = middle + QPoint(150, 0);
+        // Dragging 60 px to the right shows earlier run time, by 60 pixels' worth (the zoomed
+        // view starts a tenth of the run after 0, more than that).
+        const QPoint to = middle + QPoint(60, 0);
         QTest::mousePress(chart->viewport(), Qt::LeftButton, Qt::NoModifier, middle);
-        QTest::mouseMove(chart->viewport(), middle + QPoint(75, 0));
+        QTest::mouseMove(chart->viewport(), middle + QPoint(30, 0));
         QTest::mouseMove(chart->viewport(), to);
         QTest::mouseRelease(chart->viewport(), Qt::LeftButton, Qt::NoModifier, to);
-        const double shift = 150 * pixel;
+        const double shift = 60 * pixel;
+        QVERIFY(zoomedMin - shift > 0);
         QVERIFY2(std::abs(axis->min() - (zoomedMin - shift)) < pixel,
                  qPrintable(QStringLiteral("%1 vs %2").arg(axis->min()).arg(zoomedMin - shift)));
         QVERIFY(std::abs((axis->max() - axis->min()) - span) < 1e-9);  // panning keeps the zoom
 
-        // F8 again: the view follows the live edge, the last 30 s.
+        // F8 again: the view follows, the whole run again.
         QTest::keyClick(window_.get(), Qt::Key_F8);
         QVERIFY(!pause->isChecked());
         QVERIFY(chart->following());
-        QCOMPARE(axis->min(), end - 30);
-        QCOMPARE(axis->max(), end);
+        QCOMPARE(axis->min(), followedMin);
+        QCOMPARE(axis->max(), followedMax);
 
         RedisConnection c(fixtureUrl());
         makeLimiter(scenario.limiters[0])->reset(c);
+    }
+
+    // Issue 11: the view paused (F8) during a run and resumed after it ended kept the timelines
+    // cut at the pause and the comparison at the counts of then. Resuming draws the newest run.
+    void resumeAfterTheRunShowsItAll() {
+        const Scenario scenario = virtualScenario();
+        window_->setScenario(scenario);
+        auto* pause = window_->findChild<QAction*>(QStringLiteral("pauseView"));
+        QVERIFY(pause);
+        if (pause->isChecked())
+            pause->trigger();  // an earlier test left it paused
+        pause->trigger();
+        QVERIFY(pause->isChecked());
+        QSignalSpy finished(window_->controller(), &RunController::finished);
+        window_->startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const RunSnapshot run = window_->lastSnapshot();
+        const QVector<TimelineChart*> charts = window_->timelines();
+        QCOMPARE(charts.size(), 2);
+        auto* comparison = window_->findChild<ComparisonTable*>();
+        QVERIFY(comparison);
+
+        pause->trigger();
+        QVERIFY(!pause->isChecked());
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(qint64(sumY(charts[i]->acceptedSeries())), run.limiters[i].accepted);
+            QCOMPARE(comparison->row(i).value(2), QLocale().toString(run.limiters[i].fired));
+        }
+        RedisConnection c(fixtureUrl());
+        for (const LimiterSpec& spec : scenario.limiters) {
+            makeLimiter(spec)->reset(c);
+        }
     }
 
     void saveAndOpenRoundTrip() {

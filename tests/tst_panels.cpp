@@ -2,6 +2,7 @@
 // tree's rows and in-place updates, the accounting line, the comparison and client tables and
 // the latency chart's title and bars.
 
+#include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
@@ -16,12 +17,14 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QTreeWidget>
+#include <QValueAxis>
 #include <cmath>
 
 #include "panels/client_table.h"
 #include "panels/comparison_table.h"
 #include "panels/latency_chart.h"
 #include "panels/state_panel.h"
+#include "panels/table_cells.h"
 
 using namespace ratelab;
 
@@ -174,6 +177,16 @@ private slots:
     void latencyChart_data();
     void latencyChart();
     void latencyChartSwitchAndEmpty();
+
+    void headerToolTips_data();
+    void headerToolTips();
+    void stateHeaderToolTips();
+    void tablesFitTheWidth_data();
+    void tablesFitTheWidth();
+    void latencyLabelsDoNotOverlap_data();
+    void latencyLabelsDoNotOverlap();
+    void latencyTitleSaysWhatItCounts_data();
+    void latencyTitleSaysWhatItCounts();
 };
 
 void TestPanels::initTestCase() {
@@ -546,6 +559,12 @@ void TestPanels::comparisonRow_data() {
         << QVector<qint64>{0, 20, 127} << 0.5
         << texts({"api", "fixed_window (per_client)", "3", "1", "2", "0", "0", "0", "33.3", "0.020",
                   "0.127", "0.500"});
+    // Issue 11: a virtual clock showed 0.000 without saying why.
+    QTest::newRow("virtual clock")
+        << int(LimiterType::TokenBucket) << false << QVector<qint64>{4, 4, 0, 0, 0, 0}
+        << QVector<qint64>{0, 0, 0, 0} << 1.0
+        << texts({"api", "token_bucket", "4", "4", "0", "0", "0", "0", "100.0", "0 (virtual)",
+                  "0 (virtual)", "1.000"});
     QTest::newRow("nothing yet") << int(LimiterType::SlidingWindow) << false
                                  << QVector<qint64>{0, 0, 0, 0, 0, 0} << QVector<qint64>() << 1.0
                                  << texts({"api", "sliding_window", "0", "0", "0", "0", "0", "0",
@@ -703,9 +722,9 @@ void TestPanels::latencyChart() {
     chart.updateFrom(run);
 
     // Each number in the title is the percentile to within half its last printed digit.
-    const QRegularExpression pattern(QStringLiteral(
-        "^p50 ([\\d.,]+) ms \u00b7 p90 ([\\d.,]+) ms \u00b7 p99 ([\\d.,]+) ms \u00b7 "
-        "p99.9 ([\\d.,]+) ms \u00b7 max ([\\d.,]+) ms$"));
+    const QRegularExpression pattern(
+        QStringLiteral("^p50 ([\\d.,]+) \u00b7 p90 ([\\d.,]+) \u00b7 p99 ([\\d.,]+) ms<br>"
+                       "p99.9 ([\\d.,]+) \u00b7 max ([\\d.,]+) ms$"));
     const QRegularExpressionMatch match = pattern.match(chart.titleText());
     QVERIFY2(match.hasMatch(), qPrintable(chart.titleText()));
     const double percents[] = {50, 90, 99, 99.9, 100};
@@ -751,8 +770,8 @@ void TestPanels::latencyChartSwitchAndEmpty() {
     combo->setCurrentIndex(1);
     // 2500 us sits in the bucket [2496, 2527]; percentiles report its top capped at the max.
     QCOMPARE(chart.titleText(),
-             QStringLiteral("p50 2.500 ms \u00b7 p90 2.500 ms \u00b7 p99 2.500 ms \u00b7 p99.9 "
-                            "2.500 ms \u00b7 max 2.500 ms"));
+             QStringLiteral("p50 2.500 \u00b7 p90 2.500 \u00b7 p99 2.500 ms<br>p99.9 "
+                            "2.500 \u00b7 max 2.500 ms"));
     QCOMPARE(chart.barCount(), 1);
 
     run.limiters[1].latency = histogramOf(QStringLiteral("wide"));
@@ -763,6 +782,203 @@ void TestPanels::latencyChartSwitchAndEmpty() {
     chart.updateFrom(run);
     QCOMPARE(chart.barCount(), 0);
     QCOMPARE(chart.titleText(), QStringLiteral("No latencies yet"));
+}
+
+void TestPanels::headerToolTips_data() {
+    QTest::addColumn<bool>("comparison");
+    QTest::addColumn<int>("column");
+    QTest::addColumn<QString>("mentions");  // what the tooltip must say
+    QTest::newRow("let through") << true << 6 << QStringLiteral("on_error \"open\"");
+    QTest::newRow("refused") << true << 7 << QStringLiteral("on_error \"closed\"");
+    QTest::newRow("p50") << true << 9 << QStringLiteral("Median");
+    QTest::newRow("p99") << true << 10 << QStringLiteral("99th percentile");
+    QTest::newRow("fairness") << true << 11 << QStringLiteral("Jain");
+    QTest::newRow("fired") << true << 2 << QStringLiteral("Accepted + Rejected + Errors");
+    QTest::newRow("waited ms") << false << 5 << QStringLiteral("first try to the grant");
+    QTest::newRow("mean wait") << false << 6 << QStringLiteral("Waited ms / Accepted");
+}
+
+// Issue 11: Fairness, Let through, Refused, Waited ms were explained nowhere. Every header
+// has a tooltip naming the column and saying what it counts.
+void TestPanels::headerToolTips() {
+    QFETCH(bool, comparison);
+    QFETCH(int, column);
+    QFETCH(QString, mentions);
+    ComparisonTable compare;
+    ClientTable clients;
+    QWidget& owner = comparison ? static_cast<QWidget&>(compare) : clients;
+    auto* table = owner.findChild<QTableWidget*>(comparison ? QStringLiteral("comparison")
+                                                            : QStringLiteral("clients"));
+    QVERIFY(table);
+    for (int c = 0; c < table->columnCount(); ++c) {
+        const QTableWidgetItem* header = table->horizontalHeaderItem(c);
+        QVERIFY2(header->toolTip().contains(header->text()), qPrintable(header->text()));
+        QVERIFY2(header->toolTip().size() > header->text().size() + 20,
+                 qPrintable(header->toolTip()));
+    }
+    const QString tip = table->horizontalHeaderItem(column)->toolTip();
+    QVERIFY2(tip.contains(mentions.toHtmlEscaped()) || tip.contains(mentions), qPrintable(tip));
+}
+
+void TestPanels::stateHeaderToolTips() {
+    StatePanel panel;
+    auto* tree = panel.findChild<QTreeWidget*>(QStringLiteral("stateTree"));
+    QVERIFY(tree);
+    for (int c = 0; c < tree->columnCount(); ++c)
+        QVERIFY2(tree->headerItem()->toolTip(c).size() > 20,
+                 qPrintable(tree->headerItem()->text(c)));
+    QVERIFY(tree->headerItem()->toolTip(2).contains(QStringLiteral("never depends")));
+}
+
+void TestPanels::tablesFitTheWidth_data() {
+    QTest::addColumn<bool>("comparison");
+    QTest::addColumn<int>("width");
+    QTest::newRow("comparison at 1024") << true << 1024;
+    QTest::newRow("comparison at 800") << true << 800;
+    // A 1024 px window less the scenario dock.
+    QTest::newRow("comparison at 660") << true << 660;
+    QTest::newRow("clients at 660") << false << 660;
+    QTest::newRow("clients at 1024") << false << 1024;
+}
+
+// Issue 11: at 1024 x 700 the comparison table scrolled sideways. The columns share the width;
+// a text too long for its column is elided and whole in the cell's tooltip.
+void TestPanels::tablesFitTheWidth() {
+    QFETCH(bool, comparison);
+    QFETCH(int, width);
+    const QString longName =
+        QStringLiteral("checkout-api-with-a-rather-long-limiter-name-for-the-eu-region");
+    RunSnapshot run;
+    run.limiters.append(limiterSnapshot(longName, 123456789, 100000000, 23456000, 789));
+    run.limiters[0].spec.type = LimiterType::FixedWindow;
+    run.limiters[0].spec.scope = Scope::PerClient;
+    run.limiters[0].errorsOpen = 789;
+    run.limiters[0].clients.append(clientFrom(longName + QStringLiteral("|123456789|100000000|"
+                                                                        "23456000|789|987654321")));
+    LatencyHistogram histogram;
+    histogram.record(1'234'567);
+    run.limiters[0].latency = histogram.snapshot();
+
+    ComparisonTable compare;
+    ClientTable clients;
+    QWidget& widget = comparison ? static_cast<QWidget&>(compare) : clients;
+    widget.resize(width, 300);
+    widget.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&widget));
+    compare.updateFrom(run);
+    clients.updateFrom(run);
+    QCoreApplication::processEvents();
+    auto* table = widget.findChild<QTableWidget*>(comparison ? QStringLiteral("comparison")
+                                                             : QStringLiteral("clients"));
+    QVERIFY(table);
+    int total = 0;
+    for (int c = 0; c < table->columnCount(); ++c)
+        total += table->horizontalHeader()->sectionSize(c);
+    QVERIFY2(total <= table->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+    QVERIFY(!table->horizontalScrollBar()->isVisible());
+    QCOMPARE(table->item(0, 0)->toolTip(), longName);
+}
+
+void TestPanels::latencyLabelsDoNotOverlap_data() {
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<int>("width");
+    QTest::newRow("wide at 1024") << "wide" << 1024;
+    QTest::newRow("wide at 600") << "wide" << 600;
+    QTest::newRow("bimodal at 700") << "bimodal" << 700;
+}
+
+// Issue 11: the histogram's labels overlapped at 1024 x 700. They are horizontal and thinned
+// out so that each shown label fits in the space up to the next one.
+void TestPanels::latencyLabelsDoNotOverlap() {
+    QFETCH(QString, kind);
+    QFETCH(int, width);
+    RunSnapshot run;
+    run.limiters.append(limiterSnapshot(QStringLiteral("api"), 0, 0, 0, 0));
+    run.limiters[0].latency = histogramOf(kind);
+    LatencyChart chart;
+    chart.resize(width, 450);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    chart.updateFrom(run);
+    QCoreApplication::processEvents();
+    chart.updateFrom(run);
+
+    auto* axis =
+        qobject_cast<QBarCategoryAxis*>(chart.chartView()->chart()->axes(Qt::Horizontal).value(0));
+    QVERIFY(axis);
+    QCOMPARE(axis->labelsAngle(), 0);
+    const QStringList labels = chart.axisLabels();
+    QCOMPARE(labels.size(), chart.barCount());
+    const double pitch = chart.chartView()->chart()->plotArea().width() / double(labels.size());
+    const QFontMetrics metrics(axis->labelsFont());
+    int previous = -1;
+    int shown = 0;
+    for (int i = 0; i < labels.size(); ++i) {
+        if (labels[i].trimmed().remove(QChar(0x200B)).isEmpty())
+            continue;
+        ++shown;
+        if (previous >= 0) {
+            // Centred under their bars: half of each label on either side of its centre.
+            const double room = pitch * (i - previous);
+            const double needed = (metrics.horizontalAdvance(labels[previous]) +
+                                   metrics.horizontalAdvance(labels[i])) /
+                                  2.0;
+            QVERIFY2(room >= needed, qPrintable(QStringLiteral("%1 and %2: %3 px for %4")
+                                                    .arg(labels[previous], labels[i])
+                                                    .arg(room)
+                                                    .arg(needed)));
+        }
+        previous = i;
+    }
+    QVERIFY(shown >= 2);
+    // Each bar tells its range and count.
+    QVERIFY2(chart.barToolTip(0).contains(QStringLiteral("script calls")),
+             qPrintable(chart.barToolTip(0)));
+}
+
+void TestPanels::latencyTitleSaysWhatItCounts_data() {
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("virtual clock") << "virtual" << QStringLiteral("virtual clock");
+    QTest::newRow("wait mode") << "wait" << QStringLiteral("waited for a grant");
+    QTest::newRow("try mode") << "try" << QStringLiteral("p50");
+}
+
+// Issue 11: in wait mode the histogram counted script calls under a "requests" axis, and its
+// p99 sat beside a far longer mean wait without a word; a virtual run showed 0.000 everywhere.
+void TestPanels::latencyTitleSaysWhatItCounts() {
+    QFETCH(QString, mode);
+    QFETCH(QString, mentions);
+    RunSnapshot run;
+    run.limiters.append(limiterSnapshot(QStringLiteral("api"), 0, 0, 0, 0));
+    LatencyHistogram calls;
+    LatencyHistogram waited;
+    if (mode == QLatin1String("virtual")) {
+        for (int i = 0; i < 7; ++i)
+            calls.record(0);
+    } else {
+        for (int i = 0; i < 700; ++i)
+            calls.record(1000 + i * 20);
+    }
+    if (mode == QLatin1String("wait")) {
+        for (int i = 0; i < 100; ++i)
+            waited.record(150'000 + i * 100);
+    }
+    run.limiters[0].latency = calls.snapshot();
+    run.limiters[0].waited = waited.snapshot();
+    LatencyChart chart;
+    chart.updateFrom(run);
+    QVERIFY2(chart.titleText().contains(mentions), qPrintable(chart.titleText()));
+    if (mode == QLatin1String("wait")) {
+        const QString mean = panel::formatMs(qint64(waited.snapshot().mean()));
+        QVERIFY2(chart.titleText().contains(QStringLiteral("mean %1 ms").arg(mean)),
+                 qPrintable(chart.titleText()));
+    }
+    auto* axisY =
+        qobject_cast<QValueAxis*>(chart.chartView()->chart()->axes(Qt::Vertical).value(0));
+    QVERIFY(axisY);
+    QCOMPARE(axisY->titleText(), QStringLiteral("script calls"));
 }
 
 QTEST_MAIN(TestPanels)

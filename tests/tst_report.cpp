@@ -15,6 +15,7 @@
 #include "report/report_renderer.h"
 #include "scenario/run_report.h"
 #include "stats/run_snapshot.h"
+#include "style/series_style.h"
 
 using ratelab::CalendarUnit;
 using ratelab::LimiterSnapshot;
@@ -23,6 +24,7 @@ using ratelab::LimiterType;
 using ratelab::RunSnapshot;
 using ratelab::Scope;
 using ratelab::SlidingRule;
+namespace style = ratelab::style;
 
 Q_DECLARE_METATYPE(ratelab::LimiterSpec)
 
@@ -32,9 +34,15 @@ constexpr qint64 kSecondMs = 1000;
 constexpr qint64 kMinuteMs = 60 * kSecondMs;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
 
-// The renderer's series colours (report_renderer.cpp): accepted green, rejected red.
-const QColor kAcceptedColor(0x2c, 0xa0, 0x2c);
-const QColor kRejectedColor(0xd6, 0x27, 0x28);
+// A series colour as the report fills it: at the style's report alpha, on white.
+QColor filledOnWhite(const QColor& color) {
+    const double a = style::seriesColors(false).reportAreaAlpha / 255.0;
+    const auto mix = [a](int c) { return int(std::lround(c * a + 255 * (1 - a))); };
+    return QColor(mix(color.red()), mix(color.green()), mix(color.blue()));
+}
+// The renderer's series colours (the light set of ui/style): accepted, rejected.
+const QColor kAcceptedColor = filledOnWhite(style::seriesColors(false).accepted);
+const QColor kRejectedColor = filledOnWhite(style::seriesColors(false).rejected);
 
 LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope = Scope::Global) {
     LimiterSpec spec;
@@ -175,6 +183,7 @@ private slots:
 
     void renderShowsBothLimiters();
     void renderWithoutLimitersOrWithManyWindows();
+    void renderStacksDecisions();
     void writeReportPng();
     void writeReportPngToUnwritablePath();
     void summaryCarriesFailurePolicy_data();
@@ -440,6 +449,55 @@ void TestReport::renderWithoutLimitersOrWithManyWindows() {
     QCOMPARE(image.size(), QSize(1200, 360));
     QVERIFY(countNear(image, kAcceptedColor) > 0);
     QVERIFY(countNear(image, kRejectedColor) > 0);
+}
+
+// Issue 11: accepted and rejected were overlapping translucent areas (an unlabelled mix where
+// both were, the load unreadable). They stack: with as many rejected as accepted in every
+// bucket, each column shows the accepted fill at the bottom and as tall a rejected fill on it.
+void TestReport::renderStacksDecisions() {
+    RunSnapshot run;
+    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
+    run.bucketMs = 100;
+    run.durationUs = 10 * 1000 * 1000;
+    LimiterSnapshot limiter;
+    limiter.spec = tokenBucket(40, 1000);
+    for (int i = 0; i < 100; ++i) {
+        limiter.bucketAccepted << 4;
+        limiter.bucketRejected << 4;
+        limiter.bucketErrors << 0;
+    }
+    limiter.accepted = limiter.rejected = 400;
+    limiter.fired = 800;
+    run.limiters = {limiter};
+    const QImage image = ratelab::renderReport(run, 1200, 400);
+    for (const int x : {400, 600, 800}) {
+        int acceptedTop = image.height();
+        int acceptedBottom = -1;
+        int rejectedTop = image.height();
+        int rejectedBottom = -1;
+        const QImage column = image.copy(x, 0, 1, image.height());
+        for (int y = 0; y < column.height(); ++y) {
+            const QImage pixel = column.copy(0, y, 1, 1);
+            if (countNear(pixel, kAcceptedColor, 12) == 1) {
+                acceptedTop = std::min(acceptedTop, y);
+                acceptedBottom = y;
+            } else if (countNear(pixel, kRejectedColor, 12) == 1) {
+                rejectedTop = std::min(rejectedTop, y);
+                rejectedBottom = y;
+            }
+        }
+        const int acceptedHeight = acceptedBottom - acceptedTop;
+        const int rejectedHeight = rejectedBottom - rejectedTop;
+        const QString where = QStringLiteral("x %1: accepted %2..%3, rejected %4..%5")
+                                  .arg(x)
+                                  .arg(acceptedTop)
+                                  .arg(acceptedBottom)
+                                  .arg(rejectedTop)
+                                  .arg(rejectedBottom);
+        QVERIFY2(acceptedHeight > 20 && rejectedHeight > 20, qPrintable(where));
+        QVERIFY2(rejectedBottom <= acceptedTop + 2, qPrintable(where));  // on top of it
+        QVERIFY2(std::abs(acceptedHeight - rejectedHeight) <= 4, qPrintable(where));
+    }
 }
 
 void TestReport::writeReportPng() {

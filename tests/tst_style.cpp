@@ -4,7 +4,11 @@
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QVector3D>
 #include <QtTest>
+
+#include <algorithm>
+#include <cmath>
 
 #include "editors/limiter_editor.h"
 #include "editors/traffic_editor.h"
@@ -51,6 +55,8 @@ private slots:
     void trafficEditorRecolours();
     void limiterEditorRecolours();
     void seriesColours();
+    void decisionColoursSurviveColourBlindness_data();
+    void decisionColoursSurviveColourBlindness();
 };
 
 void TestStyle::errorColorReads_data() {
@@ -167,9 +173,11 @@ void TestStyle::limiterEditorRecolours() {
 void TestStyle::seriesColours() {
     const style::SeriesColors lightColors = style::seriesColors(false);
     const style::SeriesColors darkColors = style::seriesColors(true);
-    // Accepted and rejected keep their colours on both; the lines lighten on dark.
-    QCOMPARE(lightColors.accepted, darkColors.accepted);
-    QCOMPARE(lightColors.rejected, darkColors.rejected);
+    // Everything lightens on dark, accepted and rejected keep their hue family (blue, orange).
+    QVERIFY(darkColors.accepted.lightness() > lightColors.accepted.lightness());
+    QVERIFY(darkColors.rejected.lightness() > lightColors.rejected.lightness());
+    QVERIFY(std::abs(darkColors.accepted.hue() - lightColors.accepted.hue()) < 20);
+    QVERIFY(std::abs(darkColors.rejected.hue() - lightColors.rejected.hue()) < 20);
     QVERIFY(darkColors.limit.lightness() > lightColors.limit.lightness());
     QVERIFY(darkColors.errors.lightness() > lightColors.errors.lightness());
     QVERIFY(style::isDark(dark()));
@@ -179,6 +187,64 @@ void TestStyle::seriesColours() {
     QCOMPARE(pen.widthF(), 1.5);
     QCOMPARE(pen.style(), Qt::DashLine);
     QCOMPARE(pen.capStyle(), Qt::FlatCap);
+}
+
+namespace {
+
+// A colour as seen with a dichromacy, by the Viénot, Brettel and Mollon (1999) projection in
+// linear RGB; returned in sRGB 0-1.
+QVector3D simulate(const QColor& color, const double m[3][3]) {
+    const auto lin = [](double c) {
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const auto gamma = [](double c) {
+        c = std::clamp(c, 0.0, 1.0);
+        return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055;
+    };
+    const double rgb[3] = {lin(color.redF()), lin(color.greenF()), lin(color.blueF())};
+    double out[3];
+    for (int i = 0; i < 3; ++i)
+        out[i] = gamma(m[i][0] * rgb[0] + m[i][1] * rgb[1] + m[i][2] * rgb[2]);
+    return QVector3D(float(out[0]), float(out[1]), float(out[2]));
+}
+
+constexpr double kProtanopia[3][3] = {
+    {0.11238, 0.88762, 0}, {0.11238, 0.88762, 0}, {0.00401, -0.00401, 1}};
+constexpr double kDeuteranopia[3][3] = {
+    {0.29275, 0.70725, 0}, {0.29275, 0.70725, 0}, {-0.02234, 0.02234, 1}};
+constexpr double kTypical[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+
+}  // namespace
+
+void TestStyle::decisionColoursSurviveColourBlindness_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<int>("vision");  // 0 typical, 1 protanopia, 2 deuteranopia
+    for (bool dark : {false, true}) {
+        const char* theme = dark ? "dark" : "light";
+        QTest::addRow("%s, typical", theme) << dark << 0;
+        QTest::addRow("%s, protanopia", theme) << dark << 1;
+        QTest::addRow("%s, deuteranopia", theme) << dark << 2;
+    }
+}
+
+// Issue 11: red accepted-or-rejected on green failed colour-blind viewers. Accepted, rejected
+// and errors stay clearly apart (an sRGB distance of at least 0.3, of 1.73 at most) for the two
+// common red-green dichromacies.
+void TestStyle::decisionColoursSurviveColourBlindness() {
+    QFETCH(bool, dark);
+    QFETCH(int, vision);
+    const double(*m)[3] = vision == 1 ? kProtanopia : vision == 2 ? kDeuteranopia : kTypical;
+    const style::SeriesColors colors = style::seriesColors(dark);
+    const QVector3D accepted = simulate(colors.accepted, m);
+    const QVector3D rejected = simulate(colors.rejected, m);
+    const QVector3D errors = simulate(colors.errors, m);
+    const auto apart = [](const QVector3D& a, const QVector3D& b) {
+        return (a - b).length() >= 0.3f;
+    };
+    QVERIFY2(apart(accepted, rejected),
+             qPrintable(QString::number((accepted - rejected).length())));
+    QVERIFY(apart(accepted, errors));
+    QVERIFY(apart(rejected, errors));
 }
 
 QTEST_MAIN(TestStyle)

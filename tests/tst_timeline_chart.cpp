@@ -6,6 +6,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <QtTest>
@@ -16,6 +17,7 @@
 #include "limiters/limit_geometry.h"
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
+#include "style/series_style.h"
 
 using ratelab::CalendarUnit;
 using ratelab::LimiterSnapshot;
@@ -75,6 +77,10 @@ qint64 acceptedAt(qint64 i) {
 qint64 rejectedAt(qint64 i) {
     return (i * 5 + 1) % 4;
 }
+// The rejected area is stacked on the accepted one: its top is their sum.
+qint64 acceptedPlusRejectedAt(qint64 i) {
+    return acceptedAt(i) + rejectedAt(i);
+}
 
 // A run of one limiter that reached elapsedMs. The bucket vectors are longer than that (as the
 // engine's, sized for the whole duration) and hold counts there too, which must not be drawn.
@@ -94,6 +100,12 @@ RunSnapshot makeRun(const LimiterSpec& spec, qint64 bucketMs, qint64 elapsedMs) 
         limiter.bucketErrors.append(0);
     }
     run.limiters.append(limiter);
+    return run;
+}
+
+// The same run without a planned duration: the view follows the last windowSeconds.
+RunSnapshot withoutDuration(RunSnapshot run) {
+    run.durationUs = 0;
     return run;
 }
 
@@ -229,6 +241,12 @@ private slots:
     void dragPansWhenPaused();
     void themeFollowsPalette();
     void liveConfigChange();
+    void decisionsStack_data();
+    void decisionsStack();
+    void axisShowsTheWholeDuration();
+    void pausedTimelinesZoomTogether();
+    void tokenLineBreaksAtOutage();
+    void everyWindowShowsItsCount();
 };
 
 void TestTimelineChart::countsMatchVisibleBuckets_data() {
@@ -258,7 +276,7 @@ void TestTimelineChart::countsMatchVisibleBuckets() {
     const LimiterSpec spec = tokenBucket(10, 1000);
     chart.setWindowSeconds(windowSeconds);
     chart.setLimiter(spec, 1, bucketMs, kStart);
-    chart.updateFrom(makeRun(spec, bucketMs, elapsedMs), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, bucketMs, elapsedMs)), 0, nullptr);
 
     const double elapsed = double(elapsedMs) / 1000.0;
     const double lo = std::max(0.0, elapsed - windowSeconds);
@@ -268,7 +286,8 @@ void TestTimelineChart::countsMatchVisibleBuckets() {
     const struct {
         const QLineSeries* series;
         qint64 (*countAt)(qint64);
-    } cases[] = {{chart.acceptedSeries(), acceptedAt}, {chart.rejectedSeries(), rejectedAt}};
+    } cases[] = {{chart.acceptedSeries(), acceptedAt},
+                 {chart.rejectedSeries(), acceptedPlusRejectedAt}};
     for (const auto& c : cases) {
         const QList<QPointF> points = c.series->points();
         QVERIFY(!points.isEmpty());
@@ -298,7 +317,7 @@ void TestTimelineChart::followingKeepsLastWindowSeconds() {
     chart.setLimiter(spec, 1, 100, kStart);
     QVERIFY(chart.following());
     for (qint64 elapsedMs : {1000, 29000, 30000, 45500, 120000}) {
-        chart.updateFrom(makeRun(spec, 100, elapsedMs), 0, nullptr);
+        chart.updateFrom(withoutDuration(makeRun(spec, 100, elapsedMs)), 0, nullptr);
         const double elapsed = double(elapsedMs) / 1000.0;
         QCOMPARE(xAxis(chart)->min(), std::max(0.0, elapsed - 30));
         QCOMPARE(xAxis(chart)->max(), elapsed);
@@ -397,7 +416,7 @@ void TestTimelineChart::fixedWindowBands() {
                             perClient ? QStringLiteral("c%1").arg(client) : QString()));
         }
     }
-    chart.updateFrom(makeRun(spec, 100, elapsedMs), 0, &state);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, elapsedMs)), 0, &state);
 
     const qint64 fromMs = std::max<qint64>(0, elapsedMs - qint64(windowSeconds * 1000));
     const qint64 firstWindow = fromMs / windowMs;
@@ -425,30 +444,30 @@ void TestTimelineChart::fixedWindowCountKeptAfterExpiry() {
     LimiterState state;
     state.nowMs = kStart + 4000;
     state.windows = {windowCount(kStart, 5000, 7)};
-    chart.updateFrom(makeRun(spec, 100, 4000), 0, &state);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 4000)), 0, &state);
     QCOMPARE(chart.windowLabels(), QStringList{QStringLiteral("7/10")});
 
     // The first window's last count was 9.
     state.nowMs = kStart + 6000;
     state.windows = {windowCount(kStart, 5000, 9), windowCount(kStart + 5000, 5000, 1)};
-    chart.updateFrom(makeRun(spec, 100, 6000), 0, &state);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 6000)), 0, &state);
     QCOMPARE(chart.windowLabels(), (QStringList{QStringLiteral("9/10"), QStringLiteral("1/10")}));
 
     // Both have expired from Redis: their last seen counts stay.
     state.nowMs = kStart + 12000;
     state.windows = {windowCount(kStart + 10000, 5000, 3)};
-    chart.updateFrom(makeRun(spec, 100, 12000), 0, &state);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 12000)), 0, &state);
     const QStringList labels{QStringLiteral("9/10"), QStringLiteral("1/10"),
                              QStringLiteral("3/10")};
     QCOMPARE(chart.windowBandCount(), 3);
     QCOMPARE(chart.windowLabels(), labels);
 
     // A snapshot without a state keeps them too.
-    chart.updateFrom(makeRun(spec, 100, 13000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 13000)), 0, nullptr);
     QCOMPARE(chart.windowLabels(), labels);
     // Starting over forgets them.
     chart.setLimiter(spec, 1, 100, kStart);
-    chart.updateFrom(makeRun(spec, 100, 13000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 13000)), 0, nullptr);
     QCOMPARE(chart.windowBandCount(), 3);
     QVERIFY(chart.windowLabels().isEmpty());
 }
@@ -565,17 +584,17 @@ void TestTimelineChart::markersKept() {
     chart.setLimiter(spec, 1, 100, kStart);
     const QString reset = QStringLiteral("config changed: counters reset");
     const QString other = QStringLiteral("config changed");
-    chart.updateFrom(makeRun(spec, 100, 2000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 2000)), 0, nullptr);
     chart.addMarker(2.0, reset);
     QVERIFY(drawnTexts(chart).contains(reset));
 
-    chart.updateFrom(makeRun(spec, 100, 10000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 10000)), 0, nullptr);
     chart.addMarker(10.0, other);
     QVERIFY(drawnTexts(chart).contains(reset));
     QVERIFY(drawnTexts(chart).contains(other));
 
     // Scrolled out of view: not drawn, but kept.
-    chart.updateFrom(makeRun(spec, 100, 60000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 60000)), 0, nullptr);
     QVERIFY(!drawnTexts(chart).contains(reset));
     QVERIFY(!drawnTexts(chart).contains(other));
     chart.setWindowSeconds(120);
@@ -601,7 +620,7 @@ void TestTimelineChart::wheelZoomsWhenPaused() {
     QVERIFY(show(chart));
     const LimiterSpec spec = tokenBucket(10, 1000);
     chart.setLimiter(spec, 1, 100, kStart);
-    const RunSnapshot run = makeRun(spec, 100, 60000);
+    const RunSnapshot run = withoutDuration(makeRun(spec, 100, 60000));
     chart.updateFrom(run, 0, nullptr);
     QCOMPARE(xAxis(chart)->min(), 30.0);
     QCOMPARE(xAxis(chart)->max(), 60.0);
@@ -636,7 +655,7 @@ void TestTimelineChart::dragPansWhenPaused() {
     QVERIFY(show(chart));
     const LimiterSpec spec = tokenBucket(10, 1000);
     chart.setLimiter(spec, 1, 100, kStart);
-    chart.updateFrom(makeRun(spec, 100, 60000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 60000)), 0, nullptr);
     chart.setFollowing(false);
 
     const QPoint from = plotPoint(chart, 0.5);
@@ -650,7 +669,7 @@ void TestTimelineChart::dragPansWhenPaused() {
              qPrintable(QString::number(xAxis(chart)->min())));
     QVERIFY(std::abs(xAxis(chart)->max() - (60.0 - shift)) < 1e-6);
     // New snapshots do not move a paused view.
-    chart.updateFrom(makeRun(spec, 100, 61000), 0, nullptr);
+    chart.updateFrom(withoutDuration(makeRun(spec, 100, 61000)), 0, nullptr);
     QVERIFY(std::abs(xAxis(chart)->min() - (30.0 - shift)) < 1e-6);
 
     chart.setFollowing(true);
@@ -677,7 +696,8 @@ void TestTimelineChart::themeFollowsPalette() {
     // legend entries (the run had no errors).
     auto* accepted = qobject_cast<QAreaSeries*>(chart.chart()->series().value(0));
     QVERIFY(accepted);
-    QCOMPARE(accepted->pen().color(), QColor(0x2c, 0xa0, 0x2c));
+    const ratelab::style::SeriesColors colors = ratelab::style::seriesColors(false);
+    QCOMPARE(accepted->brush().color().rgb(), colors.accepted.rgb());
     for (QAbstractSeries* series : chart.chart()->series()) {
         if (series->name() == QLatin1String("errors")) {
             QVERIFY(!series->isVisible());
@@ -700,10 +720,222 @@ void TestTimelineChart::liveConfigChange() {
     spec.rate = 30;
     state = tokenState(kStart + 6000, {{QString(), 25}});
     chart.updateFrom(makeRun(spec, 100, 6000), 0, &state);
-    QCOMPARE(chart.limitSeries()->points().value(0).y(), 3.0);
+    // The limit is a step: 1 per bucket before the edit, 3 after.
+    const QList<QPointF> limit = chart.limitSeries()->points();
+    QCOMPARE(limit.first().y(), 1.0);
+    QCOMPARE(limit.last().y(), 3.0);
     QCOMPARE(chart.tokenSeries()->count(), 2);
+    // The marker says what changed, with what the window marked at the same time.
     chart.addMarker(6.0, QStringLiteral("config changed"));
-    QVERIFY(drawnTexts(chart).contains(QStringLiteral("config changed")));
+    const QStringList texts = drawnTexts(chart);
+    QVERIFY2(texts.contains(QStringLiteral("rate 10 \u2192 30: config changed")),
+             qPrintable(texts.join(QLatin1Char('|'))));
+}
+
+void TestTimelineChart::decisionsStack_data() {
+    QTest::addColumn<bool>("withErrors");
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("no errors, light") << false << false;
+    QTest::newRow("errors, light") << true << false;
+    QTest::newRow("errors, dark") << true << true;
+}
+
+// Issue 11: accepted and rejected overlapped as translucent areas (an unlabelled brown where
+// both were, the load unreadable). Now rejected lies on accepted and errors on both: each area's
+// lower edge is the upper edge of the one below, the top is the fired count, and the fills are
+// nearly opaque, each in its own colour.
+void TestTimelineChart::decisionsStack() {
+    QFETCH(bool, withErrors);
+    QFETCH(bool, dark);
+    TimelineChart chart;
+    if (dark) {
+        QPalette pal;
+        pal.setColor(QPalette::Window, QColor(0x20, 0x20, 0x24));
+        pal.setColor(QPalette::Base, QColor(0x18, 0x18, 0x1c));
+        chart.setPalette(pal);
+    }
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    RunSnapshot run = makeRun(spec, 100, 3000);
+    if (withErrors) {
+        LimiterSnapshot& l = run.limiters[0];
+        for (int i = 0; i < l.bucketErrors.size(); ++i)
+            l.bucketErrors[i] = i % 3;
+        l.errors = 1;
+    }
+    chart.updateFrom(run, 0, nullptr);
+
+    QVERIFY(!chart.acceptedArea()->lowerSeries());  // from 0
+    QCOMPARE(chart.rejectedArea()->lowerSeries()->points(), chart.acceptedSeries()->points());
+    const QList<QPointF> top = chart.rejectedSeries()->points();
+    QVERIFY(!top.isEmpty());
+    const LimiterSnapshot& l = run.limiters[0];
+    for (int i = 0; i < top.size(); i += 2) {
+        const int bucket = qRound(top[i].x() * 10);
+        QCOMPARE(top[i].y(), double(l.bucketAccepted[bucket] + l.bucketRejected[bucket]));
+    }
+    QCOMPARE(chart.errorsArea()->isVisible(), withErrors);
+    if (withErrors) {
+        QCOMPARE(chart.errorsArea()->lowerSeries()->points(), top);
+        const QList<QPointF> fired = chart.errorsSeries()->points();
+        QCOMPARE(fired.size(), top.size());
+        for (int i = 0; i < fired.size(); i += 2) {
+            const int bucket = qRound(fired[i].x() * 10);
+            QCOMPARE(fired[i].y(), double(l.bucketAccepted[bucket] + l.bucketRejected[bucket] +
+                                          l.bucketErrors[bucket]));
+        }
+    }
+    const ratelab::style::SeriesColors colors = ratelab::style::seriesColors(dark);
+    QCOMPARE(chart.acceptedArea()->brush().color().rgb(), colors.accepted.rgb());
+    QCOMPARE(chart.rejectedArea()->brush().color().rgb(), colors.rejected.rgb());
+    QCOMPARE(chart.errorsArea()->brush().color().rgb(), colors.errors.rgb());
+    QVERIFY(chart.rejectedArea()->brush().color().alpha() >= 200);
+
+    // Hovering a step tells its counts apart (the stack shows only their sum on top).
+    const int bucket = 12;
+    const qint64 e = withErrors ? l.bucketErrors[bucket] : 0;
+    const QString expected = QStringLiteral("fired %1 = accepted %2 + rejected %3 + errors %4")
+                                 .arg(l.bucketAccepted[bucket] + l.bucketRejected[bucket] + e)
+                                 .arg(l.bucketAccepted[bucket])
+                                 .arg(l.bucketRejected[bucket])
+                                 .arg(e);
+    const QString tip = chart.toolTipAt(1.25);
+    QVERIFY2(tip.contains(expected), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("limit (steady state): 1 per 100 ms")), qPrintable(tip));
+    QVERIFY(chart.toolTipAt(-1).isEmpty());
+}
+
+// Issue 11: the axis rescaled during a run (0-3-8-20 s), jumped to the full duration on Stop and
+// showed 0-30 before a 3 s scenario.
+void TestTimelineChart::axisShowsTheWholeDuration() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.setDurationSeconds(20);
+    QCOMPARE(xAxis(chart)->min(), 0.0);
+    QCOMPARE(xAxis(chart)->max(), 20.0);
+    for (qint64 elapsedMs : {300, 3000, 8000, 20000}) {
+        RunSnapshot run = makeRun(spec, 100, elapsedMs);
+        run.durationUs = 20'000'000;
+        chart.updateFrom(run, 0, nullptr);
+        QCOMPARE(xAxis(chart)->min(), 0.0);
+        QCOMPARE(xAxis(chart)->max(), 20.0);
+        // The data ends at the run time reached.
+        QCOMPARE(chart.acceptedSeries()->points().last().x(), double(elapsedMs) / 1000.0);
+    }
+    // Stopped at 8 s: the axis stays.
+    RunSnapshot stopped = makeRun(spec, 100, 8000);
+    stopped.durationUs = 20'000'000;
+    stopped.finished = true;
+    stopped.finishedAtUs = 8'000'000;
+    chart.updateFrom(stopped, 0, nullptr);
+    QCOMPARE(xAxis(chart)->max(), 20.0);
+}
+
+// Issue 11: zoom while paused changed one chart only. The timelines side by side share one time
+// axis: zooming or panning one applies to all.
+void TestTimelineChart::pausedTimelinesZoomTogether() {
+    QWidget window;
+    auto* layout = new QVBoxLayout(&window);
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    QVector<TimelineChart*> charts;
+    for (int i = 0; i < 3; ++i) {
+        auto* chart = new TimelineChart(&window);
+        chart->setMinimumHeight(200);
+        layout->addWidget(chart);
+        chart->setLimiter(spec, 1, 100, kStart);
+        chart->updateFrom(makeRun(spec, 100, 60000), 0, nullptr);
+        chart->setFollowing(false);
+        charts << chart;
+    }
+    window.resize(1000, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto before = charts[0]->viewRange();
+
+    sendWheel(*charts[1], plotPoint(*charts[1], 0.25), 240);
+    const auto zoomed = charts[1]->viewRange();
+    QVERIFY(zoomed.second - zoomed.first < before.second - before.first);
+    for (TimelineChart* chart : charts) {
+        QCOMPARE(xAxis(*chart)->min(), zoomed.first);
+        QCOMPARE(xAxis(*chart)->max(), zoomed.second);
+    }
+
+    const QPoint from = plotPoint(*charts[2], 0.5);
+    QTest::mousePress(charts[2]->viewport(), Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(charts[2]->viewport(), from + QPoint(-150, 0));
+    QTest::mouseRelease(charts[2]->viewport(), Qt::LeftButton, Qt::NoModifier,
+                        from + QPoint(-150, 0));
+    const auto panned = charts[2]->viewRange();
+    QVERIFY(panned.first > zoomed.first);
+    for (TimelineChart* chart : charts)
+        QCOMPARE(chart->viewRange(), panned);
+}
+
+// Issue 11: the permits line was drawn straight across a Redis outage.
+void TestTimelineChart::tokenLineBreaksAtOutage() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    for (qint64 ms = 500; ms <= 6000; ms += 500) {
+        RunSnapshot run = makeRun(spec, 100, ms);
+        LimiterSnapshot& l = run.limiters[0];
+        for (int i = 20; i < 40 && i < l.bucketErrors.size(); ++i)
+            l.bucketErrors[i] = 1;  // Redis gone from 2 s to 4 s
+        l.errors = 1;
+        const LimiterState state = tokenState(kStart + ms, {{QString(), ms / 500}});
+        chart.updateFrom(run, 0, &state);
+    }
+    const QVector<QLineSeries*> pieces = chart.tokenSegments();
+    QCOMPARE(pieces.size(), 2);
+    QCOMPARE(pieces[0], chart.tokenSeries());
+    QCOMPARE(pieces[0]->points().last(), QPointF(1.5, 3));
+    QCOMPARE(pieces[1]->points().first(), QPointF(4.0, 8));
+    QCOMPARE(pieces[1]->points().last(), QPointF(6.0, 12));
+    QCOMPARE(pieces[1]->pen().color(), pieces[0]->pen().color());
+    // Hovering says what is known there.
+    QVERIFY2(chart.toolTipAt(1.2).contains(QStringLiteral("permits available: 2 (read at 1.00 s)")),
+             qPrintable(chart.toolTipAt(1.2)));
+    QVERIFY2(chart.toolTipAt(3.0).contains(QStringLiteral("permits available: unknown")),
+             qPrintable(chart.toolTipAt(3.0)));
+    QVERIFY2(chart.toolTipAt(5.2).contains(QStringLiteral("permits available: 10")),
+             qPrintable(chart.toolTipAt(5.2)));
+    // One legend entry for the line: the other pieces have no name and hidden markers.
+    int entries = 0;
+    for (QLegendMarker* marker : chart.chart()->legend()->markers()) {
+        if (marker->label() == chart.tokenSeries()->name())
+            ++entries;
+    }
+    QCOMPARE(entries, 1);
+    for (QLegendMarker* marker : chart.chart()->legend()->markers(pieces[1])) {
+        QVERIFY(marker->label().isEmpty());
+        QVERIFY(!marker->isVisible());
+    }
+}
+
+// Issue 11: window counters appeared on some windows and not on others (a label wider than its
+// band was left out). A narrow band shows the count alone; the tooltip has it whole.
+void TestTimelineChart::everyWindowShowsItsCount() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = fixedWindow(10, 1, CalendarUnit::Seconds);
+    chart.setLimiter(spec, 1, 100, kStart);
+    LimiterState state;
+    state.nowMs = kStart + 55000;
+    for (qint64 k = 0; k < 56; ++k)
+        state.windows << windowCount(kStart + k * 1000, 1000, 7);
+    chart.updateFrom(makeRun(spec, 100, 55000), 0, &state);  // 60 s on the axis: ~15 px a band
+    QCOMPARE(xAxis(chart)->max(), 60.0);
+    QCOMPARE(chart.windowLabels().size(), 56);  // the 4 windows after now have no count yet
+    const QStringList texts = drawnTexts(chart);
+    QCOMPARE(texts.count(QStringLiteral("7")) + texts.count(QStringLiteral("7/10")), 56);
+    // One form for all of them.
+    QVERIFY(texts.count(QStringLiteral("7")) == 56 || texts.count(QStringLiteral("7/10")) == 56);
+    const QString tip = chart.toolTipAt(10.5);
+    QVERIFY2(tip.contains(QStringLiteral("7/10 granted")), qPrintable(tip));
 }
 
 QTEST_MAIN(TestTimelineChart)

@@ -108,6 +108,12 @@ private slots:
     void algorithmLevels();
     void markersBounded();
     void followRange();
+    void followRangeIsTheWholeDuration();
+    void countsAreStacked();
+    void limitIsAStepOverTime();
+    void editMarkerSaysWhatChanged_data();
+    void editMarkerSaysWhatChanged();
+    void tokenLineBreaksWhereDecisionsFailed();
 };
 
 void TestTimelineModel::countsAreStepsOfTheReachedBuckets_data() {
@@ -174,7 +180,7 @@ void TestTimelineModel::limitAndErrors() {
     QCOMPARE(counts.limit, (QList<QPointF>{{0, 1}, {30, 1}}));
     QVERIFY(counts.showErrors);
     QCOMPARE(counts.errors.value(2), QPointF(0.1, 2));
-    QCOMPARE(counts.yMax, 2.0);
+    QCOMPARE(counts.yMax, 3.0);  // the stacked top: fired = 1 accepted + 2 errors
 }
 
 void TestTimelineModel::tokenHistoryFromStates() {
@@ -394,9 +400,134 @@ void TestTimelineModel::followRange() {
     TimelineModel model;
     model.setLimiter(tokenBucket(10), 1, 100, kStart);
     QCOMPARE(model.followRange(30), std::make_pair(0.0, 30.0));  // no run yet
-    model.update(snapshot(tokenBucket(10), 100, 45000, {}, {}), 0, nullptr);
+    // A snapshot without a planned duration: the last windowSeconds.
+    RunSnapshot run = snapshot(tokenBucket(10), 100, 45000, {}, {});
+    run.durationUs = 0;
+    model.update(run, 0, nullptr);
     QCOMPARE(model.followRange(30), std::make_pair(15.0, 45.0));
     QCOMPARE(model.title(), QStringLiteral("<b>api</b> · token_bucket · 10 per 1000 ms"));
+}
+
+// Issue 11: the axis rescaled as the run went on (0-3-8-20 s), jumped on Stop and showed 0-30
+// before a 3 s run. It shows [0, duration] throughout.
+void TestTimelineModel::followRangeIsTheWholeDuration() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    model.setDurationSeconds(3);
+    QCOMPARE(model.followRange(30), std::make_pair(0.0, 3.0));  // before the run
+    for (qint64 elapsedMs : {100, 800, 2000, 3000}) {
+        RunSnapshot run = snapshot(tokenBucket(10), 100, elapsedMs, {}, {});
+        run.durationUs = 3'000'000;
+        model.update(run, 0, nullptr);
+        QCOMPARE(model.followRange(30), std::make_pair(0.0, 3.0));
+    }
+    // Stopped early: the axis stays.
+    RunSnapshot stopped = snapshot(tokenBucket(10), 100, 1200, {}, {});
+    stopped.durationUs = 3'000'000;
+    stopped.finished = true;
+    stopped.finishedAtUs = 1'200'000;
+    model.update(stopped, 0, nullptr);
+    QCOMPARE(model.followRange(30), std::make_pair(0.0, 3.0));
+    // Late decisions past the duration widen it to show them.
+    RunSnapshot late = snapshot(tokenBucket(10), 100, 3000, {}, {});
+    late.durationUs = 3'000'000;
+    late.finished = true;
+    late.finishedAtUs = 3'400'000;
+    model.update(late, 0, nullptr);
+    QCOMPARE(model.followRange(30), std::make_pair(0.0, 3.4));
+}
+
+// Issue 11: accepted and rejected were overlapping translucent areas. They stack: the rejected
+// area lies on the accepted one, errors on both, the top is the fired count.
+void TestTimelineModel::countsAreStacked() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    RunSnapshot run = snapshot(tokenBucket(10), 100, 300, {5, 1, 0}, {2, 0, 4});
+    run.limiters[0].bucketErrors = {0, 3, 1};
+    run.limiters[0].errors = 4;
+    model.update(run, 0, nullptr);
+    const TimelineModel::Counts counts = model.counts(0, 0.3);
+    const QList<QPointF> top{{0, 7}, {0.1, 7}, {0.1, 1}, {0.2, 1}, {0.2, 4}, {0.3, 4}};
+    const QList<QPointF> fired{{0, 7}, {0.1, 7}, {0.1, 4}, {0.2, 4}, {0.2, 5}, {0.3, 5}};
+    QCOMPARE(counts.rejectedTop, top);
+    QCOMPARE(counts.errorsTop, fired);
+    QCOMPARE(counts.yMax, 7.0);
+}
+
+// The limit changes with live edits: a step at each change, not the newest limit across the
+// whole run.
+void TestTimelineModel::limitIsAStepOverTime() {
+    LimiterSpec spec = tokenBucket(10);
+    TimelineModel model;
+    model.setLimiter(spec, 1, 100, kStart);
+    model.update(snapshot(spec, 100, 5000, {}, {}), 0, nullptr);
+    spec.rate = 30;
+    model.update(snapshot(spec, 100, 6000, {}, {}), 0, nullptr);
+    model.update(snapshot(spec, 100, 7000, {}, {}), 0, nullptr);
+    QCOMPARE(model.limitHistory().size(), 2);
+    QCOMPARE(model.counts(0, 10).limit, (QList<QPointF>{{0, 1}, {6, 1}, {6, 3}, {10, 3}}));
+    // A view after the change shows the new limit only.
+    QCOMPARE(model.counts(7, 10).limit, (QList<QPointF>{{7, 3}, {10, 3}}));
+    // A new run starts from its own spec.
+    model.setLimiter(spec, 1, 100, kStart);
+    QCOMPARE(model.counts(0, 10).limit, (QList<QPointF>{{0, 3}, {10, 3}}));
+}
+
+void TestTimelineModel::editMarkerSaysWhatChanged_data() {
+    QTest::addColumn<QString>("windowLabel");  // what the window marked at once ("" none)
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("window marked the edit")
+        << QStringLiteral("config changed")
+        << QStringLiteral("config changed: rate 10 \u2192 30, interval 1000 \u2192 2000 ms");
+    QTest::newRow("snapshot only")
+        << QString() << QStringLiteral("rate 10 \u2192 30, interval 1000 \u2192 2000 ms");
+}
+
+void TestTimelineModel::editMarkerSaysWhatChanged() {
+    QFETCH(QString, windowLabel);
+    QFETCH(QString, expected);
+    LimiterSpec spec = tokenBucket(10);
+    TimelineModel model;
+    model.setLimiter(spec, 1, 100, kStart);
+    model.update(snapshot(spec, 100, 5000, {}, {}), 0, nullptr);
+    if (!windowLabel.isEmpty())
+        model.addMarker(5.0, windowLabel);
+    spec.rate = 30;
+    spec.intervalMs = 2000;
+    model.update(snapshot(spec, 100, 5100, {}, {}), 0, nullptr);
+    QCOMPARE(model.markers().size(), 1);
+    QCOMPARE(model.markers().first().label, expected);
+}
+
+// Issue 11: the permits line was drawn straight across a Redis outage. Where decisions failed
+// nothing is known of the state: the line breaks there.
+void TestTimelineModel::tokenLineBreaksWhereDecisionsFailed() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    // Readings every second; decisions failed in [3.0, 5.0) s.
+    QVector<qint64> errors(100, 0);
+    for (int i = 30; i < 50; ++i)
+        errors[i] = 2;
+    for (qint64 ms = 1000; ms <= 9000; ms += 1000) {
+        RunSnapshot run =
+            snapshot(tokenBucket(10), 100, ms, QVector<qint64>(100, 0), QVector<qint64>(100, 0));
+        run.limiters[0].bucketErrors = errors;
+        run.limiters[0].errors = 40;
+        const LimiterState state = tokens(ms, ms / 1000);
+        model.update(run, 0, &state);
+    }
+    const TimelineModel::Tokens t = model.tokens(0, 10);
+    QCOMPARE(t.segments.size(), 2);
+    QCOMPARE(t.segments[0], (QList<QPointF>{{1, 1}, {2, 2}}));
+    QCOMPARE(t.segments[1], (QList<QPointF>{{5, 5}, {6, 6}, {7, 7}, {8, 8}, {9, 9}}));
+    // Without errors the line is whole.
+    TimelineModel calm;
+    calm.setLimiter(tokenBucket(10), 1, 100, kStart);
+    for (qint64 ms = 1000; ms <= 3000; ms += 1000) {
+        const LimiterState state = tokens(ms, 1);
+        calm.update(snapshot(tokenBucket(10), 100, ms, {}, {}), 0, &state);
+    }
+    QCOMPARE(calm.tokens(0, 10).segments.size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestTimelineModel)

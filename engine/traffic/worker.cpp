@@ -208,6 +208,10 @@ void Worker::execute(std::vector<Job>& batch) {
     // none of the commands, so the reads that fail after that error are "max clients" too,
     // not unknown outcomes.
     std::vector<RedisConnection*> turnedAway;
+    // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
+    // by how long their scripts took (the replies come back one after the other).
+    const bool waits = ctx_.clock->waits();
+    std::vector<qint64> repliedRunUs(n, sendRunUs);
     for (size_t i = 0; i < n; ++i) {
         if (sentOn[i] == nullptr) {
             continue;
@@ -215,6 +219,9 @@ void Worker::execute(std::vector<Job>& batch) {
         RedisReply reply;
         try {
             reply = sentOn[i]->readReply();
+            if (waits) {
+                repliedRunUs[i] = ctx_.clock->elapsedUs();
+            }
         } catch (const RedisError& e) {
             const bool wasTurnedAway =
                 std::find(turnedAway.begin(), turnedAway.end(), sentOn[i]) != turnedAway.end();
@@ -251,10 +258,15 @@ void Worker::execute(std::vector<Job>& batch) {
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());
         }
+        if (waits) {
+            repliedRunUs[i] = ctx_.clock->elapsedUs();
+        }
     }
-    const qint64 doneRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : sendRunUs;
+    const qint64 doneRunUs = waits ? ctx_.clock->elapsedUs() : sendRunUs;
     for (size_t i = 0; i < n; ++i) {
-        stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
+        // Failed reads end when the batch does.
+        const qint64 endUs = decided[i] ? repliedRunUs[i] : doneRunUs;
+        stats_.limiter(batch[i].limiter).recordAttempt(endUs - batch[i].dueRunUs);
         finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs, causes[i]);
     }
     if (ctx_.traffic->mode == AcquireMode::Try) {

@@ -4,14 +4,17 @@
 #include <QChart>
 #include <QEvent>
 #include <QGraphicsScene>
+#include <QHelpEvent>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
@@ -24,6 +27,8 @@ namespace {
 // Zoom limits of the paused view, in seconds.
 constexpr double kMinViewSpan = 0.01;
 constexpr double kMaxViewSpan = 366.0 * 24 * 3600;
+// Pieces of the token line at most (more outages than this join the last pieces).
+constexpr int kMaxTokenPieces = 64;
 
 // "200 ms", "1 s", "5 min".
 QString durationText(qint64 ms) {
@@ -32,6 +37,26 @@ QString durationText(qint64 ms) {
     if (ms >= 1000 && ms % 1000 == 0)
         return TimelineChart::tr("%1 s").arg(ms / 1000);
     return TimelineChart::tr("%1 ms").arg(ms);
+}
+
+// The value of a step outline (pairs of points [x0, y], [x1, y]) over `x`; -1 outside it.
+double stepValueAt(const QList<QPointF>& points, double x) {
+    for (int i = 0; i + 1 < points.size(); i += 2) {
+        if (x >= points[i].x() && x < points[i + 1].x())
+            return points[i].y();
+    }
+    return -1;
+}
+
+// The last point of a line at or before `x`.
+std::optional<QPointF> lastPointAt(const QList<QPointF>& points, double x) {
+    std::optional<QPointF> found;
+    for (const QPointF& p : points) {
+        if (p.x() > x)
+            break;
+        found = p;
+    }
+    return found;
 }
 
 }  // namespace
@@ -43,9 +68,9 @@ TimelineChart::TimelineChart(QWidget* parent)
     axisX_ = addAxis(Qt::AlignBottom, tr("run time (s)"));
     axisY_ = addAxis(Qt::AlignLeft, tr("requests"));
     axisTokens_ = addAxis(Qt::AlignRight, tr("permits available"));
-    acceptedArea_ = addArea(tr("accepted"), &accepted_);
-    rejectedArea_ = addArea(tr("rejected"), &rejected_);
-    errors_ = addLine(tr("errors"));
+    acceptedArea_ = addArea(tr("accepted"), &accepted_, nullptr);
+    rejectedArea_ = addArea(tr("rejected"), &rejected_, &rejectedBase_);
+    errorsArea_ = addArea(tr("errors"), &errors_, &errorsBase_);
     limit_ = addLine(tr("limit (steady state)"));
     tokens_ = addLine(tr("available permits"));
     for (QAbstractSeries* s : chart_->series()) {
@@ -69,10 +94,14 @@ QValueAxis* TimelineChart::addAxis(Qt::Alignment alignment, const QString& title
     return axis;
 }
 
-QAreaSeries* TimelineChart::addArea(const QString& name, QLineSeries** upper) {
+QAreaSeries* TimelineChart::addArea(const QString& name, QLineSeries** upper, QLineSeries** lower) {
     auto* area = new QAreaSeries(chart_);
     *upper = new QLineSeries(area);
     area->setUpperSeries(*upper);
+    if (lower) {
+        *lower = new QLineSeries(area);
+        area->setLowerSeries(*lower);
+    }
     area->setName(name);
     chart_->addSeries(area);
     return area;
@@ -114,6 +143,18 @@ void TimelineChart::setWindowSeconds(double seconds) {
         refresh();
 }
 
+void TimelineChart::setDurationSeconds(double seconds) {
+    model_.setDurationSeconds(seconds);
+    if (following_)
+        refresh();
+}
+
+void TimelineChart::setViewRange(double lo, double hi) {
+    if (!(hi > lo))
+        return;
+    setView(lo, clampSpan(hi - lo));
+}
+
 void TimelineChart::setFollowing(bool following) {
     following_ = following;
     dragging_ = false;
@@ -122,6 +163,13 @@ void TimelineChart::setFollowing(bool following) {
     else
         viewport()->setCursor(Qt::OpenHandCursor);
     refresh();  // following again snaps back to the last windowSeconds
+}
+
+QVector<QLineSeries*> TimelineChart::tokenSegments() const {
+    QVector<QLineSeries*> shown{tokens_};
+    for (int i = 0; i + 1 < tokenPiecesShown_ && i < tokenPieces_.size(); ++i)
+        shown << tokenPieces_[i];
+    return shown;
 }
 
 int TimelineChart::windowBandCount() const {
@@ -176,14 +224,18 @@ void TimelineChart::applyTheme() {
     chart_->setTitleFont(titleFont);
     setBackgroundBrush(pal.color(QPalette::Base));
 
-    for (QAreaSeries* area : {acceptedArea_, rejectedArea_}) {
-        const QColor color = area == acceptedArea_ ? colors.accepted : colors.rejected;
-        area->setPen(style::seriesPen(color));
+    // Stacked areas never overlap: each fill is nearly opaque, its own colour.
+    const QPair<QAreaSeries*, QColor> areas[] = {{acceptedArea_, colors.accepted},
+                                                 {rejectedArea_, colors.rejected},
+                                                 {errorsArea_, colors.errors}};
+    for (const auto& [area, color] : areas) {
+        area->setPen(style::seriesPen(color.darker(dark_ ? 100 : 120), 1.0));
         area->setBrush(style::withAlpha(color, colors.areaAlpha));
     }
-    errors_->setPen(style::seriesPen(colors.errors));
-    limit_->setPen(style::seriesPen(colors.limit, 1.5, Qt::DashLine));
-    tokens_->setPen(style::seriesPen(colors.tokens));
+    limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
+    tokens_->setPen(style::seriesPen(colors.tokens, 2.0));
+    for (QLineSeries* piece : tokenPieces_)
+        piece->setPen(tokens_->pen());
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
         QFont font = axis->titleFont();
         font.setPointSizeF(9);
@@ -218,10 +270,13 @@ void TimelineChart::refresh() {
 
 void TimelineChart::updateSeries() {
     const TimelineModel::Counts counts = model_.counts(viewMin_, viewMax_);
+    groupMs_ = counts.groupMs;
     accepted_->replace(counts.accepted);
-    rejected_->replace(counts.rejected);
-    errors_->replace(counts.errors);
-    setShown(errors_, counts.showErrors);
+    rejectedBase_->replace(counts.accepted);
+    rejected_->replace(counts.rejectedTop);
+    errorsBase_->replace(counts.showErrors ? counts.rejectedTop : QList<QPointF>());
+    errors_->replace(counts.errorsTop);
+    setShown(errorsArea_, counts.showErrors);
     limit_->replace(counts.limit);
     setShown(limit_, !counts.limit.isEmpty());
     const QString title = tr("requests per %1").arg(durationText(counts.groupMs));
@@ -233,12 +288,36 @@ void TimelineChart::updateSeries() {
     setShown(tokens_, tokens.shown);
     if (axisTokens_->isVisible() != tokens.shown)
         axisTokens_->setVisible(tokens.shown);
-    if (!tokens.shown) {
-        tokens_->clear();
-        return;
+    QVector<QList<QPointF>> pieces = tokens.segments;
+    while (pieces.size() > kMaxTokenPieces) {
+        pieces[pieces.size() - 2] << pieces.last();
+        pieces.removeLast();
     }
-    tokens_->replace(tokens.points);
-    setNiceRange(axisTokens_, tokens.axisTop * 1.05);
+    if (!tokens.shown)
+        pieces.clear();
+    tokens_->replace(pieces.value(0));
+    for (int i = 1; i < pieces.size(); ++i)
+        tokenSegment(i - 1)->replace(pieces[i]);
+    for (int i = std::max<int>(pieces.size(), 1); i < tokenPiecesShown_; ++i)
+        tokenPieces_[i - 1]->clear();
+    tokenPiecesShown_ = std::max<int>(pieces.size(), 1);
+    if (tokens.shown)
+        setNiceRange(axisTokens_, tokens.axisTop * 1.05);
+}
+
+// Piece i + 1 of the token line (made on first use, without a legend entry).
+QLineSeries* TimelineChart::tokenSegment(int i) {
+    while (tokenPieces_.size() <= i) {
+        auto* piece = new QLineSeries(chart_);
+        chart_->addSeries(piece);
+        piece->attachAxis(axisX_);
+        piece->attachAxis(axisTokens_);
+        piece->setPen(tokens_->pen());
+        for (QLegendMarker* marker : chart_->legend()->markers(piece))
+            marker->setVisible(false);
+        tokenPieces_.append(piece);
+    }
+    return tokenPieces_[i];
 }
 
 double TimelineChart::toPixelX(double seconds) const {
@@ -263,8 +342,9 @@ void TimelineChart::layoutOverlay() {
 
 // How wide the paused view may be (seconds).
 double TimelineChart::clampSpan(double span) const {
-    const double widest =
-        std::min(kMaxViewSpan, std::max({model_.elapsedSeconds(), windowSeconds_, 1.0}) * 1.5);
+    const double widest = std::min(
+        kMaxViewSpan,
+        std::max({model_.elapsedSeconds(), model_.durationSeconds(), windowSeconds_, 1.0}) * 1.5);
     return std::clamp(span, kMinViewSpan, widest);
 }
 
@@ -272,9 +352,119 @@ double TimelineChart::clampSpan(double span) const {
 void TimelineChart::setView(double lo, double span) {
     lo = std::min(lo, std::max(0.0, model_.elapsedSeconds() - span * 0.1));
     lo = std::max(lo, 0.0);
+    applyView(lo, lo + span);
+    // One time axis for all the timelines side by side.
+    if (QWidget* parent = parentWidget()) {
+        const auto siblings =
+            parent->findChildren<TimelineChart*>(QString(), Qt::FindDirectChildrenOnly);
+        for (TimelineChart* other : siblings) {
+            if (other != this && !other->following_)
+                other->applyView(lo, lo + span);
+        }
+    }
+}
+
+void TimelineChart::applyView(double lo, double hi) {
     viewMin_ = lo;
-    viewMax_ = lo + span;
+    viewMax_ = hi;
     refresh();
+}
+
+// What is drawn at run time `seconds`: the step's counts (stacked, so each is told apart), the
+// limit in force and the permits last read. Empty outside the data.
+QString TimelineChart::toolTipAt(double seconds) const {
+    const QList<QPointF> accepted = accepted_->points();
+    const double a = stepValueAt(accepted, seconds);
+    QStringList lines;
+    if (a >= 0) {
+        double x0 = seconds;
+        double x1 = seconds;
+        for (int i = 0; i + 1 < accepted.size(); i += 2) {
+            if (seconds >= accepted[i].x() && seconds < accepted[i + 1].x()) {
+                x0 = accepted[i].x();
+                x1 = accepted[i + 1].x();
+                break;
+            }
+        }
+        const double top = stepValueAt(rejected_->points(), seconds);
+        const double r = std::max(0.0, top - a);
+        const double e = errorsArea_->isVisible()
+                             ? std::max(0.0, stepValueAt(errors_->points(), seconds) - top)
+                             : 0.0;
+        const QLocale locale;
+        lines
+            << tr("<b>%1 – %2 s</b>").arg(locale.toString(x0, 'f', 2), locale.toString(x1, 'f', 2));
+        lines << tr("fired %1 = accepted %2 + rejected %3 + errors %4")
+                     .arg(qint64(a + r + e))
+                     .arg(qint64(a))
+                     .arg(qint64(r))
+                     .arg(qint64(e));
+    }
+    const double limit = stepValueAt(limit_->points(), seconds);
+    if (limit_->isVisible() && limit >= 0) {
+        lines << tr("limit (steady state): %1 per %2")
+                     .arg(QLocale().toString(limit, 'g', 4), durationText(groupMs_));
+    }
+    if (tokens_->isVisible()) {
+        // The piece of the line over `seconds`; between two pieces the line is broken.
+        const QVector<QLineSeries*> pieces = tokenSegments();
+        for (int i = 0; i < pieces.size(); ++i) {
+            const QList<QPointF> points = pieces[i]->points();
+            if (points.isEmpty() || seconds < points.first().x())
+                continue;
+            const bool last = i + 1 == pieces.size() || pieces[i + 1]->count() == 0;
+            if (seconds > points.last().x() && !last) {
+                if (seconds < pieces[i + 1]->at(0).x())
+                    lines << tr("permits available: unknown (decisions failed, Redis unreachable)");
+                continue;
+            }
+            if (const std::optional<QPointF> p = lastPointAt(points, seconds)) {
+                lines << tr("permits available: %1 (read at %2 s)")
+                             .arg(qint64(p->y()))
+                             .arg(QLocale().toString(p->x(), 'f', 2));
+            }
+            break;
+        }
+    }
+    for (const TimelineModel::Band& band : bands_) {
+        if (seconds >= band.x0 && seconds < band.x1) {
+            lines << (band.label.isEmpty()
+                          ? tr("calendar window %1 – %2 s: count not read")
+                                .arg(QLocale().toString(band.x0, 'f', 2),
+                                     QLocale().toString(band.x1, 'f', 2))
+                          : tr("calendar window %1 – %2 s: %3 granted (its Redis counter)")
+                                .arg(QLocale().toString(band.x0, 'f', 2),
+                                     QLocale().toString(band.x1, 'f', 2), band.label));
+        }
+    }
+    for (const TimelineModel::Span& span : spans_) {
+        if (seconds >= span.x0 && seconds <= span.x1)
+            lines << tr("sliding window %1").arg(span.label.toHtmlEscaped());
+    }
+    // Markers within a few pixels of the cursor.
+    const double near = 4 * (viewMax_ - viewMin_) / std::max(chart_->plotArea().width(), 1.0);
+    for (const TimelineModel::Marker& marker : model_.markers()) {
+        if (std::abs(marker.x - seconds) <= near) {
+            lines << tr("at %1 s: %2")
+                         .arg(QLocale().toString(marker.x, 'f', 2), marker.label.toHtmlEscaped());
+        }
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+bool TimelineChart::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QPointF inChart = chart_->mapFromScene(mapToScene(help->pos()));
+        const QString text =
+            chart_->plotArea().contains(inChart) ? toolTipAt(valueAt(help->pos())) : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, viewport());
+        return true;
+    }
+    return QChartView::viewportEvent(event);
 }
 
 // The x value (seconds) under a viewport position.

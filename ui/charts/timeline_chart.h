@@ -16,14 +16,18 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
-// The live timeline of one limiter (Qt Charts): accepted and rejected per time bucket (from the
-// run's counts), the limit as a dashed line, and the limiter's state as read from Redis:
+// The live timeline of one limiter (Qt Charts): accepted, rejected and errors per time bucket
+// (from the run's counts) stacked in that order, so that the top edge is the fired count; the
+// limit as a dashed step over time (live edits change it, each with a marker saying what
+// changed), and the limiter's state as read from Redis:
 // fixed-window boundaries as alternating vertical bands with each window's count (the Redis
 // counter, remembered after it expires) written inside, the token bucket's available permits as
 // a line on a second axis, the sliding window's current span shaded with the count per rule.
-// X is run time in seconds. While following, the last `windowSeconds` scroll by; when not
-// following (paused), the mouse wheel zooms and dragging pans. Redraws use QXYSeries::replace
-// with a bounded number of points per series.
+// X is run time in seconds. While following, the axis shows the whole planned run [0, duration]
+// from before the start to after the end (the last `windowSeconds` only when the duration is
+// unknown); when not following (paused), the mouse wheel zooms and dragging pans, and the
+// timelines that share a parent widget zoom and pan together (one time axis for all). Redraws use
+// QXYSeries::replace with a bounded number of points per series.
 //
 // The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
 // view owns the series, follows the palette and handles zoom and pan.
@@ -42,7 +46,12 @@ public:
     void addMarker(double runSeconds, const QString& label);
 
     void setWindowSeconds(double seconds);  // default 30
-    void setFollowing(bool following);      // false: zoom and pan
+    // The planned run's duration, known before the first snapshot (snapshots carry it too).
+    void setDurationSeconds(double seconds);
+    // The paused view [lo, hi]; also applied to the sibling timelines.
+    void setViewRange(double lo, double hi);
+    std::pair<double, double> viewRange() const { return {viewMin_, viewMax_}; }
+    void setFollowing(bool following);  // false: zoom and pan
     bool following() const { return following_; }
 
     static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
@@ -50,14 +59,24 @@ public:
     // For tests and exports.
     const TimelineModel& model() const { return model_; }
     QLineSeries* acceptedSeries() const { return accepted_; }
-    QLineSeries* rejectedSeries() const { return rejected_; }
+    QLineSeries* rejectedSeries() const { return rejected_; }  // stacked: accepted + rejected
+    QLineSeries* errorsSeries() const { return errors_; }      // stacked: fired
+    QAreaSeries* acceptedArea() const { return acceptedArea_; }
+    QAreaSeries* rejectedArea() const { return rejectedArea_; }
+    QAreaSeries* errorsArea() const { return errorsArea_; }
+    // The token line's pieces (broken where decisions failed); tokenSeries() is the first.
+    QVector<QLineSeries*> tokenSegments() const;
     QLineSeries* limitSeries() const { return limit_; }
+    // The tooltip at run time `seconds` (HTML): the step's fired = accepted + rejected + errors,
+    // the limit and the permits read there; empty outside the data.
+    QString toolTipAt(double seconds) const;
     QLineSeries* tokenSeries() const { return tokens_; }
     int windowBandCount() const;
     QStringList windowLabels() const;  // the counts written in the bands, oldest first
     QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
 
 protected:
+    bool viewportEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -67,7 +86,7 @@ protected:
 private:
     QValueAxis* addAxis(Qt::Alignment alignment, const QString& title);
     QLineSeries* addLine(const QString& name);
-    QAreaSeries* addArea(const QString& name, QLineSeries** upper);
+    QAreaSeries* addArea(const QString& name, QLineSeries** upper, QLineSeries** lower);
     void setShown(QAbstractSeries* series, bool shown);
     void applyTheme();
     void refresh();
@@ -77,6 +96,8 @@ private:
     double valueAt(const QPointF& viewportPos) const;
     double clampSpan(double span) const;
     void setView(double lo, double span);
+    void applyView(double lo, double hi);
+    QLineSeries* tokenSegment(int i);
 
     TimelineModel model_;
     bool following_ = true;
@@ -89,11 +110,17 @@ private:
     QValueAxis* axisTokens_ = nullptr;
     QAreaSeries* acceptedArea_ = nullptr;
     QAreaSeries* rejectedArea_ = nullptr;
+    QAreaSeries* errorsArea_ = nullptr;
     QLineSeries* accepted_ = nullptr;
     QLineSeries* rejected_ = nullptr;
+    QLineSeries* rejectedBase_ = nullptr;  // = accepted_
     QLineSeries* errors_ = nullptr;
+    QLineSeries* errorsBase_ = nullptr;  // = rejected_
     QLineSeries* limit_ = nullptr;
     QLineSeries* tokens_ = nullptr;
+    QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
+    int tokenPiecesShown_ = 1;
+    qint64 groupMs_ = 0;  // what one step of the counts sums
     TimelineOverlay overlay_;
 
     // What is drawn now.

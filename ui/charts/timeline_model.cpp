@@ -38,6 +38,23 @@ QList<QPointF> stepPoints(const QVector<qint64>& buckets, qint64 from, qint64 to
     return points;
 }
 
+// `lower` + `upper` step by step (both from stepPoints over the same buckets: same x values).
+QList<QPointF> stacked(const QList<QPointF>& lower, const QList<QPointF>& upper, double* maxValue) {
+    QList<QPointF> points = upper;
+    for (int i = 0; i < points.size() && i < lower.size(); ++i) {
+        points[i].ry() += lower[i].y();
+        *maxValue = std::max(*maxValue, points[i].y());
+    }
+    return points;
+}
+
+QString rulesText(const QVector<SlidingRule>& rules) {
+    QStringList parts;
+    for (const SlidingRule& rule : rules)
+        parts << QStringLiteral("%1/%2 ms").arg(rule.limit).arg(rule.windowMs);
+    return parts.join(QStringLiteral(", "));
+}
+
 }  // namespace
 
 void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 bucketMs,
@@ -48,6 +65,7 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     bucketAccepted_.clear();
     bucketRejected_.clear();
     bucketErrors_.clear();
+    errorPrefix_.clear();
     elapsedUs_ = 0;
     hasRun_ = false;
     hasErrors_ = false;
@@ -55,6 +73,11 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     clearStateHistory();
     markers_.clear();
     useSpec(spec);
+    limitHistory_ = {{0.0, spec}};
+}
+
+void TimelineModel::setDurationSeconds(double seconds) {
+    durationSeconds_ = seconds > 0 ? seconds : 0;
 }
 
 bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState* state) {
@@ -71,24 +94,60 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
             next.timezone != spec_.timezone) {
             clearStateHistory();
         }
+        const bool edited = configured_ && limiter.spec.name == spec_.name;
+        const LimiterSpec previous = spec_;
         useSpec(limiter.spec);
+        const double x = double(std::max<qint64>(run.elapsedUs, 0)) / 1e6;
+        if (limitHistory_.isEmpty() || !edited) {
+            limitHistory_ = {{0.0, limiter.spec}};
+        } else {
+            while (limitHistory_.size() > 1 && limitHistory_.last().x > x)
+                limitHistory_.removeLast();  // a restarted clock
+            limitHistory_.append({x, limiter.spec});
+            if (limitHistory_.size() > kMaxMarkers)
+                limitHistory_.removeFirst();
+            addMarker(x, describeChange(previous, limiter.spec));
+        }
     }
     bucketAccepted_ = limiter.bucketAccepted;
     bucketRejected_ = limiter.bucketRejected;
     bucketErrors_ = limiter.bucketErrors;
     bucketMs_ = std::max<qint64>(run.bucketMs, 1);
     elapsedUs_ = std::max<qint64>(run.elapsedUs, 0);
+    if (run.finished && run.finishedAtUs > elapsedUs_)
+        elapsedUs_ = run.finishedAtUs;  // late decisions are drawn too
+    if (run.durationUs > 0)
+        durationSeconds_ = double(run.durationUs) / 1e6;
     hasRun_ = true;
     hasErrors_ = limiter.errors > 0 ||
                  std::any_of(limiter.bucketErrors.cbegin(), limiter.bucketErrors.cend(),
                              [](qint64 n) { return n > 0; });
     runClients_ = int(limiter.clients.size());
+    errorPrefix_.clear();
+    if (hasErrors_) {
+        errorPrefix_.reserve(bucketErrors_.size() + 1);
+        errorPrefix_.append(0);
+        for (qint64 n : bucketErrors_)
+            errorPrefix_.append(errorPrefix_.last() + n);
+    }
     if (state)
         ingest(*state);
     return true;
 }
 
 void TimelineModel::addMarker(double runSeconds, const QString& label) {
+    if (label.isEmpty())
+        return;
+    // The window marks an edit at once and the snapshot then brings the changed spec: one
+    // marker, "config changed: rate 10 → 30".
+    if (!markers_.isEmpty() && std::abs(markers_.last().x - runSeconds) < kMarkerMergeSeconds) {
+        QString& joined = markers_.last().label;
+        if (!joined.contains(label))
+            joined +=
+                (joined.contains(QLatin1Char(':')) ? QStringLiteral(" · ") : QStringLiteral(": ")) +
+                label;
+        return;
+    }
     markers_.append({runSeconds, label});
     if (markers_.size() > kMaxMarkers)
         markers_.removeFirst();
@@ -138,7 +197,50 @@ QString TimelineModel::title() const {
         .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
 }
 
+QString TimelineModel::describeChange(const LimiterSpec& from, const LimiterSpec& to) {
+    QStringList parts;
+    const QString arrow = QStringLiteral(" \u2192 ");
+    if (from.type != to.type)
+        parts << limiterTypeName(from.type) + arrow + limiterTypeName(to.type);
+    if (from.rate != to.rate)
+        parts << tr("rate %1%2%3").arg(from.rate).arg(arrow).arg(to.rate);
+    if (from.intervalMs != to.intervalMs)
+        parts << tr("interval %1%2%3 ms").arg(from.intervalMs).arg(arrow).arg(to.intervalMs);
+    if (from.periodMs != to.periodMs)
+        parts << tr("period %1%2%3 ms").arg(from.periodMs).arg(arrow).arg(to.periodMs);
+    if (from.burst != to.burst)
+        parts << tr("burst %1%2%3").arg(from.burst).arg(arrow).arg(to.burst);
+    if (from.limit != to.limit)
+        parts << tr("limit %1%2%3").arg(from.limit).arg(arrow).arg(to.limit);
+    if (from.windowMs != to.windowMs)
+        parts << tr("window %1%2%3 ms").arg(from.windowMs).arg(arrow).arg(to.windowMs);
+    if (from.nodelay != to.nodelay)
+        parts << (to.nodelay ? tr("nodelay on") : tr("nodelay off"));
+    if (from.interval != to.interval || from.unit != to.unit) {
+        parts << tr("window %1 %2%3%4 %5")
+                     .arg(from.interval)
+                     .arg(calendarUnitName(from.unit), arrow)
+                     .arg(to.interval)
+                     .arg(calendarUnitName(to.unit));
+    }
+    if (from.timezone != to.timezone) {
+        parts << tr("zone %1%2%3")
+                     .arg(QString::fromUtf8(from.timezone), arrow, QString::fromUtf8(to.timezone));
+    }
+    if (from.rules != to.rules)
+        parts << tr("rules %1%2%3").arg(rulesText(from.rules), arrow, rulesText(to.rules));
+    if (from.scope != to.scope)
+        parts << tr("scope changed");
+    if (from.onError != to.onError) {
+        parts << tr("on_error %1%2%3")
+                     .arg(failurePolicyName(from.onError), arrow, failurePolicyName(to.onError));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 std::pair<double, double> TimelineModel::followRange(double windowSeconds) const {
+    if (durationSeconds_ > 0)
+        return {0.0, std::max(durationSeconds_, elapsedSeconds())};
     if (!hasRun_)
         return {0, windowSeconds};
     const double viewMin = std::max(0.0, elapsedSeconds() - windowSeconds);
@@ -164,17 +266,47 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax) cons
         stepPoints(bucketAccepted_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
     counts.rejected =
         stepPoints(bucketRejected_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+    counts.rejectedTop = stacked(counts.accepted, counts.rejected, &counts.yMax);
     counts.showErrors = hasErrors_;
     if (hasErrors_) {
         counts.errors =
             stepPoints(bucketErrors_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+        counts.errorsTop = stacked(counts.rejectedTop, counts.errors, &counts.yMax);
     }
     counts.groupMs = group * bucketMs_;
-    const double limit = limitPerBucket(spec_, counts.groupMs, effectiveClients());
-    if (limit > 0)
-        counts.limit = {{viewMin, limit}, {viewMax, limit}};
-    counts.yMax = std::max(counts.yMax, limit);
+    counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
+    for (const QPointF& p : counts.limit)
+        counts.yMax = std::max(counts.yMax, p.y());
     return counts;
+}
+
+// The limit per group in force over [viewMin, viewMax], a step at each change.
+QList<QPointF> TimelineModel::limitSteps(double viewMin, double viewMax, qint64 groupMs) const {
+    QList<QPointF> points;
+    const QVector<LimitChange> history =
+        limitHistory_.isEmpty() ? QVector<LimitChange>{{0.0, spec_}} : limitHistory_;
+    for (int i = 0; i < history.size(); ++i) {
+        const double x0 = i == 0 ? viewMin : std::max(viewMin, history[i].x);
+        const double x1 = i + 1 < history.size() ? std::min(viewMax, history[i + 1].x) : viewMax;
+        if (x1 < x0 || (x1 == x0 && i + 1 < history.size()))
+            continue;  // not in view
+        const double limit = limitPerBucket(history[i].spec, groupMs, effectiveClients());
+        if (limit > 0)
+            points << QPointF(x0, limit) << QPointF(x1, limit);
+    }
+    return points;
+}
+
+// True when decisions failed in a bucket overlapping [x0, x1] (seconds).
+bool TimelineModel::errorsBetween(double x0, double x1) const {
+    if (errorPrefix_.isEmpty())
+        return false;
+    const qint64 last = qint64(errorPrefix_.size()) - 1;
+    const qint64 first =
+        std::clamp<qint64>(qint64(std::floor(x0 * 1000.0 / double(bucketMs_))), 0, last);
+    const qint64 end =
+        std::clamp<qint64>(qint64(std::floor(x1 * 1000.0 / double(bucketMs_))) + 1, first, last);
+    return errorPrefix_[int(end)] > errorPrefix_[int(first)];
 }
 
 // The token history in view (and one point on each side), thinned out when too long.
@@ -200,6 +332,24 @@ TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) cons
         tokens.points << first[i];
     if (count > 0)
         tokens.points << first[count - 1];
+    // Readings taken while decisions failed are dropped, and the line breaks there.
+    QList<QPointF> segment;
+    for (int i = 0; i < tokens.points.size(); ++i) {
+        const QPointF& p = tokens.points[i];
+        const bool failedHere = errorsBetween(p.x(), p.x());
+        const bool failedBefore = !segment.isEmpty() && errorsBetween(segment.last().x(), p.x());
+        if ((failedHere || failedBefore) && !segment.isEmpty()) {
+            tokens.segments << segment;
+            segment.clear();
+        }
+        if (!failedHere)
+            segment << p;
+    }
+    if (!segment.isEmpty())
+        tokens.segments << segment;
+    tokens.points.clear();
+    for (const QList<QPointF>& s : tokens.segments)
+        tokens.points << s;
     double yMax = 0;
     for (const QPointF& p : tokens.points)
         yMax = std::max(yMax, p.y());

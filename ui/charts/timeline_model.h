@@ -31,19 +31,32 @@ public:
     // More calendar windows than this in view would paint the chart solid: no bands then.
     static constexpr int kMaxBands = 240;
 
+    // Each series a step outline. The stacked ones are what the chart draws: accepted at the
+    // bottom, rejected on top of it, errors on top of both, so that the top edge is the fired
+    // count of each step.
     struct Counts {
         QList<QPointF> accepted;
         QList<QPointF> rejected;
-        QList<QPointF> errors;  // empty unless the run had errors
+        QList<QPointF> errors;       // empty unless the run had errors
+        QList<QPointF> rejectedTop;  // accepted + rejected
+        QList<QPointF> errorsTop;    // accepted + rejected + errors (fired); empty w/o errors
         bool showErrors = false;
-        QList<QPointF> limit;  // empty when the limiter has no steady-state limit per group
-        double yMax = 0;       // the largest value drawn (counts and limit)
+        QList<QPointF> limit;  // a step over time (limit changes); empty without a limit
+        double yMax = 0;       // the largest value drawn (fired and limit)
         qint64 groupMs = 0;    // the time one step of the series sums
     };
     struct Tokens {
-        bool shown = false;  // a token bucket
-        QList<QPointF> points;
+        bool shown = false;     // a token bucket
+        QList<QPointF> points;  // all segments, in order
+        // The line in pieces: it breaks where the run's decisions failed (Redis unreachable:
+        // the state could not be read either, so nothing is known there).
+        QVector<QList<QPointF>> segments;
         double axisTop = 0;  // the capacity, or more if more was seen
+    };
+    // A limit in force from run time `x` (seconds) on.
+    struct LimitChange {
+        double x = 0;
+        LimiterSpec spec;
     };
     // A calendar window in view, shaded alternately; `label` is its count ("7/10"), empty if
     // none is known.
@@ -69,7 +82,13 @@ public:
     // Takes a snapshot's limiter `index` and the limiter's Redis state read at state->nowMs
     // (null when none was read yet). False when the snapshot has no such limiter.
     bool update(const RunSnapshot& run, int index, const LimiterState* state);
+    // A marker; one added less than kMarkerMergeSeconds from the one before joins its label.
     void addMarker(double runSeconds, const QString& label);
+    static constexpr double kMarkerMergeSeconds = 1.0;
+    // The run's planned duration: the axis shows [0, duration] from before the start to after
+    // the end (0: unknown, the last windowSeconds are shown). Snapshots set it too.
+    void setDurationSeconds(double seconds);
+    double durationSeconds() const { return durationSeconds_; }
 
     const LimiterSpec& spec() const { return spec_; }
     bool hasRun() const { return hasRun_; }
@@ -78,8 +97,13 @@ public:
     // The chart title: "<b>name</b> · type · config" (HTML), empty without a limiter name.
     QString title() const;
 
-    // The x range that shows the last `windowSeconds` of the run.
+    // The x range while following: the whole planned run [0, duration] (wider if the run went
+    // past it), or the last `windowSeconds` when the duration is unknown.
     std::pair<double, double> followRange(double windowSeconds) const;
+    // The limits in force, oldest first (one per live edit of the spec).
+    const QVector<LimitChange>& limitHistory() const { return limitHistory_; }
+    // "rate 10 → 30, interval 1000 → 2000 ms": what differs between two specs.
+    static QString describeChange(const LimiterSpec& from, const LimiterSpec& to);
 
     // The series for the view [viewMin, viewMax].
     Counts counts(double viewMin, double viewMax) const;
@@ -96,6 +120,8 @@ private:
     void ingestLevels(const LimiterState& state);
     int effectiveClients() const;
     qint64 capacity() const;  // the spec's capacity, times the clients when per client
+    QList<QPointF> limitSteps(double viewMin, double viewMax, qint64 groupMs) const;
+    bool errorsBetween(double x0, double x1) const;
 
     bool configured_ = false;  // setLimiter or update was called
     LimiterSpec spec_;
@@ -107,8 +133,10 @@ private:
     QVector<qint64> bucketAccepted_;
     QVector<qint64> bucketRejected_;
     QVector<qint64> bucketErrors_;
+    QVector<qint64> errorPrefix_;  // errorPrefix_[i]: errors in buckets [0, i)
     qint64 bucketMs_ = 100;
     qint64 elapsedUs_ = 0;
+    double durationSeconds_ = 0;
     bool hasRun_ = false;
     bool hasErrors_ = false;
     int runClients_ = 0;
@@ -121,6 +149,7 @@ private:
     qint64 spansNowMs_ = 0;
     QVector<Span> levelSpans_;  // gcra, sliding_counter, leaky_bucket: of the latest state
     QVector<Marker> markers_;
+    QVector<LimitChange> limitHistory_;
 };
 
 }  // namespace ratelab

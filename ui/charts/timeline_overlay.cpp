@@ -1,6 +1,7 @@
 #include "charts/timeline_overlay.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
 #include <QPen>
@@ -64,23 +65,38 @@ void TimelineOverlay::layout(const QRectF& plot, const std::function<double(doub
     layoutMarkers(plot, toPixelX, viewMin, viewMax, markers, look);
 }
 
-// Fixed-window bands with their counts.
+// Fixed-window bands with their counts. All labels take one form: "7/10" when every band in
+// view holds its label, else the count alone ("7"), so that no window goes without while its
+// neighbours show theirs; only a band too narrow even for that goes without.
 void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
                                   const QVector<TimelineModel::Band>& bands, const Look& look) {
+    QVector<QRectF> rects(bands.size());
+    bool longFits = true;
+    const QFontMetricsF metrics(look.font);
+    for (int i = 0; i < bands.size(); ++i) {
+        rects[i] = QRectF(QPointF(toPixelX(bands[i].x0), plot.top()),
+                          QPointF(toPixelX(bands[i].x1), plot.bottom()));
+        // Bands cut by the plot's edges do not decide: they show what fits of them.
+        const bool whole = rects[i].left() >= plot.left() && rects[i].right() <= plot.right();
+        if (whole && !bands[i].label.isEmpty() &&
+            metrics.horizontalAdvance(bands[i].label) + 6 + 2 >  // the label pads 3 a side
+                rects[i].width())
+            longFits = false;
+    }
     for (int i = 0; i < bands.size(); ++i) {
         const TimelineModel::Band& band = bands[i];
-        const QRectF rect(QPointF(toPixelX(band.x0), plot.top()),
-                          QPointF(toPixelX(band.x1), plot.bottom()));
+        const QRectF& rect = rects[i];
         QGraphicsRectItem* item = rectAt(bandRects_, i);
         item->setRect(rect);
         const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
         item->setBrush(style::withAlpha(look.text, alpha));
         item->setVisible(true);
-        // The label is centred in the visible part of the band, left out if it does not fit.
+        // The label is centred in the visible part of the band.
         OverlayLabel* label = labelAt(bandLabels_, i);
         const QRectF inView = rect.intersected(plot);
-        const QSizeF size = label->set(band.label, look.font, look.text, look.labelBack);
-        if (band.label.isEmpty() || size.width() + 4 > inView.width())
+        const QString text = longFits ? band.label : band.label.section(QLatin1Char('/'), 0, 0);
+        const QSizeF size = label->set(text, look.font, look.text, look.labelBack);
+        if (text.isEmpty() || size.width() + 2 > inView.width())
             label->hide();
         else
             label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));

@@ -38,6 +38,16 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
     table_ = panel::makeTable(this, QStringLiteral("clients"),
                               {tr("Client"), tr("Fired"), tr("Accepted"), tr("Rejected"),
                                tr("Errors"), tr("Waited ms"), tr("Mean wait ms")});
+    panel::fitColumns(
+        table_,
+        {tr("The client's name (its own limit when the limiter is per_client)."),
+         tr("This client's requests with a final outcome: Accepted + Rejected + Errors."),
+         tr("This client's requests the limiter allowed."),
+         tr("This client's requests the limiter refused."),
+         tr("This client's decisions that failed (Redis unreachable or an error)."),
+         tr("Wait mode: the total time this client's granted requests waited, from their first "
+            "try to the grant, in ms. 0 in try mode."),
+         tr("Wait mode: Waited ms / Accepted, the mean wait of a granted request, in ms.")});
     table_->setSortingEnabled(true);
     table_->sortByColumn(kClient, Qt::AscendingOrder);
     layout->addWidget(table_, 1);

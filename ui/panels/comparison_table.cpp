@@ -35,6 +35,16 @@ QString runIdOf(const RunSnapshot& run) {
     return id;
 }
 
+// A latency percentile cell. A virtual clock decides each request at its scheduled time without
+// waiting for Redis: every latency is 0, and the cell says why.
+QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile) {
+    if (latency.total == 0)
+        return panel::dash();
+    if (latency.max == 0)
+        return ComparisonTable::tr("0 (virtual)");
+    return panel::formatMs(latency.percentile(percentile));
+}
+
 }  // namespace
 
 ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
@@ -49,16 +59,30 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
                               {tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"),
                                tr("Rejected"), tr("Errors"), tr("Let through"), tr("Refused"),
                                tr("Accepted %"), tr("p50 ms"), tr("p99 ms"), tr("Fairness")});
-    // The two policy columns are parts of Errors (on_error "open" / "closed").
-    table_->horizontalHeaderItem(kErrorsOpen)
-        ->setToolTip(tr("Failed decisions let through by on_error \"open\" "
-                        "(part of Errors, not of Accepted)"));
-    table_->horizontalHeaderItem(kErrorsClosed)
-        ->setToolTip(tr("Failed decisions refused by on_error \"closed\" "
-                        "(part of Errors, not of Rejected)"));
-    // A few rows only: fitting the columns to their contents costs next to nothing.
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(false);
+    panel::fitColumns(
+        table_,
+        {tr("The limiter's name."),
+         tr("Its algorithm, and per_client when each client has its own limit."),
+         tr("Requests whose final outcome is known: Fired = Accepted + Rejected + Errors."),
+         tr("Requests the limiter allowed (wait mode: after their waits)."),
+         tr("Requests the limiter refused (wait mode: those that gave up waiting)."),
+         tr("Decisions that failed (Redis unreachable, timed out or answered an error). "
+            "Never part of Accepted or Rejected."),
+         tr("Of Errors: failed decisions let through by the limiter's on_error \"open\" "
+            "policy (counted in Errors, not in Accepted)."),
+         tr("Of Errors: failed decisions refused by the limiter's on_error \"closed\" policy "
+            "(counted in Errors, not in Rejected)."),
+         tr("Accepted / Fired \u00d7 100."),
+         tr("Median time per script call (each wait-mode retry is one call), from the "
+            "request's scheduled send time to this limiter's reply, in ms. A virtual clock "
+            "decides at the scheduled time: 0 (virtual). Wait mode: not the wait, see the Clients "
+            "tab "
+            "and the latency histogram for that."),
+         tr("99th percentile of the same time per script call, in ms (1 call in 100 took "
+            "longer)."),
+         tr("Jain's fairness index over the clients' accepted counts: (\u03a3x)\u00b2 / "
+            "(n \u00b7 \u03a3x\u00b2). 1 when every client got as much, 1/n when one client "
+            "got everything.")});
     layout->addWidget(table_, 1);
 }
 
@@ -98,12 +122,19 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             count(s.errorsClosed),
             s.fired > 0 ? locale.toString(100.0 * double(s.accepted) / double(s.fired), 'f', 1)
                         : panel::dash(),
-            s.latency.total ? panel::formatMs(s.latency.percentile(50)) : panel::dash(),
-            s.latency.total ? panel::formatMs(s.latency.percentile(99)) : panel::dash(),
+            latencyText(s.latency, 50),
+            latencyText(s.latency, 99),
             locale.toString(s.fairness, 'f', 3),
         };
         for (int c = 0; c <= kFairness; ++c)
             panel::setText(panel::cell(table_, i, c, c >= kFired), cells[c]);
+        if (s.latency.total > 0 && s.latency.max == 0) {
+            for (int c : {kP50, kP99}) {
+                table_->item(i, c)->setToolTip(
+                    tr("A virtual clock decides each request at its scheduled time without "
+                       "waiting for Redis: there is no latency to measure."));
+            }
+        }
     }
     plainText_ = lines_.join(QLatin1Char('\n'));
     renderAccounting();

@@ -8,8 +8,6 @@
 namespace ratelab {
 namespace {
 
-constexpr int kReadableLabels = 10;
-
 // A bar's label: the start of its first histogram bucket in ms. Above 10 ms buckets are at
 // least 128 us wide (above 100 ms, 1024 us), so these precisions never give two bars one label.
 QString barLabel(qint64 us) {
@@ -19,7 +17,7 @@ QString barLabel(qint64 us) {
 
 }  // namespace
 
-LatencyBars latencyBars(const LatencyHistogram::Snapshot& latency) {
+LatencyBars latencyBars(const LatencyHistogram::Snapshot& latency, int readableLabels) {
     constexpr int kMaxBars = LatencyBars::kMaxBars;
     LatencyBars bars;
     int first = -1;
@@ -50,14 +48,16 @@ LatencyBars latencyBars(const LatencyHistogram::Snapshot& latency) {
         }
     }
     // Each blank is a different number of zero-width spaces.
-    const int labelEvery =
-        std::max(1, int((starts.size() + kReadableLabels - 1) / kReadableLabels));
+    const int readable = std::max(readableLabels, 1);
+    const int labelEvery = std::max(1, int((starts.size() + readable - 1) / readable));
     for (int b = 0; b < starts.size(); ++b) {
         const int end = b + 1 < starts.size() ? starts[b + 1] : last + 1;
         std::uint64_t sum = 0;
         for (int i = starts[b]; i < end; ++i)
             sum += latency.counts[i];
         bars.counts.append(qreal(sum));
+        bars.fromUs.append(LatencyHistogram::bucketLowest(starts[b]));
+        bars.toUs.append(LatencyHistogram::bucketHighest(end - 1));
         bars.labels.append(b % labelEvery == 0 ? barLabel(LatencyHistogram::bucketLowest(starts[b]))
                                                : QString(b + 1, QChar(0x200B)));
     }

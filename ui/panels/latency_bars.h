@@ -16,8 +16,11 @@ struct LatencyBars {
     static constexpr int kMaxBars = 40;
     QStringList labels;
     QList<qreal> counts;
+    QList<qint64> fromUs;  // each bar's range [fromUs, toUs], for its tooltip
+    QList<qint64> toUs;
 };
-LatencyBars latencyBars(const LatencyHistogram::Snapshot& latency);
+// `readableLabels`: how many labels fit side by side (the rest are blanks).
+LatencyBars latencyBars(const LatencyHistogram::Snapshot& latency, int readableLabels = 10);
 
 // A round number at least `value`: the y axis keeps it while the counts grow into it, so it
 // does not change on every update.

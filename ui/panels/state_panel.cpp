@@ -128,6 +128,17 @@ StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
     tree->setObjectName(QStringLiteral("stateTree"));
     tree->setColumnCount(kColumnCount);
     tree->setHeaderLabels({tr("Key"), tr("Type"), tr("TTL"), tr("Size"), tr("Value")});
+    const QString tips[kColumnCount] = {
+        tr("The Redis key, under the limiter's name (one hash tag per limiter)."),
+        tr("Its Redis type: string (a counter or a value), hash (the limiter's settings), zset "
+           "(grants scored by their time)."),
+        tr("Time to live: when Redis deletes the key; it only collects old state, the limit "
+           "never depends on it."),
+        tr("String: its length; hash: its fields; zset: its members (the grants it holds)."),
+        tr("The value, or the newest fields and members (hover a cell for more)."),
+    };
+    for (int c = 0; c < kColumnCount; ++c)
+        tree->headerItem()->setToolTip(c, tips[c]);
     tree->setUniformRowHeights(true);  // lets the view skip measuring thousands of rows
     tree->setAlternatingRowColors(true);
     tree->setSelectionMode(QAbstractItemView::ExtendedSelection);

@@ -51,6 +51,25 @@ QTableWidget* makeTable(QWidget* parent, const QString& name, const QStringList&
     return table;
 }
 
+void fitColumns(QTableWidget* table, const QStringList& tips) {
+    table->setTextElideMode(Qt::ElideRight);
+    table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QHeaderView* header = table->horizontalHeader();
+    header->setMinimumSectionSize(
+        std::max(24, table->fontMetrics().horizontalAdvance(QStringLiteral("00.0")) + 8));
+    header->setTextElideMode(Qt::ElideRight);
+    // A header wider than its column is clipped at both ends when centred: left-aligned, its
+    // start stays readable (the tooltip has it whole).
+    header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setSectionResizeMode(QHeaderView::Stretch);
+    header->setStretchLastSection(false);  // it would keep its old width on top
+    for (int c = 0; c < table->columnCount() && c < tips.size(); ++c) {
+        if (QTableWidgetItem* item = table->horizontalHeaderItem(c))
+            item->setToolTip(
+                QStringLiteral("<b>%1</b><br>%2").arg(item->text().toHtmlEscaped(), tips[c]));
+    }
+}
+
 bool NumberItem::operator<(const QTableWidgetItem& other) const {
     return data(kValueRole).toDouble() < other.data(kValueRole).toDouble();
 }
@@ -67,8 +86,10 @@ QTableWidgetItem* cell(QTableWidget* table, int row, int column, bool number) {
 }
 
 void setText(QTableWidgetItem* item, const QString& text) {
-    if (item->text() != text)
+    if (item->text() != text) {
         item->setText(text);
+        item->setToolTip(text);
+    }
 }
 
 void setText(QLabel* label, const QString& text) {

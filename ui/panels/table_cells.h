@@ -27,6 +27,11 @@ QString formatMs(qint64 us);
 // A read-only table with one column per header, fixed row heights and column widths.
 QTableWidget* makeTable(QWidget* parent, const QString& name, const QStringList& headers);
 
+// Columns share the table's width instead of scrolling sideways (a window of 1024 px shows them
+// all): texts that do not fit are elided and the full text is the cell's tooltip. `tips` are
+// the header tooltips, one per column (what the column means, how it is computed).
+void fitColumns(QTableWidget* table, const QStringList& tips);
+
 // Numeric cells keep their value in this role: for sorting, and to skip unchanged values.
 constexpr int kValueRole = Qt::UserRole;
 
@@ -38,7 +43,7 @@ public:
 
 // The cell, created on first use (a NumberItem when `number`, right-aligned).
 QTableWidgetItem* cell(QTableWidget* table, int row, int column, bool number);
-// Later updates only touch what changes.
+// Later updates only touch what changes. The text is the tooltip too (it may be elided).
 void setText(QTableWidgetItem* item, const QString& text);
 void setText(QLabel* label, const QString& text);
 // Stores `value`; true when it differs from the stored one (the text then needs formatting).

@@ -30,8 +30,8 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
 }
 
-// The report is printed on white: the light series colours (green / red / grey as the header
-// promises).
+// The report is printed on white: the light series colours (blue / vermillion / grey, the
+// colour-blind-safe set of the window).
 const style::SeriesColors& colors() {
     static const style::SeriesColors light = style::seriesColors(false);
     return light;
@@ -151,15 +151,31 @@ QString configText(const LimiterSpec& spec, int clients) {
     return text;
 }
 
-// A step-shaped filled area from the axis up to the values.
-QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& points,
-                     const QColor& color) {
+// `lower` + `upper`, point by point (both step outlines over the same groups: same x values).
+QList<QPointF> stackedOn(const QList<QPointF>& lower, const QList<QPointF>& upper,
+                         double* maxValue) {
+    QList<QPointF> points = upper;
+    for (int i = 0; i < points.size() && i < lower.size(); ++i) {
+        points[i].ry() += lower[i].y();
+        *maxValue = std::max(*maxValue, points[i].y());
+    }
+    return points;
+}
+
+// A step-shaped filled area between `lower` (empty: the axis) and `upper`.
+QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& upperPoints,
+                     const QList<QPointF>& lowerPoints, const QColor& color) {
     auto* area = new QAreaSeries(chart);
     auto* upper = new QLineSeries(area);
-    upper->replace(points);
+    upper->replace(upperPoints);
     area->setUpperSeries(upper);
+    if (!lowerPoints.isEmpty()) {
+        auto* lower = new QLineSeries(area);
+        lower->replace(lowerPoints);
+        area->setLowerSeries(lower);
+    }
     area->setName(name);
-    area->setPen(style::seriesPen(color));
+    area->setPen(style::seriesPen(color.darker(120), 1.0));
     area->setBrush(style::withAlpha(color, colors().reportAreaAlpha));
     chart->addSeries(area);
     return area;
@@ -231,12 +247,16 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     const int clients = int(limiter.clients.size());
     const double xMax = timeline.xMaxSec();
 
+    // Stacked: rejected on accepted, errors on both; the top edge is the fired count.
     double yMax = 0;
     const QList<QPointF> accepted = stepPoints(limiter.bucketAccepted, timeline, &yMax);
-    const QList<QPointF> rejected = stepPoints(limiter.bucketRejected, timeline, &yMax);
+    const QList<QPointF> rejectedTop =
+        stackedOn(accepted, stepPoints(limiter.bucketRejected, timeline, &yMax), &yMax);
     const bool withErrors = limiter.errors > 0 || total(limiter.bucketErrors) > 0;
-    const QList<QPointF> errors =
-        withErrors ? stepPoints(limiter.bucketErrors, timeline, &yMax) : QList<QPointF>();
+    const QList<QPointF> firedTop =
+        withErrors
+            ? stackedOn(rejectedTop, stepPoints(limiter.bucketErrors, timeline, &yMax), &yMax)
+            : QList<QPointF>();
     const double limit = limitPerBucket(spec, timeline.groupMs(), clients);
     yMax = std::max({yMax * 1.08, limit * 1.15, 1.0});
 
@@ -255,9 +275,11 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     const double yTop = axisY->max();
 
     QList<QAbstractSeries*> series;
-    series << addArea(chart, tr("accepted"), accepted, colors().accepted);
-    series << addArea(chart, tr("rejected"), rejected, colors().rejected);
-    // Window boundaries over the translucent areas, under the error and limit lines.
+    series << addArea(chart, tr("accepted"), accepted, {}, colors().accepted);
+    series << addArea(chart, tr("rejected"), rejectedTop, accepted, colors().rejected);
+    if (withErrors)
+        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors);
+    // Window boundaries over the areas, under the limit line.
     if (spec.type == LimiterType::FixedWindow) {
         const qint64 from = run.startEpochMs;
         const qint64 to = from + qint64(std::ceil(timeline.durationMs));
@@ -277,8 +299,6 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
             }
         }
     }
-    if (withErrors)
-        series << addLine(chart, tr("errors"), errors, style::seriesPen(colors().errors));
     if (limit > 0) {
         series << addLine(chart, tr("limit (steady state)"), {{0, limit}, {xMax, limit}},
                           style::seriesPen(colors().limit, 1.5, Qt::DashLine));

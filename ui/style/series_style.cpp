@@ -2,20 +2,35 @@
 
 namespace ratelab::style {
 
+// The Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008): its colours stay apart
+// for the common colour-vision deficiencies. Accepted blue and rejected vermillion differ in
+// lightness as well as hue; on dark backgrounds the lighter sky blue and orange of the same set.
+namespace okabe_ito {
+constexpr QRgb kOrange = 0xe69f00;
+constexpr QRgb kSkyBlue = 0x56b4e9;
+constexpr QRgb kBluishGreen = 0x009e73;
+constexpr QRgb kYellow = 0xf0e442;
+constexpr QRgb kBlue = 0x0072b2;
+constexpr QRgb kVermillion = 0xd55e00;
+constexpr QRgb kReddishPurple = 0xcc79a7;
+}  // namespace okabe_ito
+
 SeriesColors seriesColors(bool dark) {
+    using namespace okabe_ito;
     SeriesColors colors;
-    colors.accepted = QColor(0x2ca02c);
-    colors.rejected = QColor(0xd62728);
-    colors.errors = QColor(dark ? 0xb0b0b0 : 0x7f7f7f);
-    colors.limit = QColor(dark ? 0xaab4e8 : 0x1f2f5f);
-    colors.tokens = QColor(dark ? 0x6baed6 : 0x1f77b4);
-    colors.marker = QColor(0xff7f0e);
-    colors.span = QColor(0x1f77b4);
-    colors.boundary = QColor(0x9467bd);
+    colors.accepted = QColor(dark ? kSkyBlue : kBlue);
+    colors.rejected = QColor(dark ? kOrange : kVermillion);
+    colors.errors = QColor(dark ? 0x999999 : 0x555555);
+    colors.limit = QColor(dark ? 0xf0f0f0 : 0x000000);
+    colors.tokens = QColor(dark ? kYellow : kBluishGreen);
+    colors.marker = QColor(kReddishPurple);
+    colors.span = QColor(dark ? kSkyBlue : kBlue);
+    colors.boundary = QColor(kReddishPurple);
     colors.subtitle = QColor(0x555555);
     colors.grid = QColor(0xe0e0e0);
-    colors.areaAlpha = dark ? 110 : 80;
-    colors.reportAreaAlpha = 90;
+    // Stacked areas do not overlap: fills nearly opaque, so each reads as its own colour.
+    colors.areaAlpha = 210;
+    colors.reportAreaAlpha = 210;
     return colors;
 }
 

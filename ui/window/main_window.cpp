@@ -193,6 +193,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
     }
     timelines_.clear();
     latestStates_.clear();
+    snapshotHeld_ = false;
     controller_->forgetFinishedRun();
     QStringList names;
     for (const LimiterSpec& spec : scenario.limiters) {
@@ -200,6 +201,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
         chart->setMinimumHeight(260);
         chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, startEpochMs);
         chart->setFollowing(!viewPaused_);
+        chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
         timelineLayout_->addWidget(chart);
         timelines_.push_back(chart);
         names.push_back(spec.name);
@@ -236,6 +238,7 @@ void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
     }
     accounting_->setText(lines.join(QStringLiteral("   ·   ")));
     if (viewPaused_) {
+        snapshotHeld_ = true;
         return;
     }
     for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {

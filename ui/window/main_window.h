@@ -107,6 +107,7 @@ private:
     QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
     QVector<LimiterSpec> runningSpecs_;
     bool viewPaused_ = false;
+    bool snapshotHeld_ = false;  // last_ came while the view was paused: drawn on resume
 };
 
 }  // namespace ratelab

@@ -11,6 +11,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <utility>
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
@@ -129,6 +130,9 @@ void MainWindow::buildActions() {
         viewPaused_ = checked;
         for (TimelineChart* t : timelines_) {
             t->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
+        }
+        if (!checked && std::exchange(snapshotHeld_, false)) {
+            onSnapshot(last_);  // what came while paused (the run may have ended since)
         }
     });
     pause_->setObjectName(QStringLiteral("pauseView"));
