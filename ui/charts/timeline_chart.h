@@ -41,6 +41,10 @@ public:
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
 
+    // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
+    // back to the normal look (the theme).
+    void setPresentation(bool on);
+
     void setWindowSeconds(double seconds);  // default 30
     void setFollowing(bool following);      // false: zoom and pan
     bool following() const { return following_; }

@@ -286,6 +286,18 @@ void RunController::updateLimiter(int index, const LimiterSpec& spec) {
     }
 }
 
+void RunController::deleteLimiterKeys(const LimiterSpec& spec) {
+    QMetaObject::invokeMethod(io_, [this, spec, url = url_] {
+        try {
+            RedisRouter router(url);
+            makeLimiter(spec)->reset(router);
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit failed(message); });
+        }
+    });
+}
+
 void RunController::tick() {
     if (!runner_) {
         refresh_.stop();
@@ -326,11 +338,12 @@ void RunController::step(const Scenario& scenario) {
             const QString text = describeStep(names, step.index, step.nowMs, step.client,
                                               step.permits, step.decisions, step.errors);
             io->watch(nullptr, session);
-            QMetaObject::invokeMethod(this, [this, session, snapshot, text] {
+            QMetaObject::invokeMethod(this, [this, session, snapshot, text, step, names] {
                 stepper_ = session;
                 stepping_ = false;
                 emit snapshotReady(snapshot);
                 emit stepped(text);
+                emit decided(step, names);
             });
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
