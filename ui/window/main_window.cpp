@@ -186,11 +186,11 @@ void MainWindow::updateEnabled() {
     // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
     startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
     startReason_->setToolTip(reason);
-    startReason_->setVisible(!reason.isEmpty());
+    startReasonAction_->setVisible(!reason.isEmpty());
 }
 
 QString MainWindow::startBlockedText() const {
-    return startReason_->isVisible() ? startReason_->toolTip() : QString();
+    return startReasonAction_->isVisible() ? startReason_->toolTip() : QString();
 }
 
 void MainWindow::showError(const QString& message) {

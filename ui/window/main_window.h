@@ -135,6 +135,7 @@ private:
     QString stepText_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;
+    QAction* startReasonAction_ = nullptr;  // shows and hides startReason_ in the toolbar
     QAction* start_ = nullptr;
     QAction* stop_ = nullptr;
     QAction* step_ = nullptr;

@@ -137,8 +137,11 @@ void MainWindow::buildActions() {
         if (!scenario) {
             return;
         }
+        // The run resets its own limiters' keys; those of the previous run and of a step
+        // session go (a name the scenario no longer has, or the same name with another type,
+        // whose keys the new run's reset would not find).
+        abandoned_ += runningSpecs_ + stepSpecs_;
         runningSpecs_ = scenario->limiters;
-        abandoned_ += stepSpecs_;  // the run resets its own limiters' keys; the step's go
         stepSpecs_.clear();
         forgetAbandonedLimiters();
         rebuildTimelines(*scenario, 0);
@@ -184,7 +187,8 @@ void MainWindow::buildActions() {
     startReason_ = new QLabel(tools);
     startReason_->setObjectName(QStringLiteral("startReason"));
     startReason_->setContentsMargins(8, 0, 8, 0);
-    tools->addWidget(startReason_);
+    // A toolbar widget is shown and hidden through its action.
+    startReasonAction_ = tools->addWidget(startReason_);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({start_, stop_, step_, pause_});
 
