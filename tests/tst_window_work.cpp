@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolBar>
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
@@ -492,6 +493,8 @@ private slots:
         QCOMPARE(window_->font().pointSizeF(), normal.pointSizeF() * 1.5);
         QCOMPARE(chart->tokenSeries()->pen().widthF(), normalPen * 2);
         QVERIFY(!dock->isVisible());
+        auto* connectionRow = window_->findChild<QToolBar*>(QStringLiteral("connectionToolbar"));
+        QVERIFY(!connectionRow->isVisible());
         // New charts (another scenario) come in the presentation look too.
         window_->setScenario(bucketScenario(5));
         QCOMPARE(window_->timelines().value(0)->tokenSeries()->pen().widthF(), normalPen * 2);
@@ -501,9 +504,40 @@ private slots:
         QCOMPARE(window_->font(), normal);
         QCOMPARE(window_->timelines().value(0)->tokenSeries()->pen().widthF(), normalPen);
         QVERIFY(dock->isVisible());
+        QVERIFY(connectionRow->isVisible());
         window_->setPresentation(true);
         window_->setPresentation(false);
         QCOMPARE(window_->font(), normal);
+    }
+
+    // At 1024x700 the window was wider than the screen (the connection bar beside the editors
+    // needed 1174 px) and the URL and password fields showed a few characters.
+    void fitsAt1024x700() {
+        MainWindow w;
+        w.setScenario(bucketScenario(5));
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.width(), 1024);
+        QVERIFY2(w.minimumSizeHint().width() <= 1024,
+                 qPrintable(QString::number(w.minimumSizeHint().width())));
+        // The URL field holds at least "redis://host:6379" (the connection bar is its own row).
+        auto* url = w.connectionBar()->findChild<QLineEdit*>(QStringLiteral("redisUrl"));
+        QVERIFY(url);
+        QVERIFY2(url->width() >=
+                     url->fontMetrics().horizontalAdvance(QStringLiteral("redis://host:6379")),
+                 qPrintable(QString::number(url->width())));
+        // Every run toolbar button is shown, none in an overflow menu.
+        auto* tools = w.findChild<QToolBar*>(QStringLiteral("runToolbar"));
+        for (QAction* a : {w.startAction(), w.stepAction(), w.presentationAction()})
+            QVERIFY(tools->widgetForAction(a)->isVisible());
+        // The editor fields are not squeezed below their size hints.
+        for (const char* field : {"name", "rate"}) {
+            QLineEdit* edit = limiterField(w, field);
+            QVERIFY(edit->isVisible());
+            QVERIFY(edit->width() >= edit->minimumSizeHint().width());
+        }
+        w.setWindowModified(false);
     }
 
     // An example's title named a shape it did not have (poisson while the shape was sine).

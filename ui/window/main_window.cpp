@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include "charts/timeline_chart.h"
@@ -96,8 +97,16 @@ void MainWindow::buildLayout() {
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
-    connection_ = new ConnectionBar(central);
-    layout->addWidget(connection_);
+    // The connection bar is a row of its own across the whole window (above the editors too),
+    // so that its URL and password fields keep some room at 1024 px; the run toolbar goes below.
+    connectionRow_ = new QToolBar(tr("Connection"), this);
+    connectionRow_->setObjectName(QStringLiteral("connectionToolbar"));
+    connectionRow_->setMovable(false);
+    connection_ = new ConnectionBar(connectionRow_);
+    connection_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    connectionRow_->addWidget(connection_);
+    addToolBar(Qt::TopToolBarArea, connectionRow_);
+    addToolBarBreak(Qt::TopToolBarArea);
     banner_ = new InlineError(central);
     banner_->setObjectName(QStringLiteral("errorBanner"));
     banner_->setContentsMargins(4, 4, 4, 4);

@@ -16,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QTabWidget;
+class QToolBar;
 class QVBoxLayout;
 
 namespace ratelab {
@@ -129,6 +130,7 @@ private:
     RedissonWatchView* redisson_ = nullptr;
     InlineError* banner_ = nullptr;
     QLineEdit* scenarioName_ = nullptr;
+    QToolBar* connectionRow_ = nullptr;  // holds connection_
     QDockWidget* editorsDock_ = nullptr;
     QDockWidget* decisionsDock_ = nullptr;
     DecisionPanel* decisions_ = nullptr;

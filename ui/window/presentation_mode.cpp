@@ -1,10 +1,12 @@
 // MainWindow's presentation mode: the same window for a projector. Larger fonts everywhere,
 // thicker chart lines and fewer chart labels (TimelineChart::setPresentation), the editors dock
-// hidden so the charts get the room; the checked toolbar button switches back in one click.
+// and the connection row hidden so the charts get the room; the checked toolbar button switches
+// back in one click.
 #include "window/presentation_mode.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QToolBar>
 
 #include "charts/timeline_chart.h"
 #include "window/main_window.h"
@@ -28,6 +30,7 @@ void MainWindow::setPresentation(bool on) {
     for (TimelineChart* chart : std::as_const(timelines_))
         chart->setPresentation(on);
     editorsDock_->setVisible(!on);
+    connectionRow_->setVisible(!on);  // the audience needs the charts, not the URL
     presentationAction_->setChecked(on);
     presentationAction_->setText(on ? tr("Exit &presentation") : tr("&Presentation mode"));
 }
