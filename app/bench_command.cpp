@@ -2,13 +2,48 @@
 
 #include <QDateTime>
 #include <cstdio>
+#include <optional>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "limiters/limiter_cost.h"
 #include "redis/redis_target.h"
 #include "scenario/throughput_bench.h"
 
 namespace ratelab::cli {
+namespace {
+
+// Redis's own cost of the run: server time per decision from INFO commandstats around it, and
+// the memory the limiters' keys hold at its end (every element counted).
+void printServerCost(LimiterCostReader& cost) {
+    const LimiterCostReader::Reading reading = cost.read(0);
+    if (reading.scripts) {
+        const ScriptTime& total = *reading.scripts;
+        std::printf(
+            "redis_us_per_decision: %.2f  (INFO commandstats, EVALSHA+EVAL: %lld calls, "
+            "%lld us of server time)\n",
+            total.usecPerCall(), total.calls, total.usec);
+        std::printf("decisions_per_redis_core_s: %.0f\n", total.callsPerCoreSecond());
+    } else {
+        std::printf("redis_us_per_decision: not available (the server refused INFO: %s)\n",
+                    reading.scriptsRefusal.c_str());
+    }
+    KeyMemory memory;
+    for (const std::optional<KeyMemory>& keys : reading.memory) {
+        if (!keys) {
+            std::printf("key_memory_bytes: not available (the server refused MEMORY USAGE: %s)\n",
+                        reading.memoryRefusal.c_str());
+            return;
+        }
+        memory.keys += keys->keys;
+        memory.bytes += keys->bytes;
+    }
+    std::printf("key_memory_bytes: %lld in %lld keys (MEMORY USAGE at the end of the run)\n",
+                memory.bytes, memory.keys);
+}
+
+}  // namespace
+
 int benchCommand(const QStringList& args) {
     QCommandLineParser parser;
     parser.addOptions({
@@ -58,8 +93,10 @@ int benchCommand(const QStringList& args) {
             }
         };
         resetAll();
+        RedisRouter costRouter(target.url());
+        LimiterCostReader cost(costRouter, used);
+        cost.markBaseline();
         const BenchResult result = runThroughputBench(used, target.url(), options);
-        resetAll();
         const Limiter& first = *limiters.front();
         std::printf("limiter: %s (%s)%s\n", qPrintable(spec.name),
                     qPrintable(limiterTypeName(spec.type)),
@@ -76,6 +113,8 @@ int benchCommand(const QStringList& args) {
                         static_cast<long long>(node.decisions),
                         result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
         }
+        printServerCost(cost);
+        resetAll();
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,
                                                      QDateTime::currentMSecsSinceEpoch())));

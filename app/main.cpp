@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "app_icon.h"
 #include "bench_command.h"
 #include "command_line.h"
 #include "replay_command.h"
@@ -21,7 +22,7 @@ const char kUsage[] =
     "usage:\n"
     "  ratelab [--presentation]     opens the window (--presentation: for a projector)\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
-    "  ratelab run SCENARIO.json [--redis URL] [--out DIR]\n"
+    "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
@@ -46,6 +47,8 @@ int main(int argc, char* argv[]) {
         QCoreApplication::setOrganizationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
+        QApplication::setWindowIcon(ratelab::applicationIcon());
+        QGuiApplication::setDesktopFileName(QLatin1String(ratelab::kDesktopFileName));
         ratelab::MainWindow window;
         window.resize(1600, 1000);
         window.show();

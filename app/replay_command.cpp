@@ -6,6 +6,7 @@
 #include "limiters/limiter.h"
 #include "redis/redis_target.h"
 #include "scenario/replay.h"
+#include "scenario/replay_options.h"
 
 namespace ratelab::cli {
 
@@ -26,7 +27,7 @@ int replayCommand(const QStringList& args) {
         const QVector<TraceRow> trace = readTraceFile(parser.value(QStringLiteral("trace")));
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         RedisRouter router(target.url());
-        const auto limiter = makeLimiter(spec);
+        const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
 
         std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
         QByteArray buffer;

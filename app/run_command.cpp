@@ -15,6 +15,7 @@
 #include "redis/redis_target.h"
 #include "report/report_renderer.h"
 #include "scenario/run_report.h"
+#include "scenario/scenario_budget.h"
 #include "scenario/scenario_runner.h"
 
 namespace ratelab::cli {
@@ -43,12 +44,21 @@ int runCommand(const QStringList& args) {
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
         {QStringLiteral("out"), QStringLiteral("Output folder (default ./ratelab-out)."),
          QStringLiteral("DIR")},
+        {QStringLiteral("max-memory"),
+         QStringLiteral("Refuse scenarios whose run would need more memory (default 1GiB)."),
+         QStringLiteral("SIZE")},
     });
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const Scenario scenario = loadScenarioFile(parser.positionalArguments().first());
+        const QString maxMemory = QStringLiteral("max-memory");
+        const qint64 memoryLimit =
+            parser.isSet(maxMemory)
+                ? parseMemorySize(parser.value(maxMemory), QStringLiteral("--max-memory"))
+                : scenario_limits::kDefaultMaxMemoryBytes;
+        const Scenario scenario =
+            loadScenarioFile(parser.positionalArguments().first(), memoryLimit);
         const QString outDir = parser.isSet(QStringLiteral("out"))
                                    ? parser.value(QStringLiteral("out"))
                                    : QStringLiteral("ratelab-out");

@@ -54,6 +54,10 @@ QString scopeLine(const RedissonSnapshot& s, const RedissonScope& scope) {
         line += QStringLiteral(" (grants say %1: value and grants disagree)")
                     .arg(scope.availableFromGrants);
     }
+    if (scope.estimated) {
+        line +=
+            QStringLiteral(" (permit sums estimated: %1 records not read)").arg(scope.unreadGrants);
+    }
     return line;
 }
 

@@ -106,9 +106,9 @@ private slots:
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
         QVERIFY(first->decide(c, Request{t, QStringLiteral("a"), 3}).allowed);
         QVERIFY(first->decide(c, Request{t, QStringLiteral("b"), 3}).allowed);
+        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
         RedisReply counter =
-            c.command({"GET", "{" + s.name.toStdString() +
-                                  "}:fw:" + std::to_string(ms("2024-05-01T10:16:00.000Z")) + ":a"});
+            c.command({"GET", fw.counterKey(ms("2024-05-01T10:16:00.000Z"), QStringLiteral("a"))});
         QCOMPARE(replyString(counter.get(), "counter"), std::string("3"));
 
         s.rate = 4;
@@ -118,6 +118,35 @@ private slots:
         QCOMPARE(d.remaining, 3);
         // The other client's counter went too.
         QCOMPARE(changed->decide(c, Request{t + 2, QStringLiteral("b"), 4}).allowed, true);
+    }
+
+    // Issue 16 item 8: the index is state another writer may touch. Whatever it lists, a config
+    // change deletes only this limiter's own counters, never a key outside its hash tag.
+    void resetSparesForeignIndexEntries_data() {
+        QTest::addColumn<QString>("foreign");
+        QTest::newRow("outside the hash tag") << uniqueName(QStringLiteral("victim"));
+        QTest::newRow("another limiter's counter")
+            << QStringLiteral("{%1}:fw:1000").arg(uniqueName(QStringLiteral("other")));
+    }
+    void resetSparesForeignIndexEntries() {
+        QFETCH(QString, foreign);
+        const std::string victim = foreign.toStdString();
+        LimiterSpec s = spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC");
+        ScopedLimiter first(s);
+        RedisConnection& c = first.connection();
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        QVERIFY(first->decide(c, Request{t, QString(), 1}).allowed);
+        expectStatusOk(c.command({"SET", victim, "precious"}).get(), "SET");
+        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
+        c.command({"ZADD", fw.indexKey(), std::to_string(t + 3'600'000), victim});
+
+        s.rate = 4;
+        const auto changed = makeLimiter(s);
+        QVERIFY(changed->decide(c, Request{t + 1, QString(), 1}).configReset);
+        RedisReply kept = c.command({"GET", victim});
+        c.command({"DEL", victim});
+        QCOMPARE(kept->type, REDIS_REPLY_STRING);
+        QCOMPARE(replyString(kept.get(), "GET"), std::string("precious"));
     }
 };
 

@@ -3,6 +3,7 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "limiters/fixed_window_limiter.h"
 #include "limiters/limiter.h"
 #include "redis/local_redis_server.h"
 #include "redis/redis_error.h"
@@ -125,7 +126,11 @@ private slots:
         QFETCH(QString, keySuffix);
         ScopedLimiter limiter(make(LimiterType(type), uniqueName(QStringLiteral("junk"))));
         RedisConnection& c = limiter.connection();
-        const std::string key = limiter->hashTag() + ":" + keySuffix.toStdString();
+        // (A fixed window's counter is named after its config: ask the limiter.)
+        const std::string key = type == int(LimiterType::FixedWindow)
+                                    ? static_cast<const FixedWindowLimiter&>(*limiter).counterKey(
+                                          1000, keySuffix.section(QLatin1Char(':'), 2))
+                                    : limiter->hashTag() + ":" + keySuffix.toStdString();
         if (type == int(LimiterType::SlidingWindow)) {
             c.command({"SET", key, "not a zset"});
         } else {

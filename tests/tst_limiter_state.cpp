@@ -206,15 +206,15 @@ private slots:
         LimiterState state;
         readLimiterKeys(c, *limiter, &state, 5, 3);
         QVERIFY2(state.totalKeys >= 12,
-                 qPrintable(QString::number(state.totalKeys)));  // log and clock each
+                 qPrintable(QString::number(state.totalKeys)));  // one log each
         QCOMPARE(state.keys.size(), 5);
         for (int i = 0; i < state.keys.size(); ++i) {
             QVERIFY(i == 0 || state.keys[i - 1].key < state.keys[i].key);
             QVERIFY(!state.keys[i].type.isEmpty());  // read, not just named
         }
-        // Sorted: the clocks ({name}:clock:<client>) come before the logs.
-        QCOMPARE(state.keys[0].key, QStringLiteral("{%1}:clock:c00").arg(s.name));
-        QCOMPARE(state.keys[4].key, QStringLiteral("{%1}:clock:c04").arg(s.name));
+        // Sorted by name ({name}:log:<client>).
+        QCOMPARE(state.keys[0].key, QStringLiteral("{%1}:log:c00").arg(s.name));
+        QCOMPARE(state.keys[4].key, QStringLiteral("{%1}:log:c04").arg(s.name));
         QVERIFY(state.spans.isEmpty());  // the listing alone derives no chart figures
     }
 };

@@ -139,6 +139,8 @@ private slots:
     void targetRate();
     void expectedSends_data();
     void expectedSends();
+    void peakRate_data();
+    void peakRate();
 };
 
 void TestPacers::constantTimes_data() {
@@ -489,6 +491,32 @@ void TestPacers::expectedSends() {
     const double actual = ratelab::expectedSends(shape, durationUs);
     QVERIFY2(std::abs(actual - sends) <= 1e-9 * std::max(1.0, sends),
              qPrintable(QStringLiteral("%1, expected %2").arg(actual).arg(sends)));
+}
+
+// The highest rate each shape asks for, as its pacer sends it (the scenario refuses peaks above
+// the rate ceiling). A burst counts once per every_s in whole µs, at least 1 µs.
+void TestPacers::peakRate_data() {
+    QTest::addColumn<ShapeSpec>("shape");
+    QTest::addColumn<double>("peak");
+    QTest::newRow("constant") << constant(250) << 250.0;
+    QTest::newRow("poisson") << poisson(0.5) << 0.5;
+    QTest::newRow("linear up") << linear(10, 500) << 500.0;
+    QTest::newRow("linear down") << linear(900, 0) << 900.0;
+    QTest::newRow("sine crest") << sine(100, 40, 10) << 140.0;
+    QTest::newRow("step busiest stage") << step({{10, 1}, {300, 2}, {0, 1}}) << 300.0;
+    QTest::newRow("burst: steady + burst per every_s") << burst(5, 50, 2) << 30.0;
+    QTest::newRow("burst of issue 16") << burst(1, 1'000'000, 0.001) << 1'000'000'001.0;
+    QTest::newRow("burst every_s below 1 µs counts as 1 µs") << burst(0, 2, 1e-9) << 2e6;
+    QTest::newRow("replay: busiest second") << replay({0, 10, 999, 1000, 1500, 1998, 1999, 3000})
+                                            << 4.0;  // 999 to 1998 (or 1000 to 1999)
+    QTest::newRow("replay: one row") << replay({7}) << 1.0;
+    QTest::newRow("replay: same instant") << replay({5, 5, 5}) << 3.0;
+}
+
+void TestPacers::peakRate() {
+    QFETCH(ShapeSpec, shape);
+    QFETCH(double, peak);
+    QCOMPARE(ratelab::peakRate(shape), peak);
 }
 
 QTEST_GUILESS_MAIN(TestPacers)

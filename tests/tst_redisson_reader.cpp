@@ -4,6 +4,7 @@
 // nothing but the read allowlist). Also the `ratelab watch` command line.
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "input_error.h"
@@ -85,6 +86,83 @@ private:
     std::string user_;
     std::string password_;
 };
+
+// Writes `count` grant records into `permitsKey`, 20,000 per Lua call (each call well within
+// the connection's command timeout): record i at t0 + i / perMs (integer division) holding
+// 1 + i % mod permits, its 16-byte id `prefix` (4 bytes) + i.
+void writeManyGrants(RedissonWriter& w, const std::string& permitsKey, int count, qint64 t0,
+                     int perMs, int mod, const char* prefix) {
+    static const char kScript[] = R"lua(
+local from, to = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t0, div, mod = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+for i = from, to - 1 do
+    local id = ARGV[6] .. string.format('%012d', i)
+    redis.call('zadd', KEYS[1], t0 + math.floor(i / div), struct.pack('Bc0I', 16, id, 1 + i % mod))
+end
+return to - from
+)lua";
+    constexpr int kChunk = 20000;
+    for (int from = 0; from < count; from += kChunk) {
+        const int to = std::min(count, from + kChunk);
+        w.raw({"EVAL", kScript, "1", permitsKey, std::to_string(from), std::to_string(to),
+               std::to_string(t0), std::to_string(perMs), std::to_string(mod), prefix},
+              permitsKey);
+    }
+}
+
+// A grant as the test wrote it.
+struct ModelGrant {
+    qint64 timeMs;
+    qint64 permits;
+};
+
+// The arguments of every command MONITOR showed between now and `marker` that mention `needle`.
+QList<QStringList> monitoredCommands(RedisConnection& monitor, const std::string& marker,
+                                     const QByteArray& needle) {
+    static const QRegularExpression kArg(QStringLiteral(R"re("((?:[^"\\]|\\.)*)")re"));
+    QList<QStringList> out;
+    for (;;) {
+        const std::string line = replyString(monitor.readReply().get(), "MONITOR line");
+        if (line.find(marker) != std::string::npos) {
+            return out;
+        }
+        if (QByteArray::fromStdString(line).indexOf(needle) < 0) {
+            continue;
+        }
+        QStringList args;
+        const QString text = QString::fromStdString(line.substr(line.find("] \"") + 2));
+        for (auto it = kArg.globalMatch(text); it.hasNext();) {
+            args << it.next().captured(1);
+        }
+        args[0] = args[0].toUpper();
+        out << args;
+    }
+}
+
+// How many records a ZRANGE / ZRANGEBYSCORE can return at most; -1 when unbounded.
+qint64 recordsBound(const QStringList& args) {
+    if (args.at(0) == QLatin1String("ZRANGE") && args.size() >= 4) {
+        const qint64 start = args.at(2).toLongLong();
+        const qint64 stop = args.at(3).toLongLong();
+        if ((start < 0) == (stop < 0)) {
+            return std::max<qint64>(0, stop - start + 1);
+        }
+        return -1;  // "0 -1" and the like: the whole zset
+    }
+    if (args.at(0) == QLatin1String("ZRANGEBYSCORE")) {
+        qsizetype limit = -1;
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            if (args.at(i).compare(QLatin1String("LIMIT"), Qt::CaseInsensitive) == 0) {
+                limit = i;
+            }
+        }
+        if (limit < 0 || limit + 2 >= args.size()) {
+            return -1;
+        }
+        return args.at(limit + 2).toLongLong();
+    }
+    return 0;
+}
 
 }  // namespace
 
@@ -221,6 +299,112 @@ private slots:
             }
             QCOMPARE(scope.permitsInWindow, held);
             QCOMPARE(scope.availableFromGrants, 10 - held);
+        }
+    }
+
+    // Issue 16: `watch` on a limiter with 3 million grants took 630 MB and 6 s a poll. The
+    // reader now summarises any number of grants with bounded reads (counts, the oldest and
+    // newest records, at most its bound of records per read) and agrees with an exact model
+    // computed here from every record written.
+    void manyGrantsBoundedReads_data() {
+        QTest::addColumn<int>("inWindow");
+        QTest::addColumn<int>("expired");
+        QTest::addColumn<qint64>("drift");  // added to the consistent bucket value
+        QTest::addColumn<bool>("exact");    // every figure known exactly (all records read)
+        QTest::newRow("200,000 grants in the window, 50 expired") << 200000 << 50 << 0LL << false;
+        QTest::newRow("200,000 expired, 10 in the window (an idle limiter)")
+            << 10 << 200000 << 0LL << false;
+        QTest::newRow("1,500 grants: every record read") << 1400 << 100 << 0LL << true;
+        QTest::newRow("200,000 in the window, drifted value") << 200000 << 50 << 1000LL << false;
+    }
+    void manyGrantsBoundedReads() {
+        QFETCH(int, inWindow);
+        QFETCH(int, expired);
+        QFETCH(qint64, drift);
+        QFETCH(bool, exact);
+        constexpr qint64 kRate = 1'000'000;
+        constexpr qint64 kInterval = 60'000;
+        constexpr int kBound = 2000;  // the reader's default: records per read
+        RedissonWriter w(uniqueName(QStringLiteral("rr-many")));
+        w.setRate(kRate, kInterval, false);
+        // Expired records from kNow - 200 s, in-window ones from kNow - 50 s; 5 per ms.
+        const qint64 expiredT0 = kNow - 200'000;
+        const qint64 windowT0 = kNow - 50'000;
+        writeManyGrants(w, w.permitsKey(), expired, expiredT0, 5, 2, "ex__");
+        writeManyGrants(w, w.permitsKey(), inWindow, windowT0, 5, 3, "in__");
+
+        // The exact model: every record, oldest first.
+        QVector<ModelGrant> all;
+        for (int i = 0; i < expired; ++i) {
+            all.push_back({expiredT0 + i / 5, 1 + i % 2});
+        }
+        for (int i = 0; i < inWindow; ++i) {
+            all.push_back({windowT0 + i / 5, 1 + i % 3});
+        }
+        const qint64 cutoff = kNow - kInterval;
+        qint64 windowPermits = 0;
+        qint64 expiredPermits = 0;
+        qint64 oldestInWindow = -1;
+        for (const ModelGrant& g : all) {
+            if (g.timeMs > cutoff) {
+                windowPermits += g.permits;
+                oldestInWindow = oldestInWindow < 0 ? g.timeMs : oldestInWindow;
+            } else {
+                expiredPermits += g.permits;
+            }
+        }
+        const qint64 stored = kRate - windowPermits - expiredPermits + drift;
+        w.setValue(stored);
+        // Redisson's next tryAcquire: released permits come back, a value above rate is
+        // repaired to rate minus the permits still held.
+        const qint64 available =
+            stored + expiredPermits > kRate ? kRate - windowPermits : stored + expiredPermits;
+
+        RedisConnection monitor(fixtureUrl());
+        expectStatusOk(monitor.command({"MONITOR"}).get(), "MONITOR");
+        const RedissonSnapshot s = RedissonLimiterReader(w.name()).read(w.connection(), kNow);
+        const std::string marker = "end-of-read-" + w.name().toStdString();
+        connectFixture()->command({"ECHO", marker});
+
+        QCOMPARE(s.scopes.size(), 1);
+        const RedissonScope& scope = s.scopes.front();
+        QCOMPARE(scope.storedGrants, inWindow + expired);
+        QCOMPARE(scope.grantsInWindow, inWindow);
+        QCOMPARE(scope.expiredGrants, expired);
+        QCOMPARE(scope.nextReleaseMs, oldestInWindow + kInterval);
+        QCOMPARE(scope.lastGrantMs, all.last().timeMs);
+        QCOMPARE(scope.storedValue, stored);
+        // Sums past the bound are derived from the value (exact while the state is
+        // consistent) and marked estimated; a drifted value leaves them estimates.
+        QCOMPARE(scope.estimated, !exact);
+        QCOMPARE(
+            scope.unreadGrants,
+            exact ? 0 : qint64(std::max(0, inWindow - kBound) + std::max(0, expired - kBound)));
+        if (drift == 0) {
+            QCOMPARE(scope.available, available);
+            QCOMPARE(scope.permitsInWindow, windowPermits);
+            QCOMPARE(scope.expiredPermits, expiredPermits);
+            QCOMPARE(scope.availableFromGrants, kRate - windowPermits);
+        } else {
+            QVERIFY(scope.permitsInWindow >= inWindow);  // at least one permit per record
+        }
+        // The newest records for the chart, at most the bound.
+        const qsizetype shown = std::min<qsizetype>(kBound, all.size());
+        QCOMPARE(scope.grants.size(), shown);
+        for (qsizetype i = 0; i < shown; ++i) {
+            const ModelGrant& m = all.at(all.size() - shown + i);
+            QCOMPARE(scope.grants.at(i).timeMs, m.timeMs);
+            QCOMPARE(scope.grants.at(i).permits, m.permits);
+            QCOMPARE(scope.grants.at(i).inWindow, m.timeMs > cutoff);
+        }
+
+        // What the reader sent: no read of the whole zset, every range read bounded.
+        const QList<QStringList> sent =
+            monitoredCommands(monitor, marker, QByteArray::fromStdString(w.permitsKey()));
+        QVERIFY(!sent.isEmpty());
+        for (const QStringList& args : sent) {
+            const qint64 bound = recordsBound(args);
+            QVERIFY2(bound >= 0 && bound <= kBound, qPrintable(args.join(QLatin1Char(' '))));
         }
     }
 

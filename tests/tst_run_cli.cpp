@@ -146,6 +146,67 @@ private slots:
         QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("bad.json")), r.err.constData());
     }
 
+    // The memory budget is checked before anything is allocated (issue 16: 64 threads x 4
+    // limiters x 1,000,000 buckets took 10 GB and 45 s before the first request); --max-memory
+    // moves the limit either way.
+    void maxMemory_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");  // on stderr (exit 2) or stdout (exit 0)
+        // Plain literals here: AutoMoc's scanner loses its way in some raw strings.
+        QByteArray big = "{\"limiters\": [";
+        for (int i = 0; i < 4; ++i) {
+            big += QByteArray(i == 0 ? "" : ", ") + "{\"type\": \"token_bucket\", \"name\": \"big" +
+                   QByteArray::number(i) + "\", \"rate\": 1, \"interval_ms\": 1000}";
+        }
+        big +=
+            "], \"traffic\": {\"shape\": {\"type\": \"constant\", \"rate\": 1}, "
+            "\"duration_s\": 1000, \"threads\": 64}, \"bucket_ms\": 1}";
+        const QByteArray small =
+            QStringLiteral(
+                "{\"limiters\": [{\"type\": \"token_bucket\", \"name\": \"%1\", "
+                "\"rate\": 10, \"interval_ms\": 1000}], \"traffic\": {\"shape\": "
+                "{\"type\": \"constant\", \"rate\": 1}, \"duration_s\": 100, "
+                "\"clock\": {\"type\": \"virtual\", \"start\": "
+                "\"2024-01-01T00:00:00Z\", \"speed\": 0}}, \"bucket_ms\": 1}")
+                .arg(uniqueName(QStringLiteral("cli-mem")))
+                .toUtf8();
+        QTest::newRow("10 GiB of counters, default limit")
+            << big << QStringList() << 2
+            << QStringLiteral(
+                   "of memory: 9.5 GiB of counters (64 threads × 4 limiters × "
+                   "1,000,000 buckets × 5 counters × 8 bytes)");
+        QTest::newRow("10 GiB of counters: the limit named")
+            << big << QStringList() << 2
+            << QStringLiteral("more than the 1 GiB limit; raise bucket_ms");
+        QTest::newRow("a lower limit refuses a small run")
+            << small << QStringList{QStringLiteral("--max-memory"), QStringLiteral("8MiB")} << 2
+            << QStringLiteral("more than the 8 MiB limit");
+        QTest::newRow("a higher limit admits it")
+            << small << QStringList{QStringLiteral("--max-memory"), QStringLiteral("1GiB")} << 0
+            << QStringLiteral("fired 100 = accepted 100 + rejected 0 + errors 0");
+        QTest::newRow("not a size")
+            << small << QStringList{QStringLiteral("--max-memory"), QStringLiteral("lots")} << 2
+            << QStringLiteral("--max-memory: \"lots\" is not a memory size");
+        QTest::newRow("below 1 MiB")
+            << small << QStringList{QStringLiteral("--max-memory"), QStringLiteral("512KiB")} << 2
+            << QStringLiteral("--max-memory: \"512KiB\" is below 1 MiB");
+    }
+    void maxMemory() {
+        QFETCH(QByteArray, json);
+        QFETCH(QStringList, options);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Result r =
+            run(QStringList{QStringLiteral("run"), write(QStringLiteral("memory.json"), json),
+                            QStringLiteral("--out"), dir_.filePath(QStringLiteral("memory"))} +
+                options);
+        QCOMPARE(r.exitCode, exitCode);
+        const QString said = QString::fromUtf8(exitCode == 0 ? r.out : r.err);
+        QVERIFY2(said.contains(message), qPrintable(said));
+    }
+
     // A 100 MB scenario file (sparse) is refused from its size, unread: exit 2, the file and its
     // size named.
     void hugeScenarioFile() {
@@ -184,6 +245,22 @@ private slots:
         QVERIFY2(counts.hasMatch(), r.out.constData());
         QCOMPARE(counts.captured(1).toInt() + counts.captured(2).toInt(), 2000);
         QVERIFY(r.out.contains("redis-benchmark"));
+        // What the decisions cost Redis itself (other tests' scripts may add calls: at least).
+        const QRegularExpressionMatch cost =
+            QRegularExpression(QStringLiteral("redis_us_per_decision: [0-9.]+  \\(INFO "
+                                              "commandstats, EVALSHA\\+EVAL: (\\d+) calls"))
+                .match(QString::fromUtf8(r.out));
+        QVERIFY2(cost.hasMatch(), r.out.constData());
+        QVERIFY(cost.captured(1).toLongLong() >= 2000);
+        QVERIFY2(QRegularExpression(QStringLiteral("decisions_per_redis_core_s: [1-9][0-9]*\\n"))
+                     .match(QString::fromUtf8(r.out))
+                     .hasMatch(),
+                 r.out.constData());
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("key_memory_bytes: [1-9][0-9]* in [1-9][0-9]* keys"))
+                .match(QString::fromUtf8(r.out))
+                .hasMatch(),
+            r.out.constData());
     }
 
     void benchBadOption() {

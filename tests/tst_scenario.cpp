@@ -185,6 +185,7 @@ private slots:
     void roundTrip();
     void toJsonFormat();
     void loadFile();
+    void replayAtTheRateCeiling();
     void loadFileErrors();
     void loadBadFiles_data();
     void loadBadFiles();
@@ -206,6 +207,15 @@ void TestScenario::initTestCase() {
     writeTestFile(dir_.filePath(QStringLiteral("bad.csv")), "0,a,1\n5,b,0\n");
     writeTestFile(dir_.filePath(QStringLiteral("empty.csv")), "t_ms,client,permits\n");
     writeTestFile(dir_.filePath(QStringLiteral("long.csv")), "0,a,1\n86400000,a,1\n");
+    // Replay peaks: 1,000,000 requests within one second is the ceiling, one more is above it.
+    QByteArray atCeiling;
+    atCeiling.reserve(7'000'100);
+    for (int i = 0; i < 1'000'000; ++i) {
+        atCeiling += "500,a,1\n";
+    }
+    writeTestFile(dir_.filePath(QStringLiteral("ceiling.csv")), "0,a,1\n" + atCeiling.mid(8));
+    writeTestFile(dir_.filePath(QStringLiteral("above-ceiling.csv")),
+                  "0,a,1\n" + atCeiling + "2000,a,1\n");
 }
 
 QString TestScenario::examplesDir() const {
@@ -431,6 +441,47 @@ void TestScenario::parseValid_data() {
                s.traffic.durationS = 1000;
                s.bucketMs = 1;
            });
+    // The memory budget (1 GiB by default): 16 threads x 1 limiter x 1,000,000 buckets of
+    // counters is about 610 MiB, within it; a virtual clock runs one worker whatever threads say.
+    QTest::newRow("a million buckets on 16 threads, within the memory budget")
+        << doc(R"("shape": {"type": "constant", "rate": 1}, "duration_s": 1000, "threads": 16)",
+               R"(, "bucket_ms": 1)")
+        << edited([](Scenario& s) {
+               s.traffic.shape.rate = 1;
+               s.traffic.durationS = 1000;
+               s.traffic.threads = 16;
+               s.bucketMs = 1;
+           });
+    QTest::newRow("64 threads on a virtual clock run one worker: within the budget")
+        << QByteArray(R"({"limiters": )") + manyLimiters(4) +
+               R"(, "traffic": {"shape": {"type": "constant", "rate": 1}, "duration_s": 1000, )"
+               R"("threads": 64, "clock": {"type": "virtual", "start": "2024-01-01T00:00:00Z", )"
+               R"("speed": 0}}, "bucket_ms": 1})"
+        << edited([](Scenario& s) {
+               s.limiters.clear();
+               for (int i = 0; i < 4; ++i) {
+                   LimiterSpec spec = api();
+                   spec.name = QStringLiteral("l%1").arg(i);
+                   spec.rate = 1;
+                   s.limiters.append(spec);
+               }
+               s.traffic.shape.rate = 1;
+               s.traffic.durationS = 1000;
+               s.traffic.threads = 64;
+               s.traffic.clock.isVirtual = true;
+               s.traffic.clock.startMs =
+                   QDateTime(QDate(2024, 1, 1), QTime(0, 0), Qt::UTC).toMSecsSinceEpoch();
+               s.traffic.clock.speed = 0;
+               s.bucketMs = 1;
+           });
+    QTest::newRow("burst at the rate ceiling")
+        << withShape(R"({"type": "burst", "rate": 1000, "burst": 999000, "every_s": 1})")
+        << edited([](Scenario& s) {
+               s.traffic.shape.type = ShapeSpec::Type::Burst;
+               s.traffic.shape.rate = 1000;
+               s.traffic.shape.burst = 999000;
+               s.traffic.shape.everyS = 1;
+           });
     QTest::newRow("longest run") << doc(R"("shape": {"type": "constant", "rate": 100}, )"
                                         R"("duration_s": 86400)")
                                  << edited([](Scenario& s) { s.traffic.durationS = 86400; });
@@ -604,6 +655,20 @@ void TestScenario::parseInvalid_data() {
         << "$.bucket_ms"
         << "1 ms buckets over a 1000.001 s run make 1000001 buckets; at most 1000000 are "
            "allowed (use bucket_ms >= 2)";
+
+    // The memory budget: 64 threads x 4 limiters x 1,000,000 buckets x 5 counters x 8 bytes.
+    QTest::newRow("counters above the memory budget (issue 16)")
+        << QByteArray(R"({"limiters": )") + manyLimiters(4) +
+               R"(, "traffic": {"shape": {"type": "constant", "rate": 1}, "duration_s": 1000, )"
+               R"("threads": 64}, "bucket_ms": 1})"
+        << "$.bucket_ms"
+        << "of counters (64 threads × 4 limiters × 1,000,000 buckets × 5 counters × 8 bytes)";
+    QTest::newRow("counters above the memory budget: the limit named")
+        << QByteArray(R"({"limiters": )") + manyLimiters(16) +
+               R"(, "traffic": {"shape": {"type": "constant", "rate": 1}, "duration_s": 1000, )"
+               R"("threads": 64}, "bucket_ms": 1})"
+        << "$.bucket_ms"
+        << "more than the 1 GiB limit; raise bucket_ms";
 
     // Limiters.
     QTest::newRow("limiters missing") << QByteArray(R"({"traffic": {)") + kConstant + "}}"
@@ -788,6 +853,19 @@ void TestScenario::parseInvalid_data() {
         << "$.traffic.shape.every_s"
         << "must be a number of seconds above 0 and at most 86400, got 86401";
 
+    QTest::newRow("burst above the rate ceiling (issue 16)")
+        << withShape(R"({"type": "burst", "rate": 1, "burst": 1000000, "every_s": 0.001})")
+        << "$.traffic.shape.burst"
+        << "peak at 1000000001 requests/s, above the ceiling of 1000000 requests/s";
+    QTest::newRow("burst one above the rate ceiling")
+        << withShape(R"({"type": "burst", "rate": 1001, "burst": 999000, "every_s": 1})")
+        << "$.traffic.shape.burst"
+        << "peak at 1000001 requests/s, above the ceiling";
+    QTest::newRow("sine peak above the rate ceiling")
+        << withShape(R"({"type": "sine", "mean": 1e6, "amplitude": 0.5, "period_s": 10})")
+        << "$.traffic.shape.amplitude"
+        << "peaks at 1000000.5 requests/s, above the ceiling of 1000000 requests/s";
+
     // Step stages.
     QTest::newRow("stages missing")
         << doc(R"("shape": {"type": "step"})") << "$.traffic.shape.stages"
@@ -855,6 +933,11 @@ void TestScenario::parseInvalid_data() {
     QTest::newRow("trace longer than a run")
         << doc(R"("shape": {"type": "replay", "trace": "long.csv"})") << "$.traffic.shape.trace"
         << "the trace spans 86400001 ms";
+    QTest::newRow("trace above the rate ceiling")
+        << doc(R"("shape": {"type": "replay", "trace": "above-ceiling.csv"})")
+        << "$.traffic.shape.trace"
+        << "1000001 requests within one second (t_ms 0 to 999), above the ceiling of 1000000 "
+           "requests/s";
     QTest::newRow("clients with a replay")
         << doc(R"("shape": {"type": "replay", "trace": "login.csv"}, "clients": 2)")
         << "$.traffic.clients"
@@ -1098,6 +1181,15 @@ void TestScenario::parseInvalid() {
     QFETCH(QString, where);
     QFETCH(QString, message);
     expectError([&] { parseScenarioJson(json, dir_.path()); }, where, message);
+}
+
+// A trace whose busiest second holds exactly the rate ceiling (1,000,000 requests) is accepted;
+// one request more is refused (parseInvalid's "trace above the rate ceiling").
+void TestScenario::replayAtTheRateCeiling() {
+    const Scenario scenario = parseScenarioJson(
+        doc(R"("shape": {"type": "replay", "trace": "ceiling.csv"})"), dir_.path());
+    QCOMPARE(scenario.traffic.trace.size(), 1'000'000);
+    QCOMPARE(scenario.traffic.shape.replayOffsetsMs.last(), 500);
 }
 
 void TestScenario::nonFiniteNumbers_data() {

@@ -1,6 +1,8 @@
 // Multi-rule sliding-window log on a real Redis against the reference model.
 #include <QtTest>
 
+#include "input_error.h"
+
 #include "limiters/sliding_window_limiter.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
@@ -86,8 +88,9 @@ private slots:
         QCOMPARE(decide(1002, 5).retryAfterMs, -1);
     }
 
-    // Many grants in one millisecond stay distinct members; old ones are trimmed; the TTL
-    // follows the longest window.
+    // Many grants in one millisecond stay distinct members; old ones are trimmed once they are
+    // older than the longest window plus the grace lagging workers get; the TTL follows the
+    // longest window.
     void membersTrimAndTtl() {
         const LimiterSpec s = spec(Scope::Global, {{100, 1000}, {500, 60000}});
         ScopedLimiter limiter(s);
@@ -98,9 +101,49 @@ private slots:
         const std::string key = "{" + s.name.toStdString() + "}:log";
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 100LL);
         const long long ttl = replyInteger(c.command({"PTTL", key}).get(), "PTTL");
-        QVERIFY2(ttl > 1000 && ttl <= 60000 + kStateGraceMs, qPrintable(QString::number(ttl)));
-        QVERIFY(limiter->decide(c, Request{7 + 60000, QString(), 1}).allowed);
+        QVERIFY2(ttl > 60000 && ttl <= 2 * (60000 + kStateGraceMs),
+                 qPrintable(QString::number(ttl)));
+        QVERIFY(limiter->decide(c, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
+    }
+
+    // Issue 16 item 9: a request's permits are bounded (each is a member), so one decision's
+    // cost is bounded; above the bound the engine refuses before Redis sees it.
+    void permitsPerRequestBounded_data() {
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<qint64>("permits");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("1,000,000 of 1,000,000") << qint64(1'000'000) << qint64(1'000'000) << true;
+        QTest::newRow("one above the bound")
+            << qint64(1'000'000) << kMaxSlidingWindowPermits + 1 << true;
+        QTest::newRow("the bound") << qint64(15'000) << kMaxSlidingWindowPermits << false;
+        QTest::newRow("the bound, limit too small")
+            << qint64(5) << kMaxSlidingWindowPermits << false;
+    }
+    void permitsPerRequestBounded() {
+        QFETCH(qint64, limit);
+        QFETCH(qint64, permits);
+        QFETCH(bool, refused);
+        const LimiterSpec s = spec(Scope::Global, {{limit, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        if (refused) {
+            QVERIFY_THROWS_EXCEPTION(InputError,
+                                     limiter->decide(c, Request{5000, QString(), permits}));
+            QCOMPARE(replyInteger(c.command({"EXISTS", key}).get(), "EXISTS"), 0LL);
+            return;
+        }
+        const Decision d = limiter->decide(c, Request{5000, QString(), permits});
+        QCOMPARE(d.allowed, permits <= limit);
+        QCOMPARE(d.retryAfterMs, permits <= limit ? 0 : -1);
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"),
+                 permits <= limit ? permits : 0);
+        if (permits <= limit) {
+            QCOMPARE(d.remaining, limit - permits);
+            QCOMPARE(limiter->decide(c, Request{5001, QString(), limit - permits + 1}).retryAfterMs,
+                     999);  // the k-th oldest permit is one of the big grant's
+        }
     }
 };
 

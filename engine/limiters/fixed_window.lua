@@ -1,49 +1,80 @@
 -- Natural-calendar fixed window, one decision. The engine computes the window (time zones
 -- need the calendar); the script owns the counters.
--- KEYS[1] config hash {<name>}:config {rate, interval, unit, timezone}
--- KEYS[2] this window's counter {<name>}:fw:<window start ms>[:<client>]
+-- KEYS[1] config hash {<name>}:config {rate, interval, unit, timezone, spec}; spec is the four
+--         joined by '|', so that one HGET checks them all
+-- KEYS[2] this window's counter {<name>}:fw:<config fingerprint>:<window start ms>[:<client>]:
+--         a changed config counts in new counters, so only a window's first grant (a new
+--         counter) checks the config
 -- KEYS[3] index zset {<name>}:fw:index of counters, score = window end; lets a config change
 --         delete every live counter by name
--- ARGV: rate, interval, unit, timezone, permits, now_ms, window_end_ms, counter ttl_ms
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}.
+-- ARGV: rate, spec ("rate|interval|unit|timezone"), permits, now_ms, window_end_ms, counter
+--       ttl_ms
+-- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
+-- reply costs Redis more than the rest of a cheap decision); at_ms is now_ms.
+--
+-- Cost: one INCRBY per grant (and a DECRBY that takes back a rejected one); the first grant of
+-- a window also checks the config and sets the TTLs.
+-- Number <-> text conversions in Lua cost Redis as much as a command: a decision converts only
+-- rate and permits.
 local rate = tonumber(ARGV[1])
-local permits = tonumber(ARGV[5])
-local now = tonumber(ARGV[6])
-local windowEnd = tonumber(ARGV[7])
+local permits = tonumber(ARGV[3])
 
--- A changed rate, interval, unit or zone resets the counters.
-local reset = 0
-local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'unit', 'timezone')
-if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] or cfg[4] ~= ARGV[4] then
+-- A changed rate, interval, unit or zone resets the counters: the old config's counters go.
+local function applyConfig()
+    if redis.call('hget', KEYS[1], 'spec') == ARGV[2] then
+        return 0
+    end
+    local fields = {}
+    for field in string.gmatch(ARGV[2], '[^|]+') do
+        fields[#fields + 1] = field
+    end
+    local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'unit', 'timezone')
+    local reset = 0
     if cfg[1] or cfg[2] or cfg[3] or cfg[4] then
-        local counters = redis.call('zrange', KEYS[3], 0, -1)
+        -- The index is state another writer may have touched: delete only this limiter's
+        -- counters ("{<name>}:fw:<...>", never the index itself nor this new counter),
+        -- whatever else it lists.
+        local prefix = string.sub(KEYS[3], 1, #KEYS[3] - #'index')
+        local counters = {}
+        for _, key in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
+            if string.sub(key, 1, #prefix) == prefix and key ~= KEYS[3] and key ~= KEYS[2] then
+                counters[#counters + 1] = key
+            end
+        end
         for i = 1, #counters, 500 do
             redis.call('del', unpack(counters, i, math.min(i + 499, #counters)))
         end
-        redis.call('del', KEYS[3], KEYS[2])
+        redis.call('del', KEYS[3])
         reset = 1
     end
-    redis.call('hset', KEYS[1], 'rate', ARGV[1], 'interval', ARGV[2], 'unit', ARGV[3],
-               'timezone', ARGV[4])
+    redis.call('hset', KEYS[1], 'rate', fields[1], 'interval', fields[2], 'unit', fields[3],
+               'timezone', fields[4], 'spec', ARGV[2])
+    return reset
 end
 
-local count = tonumber(redis.call('get', KEYS[2]) or '0')
-if count == nil then
-    return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
-end
 if permits > rate then
-    return {0, -1, rate - count, now, reset}
-end
-if count + permits > rate then
-    return {0, windowEnd - now, rate - count, now, reset}
+    local count = tonumber(redis.call('get', KEYS[2]) or '0')
+    if count == nil then
+        return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
+    end
+    return '0 -1 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. ' 0'
 end
 
-count = redis.call('incrby', KEYS[2], permits)
-if count == permits then
-    -- First grant of this window: the TTL only collects it later, correctness never needs it.
-    redis.call('pexpire', KEYS[2], ARGV[8])
-    redis.call('zremrangebyscore', KEYS[3], '-inf', now)
-    redis.call('zadd', KEYS[3], windowEnd, KEYS[2])
-    redis.call('pexpire', KEYS[3], ARGV[8])
+-- Count first and take back a grant that does not fit: one call for a grant.
+local count = redis.call('incrby', KEYS[2], ARGV[3])
+if count > rate then
+    count = redis.call('decrby', KEYS[2], ARGV[3])
+    return '0 ' .. string.format('%d %d', tonumber(ARGV[5]) - tonumber(ARGV[4]), rate - count) ..
+               ' ' .. ARGV[4] .. ' 0'
 end
-return {1, 0, rate - count, now, reset}
+local reset = 0
+if count == permits then
+    -- First grant of this window (under this config): the TTL only collects it later,
+    -- correctness never needs it.
+    reset = applyConfig()
+    redis.call('pexpire', KEYS[2], ARGV[6])
+    redis.call('zremrangebyscore', KEYS[3], '-inf', ARGV[4])
+    redis.call('zadd', KEYS[3], ARGV[5], KEYS[2])
+    redis.call('pexpire', KEYS[3], ARGV[6])
+end
+return '1 0 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. (reset == 1 and ' 1' or ' 0')

@@ -6,7 +6,9 @@
 namespace ratelab {
 
 // At most `rate` permits per natural calendar window (calendar_window.h); one counter per
-// window keyed by the window's start. A changed rate/interval/unit/zone resets the counters.
+// window keyed by the window's start and a fingerprint of the config
+// ({name}:fw:<fingerprint>:<start>[:<client>]), so a changed rate/interval/unit/zone counts in
+// new counters and the old ones are deleted (fixed_window.lua).
 class FixedWindowLimiter final : public Limiter {
 public:
     FixedWindowLimiter(LimiterSpec spec, LimiterOptions options);
@@ -23,7 +25,9 @@ private:
     CalendarWindows windows_;
     std::string configKey_;
     std::string indexKey_;
-    std::string configArgs_[4];  // rate, interval, unit, timezone
+    std::string rateArg_;
+    std::string specArg_;        // "rate|interval|unit|timezone"
+    std::string counterPrefix_;  // {name}:fw:<fingerprint of specArg_>:
 };
 
 }  // namespace ratelab

@@ -9,6 +9,7 @@
 #include "redis/redis_scan.h"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace ratelab {
 namespace {
@@ -52,9 +53,29 @@ std::string Limiter::ttlArg(qint64 ms) const {
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
 }
 
+Decision Limiter::parseTextReply(const std::string& text) const {
+    long long fields[kDecisionFields];
+    const char* at = text.c_str();
+    for (std::size_t i = 0; i < kDecisionFields; ++i) {
+        char* end = nullptr;
+        fields[i] = std::strtoll(at, &end, 10);
+        const bool last = i + 1 == kDecisionFields;
+        if (end == at || (last ? *end != '\0' : *end != ' ')) {
+            throw RedisError(RedisError::Kind::Reply,
+                             errorContext() + ": unexpected script reply \"" + text.substr(0, 64) +
+                                 "\" (expected 5 integers)");
+        }
+        at = end + (last ? 0 : 1);
+    }
+    return decisionOf(fields);
+}
+
 Decision Limiter::parseReply(const redisReply* reply) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type == REDIS_REPLY_STRING) {
+        return parseTextReply(std::string(reply->str, reply->len));
     }
     if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
         throw RedisError(RedisError::Kind::Reply,
@@ -68,6 +89,16 @@ Decision Limiter::parseReply(const redisReply* reply) const {
     long long fields[kDecisionFields];
     for (std::size_t i = 0; i < kDecisionFields; ++i) {
         const redisReply* element = reply->element[i];
+        // at_ms may come as its decimal text: scripts pass the engine's own text back rather
+        // than pay Redis for a conversion.
+        if (i == 3 && element != nullptr && element->type == REDIS_REPLY_STRING) {
+            const std::string text(element->str, element->len);
+            char* end = nullptr;
+            fields[i] = std::strtoll(text.c_str(), &end, 10);
+            if (!text.empty() && *end == '\0') {
+                continue;
+            }
+        }
         if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
             throw RedisError(RedisError::Kind::Reply,
                              errorContext() + ": unexpected script reply (element " +
@@ -77,6 +108,10 @@ Decision Limiter::parseReply(const redisReply* reply) const {
         }
         fields[i] = element->integer;
     }
+    return decisionOf(fields);
+}
+
+Decision Limiter::decisionOf(const long long* fields) const {
     if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (flags)");

@@ -49,10 +49,12 @@ struct LimiterOptions {
 // from many threads at once, each with its own RedisConnection. Each decision is one atomic Lua
 // script call whose "now" is an argument.
 //
-// Time never runs backwards for one limiter's state: the token bucket and the sliding window keep
-// a clock key per scope and decide at max(now, latest time decided at), so workers whose clocks
-// interleave, or whose requests arrive late, cannot admit more than the limit;
-// `Decision::atMs` is that effective time.
+// Workers whose clocks interleave, or whose requests arrive late, cannot admit more than the
+// limit: the token bucket keeps a clock key per scope and decides at max(now, latest time
+// decided at) (`Decision::atMs` is that effective time); the sliding window counts grants newer
+// than now too and keeps grants for kStateGraceMs beyond its longest window, so a worker lagging
+// by less than that decides at its own time and still sees every grant that shares a window
+// with its own.
 class Limiter {
 public:
     virtual ~Limiter();
@@ -66,7 +68,9 @@ public:
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
 
-    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}.
+    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}, as
+    // an array of integers or as the text "allowed retry remaining at reset" (a table reply
+    // costs Redis more than the rest of a cheap decision; scripts answer with the text).
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
     Decision parseReply(const redisReply* reply) const;
@@ -98,6 +102,8 @@ protected:
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
+    Decision parseTextReply(const std::string& text) const;
+    Decision decisionOf(const long long* fields) const;  // the 5 fields, flags checked
 
     LimiterSpec spec_;
     LimiterOptions options_;

@@ -88,7 +88,7 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
             kind = "permits";  // {name}:permits[:client], zsets of grants
             break;
         case LimiterType::FixedWindow:
-            kind = "fw:";  // {name}:fw:<window start>[:client], counters (and the index)
+            kind = "fw:";  // {name}:fw:<fingerprint>:<start>[:client], counters (and the index)
             break;
         case LimiterType::SlidingWindow:
             kind = "log";  // {name}:log[:client], zsets of grants
@@ -150,8 +150,9 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
                 if (r->type != REDIS_REPLY_STRING) {
                     break;
                 }
-                // fw:<start>[:<client>]
-                const std::string body = rest.substr(3);
+                // fw:<config fingerprint>:<start>[:<client>]
+                std::string body = rest.substr(3);
+                body = body.substr(std::min(body.size(), body.find(':') + 1));
                 const size_t colon = body.find(':');
                 LimiterState::WindowCount w;
                 w.startMs = std::atoll(body.substr(0, colon).c_str());

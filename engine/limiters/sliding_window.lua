@@ -1,44 +1,38 @@
 -- Multi-rule sliding-window log, one decision. A request passes only if for every rule the
 -- permits granted in (now - window_ms, now] plus its own stay within the rule's limit.
--- KEYS[1] log zset {<name>}:log[:<client>]: one member per granted permit, score = grant
---         time (ms), member "<request id>:<i>" (unique even within one millisecond)
--- KEYS[2] clock {<name>}:clock[:<client>]: the latest time this log decided at
--- ARGV: permits, now_ms, request id, ttl_ms, rule count, then limit and window_ms per rule
--- Returns {allowed, retry_after_ms, remaining, at_ms, 0}.
+-- KEYS[1] log zset {<name>}:log[:<client>]: one member per granted permit, score = grant time
+--         (ms), member "<request id>" for a grant of one permit, "<request id>:<i>" for the
+--         i-th permit of a larger one (unique even within one millisecond)
+-- ARGV: permits, now_ms, request id (random hex), ttl_ms, trim cutoff, then per rule: limit,
+--       window_ms, "(<now - window_ms>"
+-- Returns "allowed retry_after_ms remaining at_ms 0" as text (limiter.h: a table reply costs
+-- Redis more than the rest of a cheap decision); at_ms is now_ms.
+--
+-- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
+-- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
+-- every number the script only passes on, and a grant converts none but permits and limits.
+-- A request's permits are bounded by the engine (kMaxSlidingWindowPermits), so one ZADD per
+-- 1000 permits stays bounded too.
+--
+-- Counts include grants newer than now, and trimming keeps grants for a grace beyond the
+-- longest window (trim cutoff = now - longest window - grace): a worker whose clock lags by
+-- less than the grace counts every grant that shares a window with its own, so no window ever
+-- holds more than its limit, without a clock key.
 local permits = tonumber(ARGV[1])
-local now = tonumber(ARGV[2])
-local ruleCount = tonumber(ARGV[5])
-
--- Time never runs backwards for this log: a worker whose clock lags decides at the latest time
--- already used, so entries trimmed by a later decision cannot be missing from its count.
-local last = redis.call('get', KEYS[2])
-if last then
-    last = tonumber(last)
-    if last == nil then
-        return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
-    end
-    if last > now then
-        now = last
-    end
-end
-redis.call('set', KEYS[2], string.format('%d', now), 'PX', ARGV[4])
-
-local longest = 0
-for r = 1, ruleCount do
-    longest = math.max(longest, tonumber(ARGV[5 + 2 * r]))
-end
--- Grants at or before now - longest window are outside every rule's window.
-redis.call('zremrangebyscore', KEYS[1], '-inf', now - longest)
+local rules = (#ARGV - 5) / 3
 
 local remaining = nil
 local retry = 0
 local violated = false
 local tooLarge = false
-for r = 1, ruleCount do
-    local limit = tonumber(ARGV[4 + 2 * r])
-    local window = tonumber(ARGV[5 + 2 * r])
-    local from = '(' .. string.format('%d', now - window)
+local live = false
+for r = 1, rules do
+    local limit = tonumber(ARGV[3 + 3 * r])
+    local from = ARGV[5 + 3 * r]
     local count = redis.call('zcount', KEYS[1], from, '+inf')
+    if count > 0 then
+        live = true
+    end
     if remaining == nil or limit - count < remaining then
         remaining = limit - count
     end
@@ -49,26 +43,39 @@ for r = 1, ruleCount do
         -- The k-th oldest permit in the window must leave it before this request fits.
         local k = count + permits - limit
         local kth = redis.call('zrangebyscore', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT',
-                               k - 1, 1)
-        retry = math.max(retry, tonumber(kth[2]) + window - now)
+                               string.format('%d', k - 1), '1')
+        retry = math.max(retry, tonumber(kth[2]) + tonumber(ARGV[4 + 3 * r]) - tonumber(ARGV[2]))
     end
 end
 
 if tooLarge then
-    return {0, -1, remaining, now, 0}
+    return '0 -1 ' .. string.format('%d', remaining) .. ' ' .. ARGV[2] .. ' 0'
 end
 if violated then
-    return {0, retry, remaining, now, 0}
+    return '0 ' .. string.format('%d %d', retry, remaining) .. ' ' .. ARGV[2] .. ' 0'
 end
 
-local members = {}
-for i = 1, permits do
-    members[#members + 1] = now
-    members[#members + 1] = ARGV[3] .. ':' .. i
-    if #members >= 1000 or i == permits then
-        redis.call('zadd', KEYS[1], unpack(members))
-        members = {}
+-- Trimming costs a call and counts never depend on it: it happens for one grant in 16 (the
+-- request id is random) and whenever no rule's window holds a grant.
+if not live or string.byte(ARGV[3], 1) == 48 then
+    redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[5])
+end
+if permits == 1 then
+    redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+else
+    local members = {}
+    for i = 1, permits do
+        members[#members + 1] = ARGV[2]
+        members[#members + 1] = ARGV[3] .. ':' .. i
+        if #members >= 2000 or i == permits then
+            redis.call('zadd', KEYS[1], unpack(members))
+            members = {}
+        end
     end
 end
-redis.call('pexpire', KEYS[1], ARGV[4])
-return {1, 0, remaining - permits, now, 0}
+-- The log goes ttl_ms (the longest window plus the grace) after its last grant. Setting a TTL
+-- costs more than reading one: it is set to twice that, again when less than that is left.
+if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
+    redis.call('pexpire', KEYS[1], string.format('%d', 2 * tonumber(ARGV[4])))
+end
+return '1 0 ' .. string.format('%d', remaining - permits) .. ' ' .. ARGV[2] .. ' 0'

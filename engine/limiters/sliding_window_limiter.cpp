@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "input_error.h"
 #include "limiters/request_ids.h"
 
 namespace ratelab {
@@ -25,19 +26,26 @@ std::string SlidingWindowLimiter::logKey(const QString& client) const {
     return spec().scope == Scope::PerClient ? key("log:" + client.toStdString()) : key("log");
 }
 
-std::string SlidingWindowLimiter::clockKey(const QString& client) const {
-    return spec().scope == Scope::PerClient ? key("clock:" + client.toStdString()) : key("clock");
-}
-
 ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
+    if (request.permits > kMaxSlidingWindowPermits) {
+        throw InputError(QStringLiteral("permits"),
+                         QStringLiteral("a sliding window takes at most %1 permits per request, "
+                                        "got %2")
+                             .arg(kMaxSlidingWindowPermits)
+                             .arg(request.permits));
+    }
+    // The script converts no number it only passes on: the engine formats them (see
+    // sliding_window.lua).
     ScriptCall call;
-    call.keys = {logKey(request.client), clockKey(request.client)};
+    call.keys = {logKey(request.client)};
     call.args = {std::to_string(request.permits), std::to_string(request.nowMs), randomRequestId(),
-                 ttlArg(longestWindowMs_ + kStateGraceMs), std::to_string(spec().rules.size())};
+                 ttlArg(longestWindowMs_ + kStateGraceMs),
+                 std::to_string(request.nowMs - longestWindowMs_ - kStateGraceMs)};
     for (const SlidingRule& rule : spec().rules) {
         call.args.push_back(std::to_string(rule.limit));
         call.args.push_back(std::to_string(rule.windowMs));
+        call.args.push_back("(" + std::to_string(request.nowMs - rule.windowMs));
     }
     return call;
 }

@@ -4,9 +4,17 @@
 
 namespace ratelab {
 
+// The most permits one request may ask of a sliding window. The log keeps a member per granted
+// permit (its counts are ZCOUNTs, the cheapest reads Redis has), so this bounds what one
+// decision writes (about 20 bytes and one ZADD per 1000 permits). Parsers of traffic and traces
+// that feed a sliding window should refuse larger requests up front; prepare() refuses them
+// with an InputError naming "permits".
+constexpr qint64 kMaxSlidingWindowPermits = 10'000;
+
 // Multi-rule sliding-window log: every rule (limit, window_ms) must hold at once. The log keeps
 // one zset member per granted permit so counts are ZCOUNTs; entries older than the longest
-// window are trimmed and the key's TTL follows the longest window.
+// window plus a grace are trimmed (so a lagging worker still counts them) and the key's TTL
+// follows the longest window (sliding_window.lua).
 class SlidingWindowLimiter final : public Limiter {
 public:
     SlidingWindowLimiter(LimiterSpec spec, LimiterOptions options);
@@ -14,8 +22,7 @@ public:
     const LuaScript& script() const override;
     ScriptCall prepare(const Request& request) const override;
 
-    std::string logKey(const QString& client) const;    // {name}:log[:client]
-    std::string clockKey(const QString& client) const;  // {name}:clock[:client]
+    std::string logKey(const QString& client) const;  // {name}:log[:client]
     qint64 longestWindowMs() const { return longestWindowMs_; }
 
 private:

@@ -5,24 +5,40 @@
 --         member = struct.pack('Bc0I', 16, <16 random bytes>, permits)
 -- KEYS[4] clock {<name>}:clock[:<client>]: the latest time this bucket decided at (ratelab's
 --         own key; Redisson ignores it)
--- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms, random bytes,
---       ttl_ms for the state keys
--- Returns {allowed, retry_after_ms, remaining, at_ms, config_reset}.
+-- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
+--       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
+-- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
+-- reply costs Redis more than the rest of a cheap decision).
+--
+-- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
+-- Grants interval_ms old are released (read, removed, added to the value) in the call that
+-- finds them, as Redisson does; the value key always equals rate minus the permits of every
+-- grant still in the zset. Number <-> text conversions in Lua
+-- (strtod, printf) cost Redis as much as a command: the engine formats the numbers the script
+-- only passes on, times are compared as zero-padded text, and a decision converts only what
+-- its arithmetic needs.
 local rate = tonumber(ARGV[1])
-local interval = tonumber(ARGV[2])
 local permits = tonumber(ARGV[4])
-local now = tonumber(ARGV[5])
+local nowArg = ARGV[5]
+local ttl = ARGV[7]
+local cutoff = ARGV[8]
 
 -- Config: create it like trySetRate; a different config is applied like setRate (state reset).
-local reset = 0
-local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type')
+local reset = ' 0'  -- the answer's last field
+local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
-        reset = 1
+        reset = ' 1'
     end
     redis.call('hset', KEYS[1], 'rate', ARGV[1], 'interval', ARGV[2], 'type', ARGV[3])
-    redis.call('hsetnx', KEYS[1], 'keepAliveTime', '0')
+    if not cfg[4] then
+        redis.call('hset', KEYS[1], 'keepAliveTime', '0')
+    end
+end
+local keepAlive = cfg[4]
+if keepAlive == '0' or not keepAlive or (tonumber(keepAlive) or 0) <= 0 then
+    keepAlive = nil
 end
 
 -- Time never runs backwards for this bucket: a worker whose clock lags (or whose request was
@@ -30,92 +46,132 @@ end
 -- decision released.
 local last = redis.call('get', KEYS[4])
 if last then
-    last = tonumber(last)
-    if last == nil then
+    -- Zero-padded times of one length compare as text; others (negative, or written by an
+    -- older ratelab) as numbers.
+    local lagging, lastMs
+    if #last == #nowArg and string.byte(last, 1) ~= 45 and string.byte(nowArg, 1) ~= 45 then
+        lagging = last > nowArg
+        lastMs = lagging and tonumber(last)
+    else
+        lastMs = tonumber(last)
+        lagging = lastMs ~= nil and lastMs > tonumber(nowArg)
+    end
+    if lastMs == nil and (lagging or #last ~= #nowArg) then
         return redis.error_reply('ratelab: ' .. KEYS[4] .. ' does not hold a number')
     end
-    if last > now then
-        now = last
+    if lagging then
+        nowArg = last
+        cutoff = string.format('%d', lastMs - tonumber(ARGV[2]))
+    elseif last ~= nowArg then
+        redis.call('set', KEYS[4], nowArg, 'KEEPTTL')
     end
+else
+    redis.call('set', KEYS[4], nowArg, 'PX', ttl)
 end
 
-local function permitsOf(member)
-    local _, p = struct.unpack('Bc0I', member)
-    return p
-end
-
+-- Every grant in the zset (only to rebuild a missing or drifted value, as Redisson repairs it).
 local function heldPermits()
     local used = 0
     for _, member in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
-        used = used + permitsOf(member)
+        local _, p = struct.unpack('Bc0I', member)
+        used = used + p
     end
     return used
 end
 
--- Grants that are interval_ms old come back to the bucket.
-local cutoff = now - interval
-local released = 0
+-- Grants that are interval_ms old come back to the bucket (read here, removed on a grant).
 local expired = redis.call('zrangebyscore', KEYS[3], '-inf', cutoff)
-for _, member in ipairs(expired) do
-    released = released + permitsOf(member)
-end
-if #expired > 0 then
-    redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+local released = 0
+for i = 1, #expired do
+    local _, p = struct.unpack('Bc0I', expired[i])
+    released = released + p
 end
 
 local value = redis.call('get', KEYS[2])
+local rebuilt = false
 if value == false then
     value = rate - heldPermits()  -- new bucket, or its value key expired: rebuild from grants
+    rebuilt = true
 else
     value = tonumber(value)
     if value == nil then
         return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
     end
-    value = value + released
-    if value > rate then
+    if value + released > rate then
         value = rate - heldPermits()  -- drifted state (as Redisson repairs it)
+        rebuilt = true
     end
 end
+local available = value + released
 
-local function touch()
-    redis.call('set', KEYS[4], string.format('%d', now), 'PX', ARGV[7])
-    local keepAlive = tonumber(redis.call('hget', KEYS[1], 'keepAliveTime') or '0') or 0
-    if keepAlive > 0 then
-        redis.call('pexpire', KEYS[1], keepAlive)
-        redis.call('pexpire', KEYS[2], keepAlive)
-        redis.call('pexpire', KEYS[3], keepAlive)
+if keepAlive then
+    -- Redisson's keepAliveTime counts every decision.
+    redis.call('pexpire', KEYS[1], keepAlive)
+    redis.call('pexpire', KEYS[2], keepAlive)
+    redis.call('pexpire', KEYS[3], keepAlive)
+end
+
+if permits <= available and permits <= rate then
+    if #expired > 0 then
+        redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+    end
+    redis.call('zadd', KEYS[3], nowArg, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
+    local left = available - permits
+    if rebuilt then
+        redis.call('set', KEYS[2], string.format('%d', left), 'PX', keepAlive or ttl)
+    elseif released == 0 then
+        redis.call('decrby', KEYS[2], ARGV[4])
     else
-        -- After interval_ms (plus a grace for lagging clocks) without grants every permit is
-        -- back: the state may go.
-        redis.call('pexpire', KEYS[2], ARGV[7])
-        redis.call('pexpire', KEYS[3], ARGV[7])
+        redis.call('incrby', KEYS[2], string.format('%d', released - permits))
     end
+    -- After ttl_ms (interval_ms plus a grace for lagging clocks) without grants every permit is
+    -- back: the state may go. Setting a TTL costs more than reading one: the keys get twice
+    -- that, again when less than that is left.
+    if not keepAlive and redis.call('pttl', KEYS[3]) < tonumber(ttl) then
+        local twice = string.format('%d', 2 * tonumber(ttl))
+        redis.call('pexpire', KEYS[2], twice)
+        redis.call('pexpire', KEYS[3], twice)
+        redis.call('pexpire', KEYS[4], twice)
+    end
+    return '1 0 ' .. string.format('%d', left) .. ' ' .. nowArg .. reset
 end
 
-redis.call('set', KEYS[2], value)
-
+-- A rejection writes what it released (as Redisson does), so the value key reads what this
+-- decision saw; with one permit asked nothing was released, or it would have been granted.
+if #expired > 0 then
+    redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
+end
+if rebuilt then
+    redis.call('set', KEYS[2], string.format('%d', available), 'PX', keepAlive or ttl)
+elseif released > 0 then
+    redis.call('incrby', KEYS[2], string.format('%d', released))
+end
 if permits > rate then
-    touch()
-    return {0, -1, value, now, reset}
+    return '0 -1 ' .. string.format('%d', available) .. ' ' .. nowArg .. reset
 end
 
-if permits <= value then
-    redis.call('zadd', KEYS[3], now, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
-    value = redis.call('decrby', KEYS[2], permits)
-    touch()
-    return {1, 0, value, now, reset}
-end
-
--- Exact wait: walk grants oldest first until the released permits cover the shortfall.
-local shortfall = permits - value
-local held = redis.call('zrange', KEYS[3], 0, -1, 'WITHSCORES')
+-- Exact wait: walk the live grants oldest first until the
+-- permits they release cover the shortfall. Every grant holds at least one permit, so the
+-- shortfall bounds how many are read.
+local shortfall = permits - available
 local covered = 0
-for i = 1, #held, 2 do
-    covered = covered + permitsOf(held[i])
-    if covered >= shortfall then
-        touch()
-        return {0, tonumber(held[i + 1]) + interval - now, value, now, reset}
+local rank = 0
+while true do
+    local want = math.min(math.max(shortfall - covered, 1), 128)
+    local held = redis.call('zrange', KEYS[3], string.format('%d', rank),
+                            string.format('%d', rank + want - 1), 'WITHSCORES')
+    if #held == 0 then
+        break
     end
+    for i = 1, #held, 2 do
+        local _, p = struct.unpack('Bc0I', held[i])
+        covered = covered + p
+        if covered >= shortfall then
+            local wait = tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg)
+            return '0 ' .. string.format('%d %d', wait, available) .. ' ' .. nowArg .. reset
+        end
+    end
+    rank = rank + #held / 2
 end
 return redis.error_reply('ratelab: token bucket state in ' .. KEYS[2] .. ' and ' .. KEYS[3] ..
                          ' is inconsistent (value ' .. value .. ', grants ' .. covered .. ')')

@@ -1,5 +1,7 @@
 #include "limiters/token_bucket_limiter.h"
 
+#include <cstdio>
+
 #include "limiters/request_ids.h"
 
 namespace ratelab {
@@ -39,12 +41,16 @@ std::vector<std::string> TokenBucketLimiter::exactKeys() const {
 ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const LimiterSpec& s = spec();
-    return ScriptCall{
-        {configKey(), valueKey(request.client), permitsKey(request.client),
-         clockKey(request.client)},
-        {std::to_string(s.rate), std::to_string(s.intervalMs),
-         s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
-         std::to_string(request.nowMs), randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs)}};
+    // Times go zero-padded so the script compares them as text (token_bucket.lua).
+    char now[32];
+    std::snprintf(now, sizeof now, request.nowMs >= 0 ? "%015lld" : "%lld",
+                  static_cast<long long>(request.nowMs));
+    return ScriptCall{{configKey(), valueKey(request.client), permitsKey(request.client),
+                       clockKey(request.client)},
+                      {std::to_string(s.rate), std::to_string(s.intervalMs),
+                       s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
+                       now, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
+                       std::to_string(request.nowMs - s.intervalMs)}};
 }
 
 }  // namespace ratelab

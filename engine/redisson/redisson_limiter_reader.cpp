@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -62,6 +63,141 @@ std::string typeOf(const redisReply* r, const std::string& key) {
     return replyString(r, ("TYPE " + quoted(key)).c_str());
 }
 
+// The replies of one scope's grant reads, in the order read() sends them.
+struct GrantReplies {
+    const redisReply* heldCount;      // ZCOUNT (cutoff +inf
+    const redisReply* expiredCount;   // ZCOUNT -inf cutoff
+    const redisReply* newest;         // ZRANGE -N -1 WITHSCORES
+    const redisReply* oldestExpired;  // ZRANGEBYSCORE -inf cutoff WITHSCORES LIMIT 0 M
+    const redisReply* oldestHeld;     // ZRANGEBYSCORE (cutoff +inf WITHSCORES LIMIT 0 1
+};
+
+struct GrantSummary {
+    qint64 held = 0;                // records with score > cutoff
+    qint64 expired = 0;             // records with score <= cutoff
+    QVector<RedissonGrant> newest;  // oldest first
+    QVector<RedissonGrant> oldestExpired;
+    qint64 oldestHeldMs = -1;
+};
+
+// Records of a WITHSCORES reply, each checked as Redisson packs it; `firstNumber` is the first
+// record's 1-based place in the zset, for messages.
+QVector<RedissonGrant> decodeGrants(const redisReply* reply, const std::string& who,
+                                    const std::string& key, qint64 cutoff, qint64 firstNumber,
+                                    const char* command) {
+    if (reply->type != REDIS_REPLY_ARRAY || reply->elements % 2 != 0) {
+        invalid(who + command + " " + quoted(key) + ": unexpected reply");
+    }
+    QVector<RedissonGrant> grants;
+    grants.reserve(qsizetype(reply->elements / 2));
+    for (size_t m = 0; m < reply->elements / 2; ++m) {
+        const redisReply* member = reply->element[2 * m];
+        const redisReply* score = reply->element[2 * m + 1];
+        if (member->type != REDIS_REPLY_STRING || score->type != REDIS_REPLY_STRING) {
+            invalid(who + command + " " + quoted(key) + ": unexpected reply");
+        }
+        const std::string number = std::to_string(firstNumber + qint64(m));
+        const std::optional<PermitRecord> record = decodePermitRecord(member->str, member->len);
+        if (!record) {
+            invalid(who + "key " + quoted(key) + " record #" + number + " (" +
+                    std::to_string(member->len) +
+                    " bytes) is not a struct.pack('Bc0I', n, id, permits) record");
+        }
+        bool ok = false;
+        const double t = QByteArray(score->str, int(score->len)).toDouble(&ok);
+        if (!ok || !std::isfinite(t) || std::fabs(t) > 9.0e15) {
+            invalid(who + "key " + quoted(key) + " record #" + number + " has the score " +
+                    shortValue(text(score)) + ", not a time in ms");
+        }
+        RedissonGrant grant;
+        grant.timeMs = qint64(std::floor(t));
+        grant.permits = record->permits;
+        grant.idHex = QString::fromLatin1(record->id.toHex());
+        grant.inWindow = t > double(cutoff);
+        grants.push_back(std::move(grant));
+    }
+    return grants;
+}
+
+GrantSummary summarise(const GrantReplies& r, const std::string& who, const std::string& key,
+                       qint64 cutoff) {
+    GrantSummary s;
+    s.held = replyInteger(r.heldCount, "ZCOUNT");
+    s.expired = replyInteger(r.expiredCount, "ZCOUNT");
+    const qint64 total = s.held + s.expired;
+    const qint64 newestCount =
+        r.newest->type == REDIS_REPLY_ARRAY ? qint64(r.newest->elements / 2) : 0;
+    s.newest = decodeGrants(r.newest, who, key, cutoff,
+                            std::max<qint64>(1, total - newestCount + 1), "ZRANGE");
+    s.oldestExpired = decodeGrants(r.oldestExpired, who, key, cutoff, 1, "ZRANGEBYSCORE");
+    const QVector<RedissonGrant> oldestHeld =
+        decodeGrants(r.oldestHeld, who, key, cutoff, s.expired + 1, "ZRANGEBYSCORE");
+    if (!oldestHeld.isEmpty()) {
+        s.oldestHeldMs = oldestHeld.front().timeMs;
+    }
+    return s;
+}
+
+// What Redisson's next tryAcquire sees, from the summary. Sums are exact when every record of
+// their kind was read; otherwise they are derived from the bucket value (value + held +
+// expired permits = rate while the state is consistent) within what the records read allow,
+// and the scope is marked estimated.
+void applySummary(const GrantSummary& s, qint64 rate, qint64 intervalMs, RedissonScope* scope) {
+    scope->storedGrants = int(std::min<qint64>(s.held + s.expired, INT_MAX));
+    scope->grantsInWindow = int(std::min<qint64>(s.held, INT_MAX));
+    scope->expiredGrants = int(std::min<qint64>(s.expired, INT_MAX));
+    scope->grants = s.newest;
+    if (!s.newest.isEmpty()) {
+        scope->lastGrantMs = s.newest.back().timeMs;
+    }
+    if (s.held > 0 && s.oldestHeldMs >= 0) {
+        scope->nextReleaseMs = s.oldestHeldMs + intervalMs;
+    }
+
+    // Held records are the newest: all of them were read when the newest read holds that many.
+    qint64 heldRead = 0;
+    qint64 heldPermits = 0;
+    for (const RedissonGrant& g : s.newest) {
+        if (g.inWindow) {
+            ++heldRead;
+            heldPermits += g.permits;
+        }
+    }
+    const bool heldExact = heldRead >= s.held;
+    qint64 expiredPermits = 0;
+    for (const RedissonGrant& g : s.oldestExpired) {
+        expiredPermits += g.permits;
+    }
+    const bool expiredExact = qint64(s.oldestExpired.size()) >= s.expired;
+    // Every record holds at least one permit.
+    const qint64 heldAtLeast = heldPermits + std::max<qint64>(0, s.held - heldRead);
+    const qint64 expiredAtLeast =
+        expiredPermits + std::max<qint64>(0, s.expired - qint64(s.oldestExpired.size()));
+
+    qint64 held = heldAtLeast;
+    qint64 released = expiredAtLeast;
+    if (!heldExact && expiredExact && scope->hasValue) {
+        held = std::max(heldAtLeast, rate - scope->storedValue - released);
+    } else if (heldExact && !expiredExact && scope->hasValue) {
+        released = std::max(expiredAtLeast, rate - scope->storedValue - held);
+    }
+    scope->estimated = !heldExact || !expiredExact;
+    scope->unreadGrants = (s.held - std::min(heldRead, s.held)) +
+                          (s.expired - std::min<qint64>(s.oldestExpired.size(), s.expired));
+    scope->permitsInWindow = held;
+    scope->expiredPermits = released;
+    scope->availableFromGrants = rate - held;
+    // RedissonRateLimiter's script: a missing value starts at rate; released permits come back,
+    // and a value that would pass rate is repaired to rate minus the permits still held.
+    if (!scope->hasValue) {
+        scope->available = rate;
+    } else if (released > 0 && scope->storedValue + released > rate) {
+        scope->available = rate - held;
+    } else {
+        scope->available = scope->storedValue + released;
+    }
+}
+
 }  // namespace
 
 std::string redissonSuffixName(const std::string& name, const std::string& suffix) {
@@ -104,6 +240,7 @@ RedissonLimiterReader::RedissonLimiterReader(const QString& name, Options option
         }
     }
     options_.maxGrantsPerScope = std::max(0, options_.maxGrantsPerScope);
+    options_.maxExpiredRecords = std::max(1, options_.maxExpiredRecords);
     options_.maxScopes = std::max(1, options_.maxScopes);
 }
 
@@ -128,9 +265,10 @@ std::string RedissonLimiterReader::scanPattern() const {
 }
 
 const QStringList& RedissonLimiterReader::readCommands() {
-    static const QStringList kCommands = {QStringLiteral("TYPE"),   QStringLiteral("HGETALL"),
-                                          QStringLiteral("PTTL"),   QStringLiteral("GET"),
-                                          QStringLiteral("ZRANGE"), QStringLiteral("SCAN")};
+    static const QStringList kCommands = {
+        QStringLiteral("TYPE"),          QStringLiteral("HGETALL"), QStringLiteral("PTTL"),
+        QStringLiteral("GET"),           QStringLiteral("ZCOUNT"),  QStringLiteral("ZRANGE"),
+        QStringLiteral("ZRANGEBYSCORE"), QStringLiteral("SCAN")};
     return kCommands;
 }
 
@@ -234,7 +372,14 @@ RedissonSnapshot RedissonLimiterReader::read(RedisConnection& c, qint64 nowMs) c
         snap.totalScopes = 1;
     }
 
-    // 3. Value and permits of every scope, pipelined.
+    // 3. Value and grants of every scope, pipelined. The grants are summarised with bounded
+    // reads whatever their number (Redisson keeps one record per grant, so a busy limiter has
+    // millions): counts by ZCOUNT, the newest records for the chart, the oldest expired ones
+    // for the permits the next acquire releases, and the oldest record still held.
+    const std::string cutoffArg = std::to_string(nowMs - snap.intervalMs);
+    const std::string heldFrom = "(" + cutoffArg;  // score > cutoff: still held
+    const std::string newest = std::to_string(-std::max(1, options_.maxGrantsPerScope));
+    const std::string expiredLimit = std::to_string(std::max(1, options_.maxExpiredRecords));
     for (const QString& client : clients) {
         const std::string v = valueKey(client);
         const std::string p = permitsKey(client);
@@ -242,119 +387,58 @@ RedissonSnapshot RedissonLimiterReader::read(RedisConnection& c, qint64 nowMs) c
         c.append({"GET", v});
         c.append({"PTTL", v});
         c.append({"TYPE", p});
-        c.append({"ZRANGE", p, "0", "-1", "WITHSCORES"});
         c.append({"PTTL", p});
+        c.append({"ZCOUNT", p, heldFrom, "+inf"});
+        c.append({"ZCOUNT", p, "-inf", cutoffArg});
+        c.append({"ZRANGE", p, newest, "-1", "WITHSCORES"});
+        c.append({"ZRANGEBYSCORE", p, "-inf", cutoffArg, "WITHSCORES", "LIMIT", "0", expiredLimit});
+        c.append({"ZRANGEBYSCORE", p, heldFrom, "+inf", "WITHSCORES", "LIMIT", "0", "1"});
     }
     // Read every reply before judging any, so the connection stays in step after an error.
+    constexpr size_t kPerScope = 10;
     std::vector<RedisReply> raw;
-    raw.reserve(size_t(clients.size()) * 6);
-    for (qsizetype i = 0; i < clients.size() * 6; ++i) {
+    raw.reserve(size_t(clients.size()) * kPerScope);
+    for (size_t i = 0; i < size_t(clients.size()) * kPerScope; ++i) {
         raw.push_back(c.readReply());
     }
-    struct Replies {
-        std::string valueType, permitsType;
-        redisReply* value = nullptr;
-        redisReply* permits = nullptr;
-        qint64 valueTtl = -2, permitsTtl = -2;
-    };
-    std::vector<Replies> replies(size_t(clients.size()));
-    for (qsizetype i = 0; i < clients.size(); ++i) {
-        Replies& r = replies[size_t(i)];
-        RedisReply* at = &raw[size_t(i) * 6];
-        r.valueType = typeOf(at[0].get(), valueKey(clients[i]));
-        r.value = at[1].get();
-        r.valueTtl = replyInteger(at[2].get(), "PTTL");
-        r.permitsType = typeOf(at[3].get(), permitsKey(clients[i]));
-        r.permits = at[4].get();
-        r.permitsTtl = replyInteger(at[5].get(), "PTTL");
-    }
 
-    const qint64 cutoff = nowMs - snap.intervalMs;  // records at or before it are released
     for (qsizetype i = 0; i < clients.size(); ++i) {
-        Replies& r = replies[size_t(i)];
+        RedisReply* at = &raw[size_t(i) * kPerScope];
         RedissonScope scope;
         scope.clientId = clients[i];
         const std::string v = valueKey(clients[i]);
         const std::string p = permitsKey(clients[i]);
         scope.valueKey = QString::fromStdString(v);
         scope.permitsKey = QString::fromStdString(p);
-        scope.valueTtlMs = r.valueTtl;
-        scope.permitsTtlMs = r.permitsTtl;
+        const std::string valueType = typeOf(at[0].get(), v);
+        const redisReply* value = at[1].get();
+        scope.valueTtlMs = replyInteger(at[2].get(), "PTTL");
+        const std::string permitsType = typeOf(at[3].get(), p);
+        scope.permitsTtlMs = replyInteger(at[4].get(), "PTTL");
 
-        if (r.value->type == REDIS_REPLY_ERROR) {
-            invalid(who + "key " + quoted(v) + " is a " + r.valueType +
+        if (value->type == REDIS_REPLY_ERROR) {
+            invalid(who + "key " + quoted(v) + " is a " + valueType +
                     ", expected a string (the bucket value)");
         }
-        if (r.value->type == REDIS_REPLY_STRING) {
-            if (!parseInteger(text(r.value), &scope.storedValue)) {
-                invalid(who + "key " + quoted(v) + " holds " + shortValue(text(r.value)) +
+        if (value->type == REDIS_REPLY_STRING) {
+            if (!parseInteger(text(value), &scope.storedValue)) {
+                invalid(who + "key " + quoted(v) + " holds " + shortValue(text(value)) +
                         ", not an integer");
             }
             scope.hasValue = true;
-        } else if (r.value->type != REDIS_REPLY_NIL) {
+        } else if (value->type != REDIS_REPLY_NIL) {
             invalid(who + "GET " + quoted(v) + ": unexpected reply");
         }
-
-        if (r.permits->type == REDIS_REPLY_ERROR) {
-            invalid(who + "key " + quoted(p) + " is a " + r.permitsType +
+        if (at[5]->type == REDIS_REPLY_ERROR) {
+            invalid(who + "key " + quoted(p) + " is a " + permitsType +
                     ", expected a zset (the grants)");
         }
-        if (r.permits->type != REDIS_REPLY_ARRAY || r.permits->elements % 2 != 0) {
-            invalid(who + "ZRANGE " + quoted(p) + ": unexpected reply");
-        }
-        const size_t records = r.permits->elements / 2;
-        scope.storedGrants = int(records);
-        const size_t keepFrom = records > size_t(options_.maxGrantsPerScope)
-                                    ? records - size_t(options_.maxGrantsPerScope)
-                                    : 0;
-        qint64 oldestInWindow = std::numeric_limits<qint64>::max();
-        for (size_t m = 0; m < records; ++m) {
-            const redisReply* member = r.permits->element[2 * m];
-            const redisReply* score = r.permits->element[2 * m + 1];
-            if (member->type != REDIS_REPLY_STRING || score->type != REDIS_REPLY_STRING) {
-                invalid(who + "ZRANGE " + quoted(p) + ": unexpected reply");
-            }
-            const std::optional<PermitRecord> record = decodePermitRecord(member->str, member->len);
-            if (!record) {
-                invalid(who + "key " + quoted(p) + " record #" + std::to_string(m + 1) + " (" +
-                        std::to_string(member->len) +
-                        " bytes) is not a struct.pack('Bc0I', n, id, permits) record");
-            }
-            bool ok = false;
-            const double t = QByteArray(score->str, int(score->len)).toDouble(&ok);
-            if (!ok || !std::isfinite(t) || std::fabs(t) > 9.0e15) {
-                invalid(who + "key " + quoted(p) + " record #" + std::to_string(m + 1) +
-                        " has the score " + shortValue(text(score)) + ", not a time in ms");
-            }
-            RedissonGrant grant;
-            grant.timeMs = qint64(std::floor(t));
-            grant.permits = record->permits;
-            grant.idHex = QString::fromLatin1(record->id.toHex());
-            grant.inWindow = t > double(cutoff);
-            if (grant.inWindow) {
-                ++scope.grantsInWindow;
-                scope.permitsInWindow += grant.permits;
-                oldestInWindow = std::min(oldestInWindow, grant.timeMs);
-            } else {
-                ++scope.expiredGrants;
-                scope.expiredPermits += grant.permits;
-            }
-            scope.lastGrantMs = std::max(scope.lastGrantMs, grant.timeMs);
-            if (m >= keepFrom) {
-                scope.grants.push_back(std::move(grant));
-            }
-        }
-        if (scope.grantsInWindow > 0) {
-            scope.nextReleaseMs = oldestInWindow + snap.intervalMs;
-        }
-        scope.availableFromGrants = snap.rate - scope.permitsInWindow;
-        if (!scope.hasValue) {
-            scope.available = snap.rate;
-        } else if (scope.expiredPermits > 0 &&
-                   scope.storedValue + scope.expiredPermits > snap.rate) {
-            scope.available = snap.rate - scope.permitsInWindow;
-        } else {
-            scope.available = scope.storedValue + scope.expiredPermits;
+        const GrantSummary summary =
+            summarise(GrantReplies{at[5].get(), at[6].get(), at[7].get(), at[8].get(), at[9].get()},
+                      who, p, nowMs - snap.intervalMs);
+        applySummary(summary, snap.rate, snap.intervalMs, &scope);
+        if (options_.maxGrantsPerScope == 0) {
+            scope.grants.clear();
         }
         snap.scopes.push_back(std::move(scope));
     }

@@ -23,8 +23,10 @@ namespace ratelab {
 // ratelab's own token bucket writes this same layout (plus a {NAME}:clock key that is ignored
 // here), so the reader also watches ratelab limiters.
 //
-// Only read commands are sent: TYPE, HGETALL, PTTL, GET, ZRANGE … WITHSCORES and SCAN
-// (readCommands()). A read-only ACL user (+@read) is enough.
+// Only read commands are sent: TYPE, HGETALL, PTTL, GET, ZCOUNT, ZRANGE … WITHSCORES,
+// ZRANGEBYSCORE … LIMIT and SCAN (readCommands()). A read-only ACL user (+@read) is enough.
+// Its cost does not grow with the number of grants: per scope two counts and three range reads
+// of at most Options' bounds (the newest records, the oldest expired ones, the oldest held one).
 
 // One grant record of a permits zset.
 struct RedissonGrant {
@@ -43,14 +45,19 @@ struct RedissonScope {
     qint64 storedValue = 0;
     qint64 valueTtlMs = -2;  // PTTL: -1 no expiry, -2 absent
     qint64 permitsTtlMs = -2;
-    // Every stored record, oldest first; at most maxGrantsPerScope (the newest) are kept here,
-    // the sums below count all of them.
+    // The newest maxGrantsPerScope records, oldest first; the counts below count all of them.
     QVector<RedissonGrant> grants;
     int storedGrants = 0;
     int grantsInWindow = 0;  // records with score > now - interval
     qint64 permitsInWindow = 0;
     int expiredGrants = 0;  // score <= now - interval: Redisson drops them at the next acquire
     qint64 expiredPermits = 0;
+    // The permit sums are exact when every record of their kind was read (at most
+    // maxGrantsPerScope held ones, maxExpiredRecords expired ones). Past that they are derived
+    // from the bucket value (value + held + expired permits = rate while the state is
+    // consistent), kept at least what the records read hold, and `estimated` is set.
+    bool estimated = false;
+    qint64 unreadGrants = 0;  // records the sums did not read
     // What Redisson's next tryAcquire sees as the bucket value at now: rate when the value key
     // is absent; else the stored value plus the permits of expired records, repaired to
     // rate - permitsInWindow when that would exceed rate (RedissonRateLimiter's script).
@@ -83,7 +90,8 @@ public:
 class RedissonLimiterReader {
 public:
     struct Options {
-        int maxGrantsPerScope = 2000;
+        int maxGrantsPerScope = 2000;  // the newest records read and kept (for the chart)
+        int maxExpiredRecords = 2000;  // the oldest expired records read (for their permits)
         int maxScopes = 256;
     };
 

@@ -1,5 +1,7 @@
 #include "scenario/replay.h"
 
+#include "csv_writer.h"
+
 namespace ratelab {
 
 void replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
@@ -20,7 +22,7 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision) {
     line.reserve(64);
     line += QByteArray::number(row.tMs);
     line += ',';
-    line += row.client.toUtf8();
+    appendCsvField(line, row.client);  // a trace's client may hold quotes
     line += ',';
     line += QByteArray::number(row.permits);
     line += decision.allowed ? ",1," : ",0,";

@@ -3,6 +3,8 @@
 #include <QJsonArray>
 #include <QTextStream>
 
+#include "csv_writer.h"
+
 namespace ratelab {
 namespace {
 
@@ -78,13 +80,14 @@ QJsonObject summaryJson(const RunSnapshot& run) {
 
 QByteArray bucketsCsv(const RunSnapshot& run) {
     // errors_open and errors_closed (parts of errors) come last: older readers keep their columns.
+    // The limiter name is the one free-text field: RFC 4180 quoted when it needs to be.
     QByteArray out(
         "bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,errors_closed\n");
     const int buckets = run.limiters.isEmpty() ? 0 : run.limiters.front().bucketAccepted.size();
     for (int b = 0; b < buckets; ++b) {
         for (const LimiterSnapshot& l : run.limiters) {
             out += QByteArray::number(b) + ',' + QByteArray::number(qint64(b) * run.bucketMs) +
-                   ',' + l.spec.name.toUtf8() + ',' + QByteArray::number(l.bucketAccepted[b]) +
+                   ',' + csvField(l.spec.name) + ',' + QByteArray::number(l.bucketAccepted[b]) +
                    ',' + QByteArray::number(l.bucketRejected[b]) + ',' +
                    QByteArray::number(l.bucketErrors[b]) + ',' +
                    QByteArray::number(run.bucketTargetRate.value(b), 'g', 10) + ',' +

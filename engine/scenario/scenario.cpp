@@ -18,6 +18,7 @@
 
 #include "input_error.h"
 #include "json_input.h"
+#include "scenario/scenario_budget.h"
 
 namespace ratelab {
 namespace {
@@ -542,6 +543,7 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
             traffic.durationS = static_cast<double>(spanMs) / 1000;
         }
     }
+    checkShapeRate(traffic, shapePath);
     return traffic;
 }
 
@@ -631,7 +633,7 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
 
 }  // namespace
 
-Scenario parseScenario(const QJsonObject& object, const QString& baseDir) {
+Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64 maxMemoryBytes) {
     const QString root = QStringLiteral("$");
     const QLatin1String name("name"), limiters("limiters"), traffic("traffic");
     const QLatin1String bucketMs("bucket_ms");
@@ -664,20 +666,22 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir) {
                              .arg(scenario_limits::kMaxBuckets)
                              .arg(formatNumber(smallest)));
     }
+    checkMemoryBudget(scenario, maxMemoryBytes);
     return scenario;
 }
 
-Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir) {
-    return parseScenario(json_input::parseObject(json), baseDir);
+Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir,
+                           qint64 maxMemoryBytes) {
+    return parseScenario(json_input::parseObject(json), baseDir, maxMemoryBytes);
 }
 
-Scenario loadScenarioFile(const QString& path) {
+Scenario loadScenarioFile(const QString& path, qint64 maxMemoryBytes) {
     const QByteArray data = json_input::readSmallFile(
         path, kMaxScenarioFileBytes, QStringLiteral("a scenario is a few dozen lines of JSON"));
     const QFileInfo info(path);
     try {
         const QJsonObject object = json_input::parseObject(data);
-        Scenario scenario = parseScenario(object, info.path());
+        Scenario scenario = parseScenario(object, info.path(), maxMemoryBytes);
         if (!object.contains(QLatin1String("name")) && !info.completeBaseName().isEmpty()) {
             scenario.name = info.completeBaseName();
         }

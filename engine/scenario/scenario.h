@@ -58,14 +58,20 @@ constexpr double kMaxRate = 1e6;  // requests/s
 constexpr double kMaxSpeed = 1000;
 constexpr qint64 kMinBucketMs = 1;
 constexpr qint64 kMaxBuckets = 1'000'000;  // duration / bucket_ms
+// What a run may hold in memory unless told otherwise (scenario/scenario_budget.h).
+constexpr qint64 kDefaultMaxMemoryBytes = 1LL << 30;
 }  // namespace scenario_limits
 
 // Parsing and validation: every problem is an InputError whose place is the JSON path
 // ("$.traffic.shape.rate", "$.limiters[1].rules[0].limit") or "line L, column C"; files are
-// named in front. `baseDir` resolves a replay trace's relative path.
-Scenario parseScenario(const QJsonObject& object, const QString& baseDir);
-Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir);
-Scenario loadScenarioFile(const QString& path);
+// named in front. `baseDir` resolves a replay trace's relative path. A scenario whose run
+// would need more than maxMemoryBytes (checkMemoryBudget) is refused.
+Scenario parseScenario(const QJsonObject& object, const QString& baseDir,
+                       qint64 maxMemoryBytes = scenario_limits::kDefaultMaxMemoryBytes);
+Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir,
+                           qint64 maxMemoryBytes = scenario_limits::kDefaultMaxMemoryBytes);
+Scenario loadScenarioFile(const QString& path,
+                          qint64 maxMemoryBytes = scenario_limits::kDefaultMaxMemoryBytes);
 
 // The scenario as JSON in the same format (round-trips; a replay trace is written as its path).
 QJsonObject scenarioToJson(const Scenario& scenario);

@@ -34,6 +34,14 @@ public:
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
     int bucketCount() const { return bucketAccepted_.size(); }
+    // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
+    // (itself and its counter arrays), for the scenario's memory budget.
+    static qint64 allocatedBytes(qint64 buckets, qint64 clients) {
+        constexpr qint64 kCounter = sizeof(std::atomic<long long>);
+        return qint64(sizeof(LimiterCounters)) +
+               (kBucketSeries * buckets + clients * kPerClient + kTotals) * kCounter;
+    }
+    static constexpr int kBucketSeries = 5;  // accepted, rejected, errors, errors_open/closed
 
 private:
     friend class RunStats;
@@ -75,6 +83,12 @@ public:
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
+    // What one worker's stats allocate (see LimiterCounters::allocatedBytes).
+    static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
+        return qint64(sizeof(WorkerStats)) + qint64(sizeof(std::atomic<long long>)) +
+               limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
+                           LimiterCounters::allocatedBytes(buckets, clients));
+    }
 
 private:
     friend class RunStats;

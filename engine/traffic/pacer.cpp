@@ -437,4 +437,49 @@ double expectedSends(const ShapeSpec& shape, qint64 durationUs) {
     return 0;  // not reached
 }
 
+qint64 busiestSecond(const QVector<qint64>& offsetsMs, qint64* startMs) {
+    qint64 best = 0;
+    qint64 bestStart = 0;
+    qsizetype from = 0;
+    for (qsizetype to = 0; to < offsetsMs.size(); ++to) {
+        while (offsetsMs[to] - offsetsMs[from] >= 1000) {
+            ++from;
+        }
+        if (to - from + 1 > best) {
+            best = to - from + 1;
+            bestStart = offsetsMs[from];
+        }
+    }
+    if (startMs != nullptr) {
+        *startMs = bestStart;
+    }
+    return best;
+}
+
+double peakRate(const ShapeSpec& shape) {
+    switch (shape.type) {
+        case ShapeSpec::Type::Constant:
+        case ShapeSpec::Type::Poisson:
+            return shape.rate;
+        case ShapeSpec::Type::Linear:
+            return std::max(shape.from, shape.to);
+        case ShapeSpec::Type::Sine:
+            return shape.mean + shape.amplitude;
+        case ShapeSpec::Type::Burst: {
+            const qint64 everyUs = std::max<qint64>(1, toUs(shape.everyS));
+            return shape.rate + shape.burst * kUsPerS / static_cast<double>(everyUs);
+        }
+        case ShapeSpec::Type::Step: {
+            double peak = 0;
+            for (const ShapeSpec::Stage& stage : shape.stages) {
+                peak = std::max(peak, stage.rate);
+            }
+            return peak;
+        }
+        case ShapeSpec::Type::Replay:
+            return static_cast<double>(busiestSecond(shape.replayOffsetsMs));
+    }
+    return 0;  // not reached
+}
+
 }  // namespace ratelab

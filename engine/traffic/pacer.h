@@ -52,4 +52,14 @@ std::unique_ptr<Pacer> makePacer(const ShapeSpec& shape, qint64 durationUs, quin
 // Expected number of sends of the shape over [0, durationUs): the integral of its rate.
 double expectedSends(const ShapeSpec& shape, qint64 durationUs);
 
+// The highest rate (requests/s) the shape asks for at any time, as its pacer sends it:
+// constant and poisson their rate, linear the larger end, sine mean + amplitude, step the
+// busiest stage, burst the steady rate plus one burst per every_s (every_s in whole µs, at
+// least 1 µs, as the pacer uses it), replay its busiest second (busiestSecond()).
+double peakRate(const ShapeSpec& shape);
+
+// The most replay offsets (ms, non-decreasing) within any 1000 ms, [t, t + 1000); *startMs
+// gets the offset that window starts at.
+qint64 busiestSecond(const QVector<qint64>& offsetsMs, qint64* startMs = nullptr);
+
 }  // namespace ratelab

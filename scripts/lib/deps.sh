@@ -1,10 +1,13 @@
 # Sourced by run.sh and test.sh: installs the Debian 12 packages ratelab needs when any is
 # missing (as root, or through sudo). Does nothing when everything is already there.
+# librsvg2-bin renders the icon at build time; dpkg-dev (dpkg-shlibdeps) and desktop-file-utils
+# build and check the Debian package; clang-14 is the second compiler and the fuzzers'.
 RATELAB_PACKAGES=(
     build-essential cmake pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
     libhiredis-dev redis-server redis-tools tzdata
     clang-14 libclang-rt-14-dev
+    librsvg2-bin dpkg-dev desktop-file-utils
 )
 
 ratelab_install_deps() {
@@ -36,5 +39,15 @@ ratelab_install_deps() {
 ratelab_build() {
     local build_dir=$1
     cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    cmake --build "$build_dir" -j"$(nproc)"
+}
+
+# The second compiler: every target (product and tests) with clang-14 and -Werror, so that
+# Clang's warnings fail CI as GCC's do. Only compiled, not run, and without optimization or
+# debug info to keep it cheap (the GCC build is the one the tests run).
+ratelab_build_clang() {
+    local build_dir=$1
+    CC=clang-14 CXX=clang++-14 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug \
+        -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g0" -DRATELAB_WERROR=ON
     cmake --build "$build_dir" -j"$(nproc)"
 }

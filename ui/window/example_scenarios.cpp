@@ -1,19 +1,17 @@
 #include "window/example_scenarios.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+
+#include "scenario/example_paths.h"
 
 namespace ratelab {
 
 QString examplesDirectory() {
-    QDir dir(QCoreApplication::applicationDirPath());
-    for (int up = 0; up < 6; ++up) {
-        const QString candidate = dir.filePath(QStringLiteral("resources/scenarios"));
-        if (QFileInfo(candidate).isDir())
-            return QDir(candidate).canonicalPath();
-        if (!dir.cdUp())
-            break;
+    // exampleScenarioDirs() lists the scenarios folder first, then the limiter specs' folder.
+    for (const QString& dir : exampleScenarioDirs()) {
+        if (QFileInfo(dir).fileName() == QLatin1String("scenarios"))
+            return QDir(dir).canonicalPath();
     }
     return QString();
 }
@@ -30,11 +28,15 @@ QStringList exampleScenarios() {
 }
 
 bool isShippedExample(const QString& path) {
-    const QString dir = examplesDirectory();
-    if (dir.isEmpty() || path.isEmpty())
-        return false;
     const QFileInfo file(path);
-    return file.exists() && file.canonicalPath() == dir;
+    if (path.isEmpty() || !file.exists())
+        return false;
+    // Any of the shipped folders (scenarios and limiter specs): never saved over.
+    for (const QString& dir : exampleScenarioDirs()) {
+        if (file.canonicalPath() == QDir(dir).canonicalPath())
+            return true;
+    }
+    return false;
 }
 
 }  // namespace ratelab

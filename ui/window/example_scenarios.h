@@ -5,10 +5,8 @@
 
 namespace ratelab {
 
-// The directory of the shipped example scenarios, or empty if none is found. Until the
-// installed location is known to the engine, it is resources/scenarios of the source tree,
-// found by walking up from the executable (the build tree lives inside the source tree).
-// One function, so that the installed lookup can replace it.
+// The folder of the shipped example scenarios (installed, or resources/scenarios of the source
+// tree for a build; see exampleScenarioDirs), or empty if there is none.
 QString examplesDirectory();
 // The shipped examples' paths (*.json), sorted by name.
 QStringList exampleScenarios();

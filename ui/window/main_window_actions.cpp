@@ -81,7 +81,8 @@ void MainWindow::buildFileMenu(QMenu* file) {
     QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
         if (!maybeKeepChanges())
             return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), path_,
+        const QString start = path_.isEmpty() ? examplesDirectory() : path_;
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
                                                           tr("Scenarios (*.json)"));
         if (!path.isEmpty()) {
             openScenario(path);

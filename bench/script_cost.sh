@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# What one decision costs Redis: replays the same poisson trace through `ratelab replay` and
+# through the script production code runs (bench/production_scripts/), each on its own fresh
+# private redis-server (unix socket in a temp dir, no persistence), and reads the server time
+# per script call from INFO commandstats (EVALSHA usec / calls) and the memory the keys
+# hold at the end (MEMORY USAGE ... SAMPLES 0, summed). Optionally the same for a previous
+# ratelab (A/B): --ab REV builds REV's ratelab in a temp worktree, --previous BIN uses a binary.
+#
+# Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
+#            [--limiters "token_bucket sliding_1 sliding_10 fixed_window"] [--seconds 3]
+#            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN]
+#
+# Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
+# for max(--seconds, 3000 requests); each round alternates the tools and the medians are shown.
+#   token_bucket  rate R per 1000 ms (global)      vs Redisson's tryAcquire
+#   sliding_N     N rules: R x 2^i per 1000 x 2^i ms vs the copied ZSET script (UUID members)
+#   fixed_window  R per 1 second (UTC)             vs INCRBY + PEXPIRE
+# The last column counts the accepted decisions of each side: the same figure on both says
+# the two made the same decisions (every request is one permit).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+ratelab=${RATELAB:-$here/../build/bin/ratelab}
+rates="10 100 1000 10000 100000"
+limiters="token_bucket sliding_1 sliding_10 fixed_window"
+seconds=3
+rounds=1
+ab_rev=""
+previous=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --rates) rates=$2; shift 2 ;;
+        --limiters) limiters=$2; shift 2 ;;
+        --seconds) seconds=$2; shift 2 ;;
+        --rounds) rounds=$2; shift 2 ;;
+        --ab) ab_rev=$2; shift 2 ;;
+        --previous) previous=$2; shift 2 ;;
+        --ratelab) ratelab=$2; shift 2 ;;
+        *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+done
+for tool in redis-server redis-cli awk; do
+    command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
+done
+[ -x "$ratelab" ] || { echo "no ratelab binary at $ratelab (build it or pass --ratelab)" >&2; exit 2; }
+
+work=$(mktemp -d)
+cleanup() {
+    # Servers still running (a run that failed): stop them by their pid files.
+    for pidfile in "$work"/redis.*/redis.pid; do
+        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
+    done
+    if [ -n "$ab_rev" ] && [ -d "$work/ab" ]; then
+        git -C "$here/.." worktree remove --force "$work/ab" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+if [ -n "$ab_rev" ]; then
+    echo "building ratelab at $ab_rev in a temp worktree ..." >&2
+    git -C "$here/.." worktree add --detach "$work/ab" "$ab_rev" >/dev/null
+    cmake -S "$work/ab" -B "$work/ab/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    cmake --build "$work/ab/build" -j2 --target ratelab >/dev/null
+    previous=$work/ab/build/bin/ratelab
+fi
+
+# A fresh private server; prints its directory (socket: DIR/redis.sock).
+start_server() {
+    local dir
+    dir=$(mktemp -d "$work/redis.XXXXXX")
+    chmod 700 "$dir"
+    redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
+        --appendonly no --daemonize yes --dir "$dir" --pidfile "$dir/redis.pid" \
+        --logfile "$dir/redis.log" >/dev/null
+    for _ in $(seq 100); do
+        redis-cli -s "$dir/redis.sock" ping >/dev/null 2>&1 && break
+        sleep 0.05
+    done
+    echo "$dir"
+}
+stop_server() { redis-cli -s "$1/redis.sock" shutdown nosave >/dev/null 2>&1 || true; }
+
+# Server µs per EVALSHA since the server started (ratelab's one EVAL after NOSCRIPT compiles
+# the script, as the other side's SCRIPT LOAD does: neither is counted).
+script_usec() {
+    redis-cli -s "$1" INFO commandstats | tr -d '\r' | awk -F'[:,=]' '
+        /^cmdstat_evalsha:/ { calls += $3; usec += $5 }
+        END { if (calls) printf "%.2f", usec / calls; else printf "nan" }'
+}
+
+# "<bytes> <keys>": MEMORY USAGE summed over the keys matching PATTERN and the EXACT keys.
+key_bytes() {
+    local sock=$1 pattern=$2 exact=${3:-}
+    { redis-cli -s "$sock" --scan --pattern "$pattern"; [ -n "$exact" ] && echo "$exact"; } |
+        awk 'NF { printf "MEMORY USAGE %s SAMPLES 0\n", $0 }' | redis-cli -s "$sock" |
+        awk '/^[0-9]+$/ { bytes += $1; keys++ } END { printf "%d %d", bytes, keys }'
+}
+
+# Poisson trace: TRAFFIC requests/s, ROWS rows, one client, 1 permit.
+make_trace() {
+    awk -v r="$1" -v n="$2" -v seed="$3" 'BEGIN {
+        srand(seed); t = 1700000000000; print "t_ms,client,permits"
+        for (i = 0; i < n; i++) { t += -log(1 - rand()) * 1000 / r; printf "%.0f,c,1\n", int(t) } }'
+}
+
+# The rules of sliding_N at rate R: min(R x 2^i, 1,000,000) permits per 1000 x 2^i ms,
+# i = 0 .. N-1 (a rule's limit is at most 1,000,000).
+sliding_rules_json() {
+    awk -v r="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++)
+        printf "%s{\"limit\": %d, \"window_ms\": %d}", (i ? ", " : ""), lim(r, i), 1000 * 2 ^ i }
+        function lim(r, i) { return r * 2 ^ i < 1000000 ? r * 2 ^ i : 1000000 }'
+}
+sliding_rules_args() {
+    awk -v r="$1" -v n="$2" 'BEGIN { printf "%d", n; for (i = 0; i < n; i++)
+        printf " %d %d", (r * 2 ^ i < 1000000 ? r * 2 ^ i : 1000000), 1000 * 2 ^ i }'
+}
+
+write_spec() {  # KIND RATE NAME > spec.json
+    local kind=$1 rate=$2 name=$3
+    case $kind in
+        token_bucket)
+            printf '{"type": "token_bucket", "name": "%s", "scope": "global", "rate": %d, "interval_ms": 1000}\n' \
+                "$name" "$rate" ;;
+        fixed_window)
+            printf '{"type": "fixed_window", "name": "%s", "scope": "global", "rate": %d, "interval": 1, "unit": "seconds", "timezone": "UTC"}\n' \
+                "$name" "$rate" ;;
+        sliding_*)
+            printf '{"type": "sliding_window", "name": "%s", "scope": "global", "rules": [%s]}\n' \
+                "$name" "$(sliding_rules_json "$rate" "${kind#sliding_}")" ;;
+    esac
+}
+
+# ratelab BIN on a fresh server: "<µs per call> <bytes> <keys> <accepted>".
+run_ratelab() {
+    local bin=$1 kind=$2 rate=$3 trace=$4 name=bench-$2 dir exact=""
+    dir=$(start_server)
+    write_spec "$kind" "$rate" "$name" >"$work/spec.json"
+    "$bin" replay --limiter "$work/spec.json" --trace "$trace" \
+        --redis "unix://$dir/redis.sock" >"$work/ours.csv"
+    [ "$kind" = token_bucket ] && exact=$name
+    echo "$(script_usec "$dir/redis.sock") $(key_bytes "$dir/redis.sock" "{$name}:*" "$exact")" \
+        "$(awk -F, 'NR > 1 && $4 == 1 { n++ } END { print n + 0 }' "$work/ours.csv")"
+    stop_server "$dir"
+}
+
+# The production script on a fresh server, the trace sent through redis-cli one EVALSHA at a
+# time, as `ratelab replay` sends it (pipelining would warm the server's caches and flatter
+# one side): "<µs per call> <bytes> <keys> <accepted>". Key TTLs are an hour: the trace's time
+# runs faster or slower than the server's, and a TTL meant for real time would drop state
+# mid-trace (and change the decisions) wherever the replay runs slower than the trace.
+run_production() {
+    local kind=$1 rate=$2 trace=$3 name=prod-$1 dir sha script pattern exact=""
+    # A grant answers 1, Redisson's tryAcquire answers nil (an empty line).
+    local granted='^1$'
+    [ "$kind" = token_bucket ] && granted='^$'
+    dir=$(start_server)
+    local sock=$dir/redis.sock
+    case $kind in
+        token_bucket) script=redisson_try_acquire.lua pattern="{$name}:*" exact=$name
+            redis-cli -s "$sock" HSET "$name" rate "$rate" interval 1000 type 0 keepAliveTime 0 >/dev/null ;;
+        fixed_window) script=incrby_pexpire.lua pattern="$name:*" ;;
+        sliding_*) script=sliding_log_zset.lua pattern="{$name}:*" ;;
+    esac
+    sha=$(redis-cli -s "$sock" SCRIPT LOAD "$(cat "$here/production_scripts/$script")")
+    local rules=""
+    case $kind in sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
+    awk -F, -v kind="$kind" -v sha="$sha" -v name="$name" -v rate="$rate" -v rules="$rules" \
+        -v seed=7 '
+        function command(args, n,   out, i) {
+            out = args[1]; for (i = 2; i <= n; i++) out = out " " args[i]; print out }
+        function hex(n,   s, i) { s = ""; for (i = 0; i < n; i++) s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1); return s }
+        BEGIN { srand(seed); nr = split(rules, rule, " ")
+            longest = 0; for (i = 3; i <= nr; i += 2) if (rule[i] > longest) longest = rule[i] }
+        NR > 1 {
+            t = $1; n = 0; a[++n] = "EVALSHA"; a[++n] = sha
+            if (kind == "token_bucket") {
+                a[++n] = 5; a[++n] = name; a[++n] = "{" name "}:value"; a[++n] = "{" name "}:value:id"
+                a[++n] = "{" name "}:permits"; a[++n] = "{" name "}:permits:id"
+                a[++n] = 1; a[++n] = t; a[++n] = hex(16)
+            } else if (kind == "fixed_window") {
+                a[++n] = 1; a[++n] = sprintf("%s:%.0f", name, int(t / 1000) * 1000)
+                a[++n] = 1; a[++n] = 3600000; a[++n] = rate
+            } else {
+                a[++n] = 1; a[++n] = "{" name "}:log"; a[++n] = t
+                a[++n] = hex(8) "-" hex(4) "-" hex(4) "-" hex(4) "-" hex(12); a[++n] = 3600000
+                for (i = 1; i <= nr; i++) a[++n] = rule[i]
+            }
+            command(a, n)
+        }' "$trace" | redis-cli -s "$sock" >"$work/theirs.out"
+    echo "$(script_usec "$sock") $(key_bytes "$sock" "$pattern" "$exact")" \
+        "$(grep -c "$granted" "$work/theirs.out")"
+    stop_server "$dir"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
+echo "|---|---|---|---|---|---|${previous:+---|---|}---|---|---|"
+for kind in $limiters; do
+    for rate in $rates; do
+        traffic=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
+        rows=$(awk -v t="$traffic" -v s="$seconds" 'BEGIN { n = t * s; print (n < 3000 ? 3000 : int(n)) }')
+        trace=$work/trace-$rate.csv
+        make_trace "$traffic" "$rows" 42 >"$trace"
+        ours=() theirs=() before=()
+        for _ in $(seq "$rounds"); do
+            read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
+            ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
+            read -r us bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
+            theirs+=("$us"); their_mem="$bytes ($keys)"; their_accepted=$accepted
+            if [ -n "$previous" ]; then
+                read -r us _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
+                before+=("$us")
+            fi
+        done
+        o=$(printf '%s\n' "${ours[@]}" | median)
+        p=$(printf '%s\n' "${theirs[@]}" | median)
+        row="| $kind | $rate | $rows | $o | $p | $(awk -v a="$o" -v b="$p" 'BEGIN { printf "%.2f", a / b }') |"
+        if [ -n "$previous" ]; then
+            b=$(printf '%s\n' "${before[@]}" | median)
+            row="$row $b | $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"
+        fi
+        echo "$row $our_mem | $their_mem | $our_accepted / $their_accepted |"
+    done
+done

@@ -1,0 +1,54 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "redis/redis_router.h"
+#include "redis/server_cost.h"
+
+namespace ratelab {
+
+class Limiter;
+
+// What a set of limiters costs Redis, read from Redis itself: the server time per script call
+// since a baseline (INFO commandstats of the nodes holding the limiters' slots) and the memory
+// each limiter's keys hold (MEMORY USAGE over its keys). Used by `ratelab bench` and by the
+// window's comparison view while a run goes.
+//
+// INFO commandstats counts every script call a node ran, not only these limiters' calls: with
+// several limiters on one server the time is theirs together, and another client's scripts
+// count too. Memory is per limiter.
+class LimiterCostReader {
+public:
+    struct Reading {
+        std::optional<ScriptTime> scripts;  // since markBaseline(); nothing when INFO is refused
+        std::string scriptsRefusal;         // the server's error when it refused INFO
+        std::vector<std::optional<KeyMemory>> memory;  // per limiter, in the constructor's order
+        std::string memoryRefusal;  // the server's error when it refused MEMORY USAGE
+    };
+
+    // `router` and the limiters must outlive the reader.
+    LimiterCostReader(RedisRouter& router, std::vector<const Limiter*> limiters);
+
+    // Reads every node's script counters as the baseline. Throws RedisError when a node cannot
+    // be reached (a refusal is not an error: read() then reports it).
+    void markBaseline();
+
+    // Script time since the baseline and each limiter's key memory (`samples` as in
+    // readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError on a broken
+    // connection.
+    Reading read(int samples = 0);
+
+private:
+    std::vector<RedisConnection*> nodes();
+    std::optional<std::vector<std::map<std::string, CommandStat>>> readStats(std::string* refusal);
+
+    RedisRouter& router_;
+    std::vector<const Limiter*> limiters_;
+    std::optional<std::vector<std::map<std::string, CommandStat>>> baseline_;
+    std::string baselineRefusal_;
+};
+
+}  // namespace ratelab
