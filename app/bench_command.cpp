@@ -6,6 +6,7 @@
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
 #include "limiters/limiter_cost.h"
 #include "redis/redis_target.h"
 #include "scenario/throughput_bench.h"
@@ -15,8 +16,8 @@ namespace {
 
 // Redis's own cost of the run: server time per decision from INFO commandstats around it, and
 // the memory the limiters' keys hold at its end (every element counted).
-void printServerCost(LimiterCostReader& cost) {
-    const LimiterCostReader::Reading reading = cost.read(0);
+void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>& limiters) {
+    const LimiterCostReader::Reading reading = cost.read(limiters, 0);
     if (reading.scripts) {
         const ScriptTime& total = *reading.scripts;
         std::printf(
@@ -85,6 +86,8 @@ int benchCommand(const QStringList& args) {
             limiters.push_back(makeLimiter(copy));
             used.push_back(limiters.back().get());
         }
+        installInterruptHandlers();
+        options.stop = &interruptFlag();
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         auto resetAll = [&] {
             RedisRouter control(target.url());
@@ -94,8 +97,8 @@ int benchCommand(const QStringList& args) {
         };
         resetAll();
         RedisRouter costRouter(target.url());
-        LimiterCostReader cost(costRouter, used);
-        cost.markBaseline();
+        LimiterCostReader cost(costRouter);
+        cost.markBaseline(used);
         const BenchResult result = runThroughputBench(used, target.url(), options);
         const Limiter& first = *limiters.front();
         std::printf("limiter: %s (%s)%s\n", qPrintable(spec.name),
@@ -108,19 +111,44 @@ int benchCommand(const QStringList& args) {
                     static_cast<long long>(result.accepted),
                     static_cast<long long>(result.rejected), static_cast<long long>(result.errors),
                     result.seconds);
-        for (const BenchResult::Node& node : result.nodes) {
-            std::printf("node %s: decisions %lld  decisions_per_s %.0f\n", qPrintable(node.name),
-                        static_cast<long long>(node.decisions),
-                        result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
+        // A throughput figure is only printed for a clean, complete run: failed decisions are
+        // cheap and would inflate it, and an interrupted run measured less than asked.
+        const bool measured = result.errors == 0 && !result.stopped && !interrupted();
+        if (result.errors > 0) {
+            std::printf("errors by cause: %s\n",
+                        qPrintable(errorCausesText(nonZeroCauses(result.errorCauses))));
         }
-        printServerCost(cost);
+        for (const BenchResult::Node& node : result.nodes) {
+            if (measured) {
+                std::printf("node %s: decisions %lld  decisions_per_s %.0f\n",
+                            qPrintable(node.name), static_cast<long long>(node.decisions),
+                            result.seconds > 0 ? double(node.decisions) / result.seconds : 0.0);
+            } else {
+                std::printf("node %s: decisions %lld\n", qPrintable(node.name),
+                            static_cast<long long>(node.decisions));
+            }
+        }
+        printServerCost(cost, used);
         resetAll();
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,
                                                      QDateTime::currentMSecsSinceEpoch())));
+        if (!measured) {
+            std::fflush(stdout);
+            if (result.stopped || interrupted()) {
+                printError(
+                    QStringLiteral("interrupted by %1: no throughput figure").arg(interruptName()));
+                return interruptExitCode();
+            }
+            printError(QStringLiteral("%1 of %2 decisions failed (%3): no throughput figure")
+                           .arg(result.errors)
+                           .arg(result.accepted + result.rejected + result.errors)
+                           .arg(errorCausesText(nonZeroCauses(result.errorCauses))));
+            return int(kRedisFailed);
+        }
         std::printf("decisions_per_s: %.0f\n", result.decisionsPerSecond());
         std::fflush(stdout);
-        return int(result.errors > 0 ? kRedisFailed : kDone);
+        return int(kDone);
     });
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "input_error.h"
+#include "interrupt.h"
 #include "redis/redis_error.h"
 
 namespace ratelab::cli {
@@ -59,6 +60,11 @@ int runGuarded(const std::function<int()>& body) {
         printError(e.message());
         return kBadInput;
     } catch (const RedisError& e) {
+        if (interrupted()) {
+            // The interrupt cut a Redis wait short: that is not Redis's failure.
+            printError(QStringLiteral("interrupted by %1").arg(interruptName()));
+            return interruptExitCode();
+        }
         printError(QStringLiteral("redis: ") + QString::fromStdString(e.what()));
         return kRedisFailed;
     } catch (const std::bad_alloc&) {

@@ -6,8 +6,18 @@
 
 namespace ratelab::cli {
 
-// Exit codes of the command line (DESIGN.md): stable, scripts depend on them.
-enum ExitCode : int { kDone = 0, kFailed = 1, kBadInput = 2, kRedisFailed = 3 };
+// Exit codes of the command line (README, "Command line"): stable, scripts depend on them.
+//   0 done; 1 out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`: Redis
+//   refused every decision, or could not be reached at the end; for `bench`: any decision
+//   failed); 130 / 143 stopped by SIGINT / SIGTERM (what was measured is still reported).
+enum ExitCode : int {
+    kDone = 0,
+    kFailed = 1,
+    kBadInput = 2,
+    kRedisFailed = 3,
+    kInterrupted = 130,
+    kTerminated = 143
+};
 
 // Prints "ratelab: <message>" to stderr.
 void printError(const QString& message);
@@ -24,7 +34,8 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args,
 qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
                      qint64 min, qint64 max);
 
-// Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3.
+// Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3,
+// anything after SIGINT/SIGTERM -> 130/143.
 int runGuarded(const std::function<int()>& body);
 
 }  // namespace ratelab::cli

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "app_icon.h"
+#include "argv_secrets.h"
 #include "bench_command.h"
 #include "command_line.h"
 #include "replay_command.h"
@@ -32,7 +33,8 @@ const char kUsage[] =
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
     "redis-cluster://[[user]:password@]host:port[,host:port...]. A password may come from\n"
     "the URL or REDISCLI_AUTH.\n"
-    "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed.\n";
+    "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
+    "SIGINT/SIGTERM (what was measured is still reported).\n";
 
 }  // namespace
 
@@ -91,6 +93,8 @@ int main(int argc, char* argv[]) {
     QCoreApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
 
     const QStringList args = app->arguments().mid(1);
+    // The arguments are copied: a password in --redis need not stay visible in ps.
+    ratelab::cli::hidePasswordsInArgv(argc, argv);
     if (command == QLatin1String("replay")) {
         return ratelab::cli::replayCommand(args);
     }

@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "command_line.h"
+#include "interrupt.h"
 #include "limiters/limiter.h"
+#include "redis/redis_error.h"
 #include "redis/redis_target.h"
 #include "scenario/replay.h"
 #include "scenario/replay_options.h"
@@ -25,21 +27,42 @@ int replayCommand(const QStringList& args) {
         // All input is checked before Redis is touched.
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
         const QVector<TraceRow> trace = readTraceFile(parser.value(QStringLiteral("trace")));
+        installInterruptHandlers();
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         RedisRouter router(target.url());
         const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
 
         std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
         QByteArray buffer;
-        replayTrace(router, *limiter, trace, [&](const TraceRow& row, const Decision& d) {
-            buffer += replayCsvLine(row, d);
-            if (buffer.size() > 64 * 1024) {
-                std::fwrite(buffer.constData(), 1, buffer.size(), stdout);
-                buffer.clear();
-            }
-        });
-        std::fwrite(buffer.constData(), 1, buffer.size(), stdout);
-        std::fflush(stdout);
+        qint64 done = 0;
+        auto writeOut = [&] {
+            std::fwrite(buffer.constData(), 1, buffer.size(), stdout);
+            std::fflush(stdout);
+            buffer.clear();
+        };
+        try {
+            done = replayTrace(
+                router, *limiter, trace,
+                [&](const TraceRow& row, const Decision& d) {
+                    buffer += replayCsvLine(row, d);
+                    if (buffer.size() > 64 * 1024) {
+                        writeOut();
+                    }
+                },
+                &interruptFlag());
+        } catch (const RedisError&) {
+            writeOut();  // every row decided so far is printed, whatever happens next
+            throw;
+        }
+        writeOut();
+        if (interrupted()) {
+            printError(QStringLiteral("interrupted by %1 after %2 of %3 rows (each row printed "
+                                      "was decided)")
+                           .arg(interruptName())
+                           .arg(done)
+                           .arg(trace.size()));
+            return interruptExitCode();
+        }
         return int(kDone);
     });
 }

@@ -6,12 +6,12 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QThread>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
+#include "redis/redis_error.h"
 #include "redis/redis_target.h"
 #include "report/report_renderer.h"
 #include "scenario/run_report.h"
@@ -21,18 +21,60 @@
 namespace ratelab::cli {
 namespace {
 
-std::atomic<bool> interrupted{false};
-
-void onInterrupt(int) {
-    interrupted = true;
-}
-
 void writeFile(const QString& path, const QByteArray& content) {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
         file.write(content) != content.size() || !file.flush()) {
         throw InputError(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
     }
+}
+
+// Empty when Redis answers PING on every master now; else why not.
+QString unreachableNow(const RedisUrl& url) {
+    try {
+        ConnectOptions quick;
+        quick.connectTimeout = std::chrono::milliseconds(1000);
+        quick.commandTimeout = std::chrono::milliseconds(1000);
+        RedisRouter probe(url, quick);
+        for (RedisConnection* node : probe.masterConnections()) {
+            expectStatusOk(node->command({"PING"}).get(), "PING");
+        }
+        return {};
+    } catch (const RedisError& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+// The exit code of a run that went to its end: 3 when Redis decided nothing at all, or when
+// some decisions failed and Redis cannot be reached now; the reason goes to stderr.
+int verdict(const RunSnapshot& run, const RedisUrl& url) {
+    qint64 decided = 0;
+    qint64 errors = 0;
+    for (const LimiterSnapshot& l : run.limiters) {
+        decided += l.accepted + l.rejected;
+        errors += l.errors;
+    }
+    if (errors == 0) {
+        return kDone;
+    }
+    const QString causes = errorCausesText(runErrorCauses(run));
+    if (decided == 0) {
+        printError(
+            QStringLiteral("Redis refused every decision (%1 errors: %2)").arg(errors).arg(causes));
+        return kRedisFailed;
+    }
+    const QString unreachable = unreachableNow(url);
+    if (!unreachable.isEmpty()) {
+        printError(QStringLiteral("%1 decisions failed (%2) and Redis could not be reached at the "
+                                  "end: %3")
+                       .arg(errors)
+                       .arg(causes, unreachable));
+        return kRedisFailed;
+    }
+    printError(QStringLiteral("%1 decisions failed (%2); Redis answers again at the end")
+                   .arg(errors)
+                   .arg(causes));
+    return kDone;
 }
 
 }  // namespace
@@ -67,8 +109,7 @@ int runCommand(const QStringList& args) {
                              QStringLiteral("cannot create the folder %1").arg(outDir));
         }
         // Before the managed server starts: an interrupt then still stops it cleanly.
-        std::signal(SIGINT, onInterrupt);
-        std::signal(SIGTERM, onInterrupt);
+        installInterruptHandlers();
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         ScenarioRunner runner(scenario, target.url());
         runner.start();
@@ -78,8 +119,8 @@ int runCommand(const QStringList& args) {
         int ticks = 0;
         while (!runner.finished()) {
             QThread::msleep(100);
-            if (interrupted) {
-                runner.requestStop();
+            if (interrupted()) {
+                runner.requestStop();  // the workers' waits end within a grace period
             }
             if (tty && ++ticks % 2 == 0) {
                 std::fprintf(stderr, "\r%s\x1b[K", qPrintable(progressLine(runner.snapshot())));
@@ -104,8 +145,14 @@ int runCommand(const QStringList& args) {
         std::fputs(qPrintable(summaryText(run)), stdout);
         std::printf("wrote %s/{summary.json,buckets.csv,report.png}\n",
                     qPrintable(QFileInfo(outDir).absoluteFilePath()));
+        if (run.stoppedEarly || interrupted()) {
+            std::printf("interrupted by %s: the results cover the run until then\n",
+                        qPrintable(interruptName()));
+            std::fflush(stdout);
+            return interruptExitCode();
+        }
         std::fflush(stdout);
-        return int(interrupted ? kFailed : kDone);
+        return verdict(run, target.url());
     });
 }
 

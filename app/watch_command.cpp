@@ -1,27 +1,19 @@
 #include "watch_command.h"
 
 #include <QDateTime>
-#include <QThread>
-#include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <limits>
 #include <optional>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
+#include "live/redisson_watcher.h"
+#include "redis/redis_error.h"
 #include "redis/redis_target.h"
-#include "redisson/redisson_limiter_reader.h"
 
 namespace ratelab::cli {
 namespace {
-
-std::atomic<bool> stopRequested{false};
-
-void onStopSignal(int) {
-    stopRequested = true;
-}
 
 QString clock(qint64 ms) {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("HH:mm:ss.zzz"));
@@ -66,6 +58,28 @@ void printLine(const QString& line) {
     std::fflush(stdout);
 }
 
+void printSnapshot(const RedissonSnapshot& s) {
+    if (!s.perClient) {
+        printLine(clock(s.nowMs) + QLatin1Char(' ') + scopeLine(s, s.scopes.value(0)));
+        return;
+    }
+    printLine(QStringLiteral("%1 clients=%2").arg(clock(s.nowMs)).arg(s.totalScopes));
+    for (const RedissonScope& scope : s.scopes) {
+        printLine(QStringLiteral("%1   client=%2 %3")
+                      .arg(clock(s.nowMs), scope.clientId, scopeLine(s, scope)));
+    }
+}
+
+// The watcher's next poll after the `seen`-th; none once a stop is requested (Ctrl+C).
+std::optional<RedissonWatcher::Status> nextPoll(const RedissonWatcher& watcher, quint64 seen) {
+    while (!interrupted()) {
+        if (watcher.waitForPoll(seen, 50)) {
+            return watcher.status();
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 int watchCommand(const QStringList& args) {
@@ -97,64 +111,44 @@ int watchCommand(const QStringList& args) {
                                             "server would hold no Redisson limiter"));
         }
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
-        std::signal(SIGINT, onStopSignal);
-        std::signal(SIGTERM, onStopSignal);
-        std::unique_ptr<RedisConnection> connection = openRedissonConnection(target.url(), reader);
-
-        RedissonSnapshot first;
-        try {
-            first = reader.read(*connection, QDateTime::currentMSecsSinceEpoch());
-        } catch (const RedissonNotFound& e) {
+        // SIGINT/SIGTERM end the watch (exit 0): its normal way to stop without --count.
+        installInterruptHandlers();
+        // The window's reader: it polls on a thread of its own; this thread prints each poll.
+        const RedissonWatcher watcher(target.url(), reader.name(), int(periodMs));
+        const std::optional<RedissonWatcher::Status> first = nextPoll(watcher, 0);
+        if (!first) {
+            return int(kDone);  // stopped before the first answer
+        }
+        if (first->failure == RedissonWatcher::Failure::NotFound) {
             throw InputError(QStringLiteral("--redisson"),
-                             QStringLiteral("%1 at %2")
-                                 .arg(QString::fromStdString(e.what()), target.description()));
+                             QStringLiteral("%1 at %2").arg(first->error, target.description()));
+        }
+        if (first->failure == RedissonWatcher::Failure::Redis) {
+            throw RedisError(RedisError::Kind::Reply, first->error.toStdString());
         }
         printLine(QStringLiteral("watching Redisson limiter \"%1\" at %2 (read-only), every %3 ms")
                       .arg(reader.name(), target.description())
                       .arg(periodMs));
-        printLine(configLine(first));
-        QString lastConfig = configLine(first);
+        QString lastConfig = configLine(*first->snapshot);
+        printLine(lastConfig);
 
         qint64 polls = 0;
-        std::optional<RedissonSnapshot> pending = std::move(first);
-        while (!stopRequested) {
-            const qint64 started = QDateTime::currentMSecsSinceEpoch();
-            try {
-                if (!connection) {
-                    connection = openRedissonConnection(target.url(), reader);
-                } else if (connection->broken()) {
-                    connection->reconnect();
-                }
-                const RedissonSnapshot s = pending ? *pending : reader.read(*connection, started);
-                pending.reset();
+        for (std::optional<RedissonWatcher::Status> status = first; status;
+             status = nextPoll(watcher, status->polls)) {
+            if (status->failure != RedissonWatcher::Failure::None) {
+                // The limiter may be recreated and Redis may come back: report and go on.
+                printLine(
+                    QStringLiteral("%1 error: %2").arg(clock(status->polledAtMs), status->error));
+            } else {
+                const RedissonSnapshot& s = *status->snapshot;
                 if (configLine(s) != lastConfig) {
                     lastConfig = configLine(s);
                     printLine(lastConfig);
                 }
-                if (!s.perClient) {
-                    printLine(clock(s.nowMs) + QLatin1Char(' ') + scopeLine(s, s.scopes.value(0)));
-                } else {
-                    printLine(
-                        QStringLiteral("%1 clients=%2").arg(clock(s.nowMs)).arg(s.totalScopes));
-                    for (const RedissonScope& scope : s.scopes) {
-                        printLine(QStringLiteral("%1   client=%2 %3")
-                                      .arg(clock(s.nowMs), scope.clientId, scopeLine(s, scope)));
-                    }
-                }
-            } catch (const RedisError& e) {
-                // The limiter may be recreated and Redis may come back: report and go on.
-                printLine(QStringLiteral("%1 error: %2")
-                              .arg(clock(started), QString::fromStdString(e.what())));
-                if (target.url().isCluster()) {
-                    connection.reset();  // the slot may have moved: find its owner again
-                }
+                printSnapshot(s);
             }
             if (count > 0 && ++polls >= count) {
                 break;
-            }
-            while (!stopRequested && QDateTime::currentMSecsSinceEpoch() < started + periodMs) {
-                const qint64 left = started + periodMs - QDateTime::currentMSecsSinceEpoch();
-                QThread::msleep(static_cast<unsigned long>(std::clamp<qint64>(left, 1, 50)));
             }
         }
         return int(kDone);

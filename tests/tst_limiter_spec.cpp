@@ -1,4 +1,4 @@
-// Limiter spec parsing and validation (DESIGN.md, "Limiter spec").
+// Limiter spec parsing and validation (README, "Limiter specs").
 
 #include <QFile>
 #include <QJsonArray>
@@ -136,7 +136,7 @@ void TestLimiterSpec::parseValid_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<LimiterSpec>("expected");
 
-    // The three examples of DESIGN.md, verbatim.
+    // The three examples of the README's "Limiter specs", verbatim.
     QTest::newRow("design token bucket")
         << QByteArray(R"({"type": "token_bucket",   "name": "api", "scope": "global", )"
                       R"("rate": 10, "interval_ms": 1000})")

@@ -356,7 +356,7 @@ private slots:
         w.close();
         QSettings settings;
         const QString url = settings.value(QStringLiteral("redis/url")).toString();
-        QCOMPARE(url, QStringLiteral("redis://alice@127.0.0.1:1/0"));
+        QCOMPARE(url, QStringLiteral("redis://alice:@127.0.0.1:1/0"));
         QVERIFY(!settings.contains(QStringLiteral("redis/password")));
         for (const QString& key : settings.allKeys()) {
             const QString value = settings.value(key).toString();

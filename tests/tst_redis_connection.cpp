@@ -4,10 +4,13 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <QThread>
 #include <QtTest>
 
+#include "redis/local_redis_server.h"
 #include "redis/redis_connection.h"
 #include "redis/redis_error.h"
+#include "support/fake_redis_server.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -137,6 +140,41 @@ private slots:
         }
         QVERIFY(c.broken());
         QVERIFY_THROWS_EXCEPTION(RedisError, c.command({"PING"}));
+    }
+
+    // A peer that sends one byte every 200 ms never lets a single read time out: the deadline
+    // holds for the whole command, so it fails as a timeout (it used to wait until the peer
+    // closed, 20 s later, and then fail as a lost connection).
+    void tricklingPeerTimesOut() {
+        FakeRedisServer trickle(&FakeRedisServer::stallEverything);
+        RedisUrl url = RedisUrl::parse(trickle.url());
+        ConnectOptions options;
+        options.commandTimeout = std::chrono::milliseconds(1000);
+        RedisConnection c(url, options);
+        try {
+            c.command({"PING"});
+            QFAIL("a trickling server answered");
+        } catch (const RedisError& e) {
+            QVERIFY2(e.kind() == RedisError::Kind::Timeout, e.what());
+        }
+        QVERIFY(c.broken());
+    }
+
+    // A server with an idle timeout (`timeout 1`) closes a connection left idle for 2.5 s;
+    // the next command still succeeds: an idle connection is checked before it is used.
+    void idleConnectionRenewed() {
+        LocalRedisServer server;
+        server.setExtraArguments({QStringLiteral("--timeout"), QStringLiteral("1")});
+        server.start();
+        RedisConnection c(server.url());
+        const std::string id =
+            std::to_string(replyInteger(c.command({"CLIENT", "ID"}).get(), "CLIENT ID"));
+        QThread::msleep(2500);
+        RedisConnection admin(server.url());
+        // The server did drop it (otherwise this test would prove nothing).
+        QCOMPARE(replyString(admin.command({"CLIENT", "LIST", "ID", id}).get(), "CLIENT LIST"),
+                 std::string());
+        QCOMPARE(replyString(c.command({"PING"}).get(), "PING"), std::string("PONG"));
     }
 
     void reconnectAfterKill() {

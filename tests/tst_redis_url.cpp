@@ -70,8 +70,6 @@ private slots:
             QStringLiteral("secret"));
         tcp("user and password", QStringLiteral("redis://alice:secret@host:6390/4"), host, 6390, 4,
             QStringLiteral("alice"), QStringLiteral("secret"));
-        tcp("user without password", QStringLiteral("redis://alice@host"), host, 6379, 0,
-            QStringLiteral("alice"));
         tcp("user and empty password", QStringLiteral("redis://alice:@host"), host, 6379, 0,
             QStringLiteral("alice"));
         tcp("empty user info", QStringLiteral("redis://@host"), host, 6379, 0);
@@ -104,7 +102,7 @@ private slots:
                QStringLiteral("unix://alice:s%2Fecret@/tmp/redis.sock"),
                QStringLiteral("/tmp/redis.sock"), 0, QStringLiteral("alice"),
                QStringLiteral("s/ecret"));
-        socket("user only", QStringLiteral("unix://alice@/tmp/redis.sock"),
+        socket("user and empty password", QStringLiteral("unix://alice:@/tmp/redis.sock"),
                QStringLiteral("/tmp/redis.sock"), 0, QStringLiteral("alice"));
     }
 
@@ -153,6 +151,18 @@ private slots:
         row("port without host", QStringLiteral("redis://:6379"), "URL host", "empty");
         row("db without host", QStringLiteral("redis:///1"), "URL host", "empty");
         row("user info without host", QStringLiteral("redis://user:pw@"), "URL host", "empty");
+        // User info without ':' is what a password alone looks like in some clients' URLs
+        // (redis://PASSWORD@host): refused rather than sent as a user name (and shown).
+        row("user info without ':'", QStringLiteral("redis://S3cr3tPw@host"), "URL user info",
+            "has no ':'");
+        row("user info without ':', port and db", QStringLiteral("redis://S3cr3tPw@host:6380/2"),
+            "URL user info", "redis://:PASSWORD@host");
+        row("unix user info without ':'", QStringLiteral("unix://S3cr3tPw@/tmp/redis.sock"),
+            "URL user info", "has no ':'");
+        row("cluster user info without ':'", QStringLiteral("redis-cluster://S3cr3tPw@h:7000"),
+            "URL user info", "has no ':'");
+        row("encoded user info without ':'", QStringLiteral("redis://S3cr%40tPw@host"),
+            "URL user info", "has no ':'");
         row("bad host character", QStringLiteral("redis://bad%host"), "URL host",
             "\"bad%host\" is not a host name");
         row("unclosed bracket", QStringLiteral("redis://[::1"), "URL host", "']'");
@@ -353,6 +363,15 @@ private slots:
             {QStringLiteral("hq7"), QStringLiteral("zk92")});
         row("unix raw ? in password", "unix://:hq7?db=zk92@/tmp/s.sock",
             {QStringLiteral("hq7"), QStringLiteral("zk92")});
+        row("password without ':'", "redis://S3cr3tPw@host", {QStringLiteral("S3cr3tPw")});
+        row("password without ':', bad port", "redis://S3cr3tPw@host:0",
+            {QStringLiteral("S3cr3tPw")});
+        row("encoded password without ':'", "redis://S3cr%40tPw@host",
+            {QStringLiteral("S3cr%40tPw"), QStringLiteral("S3cr@tPw")});
+        row("unix password without ':'", "unix://S3cr3tPw@/tmp/s.sock",
+            {QStringLiteral("S3cr3tPw")});
+        row("cluster password without ':'", "redis-cluster://S3cr3tPw@h:1,h:2",
+            {QStringLiteral("S3cr3tPw")});
     }
 
     void neverQuotesThePassword() {
@@ -381,8 +400,7 @@ private slots:
         row("REDIS://Host", "redis://Host:6379/0");
         row("redis://:secret@host", "redis://:***@host:6379/0");
         row("redis://alice:secret@host/1", "redis://alice:***@host:6379/1");
-        row("redis://alice@host", "redis://alice@host:6379/0");
-        row("redis://alice:@host", "redis://alice@host:6379/0");
+        row("redis://alice:@host", "redis://alice:@host:6379/0");
         row("redis://us%40er:secret@host", "redis://us%40er:***@host:6379/0");
         row("redis://[::1]", "redis://[::1]:6379/0");
         row("redis://:secret@[2001:db8::7]:6380/3", "redis://:***@[2001:db8::7]:6380/3");
@@ -391,7 +409,7 @@ private slots:
         row("unix:///tmp/redis.sock?db=3", "unix:///tmp/redis.sock?db=3");
         row("unix://:secret@/tmp/redis.sock?db=2", "unix://:***@/tmp/redis.sock?db=2");
         row("unix://bob:secret@/tmp/redis.sock", "unix://bob:***@/tmp/redis.sock");
-        row("unix://bob@/tmp/redis.sock", "unix://bob@/tmp/redis.sock");
+        row("unix://bob:@/tmp/redis.sock", "unix://bob:@/tmp/redis.sock");
         row("redis-cluster://a:1,b:2", "redis-cluster://a:1,b:2");
         row("redis-cluster://alice:secret@a:1,[::1]:2/0", "redis-cluster://alice:***@a:1,[::1]:2");
         row("redis-cluster://h", "redis-cluster://h:6379");
@@ -430,11 +448,11 @@ private slots:
 
         for (const char* text :
              {"redis://localhost", "redis://127.0.0.1:6380/5", "redis://host:1/2147483647",
-              "redis://[::1]:6390/1", "redis://[2001:db8::7]", "redis://alice@host/2",
-              "redis://us%40er%3A1@host", "redis://my_host-1.internal:65535",
-              "unix:///tmp/redis.sock", "unix:///tmp/redis.sock?db=4", "unix://bob@/tmp/a@b.sock",
+              "redis://[::1]:6390/1", "redis://[2001:db8::7]", "redis://alice:@host/2",
+              "redis://us%40er%3A1:@host", "redis://my_host-1.internal:65535",
+              "unix:///tmp/redis.sock", "unix:///tmp/redis.sock?db=4", "unix://bob:@/tmp/a@b.sock",
               "unix:///run/redis/redis-server.sock?db=0", "redis-cluster://a:1,b:2,[::1]:3",
-              "redis-cluster://bob@h:7000"}) {
+              "redis-cluster://bob:@h:7000"}) {
             QTest::newRow(text) << QString::fromLatin1(text);
         }
     }

@@ -10,9 +10,9 @@
 #include "input_error.h"
 #include "limiters/limiter_state.h"
 #include "limiters/permit_record.h"
+#include "live/redisson_watcher.h"
 #include "redis/redis_error.h"
 #include "redisson/redisson_limiter_reader.h"
-#include "redisson/redisson_watcher.h"
 #include "support/redisson_writer.h"
 #include "support/test_redis.h"
 

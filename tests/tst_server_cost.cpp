@@ -160,8 +160,9 @@ private slots:
         ScopedLimiter log(spec(LimiterType::SlidingWindow));
         ScopedLimiter window(spec(LimiterType::FixedWindow));
         std::unique_ptr<RedisRouter> router = routeFixture();
-        LimiterCostReader cost(*router, {&*log, &*window});
-        cost.markBaseline();
+        const std::vector<const Limiter*> both = {&*log, &*window};
+        LimiterCostReader cost(*router);
+        cost.markBaseline(both);
         const qint64 t0 = 1'700'000'000'000;
         auto decideBoth = [&](int from, int to) {
             for (int i = from; i < to; ++i) {
@@ -170,7 +171,7 @@ private slots:
             }
         };
         decideBoth(0, 20);
-        const LimiterCostReader::Reading first = cost.read();
+        const LimiterCostReader::Reading first = cost.read(both);
         QVERIFY2(first.scripts.has_value(), first.scriptsRefusal.c_str());
         QVERIFY2(first.scripts->calls >= 40, qPrintable(QString::number(first.scripts->calls)));
         QVERIFY(first.scripts->usec > 0);
@@ -181,7 +182,7 @@ private slots:
         QCOMPARE(first.memory[1]->bytes, memoryOf(window).bytes);
 
         decideBoth(20, 500);
-        const LimiterCostReader::Reading second = cost.read();
+        const LimiterCostReader::Reading second = cost.read(both);
         QVERIFY(second.scripts->calls >= first.scripts->calls + 960);
         QVERIFY2(second.memory[0]->bytes > first.memory[0]->bytes,
                  qPrintable(QStringLiteral("%1 -> %2")
@@ -189,7 +190,7 @@ private slots:
                                 .arg(second.memory[0]->bytes)));
         QCOMPARE(second.memory[1]->bytes, first.memory[1]->bytes);
         // Sampled: an estimate, still a figure for every limiter.
-        const LimiterCostReader::Reading sampled = cost.read(5);
+        const LimiterCostReader::Reading sampled = cost.read(both, 5);
         QVERIFY(sampled.memory[0] && sampled.memory[0]->bytes > 0);
     }
 
@@ -209,9 +210,9 @@ private slots:
         url.password = QString::fromStdString(password);
         {
             RedisRouter router(url);
-            LimiterCostReader cost(router, {&*log});
-            cost.markBaseline();
-            const LimiterCostReader::Reading reading = cost.read();
+            LimiterCostReader cost(router);
+            cost.markBaseline({&*log});
+            const LimiterCostReader::Reading reading = cost.read({&*log});
             QVERIFY(!reading.scripts.has_value());
             QVERIFY2(reading.scriptsRefusal.find("NOPERM") != std::string::npos,
                      reading.scriptsRefusal.c_str());

@@ -66,7 +66,7 @@ private slots:
         expectMatchesModel(spec(Scope(scope), rules), generateTrace(shape));
     }
 
-    // DESIGN.md: k-th oldest grant in the window, largest over the violated rules.
+    // docs/architecture.md: k-th oldest grant in the window, largest over the violated rules.
     void exactRetryAfter() {
         ScopedLimiter limiter(spec(Scope::Global, {{3, 1000}, {4, 10000}}));
         RedisConnection& c = limiter.connection();

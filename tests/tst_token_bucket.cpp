@@ -60,7 +60,7 @@ private slots:
         expectMatchesModel(spec(Scope(scope), rate, intervalMs), generateTrace(shape));
     }
 
-    // Worked example of DESIGN.md: rate 3 per 1000 ms.
+    // A worked example: rate 3 per 1000 ms.
     void exactRetryAfter() {
         ScopedLimiter limiter(spec(Scope::Global, 3, 1000));
         auto decide = [&](qint64 t, qint64 permits) {

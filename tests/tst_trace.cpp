@@ -1,4 +1,4 @@
-// Trace CSV reading (DESIGN.md, "ratelab replay"; traffic/trace.h).
+// Trace CSV reading (README, "Command line"; traffic/trace.h).
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -441,7 +441,8 @@ private slots:
         for (const char* t :
              {"fired = accepted + rejected + errors", "accepted ratio", "Jain's fairness index",
               "(Σx)² / (n · Σx²)", "p50 / p99 latency", "waited ms", "let through", "refused",
-              "on_error", "retry_after_ms", "remaining"})
+              "on_error", "retry_after_ms", "remaining", "server time per decision",
+              "decisions per Redis core", "key memory"})
             QTest::newRow(t) << QString::fromUtf8(t);
     }
     void glossaryExplainsEveryMetric() {

@@ -15,7 +15,7 @@ struct CalendarWindow {
     }
 };
 
-// Natural calendar windows of `interval` x `unit` in a time zone (DESIGN.md):
+// Natural calendar windows of `interval` x `unit` in a time zone (docs/architecture.md):
 // a window of N units starts at a unit boundary whose 0-based index inside the enclosing larger
 // unit (ms in second, s in minute, min in hour, h in day, day in month, month in year) is a
 // multiple of N, and ends N units later or at the end of the enclosing unit, whichever is first.

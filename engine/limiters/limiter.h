@@ -20,7 +20,7 @@ struct Request {
     qint64 permits = 1;
 };
 
-// The answer (DESIGN.md, "Exact semantics").
+// The answer (docs/architecture.md, "Limiter semantics the code depends on").
 struct Decision {
     bool allowed = false;
     qint64 retryAfterMs = 0;   // rejections: exact wait until this request would pass; -1 never

@@ -6,14 +6,13 @@
 
 namespace ratelab {
 
-LimiterCostReader::LimiterCostReader(RedisRouter& router, std::vector<const Limiter*> limiters)
-    : router_(router), limiters_(std::move(limiters)) {}
+LimiterCostReader::LimiterCostReader(RedisRouter& router) : router_(router) {}
 
-// The nodes holding the limiters' slots (one for a single server), each once, in a stable
-// order so that a baseline and a later reading pair up node by node.
-std::vector<RedisConnection*> LimiterCostReader::nodes() {
+// The nodes holding the limiters' slots (one for a single server), each once.
+std::vector<RedisConnection*> LimiterCostReader::nodes(
+    const std::vector<const Limiter*>& limiters) {
     std::vector<RedisConnection*> found;
-    for (const Limiter* limiter : limiters_) {
+    for (const Limiter* limiter : limiters) {
         RedisConnection* node = &router_.connectionForSlot(limiter->slot());
         if (std::find(found.begin(), found.end(), node) == found.end()) {
             found.push_back(node);
@@ -22,44 +21,52 @@ std::vector<RedisConnection*> LimiterCostReader::nodes() {
     return found;
 }
 
-std::optional<std::vector<std::map<std::string, CommandStat>>> LimiterCostReader::readStats(
-    std::string* refusal) {
-    std::vector<std::map<std::string, CommandStat>> all;
-    for (RedisConnection* node : nodes()) {
-        std::optional<std::map<std::string, CommandStat>> stats = readCommandStats(*node, refusal);
-        if (!stats) {
-            return std::nullopt;
-        }
-        all.push_back(std::move(*stats));
-    }
-    return all;
-}
-
-void LimiterCostReader::markBaseline() {
+void LimiterCostReader::markBaseline(const std::vector<const Limiter*>& limiters) {
+    baseline_.clear();
     baselineRefusal_.clear();
-    baseline_ = readStats(&baselineRefusal_);
+    baselineRead_ = true;
+    for (RedisConnection* node : nodes(limiters)) {
+        std::optional<Stats> stats = readCommandStats(*node, &baselineRefusal_);
+        if (!stats) {
+            baseline_.clear();
+            baselineRead_ = false;
+            return;
+        }
+        baseline_[node] = std::move(*stats);
+    }
 }
 
-LimiterCostReader::Reading LimiterCostReader::read(int samples) {
+LimiterCostReader::Reading LimiterCostReader::read(const std::vector<const Limiter*>& limiters,
+                                                   int samples) {
     Reading reading;
-    if (!baseline_) {
+    if (!baselineRead_) {
         reading.scriptsRefusal =
             baselineRefusal_.empty() ? std::string("no baseline read") : baselineRefusal_;
-    } else if (const auto now = readStats(&reading.scriptsRefusal)) {
-        // A node that appeared since the baseline (a slot moved) has no pair: its counters
-        // since the server started would not be this run's, so it is left out.
+    } else {
         ScriptTime total;
-        for (size_t i = 0; i < std::min(now->size(), baseline_->size()); ++i) {
-            ScriptTime node = scriptTimeBetween((*baseline_)[i], (*now)[i]);
-            if (node.calls < 0 || node.usec < 0) {
-                node = scriptTimeBetween({}, (*now)[i]);  // the server restarted since
+        bool refused = false;
+        for (RedisConnection* node : nodes(limiters)) {
+            const auto start = baseline_.find(node);
+            if (start == baseline_.end()) {
+                continue;  // a node that appeared since (a slot moved): its counters are not ours
             }
-            total.calls += node.calls;
-            total.usec += node.usec;
+            const std::optional<Stats> now = readCommandStats(*node, &reading.scriptsRefusal);
+            if (!now) {
+                refused = true;
+                break;
+            }
+            ScriptTime time = scriptTimeBetween(start->second, *now);
+            if (time.calls < 0 || time.usec < 0) {
+                time = scriptTimeBetween({}, *now);  // the server restarted since
+            }
+            total.calls += time.calls;
+            total.usec += time.usec;
         }
-        reading.scripts = total;
+        if (!refused) {
+            reading.scripts = total;
+        }
     }
-    for (const Limiter* limiter : limiters_) {
+    for (const Limiter* limiter : limiters) {
         reading.memory.push_back(readKeyMemory(router_.connectionForSlot(limiter->slot()),
                                                limiter->exactKeys(), limiter->scanPattern(),
                                                &reading.memoryRefusal, samples));

@@ -25,30 +25,30 @@ public:
     struct Reading {
         std::optional<ScriptTime> scripts;  // since markBaseline(); nothing when INFO is refused
         std::string scriptsRefusal;         // the server's error when it refused INFO
-        std::vector<std::optional<KeyMemory>> memory;  // per limiter, in the constructor's order
+        std::vector<std::optional<KeyMemory>> memory;  // per limiter, in read()'s order
         std::string memoryRefusal;  // the server's error when it refused MEMORY USAGE
     };
 
-    // `router` and the limiters must outlive the reader.
-    LimiterCostReader(RedisRouter& router, std::vector<const Limiter*> limiters);
+    // `router` must outlive the reader.
+    explicit LimiterCostReader(RedisRouter& router);
 
-    // Reads every node's script counters as the baseline. Throws RedisError when a node cannot
-    // be reached (a refusal is not an error: read() then reports it).
-    void markBaseline();
+    // Reads the script counters of every node holding `limiters` as the baseline. Throws
+    // RedisError when a node cannot be reached (a refusal is not an error: read() reports it).
+    void markBaseline(const std::vector<const Limiter*>& limiters);
 
-    // Script time since the baseline and each limiter's key memory (`samples` as in
-    // readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError on a broken
-    // connection.
-    Reading read(int samples = 0);
+    // Script time since the baseline and each limiter's key memory, in `limiters`' order
+    // (`samples` as in readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError
+    // on a broken connection.
+    Reading read(const std::vector<const Limiter*>& limiters, int samples = 0);
 
 private:
-    std::vector<RedisConnection*> nodes();
-    std::optional<std::vector<std::map<std::string, CommandStat>>> readStats(std::string* refusal);
+    using Stats = std::map<std::string, CommandStat>;
+    std::vector<RedisConnection*> nodes(const std::vector<const Limiter*>& limiters);
 
     RedisRouter& router_;
-    std::vector<const Limiter*> limiters_;
-    std::optional<std::vector<std::map<std::string, CommandStat>>> baseline_;
+    std::map<RedisConnection*, Stats> baseline_;
     std::string baselineRefusal_;
+    bool baselineRead_ = false;
 };
 
 }  // namespace ratelab

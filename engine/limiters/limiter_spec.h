@@ -5,6 +5,8 @@
 #include <QString>
 #include <QVector>
 
+#include "input_limits.h"
+
 namespace ratelab {
 
 enum class LimiterType { TokenBucket, FixedWindow, SlidingWindow };
@@ -23,7 +25,7 @@ struct SlidingRule {
     }
 };
 
-// One limiter as the user configured it (DESIGN.md, "Limiter spec"). Only the fields of its
+// One limiter as the user configured it (README, "Limiter specs"). Only the fields of its
 // type are meaningful.
 struct LimiterSpec {
     LimiterType type = LimiterType::TokenBucket;
@@ -52,15 +54,7 @@ struct LimiterSpec {
     bool operator!=(const LimiterSpec& o) const { return !(*this == o); }
 };
 
-// Limits of accepted values (validation refuses anything outside).
-namespace spec_limits {
-constexpr qint64 kMaxRate = 1'000'000'000;  // permits
-// The sliding-window log holds one Redis zset member per permit granted inside its window.
-constexpr qint64 kMaxSlidingLimit = 1'000'000;
-constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
-constexpr int kMaxNameLength = 200;
-constexpr int kMaxRules = 32;
-}  // namespace spec_limits
+// Limits of accepted values: spec_limits in input_limits.h (validation refuses anything outside).
 
 // Parsing and validation (limiter_spec_parser.cpp). Every error is an InputError whose place is
 // the JSON path of the offending field ("$.rules[1].window_ms"), or "line L, column C" for

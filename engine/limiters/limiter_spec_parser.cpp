@@ -1,4 +1,4 @@
-// Parsing and validation of limiter specs (DESIGN.md, "Limiter spec").
+// Parsing and validation of limiter specs (README, "Limiter specs").
 
 #include <QFile>
 #include <QJsonArray>
@@ -20,7 +20,7 @@ namespace {
 
 using namespace json_input;
 
-constexpr qint64 kMaxSpecFileBytes = 1024 * 1024;
+using spec_limits::kMaxSpecFileBytes;
 
 constexpr LimiterType kTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWindow,
                                   LimiterType::SlidingWindow};

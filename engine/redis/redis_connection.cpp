@@ -1,8 +1,11 @@
 #include "redis/redis_connection.h"
 
-#include <sys/time.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <mutex>
 
 #include "redis/redis_error.h"
@@ -10,18 +13,46 @@
 namespace ratelab {
 namespace {
 
-timeval toTimeval(std::chrono::milliseconds ms) {
-    timeval tv{};
-    tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
-    tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
-    return tv;
-}
+using Clock = std::chrono::steady_clock;
+
+// Waits are cut into slices this long so an interrupt is noticed.
+constexpr std::chrono::milliseconds kWaitSlice{50};
+
+std::atomic<const std::atomic<bool>*> interruptFlag{nullptr};
 
 // hiredis writes with write(): a peer that went away would raise SIGPIPE and kill the
 // process. A lost server is normal here, so the write must fail with EPIPE instead.
 void ignoreSigpipeOnce() {
     static std::once_flag once;
     std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+}
+
+// The cause of a failed connect or socket error, from errno.
+std::string causeOfErrno(int error) {
+    switch (error) {
+        case ECONNREFUSED:
+            return "connection refused";
+        case ENOENT:
+            return "no such socket";
+        case ETIMEDOUT:
+            return "connect timeout";
+        case ECONNRESET:
+        case EPIPE:
+            return "connection lost";
+        case EHOSTUNREACH:
+        case ENETUNREACH:
+            return "host unreachable";
+        default:
+            return "connection failed";
+    }
+}
+
+// The cause of a server error: its first word ("WRONGPASS invalid username-password pair").
+std::string causeOfReply(const std::string& text) {
+    if (text.rfind("ERR max number of clients", 0) == 0) {
+        return "max clients";
+    }
+    return text.substr(0, text.find(' '));
 }
 
 }  // namespace
@@ -34,33 +65,101 @@ RedisConnection::RedisConnection(RedisUrl url, ConnectOptions options)
 
 RedisConnection::~RedisConnection() = default;
 
+void RedisConnection::setInterruptFlag(const std::atomic<bool>* flag) {
+    interruptFlag.store(flag);
+}
+
+bool RedisConnection::interrupted() {
+    const std::atomic<bool>* flag = interruptFlag.load();
+    return flag != nullptr && flag->load();
+}
+
+void RedisConnection::setDeadline(TimePoint deadline) {
+    hasDeadline_ = true;
+    deadline_ = deadline;
+}
+
+void RedisConnection::clearDeadline() {
+    hasDeadline_ = false;
+}
+
+RedisConnection::TimePoint RedisConnection::deadlineFrom(std::chrono::milliseconds timeout) const {
+    const TimePoint own = Clock::now() + timeout;
+    return hasDeadline_ ? std::min(own, deadline_) : own;
+}
+
+bool RedisConnection::waitFor(short events, TimePoint deadline) const {
+    bool interruptSeen = false;
+    for (;;) {
+        TimePoint now = Clock::now();
+        if (!interruptSeen && interrupted()) {
+            interruptSeen = true;
+            deadline = std::min(deadline, now + kInterruptGrace);
+        }
+        if (now >= deadline) {
+            return false;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+        pollfd fd{context_->fd, events, 0};
+        const int ready =
+            ::poll(&fd, 1, int(std::clamp<long long>(left.count() + 1, 1, kWaitSlice.count())));
+        if (ready > 0) {
+            return true;  // readable, writable, or an error/hang-up the next I/O reports
+        }
+        if (ready < 0 && errno != EINTR) {
+            return true;  // let the read or write report it
+        }
+    }
+}
+
 void RedisConnection::connect() {
     context_.reset();
     broken_ = false;
     pending_ = 0;
-    const timeval connectTimeout = toTimeval(options_.connectTimeout);
-    redisContext* raw = nullptr;
-    if (url_.transport == RedisUrl::Transport::Unix) {
-        raw =
-            redisConnectUnixWithTimeout(url_.socketPath.toLocal8Bit().constData(), connectTimeout);
-    } else {
-        raw =
-            redisConnectWithTimeout(url_.host.toLocal8Bit().constData(), url_.port, connectTimeout);
-    }
+    const std::string where = url_.toDisplayString().toStdString();
+    const TimePoint deadline = deadlineFrom(options_.connectTimeout);
+    errno = 0;
+    redisContext* raw = url_.transport == RedisUrl::Transport::Unix
+                            ? redisConnectUnixNonBlock(url_.socketPath.toLocal8Bit().constData())
+                            : redisConnectNonBlock(url_.host.toLocal8Bit().constData(), url_.port);
+    const int connectErrno = errno;
     if (raw == nullptr) {
         throw RedisError(RedisError::Kind::Connect, "cannot allocate a Redis connection");
     }
     context_.reset(raw);
-    const std::string where = url_.toDisplayString().toStdString();
     if (context_->err) {
         const std::string reason = context_->errstr;
         context_.reset();
-        throw RedisError(RedisError::Kind::Connect, "cannot connect to " + where + ": " + reason);
+        // hiredis keeps only the text; errno normally still holds the number.
+        std::string cause = causeOfErrno(connectErrno);
+        if (cause == "connection failed") {
+            cause = reason == std::strerror(ECONNREFUSED) ? causeOfErrno(ECONNREFUSED)
+                    : reason == std::strerror(ENOENT)     ? causeOfErrno(ENOENT)
+                                                          : cause;
+        }
+        throw RedisError(RedisError::Kind::Connect, "cannot connect to " + where + ": " + reason,
+                         cause);
     }
-    if (redisSetTimeout(context_.get(), toTimeval(options_.commandTimeout)) != REDIS_OK) {
+    // A TCP connect may still be under way: it is done when the socket is writable.
+    if (!waitFor(POLLOUT, deadline)) {
         context_.reset();
-        throw RedisError(RedisError::Kind::Connect, "cannot set the command timeout on " + where);
+        throw RedisError(
+            RedisError::Kind::Connect,
+            "cannot connect to " + where + ": " + (interrupted() ? "interrupted" : "timed out"),
+            interrupted() ? "interrupted" : "connect timeout");
     }
+    int socketError = 0;
+    socklen_t length = sizeof(socketError);
+    if (::getsockopt(context_->fd, SOL_SOCKET, SO_ERROR, &socketError, &length) != 0) {
+        socketError = errno;
+    }
+    if (socketError != 0) {
+        context_.reset();
+        throw RedisError(RedisError::Kind::Connect,
+                         "cannot connect to " + where + ": " + std::strerror(socketError),
+                         causeOfErrno(socketError));
+    }
+    lastIo_ = Clock::now();
     try {
         if (!url_.password.isEmpty()) {
             RedisReply reply =
@@ -68,15 +167,24 @@ void RedisConnection::connect() {
                     ? command({"AUTH", url_.password.toStdString()})
                     : command({"AUTH", url_.user.toStdString(), url_.password.toStdString()});
             // The server's message never contains the password, so it is safe to pass on.
-            expectStatusOk(reply.get(), ("AUTH on " + where).c_str());
+            if (reply->type == REDIS_REPLY_ERROR) {
+                const std::string text(reply->str, reply->len);
+                throw RedisError(RedisError::Kind::Reply, "AUTH on " + where + ": " + text,
+                                 causeOfReply(text));
+            }
         }
         if (url_.db != 0) {
             RedisReply reply = command({"SELECT", std::to_string(url_.db)});
+            if (reply->type == REDIS_REPLY_ERROR) {
+                const std::string text(reply->str, reply->len);
+                throw RedisError(RedisError::Kind::Reply, "SELECT on " + where + ": " + text,
+                                 causeOfReply(text));
+            }
             expectStatusOk(reply.get(), ("SELECT on " + where).c_str());
         }
     } catch (const RedisError& e) {
         context_.reset();
-        throw RedisError(RedisError::Kind::Connect, e.what());
+        throw RedisError(RedisError::Kind::Connect, e.what(), e.cause());
     }
 }
 
@@ -84,18 +192,60 @@ void RedisConnection::reconnect() {
     connect();
 }
 
+// A server's idle timeout may have closed a connection left alone for a while: before a new
+// round of commands on such a connection, PING it, and connect again if it is gone. (A stalled
+// server fails the PING as a timeout, like the command would have.)
+void RedisConnection::checkIfIdle() {
+    if (pending_ != 0 || Clock::now() - lastIo_ < options_.idleCheck) {
+        return;
+    }
+    static const std::string ping = "*1\r\n$4\r\nPING\r\n";
+    try {
+        if (redisAppendFormattedCommand(context_.get(), ping.data(), ping.size()) != REDIS_OK) {
+            fail("checking an idle connection");
+        }
+        ++pending_;
+        readReply();
+    } catch (const RedisError& e) {
+        if (e.kind() == RedisError::Kind::Timeout) {
+            throw;
+        }
+        connect();
+    }
+}
+
 void RedisConnection::fail(const char* during) {
     broken_ = true;
     pending_ = 0;
-    const bool timeout = context_ && context_->err == REDIS_ERR_IO &&
-                         (errno == EAGAIN || errno == EWOULDBLOCK || errno == ETIMEDOUT);
+    const int error = errno;
     std::string reason = context_ ? context_->errstr : "not connected";
+    std::string cause = "connection lost";
+    RedisError::Kind kind = RedisError::Kind::Io;
+    if (context_ && context_->err == REDIS_ERR_PROTOCOL) {
+        kind = RedisError::Kind::Protocol;
+        cause = "protocol error";
+    } else if (context_ && context_->err == REDIS_ERR_IO) {
+        cause = causeOfErrno(error);
+        if (cause == "connection failed") {
+            cause = "connection lost";
+        }
+    }
     if (reason.empty()) {
         reason = "connection lost";
     }
-    throw RedisError(timeout ? RedisError::Kind::Timeout : RedisError::Kind::Io,
+    throw RedisError(
+        kind, std::string(during) + " on " + url_.toDisplayString().toStdString() + ": " + reason,
+        cause);
+}
+
+void RedisConnection::failTimeout(const char* during) {
+    broken_ = true;  // a reply may still come: the stream is out of step
+    pending_ = 0;
+    const bool byInterrupt = interrupted();
+    throw RedisError(RedisError::Kind::Timeout,
                      std::string(during) + " on " + url_.toDisplayString().toStdString() + ": " +
-                         (timeout ? "timed out" : reason));
+                         (byInterrupt ? "interrupted" : "timed out"),
+                     byInterrupt ? "interrupted" : "timeout");
 }
 
 RedisReply RedisConnection::command(const RedisArgs& args) {
@@ -126,37 +276,71 @@ void RedisConnection::appendFormatted(const std::string& resp, std::size_t comma
     if (broken()) {
         fail("sending a command");
     }
+    checkIfIdle();
     if (redisAppendFormattedCommand(context_.get(), resp.data(), resp.size()) != REDIS_OK) {
         fail("sending a command");
     }
     pending_ += commands;
 }
 
+void RedisConnection::writeAll(TimePoint deadline, const char* during) {
+    int done = 0;
+    for (;;) {
+        if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+            fail(during);
+        }
+        if (done) {
+            lastIo_ = Clock::now();
+            return;
+        }
+        if (!waitFor(POLLOUT, deadline)) {
+            failTimeout(during);
+        }
+    }
+}
+
 void RedisConnection::flush() {
     if (broken()) {
         fail("sending commands");
     }
-    int done = 0;
-    while (!done) {
-        if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
-            fail("sending commands");
-        }
-    }
+    writeAll(deadlineFrom(options_.commandTimeout), "sending commands");
 }
 
 RedisReply RedisConnection::readReply() {
     if (broken()) {
         fail("reading a reply");
     }
+    // One deadline for the whole reply, however its bytes arrive.
+    const TimePoint deadline = deadlineFrom(options_.commandTimeout);
+    writeAll(deadline, "sending commands");
     void* raw = nullptr;
-    errno = 0;
-    if (redisGetReply(context_.get(), &raw) != REDIS_OK || raw == nullptr) {
-        fail("reading a reply");
+    for (;;) {
+        if (redisGetReplyFromReader(context_.get(), &raw) != REDIS_OK) {
+            fail("reading a reply");
+        }
+        if (raw != nullptr) {
+            break;
+        }
+        if (!waitFor(POLLIN, deadline)) {
+            failTimeout("reading a reply");
+        }
+        errno = 0;
+        if (redisBufferRead(context_.get()) != REDIS_OK) {
+            fail("reading a reply");
+        }
     }
+    lastIo_ = Clock::now();
     if (pending_ > 0) {
         --pending_;
     }
-    return RedisReply(static_cast<redisReply*>(raw));
+    RedisReply reply(static_cast<redisReply*>(raw));
+    // A server at maxclients answers a new connection with this error and closes it: the
+    // commands after it will never be answered, and the next use must connect again.
+    if (reply->type == REDIS_REPLY_ERROR &&
+        std::string_view(reply->str, reply->len).rfind("ERR max number of clients", 0) == 0) {
+        broken_ = true;
+    }
+    return reply;
 }
 
 }  // namespace ratelab

@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -16,7 +17,12 @@ namespace ratelab {
 
 struct ConnectOptions {
     std::chrono::milliseconds connectTimeout{2000};
+    // The deadline of one command (all its reads and writes together, not each read), or of a
+    // whole pipeline when the caller sets one with setDeadline().
     std::chrono::milliseconds commandTimeout{2000};
+    // A connection idle for longer is checked with PING before its next command and made
+    // again if the server dropped it (a server's `timeout` closes idle clients).
+    std::chrono::milliseconds idleCheck{500};
 };
 
 using RedisArgs = std::vector<std::string>;
@@ -25,8 +31,15 @@ using RedisArgs = std::vector<std::string>;
 // After connecting it authenticates (AUTH password, or AUTH user password for ACL users)
 // and selects the URL's database. Any I/O error or timeout marks it broken; a broken
 // connection throws on use until reconnect() succeeds.
+//
+// The socket is non-blocking and every wait is a poll() against a deadline, so a peer that
+// trickles bytes cannot stretch a command past it, and a process-wide interrupt flag (the
+// command line's SIGINT/SIGTERM) cuts any wait short within kInterruptGrace.
 class RedisConnection {
 public:
+    // After an interrupt, waits still get this long for replies already on their way.
+    static constexpr std::chrono::milliseconds kInterruptGrace{250};
+
     // Throws RedisError(Kind::Connect) when the server cannot be reached or refuses AUTH/SELECT.
     RedisConnection(RedisUrl url, ConnectOptions options = {});
     ~RedisConnection();
@@ -48,6 +61,18 @@ public:
     RedisReply readReply();
     std::size_t pendingReplies() const { return pending_; }
 
+    // Every wait ends by `deadline` until clearDeadline() (a decision batch: its pipeline, and
+    // a reconnect within it). Without one, each command or reply gets commandTimeout from when
+    // its wait starts.
+    void setDeadline(std::chrono::steady_clock::time_point deadline);
+    void clearDeadline();
+
+    // Once *flag is true, every connection's waits end within kInterruptGrace with
+    // RedisError(Kind::Timeout, cause "interrupted"). Process-wide, like the signals that set
+    // it; nullptr turns it off.
+    static void setInterruptFlag(const std::atomic<bool>* flag);
+    static bool interrupted();
+
     bool broken() const { return context_ == nullptr || broken_; }
     // Drops the old socket and connects again (AUTH, SELECT). Throws RedisError on failure.
     void reconnect();
@@ -59,14 +84,25 @@ private:
         void operator()(redisContext* context) const { redisFree(context); }
     };
 
+    using TimePoint = std::chrono::steady_clock::time_point;
+
     void connect();
+    void checkIfIdle();
+    TimePoint deadlineFrom(std::chrono::milliseconds timeout) const;
+    // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
+    bool waitFor(short events, TimePoint deadline) const;
+    void writeAll(TimePoint deadline, const char* during);
     [[noreturn]] void fail(const char* during);
+    [[noreturn]] void failTimeout(const char* during);
 
     RedisUrl url_;
     ConnectOptions options_;
     std::unique_ptr<redisContext, ContextDeleter> context_;
     bool broken_ = false;
     std::size_t pending_ = 0;
+    bool hasDeadline_ = false;
+    TimePoint deadline_{};
+    TimePoint lastIo_{};
     RespWriter writer_;
 };
 

@@ -28,7 +28,7 @@ bool errorStartsWith(const redisReply* reply, std::string_view prefix) {
 RedisRouter::RedisRouter(RedisUrl url, ConnectOptions options)
     : url_(std::move(url)), options_(options) {
     if (!isCluster()) {
-        nodes_.push_back(Node{url_.host, url_.port, nullptr, {}, {}});
+        nodes_.push_back(Node{url_.host, url_.port, nullptr, {}, {}, {}});
         connect(nodes_.front());
         return;
     }
@@ -49,20 +49,32 @@ RedisConnection& RedisRouter::connect(Node& node) {
     if (backoffEnabled_ && now < node.nextAttempt) {
         throw RedisError(RedisError::Kind::Connect,
                          "cannot reach " + nodeName(int(&node - nodes_.data())).toStdString() +
-                             " (retrying with backoff)");
+                             " (retrying with backoff)",
+                         node.lastCause);
     }
     try {
         if (node.connection) {
             node.connection->reconnect();
         } else {
+            // The deadline of a batch under way bounds the connect too.
+            ConnectOptions options = options_;
+            if (hasDeadline_) {
+                options.connectTimeout = std::min(
+                    options.connectTimeout,
+                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now));
+            }
             node.connection = std::make_unique<RedisConnection>(
-                isCluster() ? url_.nodeUrl(node.host, node.port) : url_, options_);
+                isCluster() ? url_.nodeUrl(node.host, node.port) : url_, options);
+            if (hasDeadline_) {
+                node.connection->setDeadline(deadline_);
+            }
         }
         node.backoff = std::chrono::milliseconds(0);
         return *node.connection;
-    } catch (const RedisError&) {
+    } catch (const RedisError& e) {
         node.backoff = std::clamp(node.backoff * 2, kMinBackoff, kMaxBackoff);
         node.nextAttempt = Clock::now() + node.backoff;
+        node.lastCause = e.cause();
         mapStale_ = isCluster();  // a master that went away may have handed its slots over
         throw;
     }
@@ -74,7 +86,7 @@ int RedisRouter::nodeAt(const QString& host, int port) {
             return int(i);
         }
     }
-    nodes_.push_back(Node{host, port, nullptr, {}, {}});
+    nodes_.push_back(Node{host, port, nullptr, {}, {}, {}});
     return int(nodes_.size() - 1);
 }
 
@@ -208,6 +220,25 @@ int RedisRouter::nodeIndexForSlot(int slot) {
     return owner;
 }
 
+void RedisRouter::setDeadline(Clock::time_point deadline) {
+    hasDeadline_ = true;
+    deadline_ = deadline;
+    for (Node& node : nodes_) {
+        if (node.connection) {
+            node.connection->setDeadline(deadline);
+        }
+    }
+}
+
+void RedisRouter::clearDeadline() {
+    hasDeadline_ = false;
+    for (Node& node : nodes_) {
+        if (node.connection) {
+            node.connection->clearDeadline();
+        }
+    }
+}
+
 RedisConnection& RedisRouter::connectionForSlot(int slot) {
     return connect(nodes_[size_t(nodeIndexForSlot(slot))]);
 }
@@ -275,7 +306,8 @@ RedisReply RedisRouter::withRedirects(int slot, const Send& send) {
     }
     throw RedisError(RedisError::Kind::Reply,
                      "slot " + std::to_string(slot) + ": still redirected after " +
-                         std::to_string(kMaxAttempts) + " attempts (last: " + last + ")");
+                         std::to_string(kMaxAttempts) + " attempts (last: " + last + ")",
+                     "redirected too often");
 }
 
 RedisReply RedisRouter::command(int slot, const RedisArgs& args) {

@@ -78,6 +78,12 @@ public:
     // when no node answers.
     void refreshSlotMap();
 
+    // One deadline for everything until clearDeadline() (a decision batch): every node's
+    // connection, connections made meanwhile, and redirections followed (see
+    // RedisConnection::setDeadline).
+    void setDeadline(std::chrono::steady_clock::time_point deadline);
+    void clearDeadline();
+
 private:
     struct Node {
         QString host;
@@ -85,6 +91,7 @@ private:
         std::unique_ptr<RedisConnection> connection;
         std::chrono::steady_clock::time_point nextAttempt{};
         std::chrono::milliseconds backoff{0};
+        std::string lastCause;  // why the last connect failed (repeated while backing off)
     };
     using Send = std::function<RedisReply(RedisConnection&, bool asking)>;
 
@@ -102,6 +109,8 @@ private:
     bool backoffEnabled_ = true;
     Redirects redirects_;
     std::chrono::steady_clock::time_point lastRefresh_{};
+    bool hasDeadline_ = false;
+    std::chrono::steady_clock::time_point deadline_{};
 };
 
 }  // namespace ratelab

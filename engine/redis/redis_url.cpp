@@ -126,9 +126,18 @@ QString percentDecode(QStringView text, const QString& where) {
     return decoded;
 }
 
-// "[user][:password]": both parts optional and percent-encoded; the first ':' separates them.
+// "[user]:[password]": both parts optional and percent-encoded; the first ':' separates them.
+// User info without ':' is refused: some clients read "redis://SECRET@host" as a password,
+// others as a user name, which would be sent without it and shown in messages.
 void setUserInfo(QStringView info, RedisUrl& url) {
     const qsizetype colon = info.indexOf(u':');
+    if (colon < 0 && !info.isEmpty()) {
+        throw InputError(QStringLiteral("URL user info"),
+                         QStringLiteral("has no ':', so it is unclear whether it is a user or a "
+                                        "password (not shown): write redis://:PASSWORD@host for a "
+                                        "password, redis://USER:PASSWORD@host for an ACL user, or "
+                                        "redis://USER:@host with the password in REDISCLI_AUTH"));
+    }
     url.user = percentDecode(colon < 0 ? info : info.left(colon), QStringLiteral("URL user"));
     if (colon >= 0) {
         url.password = percentDecode(info.mid(colon + 1), QStringLiteral("URL password"));
@@ -377,7 +386,7 @@ QString RedisUrl::toDisplayString() const {
     if (!password.isEmpty()) {
         userInfo = shownUser + QStringLiteral(":***@");
     } else if (!user.isEmpty()) {
-        userInfo = shownUser + QLatin1Char('@');
+        userInfo = shownUser + QStringLiteral(":@");  // "user@" alone is refused by parse()
     }
     if (transport == Transport::Unix) {
         QString shown = QStringLiteral("unix://") + userInfo + socketPath;

@@ -11,7 +11,8 @@ namespace ratelab {
 //   redis-cluster://[[user]:password@]host:port[,host:port...][/0]
 //                                                   (seed nodes of a Redis Cluster; db 0 only)
 // Other schemes (rediss:// included: Debian's hiredis has no TLS) are refused with InputError.
-// User and password are percent-decoded. Passwords never appear in toDisplayString().
+// User and password are percent-decoded. Passwords never appear in toDisplayString(). User info
+// without ':' ("redis://SECRET@host") is refused: some clients take it as a password.
 struct RedisUrl {
     enum class Transport { Tcp, Unix, Cluster };
 

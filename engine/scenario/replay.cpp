@@ -4,13 +4,20 @@
 
 namespace ratelab {
 
-void replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
-                 const std::function<void(const TraceRow&, const Decision&)>& sink) {
+qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
+                   const std::function<void(const TraceRow&, const Decision&)>& sink,
+                   const std::atomic<bool>* stop) {
     limiter.reset(router);
+    qint64 done = 0;
     for (const TraceRow& row : trace) {
+        if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
+            break;
+        }
         const Decision decision = limiter.decide(router, Request{row.tMs, row.client, row.permits});
         sink(row, decision);
+        ++done;
     }
+    return done;
 }
 
 QByteArray replayCsvHeader() {

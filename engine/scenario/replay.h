@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QVector>
+#include <atomic>
 #include <functional>
 
 #include "limiters/limiter.h"
@@ -11,9 +12,11 @@ namespace ratelab {
 
 // Replays a trace against one limiter in virtual time: resets the limiter's own keys, then
 // decides every row in order with now = the row's t_ms, handing each decision to `sink`.
-// Redis failures propagate as RedisError; rows are never skipped.
-void replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
-                 const std::function<void(const TraceRow&, const Decision&)>& sink);
+// Redis failures propagate as RedisError; rows are never skipped. Once *stop is true it stops
+// before the next row. Returns the rows decided.
+qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
+                   const std::function<void(const TraceRow&, const Decision&)>& sink,
+                   const std::atomic<bool>* stop = nullptr);
 
 // The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining".
 QByteArray replayCsvHeader();

@@ -23,7 +23,18 @@ QJsonObject percentiles(const LatencyHistogram::Snapshot& h) {
 }
 
 qint64 runLengthUs(const RunSnapshot& run) {
+    if (run.finished && run.stoppedEarly) {
+        return run.finishedAtUs;  // what it really ran
+    }
     return run.finished ? std::max(run.finishedAtUs, run.durationUs) : run.elapsedUs;
+}
+
+QJsonObject causesJson(const QVector<ErrorCauseCount>& causes) {
+    QJsonObject out;
+    for (const ErrorCauseCount& c : causes) {
+        out.insert(errorCauseName(c.cause), double(c.count));
+    }
+    return out;
 }
 
 }  // namespace
@@ -59,6 +70,7 @@ QJsonObject summaryJson(const RunSnapshot& run) {
             {QStringLiteral("errors_open"), double(l.errorsOpen)},
             {QStringLiteral("errors_closed"), double(l.errorsClosed)},
             {QStringLiteral("attempts"), double(l.attempts)},
+            {QStringLiteral("errors_by_cause"), causesJson(nonZeroCauses(l.errorCauses))},
             {QStringLiteral("accounting_exact"), l.fired == l.accepted + l.rejected + l.errors},
             {QStringLiteral("latency"), percentiles(l.latency)},
             {QStringLiteral("waited"), percentiles(l.waited)},
@@ -69,7 +81,9 @@ QJsonObject summaryJson(const RunSnapshot& run) {
                        {QStringLiteral("start_epoch_ms"), double(run.startEpochMs)},
                        {QStringLiteral("duration_s"), double(run.durationUs) / 1e6},
                        {QStringLiteral("run_s"), double(runLengthUs(run)) / 1e6},
-                       {QStringLiteral("finished"), run.finished},
+                       {QStringLiteral("finished"), run.finished && !run.stoppedEarly},
+                       {QStringLiteral("stopped_early"), run.stoppedEarly},
+                       {QStringLiteral("errors_by_cause"), causesJson(runErrorCauses(run))},
                        {QStringLiteral("bucket_ms"), double(run.bucketMs)},
                        {QStringLiteral("requests"), double(run.scheduled)},
                        {QStringLiteral("target_rate"), run.targetRate},
@@ -116,10 +130,26 @@ QString progressLine(const RunSnapshot& run) {
         .arg(errors);
 }
 
+QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run) {
+    qint64 total[kErrorCauses] = {};
+    for (const LimiterSnapshot& l : run.limiters) {
+        for (int c = 0; c < kErrorCauses; ++c) {
+            total[c] += l.errorCauses[c];
+        }
+    }
+    return nonZeroCauses(total);
+}
+
 QString summaryText(const RunSnapshot& run) {
     QString text;
     QTextStream out(&text);
     out << "scenario: " << run.scenarioName << "\n";
+    if (run.stoppedEarly) {
+        out << QStringLiteral(
+                   "stopped early: after %1 s of %2 s (the counts cover what was sent)\n")
+                   .arg(double(runLengthUs(run)) / 1e6, 0, 'f', 3)
+                   .arg(double(run.durationUs) / 1e6, 0, 'f', 3);
+    }
     out << QStringLiteral("requests: %1 in %2 s (target %3 req/s, achieved %4 req/s)\n")
                .arg(run.scheduled)
                .arg(double(runLengthUs(run)) / 1e6, 0, 'f', 3)
@@ -139,6 +169,10 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(l.fired == l.accepted + l.rejected + l.errors
                             ? QString()
                             : QStringLiteral(" (MISMATCH)"));
+        if (l.errors > 0) {
+            out << QStringLiteral("  errors by cause: %1\n")
+                       .arg(errorCausesText(nonZeroCauses(l.errorCauses)));
+        }
         if (l.spec.onError != FailurePolicy::Error || l.errorsOpen > 0 || l.errorsClosed > 0) {
             out << QStringLiteral("  on_error %1: of the errors, %2 let through, %3 refused\n")
                        .arg(failurePolicyName(l.spec.onError))

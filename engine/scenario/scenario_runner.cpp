@@ -85,6 +85,9 @@ void ScenarioRunner::start() {
 }
 
 void ScenarioRunner::requestStop() {
+    if (started_ && running_.load() > 0) {
+        stoppedEarly_ = true;
+    }
     stop_ = true;
 }
 
@@ -115,9 +118,16 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.bucketMs = scenario_.bucketMs;
     s.durationUs = durationUs_;
     s.finished = finished();
-    s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), durationUs_) : 0;
+    s.stoppedEarly = stoppedEarly_.load();
     const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
-    s.elapsedUs = s.finished ? durationUs_ : std::clamp<qint64>(reached, 0, durationUs_);
+    if (s.finished && s.stoppedEarly) {
+        // The run time it really had, not the one it was meant to have.
+        s.finishedAtUs = finishedAtUs_.load();
+        s.elapsedUs = std::clamp<qint64>(s.finishedAtUs, 0, durationUs_);
+    } else {
+        s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), durationUs_) : 0;
+        s.elapsedUs = s.finished ? durationUs_ : std::clamp<qint64>(reached, 0, durationUs_);
+    }
     s.targetRate = durationUs_ > 0 ? expectedSends(scenario_.traffic.shape, durationUs_) /
                                          (double(durationUs_) / 1e6)
                                    : 0;

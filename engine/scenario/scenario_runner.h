@@ -28,6 +28,9 @@ public:
     // Resets the limiters' keys and starts the workers. Throws RedisError when Redis cannot be
     // reached at the start (a later outage only produces errors).
     void start();
+    // Stops the workers (batches in flight end within their deadline). A stop before every
+    // worker is done marks the run stopped early: its snapshot says so and keeps the real
+    // run time.
     void requestStop();
     // A live config change: limiter `index` is replaced for every later decision (its counts
     // go on). A fixed window whose rate/interval/unit/zone changed resets its counters.
@@ -65,6 +68,7 @@ private:
     std::atomic<int> running_{0};
     std::atomic<qint64> progressUs_{0};
     std::atomic<qint64> finishedAtUs_{0};
+    std::atomic<bool> stoppedEarly_{false};
     bool started_ = false;
 };
 

@@ -15,8 +15,22 @@ struct Counts {
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
+    qint64 causes[kErrorCauses] = {};
     std::vector<qint64> perNode;  // decisions by node index of this thread's router
+    bool stopped = false;
+
+    void error(ErrorCause cause, qint64 n = 1) {
+        errors += n;
+        causes[int(cause)] += n;
+    }
 };
+
+// A RedisError met after the batch went out: a broken connection leaves the outcome unknown.
+ErrorCause causeAfterSending(const RedisError& e) {
+    return e.kind() == RedisError::Kind::Connect || !e.connectionBroken()
+               ? errorCauseOf(e)
+               : ErrorCause::UnknownOutcome;
+}
 
 // One pipeline's worth of prepared decisions, formatted as RESP, one buffer per node.
 struct Batch {
@@ -37,12 +51,16 @@ void tally(Counts& counts, const Limiter& limiter, const redisReply* reply, int 
         }
         counts.perNode[size_t(node)]++;
     } catch (const RedisError&) {
-        counts.errors++;
+        counts.error(reply->type == REDIS_REPLY_ERROR
+                         ? errorCauseOfReply(std::string_view(reply->str, reply->len))
+                         : ErrorCause::BadReply);
     }
 }
 
 Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRouter& router,
-                          qint64 requests, int pipeline, int clients, int offset) {
+                          qint64 requests, const BenchOptions& options, int offset) {
+    const int pipeline = options.pipeline;
+    const int clients = options.clients;
     Counts counts;
     QStringList names;
     for (int c = 0; c < clients; ++c) {
@@ -88,9 +106,17 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
     prepare(*current);
     std::vector<int> retry;
     std::vector<RedisConnection*> connectionOf;
+    std::vector<ErrorCause> failedNode;
     while (current->depth > 0) {
+        if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+            counts.stopped = true;
+            break;
+        }
+        // One deadline for the whole batch, however many nodes and replies.
+        router.setDeadline(std::chrono::steady_clock::now() + options.connect.commandTimeout);
         // One pipeline per node, all sent before any reply is read.
         connectionOf.assign(current->resp.size(), nullptr);
+        failedNode.assign(current->resp.size(), ErrorCause::Other);
         for (size_t node = 0; node < current->resp.size(); ++node) {
             if (current->commands[node] == 0) {
                 continue;
@@ -100,17 +126,19 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
                 connection.appendFormatted(current->resp[node].bytes(), current->commands[node]);
                 connection.flush();
                 connectionOf[node] = &connection;
-            } catch (const RedisError&) {
+            } catch (const RedisError& e) {
                 // This node's share of the batch fails; the other nodes go on.
+                failedNode[node] = causeAfterSending(e);
             }
         }
         // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
         prepare(*next);
         retry.clear();
         for (int i = 0; i < current->depth; ++i) {
-            RedisConnection* connection = connectionOf[size_t(current->node[size_t(i)])];
+            const size_t node = size_t(current->node[size_t(i)]);
+            RedisConnection* connection = connectionOf[node];
             if (connection == nullptr) {
-                counts.errors++;
+                counts.error(failedNode[node]);
                 continue;
             }
             try {
@@ -120,8 +148,8 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
                     continue;
                 }
                 tally(counts, *current->limiters[size_t(i)], reply.get(), current->node[size_t(i)]);
-            } catch (const RedisError&) {
-                counts.errors++;
+            } catch (const RedisError& e) {
+                counts.error(causeAfterSending(e));
             }
         }
         for (int i : retry) {
@@ -131,10 +159,11 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
                 RedisReply reply =
                     router.runScript(limiter.slot(), limiter.script(), call.keys, call.args);
                 tally(counts, limiter, reply.get(), router.nodeIndexForSlot(limiter.slot()));
-            } catch (const RedisError&) {
-                counts.errors++;
+            } catch (const RedisError& e) {
+                counts.error(causeAfterSending(e));
             }
         }
+        router.clearDeadline();
         std::swap(current, next);
     }
     return counts;
@@ -161,7 +190,7 @@ BenchResult runThroughputBench(const std::vector<const Limiter*>& limiters, cons
                                const BenchOptions& options) {
     std::vector<std::unique_ptr<RedisRouter>> routers;
     for (int i = 0; i < options.connections; ++i) {
-        routers.push_back(std::make_unique<RedisRouter>(url));
+        routers.push_back(std::make_unique<RedisRouter>(url, options.connect));
     }
     // Load the script on every master up front so the timed part runs EVALSHA only.
     for (RedisConnection* node : routers.front()->masterConnections()) {
@@ -184,10 +213,12 @@ BenchResult runThroughputBench(const std::vector<const Limiter*>& limiters, cons
                 std::this_thread::yield();
             }
             try {
-                counts[size_t(i)] = benchOneConnection(limiters, *routers[size_t(i)], share,
-                                                       options.pipeline, options.clients, i * 7919);
-            } catch (const RedisError&) {
-                counts[size_t(i)].errors += share;  // the router failed: count its share
+                counts[size_t(i)] =
+                    benchOneConnection(limiters, *routers[size_t(i)], share, options, i * 7919);
+            } catch (const RedisError& e) {
+                // The router failed: its share (what it had not yet decided) fails.
+                Counts& c = counts[size_t(i)];
+                c.error(errorCauseOf(e), share - c.accepted - c.rejected - c.errors);
             }
         });
     }
@@ -207,6 +238,10 @@ BenchResult runThroughputBench(const std::vector<const Limiter*>& limiters, cons
         result.accepted += c.accepted;
         result.rejected += c.rejected;
         result.errors += c.errors;
+        result.stopped = result.stopped || c.stopped;
+        for (int k = 0; k < kErrorCauses; ++k) {
+            result.errorCauses[k] += c.causes[k];
+        }
         // Routers number their nodes in the order they met them: match by name.
         for (size_t n = 0; n < c.perNode.size(); ++n) {
             const QString name = routers[r]->nodeName(int(n));

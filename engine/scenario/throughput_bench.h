@@ -1,9 +1,11 @@
 #pragma once
 
 #include <QVector>
+#include <atomic>
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "stats/error_cause.h"
 
 namespace ratelab {
 
@@ -12,6 +14,8 @@ struct BenchOptions {
     int pipeline = 1;
     qint64 requests = 100'000;  // in total, split over the connections
     int clients = 100;          // per_client scopes spread over this many client ids
+    ConnectOptions connect;     // commandTimeout: the deadline of each pipelined batch
+    const std::atomic<bool>* stop = nullptr;  // once true, no new batch starts
 };
 
 struct BenchResult {
@@ -25,6 +29,8 @@ struct BenchResult {
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
+    qint64 errorCauses[kErrorCauses] = {};  // the errors by cause
+    bool stopped = false;                   // *stop ended it before every request was sent
     double seconds = 0;
     double decisionsPerSecond() const { return seconds > 0 ? double(decisions) / seconds : 0; }
 };

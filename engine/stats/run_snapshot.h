@@ -4,6 +4,7 @@
 #include <QVector>
 
 #include "limiters/limiter_spec.h"
+#include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
 
 namespace ratelab {
@@ -35,6 +36,8 @@ struct LimiterSnapshot {
     qint64 errorsOpen = 0;
     qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
+    // The errors by cause (ErrorCause): they add up to errors.
+    qint64 errorCauses[kErrorCauses] = {};
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)
     // of run time), by the time the request was scheduled.
     QVector<qint64> bucketAccepted;
@@ -54,12 +57,13 @@ struct RunSnapshot {
     qint64 startEpochMs = 0;  // run time 0 on the run's clock (virtual or real), epoch ms
     qint64 bucketMs = 100;
     qint64 durationUs = 0;
-    qint64 elapsedUs = 0;  // run time reached so far (at most durationUs)
-    bool finished = false;
-    qint64 finishedAtUs = 0;  // finished runs: run time when the last decision was made (late
-                              // workers and wait-mode retries can take it past durationUs)
-    qint64 scheduled = 0;     // requests whose send time has come
-    double targetRate = 0;    // requests/s over the whole run (the shape's integral / duration)
+    qint64 elapsedUs = 0;       // run time reached so far (at most durationUs)
+    bool finished = false;      // every worker is done (its schedule ran out, or it was stopped)
+    bool stoppedEarly = false;  // stopped before the schedule ran out (requestStop)
+    qint64 finishedAtUs = 0;    // finished runs: run time when the last decision was made (late
+                                // workers and wait-mode retries can take it past durationUs)
+    qint64 scheduled = 0;       // requests whose send time has come
+    double targetRate = 0;      // requests/s over the whole run (the shape's integral / duration)
     QVector<double> bucketTargetRate;  // requests/s at each bucket's start
     LatencyHistogram::Snapshot lag;    // us, actual send time minus scheduled send time
     QVector<LimiterSnapshot> limiters;

@@ -10,7 +10,8 @@ LimiterCounters::LimiterCounters(int buckets, int clients)
       bucketErrorsClosed_(buckets),
       clients_(clients * kPerClient) {}
 
-void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs) {
+void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs,
+                                    ErrorCause cause) {
     const int base = client * kPerClient;
     switch (outcome) {
         case Outcome::Accepted:
@@ -31,6 +32,7 @@ void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qin
         case Outcome::FailedOpen:
         case Outcome::FailedClosed:
             totals_.add(kErrors, 1);
+            causes_.add(int(cause), 1);
             bucketErrors_.add(bucket, 1);
             clients_.add(base + kClientErrors, 1);
             if (outcome == Outcome::FailedOpen) {
@@ -106,6 +108,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
             out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
+            for (int c = 0; c < kErrorCauses; ++c) {
+                out.errorCauses[c] += lc.causes_.get(c);
+            }
             for (int b = 0; b < buckets_; ++b) {
                 out.bucketAccepted[b] += lc.bucketAccepted_.get(b);
                 out.bucketRejected[b] += lc.bucketRejected_.get(b);

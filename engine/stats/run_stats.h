@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stats/counter_array.h"
+#include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
 #include "stats/run_snapshot.h"
 
@@ -29,8 +30,10 @@ public:
     LimiterCounters(int buckets, int clients);
 
     // The final outcome of one request at this limiter: bucket of its scheduled time, client,
-    // and (wait mode, accepted) how long it waited since its first try.
-    void recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs);
+    // and (wait mode, accepted) how long it waited since its first try. A failed decision also
+    // counts under its cause.
+    void recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs,
+                       ErrorCause cause = ErrorCause::Other);
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
     int bucketCount() const { return bucketAccepted_.size(); }
@@ -71,7 +74,8 @@ private:
     CounterArray bucketErrors_;
     CounterArray bucketErrorsOpen_;
     CounterArray bucketErrorsClosed_;
-    CounterArray clients_;  // kPerClient counters per client
+    CounterArray clients_;               // kPerClient counters per client
+    CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
     LatencyHistogram latency_;
     LatencyHistogram waited_;
 };

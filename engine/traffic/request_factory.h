@@ -3,7 +3,7 @@
 #include <QStringList>
 #include <QVector>
 
-#include "scenario/scenario.h"
+#include "traffic/traffic_spec.h"
 
 namespace ratelab {
 

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "scenario/scenario.h"
+#include "traffic/traffic_spec.h"
 
 namespace ratelab {
 

@@ -110,12 +110,42 @@ bool Worker::ensureConnected() {
         router_ = std::make_unique<RedisRouter>(ctx_.url, ctx_.connectOptions);
         backoff_ = std::chrono::milliseconds(0);
         return true;
-    } catch (const RedisError&) {
+    } catch (const RedisError& e) {
+        connectCause_ = errorCauseOf(e);
         backoff_ = std::clamp(backoff_ * 2, kMinBackoff, kMaxBackoff);
         nextReconnect_ = RunClock::Steady::now() + backoff_;
         return false;
     }
 }
+
+namespace {
+
+// The cause of a decision whose reply came back but is not a decision.
+ErrorCause causeOfReply(const redisReply* reply) {
+    if (reply != nullptr && reply->type == REDIS_REPLY_ERROR) {
+        return errorCauseOfReply(std::string_view(reply->str, reply->len));
+    }
+    return ErrorCause::BadReply;
+}
+
+// The cause of a RedisError met after the command may have gone out: a connection that broke
+// (or a deadline that passed) leaves its outcome unknown.
+ErrorCause causeAfterSending(const RedisError& e) {
+    return e.kind() == RedisError::Kind::Connect || !e.connectionBroken()
+               ? errorCauseOf(e)
+               : ErrorCause::UnknownOutcome;
+}
+
+// Clears the router's batch deadline however the batch ends.
+struct BatchDeadline {
+    BatchDeadline(RedisRouter& router, std::chrono::milliseconds timeout) : router_(router) {
+        router_.setDeadline(std::chrono::steady_clock::now() + timeout);
+    }
+    ~BatchDeadline() { router_.clearDeadline(); }
+    RedisRouter& router_;
+};
+
+}  // namespace
 
 void Worker::execute(std::vector<Job>& batch) {
     if (batch.empty()) {
@@ -124,10 +154,11 @@ void Worker::execute(std::vector<Job>& batch) {
     const qint64 sendRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : batch.front().dueRunUs;
     if (!ensureConnected()) {
         for (const Job& job : batch) {
-            finish(job, nullptr, sendRunUs);
+            finish(job, nullptr, sendRunUs, connectCause_);
         }
         return;
     }
+    const BatchDeadline deadline(*router_, ctx_.connectOptions.commandTimeout);
     const QStringList& names = ctx_.requests->clientNames();
     const size_t n = batch.size();
     std::vector<const Limiter*> used(n);
@@ -136,6 +167,7 @@ void Worker::execute(std::vector<Job>& batch) {
     std::vector<RedisConnection*> sentOn(n, nullptr);
     std::vector<Decision> decisions(n);
     std::vector<char> decided(n, 0);
+    std::vector<ErrorCause> causes(n, ErrorCause::Other);
     std::vector<size_t> retry;  // NOSCRIPT or a cluster redirection: re-run once drained
     for (size_t i = 0; i < n; ++i) {
         const Job& job = batch[i];
@@ -147,8 +179,9 @@ void Worker::execute(std::vector<Job>& batch) {
             RedisConnection& connection = router_->connectionForSlot(limiter.slot());
             limiter.script().appendEvalsha(connection, calls[i].keys, calls[i].args);
             sentOn[i] = &connection;
-        } catch (const RedisError&) {
+        } catch (const RedisError& e) {
             // This node is unreachable (or backing off): this decision fails, others go on.
+            causes[i] = errorCauseOf(e);
         }
     }
     // Send every node's pipeline before reading any reply, so the nodes work in parallel.
@@ -166,36 +199,58 @@ void Worker::execute(std::vector<Job>& batch) {
     }
     // Replies come back in order per connection. A connection that breaks fails every read
     // after it, so its remaining decisions are errors while other nodes' replies still count.
+    // A server at maxclients answers a new connection with one error and closes it: it ran
+    // none of the commands, so the reads that fail after that error are "max clients" too,
+    // not unknown outcomes.
+    std::vector<RedisConnection*> turnedAway;
     for (size_t i = 0; i < n; ++i) {
         if (sentOn[i] == nullptr) {
             continue;
         }
+        RedisReply reply;
         try {
-            RedisReply reply = sentOn[i]->readReply();
-            if (RedisRouter::needsRetry(reply.get())) {
-                retry.push_back(i);
-                continue;
-            }
+            reply = sentOn[i]->readReply();
+        } catch (const RedisError& e) {
+            const bool wasTurnedAway =
+                std::find(turnedAway.begin(), turnedAway.end(), sentOn[i]) != turnedAway.end();
+            causes[i] = wasTurnedAway ? ErrorCause::MaxClients : causeAfterSending(e);
+            continue;
+        }
+        if (RedisRouter::needsRetry(reply.get())) {
+            retry.push_back(i);
+            continue;
+        }
+        try {
             decisions[i] = used[i]->parseReply(reply.get());
             decided[i] = 1;
         } catch (const RedisError&) {
-            // An I/O failure, an error reply or garbage from the script: this decision failed.
+            causes[i] = causeOfReply(reply.get());  // an error reply, or garbage from the script
+            if (causes[i] == ErrorCause::MaxClients) {
+                turnedAway.push_back(sentOn[i]);
+            }
         }
     }
     for (size_t i : retry) {
+        const Limiter& limiter = *used[i];
+        RedisReply reply;
         try {
-            const Limiter& limiter = *used[i];
-            RedisReply reply =
+            reply =
                 router_->runScript(limiter.slot(), limiter.script(), calls[i].keys, calls[i].args);
+        } catch (const RedisError& e) {
+            causes[i] = causeAfterSending(e);
+            continue;
+        }
+        try {
             decisions[i] = limiter.parseReply(reply.get());
             decided[i] = 1;
         } catch (const RedisError&) {
+            causes[i] = causeOfReply(reply.get());
         }
     }
     const qint64 doneRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : sendRunUs;
     for (size_t i = 0; i < n; ++i) {
         stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
-        finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs);
+        finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs, causes[i]);
     }
 }
 
@@ -204,7 +259,7 @@ void Worker::giveUp(const Job& job) {
         .recordOutcome(bucketOf(job.scheduledRunUs), job.client, Outcome::Rejected, 0);
 }
 
-void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs) {
+void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, ErrorCause cause) {
     LimiterCounters& counters = stats_.limiter(job.limiter);
     const int bucket = bucketOf(job.scheduledRunUs);
     if (decision == nullptr) {
@@ -212,7 +267,7 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs) 
         // limiter's on_error policy may also count as let through or refused (final either way,
         // no wait-mode retry). The slot is loaded now: a live change may have changed the policy.
         const FailurePolicy policy = ctx_.limiters[size_t(job.limiter)].load()->spec().onError;
-        counters.recordOutcome(bucket, job.client, failedOutcome(policy), 0);
+        counters.recordOutcome(bucket, job.client, failedOutcome(policy), 0, cause);
         return;
     }
     // In virtual time the attempt happens exactly when it is due; in real time when it was sent.

@@ -36,8 +36,10 @@ struct RunContext {
 // sends late but never shifts the schedule; latency counts from the scheduled time, so there is
 // no coordinated omission), pipelines due requests on its own connection, keeps wait-mode
 // retries in its own queue, and records outcomes in its own stats. Redis failures become
-// errors; connections are re-established with backoff. Against a cluster, one batch spans
-// several nodes: each node's commands are pipelined on its own connection.
+// errors, counted by cause (a decision sent but never answered is an "unknown outcome", apart
+// from refusals); connections are re-established with backoff. One batch has one deadline
+// (commandTimeout) for all its I/O. Against a cluster, one batch spans several nodes: each
+// node's commands are pipelined on its own connection.
 class Worker {
 public:
     Worker(const RunContext& context, int index, WorkerStats& stats);
@@ -69,9 +71,10 @@ private:
     void advanceSchedule();
     void collectDue(qint64 nowRunUs, std::vector<Job>& batch);
     void execute(std::vector<Job>& batch);
-    // Records the attempt's result: accepted, rejected, an error (decision == nullptr), or in
-    // wait mode a retry queued for later.
-    void finish(const Job& job, const Decision* decision, qint64 sendRunUs);
+    // Records the attempt's result: accepted, rejected, an error (decision == nullptr; `cause`
+    // says why), or in wait mode a retry queued for later.
+    void finish(const Job& job, const Decision* decision, qint64 sendRunUs,
+                ErrorCause cause = ErrorCause::Other);
     // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is.
     void giveUp(const Job& job);
     bool ensureConnected();
@@ -90,6 +93,7 @@ private:
     std::unique_ptr<RedisRouter> router_;
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
+    ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
 };
 
 }  // namespace ratelab

@@ -11,8 +11,8 @@
 
 namespace ratelab::test {
 
-// Plain in-memory models of the three limiters, written from DESIGN.md's "Exact semantics"
-// independently of the Lua scripts. Requests must come in non-decreasing time.
+// Plain in-memory models of the three limiters, written from docs/architecture.md's "Limiter
+// semantics" independently of the Lua scripts. Requests must come in non-decreasing time.
 
 class TokenBucketModel {
 public:

@@ -1,11 +1,12 @@
 #pragma once
 
 #include <QObject>
-#include <QThread>
 #include <QTimer>
 #include <memory>
 
 #include "limiters/limiter_state.h"
+#include "live/limiter_state_poller.h"
+#include "live/run_cost.h"
 #include "redis/redis_url.h"
 #include "scenario/scenario.h"
 #include "scenario/step_session.h"
@@ -13,15 +14,14 @@
 
 namespace ratelab {
 
+class RunIo;
 class ScenarioRunner;
 class StepSession;
-class IoWorker;
-struct StateMailbox;
 
 // The bridge between the window and the engine. Everything that talks to Redis (starting a
-// run, stepping, reading limiter state) happens on an I/O thread; the UI thread only takes
-// engine snapshots (atomic counters, no Redis) on a timer and receives results as queued
-// signals, so it never waits on Redis.
+// run, stepping, reading limiter state) happens on the I/O thread of engine/live's RunIo; the
+// UI thread only takes engine snapshots (atomic counters, no Redis) on a timer and receives
+// results as signals, so it never waits on Redis.
 //
 // Limiter state is read in two parts: what the timelines draw (readLimiterChartState, 10 Hz,
 // stateReady) and, only while someone shows it (setKeyListing), the key listing of the state
@@ -56,8 +56,8 @@ public:
     // How many key listings were read so far (one per limiter each time).
     qint64 keyListingReads() const;
 
-    static constexpr int kStatePollIntervalMs = 100;   // 10 Hz
-    static constexpr int kKeyListingIntervalMs = 500;  // 2 Hz
+    static constexpr int kStatePollIntervalMs = LimiterStatePoller::kChartIntervalMs;
+    static constexpr int kKeyListingIntervalMs = LimiterStatePoller::kListingIntervalMs;
 
     static QString describeStep(const QStringList& names, qint64 index, qint64 nowMs,
                                 const QString& client, qint64 permits,
@@ -71,6 +71,8 @@ signals:
     // The key listing (and the chart state read with it), only while setKeyListing(true).
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);
+    // Redis's own cost of the run's limiters (engine/live/run_cost.h), about once a second.
+    void costReady(const ratelab::RunCost& cost);
     void stepped(const QString& description);
     // The same step as data (one decision per limiter, named in `names`), for the decision list.
     void decided(const ratelab::StepSession::Step& step, const QStringList& names);
@@ -79,16 +81,13 @@ signals:
 
 private:
     void tick();
-    friend class IoWorker;
-    void deliverStates();  // on the UI thread: the mailbox's newest states, then empty
 
-    QThread ioThread_;
-    IoWorker* io_ = nullptr;  // lives on ioThread_, deleted when it finishes
+    std::unique_ptr<RunIo> io_;  // destroyed before the runner is waited for
     QTimer refresh_;
     std::shared_ptr<ScenarioRunner> runner_;  // shared with the I/O thread
     std::shared_ptr<StepSession> stepper_;
+    QStringList stepNames_;  // the limiters of the step under way
     RedisUrl url_;
-    std::shared_ptr<StateMailbox> mailbox_;  // shared with the I/O thread
     bool running_ = false;
     bool stepping_ = false;
 };

@@ -2,99 +2,15 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTimer>
-#include <memory>
 
 #include "input_error.h"
-#include "redis/local_redis_server.h"
-#include "redis/redis_connection.h"
-#include "redis/redis_error.h"
-#include "redis/redis_router.h"
 
 namespace ratelab {
-
-// Owns the managed local redis-server and probes servers; lives on the bar's own thread.
-class ServerHost : public QObject {
-public:
-    struct Probe {
-        bool ok = false;
-        RedisUrl url;
-        QString version;
-        double latencyMs = 0;
-        QString error;
-    };
-
-    Probe probe(bool managed, RedisUrl url) {
-        Probe result;
-        try {
-            if (managed) {
-                if (!local_ || !local_->running()) {
-                    local_ = std::make_unique<LocalRedisServer>();
-                    local_->start();
-                }
-                url = local_->url();
-            } else {
-                local_.reset();
-            }
-            result.url = url;
-            if (!connection_ || connection_->broken() || !(connection_->url() == url)) {
-                connection_ = std::make_unique<RedisConnection>(url);
-            }
-            QElapsedTimer timer;
-            timer.start();
-            expectPong(connection_->command({"PING"}).get());
-            result.latencyMs = double(timer.nsecsElapsed()) / 1e6;
-            const std::string info =
-                replyString(connection_->command({"INFO", "server"}).get(), "INFO");
-            const size_t at = info.find("redis_version:");
-            if (at != std::string::npos) {
-                result.version =
-                    QString::fromStdString(info.substr(at + 14, info.find('\r', at) - at - 14));
-            }
-            if (url.isCluster()) {
-                // The seed answered; the slot map says how many masters serve the slots. The
-                // router (and its connections) is kept from one probe to the next.
-                if (!router_ || !(router_->url() == url)) {
-                    router_ = std::make_unique<RedisRouter>(url);
-                } else {
-                    router_->refreshSlotMap();
-                }
-                result.version += QStringLiteral(", cluster of %1 masters")
-                                      .arg(router_->masterConnections().size());
-            } else {
-                router_.reset();
-            }
-            result.ok = true;
-        } catch (const std::exception& e) {
-            connection_.reset();
-            router_.reset();
-            result.error = QString::fromStdString(e.what());
-        }
-        return result;
-    }
-
-    void shutdown() {
-        router_.reset();
-        connection_.reset();
-        local_.reset();  // stops the managed server and removes its folder
-    }
-
-private:
-    static void expectPong(const redisReply* reply) {
-        if (replyString(reply, "PING") != "PONG") {
-            throw RedisError(RedisError::Kind::Reply, "PING: unexpected answer");
-        }
-    }
-
-    std::unique_ptr<LocalRedisServer> local_;
-    std::unique_ptr<RedisConnection> connection_;
-    std::unique_ptr<RedisRouter> router_;  // a cluster's masters, counted at each probe
-};
 
 ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     auto* layout = new QHBoxLayout(this);
@@ -135,23 +51,13 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     connect(connect_, &QPushButton::clicked, this, &ConnectionBar::connectToRedis);
     connect(urlEdit_, &QLineEdit::returnPressed, this, &ConnectionBar::connectToRedis);
 
-    host_ = new ServerHost;  // owned by the thread: deleteLater when it finishes
-    host_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, host_, &QObject::deleteLater);
-    thread_.setObjectName(QStringLiteral("ratelab-connection"));
-    thread_.start();
-
+    connect(&probe_, &ServerProbe::probed, this, &ConnectionBar::showProbe);
     health_ = new QTimer(this);
     health_->setInterval(2000);
-    connect(health_, &QTimer::timeout, this, &ConnectionBar::check);
+    connect(health_, &QTimer::timeout, &probe_, &ServerProbe::check);
 }
 
-ConnectionBar::~ConnectionBar() {
-    QMetaObject::invokeMethod(
-        host_, [h = host_] { h->shutdown(); }, Qt::BlockingQueuedConnection);
-    thread_.quit();
-    thread_.wait();
-}
+ConnectionBar::~ConnectionBar() = default;
 
 bool ConnectionBar::useManagedServer() const {
     return mode_->currentIndex() == 0;
@@ -202,61 +108,39 @@ void ConnectionBar::connectToRedis() {
             url.password = qEnvironmentVariable("REDISCLI_AUTH");
         }
     }
-    const quint64 generation = ++generation_;
     connected_ = false;
     setStatus(managed ? tr("starting the managed local redis-server…") : tr("connecting…"), true);
-    QMetaObject::invokeMethod(host_, [this, h = host_, managed, url, generation] {
-        const ServerHost::Probe p = h->probe(managed, url);
-        QMetaObject::invokeMethod(this, [this, p, managed, generation] {
-            if (generation != generation_) {
-                return;  // a newer connect is under way
-            }
-            if (!p.ok) {
-                setStatus(tr("not connected: %1").arg(p.error), false);
-                emit targetLost(p.error);
-                return;
-            }
-            url_ = p.url;
-            connected_ = true;
-            setStatus(
-                tr("connected · %1 · redis %2 · %3 ms")
-                    .arg(managed ? tr("managed local server") : url_.toDisplayString(), p.version)
-                    .arg(p.latencyMs, 0, 'f', 2),
-                true);
-            health_->start();
-            emit targetReady(url_);
-        });
-    });
+    probe_.connectTo(managed, url);
 }
 
-void ConnectionBar::check() {
-    if (!connected_) {
+void ConnectionBar::showProbe(const ServerStatus& status) {
+    if (!status.ok) {
+        if (status.answersConnect) {
+            setStatus(tr("not connected: %1").arg(status.error), false);
+            emit targetLost(status.error);
+        } else {
+            setStatus(tr("connection lost: %1 (retrying)").arg(status.error), false);
+        }
         return;
     }
-    const bool managed = useManagedServer();
-    const RedisUrl url = url_;
-    const quint64 generation = generation_;
-    QMetaObject::invokeMethod(host_, [this, h = host_, managed, url, generation] {
-        const ServerHost::Probe p = h->probe(managed, url);
-        QMetaObject::invokeMethod(this, [this, p, managed, generation] {
-            if (generation != generation_) {
-                return;
-            }
-            if (!p.ok) {
-                setStatus(tr("connection lost: %1 (retrying)").arg(p.error), false);
-                return;
-            }
-            if (!(p.url == url_)) {  // the managed server was restarted on a new socket
-                url_ = p.url;
-                emit targetReady(url_);
-            }
-            setStatus(
-                tr("connected · %1 · redis %2 · %3 ms")
-                    .arg(managed ? tr("managed local server") : url_.toDisplayString(), p.version)
-                    .arg(p.latencyMs, 0, 'f', 2),
-                true);
-        });
-    });
+    const bool moved = !(status.url == url_);  // a managed server restarted on a new socket
+    url_ = status.url;
+    QString version = status.version;
+    if (status.clusterMasters > 0) {
+        version += tr(", cluster of %1 masters").arg(status.clusterMasters);
+    }
+    setStatus(
+        tr("connected · %1 · redis %2 · %3 ms")
+            .arg(status.managed ? tr("managed local server") : url_.toDisplayString(), version)
+            .arg(status.latencyMs, 0, 'f', 2),
+        true);
+    if (status.answersConnect) {
+        connected_ = true;
+        health_->start();
+        emit targetReady(url_);
+    } else if (moved) {
+        emit targetReady(url_);
+    }
 }
 
 }  // namespace ratelab

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QThread>
 #include <QWidget>
 
+#include "live/server_probe.h"
 #include "redis/redis_url.h"
 
 class QCheckBox;
@@ -14,12 +14,11 @@ class QTimer;
 
 namespace ratelab {
 
-class ServerHost;
-
 // Where the window's Redis is: the managed local redis-server (the default, started by ratelab
 // on a private unix socket and stopped on exit) or a URL with an optional password field.
 // Connecting, the local server and the periodic health check (PING latency, server version)
-// run on a thread of their own; the bar only shows results.
+// are engine/live's ServerProbe, on a thread of its own; the bar keeps the health timer and
+// shows what the probe reports.
 class ConnectionBar : public QWidget {
     Q_OBJECT
 
@@ -48,7 +47,7 @@ signals:
 
 private:
     void setStatus(const QString& text, bool ok);
-    void check();
+    void showProbe(const ServerStatus& status);
 
     QComboBox* mode_ = nullptr;
     QLineEdit* urlEdit_ = nullptr;
@@ -57,11 +56,9 @@ private:
     QPushButton* connect_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* health_ = nullptr;
-    QThread thread_;
-    ServerHost* host_ = nullptr;  // lives on thread_
+    ServerProbe probe_;  // owns the managed local server
     RedisUrl url_;
     bool connected_ = false;
-    quint64 generation_ = 0;  // drops late answers of an older connect
 };
 
 }  // namespace ratelab

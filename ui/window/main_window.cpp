@@ -19,6 +19,7 @@
 #include "panels/client_table.h"
 #include "panels/comparison_table.h"
 #include "panels/latency_chart.h"
+#include "panels/redis_cost_view.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
 #include "style/inline_error.h"
@@ -85,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](int i, const LimiterState& state) { state_->updateState(i, state); });
     connect(controller_, &RunController::stateFailed, this,
             [this](int i, const QString& message) { state_->showError(i, message); });
+    connect(controller_, &RunController::costReady, this,
+            [this](const RunCost& cost) { cost_->updateCost(cost, limiterNames_); });
 
     restoreSettings();
     updateEnabled();
@@ -123,6 +126,7 @@ void MainWindow::buildLayout() {
 
     auto* compare = new QSplitter(Qt::Vertical, views_);
     comparison_ = new ComparisonTable(compare);
+    cost_ = new RedisCostView(compare);
     auto* lower = new QSplitter(Qt::Horizontal, compare);
     clients_ = new ClientTable(lower);
     latency_ = new LatencyChart(lower);
@@ -282,7 +286,9 @@ void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
         }
     }
     QStringList lines;
+    limiterNames_.clear();
     for (const LimiterSnapshot& l : snapshot.limiters) {
+        limiterNames_ << l.spec.name;
         lines << tr("%1: fired %2 = accepted %3 + rejected %4 + errors %5")
                      .arg(l.spec.name)
                      .arg(l.fired)

@@ -23,6 +23,7 @@ namespace ratelab {
 
 class ClientTable;
 class ComparisonTable;
+class RedisCostView;
 class ConnectionBar;
 class DecisionPanel;
 class InlineError;
@@ -124,6 +125,8 @@ private:
     QVBoxLayout* timelineLayout_ = nullptr;
     QVector<TimelineChart*> timelines_;
     ComparisonTable* comparison_ = nullptr;
+    RedisCostView* cost_ = nullptr;
+    QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order
     ClientTable* clients_ = nullptr;
     LatencyChart* latency_ = nullptr;
     StatePanel* state_ = nullptr;

@@ -19,6 +19,7 @@
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
+#include "panels/redis_cost_view.h"
 #include "run/run_controller.h"
 #include "scenario/run_report.h"
 #include "style/inline_error.h"
@@ -146,6 +147,7 @@ void MainWindow::buildActions() {
         stepSpecs_.clear();
         forgetAbandonedLimiters();
         rebuildTimelines(*scenario, 0);
+        cost_->clear();
         controller_->start(*scenario);
         updateEnabled();
     });

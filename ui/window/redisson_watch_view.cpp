@@ -17,7 +17,7 @@
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
 #include "input_error.h"
-#include "redisson/redisson_watcher.h"
+#include "live/redisson_watcher.h"
 
 namespace ratelab {
 namespace {

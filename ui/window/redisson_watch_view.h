@@ -27,10 +27,10 @@ namespace ratelab {
 class RedissonWatcher;
 
 // "Attach to a Redisson limiter": watches a live Redisson RRateLimiter (or a ratelab token
-// bucket, same layout) on the connection bar's Redis, read-only. A RedissonWatcher polls it on
-// its own thread at 20 Hz; a 20 Hz timer here draws the latest snapshot on a scrolling timeline:
-// the available permits as a line (one per client for PER_CLIENT, the first kMaxLines of them),
-// the grants as points (time, permits). Errors show inline under the name field.
+// bucket, same layout) on the connection bar's Redis, read-only. engine/live's RedissonWatcher
+// polls it on its own thread at 20 Hz; a 20 Hz timer here draws the latest snapshot on a scrolling
+// timeline: the available permits as a line (one per client for PER_CLIENT, the first kMaxLines of
+// them), the grants as points (time, permits). Errors show inline under the name field.
 class RedissonWatchView : public QWidget {
     Q_OBJECT
 

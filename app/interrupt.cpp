@@ -1,0 +1,52 @@
+#include "interrupt.h"
+
+#include <unistd.h>
+#include <csignal>
+
+#include "redis/redis_connection.h"
+
+namespace ratelab::cli {
+namespace {
+
+std::atomic<bool> flag{false};
+std::atomic<int> signalNumber{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "the signal handler may only touch lock-free atomics");
+
+void onSignal(int number) {
+    if (flag.load()) {
+        _exit(128 + number);  // the second one: the user means it
+    }
+    signalNumber.store(number);
+    flag.store(true);
+}
+
+}  // namespace
+
+void installInterruptHandlers() {
+    struct sigaction action {};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: a blocking call returns EINTR and its loop looks
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    RedisConnection::setInterruptFlag(&flag);
+}
+
+bool interrupted() {
+    return flag.load();
+}
+
+const std::atomic<bool>& interruptFlag() {
+    return flag;
+}
+
+int interruptExitCode() {
+    return 128 + (signalNumber.load() != 0 ? signalNumber.load() : SIGINT);
+}
+
+QString interruptName() {
+    return signalNumber.load() == SIGTERM ? QStringLiteral("SIGTERM") : QStringLiteral("SIGINT");
+}
+
+}  // namespace ratelab::cli

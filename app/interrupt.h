@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+#include <atomic>
+
+namespace ratelab::cli {
+
+// SIGINT and SIGTERM for the headless commands. The handler only records the signal in lock-free
+// atomics; the commands' loops check interrupted(), and every Redis wait is cut short within
+// RedisConnection::kInterruptGrace (the flag is handed to RedisConnection::setInterruptFlag), so
+// a command ends within a second whatever Redis does. A second signal ends the process at once
+// with the same exit code.
+void installInterruptHandlers();
+bool interrupted();
+const std::atomic<bool>& interruptFlag();
+// 130 after SIGINT, 143 after SIGTERM (128 + the signal, as shells report it).
+int interruptExitCode();
+// "SIGINT" or "SIGTERM".
+QString interruptName();
+
+}  // namespace ratelab::cli

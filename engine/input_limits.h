@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QtGlobal>
+
+// (Not "limits.h": engine/ is on the include path, and that name would hide <limits.h>.)
+// Every limit on accepted input in one place: the parsers refuse values outside them, and the
+// editors bound their fields with the same constants (so a file the window writes always reads
+// back). Changing one changes what every reader accepts.
+
+namespace ratelab {
+
+// Limiter specs (limiters/limiter_spec_parser.cpp).
+namespace spec_limits {
+constexpr qint64 kMaxSpecFileBytes = 1024 * 1024;
+constexpr qint64 kMaxRate = 1'000'000'000;  // permits
+// The sliding-window log holds one Redis zset member per permit granted inside its window.
+constexpr qint64 kMaxSlidingLimit = 1'000'000;
+constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
+constexpr int kMaxNameLength = 200;                          // limiter and scenario names
+constexpr int kMaxRules = 32;
+}  // namespace spec_limits
+
+// Scenario files and their traffic (scenario/*_parser.cpp, the traffic editor).
+namespace scenario_limits {
+constexpr qint64 kMaxScenarioFileBytes = 1024 * 1024;
+constexpr int kMaxNameLength = spec_limits::kMaxNameLength;
+constexpr int kMaxLimiters = 16;
+constexpr int kMaxClients = 10000;
+constexpr int kMaxThreads = 64;
+constexpr int kMaxPipeline = 1024;
+constexpr double kMaxDurationS = 24 * 3600;
+constexpr double kMaxRate = 1e6;  // requests/s
+constexpr qint64 kMinBucketMs = 1;
+constexpr qint64 kMaxBuckets = 1'000'000;  // duration / bucket_ms
+constexpr int kMaxStages = 1000;
+constexpr int kMaxBurst = 1'000'000;
+constexpr double kMaxWeight = 1e9;
+constexpr double kMaxSpeed = 1000;      // virtual clock: virtual ms per real ms
+constexpr qint64 kMaxSeed = 1LL << 53;  // exact as a double
+// What a run may hold in memory unless told otherwise (scenario/scenario_budget.h).
+constexpr qint64 kDefaultMaxMemoryBytes = 1LL << 30;
+}  // namespace scenario_limits
+
+}  // namespace ratelab

@@ -1,0 +1,172 @@
+#include "live/limiter_state_poller.h"
+
+#include <utility>
+
+#include "limiters/limiter.h"
+#include "redis/redis_router.h"
+#include "scenario/scenario_runner.h"
+#include "scenario/step_session.h"
+
+namespace ratelab {
+
+LimiterStatePoller::LimiterStatePoller(std::shared_ptr<StateMailbox> mailbox,
+                                       std::function<void()> notify)
+    : mailbox_(std::move(mailbox)), notify_(std::move(notify)) {
+    timer_.setInterval(kChartIntervalMs);
+    connect(&timer_, &QTimer::timeout, this, [this] { poll(false); });
+}
+
+LimiterStatePoller::~LimiterStatePoller() = default;
+
+void LimiterStatePoller::setUrl(const RedisUrl& url) {
+    url_ = url;
+    cost_.reset();  // it reads through the router
+    costOf_ = nullptr;
+    router_.reset();
+    finished_.clear();  // its keys were on the other Redis
+}
+
+void LimiterStatePoller::watch(std::shared_ptr<ScenarioRunner> runner,
+                               std::shared_ptr<StepSession> stepper) {
+    runner_ = std::move(runner);
+    stepper_ = std::move(stepper);
+    finished_.clear();
+    if (!timer_.isActive()) {
+        timer_.start();
+    }
+    poll(false);
+}
+
+void LimiterStatePoller::stopWatching() {
+    timer_.stop();
+    std::vector<const Limiter*> limiters;
+    std::vector<std::unique_ptr<Limiter>> owned;
+    finishedNowMs_ = watched(&limiters, &owned);
+    poll(true);
+    readCost(limiters, false, 0);  // the final figures: every element of every key counted
+    finished_.clear();
+    for (const Limiter* limiter : limiters) {
+        finished_.push_back(makeLimiter(limiter->spec()));
+    }
+    runner_.reset();
+    stepper_.reset();
+}
+
+void LimiterStatePoller::forgetFinished() {
+    finished_.clear();
+}
+
+void LimiterStatePoller::setListing(bool on) {
+    listing_ = on;
+    if (!on) {
+        return;
+    }
+    lastListing_.invalidate();
+    if (runner_ || stepper_) {
+        poll(true);
+    } else {
+        for (size_t i = 0; i < finished_.size(); ++i) {
+            readOne(i, *finished_[i], finishedNowMs_, true);
+        }
+    }
+}
+
+// The limiters watched now and their clock: a run's live limiters, or a step session's
+// (rebuilt from its snapshot into `owned`).
+qint64 LimiterStatePoller::watched(std::vector<const Limiter*>* limiters,
+                                   std::vector<std::unique_ptr<Limiter>>* owned) const {
+    if (runner_) {
+        const qint64 now = runner_->limiterNowMs();
+        for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
+            limiters->push_back(&runner_->limiter(i));
+        }
+        return now;
+    }
+    if (stepper_) {
+        const qint64 now = stepper_->limiterNowMs();
+        for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
+            owned->push_back(makeLimiter(l.spec));
+            limiters->push_back(owned->back().get());
+        }
+        return now;
+    }
+    return 0;
+}
+
+void LimiterStatePoller::poll(bool forceListing) {
+    if (!runner_ && !stepper_) {
+        return;
+    }
+    std::vector<const Limiter*> limiters;
+    std::vector<std::unique_ptr<Limiter>> owned;
+    const qint64 now = watched(&limiters, &owned);
+    const void* run = runner_ ? static_cast<const void*>(runner_.get()) : stepper_.get();
+    if (run != costOf_ || !lastCost_.isValid() || lastCost_.hasExpired(kCostIntervalMs)) {
+        readCost(limiters, run != costOf_, kCostSamples);
+        costOf_ = run;
+    }
+    // The key listing costs more than the charts' figures: only while shown, at 2 Hz.
+    const bool list = listing_ && (forceListing || !lastListing_.isValid() ||
+                                   lastListing_.hasExpired(kListingIntervalMs));
+    if (list) {
+        lastListing_.start();
+    }
+    for (size_t i = 0; i < limiters.size(); ++i) {
+        readOne(i, *limiters[i], now, list);
+    }
+}
+
+RedisRouter& LimiterStatePoller::router() {
+    if (!router_) {
+        router_ = std::make_unique<RedisRouter>(url_);
+    }
+    return *router_;
+}
+
+void LimiterStatePoller::readCost(const std::vector<const Limiter*>& limiters, bool fresh,
+                                  int samples) {
+    lastCost_.start();
+    if (limiters.empty()) {
+        return;
+    }
+    try {
+        if (!cost_) {
+            cost_ = std::make_unique<LimiterCostReader>(router());
+            fresh = true;
+        }
+        if (fresh) {
+            cost_->markBaseline(limiters);
+        }
+        if (mailbox_->putCost(runCostOf(cost_->read(limiters, samples), samples == 0))) {
+            notify_();
+        }
+    } catch (const std::exception&) {
+        // Redis unreachable: the state reads report it per limiter; the cost waits for them.
+    }
+}
+
+void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list) {
+    bool first = false;
+    try {
+        RedisConnection& connection = router().connectionForSlot(limiter.slot());
+        LimiterState state = readLimiterChartState(connection, limiter, nowMs);
+        if (list) {
+            readLimiterKeys(connection, limiter, &state);
+            mailbox_->countListing();
+        }
+        first = mailbox_->putState(int(index), std::move(state), list);
+    } catch (const std::exception& e) {
+        if (router_ && router_->isCluster()) {
+            try {
+                router_->refreshSlotMap();  // the slot may have moved (MOVED replies)
+            } catch (const std::exception&) {
+            }
+        }
+        first = mailbox_->putError(int(index), QString::fromStdString(e.what()));
+    }
+    if (first) {
+        notify_();
+    }
+}
+
+}  // namespace ratelab

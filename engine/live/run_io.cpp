@@ -1,0 +1,100 @@
+#include "live/run_io.h"
+
+#include <utility>
+
+#include "limiters/limiter.h"
+#include "redis/redis_router.h"
+#include "scenario/scenario_runner.h"
+
+namespace ratelab {
+
+RunIo::RunIo(QObject* parent)
+    : QObject(parent),
+      mailbox_(std::make_shared<StateMailbox>()),
+      thread_(QStringLiteral("ratelab-io"), mailbox_,
+              [this] { QMetaObject::invokeMethod(this, [this] { deliverStates(); }); }) {}
+
+RunIo::~RunIo() = default;
+
+void RunIo::setUrl(const RedisUrl& url) {
+    thread_.post([url](LimiterStatePoller& p) { p.setUrl(url); });
+}
+
+void RunIo::setKeyListing(bool on) {
+    thread_.post([on](LimiterStatePoller& p) { p.setListing(on); });
+}
+
+void RunIo::forgetFinishedRun() {
+    thread_.post([](LimiterStatePoller& p) { p.forgetFinished(); });
+}
+
+void RunIo::startRun(const Scenario& scenario, const RedisUrl& url) {
+    thread_.post([this, scenario, url](LimiterStatePoller& p) {
+        auto runner = std::make_shared<ScenarioRunner>(scenario, url);
+        try {
+            runner->start();  // connects and resets the limiters' keys: not on the UI thread
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit runFailed(message); });
+            return;
+        }
+        p.watch(runner, nullptr);
+        QMetaObject::invokeMethod(this, [this, runner] { emit runStarted(runner); });
+    });
+}
+
+void RunIo::finishRun(std::shared_ptr<ScenarioRunner> runner) {
+    thread_.post([runner = std::move(runner)](LimiterStatePoller& p) {
+        p.stopWatching();
+        runner->wait();
+    });
+}
+
+void RunIo::step(const Scenario& scenario, const RedisUrl& url,
+                 std::shared_ptr<StepSession> session) {
+    thread_.post([this, scenario, url, session](LimiterStatePoller& p) mutable {
+        try {
+            if (!session) {
+                session = std::make_shared<StepSession>(scenario, url);
+            }
+            const StepSession::Step step = session->next();
+            const RunSnapshot snapshot = session->snapshot();
+            p.watch(nullptr, session);
+            QMetaObject::invokeMethod(
+                this, [this, session, snapshot, step] { emit stepped(session, snapshot, step); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit stepFailed(message); });
+        }
+    });
+}
+
+void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
+    thread_.post([this, spec, url](LimiterStatePoller&) {
+        try {
+            RedisRouter router(url);
+            makeLimiter(spec)->reset(router);
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit resetFailed(message); });
+        }
+    });
+}
+
+void RunIo::deliverStates() {
+    const StateMailbox::Contents contents = mailbox_->take();
+    for (auto it = contents.errors.cbegin(); it != contents.errors.cend(); ++it) {
+        emit stateFailed(it.key(), it.value());
+    }
+    for (auto it = contents.charts.cbegin(); it != contents.charts.cend(); ++it) {
+        emit stateReady(it.key(), it.value());
+    }
+    for (auto it = contents.keys.cbegin(); it != contents.keys.cend(); ++it) {
+        emit keysReady(it.key(), it.value());
+    }
+    if (contents.hasCost) {
+        emit costReady(contents.cost);
+    }
+}
+
+}  // namespace ratelab

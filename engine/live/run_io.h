@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "limiters/limiter_state.h"
+#include "live/limiter_state_poller.h"
+#include "live/worker_thread.h"
+#include "redis/redis_url.h"
+#include "scenario/scenario.h"
+#include "scenario/step_session.h"
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+
+class ScenarioRunner;
+
+// The Redis side of the window's runs, on one I/O thread: starting a run (connecting and
+// resetting the limiters' keys), sending a step, and reading the limiters' state while a run or
+// a step session is watched (LimiterStatePoller). Every call returns at once; results come as
+// signals on the caller's thread. The states are coalesced in a StateMailbox: however far the
+// caller's thread falls behind, it gets at most one pending state per limiter and kind.
+class RunIo : public QObject {
+    Q_OBJECT
+
+public:
+    explicit RunIo(QObject* parent = nullptr);
+    ~RunIo() override;
+
+    void setUrl(const RedisUrl& url);
+    // runStarted (the run is then watched) or runFailed follows.
+    void startRun(const Scenario& scenario, const RedisUrl& url);
+    // Sends the next request of `session` (a new session of `scenario` when null); stepped or
+    // stepFailed follows, and the session is watched.
+    void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);
+    // Deletes `spec`'s keys (Limiter::reset), after the jobs posted before; resetFailed on error.
+    // For the limiters the window created and then left (renamed mid-run, an earlier run's).
+    void resetLimiter(const LimiterSpec& spec, const RedisUrl& url);
+    // The run is over: one last state read, then waits (on the I/O thread) for its workers.
+    void finishRun(std::shared_ptr<ScenarioRunner> runner);
+    void setKeyListing(bool on);
+    void forgetFinishedRun();
+    // How many key listings were read so far (one per limiter each time).
+    qint64 keyListingReads() const { return mailbox_->listingReads(); }
+
+signals:
+    void runStarted(const std::shared_ptr<ratelab::ScenarioRunner>& runner);
+    void runFailed(const QString& message);
+    void stepped(const std::shared_ptr<ratelab::StepSession>& session,
+                 const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
+    void stepFailed(const QString& message);
+    void resetFailed(const QString& message);
+    void stateReady(int limiter, const ratelab::LimiterState& state);
+    void keysReady(int limiter, const ratelab::LimiterState& state);
+    void stateFailed(int limiter, const QString& message);
+    // Redis's own cost of the watched limiters, about once a second and once at the end.
+    void costReady(const ratelab::RunCost& cost);
+
+private:
+    void deliverStates();  // on this object's thread: the mailbox's contents as signals
+
+    std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller
+    WorkerThread<LimiterStatePoller> thread_;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,135 @@
+// Parsing and validation of scenario files (scenario/scenario.h): the file, its name and
+// limiters here, the traffic in traffic_parser.cpp, the shape in shape_parser.cpp. Messages and
+// helpers follow limiter_spec_parser.cpp, whose parseLimiterSpec reads each limiter.
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <cmath>
+
+#include "input_error.h"
+#include "json_input.h"
+#include "scenario/scenario.h"
+#include "scenario/scenario_budget.h"
+#include "scenario/scenario_json.h"
+
+namespace ratelab {
+
+using namespace json_input;
+using namespace scenario_json;
+
+namespace {
+
+using scenario_limits::kMaxNameLength;
+using scenario_limits::kMaxScenarioFileBytes;
+
+QString readScenarioName(const QJsonValue& value, const QString& where) {
+    const QString name = readString(value, where);
+    if (name.isEmpty()) {
+        throw InputError(where, QStringLiteral("must not be empty"));
+    }
+    const qsizetype length = name.toUcs4().size();
+    if (length > kMaxNameLength) {
+        throw InputError(where, QStringLiteral("must be at most %1 characters long, got %2")
+                                    .arg(kMaxNameLength)
+                                    .arg(length));
+    }
+    return name;
+}
+
+QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where) {
+    if (!value.isArray()) {
+        throw InputError(
+            where, QStringLiteral("must be an array of limiter specs, got ") + describe(value));
+    }
+    const QJsonArray array = value.toArray();
+    if (array.isEmpty()) {
+        throw InputError(where, QStringLiteral("must hold at least one limiter"));
+    }
+    if (array.size() > scenario_limits::kMaxLimiters) {
+        throw InputError(where, QStringLiteral("has %1 limiters; at most %2 are allowed")
+                                    .arg(array.size())
+                                    .arg(scenario_limits::kMaxLimiters));
+    }
+    QVector<LimiterSpec> limiters;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString path = elementPath(where, i);
+        if (!array.at(i).isObject()) {
+            throw InputError(
+                path, QStringLiteral("expected a JSON object, got ") + describe(array.at(i)));
+        }
+        const LimiterSpec spec = parseLimiterSpec(array.at(i).toObject(), path);
+        // Limiters of one run share the Redis keys of their names.
+        for (qsizetype j = 0; j < limiters.size(); ++j) {
+            if (limiters.at(j).name == spec.name) {
+                throw InputError(memberPath(path, QStringLiteral("name")),
+                                 QStringLiteral("duplicate name %1 (also %2)")
+                                     .arg(quoted(spec.name), elementPath(where, j)));
+            }
+        }
+        limiters.append(spec);
+    }
+    return limiters;
+}
+
+}  // namespace
+
+Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64 maxMemoryBytes) {
+    const QString root = QStringLiteral("$");
+    const QLatin1String name("name"), limiters("limiters"), traffic("traffic");
+    const QLatin1String bucketMs("bucket_ms");
+    refuseUnknownFields(object, root, {name, limiters, traffic, bucketMs});
+
+    Scenario scenario;
+    scenario.name = object.contains(name)
+                        ? readScenarioName(object.value(name), memberPath(root, name))
+                        : QStringLiteral("scenario");
+    scenario.limiters = readLimiters(required(object, root, limiters), memberPath(root, limiters));
+    scenario.traffic =
+        readTraffic(required(object, root, traffic), memberPath(root, traffic), baseDir);
+    if (object.contains(bucketMs)) {
+        scenario.bucketMs =
+            readInteger(object, root, bucketMs, scenario_limits::kMinBucketMs, kMaxDurationMs);
+    }
+
+    // The timeline holds one bucket per bucket_ms of the run.
+    const double durationMs = scenario.traffic.durationS * 1000;
+    const double buckets = std::ceil(durationMs / static_cast<double>(scenario.bucketMs));
+    if (buckets > static_cast<double>(scenario_limits::kMaxBuckets)) {
+        const double smallest =
+            std::ceil(durationMs / static_cast<double>(scenario_limits::kMaxBuckets));
+        throw InputError(memberPath(root, bucketMs),
+                         QStringLiteral("%1 ms buckets over a %2 s run make %3 buckets; at most "
+                                        "%4 are allowed (use bucket_ms >= %5)")
+                             .arg(scenario.bucketMs)
+                             .arg(formatNumber(scenario.traffic.durationS))
+                             .arg(formatNumber(buckets))
+                             .arg(scenario_limits::kMaxBuckets)
+                             .arg(formatNumber(smallest)));
+    }
+    checkMemoryBudget(scenario, maxMemoryBytes);
+    return scenario;
+}
+
+Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir, qint64 maxMemoryBytes) {
+    return parseScenario(json_input::parseObject(json), baseDir, maxMemoryBytes);
+}
+
+Scenario loadScenarioFile(const QString& path, qint64 maxMemoryBytes) {
+    const QByteArray data = json_input::readSmallFile(
+        path, kMaxScenarioFileBytes, QStringLiteral("a scenario is a few dozen lines of JSON"));
+    const QFileInfo info(path);
+    try {
+        const QJsonObject object = json_input::parseObject(data);
+        Scenario scenario = parseScenario(object, info.path(), maxMemoryBytes);
+        if (!object.contains(QLatin1String("name")) && !info.completeBaseName().isEmpty()) {
+            scenario.name = info.completeBaseName();
+        }
+        return scenario;
+    } catch (const TraceError&) {
+        throw;  // names the trace file already
+    } catch (const InputError& error) {
+        throw error.within(path);
+    }
+}
+
+}  // namespace ratelab

@@ -1,0 +1,114 @@
+// Writing a scenario back as JSON, in the format the parser reads (round-trips).
+
+#include <QDateTime>
+#include <QJsonArray>
+
+#include "scenario/scenario.h"
+#include "scenario/scenario_json.h"
+
+namespace ratelab {
+namespace {
+
+using scenario_json::modeName;
+using scenario_json::shapeTypeName;
+
+QJsonObject shapeToJson(const ShapeSpec& shape, const QString& tracePath) {
+    QJsonObject object;
+    object.insert(QLatin1String("type"), shapeTypeName(shape.type));
+    switch (shape.type) {
+        case ShapeSpec::Type::Constant:
+        case ShapeSpec::Type::Poisson:
+            object.insert(QLatin1String("rate"), shape.rate);
+            break;
+        case ShapeSpec::Type::Linear:
+            object.insert(QLatin1String("from"), shape.from);
+            object.insert(QLatin1String("to"), shape.to);
+            break;
+        case ShapeSpec::Type::Sine:
+            object.insert(QLatin1String("mean"), shape.mean);
+            object.insert(QLatin1String("amplitude"), shape.amplitude);
+            object.insert(QLatin1String("period_s"), shape.periodS);
+            break;
+        case ShapeSpec::Type::Burst:
+            object.insert(QLatin1String("rate"), shape.rate);
+            object.insert(QLatin1String("burst"), shape.burst);
+            object.insert(QLatin1String("every_s"), shape.everyS);
+            break;
+        case ShapeSpec::Type::Step: {
+            QJsonArray stages;
+            for (const ShapeSpec::Stage& stage : shape.stages) {
+                stages.append(QJsonObject{{QLatin1String("rate"), stage.rate},
+                                          {QLatin1String("duration_s"), stage.durationS}});
+            }
+            object.insert(QLatin1String("stages"), stages);
+            break;
+        }
+        case ShapeSpec::Type::Replay:
+            object.insert(QLatin1String("trace"), tracePath);
+            break;
+    }
+    return object;
+}
+
+QJsonValue clockToJson(const ClockSpec& clock) {
+    if (!clock.isVirtual) {
+        return QStringLiteral("real");
+    }
+    const QDateTime start = QDateTime::fromMSecsSinceEpoch(clock.startMs, Qt::UTC);
+    return QJsonObject{{QLatin1String("type"), QStringLiteral("virtual")},
+                       {QLatin1String("start"), start.toString(Qt::ISODateWithMs)},
+                       {QLatin1String("speed"), clock.speed}};
+}
+
+QJsonObject trafficToJson(const TrafficSpec& traffic) {
+    QJsonObject object;
+    object.insert(QLatin1String("shape"), shapeToJson(traffic.shape, traffic.tracePath));
+    object.insert(QLatin1String("duration_s"), traffic.durationS);
+    // A replay's clients and permits come from its trace.
+    if (traffic.shape.type != ShapeSpec::Type::Replay) {
+        if (traffic.clientWeights.isEmpty()) {
+            object.insert(QLatin1String("clients"), traffic.clients);
+        } else {
+            QJsonArray weights;
+            for (const double weight : traffic.clientWeights) {
+                weights.append(weight);
+            }
+            object.insert(QLatin1String("clients"),
+                          QJsonObject{{QLatin1String("count"), traffic.clients},
+                                      {QLatin1String("weights"), weights}});
+        }
+        if (traffic.permitsMin == traffic.permitsMax) {
+            object.insert(QLatin1String("permits"), traffic.permitsMin);
+        } else {
+            object.insert(QLatin1String("permits"),
+                          QJsonObject{{QLatin1String("min"), traffic.permitsMin},
+                                      {QLatin1String("max"), traffic.permitsMax}});
+        }
+    }
+    object.insert(QLatin1String("threads"), traffic.threads);
+    object.insert(QLatin1String("pipeline"), traffic.pipeline);
+    object.insert(QLatin1String("mode"), modeName(traffic.mode));
+    if (traffic.mode == AcquireMode::Wait) {
+        object.insert(QLatin1String("timeout_ms"), traffic.timeoutMs);
+    }
+    object.insert(QLatin1String("clock"), clockToJson(traffic.clock));
+    object.insert(QLatin1String("seed"), static_cast<qint64>(traffic.seed));
+    return object;
+}
+
+}  // namespace
+
+QJsonObject scenarioToJson(const Scenario& scenario) {
+    QJsonArray limiters;
+    for (const LimiterSpec& spec : scenario.limiters) {
+        limiters.append(limiterSpecToJson(spec));
+    }
+    QJsonObject object;
+    object.insert(QLatin1String("name"), scenario.name);
+    object.insert(QLatin1String("limiters"), limiters);
+    object.insert(QLatin1String("traffic"), trafficToJson(scenario.traffic));
+    object.insert(QLatin1String("bucket_ms"), scenario.bucketMs);
+    return object;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,115 @@
+#include "stats/error_cause.h"
+
+#include <QStringList>
+#include <algorithm>
+#include <array>
+
+#include "redis/redis_error.h"
+
+namespace ratelab {
+namespace {
+
+constexpr std::array<const char*, kErrorCauses> kNames = {
+    "unknown outcome",
+    "connection refused",
+    "no such socket",
+    "connect timeout",
+    "connection lost",
+    "host unreachable",
+    "connection failed",
+    "timeout",
+    "interrupted",
+    "max clients",
+    "NOPERM",
+    "NOAUTH",
+    "WRONGPASS",
+    "OOM",
+    "BUSY",
+    "LOADING",
+    "READONLY",
+    "MASTERDOWN",
+    "CLUSTERDOWN",
+    "MISCONF",
+    "WRONGTYPE",
+    "NOSCRIPT",
+    "redirected too often",
+    "ERR",
+    "protocol error",
+    "bad reply",
+    "other",
+};
+
+ErrorCause byName(std::string_view name) {
+    for (int i = 0; i < kErrorCauses; ++i) {
+        if (name == kNames[size_t(i)]) {
+            return ErrorCause(i);
+        }
+    }
+    return ErrorCause::Other;
+}
+
+}  // namespace
+
+QString errorCauseName(ErrorCause cause) {
+    return QString::fromLatin1(kNames[size_t(cause)]);
+}
+
+ErrorCause errorCauseOfReply(std::string_view text) {
+    if (text.substr(0, 30) == "ERR max number of clients reac") {
+        return ErrorCause::MaxClients;
+    }
+    const std::string_view word = text.substr(0, text.find(' '));
+    // Only the error words: "connection refused" and the like never come as a reply.
+    if (word.empty() || word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != word.npos) {
+        return ErrorCause::ErrReply;
+    }
+    const ErrorCause cause = byName(word);
+    return cause == ErrorCause::Other ? ErrorCause::ErrReply : cause;
+}
+
+ErrorCause errorCauseOf(const RedisError& error) {
+    const std::string& cause = error.cause();
+    if (!cause.empty()) {
+        const ErrorCause named = byName(cause);
+        if (named != ErrorCause::Other) {
+            return named;
+        }
+        return errorCauseOfReply(cause);  // an error word of the server's (AUTH, SELECT)
+    }
+    switch (error.kind()) {
+        case RedisError::Kind::Connect:
+            return ErrorCause::ConnectionFailed;
+        case RedisError::Kind::Io:
+            return ErrorCause::ConnectionLost;
+        case RedisError::Kind::Timeout:
+            return ErrorCause::Timeout;
+        case RedisError::Kind::Protocol:
+            return ErrorCause::ProtocolError;
+        case RedisError::Kind::Reply:
+            return ErrorCause::BadReply;
+    }
+    return ErrorCause::Other;
+}
+
+QVector<ErrorCauseCount> nonZeroCauses(const qint64 (&counts)[kErrorCauses]) {
+    QVector<ErrorCauseCount> out;
+    for (int i = 0; i < kErrorCauses; ++i) {
+        if (counts[i] != 0) {
+            out.push_back(ErrorCauseCount{ErrorCause(i), counts[i]});
+        }
+    }
+    std::stable_sort(
+        out.begin(), out.end(),
+        [](const ErrorCauseCount& a, const ErrorCauseCount& b) { return a.count > b.count; });
+    return out;
+}
+
+QString errorCausesText(const QVector<ErrorCauseCount>& causes) {
+    QStringList parts;
+    for (const ErrorCauseCount& c : causes) {
+        parts.push_back(errorCauseName(c.cause) + QLatin1Char(' ') + QString::number(c.count));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace ratelab

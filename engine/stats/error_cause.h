@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+#include <string_view>
+
+namespace ratelab {
+
+class RedisError;
+
+// Why a decision failed. A small fixed set, so each worker counts causes in plain lock-free
+// slots like its other counters; anything else counts as Other.
+//  - UnknownOutcome: the command was sent, then no reply came before the deadline or the
+//    connection was lost: Redis may or may not have applied it. Never a refusal.
+//  - Connection causes (refused, no such socket, connect timeout, lost, unreachable): the
+//    decision was never sent.
+//  - Redis error replies, by their first word (NOPERM, OOM, BUSY, ...), and "max clients".
+//  - BadReply: an answer of the wrong shape (e.g. garbage in the limiter's keys).
+enum class ErrorCause : int {
+    UnknownOutcome,
+    ConnectionRefused,
+    NoSuchSocket,
+    ConnectTimeout,
+    ConnectionLost,
+    HostUnreachable,
+    ConnectionFailed,
+    Timeout,
+    Interrupted,
+    MaxClients,
+    Noperm,
+    Noauth,
+    Wrongpass,
+    Oom,
+    Busy,
+    Loading,
+    Readonly,
+    Masterdown,
+    Clusterdown,
+    Misconf,
+    Wrongtype,
+    Noscript,
+    RedirectLoop,
+    ErrReply,  // "ERR ..." and any other error word not listed
+    ProtocolError,
+    BadReply,
+    Other,
+    Count
+};
+constexpr int kErrorCauses = int(ErrorCause::Count);
+
+// "unknown outcome", "connection refused", "NOPERM", "OOM", ...
+QString errorCauseName(ErrorCause cause);
+// From a Redis error reply's text: its first word ("ERR max number of clients reached": max
+// clients; unlisted words: ERR).
+ErrorCause errorCauseOfReply(std::string_view errorText);
+// From a RedisError: its cause() when it names one, else by its kind.
+ErrorCause errorCauseOf(const RedisError& error);
+
+// Counts per cause, non-zero ones, largest first: "NOPERM 400, unknown outcome 3".
+struct ErrorCauseCount {
+    ErrorCause cause;
+    qint64 count;
+};
+QVector<ErrorCauseCount> nonZeroCauses(const qint64 (&counts)[kErrorCauses]);
+QString errorCausesText(const QVector<ErrorCauseCount>& causes);
+
+}  // namespace ratelab

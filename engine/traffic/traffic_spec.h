@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include "traffic/pacer.h"
+#include "traffic/trace.h"
+
+namespace ratelab {
+
+// How a worker asks: try once (tryAcquire), or wait (acquire: sleep retry_after_ms and try
+// again until granted or timeout_ms since the first try has run out, as Redisson's acquire).
+enum class AcquireMode { Try, Wait };
+
+struct ClockSpec {
+    bool isVirtual = false;
+    qint64 startMs = 0;  // virtual: the epoch ms the run starts at
+    double speed = 1.0;  // virtual: virtual ms per real ms (0.1 = slow motion); 0 = as fast as
+                         // possible (discrete events, no sleeping)
+};
+
+// The traffic of a scenario: its shape, its clients and permits, how workers ask, its clock.
+struct TrafficSpec {
+    ShapeSpec shape;
+    QString tracePath;              // replay: the trace file (relative paths: to the scenario file)
+    QVector<TraceRow> trace;        // replay: its rows (clients and permits come from them)
+    double durationS = 0;           // replay: defaults to the trace's span + 1 ms
+    int clients = 1;                // client ids "c0" .. "c<clients-1>"
+    QVector<double> clientWeights;  // empty: uniform; else one non-negative weight per client
+    int threads = 1;
+    int pipeline = 1;  // requests in flight per connection
+    qint64 permitsMin = 1;
+    qint64 permitsMax = 1;  // permits per request uniform in [min, max]
+    AcquireMode mode = AcquireMode::Try;
+    qint64 timeoutMs = 0;  // wait mode: give up after this long (>= 1 when mode is wait)
+    ClockSpec clock;
+    quint64 seed = 1;
+};
+
+}  // namespace ratelab

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Fails on an include that points the wrong way (docs/architecture.md, "Layers"):
+#  - an engine folder may include only its own folder, the folders before it in
+#      redis -> limiters -> redisson -> stats -> traffic -> scenario -> live
+#    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
+#    the top-level headers include none of the folders;
+#  - no file under ui/ includes hiredis, a router, a connection or the local server
+#    (background Redis reading is engine/live's job).
+# Usage: check_include_order.sh SOURCE_DIR    (exit 0 clean, 1 with one line per violation)
+#        check_include_order.sh --self-test   (plants violations in a scratch tree: they must
+#                                              all be found, and a clean tree must pass)
+set -u
+
+ORDER=(redis limiters redisson stats traffic scenario live)
+declare -A RANK
+for i in "${!ORDER[@]}"; do
+    RANK[${ORDER[$i]}]=$i
+done
+
+check() {
+    local root=$1 bad=0 file folder target dir self rank include
+    while IFS= read -r file; do
+        folder=${file#"$root"/engine/}
+        if [[ "$folder" == */* ]]; then
+            folder=${folder%%/*}
+            self=${RANK[$folder]:--1}
+            if ((self < 0)); then
+                echo "$file: engine/$folder is not in the folder order; add it to docs/architecture.md and this check"
+                bad=1
+                continue
+            fi
+        else
+            self=-1  # a top-level header or source: may include only top-level headers
+        fi
+        while IFS= read -r include; do
+            target=${include#*\"}
+            target=${target%\"*}
+            if [[ "$target" != */* ]]; then
+                # a top-level engine header (input_error.h, json_input.h, input_limits.h, ...)
+                # or a header next to the file
+                if [[ ! -e "$root/engine/$target" && ! -e "${file%/*}/$target" ]]; then
+                    echo "$file: includes \"$target\", which is not an engine header"
+                    bad=1
+                fi
+                continue
+            fi
+            dir=${target%%/*}
+            rank=${RANK[$dir]:--1}
+            if ((rank < 0 || rank > self)); then
+                echo "$file: includes \"$target\" (engine/$dir is not below engine/${folder:-.})"
+                bad=1
+            fi
+        done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file")
+    done < <(find "$root/engine" -type f \( -name '*.h' -o -name '*.cpp' \) | sort)
+
+    while IFS= read -r include; do
+        echo "ui: $include (only engine/live reads Redis)"
+        bad=1
+    done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis/|redis/redis_router\.h|redis/redis_connection\.h|redis/local_redis_server\.h)' \
+                 "$root/ui" --include='*.h' --include='*.cpp')
+    return $bad
+}
+
+self_test() {
+    # global: the EXIT trap runs after this function returns
+    scratch=$(mktemp -d) || exit 2
+    trap 'rm -rf "$scratch"' EXIT
+    mkdir -p "$scratch/engine/redis" "$scratch/engine/live" "$scratch/engine/traffic" \
+        "$scratch/engine/stats" "$scratch/ui/window"
+    : >"$scratch/engine/input_limits.h"
+    printf '#include "redis/a.h"\n#include "input_limits.h"\n' >"$scratch/engine/live/ok.h"
+    printf '#include "stats/s.h"\n' >"$scratch/engine/traffic/ok.h"
+    printf '#include "redis/redis_url.h"\n' >"$scratch/ui/window/ok.cpp"
+    if ! check "$scratch" >/dev/null; then
+        echo "self-test: a clean tree was refused"
+        exit 1
+    fi
+    local -a planted=(
+        'engine/redis/up.h|#include "live/run_io.h"'
+        'engine/stats/up.cpp|#include "traffic/worker.h"'
+        'engine/top_level.h|#include "scenario/scenario.h"'
+        'engine/live/x.cpp|#include "no_such_header.h"'
+        'engine/live/ui.h|#include "window/main_window.h"'
+        'ui/window/a.cpp|#include <hiredis/hiredis.h>'
+        'ui/window/b.cpp|#include "redis/redis_router.h"'
+        'ui/window/c.h|#include "redis/redis_connection.h"'
+        'ui/window/d.cpp|#include "redis/local_redis_server.h"'
+    )
+    local entry path line found
+    for entry in "${planted[@]}"; do
+        path=${entry%%|*}
+        line=${entry#*|}
+        mkdir -p "$(dirname "$scratch/$path")"
+        printf '%s\n' "$line" >"$scratch/$path"
+        found=$(check "$scratch" | grep -cF "$path")
+        rm "$scratch/$path"
+        if [[ "$found" != 1 ]]; then
+            echo "self-test: $path with $line was not reported"
+            exit 1
+        fi
+    done
+    echo "self-test: ${#planted[@]} planted violations found, the clean tree passes"
+}
+
+if [[ "${1:-}" == "--self-test" ]]; then
+    self_test
+    exit 0
+fi
+root=${1:?usage: check_include_order.sh SOURCE_DIR | --self-test}
+if check "$root"; then
+    echo "include order: clean"
+else
+    exit 1
+fi

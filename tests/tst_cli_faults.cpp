@@ -1,0 +1,399 @@
+// The command line when things go wrong, end to end (the ratelab binary as a child process):
+// SIGINT/SIGTERM give a truthful partial result and a documented exit code, whatever Redis
+// does (also a peer that trickles one byte every 200 ms); failed decisions are counted by
+// cause and make `run` and `bench` fail with the cause; idle connections dropped by the
+// server's `timeout` cost no decision; a password in --redis leaves the visible command line.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+#include <memory>
+
+#include "redis/local_redis_server.h"
+#include "redis/redis_connection.h"
+#include "support/fake_redis_server.h"
+#include "support/test_redis.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+constexpr int kGuardMs = 10000;  // generous: an interrupt must end a command long before this
+
+struct Finished {
+    int exitCode = -1;  // -1: still running at the guard (killed), -2: died from a signal
+    QByteArray out;
+    QByteArray err;
+};
+
+std::unique_ptr<QProcess> start(const QStringList& args, bool managedServer = false) {
+    auto p = std::make_unique<QProcess>();
+    if (managedServer) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("REDIS_URL"));
+        p->setProcessEnvironment(env);
+    }
+    p->start(qEnvironmentVariable("RATELAB_BIN"), args);
+    p->waitForStarted();
+    return p;
+}
+
+Finished finish(QProcess& p, int guardMs = kGuardMs) {
+    Finished f;
+    if (!p.waitForFinished(guardMs)) {
+        p.kill();
+        p.waitForFinished();
+    } else {
+        f.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    }
+    f.out = p.readAllStandardOutput();
+    f.err = p.readAllStandardError();
+    return f;
+}
+
+Finished runToEnd(const QStringList& args, int guardMs = 120000) {
+    auto p = start(args);
+    return finish(*p, guardMs);
+}
+
+// Reads stderr until it holds `needle` (the bytes read are appended to `seen`).
+bool waitForStderr(QProcess& p, const QByteArray& needle, QByteArray& seen, int ms = 20000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!seen.contains(needle) && timer.elapsed() < ms && p.state() == QProcess::Running) {
+        p.waitForReadyRead(100);
+        seen += p.readAllStandardError();
+    }
+    return seen.contains(needle);
+}
+
+QJsonObject readJson(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+QString fixtureSocket() {
+    const RedisUrl url = fixtureUrl();
+    if (url.transport != RedisUrl::Transport::Unix) {
+        qFatal("tst_cli_faults expects the unix-socket fixture");
+    }
+    return url.socketPath;
+}
+
+// An ACL user on the fixture (unique name), deleted when the test is done.
+class AclUser {
+public:
+    AclUser(const QString& rules) : name_(uniqueName(QStringLiteral("cli-user"))) {
+        password_ = uniqueName(QStringLiteral("Pw"));
+        RedisArgs args{"ACL", "SETUSER", name_.toStdString(), "on", ">" + password_.toStdString(),
+                       "~*"};
+        for (const QString& rule : rules.split(QLatin1Char(' '))) {
+            args.push_back(rule.toStdString());
+        }
+        expectStatusOk(connectFixture()->command(args).get(), "ACL SETUSER");
+    }
+    ~AclUser() { connectFixture()->command({"ACL", "DELUSER", name_.toStdString()}); }
+    const QString& password() const { return password_; }
+    QString url() const {
+        return QStringLiteral("unix://%1:%2@%3").arg(name_, password_, fixtureSocket());
+    }
+
+private:
+    QString name_;
+    QString password_;
+};
+
+qint64 causeCount(const QJsonObject& limiter, const QString& cause) {
+    return qint64(
+        limiter.value(QStringLiteral("errors_by_cause")).toObject().value(cause).toDouble(-1));
+}
+
+// Children of `parent` whose command is redis-server, from /proc.
+QList<qint64> redisChildren(qint64 parent) {
+    QList<qint64> found;
+    for (const QString& entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+        if (!numeric || !status.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QByteArray text = status.readAll();
+        if (text.contains("\nPPid:\t" + QByteArray::number(parent) + "\n") &&
+            text.startsWith("Name:\tredis-server")) {
+            found.push_back(pid);
+        }
+    }
+    return found;
+}
+
+}  // namespace
+
+class TestCliFaults : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    QString write(const QString& name, const QByteArray& content) {
+        const QString path = dir_.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
+            qFatal("cannot write %s", qPrintable(path));
+        }
+        return path;
+    }
+
+    QString scenario(const QString& file, double rate, double seconds, int threads = 2) {
+        return write(file, QStringLiteral(R"({"name": "cli faults",
+  "limiters": [{"type": "token_bucket", "name": "%1", "rate": 10, "interval_ms": 1000}],
+  "traffic": {"shape": {"type": "constant", "rate": %2}, "duration_s": %3, "threads": %4}})")
+                               .arg(uniqueName(QStringLiteral("clif")))
+                               .arg(rate)
+                               .arg(seconds)
+                               .arg(threads)
+                               .toUtf8());
+    }
+
+    QString spec(const QString& file) {
+        return write(file, QStringLiteral(R"({"type": "sliding_window", "name": "%1",
+            "rules": [{"limit": 5, "window_ms": 1000}]})")
+                               .arg(uniqueName(QStringLiteral("clif")))
+                               .toUtf8());
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // SIGINT or SIGTERM 1 s into a 30 s run: the workers stop, summary.json holds what was
+    // measured with "finished": false and the real run time, and the exit code says which
+    // signal. The password given in --redis is gone from /proc/<pid>/cmdline meanwhile.
+    void interruptedRun_data() {
+        QTest::addColumn<int>("signal");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("SIGINT") << int(SIGINT) << 130;
+        QTest::newRow("SIGTERM") << int(SIGTERM) << 143;
+    }
+    void interruptedRun() {
+        QFETCH(int, signal);
+        QFETCH(int, exitCode);
+        const AclUser user(QStringLiteral("+@all"));
+        const QString out = dir_.filePath(QStringLiteral("interrupted-%1").arg(signal));
+        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("long.json"), 20, 30),
+                        QStringLiteral("--redis"), user.url(), QStringLiteral("--out"), out});
+        QByteArray err;
+        QVERIFY2(waitForStderr(*p, "/30.0 s", err), err.constData());  // a progress line
+
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(p->processId()));
+        QVERIFY(cmdline.open(QIODevice::ReadOnly));
+        const QByteArray visible = cmdline.readAll();
+        QVERIFY2(visible.contains("--redis"), visible.constData());
+        QVERIFY2(!visible.contains(user.password().toUtf8()),
+                 QByteArray(visible).replace('\0', ' ').constData());
+
+        ::kill(pid_t(p->processId()), signal);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == exitCode, (err + f.err).constData());
+        QVERIFY2(f.out.contains("interrupted"), f.out.constData());
+        const QJsonObject summary = readJson(out + QStringLiteral("/summary.json"));
+        QCOMPARE(summary.value(QStringLiteral("finished")).toBool(true), false);
+        const double runS = summary.value(QStringLiteral("run_s")).toDouble();
+        QVERIFY2(runS > 0 && runS < 30, qPrintable(QString::number(runS)));
+        const qint64 requests = qint64(summary.value(QStringLiteral("requests")).toDouble());
+        QVERIFY(requests > 0 && requests < 600);
+        const QJsonObject limiter =
+            summary.value(QStringLiteral("limiters")).toArray().first().toObject();
+        QCOMPARE(qint64(limiter.value(QStringLiteral("fired")).toDouble()), requests);
+        QVERIFY(limiter.value(QStringLiteral("accounting_exact")).toBool());
+    }
+
+    // A peer that accepts, reads, and answers one byte every 200 ms: every command ends on
+    // SIGINT (watch: its normal way to stop, exit 0), long before the guard.
+    void stalledPeer_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<bool>("resetWorks");  // the peer answers the reset, stalls scripts
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("run, stalled at the reset") << QStringLiteral("run") << false << 130;
+        QTest::newRow("run, stalled decisions") << QStringLiteral("run") << true << 130;
+        QTest::newRow("replay") << QStringLiteral("replay") << false << 130;
+        QTest::newRow("bench") << QStringLiteral("bench") << true << 130;
+        QTest::newRow("watch") << QStringLiteral("watch") << false << 0;
+    }
+    void stalledPeer() {
+        QFETCH(QString, command);
+        QFETCH(bool, resetWorks);
+        QFETCH(int, exitCode);
+        FakeRedisServer peer(resetWorks ? &FakeRedisServer::stallScripts
+                                        : &FakeRedisServer::stallEverything);
+        const QString out = dir_.filePath(QStringLiteral("stalled-") + command);
+        QStringList args{command, QStringLiteral("--redis"), peer.url()};
+        if (command == QLatin1String("run")) {
+            args << scenario(QStringLiteral("stalled.json"), 20, 30) << QStringLiteral("--out")
+                 << out;
+        } else if (command == QLatin1String("replay")) {
+            args << QStringLiteral("--limiter") << spec(QStringLiteral("stalled-spec.json"))
+                 << QStringLiteral("--trace")
+                 << write(QStringLiteral("stalled.csv"), "0,a,1\n10,a,1\n20,b,1\n");
+        } else if (command == QLatin1String("bench")) {
+            args << QStringLiteral("--limiter") << spec(QStringLiteral("stalled-spec.json"))
+                 << QStringLiteral("--requests") << QStringLiteral("1000");
+        } else {
+            args << QStringLiteral("--redisson") << QStringLiteral("stalled");
+        }
+        auto p = start(args);
+        QTRY_VERIFY_WITH_TIMEOUT(peer.stalled() > 0, kGuardMs);
+        QTest::qWait(300);
+        ::kill(pid_t(p->processId()), SIGINT);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == exitCode, f.err.constData());
+        QVERIFY2(!f.err.contains("Segmentation"), f.err.constData());
+        if (command == QLatin1String("run") && resetWorks) {
+            const QJsonObject summary = readJson(out + QStringLiteral("/summary.json"));
+            QCOMPARE(summary.value(QStringLiteral("finished")).toBool(true), false);
+            const QJsonObject limiter =
+                summary.value(QStringLiteral("limiters")).toArray().first().toObject();
+            QVERIFY(limiter.value(QStringLiteral("accounting_exact")).toBool());
+            // Sent, never answered: neither accepted nor refused by Redis.
+            QVERIFY2(causeCount(limiter, QStringLiteral("unknown outcome")) > 0,
+                     QJsonDocument(limiter).toJson().constData());
+        }
+    }
+
+    // A user without EVALSHA/EVAL: every decision is refused with NOPERM. `run` says so and
+    // exits 3; `bench` prints the cause and no throughput figure.
+    void refusedEveryDecision() {
+        const AclUser user(QStringLiteral("+@all -evalsha -eval"));
+        const QString out = dir_.filePath(QStringLiteral("noperm"));
+        const Finished run =
+            runToEnd({QStringLiteral("run"), scenario(QStringLiteral("noperm.json"), 100, 2),
+                      QStringLiteral("--redis"), user.url(), QStringLiteral("--out"), out});
+        QVERIFY2(run.exitCode == 3, (run.out + run.err).constData());
+        QVERIFY2(run.out.contains("NOPERM 200"), run.out.constData());
+        QVERIFY2(run.err.contains("NOPERM"), run.err.constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QCOMPARE(causeCount(limiter, QStringLiteral("NOPERM")), 200);
+        QVERIFY(!run.out.contains(user.password().toUtf8()));
+        QVERIFY(!run.err.contains(user.password().toUtf8()));
+
+        const Finished bench =
+            runToEnd({QStringLiteral("bench"), QStringLiteral("--limiter"),
+                      spec(QStringLiteral("np.json")), QStringLiteral("--requests"),
+                      QStringLiteral("400"), QStringLiteral("--redis"), user.url()});
+        QVERIFY2(bench.exitCode == 3, (bench.out + bench.err).constData());
+        QVERIFY2(bench.out.contains("NOPERM 400"), bench.out.constData());
+        QVERIFY2(!bench.out.contains("decisions_per_s"), bench.out.constData());
+    }
+
+    // maxmemory exceeded: the decisions are OOM errors, counted as such.
+    void outOfMemory() {
+        LocalRedisServer server;
+        server.setExtraArguments({QStringLiteral("--maxmemory"), QStringLiteral("1")});
+        server.start();
+        const QString out = dir_.filePath(QStringLiteral("oom"));
+        const Finished run =
+            runToEnd({QStringLiteral("run"), scenario(QStringLiteral("oom.json"), 100, 1),
+                      QStringLiteral("--redis"), server.url().toDisplayString(),
+                      QStringLiteral("--out"), out});
+        QVERIFY2(run.exitCode == 3, (run.out + run.err).constData());
+        QVERIFY2(run.out.contains("OOM 100"), run.out.constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QCOMPARE(causeCount(limiter, QStringLiteral("OOM")), 100);
+    }
+
+    // A server at maxclients (1: the run's first connection takes the only slot) turns the
+    // other worker's connections away with an error reply: those decisions count as
+    // "max clients", and the run fails (exit 3) naming it.
+    void maxClients() {
+        LocalRedisServer server;
+        server.setExtraArguments({QStringLiteral("--maxclients"), QStringLiteral("1")});
+        server.start();
+        const QString out = dir_.filePath(QStringLiteral("maxclients"));
+        const Finished run =
+            runToEnd({QStringLiteral("run"), scenario(QStringLiteral("mc.json"), 50, 1),
+                      QStringLiteral("--redis"), server.url().toDisplayString(),
+                      QStringLiteral("--out"), out});
+        QVERIFY2(run.exitCode == 3, (run.out + run.err).constData());
+        QVERIFY2(run.out.contains("max clients"), run.out.constData());
+        QVERIFY2(run.err.contains("max clients"), run.err.constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QVERIFY(causeCount(limiter, QStringLiteral("max clients")) > 0);
+        QVERIFY(limiter.value(QStringLiteral("accounting_exact")).toBool());
+    }
+
+    // The managed server is killed 1 s into a 3 s run: the errors have a cause, and the run
+    // fails (exit 3) saying Redis could not be reached at the end.
+    void managedServerKilled() {
+        const QString out = dir_.filePath(QStringLiteral("killed"));
+        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("killed.json"), 100, 3),
+                        QStringLiteral("--out"), out},
+                       true);
+        QByteArray err;
+        QVERIFY2(waitForStderr(*p, "/3.0 s", err), err.constData());
+        const QList<qint64> servers = redisChildren(p->processId());
+        QCOMPARE(servers.size(), 1);
+        ::kill(pid_t(servers.first()), SIGKILL);
+        const Finished f = finish(*p, 60000);
+        QVERIFY2(f.exitCode == 3, (f.out + err + f.err).constData());
+        QVERIFY2(f.err.contains("could not be reached"), (err + f.err).constData());
+        QVERIFY2(f.out.contains("connection refused") || f.out.contains("no such socket"),
+                 f.out.constData());
+    }
+
+    // A server that closes connections idle for more than 1 s, and traffic that leaves each
+    // worker's connection idle for 2 s between its decisions: no decision is lost. The same
+    // for `watch` polling every 1.5 s.
+    void idleTimeout() {
+        LocalRedisServer server;
+        server.setExtraArguments({QStringLiteral("--timeout"), QStringLiteral("1")});
+        server.start();
+        const QString url = server.url().toDisplayString();
+        const QString out = dir_.filePath(QStringLiteral("idle"));
+        const Finished run =
+            runToEnd({QStringLiteral("run"), scenario(QStringLiteral("idle.json"), 4, 4.5, 8),
+                      QStringLiteral("--redis"), url, QStringLiteral("--out"), out});
+        QVERIFY2(run.exitCode == 0, (run.out + run.err).constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QCOMPARE(qint64(limiter.value(QStringLiteral("fired")).toDouble()), 18);
+        QCOMPARE(qint64(limiter.value(QStringLiteral("errors")).toDouble(-1)), 0);
+
+        RedisConnection admin(server.url());
+        const std::string name = uniqueName(QStringLiteral("idle-watch")).toStdString();
+        admin.command(
+            {"HSET", name, "rate", "10", "interval", "1000", "type", "0", "keepAliveTime", "0"});
+        const Finished watch = runToEnd({QStringLiteral("watch"), QStringLiteral("--redis"), url,
+                                         QStringLiteral("--redisson"), QString::fromStdString(name),
+                                         QStringLiteral("--interval-ms"), QStringLiteral("1500"),
+                                         QStringLiteral("--count"), QStringLiteral("4")});
+        QVERIFY2(watch.exitCode == 0, (watch.out + watch.err).constData());
+        QVERIFY2(!watch.out.contains("error"), watch.out.constData());
+        QCOMPARE(watch.out.count("available="), 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliFaults)
+#include "tst_cli_faults.moc"

@@ -1,0 +1,249 @@
+// engine/live, the background Redis readers, on the fixture Redis: the server probe (answers,
+// dropped stale answers, the managed server's lifetime), the Redisson watcher's mailbox (a
+// limiter that appears and disappears), the run I/O's coalesced states and key listing, and
+// the mailboxes themselves.
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "input_error.h"
+#include "live/latest_value.h"
+#include "live/redisson_watcher.h"
+#include "live/run_io.h"
+#include "live/server_probe.h"
+#include "live/state_mailbox.h"
+#include "scenario/scenario_runner.h"
+#include "support/redisson_writer.h"
+#include "support/test_redis.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+ServerStatus probed(const QSignalSpy& spy, int index) {
+    return spy.at(index).at(0).value<ServerStatus>();
+}
+
+LimiterSpec tokenBucket(const QString& prefix) {
+    LimiterSpec s;
+    s.type = LimiterType::TokenBucket;
+    s.name = uniqueName(prefix);
+    s.rate = 5;
+    s.intervalMs = 1000;
+    return s;
+}
+
+// Two limiters, 40 requests in virtual time, as fast as possible.
+Scenario smallScenario() {
+    Scenario s;
+    s.name = QStringLiteral("live");
+    s.limiters = {tokenBucket(QStringLiteral("live-a")), tokenBucket(QStringLiteral("live-b"))};
+    s.traffic.shape.type = ShapeSpec::Type::Constant;
+    s.traffic.shape.rate = 20;
+    s.traffic.durationS = 2;
+    s.traffic.clock.isVirtual = true;
+    s.traffic.clock.speed = 0;
+    s.traffic.clock.startMs = 1'700'000'000'000;
+    return s;
+}
+
+void deleteKeys(const Scenario& scenario) {
+    auto router = routeFixture();
+    for (const LimiterSpec& spec : scenario.limiters) {
+        const auto limiter = makeLimiter(spec);
+        limiter->reset(router->connectionForSlot(limiter->slot()));
+    }
+}
+
+}  // namespace
+
+class TestLive : public QObject {
+    Q_OBJECT
+
+private slots:
+    void latestValueCoalesces() {
+        LatestValue<int> box;
+        QCOMPARE(box.sequence(), quint64(0));
+        QVERIFY(!box.waitNewer(0, 0));
+        box.publish(1);
+        box.publish(2);
+        QCOMPARE(box.value(), 2);  // the newest only
+        QCOMPARE(box.sequence(), quint64(2));
+        QVERIFY(box.waitNewer(1, 0));
+        QVERIFY(!box.waitNewer(2, 0));
+    }
+
+    void stateMailboxKeepsNewestPerLimiter_data() {
+        QTest::addColumn<bool>("listedFirst");
+        QTest::addColumn<bool>("listedSecond");
+        QTest::addColumn<bool>("keysExpected");
+        QTest::newRow("charts only") << false << false << false;
+        QTest::newRow("listing then charts") << true << false << true;
+        QTest::newRow("charts then listing") << false << true << true;
+    }
+    void stateMailboxKeepsNewestPerLimiter() {
+        QFETCH(bool, listedFirst);
+        QFETCH(bool, listedSecond);
+        QFETCH(bool, keysExpected);
+        StateMailbox mailbox;
+        LimiterState older;
+        older.nowMs = 1;
+        LimiterState newer;
+        newer.nowMs = 2;
+        QVERIFY(mailbox.putError(0, QStringLiteral("gone")));  // empty before: tell the taker
+        QVERIFY(!mailbox.putState(0, older, listedFirst));     // one delivery pending already
+        QVERIFY(!mailbox.putState(0, newer, listedSecond));
+        const StateMailbox::Contents taken = mailbox.take();
+        QCOMPARE(taken.errors.size(), 0);  // a later good read clears the error
+        QCOMPARE(taken.charts.size(), 1);
+        QCOMPARE(taken.charts.value(0).nowMs, qint64(2));
+        QCOMPARE(taken.keys.contains(0), keysExpected);
+        QVERIFY(mailbox.putState(1, newer, false));  // emptied by take: tell again
+    }
+
+    void probeAnswersAndDropsStaleAnswers() {
+        ServerProbe probe;
+        QSignalSpy spy(&probe, &ServerProbe::probed);
+        probe.check();  // nothing before a connect
+        probe.connectTo(false, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 1, 10000);
+        const ServerStatus first = probed(spy, 0);
+        QVERIFY2(first.ok, qPrintable(first.error));
+        QVERIFY(first.answersConnect);
+        QVERIFY(!first.version.isEmpty());
+        QVERIFY(first.latencyMs >= 0);
+        QCOMPARE(first.clusterMasters > 0, fixtureUrl().isCluster());
+
+        probe.check();
+        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 2, 10000);
+        QVERIFY(probed(spy, 1).ok);
+        QVERIFY(!probed(spy, 1).answersConnect);
+
+        // A connect superseded at once: only the newer one is answered (answers keep order).
+        probe.connectTo(false, RedisUrl::parse(QStringLiteral("unix:///nonexistent/r.sock")));
+        probe.connectTo(false, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 3, 10000);
+        QVERIFY(probed(spy, 2).ok);
+
+        probe.connectTo(false, RedisUrl::parse(QStringLiteral("unix:///nonexistent/r.sock")));
+        QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 4, 10000);
+        QVERIFY(!probed(spy, 3).ok);
+        QVERIFY(!probed(spy, 3).error.isEmpty());
+    }
+
+    void probeOwnsTheManagedServer() {
+        QString socket;
+        {
+            ServerProbe probe;
+            QSignalSpy spy(&probe, &ServerProbe::probed);
+            probe.connectTo(true, RedisUrl());
+            QTRY_COMPARE_WITH_TIMEOUT(spy.count(), 1, 30000);
+            const ServerStatus status = probed(spy, 0);
+            QVERIFY2(status.ok, qPrintable(status.error));
+            QVERIFY(status.managed);
+            socket = status.url.socketPath;
+            QVERIFY(QFileInfo::exists(socket));
+        }
+        QVERIFY2(!QFileInfo::exists(socket), qPrintable(socket));  // stopped with the probe
+    }
+
+    void redissonWatcherFollowsTheLimiter() {
+        const QString name = uniqueName(QStringLiteral("live-rr"));
+        RedissonWatcher watcher(fixtureUrl(), name, 20);
+        QVERIFY(watcher.waitForPoll(0, 10000));
+        QCOMPARE(watcher.status().failure, RedissonWatcher::Failure::NotFound);
+        QVERIFY(!watcher.status().snapshot);
+        {
+            RedissonWriter w(name);
+            w.setRate(10, 3600000, false);
+            w.grant(QDateTime::currentMSecsSinceEpoch() - 10, 3);
+            w.setValue(7);
+            QTRY_VERIFY_WITH_TIMEOUT(watcher.status().snapshot.has_value(), 10000);
+            const RedissonWatcher::Status status = watcher.status();
+            QCOMPARE(status.failure, RedissonWatcher::Failure::None);
+            QCOMPARE(status.snapshot->scopes.value(0).available, 7);
+            QVERIFY(status.goodPolls >= 1 && status.goodPolls <= status.polls);
+        }  // the writer deletes the limiter's keys
+        QTRY_COMPARE_WITH_TIMEOUT(watcher.status().failure, RedissonWatcher::Failure::NotFound,
+                                  10000);
+        QVERIFY(!watcher.status().snapshot);  // a deleted limiter is not drawn on
+    }
+
+    void redissonWatcherRefusesBadNames() {
+        QVERIFY_THROWS_EXCEPTION(InputError, RedissonWatcher(fixtureUrl(), QString(), 20));
+    }
+
+    void runIoDeliversStatesThenKeys() {
+        const Scenario scenario = smallScenario();
+        RunIo io;
+        io.setUrl(fixtureUrl());
+        QSignalSpy started(&io, &RunIo::runStarted);
+        QSignalSpy failed(&io, &RunIo::runFailed);
+        QSignalSpy states(&io, &RunIo::stateReady);
+        QSignalSpy keys(&io, &RunIo::keysReady);
+        io.startRun(scenario, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        QCOMPARE(failed.count(), 0);
+        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 30000);
+        io.finishRun(runner);
+        // The final read: one state per limiter at least, none listed (no one shows keys).
+        QTRY_VERIFY_WITH_TIMEOUT(states.count() >= 2, 10000);
+        QCOMPARE(keys.count(), 0);
+        const qint64 readsBefore = io.keyListingReads();
+
+        io.setKeyListing(true);  // after the run: the final keys of its limiters, once
+        QTRY_COMPARE_WITH_TIMEOUT(keys.count(), 2, 10000);
+        QCOMPARE(io.keyListingReads(), readsBefore + 2);
+        QSet<int> limiters;
+        for (const QList<QVariant>& args : keys) {
+            limiters.insert(args.at(0).toInt());
+            QVERIFY(!args.at(1).value<LimiterState>().keys.isEmpty());
+        }
+        QCOMPARE(limiters, (QSet<int>{0, 1}));
+        deleteKeys(scenario);
+    }
+
+    // Redis's own cost of a run's limiters: readings while it runs, and a final exact one.
+    void runIoReportsCost() {
+        Scenario scenario = smallScenario();
+        scenario.traffic.clock.isVirtual = false;  // real time: readings while it runs
+        RunIo io;
+        io.setUrl(fixtureUrl());
+        QSignalSpy started(&io, &RunIo::runStarted);
+        QSignalSpy costs(&io, &RunIo::costReady);
+        io.startRun(scenario, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 30000);
+        QVERIFY(costs.count() >= 1);  // the first reading comes with the run's first poll
+        QVERIFY(!costs.first().at(0).value<RunCost>().exact);
+        io.finishRun(runner);
+        QTRY_VERIFY_WITH_TIMEOUT(costs.last().at(0).value<RunCost>().exact, 10000);
+        const RunCost last = costs.last().at(0).value<RunCost>();
+        QVERIFY2(last.scriptsKnown, qPrintable(last.scriptsRefusal));
+        QVERIFY(last.calls > 0);
+        QVERIFY(last.usPerDecision > 0);
+        QCOMPARE(last.bytes.size(), 2);
+        QCOMPARE(last.keys.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QVERIFY(last.bytes[i] > 0);
+            QVERIFY(last.keys[i] > 0);
+        }
+        deleteKeys(scenario);
+    }
+
+    void runIoReportsAFailedStart() {
+        RunIo io;
+        QSignalSpy failed(&io, &RunIo::runFailed);
+        QSignalSpy started(&io, &RunIo::runStarted);
+        io.startRun(smallScenario(), RedisUrl::parse(QStringLiteral("unix:///nonexistent/r.sock")));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QCOMPARE(started.count(), 0);
+        QVERIFY(!failed.at(0).at(0).toString().isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLive)
+#include "tst_live.moc"

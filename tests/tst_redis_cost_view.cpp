@@ -1,0 +1,81 @@
+// The comparison tab's view of Redis's own cost (panels/redis_cost_view.h): the summary line
+// and one memory row per limiter, refusals said as such, sampled figures marked.
+#include <QLabel>
+#include <QtTest>
+
+#include "panels/redis_cost_view.h"
+
+using namespace ratelab;
+
+class TestRedisCostView : public QObject {
+    Q_OBJECT
+
+private:
+    static RunCost cost(bool exact) {
+        RunCost c;
+        c.scriptsKnown = true;
+        c.calls = 1500;
+        c.usec = 15000;
+        c.usPerDecision = 10.0;
+        c.decisionsPerCoreSecond = 100000;
+        c.bytes = {2048, 96};
+        c.keys = {1, 3};
+        c.exact = exact;
+        return c;
+    }
+
+private slots:
+    void init() { QLocale::setDefault(QLocale::c()); }
+
+    void rows_data() {
+        QTest::addColumn<bool>("exact");
+        QTest::addColumn<QStringList>("first");
+        QTest::addColumn<QStringList>("second");
+        QTest::newRow("while running: sampled")
+            << false
+            << QStringList{QStringLiteral("log"), QStringLiteral("≈ 2.0 KiB"), QStringLiteral("1")}
+            << QStringList{QStringLiteral("counter"), QStringLiteral("≈ 96 bytes"),
+                           QStringLiteral("3")};
+        QTest::newRow("final: exact")
+            << true
+            << QStringList{QStringLiteral("log"), QStringLiteral("2.0 KiB"), QStringLiteral("1")}
+            << QStringList{QStringLiteral("counter"), QStringLiteral("96 bytes"),
+                           QStringLiteral("3")};
+    }
+    void rows() {
+        QFETCH(bool, exact);
+        QFETCH(QStringList, first);
+        QFETCH(QStringList, second);
+        RedisCostView view;
+        view.updateCost(cost(exact), {QStringLiteral("log"), QStringLiteral("counter")});
+        QCOMPARE(view.row(0), first);
+        QCOMPARE(view.row(1), second);
+        QVERIFY2(view.summaryText().contains(QStringLiteral("10.00 µs")),
+                 qPrintable(view.summaryText()));
+        QVERIFY(view.summaryText().contains(QStringLiteral("100,000 per second")));
+    }
+
+    void refusalsAreSaid() {
+        RunCost c;
+        c.scriptsRefusal = QStringLiteral("NOPERM this user has no permissions to run 'info'");
+        c.bytes = {-1};
+        c.keys = {-1};
+        c.memoryRefusal = QStringLiteral("NOPERM memory");
+        RedisCostView view;
+        view.updateCost(c, {QStringLiteral("log")});
+        QVERIFY(view.summaryText().contains(QStringLiteral("not available")));
+        QVERIFY(view.summaryText().contains(c.scriptsRefusal));
+        QCOMPARE(view.row(0).value(1), QStringLiteral("refused"));
+    }
+
+    void clearedForANewRun() {
+        RedisCostView view;
+        view.updateCost(cost(true), {QStringLiteral("log"), QStringLiteral("counter")});
+        view.clear();
+        QVERIFY(view.row(0).isEmpty());
+        QVERIFY(view.summaryText().contains(QStringLiteral("while a test runs")));
+    }
+};
+
+QTEST_MAIN(TestRedisCostView)
+#include "tst_redis_cost_view.moc"
