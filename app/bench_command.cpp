@@ -15,8 +15,10 @@ namespace ratelab::cli {
 namespace {
 
 // Redis's own cost of the run: server time per decision from INFO commandstats around it, and
-// the memory the limiters' keys hold at its end (every element counted).
-void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>& limiters) {
+// the memory the limiters' keys hold at its end (every element counted). When decisions
+// failed the script calls include failed ones (an OOM refusal is cheap): no per-core figure.
+void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>& limiters,
+                     bool measured) {
     const LimiterCostReader::Reading reading = cost.read(limiters, 0);
     if (reading.scripts) {
         const ScriptTime& total = *reading.scripts;
@@ -24,7 +26,9 @@ void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>&
             "redis_us_per_decision: %.2f  (INFO commandstats, EVALSHA+EVAL: %lld calls, "
             "%lld us of server time)\n",
             total.usecPerCall(), total.calls, total.usec);
-        std::printf("decisions_per_redis_core_s: %.0f\n", total.callsPerCoreSecond());
+        if (measured) {
+            std::printf("decisions_per_redis_core_s: %.0f\n", total.callsPerCoreSecond());
+        }
     } else {
         std::printf("redis_us_per_decision: not available (the server refused INFO: %s)\n",
                     reading.scriptsRefusal.c_str());
@@ -128,7 +132,7 @@ int benchCommand(const QStringList& args) {
                             static_cast<long long>(node.decisions));
             }
         }
-        printServerCost(cost, used);
+        printServerCost(cost, used, measured);
         resetAll();
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,

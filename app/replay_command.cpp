@@ -31,6 +31,7 @@ int replayCommand(const QStringList& args) {
         const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
         RedisRouter router(target.url());
         const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
+        checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));
 
         std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
         QByteArray buffer;

@@ -7,7 +7,8 @@
 # ratelab (A/B): --ab REV builds REV's ratelab in a temp worktree, --previous BIN uses a binary.
 #
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
-#            [--limiters "token_bucket sliding_1 sliding_10 fixed_window"] [--seconds 3]
+#            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
+#                         leaky_bucket"] [--seconds 3]
 #            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN]
 #
 # Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
@@ -15,13 +16,16 @@
 #   token_bucket  rate R per 1000 ms (global)      vs Redisson's tryAcquire
 #   sliding_N     N rules: R x 2^i per 1000 x 2^i ms vs the copied ZSET script (UUID members)
 #   fixed_window  R per 1 second (UTC)             vs INCRBY + PEXPIRE
+#   gcra          R per 1000 ms, burst min(R, 100000) vs the float GCRA (TAT in one string)
+#   sliding_counter  limit R per 1000 ms window    vs two float-weighted window counters
+#   leaky_bucket  R per 1000 ms, burst min(R, 100000), delaying vs excess/last in a hash
 # The last column counts the accepted decisions of each side: the same figure on both says
 # the two made the same decisions (every request is one permit).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ratelab=${RATELAB:-$here/../build/bin/ratelab}
 rates="10 100 1000 10000 100000"
-limiters="token_bucket sliding_1 sliding_10 fixed_window"
+limiters="token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter leaky_bucket"
 seconds=3
 rounds=1
 ab_rev=""
@@ -115,6 +119,9 @@ sliding_rules_args() {
         printf " %d %d", (r * 2 ^ i < 1000000 ? r * 2 ^ i : 1000000), 1000 * 2 ^ i }'
 }
 
+# GCRA's and the leaky bucket's burst at rate R: min(R, 100,000) (the parser's bound).
+burst_of() { awk -v r="$1" 'BEGIN { print (r < 100000 ? r : 100000) }'; }
+
 write_spec() {  # KIND RATE NAME > spec.json
     local kind=$1 rate=$2 name=$3
     case $kind in
@@ -124,9 +131,15 @@ write_spec() {  # KIND RATE NAME > spec.json
         fixed_window)
             printf '{"type": "fixed_window", "name": "%s", "scope": "global", "rate": %d, "interval": 1, "unit": "seconds", "timezone": "UTC"}\n' \
                 "$name" "$rate" ;;
+        sliding_counter)
+            printf '{"type": "sliding_counter", "name": "%s", "scope": "global", "limit": %d, "window_ms": 1000}\n' \
+                "$name" "$rate" ;;
         sliding_*)
             printf '{"type": "sliding_window", "name": "%s", "scope": "global", "rules": [%s]}\n' \
                 "$name" "$(sliding_rules_json "$rate" "${kind#sliding_}")" ;;
+        gcra | leaky_bucket)
+            printf '{"type": "%s", "name": "%s", "scope": "global", "rate": %d, "period_ms": 1000, "burst": %d}\n' \
+                "$kind" "$name" "$rate" "$(burst_of "$rate")" ;;
     esac
 }
 
@@ -159,12 +172,16 @@ run_production() {
         token_bucket) script=redisson_try_acquire.lua pattern="{$name}:*" exact=$name
             redis-cli -s "$sock" HSET "$name" rate "$rate" interval 1000 type 0 keepAliveTime 0 >/dev/null ;;
         fixed_window) script=incrby_pexpire.lua pattern="$name:*" ;;
+        gcra) script=gcra_float.lua pattern="{$name}:*" ;;
+        sliding_counter) script=two_window_counter.lua pattern="{$name}:*" ;;
+        leaky_bucket) script=leaky_excess_hash.lua pattern="{$name}:*" ;;
         sliding_*) script=sliding_log_zset.lua pattern="{$name}:*" ;;
     esac
     sha=$(redis-cli -s "$sock" SCRIPT LOAD "$(cat "$here/production_scripts/$script")")
     local rules=""
-    case $kind in sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
+    case $kind in sliding_counter) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
     awk -F, -v kind="$kind" -v sha="$sha" -v name="$name" -v rate="$rate" -v rules="$rules" \
+        -v burst="$(burst_of "$rate")" \
         -v seed=7 '
         function command(args, n,   out, i) {
             out = args[1]; for (i = 2; i <= n; i++) out = out " " args[i]; print out }
@@ -180,6 +197,13 @@ run_production() {
             } else if (kind == "fixed_window") {
                 a[++n] = 1; a[++n] = sprintf("%s:%.0f", name, int(t / 1000) * 1000)
                 a[++n] = 1; a[++n] = 3600000; a[++n] = rate
+            } else if (kind == "gcra" || kind == "leaky_bucket") {
+                a[++n] = 1; a[++n] = "{" name "}:" (kind == "gcra" ? "tat" : "lb")
+                a[++n] = t; a[++n] = rate; a[++n] = 1000; a[++n] = burst; a[++n] = 1; a[++n] = 3600000
+            } else if (kind == "sliding_counter") {
+                w = int(t / 1000); a[++n] = 2
+                a[++n] = sprintf("{%s}:sc:%.0f", name, w); a[++n] = sprintf("{%s}:sc:%.0f", name, w - 1)
+                a[++n] = t; a[++n] = 1000; a[++n] = rate; a[++n] = 1; a[++n] = 3600000
             } else {
                 a[++n] = 1; a[++n] = "{" name "}:log"; a[++n] = t
                 a[++n] = hex(8) "-" hex(4) "-" hex(4) "-" hex(4) "-" hex(12); a[++n] = 3600000

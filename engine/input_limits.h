@@ -18,6 +18,13 @@ constexpr qint64 kMaxSlidingLimit = 1'000'000;
 constexpr qint64 kMaxIntervalMs = 366LL * 24 * 3600 * 1000;  // one (leap) year
 constexpr int kMaxNameLength = 200;                          // limiter and scenario names
 constexpr int kMaxRules = 32;
+// gcra, sliding_counter and leaky_bucket decide in exact integer arithmetic inside Lua, whose
+// numbers are doubles: these bounds keep every product the scripts form (burst x period,
+// (burst + 1) x 1000 x period, limit x window) below 2^53, so no rounding can change a decision.
+constexpr qint64 kMaxAlgoRate = 1'000'000;
+constexpr qint64 kMaxAlgoPeriodMs = 24LL * 3600 * 1000;  // one day
+constexpr qint64 kMaxAlgoBurst = 100'000;
+constexpr qint64 kMaxCounterLimit = 1'000'000;
 }  // namespace spec_limits
 
 // Scenario files and their traffic (scenario/*_parser.cpp, the traffic editor).

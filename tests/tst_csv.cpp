@@ -186,10 +186,10 @@ private slots:
         const QList<QStringList> records =
             readRfc4180(replayCsvHeader() + replayCsvLine(row, decision));
         QCOMPARE(records.size(), 2);
-        QCOMPARE(records.at(0).size(), 6);
-        QCOMPARE(records.at(1),
-                 (QStringList{QStringLiteral("1500"), client, QStringLiteral("3"),
-                              QStringLiteral("0"), QStringLiteral("250"), QStringLiteral("1")}));
+        QCOMPARE(records.at(0).size(), 7);
+        QCOMPARE(records.at(1), (QStringList{QStringLiteral("1500"), client, QStringLiteral("3"),
+                                             QStringLiteral("0"), QStringLiteral("250"),
+                                             QStringLiteral("1"), QStringLiteral("0")}));
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QJsonDocument>
 #include <QLabel>
@@ -62,6 +63,35 @@ LimiterSpec slidingWindow(const QString& name, Scope scope, const QVector<Slidin
     return spec;
 }
 
+LimiterSpec gcra(const QString& name, Scope scope, qint64 rate, qint64 periodMs, qint64 burst) {
+    LimiterSpec spec;
+    spec.type = LimiterType::Gcra;
+    spec.name = name;
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.periodMs = periodMs;
+    spec.burst = burst;
+    return spec;
+}
+
+LimiterSpec slidingCounter(const QString& name, Scope scope, qint64 limit, qint64 windowMs) {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingCounter;
+    spec.name = name;
+    spec.scope = scope;
+    spec.limit = limit;
+    spec.windowMs = windowMs;
+    return spec;
+}
+
+LimiterSpec leakyBucket(const QString& name, Scope scope, qint64 rate, qint64 periodMs,
+                        qint64 burst, bool nodelay) {
+    LimiterSpec spec = gcra(name, scope, rate, periodMs, burst);
+    spec.type = LimiterType::LeakyBucket;
+    spec.nodelay = nodelay;
+    return spec;
+}
+
 LimiterSpec withPolicy(LimiterSpec spec, FailurePolicy policy) {
     spec.onError = policy;
     return spec;
@@ -75,11 +105,26 @@ LimiterSpec defaultSpec(const QString& type, const QString& name) {
     if (type == QLatin1String("fixed_window")) {
         return fixedWindow(name, Scope::Global, 10, 1, CalendarUnit::Seconds, "UTC");
     }
+    if (type == QLatin1String("gcra")) {
+        return gcra(name, Scope::Global, 10, 1000, 5);
+    }
+    if (type == QLatin1String("sliding_counter")) {
+        return slidingCounter(name, Scope::Global, 10, 1000);
+    }
+    if (type == QLatin1String("leaky_bucket")) {
+        return leakyBucket(name, Scope::Global, 10, 1000, 4, false);
+    }
     return slidingWindow(name, Scope::Global, {{5, 1000}, {20, 60000}});
 }
 
+// The visible one when several have the name (pages of different types may share field names).
 template <typename T>
 T* child(const QWidget& parent, const QString& name) {
+    for (T* widget : parent.findChildren<T*>(name)) {
+        if (widget->isVisible()) {
+            return widget;
+        }
+    }
     T* found = parent.findChild<T*>(name);
     if (!found) {
         qWarning("no %s named %s", T::staticMetaObject.className(), qPrintable(name));
@@ -123,7 +168,8 @@ void setRules(QWidget& editor, const QString& rules) {
 }
 
 // Changes one field as a user would. `typed`: key clicks into a cleared line edit (several
-// changes); otherwise the text is set in one change. Combo boxes take the JSON name.
+// changes); otherwise the text is set in one change. Combo boxes take the JSON name, check
+// boxes "true" or "false".
 void edit(QWidget& editor, const QString& field, const QString& text, bool typed) {
     if (field == QLatin1String("rules")) {
         setRules(editor, text);
@@ -131,6 +177,12 @@ void edit(QWidget& editor, const QString& field, const QString& text, bool typed
     }
     QWidget* widget = child<QWidget>(editor, field);
     QVERIFY(widget);
+    if (auto* box = qobject_cast<QCheckBox*>(widget)) {
+        if (box->isChecked() != (text == QLatin1String("true"))) {
+            QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(4, box->height() / 2));
+        }
+        return;
+    }
     auto* combo = qobject_cast<QComboBox*>(widget);
     if (combo && !combo->isEditable()) {
         const int index = combo->findData(text);
@@ -258,6 +310,27 @@ void TestLimiterEditor::typingProducesSpec_data() {
         << QStringList{QStringLiteral("name=login"), QStringLiteral("onError=closed"),
                        QStringLiteral("rules=5/1000"), QStringLiteral("onError=error")}
         << slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}});
+    QTest::newRow("gcra") << QStringLiteral("gcra")
+                          << QStringList{QStringLiteral("name=api"),
+                                         QStringLiteral("scope=per_client"),
+                                         QStringLiteral("rate=7"), QStringLiteral("periodMs=60000"),
+                                         QStringLiteral("burst=3")}
+                          << gcra(QStringLiteral("api"), Scope::PerClient, 7, 60000, 3);
+    QTest::newRow("sliding counter")
+        << QStringLiteral("sliding_counter")
+        << QStringList{QStringLiteral("name=search"), QStringLiteral("limit=100"),
+                       QStringLiteral("windowMs=60000")}
+        << slidingCounter(QStringLiteral("search"), Scope::Global, 100, 60000);
+    QTest::newRow("leaky bucket, queued")
+        << QStringLiteral("leaky_bucket")
+        << QStringList{QStringLiteral("name=nginx"), QStringLiteral("rate=2"),
+                       QStringLiteral("periodMs=1000"), QStringLiteral("burst=0")}
+        << leakyBucket(QStringLiteral("nginx"), Scope::Global, 2, 1000, 0, false);
+    QTest::newRow("leaky bucket, nodelay")
+        << QStringLiteral("leaky_bucket")
+        << QStringList{QStringLiteral("name=nginx"), QStringLiteral("burst=20"),
+                       QStringLiteral("nodelay=true")}
+        << leakyBucket(QStringLiteral("nginx"), Scope::Global, 10, 1000, 20, true);
 }
 
 void TestLimiterEditor::typingProducesSpec() {
@@ -353,6 +426,33 @@ void TestLimiterEditor::invalidInput_data() {
     QTest::newRow("no rules") << sw << QStringList() << QStringLiteral("rules") << QString()
                               << QStringLiteral("5/1000")
                               << QStringLiteral("$.rules: must hold at least one rule") << none;
+    QTest::newRow("gcra burst 0") << QStringLiteral("gcra") << QStringList()
+                                  << QStringLiteral("burst") << QStringLiteral("0")
+                                  << QStringLiteral("5")
+                                  << QStringLiteral(
+                                         "$.burst: must be an integer from 1 to 100000, got 0")
+                                  << none;
+    QTest::newRow("gcra rate above 1e6")
+        << QStringLiteral("gcra") << QStringList() << rate << QStringLiteral("1000001")
+        << QStringLiteral("10")
+        << QStringLiteral("$.rate: must be an integer from 1 to 1000000, got 1000001") << none;
+    QTest::newRow("leaky period above a day")
+        << QStringLiteral("leaky_bucket") << QStringList() << QStringLiteral("periodMs")
+        << QStringLiteral("86400001") << QStringLiteral("1000")
+        << QStringLiteral("$.period_ms: must be an integer from 1 to 86400000, got 86400001")
+        << none;
+    QTest::newRow("leaky burst -1")
+        << QStringLiteral("leaky_bucket") << QStringList() << QStringLiteral("burst")
+        << QStringLiteral("-1") << QStringLiteral("0")
+        << QStringLiteral("$.burst: must be an integer from 0 to 100000, got -1") << none;
+    QTest::newRow("counter window abc")
+        << QStringLiteral("sliding_counter") << QStringList() << QStringLiteral("windowMs")
+        << QStringLiteral("abc") << QStringLiteral("1000")
+        << QStringLiteral("$.window_ms: must be an integer, got \"abc\" (a string)") << none;
+    QTest::newRow("counter limit 0")
+        << QStringLiteral("sliding_counter") << QStringList() << QStringLiteral("limit")
+        << QStringLiteral("0") << QStringLiteral("10")
+        << QStringLiteral("$.limit: must be an integer from 1 to 1000000, got 0") << none;
 }
 
 void TestLimiterEditor::invalidInput() {
@@ -422,20 +522,30 @@ void TestLimiterEditor::invalidInput() {
 void TestLimiterEditor::onlySelectedTypeShown() {
     LimiterEditor editor;
     editor.show();
-    const QStringList names{QStringLiteral("rate"),     QStringLiteral("intervalMs"),
-                            QStringLiteral("interval"), QStringLiteral("unit"),
-                            QStringLiteral("timezone"), QStringLiteral("rules")};
-    const QVector<QPair<QString, QVector<bool>>> expected{
-        {QStringLiteral("token_bucket"), {true, true, false, false, false, false}},
-        {QStringLiteral("fixed_window"), {true, false, true, true, true, false}},
-        {QStringLiteral("sliding_window"), {false, false, false, false, false, true}},
-        {QStringLiteral("token_bucket"), {true, true, false, false, false, false}}};
+    // GCRA's and the leaky bucket's pages both have a periodMs and a burst: the visible ones.
+    const QStringList names{
+        QStringLiteral("rate"),     QStringLiteral("intervalMs"), QStringLiteral("interval"),
+        QStringLiteral("unit"),     QStringLiteral("timezone"),   QStringLiteral("rules"),
+        QStringLiteral("periodMs"), QStringLiteral("burst"),      QStringLiteral("nodelay"),
+        QStringLiteral("limit"),    QStringLiteral("windowMs")};
+    // One character per name: '1' visible.
+    const QVector<QPair<QString, QByteArray>> expected{
+        {QStringLiteral("token_bucket"), "11000000000"},
+        {QStringLiteral("fixed_window"), "10111000000"},
+        {QStringLiteral("sliding_window"), "00000100000"},
+        {QStringLiteral("gcra"), "10000011000"},
+        {QStringLiteral("sliding_counter"), "00000000011"},
+        {QStringLiteral("leaky_bucket"), "10000011100"},
+        {QStringLiteral("token_bucket"), "11000000000"}};
     for (const auto& [type, visible] : expected) {
         selectType(editor, type);
         settle();
         for (int i = 0; i < names.size(); ++i) {
-            QVERIFY2(child<QWidget>(editor, names[i])->isVisible() == visible[i],
-                     qPrintable(type + QLatin1Char(' ') + names[i]));
+            bool shown = false;
+            for (const QWidget* widget : editor.findChildren<QWidget*>(names[i])) {
+                shown = shown || widget->isVisible();
+            }
+            QVERIFY2(shown == (visible[i] == '1'), qPrintable(type + QLatin1Char(' ') + names[i]));
         }
         QVERIFY(editor.isValid());  // a new type starts from its defaults
     }
@@ -451,6 +561,13 @@ void TestLimiterEditor::setSpecRoundTrips_data() {
         QStringLiteral("daily"), Scope::Global, 1000, 1, CalendarUnit::Days, QByteArray());
     QTest::newRow("sliding window")
         << slidingWindow(QStringLiteral("login"), Scope::Global, {{5, 1000}, {20, 60000}});
+    QTest::newRow("gcra") << gcra(QStringLiteral("g"), Scope::PerClient, 3, 7, 2);
+    QTest::newRow("sliding counter")
+        << slidingCounter(QStringLiteral("c"), Scope::Global, 1, 86400000);
+    QTest::newRow("leaky bucket") << leakyBucket(QStringLiteral("l"), Scope::Global, 10, 1000, 4,
+                                                 false);
+    QTest::newRow("leaky bucket, nodelay")
+        << leakyBucket(QStringLiteral("l"), Scope::PerClient, 1, 1, 0, true);
     QTest::newRow("odd name") << tokenBucket(QStringLiteral("<b>%1 é"), Scope::Global, 1, 1);
     QTest::newRow("fail open") << withPolicy(
         tokenBucket(QStringLiteral("api"), Scope::Global, 10, 1000), FailurePolicy::Open);
@@ -496,6 +613,14 @@ void TestLimiterEditor::listAddsDefaults_data() {
     QTest::newRow("sliding window")
         << QStringLiteral("sliding_window") << QStringLiteral("addSlidingWindow")
         << QStringLiteral("sliding window");
+    QTest::newRow("gcra") << QStringLiteral("gcra") << QStringLiteral("addGcra")
+                          << QStringLiteral("GCRA");
+    QTest::newRow("sliding counter")
+        << QStringLiteral("sliding_counter") << QStringLiteral("addSlidingCounter")
+        << QStringLiteral("sliding counter");
+    QTest::newRow("leaky bucket") << QStringLiteral("leaky_bucket")
+                                  << QStringLiteral("addLeakyBucket")
+                                  << QStringLiteral("leaky bucket");
 }
 
 void TestLimiterEditor::listAddsDefaults() {

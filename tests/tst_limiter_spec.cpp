@@ -315,8 +315,9 @@ void TestLimiterSpec::parseInvalid_data() {
     QTest::newRow("type null") << QByteArray(R"({"type": null})") << "$.type"
                                << "must be a string, got null";
     QTest::newRow("type unknown")
-        << QByteArray(R"({"type": "leaky_bucket", "name": "api"})") << "$.type"
-        << R"(unknown type "leaky_bucket"; expected token_bucket, fixed_window or sliding_window)";
+        << QByteArray(R"({"type": "leaky", "name": "api"})") << "$.type"
+        << R"(unknown type "leaky"; expected token_bucket, fixed_window, sliding_window, gcra, )"
+           R"(sliding_counter or leaky_bucket)";
     QTest::newRow("type wrong case") << QByteArray(R"({"type": "Token_Bucket"})") << "$.type"
                                      << "unknown type";
     QTest::newRow("type checked before unknown fields")

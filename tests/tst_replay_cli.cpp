@@ -52,13 +52,13 @@ private:
     }
 
     static QByteArray expectedReplay() {
-        return "t_ms,client,permits,allowed,retry_after_ms,remaining\n"
-               "0,a,1,1,0,1\n"
-               "0,a,1,1,0,0\n"
-               "10,a,1,0,990,0\n"
-               "1000,a,2,1,0,0\n"
-               "1000,a,1,0,1000,0\n"
-               "2500,a,3,0,-1,2\n";
+        return "t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms\n"
+               "0,a,1,1,0,1,0\n"
+               "0,a,1,1,0,0,0\n"
+               "10,a,1,0,990,0,0\n"
+               "1000,a,2,1,0,0,0\n"
+               "1000,a,1,0,1000,0,0\n"
+               "2500,a,3,0,-1,2,0\n";
     }
 
     QString traceFile() {
@@ -81,6 +81,41 @@ private slots:
                                   specFile(name), QStringLiteral("--trace"), traceFile()});
         QCOMPARE(again.out, expectedReplay());
         ScopedLimiter cleanup(ratelab::loadLimiterSpecFile(specFile(name)));
+    }
+
+    // The leaky bucket's accepted requests carry the delay nginx would hold them for; with
+    // nodelay the same decisions carry none.
+    void replaysLeakyBucketDelays_data() {
+        QTest::addColumn<bool>("nodelay");
+        QTest::addColumn<QByteArray>("expected");
+        const QByteArray header = "t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms\n";
+        QTest::newRow("queued") << false
+                                << header +
+                                       "0,a,1,1,0,3,0\n0,a,1,1,0,2,500\n0,a,1,1,0,1,1000\n"
+                                       "0,a,1,1,0,0,1500\n0,a,1,0,500,0,0\n";
+        QTest::newRow("nodelay") << true
+                                 << header +
+                                        "0,a,1,1,0,3,0\n0,a,1,1,0,2,0\n0,a,1,1,0,1,0\n"
+                                        "0,a,1,1,0,0,0\n0,a,1,0,500,0,0\n";
+    }
+    void replaysLeakyBucketDelays() {
+        QFETCH(bool, nodelay);
+        QFETCH(QByteArray, expected);
+        const QString name = uniqueName(QStringLiteral("leaky"));
+        const QString spec = write(
+            name + QStringLiteral(".json"),
+            QStringLiteral(R"({"type": "leaky_bucket", "name": "%1", "rate": 2, "period_ms": 1000,
+                               "burst": 3, "nodelay": %2})")
+                .arg(name, nodelay ? QStringLiteral("true") : QStringLiteral("false"))
+                .toUtf8());
+        const QString trace = write(QStringLiteral("leaky.csv"),
+                                    "t_ms,client,permits\n0,a,1\n0,a,1\n0,a,1\n0,a,1\n0,a,1\n");
+        const Result r = run({QStringLiteral("replay"), QStringLiteral("--limiter"), spec,
+                              QStringLiteral("--trace"), trace});
+        QCOMPARE(r.err, QByteArray());
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, expected);
+        ScopedLimiter cleanup(ratelab::loadLimiterSpecFile(spec));
     }
 
     // No --redis and no REDIS_URL: ratelab starts (and stops) its own redis-server.

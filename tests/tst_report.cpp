@@ -218,6 +218,29 @@ void TestReport::limitPerBucket_data() {
         << slidingWindow({{1, 1000}, {600, 60000}}) << qint64(1000) << 1 << 1.0;
     QTest::newRow("sliding window, per client")
         << slidingWindow({{5, 1000}, {20, 60000}}, Scope::PerClient) << qint64(1500) << 3 << 1.5;
+
+    // GCRA and the leaky bucket sustain rate per period_ms (the burst is on top); the counter
+    // limit per window.
+    LimiterSpec gcra;
+    gcra.type = LimiterType::Gcra;
+    gcra.name = QStringLiteral("g");
+    gcra.rate = 7;
+    gcra.periodMs = 60000;
+    gcra.burst = 3;
+    QTest::newRow("gcra") << gcra << qint64(kMinuteMs) << 1 << 7.0;
+    LimiterSpec leaky = gcra;
+    leaky.type = LimiterType::LeakyBucket;
+    leaky.scope = Scope::PerClient;
+    leaky.rate = 10;
+    leaky.periodMs = 1000;
+    leaky.burst = 0;
+    QTest::newRow("leaky bucket, per client") << leaky << qint64(100) << 2 << 2.0;
+    LimiterSpec counter;
+    counter.type = LimiterType::SlidingCounter;
+    counter.name = QStringLiteral("c");
+    counter.limit = 10;
+    counter.windowMs = 1000;
+    QTest::newRow("sliding counter") << counter << qint64(250) << 1 << 2.5;
 }
 
 void TestReport::limitPerBucket() {

@@ -18,6 +18,9 @@ using ratelab::Scope;
 using ratelab::TimelineModel;
 
 Q_DECLARE_METATYPE(ratelab::Scope)
+Q_DECLARE_METATYPE(ratelab::LimiterType)
+Q_DECLARE_METATYPE(QVector<LimiterState::Level>)
+Q_DECLARE_METATYPE(QVector<TimelineModel::Span>)
 
 namespace {
 
@@ -101,6 +104,8 @@ private slots:
     void windowShadesKeptWhileScrolling();
     void specChangeKeepsOrClearsHistory();
     void slidingSpans();
+    void algorithmLevels_data();
+    void algorithmLevels();
     void markersBounded();
     void followRange();
 };
@@ -286,6 +291,92 @@ void TestTimelineModel::slidingSpans() {
     QCOMPARE(spans[1].label, QStringLiteral("20/60000 ms: 12 of 20"));
     QCOMPARE(spans[1].x0, 10.0);
     QCOMPARE(spans[1].x1, 70.0);
+}
+
+// GCRA, the counter and the leaky bucket: the permits left on the token axis and their state as
+// spans ending at now (GCRA's tolerance and TAT ahead of now, the leaky bucket's drain time) or
+// the counter's two windows.
+void TestTimelineModel::algorithmLevels_data() {
+    QTest::addColumn<LimiterType>("type");
+    QTest::addColumn<Scope>("scope");
+    QTest::addColumn<QVector<LimiterState::Level>>("levels");
+    QTest::addColumn<double>("available");
+    QTest::addColumn<QVector<TimelineModel::Span>>("spans");
+    // now = run second 70.25; window 70..71 for the counter.
+    LimiterState::Level gcra;
+    gcra.used = 3;
+    gcra.capacity = 5;
+    gcra.aheadMs = 300;
+    QTest::newRow("gcra") << LimiterType::Gcra << Scope::Global
+                          << QVector<LimiterState::Level>{gcra} << 2.0
+                          << QVector<TimelineModel::Span>{
+                                 {69.75, 70.25,
+                                  QStringLiteral("tolerance 500 ms = burst 5 × 100 ms")},
+                                 {69.95, 70.25, QStringLiteral("TAT = now + 300 ms")}};
+    QTest::newRow("gcra, no key yet")
+        << LimiterType::Gcra << Scope::Global << QVector<LimiterState::Level>{} << 5.0
+        << QVector<TimelineModel::Span>{};
+    LimiterState::Level counter;
+    counter.used = 9;  // floor(8 x 750 / 1000) + 3
+    counter.capacity = 10;
+    counter.windowStartMs = kStart + 70000;
+    counter.previous = 8;
+    counter.current = 3;
+    QTest::newRow("sliding counter")
+        << LimiterType::SlidingCounter << Scope::Global << QVector<LimiterState::Level>{counter}
+        << 1.0
+        << QVector<TimelineModel::Span>{{69, 70, QStringLiteral("previous 8 × 75%")},
+                                        {70, 71, QStringLiteral("current 3 · estimate 9 of 10")}};
+    LimiterState::Level quiet;
+    quiet.client = QStringLiteral("c0");
+    quiet.used = 1;
+    quiet.capacity = 5;
+    quiet.aheadMs = 200;
+    LimiterState::Level busy = quiet;
+    busy.client = QStringLiteral("c2");
+    busy.used = 2.5;
+    busy.aheadMs = 350;
+    // Three clients, two with a key: 5 + 4 + 2.5 permits left.
+    QTest::newRow("leaky bucket per client")
+        << LimiterType::LeakyBucket << Scope::PerClient << QVector<LimiterState::Level>{quiet, busy}
+        << 11.5
+        << QVector<TimelineModel::Span>{
+               {70, 70.25,
+                QStringLiteral(
+                    "water 2.5 of 5, drains in 250 ms · queue delay 350 ms (busiest client c2)")}};
+}
+
+void TestTimelineModel::algorithmLevels() {
+    QFETCH(LimiterType, type);
+    QFETCH(Scope, scope);
+    QFETCH(QVector<LimiterState::Level>, levels);
+    QFETCH(double, available);
+    QFETCH(QVector<TimelineModel::Span>, spans);
+    LimiterSpec spec;
+    spec.type = type;
+    spec.name = QStringLiteral("cmp");
+    spec.scope = scope;
+    spec.rate = 10;
+    spec.periodMs = 1000;
+    spec.burst = spec.type == LimiterType::Gcra ? 5 : 4;
+    spec.limit = 10;
+    spec.windowMs = 1000;
+    TimelineModel model;
+    model.setLimiter(spec, 3, 100, kStart);
+    LimiterState state;
+    state.nowMs = kStart + 70250;
+    state.levels = levels;
+    model.update(snapshot(spec, 100, 70250, {}, {}), 0, &state);
+    const TimelineModel::Tokens tokens = model.tokens(0, 100);
+    QVERIFY(tokens.shown);
+    QCOMPARE(tokens.points, (QList<QPointF>{{70.25, available}}));
+    const QVector<TimelineModel::Span> drawn = model.spans();
+    QCOMPARE(drawn.size(), spans.size());
+    for (int i = 0; i < spans.size(); ++i) {
+        QCOMPARE(drawn[i].label, spans[i].label);
+        QCOMPARE(drawn[i].x0, spans[i].x0);
+        QCOMPARE(drawn[i].x1, spans[i].x1);
+    }
 }
 
 void TestTimelineModel::markersBounded() {

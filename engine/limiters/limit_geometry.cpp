@@ -50,6 +50,13 @@ double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs, int clients) {
                 limit = i == 0 ? ruleLimit : std::min(limit, ruleLimit);
             }
             break;
+        case LimiterType::Gcra:
+        case LimiterType::LeakyBucket:
+            limit = perBucket(spec.rate, spec.periodMs, bucketMs);  // the sustained rate
+            break;
+        case LimiterType::SlidingCounter:
+            limit = perBucket(spec.limit, spec.windowMs, bucketMs);
+            break;
     }
     // A per-client limiter admits its limit to each client; a run with no client seen yet still
     // has at least one potential client.

@@ -2,6 +2,9 @@
 
 #include "input_error.h"
 #include "limiters/fixed_window_limiter.h"
+#include "limiters/gcra_limiter.h"
+#include "limiters/leaky_bucket_limiter.h"
+#include "limiters/sliding_counter_limiter.h"
 #include "limiters/sliding_window_limiter.h"
 #include "limiters/token_bucket_limiter.h"
 #include "redis/cluster_slot.h"
@@ -9,12 +12,14 @@
 #include "redis/redis_scan.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace ratelab {
 namespace {
 
 constexpr std::size_t kDecisionFields = 5;
+constexpr std::size_t kDelayedDecisionFields = 6;  // + delay_ms
 
 }  // namespace
 
@@ -53,21 +58,44 @@ std::string Limiter::ttlArg(qint64 ms) const {
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
 }
 
-Decision Limiter::parseTextReply(const std::string& text) const {
-    long long fields[kDecisionFields];
-    const char* at = text.c_str();
-    for (std::size_t i = 0; i < kDecisionFields; ++i) {
-        char* end = nullptr;
-        fields[i] = std::strtoll(at, &end, 10);
-        const bool last = i + 1 == kDecisionFields;
-        if (end == at || (last ? *end != '\0' : *end != ' ')) {
-            throw RedisError(RedisError::Kind::Reply,
-                             errorContext() + ": unexpected script reply \"" + text.substr(0, 64) +
-                                 "\" (expected 5 integers)");
-        }
-        at = end + (last ? 0 : 1);
+std::string Limiter::ttlScaleArg() const {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6f", options_.ttlScale);
+    return text;
+}
+
+std::string Limiter::scopedKey(const char* suffix, const QString& client) const {
+    if (spec_.scope == Scope::PerClient) {
+        return key(std::string(suffix) + ":" + client.toStdString());
     }
-    return decisionOf(fields);
+    return key(suffix);
+}
+
+// "allowed retry remaining at reset" and, from the scripts that delay, " delay".
+Decision Limiter::parseTextReply(const std::string& text) const {
+    long long fields[kDelayedDecisionFields] = {};
+    const char* at = text.c_str();
+    for (std::size_t count = 0; count < kDelayedDecisionFields;) {
+        char* end = nullptr;
+        fields[count] = std::strtoll(at, &end, 10);
+        if (end == at) {
+            break;  // not a number
+        }
+        ++count;
+        if (*end == '\0') {
+            if (count >= kDecisionFields) {
+                return decisionOf(fields);
+            }
+            break;
+        }
+        if (*end != ' ') {
+            break;
+        }
+        at = end + 1;
+    }
+    throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected script reply \"" +
+                                                  text.substr(0, 64) +
+                                                  "\" (expected 5 or 6 integers)");
 }
 
 Decision Limiter::parseReply(const redisReply* reply) const {
@@ -77,7 +105,8 @@ Decision Limiter::parseReply(const redisReply* reply) const {
     if (reply->type == REDIS_REPLY_STRING) {
         return parseTextReply(std::string(reply->str, reply->len));
     }
-    if (reply->type != REDIS_REPLY_ARRAY || reply->elements != kDecisionFields) {
+    if (reply->type != REDIS_REPLY_ARRAY ||
+        (reply->elements != kDecisionFields && reply->elements != kDelayedDecisionFields)) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (" +
                              replyTypeName(reply->type) +
@@ -86,8 +115,8 @@ Decision Limiter::parseReply(const redisReply* reply) const {
                                   : std::string()) +
                              ", expected an array of 5 integers)");
     }
-    long long fields[kDecisionFields];
-    for (std::size_t i = 0; i < kDecisionFields; ++i) {
+    long long fields[kDelayedDecisionFields] = {};
+    for (std::size_t i = 0; i < reply->elements; ++i) {
         const redisReply* element = reply->element[i];
         // at_ms may come as its decimal text: scripts pass the engine's own text back rather
         // than pay Redis for a conversion.
@@ -112,7 +141,7 @@ Decision Limiter::parseReply(const redisReply* reply) const {
 }
 
 Decision Limiter::decisionOf(const long long* fields) const {
-    if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1)) {
+    if ((fields[0] != 0 && fields[0] != 1) || (fields[4] != 0 && fields[4] != 1) || fields[5] < 0) {
         throw RedisError(RedisError::Kind::Reply,
                          errorContext() + ": unexpected script reply (flags)");
     }
@@ -122,6 +151,7 @@ Decision Limiter::decisionOf(const long long* fields) const {
     decision.remaining = fields[2];
     decision.atMs = fields[3];
     decision.configReset = fields[4] == 1;
+    decision.delayMs = fields[5];
     return decision;
 }
 
@@ -184,6 +214,12 @@ std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions opt
             return std::make_unique<FixedWindowLimiter>(spec, options);
         case LimiterType::SlidingWindow:
             return std::make_unique<SlidingWindowLimiter>(spec, options);
+        case LimiterType::Gcra:
+            return std::make_unique<GcraLimiter>(spec, options);
+        case LimiterType::SlidingCounter:
+            return std::make_unique<SlidingCounterLimiter>(spec, options);
+        case LimiterType::LeakyBucket:
+            return std::make_unique<LeakyBucketLimiter>(spec, options);
     }
     throw InputError(QStringLiteral("$.type"), QStringLiteral("unknown limiter type"));
 }

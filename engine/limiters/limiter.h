@@ -27,6 +27,8 @@ struct Decision {
     qint64 remaining = 0;      // permits left after the decision
     qint64 atMs = 0;           // the time the script decided at (see below)
     bool configReset = false;  // this decision found a changed config and reset the counters
+    qint64 delayMs = 0;        // accepted: how long the limiter holds the request before it
+                               // proceeds (the leaky bucket without nodelay; 0 for the others)
 };
 
 // How a script invocation looks: keys (all sharing one hash tag) and arguments.
@@ -68,8 +70,9 @@ public:
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
 
-    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset}, as
-    // an array of integers or as the text "allowed retry remaining at reset" (a table reply
+    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset} and,
+    // from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms; as an
+    // array of integers or as the text "allowed retry remaining at reset [delay]" (a table reply
     // costs Redis more than the rest of a cheap decision; scripts answer with the text).
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
@@ -98,12 +101,15 @@ protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
     std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
+    std::string ttlScaleArg() const;  // ttlScale as text, for scripts that size TTLs themselves
+    // "{name}:suffix" for a global limiter, "{name}:suffix:client" for a per-client one.
+    std::string scopedKey(const char* suffix, const QString& client) const;
 
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
     Decision parseTextReply(const std::string& text) const;
-    Decision decisionOf(const long long* fields) const;  // the 5 fields, flags checked
+    Decision decisionOf(const long long* fields) const;  // 6 fields (delay 0), flags checked
 
     LimiterSpec spec_;
     LimiterOptions options_;

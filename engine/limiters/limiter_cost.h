@@ -25,20 +25,22 @@ public:
     struct Reading {
         std::optional<ScriptTime> scripts;  // since markBaseline(); nothing when INFO is refused
         std::string scriptsRefusal;         // the server's error when it refused INFO
-        std::vector<std::optional<KeyMemory>> memory;  // per limiter, in read()'s order
+        std::vector<std::optional<KeyMemory>> memory;  // per limiter, in the constructor's order
         std::string memoryRefusal;  // the server's error when it refused MEMORY USAGE
     };
 
     // `router` must outlive the reader.
     explicit LimiterCostReader(RedisRouter& router);
 
-    // Reads the script counters of every node holding `limiters` as the baseline. Throws
-    // RedisError when a node cannot be reached (a refusal is not an error: read() reports it).
+    // Reads the script counters of every node holding one of `limiters` as the baseline.
+    // Throws RedisError when a node cannot be reached (a refusal is not an error: read() then
+    // reports it).
     void markBaseline(const std::vector<const Limiter*>& limiters);
 
-    // Script time since the baseline and each limiter's key memory, in `limiters`' order
-    // (`samples` as in readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError
-    // on a broken connection.
+    // Script time since the baseline on the nodes holding `limiters` (a node without a
+    // baseline is left out) and each limiter's key memory, in their order (`samples` as in
+    // readKeyMemory: 0 exact, a few for a cheap estimate). Throws RedisError on a broken
+    // connection.
     Reading read(const std::vector<const Limiter*>& limiters, int samples = 0);
 
 private:
@@ -46,9 +48,9 @@ private:
     std::vector<RedisConnection*> nodes(const std::vector<const Limiter*>& limiters);
 
     RedisRouter& router_;
-    std::map<RedisConnection*, Stats> baseline_;
-    std::string baselineRefusal_;
     bool baselineRead_ = false;
+    std::map<const RedisConnection*, Stats> baseline_;  // per node
+    std::string baselineRefusal_;
 };
 
 }  // namespace ratelab

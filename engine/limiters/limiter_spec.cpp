@@ -9,6 +9,12 @@ qint64 LimiterSpec::capacity() const {
         case LimiterType::TokenBucket:
         case LimiterType::FixedWindow:
             return rate;
+        case LimiterType::Gcra:
+            return burst;
+        case LimiterType::SlidingCounter:
+            return limit;
+        case LimiterType::LeakyBucket:
+            return burst + 1;  // the request itself plus `burst` waiting behind it
         case LimiterType::SlidingWindow: {
             if (rules.isEmpty()) {
                 return 0;
@@ -36,6 +42,13 @@ bool LimiterSpec::operator==(const LimiterSpec& o) const {
                    timezone == o.timezone;
         case LimiterType::SlidingWindow:
             return rules == o.rules;
+        case LimiterType::Gcra:
+            return rate == o.rate && periodMs == o.periodMs && burst == o.burst;
+        case LimiterType::SlidingCounter:
+            return limit == o.limit && windowMs == o.windowMs;
+        case LimiterType::LeakyBucket:
+            return rate == o.rate && periodMs == o.periodMs && burst == o.burst &&
+                   nodelay == o.nodelay;
     }
     return false;
 }
@@ -48,6 +61,12 @@ QString limiterTypeName(LimiterType type) {
             return QStringLiteral("fixed_window");
         case LimiterType::SlidingWindow:
             return QStringLiteral("sliding_window");
+        case LimiterType::Gcra:
+            return QStringLiteral("gcra");
+        case LimiterType::SlidingCounter:
+            return QStringLiteral("sliding_counter");
+        case LimiterType::LeakyBucket:
+            return QStringLiteral("leaky_bucket");
     }
     return QString();
 }

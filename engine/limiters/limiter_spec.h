@@ -9,7 +9,14 @@
 
 namespace ratelab {
 
-enum class LimiterType { TokenBucket, FixedWindow, SlidingWindow };
+enum class LimiterType {
+    TokenBucket,
+    FixedWindow,
+    SlidingWindow,
+    Gcra,            // GCRA as go-redis redis_rate and redis-cell decide
+    SlidingCounter,  // the two-window estimate of Cloudflare and upstash
+    LeakyBucket      // nginx limit_req (and APISIX limit-req)
+};
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
 // What a failed decision (Redis unreachable, a timeout, an error or garbage reply) counts as:
@@ -45,6 +52,16 @@ struct LimiterSpec {
 
     // sliding_window
     QVector<SlidingRule> rules;
+
+    // gcra and leaky_bucket: `rate` requests per periodMs, up to `burst` at once (gcra: burst
+    // >= 1 permits pass at once; leaky_bucket: burst >= 0 requests wait beyond the first).
+    qint64 periodMs = 0;
+    qint64 burst = 0;
+    bool nodelay = false;  // leaky_bucket: accepted requests are not held (delay_ms 0)
+
+    // sliding_counter: `limit` permits per epoch-aligned window of windowMs.
+    qint64 limit = 0;
+    qint64 windowMs = 0;
 
     // Largest permits one request may ask for (the bucket's rate, the window's rate, the
     // smallest rule limit): above it a request is rejected with retry_after_ms = -1.

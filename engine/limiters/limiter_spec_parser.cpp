@@ -22,8 +22,9 @@ using namespace json_input;
 
 using spec_limits::kMaxSpecFileBytes;
 
-constexpr LimiterType kTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWindow,
-                                  LimiterType::SlidingWindow};
+constexpr LimiterType kTypes[] = {LimiterType::TokenBucket,    LimiterType::FixedWindow,
+                                  LimiterType::SlidingWindow,  LimiterType::Gcra,
+                                  LimiterType::SlidingCounter, LimiterType::LeakyBucket};
 constexpr Scope kScopes[] = {Scope::Global, Scope::PerClient};
 constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Seconds,
                                    CalendarUnit::Minutes,      CalendarUnit::Hours,
@@ -51,6 +52,29 @@ qint64 readInteger(const QJsonObject& object, const QString& path, QLatin1String
                                     .arg(describe(value)));
     }
     return static_cast<qint64>(number);
+}
+
+// An integer from 0 to max (the leaky bucket's burst may be 0: no queue).
+qint64 readCount(const QJsonObject& object, const QString& path, QLatin1String key, qint64 max) {
+    const QString where = memberPath(path, key);
+    const QJsonValue value = required(object, path, key);
+    const double number = value.isDouble() ? value.toDouble() : -1;
+    if (!value.isDouble() || !std::isfinite(number) || number != std::trunc(number) || number < 0 ||
+        number > static_cast<double>(max)) {
+        throw InputError(where, QStringLiteral("must be an integer from 0 to %1, got %2")
+                                    .arg(max)
+                                    .arg(describe(value)));
+    }
+    return static_cast<qint64>(number);
+}
+
+bool readFlag(const QJsonObject& object, const QString& path, QLatin1String key) {
+    const QJsonValue value = object.value(key);
+    if (!value.isBool()) {
+        throw InputError(memberPath(path, key),
+                         QStringLiteral("must be true or false, got ") + describe(value));
+    }
+    return value.toBool();
 }
 
 QString readName(const QJsonObject& object, const QString& path) {
@@ -156,6 +180,8 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
     const QLatin1String type("type"), name("name"), scope("scope"), rate("rate");
     const QLatin1String intervalMs("interval_ms"), interval("interval"), unit("unit");
     const QLatin1String timezone("timezone"), rules("rules"), onError("on_error");
+    const QLatin1String periodMs("period_ms"), burst("burst"), nodelay("nodelay");
+    const QLatin1String limit("limit"), windowMs("window_ms");
 
     // The type comes first: it decides which fields are known.
     LimiterSpec spec;
@@ -171,6 +197,17 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
             break;
         case LimiterType::SlidingWindow:
             refuseUnknownFields(object, jsonPath, {type, name, scope, onError, rules});
+            break;
+        case LimiterType::Gcra:
+            refuseUnknownFields(object, jsonPath,
+                                {type, name, scope, onError, rate, periodMs, burst});
+            break;
+        case LimiterType::SlidingCounter:
+            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, limit, windowMs});
+            break;
+        case LimiterType::LeakyBucket:
+            refuseUnknownFields(object, jsonPath,
+                                {type, name, scope, onError, rate, periodMs, burst, nodelay});
             break;
     }
 
@@ -212,6 +249,21 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
         }
         case LimiterType::SlidingWindow:
             spec.rules = readRules(object, jsonPath);
+            break;
+        case LimiterType::Gcra:
+        case LimiterType::LeakyBucket:
+            spec.rate = readInteger(object, jsonPath, rate, spec_limits::kMaxAlgoRate);
+            spec.periodMs = readInteger(object, jsonPath, periodMs, spec_limits::kMaxAlgoPeriodMs);
+            spec.burst = spec.type == LimiterType::Gcra
+                             ? readInteger(object, jsonPath, burst, spec_limits::kMaxAlgoBurst)
+                             : readCount(object, jsonPath, burst, spec_limits::kMaxAlgoBurst);
+            if (spec.type == LimiterType::LeakyBucket && object.contains(nodelay)) {
+                spec.nodelay = readFlag(object, jsonPath, nodelay);
+            }
+            break;
+        case LimiterType::SlidingCounter:
+            spec.limit = readInteger(object, jsonPath, limit, spec_limits::kMaxCounterLimit);
+            spec.windowMs = readInteger(object, jsonPath, windowMs, spec_limits::kMaxAlgoPeriodMs);
             break;
     }
     return spec;
@@ -263,6 +315,19 @@ QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
             object.insert(QLatin1String("rules"), rules);
             break;
         }
+        case LimiterType::Gcra:
+        case LimiterType::LeakyBucket:
+            object.insert(QLatin1String("rate"), spec.rate);
+            object.insert(QLatin1String("period_ms"), spec.periodMs);
+            object.insert(QLatin1String("burst"), spec.burst);
+            if (spec.type == LimiterType::LeakyBucket) {
+                object.insert(QLatin1String("nodelay"), spec.nodelay);
+            }
+            break;
+        case LimiterType::SlidingCounter:
+            object.insert(QLatin1String("limit"), spec.limit);
+            object.insert(QLatin1String("window_ms"), spec.windowMs);
+            break;
     }
     return object;
 }

@@ -74,6 +74,11 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
     const LimiterSpec& spec = limiter.spec();
     LimiterState state;
     state.nowMs = nowMs;
+    if (spec.type == LimiterType::Gcra || spec.type == LimiterType::SlidingCounter ||
+        spec.type == LimiterType::LeakyBucket) {
+        readLimiterLevels(c, limiter, &state);
+        return state;
+    }
     for (const SlidingRule& rule : spec.rules) {
         state.spans.push_back({rule.limit, rule.windowMs, 0, 0, QString()});
     }
@@ -93,6 +98,10 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
         case LimiterType::SlidingWindow:
             kind = "log";  // {name}:log[:client], zsets of grants
             break;
+        case LimiterType::Gcra:
+        case LimiterType::SlidingCounter:
+        case LimiterType::LeakyBucket:
+            break;  // readLimiterLevels
     }
     std::vector<std::string> names = scanKeys(c, base + kind + "*");
     if (spec.type == LimiterType::FixedWindow) {
@@ -114,6 +123,10 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
                 for (const SlidingRule& rule : spec.rules) {
                     c.append({"ZCOUNT", k, "(" + std::to_string(nowMs - rule.windowMs), "+inf"});
                 }
+                break;
+            case LimiterType::Gcra:
+            case LimiterType::SlidingCounter:
+            case LimiterType::LeakyBucket:
                 break;
         }
     }
@@ -179,6 +192,10 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
                 }
                 break;
             }
+            case LimiterType::Gcra:
+            case LimiterType::SlidingCounter:
+            case LimiterType::LeakyBucket:
+                break;
         }
     }
     if (spec.type == LimiterType::TokenBucket && state.tokensAvailable.isEmpty()) {

@@ -45,6 +45,20 @@ struct LimiterState {
         QString busiestClient;
     };
     QVector<RuleSpan> spans;
+    // gcra, sliding_counter, leaky_bucket: one entry per live scope key ("" for global), read
+    // from the script's state string and evaluated at nowMs exactly as the script would.
+    struct Level {
+        QString client;
+        double used = 0;       // permits taken: gcra (TAT - now) / T; counter: the weighted
+                               // estimate; leaky: the water level x / 1000
+        qint64 capacity = 0;   // gcra burst, counter limit, leaky burst + 1
+        qint64 aheadMs = 0;    // gcra: TAT - now (the band is burst x T); leaky: the delay a
+                               // request arriving now would be held (0 with nodelay)
+        qint64 windowStartMs = 0;  // counter: the current window's start
+        qint64 previous = 0;       // counter: the previous window's count
+        qint64 current = 0;        // counter: the current window's count
+    };
+    QVector<Level> levels;
 };
 
 // What the timelines draw (tokensAvailable, windows, spans) at nowMs, without the key listing
@@ -62,6 +76,10 @@ LimiterState readLimiterChartState(RedisConnection& connection, const Limiter& l
 // maxKeys are not read. Read-only commands; throws RedisError when Redis fails.
 void readLimiterKeys(RedisConnection& connection, const Limiter& limiter, LimiterState* state,
                      int maxKeys = 200, int membersPerKey = 20);
+
+// The levels of a gcra, sliding_counter or leaky_bucket limiter (limiter_levels.cpp); called by
+// readLimiterChartState for those types.
+void readLimiterLevels(RedisConnection& connection, const Limiter& limiter, LimiterState* state);
 
 // Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,

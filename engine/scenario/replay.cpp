@@ -21,7 +21,7 @@ qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<Tr
 }
 
 QByteArray replayCsvHeader() {
-    return QByteArrayLiteral("t_ms,client,permits,allowed,retry_after_ms,remaining\n");
+    return QByteArrayLiteral("t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms\n");
 }
 
 QByteArray replayCsvLine(const TraceRow& row, const Decision& decision) {
@@ -36,6 +36,8 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision) {
     line += QByteArray::number(decision.retryAfterMs);
     line += ',';
     line += QByteArray::number(decision.remaining);
+    line += ',';
+    line += QByteArray::number(decision.delayMs);
     line += '\n';
     return line;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "input_error.h"
 #include "stats/admitted_burst.h"
 
 namespace ratelab {
@@ -18,6 +19,17 @@ LimiterOptions replayLimiterOptions(const QVector<TraceRow>& trace) {
     LimiterOptions options;
     options.ttlScale = std::max(1.0, busiestSecond / kReplayMinDecisionsPerS);
     return options;
+}
+
+void checkTraceFitsLimiter(const Limiter& limiter, const QVector<TraceRow>& trace,
+                           const QString& fileName) {
+    for (const TraceRow& row : trace) {
+        try {
+            limiter.prepare(Request{row.tMs, row.client, row.permits});
+        } catch (const InputError& e) {
+            throw InputError(QStringLiteral("%1:%2").arg(fileName).arg(row.line), e.problem());
+        }
+    }
 }
 
 }  // namespace ratelab

@@ -17,4 +17,9 @@ constexpr double kReplayMinDecisionsPerS = 500;
 // The options `ratelab replay` makes its limiter with (LimiterOptions::ttlScale).
 LimiterOptions replayLimiterOptions(const QVector<TraceRow>& trace);
 
+// Every row is a request `limiter` takes (e.g. a sliding window's bound on permits per
+// request), checked before Redis is touched: an InputError naming "FILE:LINE" otherwise.
+void checkTraceFitsLimiter(const Limiter& limiter, const QVector<TraceRow>& trace,
+                           const QString& fileName);
+
 }  // namespace ratelab

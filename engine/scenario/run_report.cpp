@@ -37,6 +37,27 @@ QJsonObject causesJson(const QVector<ErrorCauseCount>& causes) {
     return out;
 }
 
+// The pairs whose decisions compare: try mode, two limiters or more.
+bool comparesPairs(const RunSnapshot& run) {
+    return run.sameRequests && !run.disagreements.isEmpty();
+}
+
+// Empty unless the limiters decided the same requests.
+QJsonArray disagreementsJson(const RunSnapshot& run) {
+    QJsonArray pairs;
+    if (!comparesPairs(run)) {
+        return pairs;
+    }
+    for (const LimiterDisagreement& d : run.disagreements) {
+        pairs.append(
+            QJsonObject{{QStringLiteral("limiters"),
+                         QJsonArray{run.limiters[d.a].spec.name, run.limiters[d.b].spec.name}},
+                        {QStringLiteral("compared"), double(d.compared)},
+                        {QStringLiteral("disagreed"), double(d.disagreed)}});
+    }
+    return pairs;
+}
+
 }  // namespace
 
 double achievedRate(const RunSnapshot& run) {
@@ -89,7 +110,8 @@ QJsonObject summaryJson(const RunSnapshot& run) {
                        {QStringLiteral("target_rate"), run.targetRate},
                        {QStringLiteral("achieved_rate"), achievedRate(run)},
                        {QStringLiteral("schedule_lag"), percentiles(run.lag)},
-                       {QStringLiteral("limiters"), limiters}};
+                       {QStringLiteral("limiters"), limiters},
+                       {QStringLiteral("disagreements"), disagreementsJson(run)}};
 }
 
 QByteArray bucketsCsv(const RunSnapshot& run) {
@@ -184,6 +206,15 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(ms(l.latency.percentile(99)), 0, 'f', 3)
                    .arg(ms(l.latency.percentile(99.9)), 0, 'f', 3)
                    .arg(l.fairness, 0, 'f', 3);
+    }
+    if (comparesPairs(run)) {
+        out << "disagreements (same requests; accepted by one, rejected by the other):\n";
+        for (const LimiterDisagreement& d : run.disagreements) {
+            out << QStringLiteral("  %1 vs %2: %3 of %4\n")
+                       .arg(run.limiters[d.a].spec.name, run.limiters[d.b].spec.name)
+                       .arg(d.disagreed)
+                       .arg(d.compared);
+        }
     }
     return text;
 }

@@ -13,7 +13,9 @@ namespace ratelab {
 // errors by cause, e.g. {"NOPERM": 400}), attempts,
 // latency and wait percentiles (ms), fairness and per-client totals; for the run the target and
 // achieved rate and the schedule-lag percentiles, "finished" (false when it was stopped
-// early; "run_s" is then the time it really ran) and the errors by cause over all limiters.
+// early; "run_s" is then the time it really ran), the errors by cause over all limiters, and
+// in try mode with two or more limiters "disagreements": per pair of limiters, the requests
+// both decided and those one accepted and the other rejected (an empty list otherwise).
 // No secrets: nothing about the connection.
 QJsonObject summaryJson(const RunSnapshot& run);
 

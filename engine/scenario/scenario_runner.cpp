@@ -135,6 +135,7 @@ RunSnapshot ScenarioRunner::snapshot() const {
     for (int b = 0; b < stats_->bucketCount(); ++b) {
         s.bucketTargetRate.push_back(pacer_->targetRate(b * bucketUs));
     }
+    s.sameRequests = scenario_.traffic.mode == AcquireMode::Try;
     stats_->fill(s);
     return s;
 }

@@ -51,6 +51,15 @@ struct LimiterSnapshot {
     double fairness = 1.0;  // Jain's index over the clients' accepted counts
 };
 
+// Two limiters (indexes a < b into RunSnapshot::limiters) that decided the same requests: on
+// how many both decided (neither failed), and on how many one accepted and the other rejected.
+struct LimiterDisagreement {
+    int a = 0;
+    int b = 0;
+    qint64 compared = 0;
+    qint64 disagreed = 0;
+};
+
 // A consistent-enough view of a run, cheap to take while it runs.
 struct RunSnapshot {
     QString scenarioName;
@@ -67,6 +76,10 @@ struct RunSnapshot {
     QVector<double> bucketTargetRate;  // requests/s at each bucket's start
     LatencyHistogram::Snapshot lag;    // us, actual send time minus scheduled send time
     QVector<LimiterSnapshot> limiters;
+    // Try mode: every limiter decides every request once, at the same time, so their decisions
+    // compare request by request (wait mode's retries give each limiter its own stream).
+    bool sameRequests = false;
+    QVector<LimiterDisagreement> disagreements;  // every pair; counted in try mode only
 };
 
 }  // namespace ratelab

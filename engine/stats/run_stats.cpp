@@ -57,7 +57,7 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
     latency_.record(latencyUs);
 }
 
-WorkerStats::WorkerStats(int limiters, int buckets, int clients) {
+WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(limiters) {
     for (int i = 0; i < limiters; ++i) {
         limiters_.push_back(std::make_unique<LimiterCounters>(buckets, clients));
     }
@@ -79,9 +79,11 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.limiters.clear();
     snapshot.lag = LatencyHistogram::Snapshot{};
     snapshot.scheduled = 0;
+    snapshot.disagreements.clear();
     for (const auto& w : workers_) {
         snapshot.lag.merge(w->lag_.snapshot());
         snapshot.scheduled += w->scheduled_.get(0);
+        w->agreement_.addTo(snapshot.disagreements);
     }
     for (int l = 0; l < specs_.size(); ++l) {
         LimiterSnapshot out;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "stats/agreement_counters.h"
 #include "stats/counter_array.h"
 #include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
@@ -87,11 +88,14 @@ public:
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
-    // What one worker's stats allocate (see LimiterCounters::allocatedBytes).
+    AgreementCounters& agreement() { return agreement_; }
+    // What one worker's stats allocate (see LimiterCounters::allocatedBytes; the agreement
+    // counters hold two per pair of limiters).
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
         return qint64(sizeof(WorkerStats)) + qint64(sizeof(std::atomic<long long>)) +
                limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
-                           LimiterCounters::allocatedBytes(buckets, clients));
+                           LimiterCounters::allocatedBytes(buckets, clients)) +
+               limiters * (limiters - 1) * qint64(sizeof(std::atomic<long long>));
     }
 
 private:
@@ -99,6 +103,7 @@ private:
     std::vector<std::unique_ptr<LimiterCounters>> limiters_;
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
+    AgreementCounters agreement_;
 };
 
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).

@@ -87,11 +87,16 @@ void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
             stats_.recordLag(ctx_.clock->waits() ? nowRunUs - nextSendUs_ : 0);
             // The same request goes to every limiter of the scenario.
             for (int l = 0; l < limiters; ++l) {
-                batch.push_back(Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits});
+                batch.push_back(
+                    Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits, false});
             }
             advanceSchedule();
         } else if (retryDue) {
-            batch.push_back(retries_.top());
+            if (retries_.top().held) {
+                release(retries_.top());
+            } else {
+                batch.push_back(retries_.top());
+            }
             retries_.pop();
         } else {
             break;
@@ -252,11 +257,41 @@ void Worker::execute(std::vector<Job>& batch) {
         stats_.limiter(batch[i].limiter).recordAttempt(doneRunUs - batch[i].dueRunUs);
         finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs, causes[i]);
     }
+    if (ctx_.traffic->mode == AcquireMode::Try) {
+        compareDecisions(batch, decisions, decided);
+    }
+}
+
+void Worker::compareDecisions(const std::vector<Job>& batch, const std::vector<Decision>& decisions,
+                              const std::vector<char>& decided) {
+    // Without retries a request's jobs sit together in the batch, one per limiter, in order.
+    const size_t limiters = size_t(ctx_.limiterCount);
+    if (limiters < 2) {
+        return;
+    }
+    outcomes_.resize(limiters);
+    for (size_t start = 0; start + limiters <= batch.size(); start += limiters) {
+        for (size_t l = 0; l < limiters; ++l) {
+            const size_t i = start + l;
+            outcomes_[l] = decided[i] ? (decisions[i].allowed ? 1 : 0) : -1;
+        }
+        stats_.agreement().record(outcomes_.data());
+    }
 }
 
 void Worker::giveUp(const Job& job) {
+    if (job.held) {
+        release(job);  // already granted: the stop only ends the hold
+        return;
+    }
     stats_.limiter(job.limiter)
         .recordOutcome(bucketOf(job.scheduledRunUs), job.client, Outcome::Rejected, 0);
+}
+
+void Worker::release(const Job& job) {
+    stats_.limiter(job.limiter)
+        .recordOutcome(bucketOf(job.scheduledRunUs), job.client, Outcome::Accepted,
+                       job.dueRunUs - job.firstTryRunUs);
 }
 
 void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, ErrorCause cause) {
@@ -273,19 +308,26 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     // In virtual time the attempt happens exactly when it is due; in real time when it was sent.
     const qint64 attemptRunUs = ctx_.clock->isVirtual() ? job.dueRunUs : sendRunUs;
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
+    const TrafficSpec& traffic = *ctx_.traffic;
+    if (decision->allowed && traffic.mode == AcquireMode::Wait && decision->delayMs > 0) {
+        // As nginx, the leaky bucket holds the request delay_ms before it proceeds: it completes
+        // then (the worker goes on meanwhile) and the hold counts as waited.
+        retries_.push(Job{attemptRunUs + decision->delayMs * 1000, job.scheduledRunUs, firstTry,
+                          job.limiter, job.client, job.permits, true});
+        return;
+    }
     if (decision->allowed) {
         counters.recordOutcome(bucket, job.client, Outcome::Accepted, attemptRunUs - firstTry);
         return;
     }
-    const TrafficSpec& traffic = *ctx_.traffic;
     if (traffic.mode == AcquireMode::Wait && decision->retryAfterMs >= 0) {
         const qint64 due =
             ctx_.clock->isVirtual()
                 ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs)
                 : sendRunUs + decision->retryAfterMs * 1000;
         if (due - firstTry <= traffic.timeoutMs * 1000) {
-            retries_.push(
-                Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client, job.permits});
+            retries_.push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client,
+                              job.permits, false});
             return;
         }
     }

@@ -53,6 +53,7 @@ private:
         int limiter;
         int client;
         qint64 permits;
+        bool held;  // granted with a delay (the leaky bucket): completes when due, no call
     };
     // Min-heap on due time; waits due at the same instant go in schedule order (first come,
     // first served), which also keeps virtual-time runs reproducible.
@@ -75,8 +76,14 @@ private:
     // says why), or in wait mode a retry queued for later.
     void finish(const Job& job, const Decision* decision, qint64 sendRunUs,
                 ErrorCause cause = ErrorCause::Other);
-    // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is.
+    // A wait abandoned because the run was stopped: rejected, as a timed-out acquire is (a held
+    // request was already granted: released).
     void giveUp(const Job& job);
+    // A held request proceeds: accepted, having waited from its first try until it was due.
+    void release(const Job& job);
+    // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
+    void compareDecisions(const std::vector<Job>& batch, const std::vector<Decision>& decisions,
+                          const std::vector<char>& decided);
     bool ensureConnected();
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
@@ -94,6 +101,7 @@ private:
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
+    std::vector<signed char> outcomes_;  // compareDecisions: one request's, per limiter
 };
 
 }  // namespace ratelab

@@ -117,6 +117,15 @@ ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {
         case LimiterType::SlidingWindow:
             slidingWindow_ = std::make_unique<SlidingWindowModel>(spec);
             break;
+        case LimiterType::Gcra:
+            gcra_ = std::make_unique<GcraModel>(spec);
+            break;
+        case LimiterType::SlidingCounter:
+            slidingCounter_ = std::make_unique<SlidingCounterModel>(spec);
+            break;
+        case LimiterType::LeakyBucket:
+            leakyBucket_ = std::make_unique<LeakyBucketModel>(spec);
+            break;
     }
 }
 
@@ -128,6 +137,12 @@ Decision ReferenceModel::decide(const Request& request) {
             return fixedWindow_->decide(request);
         case LimiterType::SlidingWindow:
             return slidingWindow_->decide(request);
+        case LimiterType::Gcra:
+            return gcra_->decide(request);
+        case LimiterType::SlidingCounter:
+            return slidingCounter_->decide(request);
+        case LimiterType::LeakyBucket:
+            return leakyBucket_->decide(request);
     }
     return {};
 }

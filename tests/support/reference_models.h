@@ -8,6 +8,7 @@
 
 #include "limiters/calendar_window.h"
 #include "limiters/limiter.h"
+#include "support/algorithm_models.h"
 
 namespace ratelab::test {
 
@@ -64,6 +65,9 @@ private:
     std::unique_ptr<TokenBucketModel> tokenBucket_;
     std::unique_ptr<FixedWindowModel> fixedWindow_;
     std::unique_ptr<SlidingWindowModel> slidingWindow_;
+    std::unique_ptr<GcraModel> gcra_;
+    std::unique_ptr<SlidingCounterModel> slidingCounter_;
+    std::unique_ptr<LeakyBucketModel> leakyBucket_;
 };
 
 }  // namespace ratelab::test

@@ -39,10 +39,11 @@ QVector<Request> generateTrace(const TraceShape& shape) {
 }
 
 static QString describe(const Decision& d) {
-    return QStringLiteral("allowed=%1 retry_after_ms=%2 remaining=%3")
+    return QStringLiteral("allowed=%1 retry_after_ms=%2 remaining=%3 delay_ms=%4")
         .arg(d.allowed)
         .arg(d.retryAfterMs)
-        .arg(d.remaining);
+        .arg(d.remaining)
+        .arg(d.delayMs);
 }
 
 void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) {
@@ -56,7 +57,8 @@ void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) 
         const Decision got = limiter->decide(limiter.router(), r);
         const Decision want = model.decide(r);
         const bool same = got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
-                          got.remaining == want.remaining && got.atMs == r.nowMs;
+                          got.remaining == want.remaining && got.atMs == r.nowMs &&
+                          got.delayMs == want.delayMs;
         if (!same) {
             const QString message =
                 QStringLiteral("request %1 (t=%2 client=%3 permits=%4): redis %5, model %6")

@@ -117,6 +117,20 @@ QString TimelineModel::title() const {
             config = rules.join(QStringLiteral(", "));
             break;
         }
+        case LimiterType::Gcra:
+            config =
+                tr("%1 per %2 ms, burst %3").arg(spec_.rate).arg(spec_.periodMs).arg(spec_.burst);
+            break;
+        case LimiterType::SlidingCounter:
+            config = tr("%1 per %2 ms window").arg(spec_.limit).arg(spec_.windowMs);
+            break;
+        case LimiterType::LeakyBucket:
+            config = tr("%1 per %2 ms, burst %3%4")
+                         .arg(spec_.rate)
+                         .arg(spec_.periodMs)
+                         .arg(spec_.burst)
+                         .arg(spec_.nodelay ? tr(", nodelay") : QString());
+            break;
     }
     if (spec_.scope == Scope::PerClient)
         config += tr(" per client");
@@ -166,7 +180,8 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax) cons
 // The token history in view (and one point on each side), thinned out when too long.
 TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) const {
     Tokens tokens;
-    tokens.shown = configured_ && spec_.type == LimiterType::TokenBucket;
+    tokens.shown = configured_ && spec_.type != LimiterType::FixedWindow &&
+                   spec_.type != LimiterType::SlidingWindow;
     if (!tokens.shown)
         return tokens;
     auto first = std::lower_bound(tokenHistory_.cbegin(), tokenHistory_.cend(), viewMin,
@@ -244,6 +259,9 @@ QVector<TimelineModel::Band> TimelineModel::bands(double viewMin, double viewMax
 
 QVector<TimelineModel::Span> TimelineModel::spans() const {
     QVector<Span> spans;
+    if (spec_.type == LimiterType::Gcra || spec_.type == LimiterType::SlidingCounter ||
+        spec_.type == LimiterType::LeakyBucket)
+        return levelSpans_;
     if (spec_.type != LimiterType::SlidingWindow)
         return spans;
     const double now = double(spansNowMs_ - startEpochMs_) / 1000.0;
@@ -282,6 +300,7 @@ void TimelineModel::clearStateHistory() {
     windowParity_.clear();
     spans_.clear();
     spansNowMs_ = 0;
+    levelSpans_.clear();
 }
 
 // What the limiter's Redis state adds to the history.
@@ -324,6 +343,94 @@ void TimelineModel::ingest(const LimiterState& state) {
             spans_ = state.spans;
             spansNowMs_ = state.nowMs;
             break;
+        case LimiterType::Gcra:
+        case LimiterType::SlidingCounter:
+        case LimiterType::LeakyBucket:
+            ingestLevels(state);
+            break;
+    }
+}
+
+// GCRA, the counter and the leaky bucket: the permits a request could take now on the token
+// axis (summed over the clients; a scope key not in Redis has all of them), and their state as
+// labelled spans: GCRA's theoretical arrival time ahead of now within its tolerance, the counter's
+// previous and current windows with the weighted estimate, the leaky bucket's water level and the
+// queue delay.
+void TimelineModel::ingestLevels(const LimiterState& state) {
+    const double x = double(state.nowMs - startEpochMs_) / 1000.0;
+    double used = 0;
+    const LimiterState::Level* busiest = nullptr;
+    for (const LimiterState::Level& level : state.levels) {
+        used += std::min(level.used, double(level.capacity));
+        if (busiest == nullptr || level.used > busiest->used)
+            busiest = &level;
+    }
+    const double available = std::max(0.0, double(capacity()) - used);
+    while (!tokenHistory_.isEmpty() && tokenHistory_.last().x() > x)
+        tokenHistory_.removeLast();
+    if (!tokenHistory_.isEmpty() && tokenHistory_.last().x() == x)
+        tokenHistory_.last().setY(available);
+    else
+        tokenHistory_.append(QPointF(x, available));
+    if (tokenHistory_.size() > kMaxTokenHistory)
+        tokenHistory_.erase(tokenHistory_.begin(), tokenHistory_.end() - kMaxTokenHistory);
+
+    levelSpans_.clear();
+    if (busiest == nullptr)
+        return;
+    const QString who = spec_.scope == Scope::PerClient && !busiest->client.isEmpty()
+                            ? tr(" (busiest client %1)").arg(busiest->client)
+                            : QString();
+    switch (spec_.type) {
+        case LimiterType::Gcra: {
+            // The view ends at now, so the spans end there: the tolerance τ and, inside it, how
+            // far the theoretical arrival time is ahead of now (a request passes while TAT + T
+            // stays within τ of now).
+            const double emissionMs =
+                double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
+            const double toleranceMs = double(spec_.burst) * emissionMs;
+            levelSpans_.append({x - toleranceMs / 1000.0, x,
+                                tr("tolerance %1 ms = burst %2 × %3 ms")
+                                    .arg(toleranceMs, 0, 'f', toleranceMs < 10 ? 2 : 0)
+                                    .arg(spec_.burst)
+                                    .arg(emissionMs, 0, 'f', emissionMs < 10 ? 2 : 0)});
+            levelSpans_.append({x - double(busiest->aheadMs) / 1000.0, x,
+                                tr("TAT = now + %1 ms%2").arg(busiest->aheadMs).arg(who)});
+            break;
+        }
+        case LimiterType::SlidingCounter: {
+            const double start = double(busiest->windowStartMs - startEpochMs_) / 1000.0;
+            const double w = double(spec_.windowMs) / 1000.0;
+            const double weight =
+                1.0 - double(state.nowMs - busiest->windowStartMs) / double(spec_.windowMs);
+            levelSpans_.append(
+                {start - w, start,
+                 tr("previous %1 × %2%").arg(busiest->previous).arg(qRound(weight * 100))});
+            levelSpans_.append({start, start + w,
+                                tr("current %1 · estimate %2 of %3%4")
+                                    .arg(busiest->current)
+                                    .arg(qRound64(busiest->used))
+                                    .arg(spec_.limit)
+                                    .arg(who)});
+            break;
+        }
+        case LimiterType::LeakyBucket: {
+            // Ending at now: the time the water takes to drain at the leak rate.
+            const double drainMs =
+                busiest->used * double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
+            levelSpans_.append({x - drainMs / 1000.0, x,
+                                tr("water %1 of %2, drains in %3 ms · queue delay %4 ms%5")
+                                    .arg(busiest->used, 0, 'f', 1)
+                                    .arg(spec_.burst + 1)
+                                    .arg(qRound64(drainMs))
+                                    .arg(busiest->aheadMs)
+                                    .arg(who)});
+            break;
+        }
+        case LimiterType::TokenBucket:
+        case LimiterType::FixedWindow:
+        case LimiterType::SlidingWindow:
+            break;
     }
 }
 
@@ -332,7 +439,7 @@ int TimelineModel::effectiveClients() const {
 }
 
 qint64 TimelineModel::capacity() const {
-    return spec_.rate * (spec_.scope == Scope::PerClient ? effectiveClients() : 1);
+    return spec_.capacity() * (spec_.scope == Scope::PerClient ? effectiveClients() : 1);
 }
 
 }  // namespace ratelab

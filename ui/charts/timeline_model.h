@@ -93,8 +93,9 @@ private:
     void useSpec(const LimiterSpec& spec);
     void clearStateHistory();
     void ingest(const LimiterState& state);
+    void ingestLevels(const LimiterState& state);
     int effectiveClients() const;
-    qint64 capacity() const;  // the rate, times the clients when per client
+    qint64 capacity() const;  // the spec's capacity, times the clients when per client
 
     bool configured_ = false;  // setLimiter or update was called
     LimiterSpec spec_;
@@ -118,6 +119,7 @@ private:
     QHash<qint64, bool> windowParity_;       // by window start: which band shade it got
     QVector<LimiterState::RuleSpan> spans_;  // of the latest state
     qint64 spansNowMs_ = 0;
+    QVector<Span> levelSpans_;  // gcra, sliding_counter, leaky_bucket: of the latest state
     QVector<Marker> markers_;
 };
 

@@ -8,9 +8,11 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <iterator>
 
 #include "editors/fixed_window_page.h"
 #include "editors/limiter_types.h"
+#include "editors/rate_period_burst_page.h"
 #include "editors/sliding_window_page.h"
 #include "editors/token_bucket_page.h"
 #include "input_error.h"
@@ -41,6 +43,11 @@ void alignLabels(const QList<QFormLayout*>& forms) {
         label->setMinimumWidth(width);
 }
 
+// The types whose rate is the common "rate" field (the logs and counters have limits instead).
+bool hasRateField(LimiterType type) {
+    return type != LimiterType::SlidingWindow && type != LimiterType::SlidingCounter;
+}
+
 }  // namespace
 
 LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
@@ -59,6 +66,10 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
                    limiterTypeName(LimiterType::FixedWindow));
     type_->addItem(tr("Sliding window log (multi-rule)"),
                    limiterTypeName(LimiterType::SlidingWindow));
+    type_->addItem(tr("GCRA (redis_rate, redis-cell)"), limiterTypeName(LimiterType::Gcra));
+    type_->addItem(tr("Sliding window counter (Cloudflare, upstash)"),
+                   limiterTypeName(LimiterType::SlidingCounter));
+    type_->addItem(tr("Leaky bucket (nginx limit_req)"), limiterTypeName(LimiterType::LeakyBucket));
     common_->addRow(tr("&Type"), type_);
     connect(type_, &QComboBox::currentIndexChanged, this, [this] {
         showType();
@@ -91,8 +102,9 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     pages_ = new QStackedWidget(this);
     pages_->setObjectName(QStringLiteral("pages"));
-    typePages_ = {new TokenBucketPage(pages_), new FixedWindowPage(pages_),
-                  new SlidingWindowPage(pages_)};
+    typePages_ = {new TokenBucketPage(pages_),    new FixedWindowPage(pages_),
+                  new SlidingWindowPage(pages_),  new RatePeriodBurstPage(false, pages_),
+                  new SlidingCounterPage(pages_), new RatePeriodBurstPage(true, pages_)};
     QList<QFormLayout*> forms{common_};
     for (LimiterPage* page : typePages_) {
         pages_->addWidget(page);
@@ -180,7 +192,7 @@ void LimiterEditor::showType() {
             i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         pages_->widget(i)->setSizePolicy(policy, policy);
     }
-    common_->setRowVisible(rate_, currentType() != LimiterType::SlidingWindow);
+    common_->setRowVisible(rate_, hasRateField(currentType()));
 }
 
 QJsonObject LimiterEditor::formJson() const {
@@ -193,7 +205,7 @@ QJsonObject LimiterEditor::formJson() const {
     const QString onError = onError_->currentData().toString();
     if (onError != failurePolicyName(FailurePolicy::Error))  // as limiterSpecToJson writes it
         json.insert(kOnError, onError);
-    if (type != LimiterType::SlidingWindow)
+    if (hasRateField(type))
         json.insert(kRate, numberOrText(rate_->text()));
     typePages_[std::max(0, type_->currentIndex())]->writeJson(json);
     return json;
@@ -219,8 +231,14 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     // Absent (or not one of the choices) is the default, "error".
     onError_->setCurrentIndex(std::max(0, onError_->findData(values.value(kOnError).toString())));
     rate_->setText(textOf(values.value(kRate)));
-    for (LimiterPage* page : typePages_)
-        page->fill(values);
+    // The other types' pages show their own defaults: GCRA and the leaky bucket share field
+    // names (period_ms, burst) but not their defaults.
+    const LimiterType shown = currentType();
+    for (size_t i = 0; i < std::size(kLimiterTypes); ++i) {
+        const LimiterType type = kLimiterTypes[i];
+        typePages_[i]->fill(type == shown ? values
+                                          : limiterSpecToJson(defaultLimiterSpec(type, QString())));
+    }
     filling_ = false;
     showType();
     validate(false);
@@ -268,8 +286,12 @@ void LimiterEditor::validate(bool announce) {
 void LimiterEditor::showProblem(const QString& where, const QString& message) {
     const QString shownWhere = message.isEmpty() ? QString() : where;
     bool shown = commonErrors_.show(shownWhere, message);
-    for (LimiterPage* page : typePages_)
-        shown = page->showProblem(shown ? QString() : shownWhere, message) || shown;
+    // Only the current type's page: pages may share field names (GCRA's and the leaky bucket's).
+    LimiterPage* current = typePages_[std::max(0, type_->currentIndex())];
+    for (LimiterPage* page : typePages_) {
+        const bool mine = page == current && !shown;
+        shown = page->showProblem(mine ? shownWhere : QString(), message) || shown;
+    }
     formError_->setObjectName(!shown && !message.isEmpty() ? QStringLiteral("error")
                                                            : QStringLiteral("formError"));
     formError_->showMessage(shown ? QString() : message);

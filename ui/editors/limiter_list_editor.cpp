@@ -9,6 +9,7 @@
 #include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <iterator>
 
 #include "editors/field_help.h"
 #include "editors/limiter_editor.h"
@@ -33,8 +34,10 @@ LimiterListEditor::LimiterListEditor(QWidget* parent) : QWidget(parent) {
     auto* addButton = new QPushButton(tr("Add"), this);
     addButton->setObjectName(QStringLiteral("addLimiter"));
     auto* menu = new QMenu(addButton);
-    const char* actionNames[] = {"addTokenBucket", "addFixedWindow", "addSlidingWindow"};
-    for (int i = 0; i < 3; ++i) {
+    const char* actionNames[] = {"addTokenBucket", "addFixedWindow",    "addSlidingWindow",
+                                 "addGcra",        "addSlidingCounter", "addLeakyBucket"};
+    static_assert(std::size(actionNames) == std::size(kLimiterTypes));
+    for (size_t i = 0; i < std::size(kLimiterTypes); ++i) {
         const LimiterType type = kLimiterTypes[i];
         QAction* action = menu->addAction(limiterTypeTitle(type));
         action->setObjectName(QLatin1String(actionNames[i]));

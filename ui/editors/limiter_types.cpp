@@ -12,6 +12,12 @@ QString limiterTypeTitle(LimiterType type) {
             return QCoreApplication::translate("ratelab::LimiterListEditor", "fixed window");
         case LimiterType::SlidingWindow:
             return QCoreApplication::translate("ratelab::LimiterListEditor", "sliding window");
+        case LimiterType::Gcra:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "GCRA");
+        case LimiterType::SlidingCounter:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "sliding counter");
+        case LimiterType::LeakyBucket:
+            return QCoreApplication::translate("ratelab::LimiterListEditor", "leaky bucket");
     }
     return QString();
 }
@@ -42,6 +48,20 @@ LimiterSpec defaultLimiterSpec(LimiterType type, const QString& name) {
             break;
         case LimiterType::SlidingWindow:
             spec.rules = {{5, 1000}, {20, 60000}};
+            break;
+        case LimiterType::Gcra:
+            spec.rate = 10;
+            spec.periodMs = 1000;
+            spec.burst = 5;
+            break;
+        case LimiterType::SlidingCounter:
+            spec.limit = 10;
+            spec.windowMs = 1000;
+            break;
+        case LimiterType::LeakyBucket:
+            spec.rate = 10;
+            spec.periodMs = 1000;
+            spec.burst = 4;
             break;
     }
     return spec;

@@ -7,10 +7,11 @@
 
 namespace ratelab {
 
-// The three limiter types in the order of the editor's type selector, its pages and the list
+// The limiter types in the order of the editor's type selector, its pages and the list
 // editor's add menu.
-inline constexpr LimiterType kLimiterTypes[] = {LimiterType::TokenBucket, LimiterType::FixedWindow,
-                                                LimiterType::SlidingWindow};
+inline constexpr LimiterType kLimiterTypes[] = {
+    LimiterType::TokenBucket, LimiterType::FixedWindow,    LimiterType::SlidingWindow,
+    LimiterType::Gcra,        LimiterType::SlidingCounter, LimiterType::LeakyBucket};
 
 // "token bucket", "fixed window", "sliding window" (translated).
 QString limiterTypeTitle(LimiterType type);

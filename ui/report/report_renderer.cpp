@@ -132,6 +132,19 @@ QString configText(const LimiterSpec& spec, int clients) {
             text = rules.join(QStringLiteral(", "));
             break;
         }
+        case LimiterType::Gcra:
+            text = tr("%1 per %2 ms, burst %3").arg(spec.rate).arg(spec.periodMs).arg(spec.burst);
+            break;
+        case LimiterType::SlidingCounter:
+            text = tr("%1 per %2 ms window").arg(spec.limit).arg(spec.windowMs);
+            break;
+        case LimiterType::LeakyBucket:
+            text = tr("%1 per %2 ms, burst %3%4")
+                       .arg(spec.rate)
+                       .arg(spec.periodMs)
+                       .arg(spec.burst)
+                       .arg(spec.nodelay ? tr(", nodelay") : QString());
+            break;
     }
     if (spec.scope == Scope::PerClient)
         text += tr(" per client, %1 clients").arg(clients);

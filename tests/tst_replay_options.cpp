@@ -1,8 +1,10 @@
-// A replay slower than its trace keeps its limiter's state (scenario/replay_options.h): the
-// key TTLs, in server time, are stretched by the trace's busiest second.
+// What `ratelab replay` does before its first decision (scenario/replay_options.h): a replay
+// slower than its trace keeps its limiter's state (the key TTLs, in server time, are stretched
+// by the trace's busiest second), and every row is checked against the limiter.
 #include <QThread>
 #include <QtTest>
 
+#include "input_error.h"
 #include "limiters/limiter.h"
 #include "scenario/replay.h"
 #include "scenario/replay_options.h"
@@ -24,7 +26,7 @@ QVector<TraceRow> evenTrace(int rows, qint64 spanMs) {
 
 }  // namespace
 
-class TestReplayTtl : public QObject {
+class TestReplayOptions : public QObject {
     Q_OBJECT
 
 private slots:
@@ -78,7 +80,44 @@ private slots:
         QCOMPARE(decided, 5000);
         QCOMPARE(accepted, 1);
     }
+
+    // Issue 16 item 9: a sliding window takes at most kMaxSlidingWindowPermits per request;
+    // a trace asking more is bad input naming its line, before Redis sees any row.
+    void traceCheckedAgainstTheLimiter_data() {
+        QTest::addColumn<int>("type");
+        QTest::addColumn<qint64>("permits");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("sliding window above its bound")
+            << int(LimiterType::SlidingWindow) << qint64(1'000'000)
+            << QStringLiteral(
+                   "t.csv:3: a sliding window takes at most 10000 permits per "
+                   "request, got 1000000");
+        QTest::newRow("sliding window at its bound")
+            << int(LimiterType::SlidingWindow) << qint64(10'000) << QString();
+        QTest::newRow("token bucket: more than its rate is a rejection, not bad input")
+            << int(LimiterType::TokenBucket) << qint64(1'000'000) << QString();
+    }
+    void traceCheckedAgainstTheLimiter() {
+        QFETCH(int, type);
+        QFETCH(qint64, permits);
+        QFETCH(QString, error);
+        LimiterSpec spec;
+        spec.type = LimiterType(type);
+        spec.name = QStringLiteral("trace-check");
+        spec.rate = 10;
+        spec.intervalMs = 1000;
+        spec.rules = {{1'000'000, 1000}};
+        const auto limiter = makeLimiter(spec);
+        const QVector<TraceRow> trace = {TraceRow{0, QString(), 1, 2},
+                                         TraceRow{1, QString(), permits, 3}};
+        try {
+            checkTraceFitsLimiter(*limiter, trace, QStringLiteral("t.csv"));
+            QVERIFY2(error.isEmpty(), "no error");
+        } catch (const InputError& e) {
+            QCOMPARE(e.message(), error);
+        }
+    }
 };
 
-QTEST_GUILESS_MAIN(TestReplayTtl)
-#include "tst_replay_ttl.moc"
+QTEST_GUILESS_MAIN(TestReplayOptions)
+#include "tst_replay_options.moc"

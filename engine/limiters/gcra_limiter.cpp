@@ -1,0 +1,32 @@
+#include "limiters/gcra_limiter.h"
+
+#include "limiters/request_ids.h"
+
+namespace ratelab {
+namespace lua {
+extern const char* const kLua_gcra;
+}
+
+GcraLimiter::GcraLimiter(LimiterSpec spec, LimiterOptions options)
+    : Limiter(std::move(spec), options),
+      configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
+                  std::to_string(this->spec().burst)} {}
+
+const LuaScript& GcraLimiter::script() const {
+    static const LuaScript kScript(lua::kLua_gcra);
+    return kScript;
+}
+
+std::string GcraLimiter::stateKey(const QString& client) const {
+    return scopedKey("tat", client);
+}
+
+ScriptCall GcraLimiter::prepare(const Request& request) const {
+    checkPermits(request.permits);
+    return ScriptCall{
+        {stateKey(request.client)},
+        {configArgs_[0], configArgs_[1], configArgs_[2], std::to_string(request.permits),
+         std::to_string(request.nowMs), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+}
+
+}  // namespace ratelab

@@ -1,0 +1,32 @@
+#include "limiters/leaky_bucket_limiter.h"
+
+#include "limiters/request_ids.h"
+
+namespace ratelab {
+namespace lua {
+extern const char* const kLua_leaky_bucket;
+}
+
+LeakyBucketLimiter::LeakyBucketLimiter(LimiterSpec spec, LimiterOptions options)
+    : Limiter(std::move(spec), options),
+      configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
+                  std::to_string(this->spec().burst), this->spec().nodelay ? "1" : "0"} {}
+
+const LuaScript& LeakyBucketLimiter::script() const {
+    static const LuaScript kScript(lua::kLua_leaky_bucket);
+    return kScript;
+}
+
+std::string LeakyBucketLimiter::stateKey(const QString& client) const {
+    return scopedKey("lb", client);
+}
+
+ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
+    checkPermits(request.permits);
+    return ScriptCall{{stateKey(request.client)},
+                      {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
+                       std::to_string(request.permits), std::to_string(request.nowMs),
+                       ttlScaleArg(), ttlArg(kStateGraceMs)}};
+}
+
+}  // namespace ratelab

@@ -1,0 +1,136 @@
+// The levels of the limiters whose state is one string per scope key (gcra.lua,
+// sliding_counter.lua, leaky_bucket.lua), evaluated at the reader's now with the scripts'
+// own formulas. Read-only: SCAN and GET.
+#include <QByteArray>
+#include <QList>
+#include <algorithm>
+
+#include "limiters/limiter_state.h"
+#include "redis/redis_error.h"
+#include "redis/redis_scan.h"
+
+namespace ratelab {
+namespace {
+
+// floor(a / b) for b > 0, in integers (no rounding).
+qint64 floorDiv(qint64 a, qint64 b) {
+    qint64 q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) {
+        --q;
+    }
+    return q;
+}
+
+// "<config>" is the last field; the numbers before it are the state. Empty on a foreign value.
+QList<qint64> stateNumbers(const QByteArray& value, const QByteArray& config, int count) {
+    const QList<QByteArray> parts = value.split(' ');
+    QList<qint64> numbers;
+    if (parts.size() != count + 1 || parts.last() != config) {
+        return {};  // written under another config (reset at the next decision) or not ours
+    }
+    for (int i = 0; i < count; ++i) {
+        bool ok = false;
+        numbers.append(parts[i].toLongLong(&ok));
+        if (!ok) {
+            return {};
+        }
+    }
+    return numbers;
+}
+
+LimiterState::Level gcraLevel(const LimiterSpec& spec, const QList<qint64>& n, qint64 now) {
+    // TAT = q + r / rate ms; T = period / rate.
+    LimiterState::Level level;
+    level.capacity = spec.burst;
+    const double tat = double(n[0]) + double(n[1]) / double(spec.rate);
+    const double ahead = std::max(0.0, tat - double(now));
+    level.aheadMs = qint64(ahead + 0.999999);
+    level.used = ahead * double(spec.rate) / double(spec.periodMs);
+    return level;
+}
+
+LimiterState::Level counterLevel(const LimiterSpec& spec, const QList<qint64>& n, qint64 now) {
+    LimiterState::Level level;
+    level.capacity = spec.limit;
+    const qint64 w = spec.windowMs;
+    const qint64 i = floorDiv(now, w);
+    const qint64 offset = now - i * w;
+    if (n[0] == i) {
+        level.current = n[1];
+        level.previous = n[2];
+    } else if (n[0] == i - 1) {
+        level.previous = n[1];
+    }
+    level.windowStartMs = i * w;
+    level.used = double(floorDiv(level.previous * (w - offset), w) + level.current);
+    return level;
+}
+
+LimiterState::Level leakyLevel(const LimiterSpec& spec, const QList<qint64>& n, qint64 now) {
+    // x = max(E - floor(rate * 1000 * elapsed / period) + 1000, 0): what a request finds now.
+    LimiterState::Level level;
+    level.capacity = spec.burst + 1;
+    const qint64 r = spec.rate * 1000;
+    const qint64 elapsed = std::max<qint64>(0, now - n[1]);
+    const qint64 drainMs = (n[0] + 1000) * spec.periodMs / r + 1;
+    qint64 x = 0;
+    if (elapsed < drainMs) {
+        x = std::max<qint64>(n[0] - floorDiv(r * elapsed, spec.periodMs) + 1000, 0);
+    }
+    level.used = double(x) / 1000.0;
+    level.aheadMs = spec.nodelay ? 0 : floorDiv(x * spec.periodMs, r);
+    return level;
+}
+
+}  // namespace
+
+void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState* state) {
+    const LimiterSpec& spec = limiter.spec();
+    const char* kind = spec.type == LimiterType::Gcra             ? "tat"
+                       : spec.type == LimiterType::SlidingCounter ? "sc"
+                                                                  : "lb";
+    QByteArray config =
+        QByteArray::number(spec.type == LimiterType::SlidingCounter ? spec.limit : spec.rate);
+    if (spec.type == LimiterType::SlidingCounter) {
+        config += '/' + QByteArray::number(spec.windowMs);
+    } else {
+        config += '/' + QByteArray::number(spec.periodMs) + '/' + QByteArray::number(spec.burst);
+    }
+
+    std::string pattern = limiter.scanPattern();
+    pattern.pop_back();  // "{name}:" escaped
+    pattern += kind;
+    std::vector<std::string> names;
+    for (const std::string& p : {pattern, pattern + ":*"}) {
+        scanEach(c, p, [&](std::vector<std::string>& keys) {
+            names.insert(names.end(), keys.begin(), keys.end());
+        });
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& k : names) {
+        c.append({"GET", k});
+    }
+    const std::string prefix = limiter.hashTag() + ":" + kind;
+    for (const std::string& k : names) {
+        RedisReply reply = c.readReply();
+        if (reply->type != REDIS_REPLY_STRING) {
+            continue;  // expired since the SCAN, or another type
+        }
+        const QByteArray value(reply->str, int(reply->len));
+        const int count = spec.type == LimiterType::SlidingCounter ? 3 : 2;
+        const QList<qint64> numbers = stateNumbers(value, config, count);
+        if (numbers.isEmpty()) {
+            continue;
+        }
+        LimiterState::Level level =
+            spec.type == LimiterType::Gcra             ? gcraLevel(spec, numbers, state->nowMs)
+            : spec.type == LimiterType::SlidingCounter ? counterLevel(spec, numbers, state->nowMs)
+                                                       : leakyLevel(spec, numbers, state->nowMs);
+        const std::string client =
+            k.size() > prefix.size() + 1 ? k.substr(prefix.size() + 1) : std::string();
+        level.client = QString::fromStdString(client);
+        state->levels.push_back(level);
+    }
+}
+
+}  // namespace ratelab

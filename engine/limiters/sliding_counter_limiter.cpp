@@ -1,0 +1,30 @@
+#include "limiters/sliding_counter_limiter.h"
+
+#include "limiters/request_ids.h"
+
+namespace ratelab {
+namespace lua {
+extern const char* const kLua_sliding_counter;
+}
+
+SlidingCounterLimiter::SlidingCounterLimiter(LimiterSpec spec, LimiterOptions options)
+    : Limiter(std::move(spec), options),
+      configArgs_{std::to_string(this->spec().limit), std::to_string(this->spec().windowMs)} {}
+
+const LuaScript& SlidingCounterLimiter::script() const {
+    static const LuaScript kScript(lua::kLua_sliding_counter);
+    return kScript;
+}
+
+std::string SlidingCounterLimiter::stateKey(const QString& client) const {
+    return scopedKey("sc", client);
+}
+
+ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
+    checkPermits(request.permits);
+    return ScriptCall{{stateKey(request.client)},
+                      {configArgs_[0], configArgs_[1], std::to_string(request.permits),
+                       std::to_string(request.nowMs), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+}
+
+}  // namespace ratelab

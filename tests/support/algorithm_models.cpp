@@ -1,0 +1,133 @@
+#include "support/algorithm_models.h"
+
+#include <algorithm>
+
+namespace ratelab::test {
+namespace {
+
+using i128 = __int128;
+
+i128 floorDiv(i128 a, i128 b) {
+    i128 q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) {
+        --q;
+    }
+    return q;
+}
+
+i128 ceilDiv(i128 a, i128 b) {
+    return -floorDiv(-a, b);
+}
+
+QString scopeKey(const LimiterSpec& spec, const Request& r) {
+    return spec.scope == Scope::PerClient ? r.client : QString();
+}
+
+// The smallest whole w >= 1 with passes(w), passing being monotone in w (state only drains).
+template <typename Passes>
+qint64 firstPassing(Passes passes) {
+    qint64 hi = 1;
+    while (!passes(hi)) {
+        hi *= 2;
+    }
+    qint64 lo = hi / 2;  // fails, or 0
+    while (hi - lo > 1) {
+        const qint64 mid = lo + (hi - lo) / 2;
+        (passes(mid) ? hi : lo) = mid;
+    }
+    return hi;
+}
+
+Decision answer(bool allowed, qint64 retry, qint64 remaining, qint64 now, qint64 delay = 0) {
+    Decision d;
+    d.allowed = allowed;
+    d.retryAfterMs = retry;
+    d.remaining = remaining;
+    d.atMs = now;
+    d.delayMs = delay;
+    return d;
+}
+
+}  // namespace
+
+Decision GcraModel::decide(const Request& r) {
+    // ticks = ms x rate, so T = period_ms ticks and tau = burst x period_ms ticks exactly.
+    const i128 rate = spec_.rate;
+    const i128 T = spec_.periodMs;
+    const i128 tau = i128(spec_.burst) * T;
+    const i128 now = i128(r.nowMs) * rate;
+    const QString key = scopeKey(spec_, r);
+    const i128 tat = std::max(tat_.value(key, now), now);
+    const auto remainingAt = [&](i128 t) {
+        return qint64(std::max<i128>(0, floorDiv(now + tau - t, T)));
+    };
+    if (r.permits > spec_.burst) {
+        return answer(false, -1, remainingAt(tat), r.nowMs);
+    }
+    const i128 newTat = tat + i128(r.permits) * T;
+    const i128 allowAt = newTat - tau;
+    if (allowAt <= now) {
+        tat_[key] = newTat;
+        return answer(true, 0, remainingAt(newTat), r.nowMs);
+    }
+    return answer(false, qint64(ceilDiv(allowAt, rate)) - r.nowMs, remainingAt(tat), r.nowMs);
+}
+
+qint64 SlidingCounterModel::estimate(const QString& key, qint64 t) const {
+    const qint64 w = spec_.windowMs;
+    const qint64 i = qint64(floorDiv(t, w));
+    const auto counts = counts_.value(key);
+    const auto count = [&](qint64 index) {
+        const auto it = counts.find(index);
+        return it == counts.end() ? 0 : it->second;
+    };
+    return qint64(floorDiv(i128(count(i - 1)) * (w - (t - i * w)), w)) + count(i);
+}
+
+Decision SlidingCounterModel::decide(const Request& r) {
+    const QString key = scopeKey(spec_, r);
+    const qint64 est = estimate(key, r.nowMs);
+    if (r.permits <= spec_.limit && est + r.permits <= spec_.limit) {
+        counts_[key][qint64(floorDiv(r.nowMs, spec_.windowMs))] += r.permits;
+        return answer(true, 0, spec_.limit - est - r.permits, r.nowMs);
+    }
+    const qint64 remaining = std::max<qint64>(0, spec_.limit - est);
+    if (r.permits > spec_.limit) {
+        return answer(false, -1, remaining, r.nowMs);
+    }
+    const qint64 wait = firstPassing(
+        [&](qint64 w) { return estimate(key, r.nowMs + w) + r.permits <= spec_.limit; });
+    return answer(false, wait, remaining, r.nowMs);
+}
+
+qint64 LeakyBucketModel::level(const QString& key, qint64 t) const {
+    const auto it = state_.find(key);
+    if (it == state_.end()) {
+        return 0;
+    }
+    const i128 leaked = floorDiv(i128(spec_.rate) * 1000 * (t - it->last), spec_.periodMs);
+    return qint64(std::max<i128>(it->excess - leaked + 1000, 0));
+}
+
+Decision LeakyBucketModel::decide(const Request& r) {
+    const QString key = scopeKey(spec_, r);
+    const qint64 x = level(key, r.nowMs);
+    const qint64 e = x + 1000 * (r.permits - 1);
+    const qint64 burst = spec_.burst;
+    const qint64 refusedRemaining =
+        std::max<qint64>(0, qint64(floorDiv(1000 * burst - x, 1000)) + 1);
+    if (r.permits > burst + 1) {
+        return answer(false, -1, refusedRemaining, r.nowMs);
+    }
+    if (e <= 1000 * burst) {
+        state_[key] = State{e, r.nowMs};
+        const qint64 delay =
+            spec_.nodelay ? 0 : qint64(floorDiv(i128(e) * spec_.periodMs, i128(spec_.rate) * 1000));
+        return answer(true, 0, qint64(floorDiv(1000 * burst - e, 1000)), r.nowMs, delay);
+    }
+    const qint64 wait = firstPassing(
+        [&](qint64 w) { return level(key, r.nowMs + w) + 1000 * (r.permits - 1) <= 1000 * burst; });
+    return answer(false, wait, refusedRemaining, r.nowMs);
+}
+
+}  // namespace ratelab::test

@@ -1,0 +1,199 @@
+// Specs of gcra, sliding_counter and leaky_bucket: parsing, the bounds that keep the scripts'
+// integer arithmetic exact, errors with their JSON paths, and round trips.
+#include <QJsonDocument>
+#include <QtTest>
+
+#include "input_error.h"
+#include "limiters/limiter.h"
+#include "limiters/limiter_spec.h"
+#include "redis/redis_error.h"
+
+using namespace ratelab;
+
+class TestAlgorithmSpecs : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parseValid_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<qint64>("rate");
+        QTest::addColumn<qint64>("periodMs");
+        QTest::addColumn<qint64>("burst");
+        QTest::addColumn<bool>("nodelay");
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<qint64>("windowMs");
+        QTest::addColumn<qint64>("capacity");
+        QTest::newRow("design gcra")
+            << QByteArray(R"({"type": "gcra", "name": "g", "scope": "per_client", "rate": 10,
+                              "period_ms": 1000, "burst": 5})")
+            << "gcra" << 10LL << 1000LL << 5LL << false << 0LL << 0LL << 5LL;
+        QTest::newRow("design sliding_counter")
+            << QByteArray(R"({"type": "sliding_counter", "name": "c", "scope": "global",
+                              "limit": 100, "window_ms": 60000})")
+            << "sliding_counter" << 0LL << 0LL << 0LL << false << 100LL << 60000LL << 100LL;
+        QTest::newRow("leaky bucket, nodelay defaults to false")
+            << QByteArray(R"({"type": "leaky_bucket", "name": "l", "rate": 2, "period_ms": 1000,
+                              "burst": 3})")
+            << "leaky_bucket" << 2LL << 1000LL << 3LL << false << 0LL << 0LL << 4LL;
+        QTest::newRow("leaky bucket, burst 0 and nodelay")
+            << QByteArray(R"({"type": "leaky_bucket", "name": "l", "rate": 1, "period_ms": 1,
+                              "burst": 0, "nodelay": true})")
+            << "leaky_bucket" << 1LL << 1LL << 0LL << true << 0LL << 0LL << 1LL;
+        QTest::newRow("gcra at the bounds")
+            << QByteArray(R"({"type": "gcra", "name": "g", "rate": 1000000,
+                              "period_ms": 86400000, "burst": 100000})")
+            << "gcra" << 1000000LL << 86400000LL << 100000LL << false << 0LL << 0LL << 100000LL;
+    }
+    void parseValid() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, type);
+        QFETCH(qint64, rate);
+        QFETCH(qint64, periodMs);
+        QFETCH(qint64, burst);
+        QFETCH(bool, nodelay);
+        QFETCH(qint64, limit);
+        QFETCH(qint64, windowMs);
+        QFETCH(qint64, capacity);
+        LimiterSpec spec;
+        try {
+            spec = parseLimiterSpecJson(json);
+        } catch (const InputError& error) {
+            QFAIL(qPrintable(QStringLiteral("refused: ") + error.message()));
+        }
+        QCOMPARE(limiterTypeName(spec.type), type);
+        QCOMPARE(spec.rate, rate);
+        QCOMPARE(spec.periodMs, periodMs);
+        QCOMPARE(spec.burst, burst);
+        QCOMPARE(spec.nodelay, nodelay);
+        QCOMPARE(spec.limit, limit);
+        QCOMPARE(spec.windowMs, windowMs);
+        QCOMPARE(spec.capacity(), capacity);
+        // The written form reads back as the same spec.
+        QCOMPARE(parseLimiterSpec(limiterSpecToJson(spec)), spec);
+    }
+
+    void parseInvalid_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("gcra burst 0")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"period_ms":1000,"burst":0})")
+            << "$.burst"
+            << "from 1 to 100000";
+        QTest::newRow("gcra rate above 1e6")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1000001,"period_ms":1,"burst":1})")
+            << "$.rate"
+            << "from 1 to 1000000";
+        QTest::newRow("gcra period above a day")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"period_ms":86400001,"burst":1})")
+            << "$.period_ms"
+            << "from 1 to 86400000";
+        QTest::newRow("gcra fractional burst")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"period_ms":10,"burst":1.5})")
+            << "$.burst"
+            << "integer";
+        QTest::newRow("gcra with a token bucket's field")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"interval_ms":10,"burst":1})")
+            << "$.interval_ms"
+            << "unknown";
+        QTest::newRow("gcra without burst")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"period_ms":10})") << "$.burst"
+            << "missing";
+        QTest::newRow("leaky burst -1")
+            << QByteArray(
+                   R"({"type":"leaky_bucket","name":"l","rate":1,"period_ms":10,"burst":-1})")
+            << "$.burst"
+            << "from 0 to 100000";
+        QTest::newRow("leaky nodelay as text")
+            << QByteArray(R"({"type":"leaky_bucket","name":"l","rate":1,"period_ms":10,
+                              "burst":1,"nodelay":"yes"})")
+            << "$.nodelay"
+            << "true or false";
+        QTest::newRow("nodelay on gcra")
+            << QByteArray(R"({"type":"gcra","name":"g","rate":1,"period_ms":10,"burst":1,
+                              "nodelay":true})")
+            << "$.nodelay"
+            << "unknown";
+        QTest::newRow("counter limit above 1e6")
+            << QByteArray(R"({"type":"sliding_counter","name":"c","limit":1000001,"window_ms":10})")
+            << "$.limit"
+            << "from 1 to 1000000";
+        QTest::newRow("counter without window")
+            << QByteArray(R"({"type":"sliding_counter","name":"c","limit":1})") << "$.window_ms"
+            << "missing";
+        QTest::newRow("counter with rules")
+            << QByteArray(R"({"type":"sliding_counter","name":"c","limit":1,"window_ms":1,
+                              "rules":[]})")
+            << "$.rules"
+            << "unknown";
+    }
+    void parseInvalid() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, where);
+        QFETCH(QString, message);
+        try {
+            const LimiterSpec spec = parseLimiterSpecJson(json);
+            QFAIL(qPrintable(QStringLiteral("accepted: ") +
+                             QString::fromUtf8(QJsonDocument(limiterSpecToJson(spec)).toJson())));
+        } catch (const InputError& error) {
+            QCOMPARE(error.where(), where);
+            QVERIFY2(error.problem().contains(message, Qt::CaseInsensitive),
+                     qPrintable(error.problem()));
+        }
+    }
+
+    // The scripts answer "allowed retry remaining at reset" and, those that delay, " delay_ms"
+    // as one text reply; anything else is a reply error.
+    void parsesTextReplies_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<qint64>("retry");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<qint64>("at");
+        QTest::addColumn<bool>("reset");
+        QTest::addColumn<qint64>("delay");
+        QTest::newRow("five fields") << QByteArray("1 0 4 1700000000000 0") << true << true << 0LL
+                                     << 4LL << 1700000000000LL << false << 0LL;
+        QTest::newRow("six fields") << QByteArray("1 0 2 1700000000001 0 1500") << true << true
+                                    << 0LL << 2LL << 1700000000001LL << false << 1500LL;
+        QTest::newRow("never, reset")
+            << QByteArray("0 -1 3 5 1 0") << true << false << -1LL << 3LL << 5LL << true << 0LL;
+        for (const char* bad : {"1 0 2 3", "1 0 2 3 0 5 6", "1 0 2 3 0 x", "1 0 2 3 2",
+                                "1 0 2 3 0 -5", "1 0 2 3 0 ", "", "1,0,2,3,0"}) {
+            QTest::newRow(bad) << QByteArray(bad) << false << false << 0LL << 0LL << 0LL << false
+                               << 0LL;
+        }
+    }
+    void parsesTextReplies() {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, valid);
+        LimiterSpec spec;
+        spec.type = LimiterType::LeakyBucket;
+        spec.name = QStringLiteral("l");
+        spec.rate = 1;
+        spec.periodMs = 1000;
+        const auto limiter = makeLimiter(spec);
+        redisReply reply{};
+        reply.type = REDIS_REPLY_STRING;
+        reply.str = text.data();
+        reply.len = size_t(text.size());
+        try {
+            const Decision d = limiter->parseReply(&reply);
+            QVERIFY2(valid, "accepted");
+            QTEST(d.allowed, "allowed");
+            QTEST(d.retryAfterMs, "retry");
+            QTEST(d.remaining, "remaining");
+            QTEST(d.atMs, "at");
+            QTEST(d.configReset, "reset");
+            QTEST(d.delayMs, "delay");
+        } catch (const RedisError& error) {
+            QVERIFY2(!valid, error.what());
+            QVERIFY2(QByteArray(error.what()).contains("leaky_bucket"), error.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAlgorithmSpecs)
+#include "tst_algorithm_specs.moc"

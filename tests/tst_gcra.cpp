@@ -1,0 +1,118 @@
+// GCRA on a real Redis against the reference model: the design's edges and random traces.
+#include <QtTest>
+
+#include "support/decision_steps.h"
+#include "support/test_redis.h"
+#include "support/trace_generator.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+LimiterSpec gcra(qint64 rate, qint64 periodMs, qint64 burst, Scope scope = Scope::Global) {
+    LimiterSpec s;
+    s.type = LimiterType::Gcra;
+    s.name = uniqueName(QStringLiteral("gcra"));
+    s.scope = scope;
+    s.rate = rate;
+    s.periodMs = periodMs;
+    s.burst = burst;
+    return s;
+}
+
+}  // namespace
+
+class TestGcra : public QObject {
+    Q_OBJECT
+
+private slots:
+    void edges_data() {
+        QTest::addColumn<qint64>("rate");
+        QTest::addColumn<qint64>("periodMs");
+        QTest::addColumn<qint64>("burst");
+        QTest::addColumn<DecisionSteps>("steps");
+        // {t, permits, allowed, retry_after_ms, remaining}
+        QTest::newRow("design: 1/s burst 5, six at t=0")
+            << 1LL << 1000LL << 5LL
+            << DecisionSteps{{0, 1, true, 0, 4}, {0, 1, true, 0, 3}, {0, 1, true, 0, 2},
+                             {0, 1, true, 0, 1}, {0, 1, true, 0, 0}, {0, 1, false, 1000, 0}};
+        // T = 1000/3 ms: the second request may pass at ceil(333.33) = 334, not at 333.
+        QTest::newRow("fractional T 3/s burst 1")
+            << 3LL << 1000LL << 1LL
+            << DecisionSteps{{0, 1, true, 0, 0},    {0, 1, false, 334, 0},   {333, 1, false, 1, 0},
+                             {334, 1, true, 0, 0},   // TAT was 333.33 < now: tat = 334
+                             {667, 1, false, 1, 0},  // 667.33
+                             {999, 1, true, 0, 0},  {1000, 1, false, 333, 0}};
+        QTest::newRow("burst 1: one per period")
+            << 1LL << 1000LL << 1LL
+            << DecisionSteps{{0, 1, true, 0, 0}, {999, 1, false, 1, 0}, {1000, 1, true, 0, 0}};
+        QTest::newRow("permits = burst, then above") << 10LL << 1000LL << 4LL
+                                                     << DecisionSteps{{0, 4, true, 0, 0},
+                                                                      {0, 5, false, -1, 0},
+                                                                      {100, 1, true, 0, 0},
+                                                                      {400, 5, false, -1, 3},
+                                                                      {400, 4, false, 100, 3}};
+        QTest::newRow("idle restores the whole burst")
+            << 10LL << 1000LL << 3LL
+            << DecisionSteps{{0, 3, true, 0, 0}, {10, 1, false, 90, 0}, {10000, 3, true, 0, 0}};
+    }
+    void edges() {
+        QFETCH(qint64, rate);
+        QFETCH(qint64, periodMs);
+        QFETCH(qint64, burst);
+        QFETCH(DecisionSteps, steps);
+        expectSteps(gcra(rate, periodMs, burst), steps);
+    }
+
+    void matchesModel_data() {
+        QTest::addColumn<qint64>("rate");
+        QTest::addColumn<qint64>("periodMs");
+        QTest::addColumn<qint64>("burst");
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<qint64>("meanGapMs");
+        QTest::addColumn<quint32>("seed");
+        QTest::newRow("10/s burst 5") << 10LL << 1000LL << 5LL << 1 << 60LL << 31u;
+        QTest::newRow("3/s burst 2, fractional T") << 3LL << 1000LL << 2LL << 1 << 200LL << 32u;
+        QTest::newRow("7 per 60 s burst 12, per client")
+            << 7LL << 60000LL << 12LL << 3 << 4000LL << 33u;
+        QTest::newRow("999999 per day, burst 9")
+            << 999999LL << 86400000LL << 9LL << 1 << 50LL << 34u;
+        QTest::newRow("1000 per 7 ms") << 1000LL << 7LL << 40LL << 1 << 0LL << 35u;
+    }
+    void matchesModel() {
+        QFETCH(qint64, rate);
+        QFETCH(qint64, periodMs);
+        QFETCH(qint64, burst);
+        QFETCH(int, clients);
+        QFETCH(qint64, meanGapMs);
+        QFETCH(quint32, seed);
+        TraceShape shape;
+        shape.seed = seed;
+        shape.count = 2500;
+        shape.clients = clients;
+        shape.maxPermits = std::min<qint64>(burst, 4);
+        shape.edgeMs = std::max<qint64>(1, periodMs / rate);
+        shape.meanGapMs = meanGapMs;
+        expectMatchesModel(
+            gcra(rate, periodMs, burst, clients > 1 ? Scope::PerClient : Scope::Global),
+            generateTrace(shape));
+    }
+
+    // A changed config is applied at the scope key's next decision: a fresh bucket.
+    void configChangeResets() {
+        LimiterSpec spec = gcra(1, 1000, 2);
+        ScopedLimiter first(spec);
+        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
+        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        spec.burst = 3;
+        const std::unique_ptr<Limiter> changed = makeLimiter(spec);
+        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        QVERIFY(d.allowed);
+        QVERIFY(d.configReset);
+        QCOMPARE(d.remaining, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGcra)
+#include "tst_gcra.moc"

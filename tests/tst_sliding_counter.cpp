@@ -1,0 +1,106 @@
+// The sliding-window counter on a real Redis against the reference model.
+#include <QtTest>
+
+#include "support/decision_steps.h"
+#include "support/test_redis.h"
+#include "support/trace_generator.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+LimiterSpec counter(qint64 limit, qint64 windowMs, Scope scope = Scope::Global) {
+    LimiterSpec s;
+    s.type = LimiterType::SlidingCounter;
+    s.name = uniqueName(QStringLiteral("sc"));
+    s.scope = scope;
+    s.limit = limit;
+    s.windowMs = windowMs;
+    return s;
+}
+
+}  // namespace
+
+class TestSlidingCounter : public QObject {
+    Q_OBJECT
+
+private slots:
+    void edges_data() {
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<qint64>("windowMs");
+        QTest::addColumn<DecisionSteps>("steps");
+        // Times are offsets in epoch-aligned windows: t = 0 starts window 0.
+        // {t, permits, allowed, retry_after_ms, remaining}
+        // upstash #39: with a limit of 1 the previous window's one grant must not deny forever.
+        QTest::newRow("limit 1 is not denied forever")
+            << 1LL << 1000LL << DecisionSteps{{0, 1, true, 0, 0},    {500, 1, false, 501, 0},
+                                              {999, 1, false, 2, 0}, {1000, 1, false, 1, 0},
+                                              {1500, 1, true, 0, 0}, {2000, 1, false, 1, 0},
+                                              {2999, 1, true, 0, 0}, {3000, 1, false, 1, 0}};
+        QTest::newRow("window boundary: previous fully weighted at offset 0")
+            << 10LL << 1000LL
+            << DecisionSteps{{900, 10, true, 0, 0},
+                             {1000, 1, false, 1, 0},
+                             {1001, 1, true, 0, 0},
+                             {1500, 1, true, 0, 3}};
+        // floor(3 * 999 / 1000) = 2, not 2.997 rounded up.
+        QTest::newRow("floor of the weighted previous window")
+            << 3LL << 1000LL
+            << DecisionSteps{{0, 3, true, 0, 0}, {1001, 1, true, 0, 0}, {1001, 1, false, 333, 0}};
+        QTest::newRow("permits above the limit: never")
+            << 5LL << 1000LL << DecisionSteps{{0, 6, false, -1, 5}, {0, 5, true, 0, 0}};
+        QTest::newRow("wait into the next window")
+            << 4LL << 100LL
+            << DecisionSteps{{0, 4, true, 0, 0}, {50, 1, false, 51, 0}, {150, 4, false, 26, 2}};
+        QTest::newRow("wait into the window after next") << 2LL << 1LL
+                                                         << DecisionSteps{{0, 2, true, 0, 0},
+                                                                          {0, 1, false, 2, 0},
+                                                                          {1, 1, false, 1, 0},
+                                                                          {2, 1, true, 0, 1}};
+    }
+    void edges() {
+        QFETCH(qint64, limit);
+        QFETCH(qint64, windowMs);
+        QFETCH(DecisionSteps, steps);
+        // Shift every step to a realistic epoch that is a multiple of the window.
+        const qint64 base = 1'700'000'000'000 / windowMs * windowMs;
+        for (DecisionStep& step : steps) {
+            step.t += base;
+        }
+        expectSteps(counter(limit, windowMs), steps);
+    }
+
+    void matchesModel_data() {
+        QTest::addColumn<qint64>("limit");
+        QTest::addColumn<qint64>("windowMs");
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<qint64>("maxPermits");
+        QTest::addColumn<qint64>("meanGapMs");
+        QTest::addColumn<quint32>("seed");
+        QTest::newRow("1 per second") << 1LL << 1000LL << 1 << 1LL << 300LL << 41u;
+        QTest::newRow("10 per second") << 10LL << 1000LL << 1 << 3LL << 40LL << 42u;
+        QTest::newRow("5 per 7 ms") << 5LL << 7LL << 1 << 2LL << 1LL << 43u;
+        QTest::newRow("8 per minute, per client") << 8LL << 60000LL << 2 << 3LL << 100LL << 44u;
+    }
+    void matchesModel() {
+        QFETCH(qint64, limit);
+        QFETCH(qint64, windowMs);
+        QFETCH(int, clients);
+        QFETCH(qint64, maxPermits);
+        QFETCH(qint64, meanGapMs);
+        QFETCH(quint32, seed);
+        TraceShape shape;
+        shape.seed = seed;
+        shape.count = 2500;
+        shape.clients = clients;
+        shape.maxPermits = maxPermits;
+        shape.edgeMs = windowMs;
+        shape.meanGapMs = meanGapMs;
+        expectMatchesModel(counter(limit, windowMs, clients > 1 ? Scope::PerClient : Scope::Global),
+                           generateTrace(shape));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlidingCounter)
+#include "tst_sliding_counter.moc"
