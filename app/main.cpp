@@ -13,6 +13,7 @@
 #include "run_command.h"
 #include "watch_command.h"
 #include "window/main_window.h"
+#include "window/presentation_mode.h"
 #include "window/screenshot_demo.h"
 #include "window/ui_bench.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 const char kUsage[] =
     "usage:\n"
-    "  ratelab                      opens the window\n"
+    "  ratelab [--presentation]     opens the window (--presentation: for a projector)\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE]\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
@@ -42,8 +43,8 @@ int main(int argc, char* argv[]) {
     sinceLaunch.start();
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     std::unique_ptr<QCoreApplication> app;
-    if (command.isEmpty() || command == QLatin1String("--screenshots") ||
-        command == QLatin1String("--ui-bench")) {
+    if (command.isEmpty() || command == QLatin1String("--presentation") ||
+        command == QLatin1String("--screenshots") || command == QLatin1String("--ui-bench")) {
         QApplication gui(argc, argv);
         QCoreApplication::setOrganizationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationName(QStringLiteral("ratelab"));
@@ -53,6 +54,7 @@ int main(int argc, char* argv[]) {
         ratelab::MainWindow window;
         window.resize(1600, 1000);
         window.show();
+        ratelab::applyPresentationFlag(window, gui.arguments());
         if (command == QLatin1String("--screenshots")) {
             // ratelab --screenshots DIR SCENARIO.json [SECONDS]: the README's pictures.
             const QStringList rest = gui.arguments().mid(2);

@@ -137,9 +137,9 @@ private slots:
         QCOMPARE(run.limiters[1].accepted, 30);  // calendar seconds: [.5,1) [1,2) [2,2.5)
         // Exports: the view as PNG, the buckets as CSV with the engine's counts.
         QTemporaryDir exports;
-        QVERIFY(window_->exportViewPng(exports.filePath(QStringLiteral("view.png"))));
+        QVERIFY(!window_->exportViewPng(exports.filePath(QStringLiteral("view.png"))).isEmpty());
         QVERIFY(!QImage(exports.filePath(QStringLiteral("view.png"))).isNull());
-        QVERIFY(window_->exportDataCsv(exports.filePath(QStringLiteral("data.csv"))));
+        QVERIFY(!window_->exportDataCsv(exports.filePath(QStringLiteral("data.csv"))).isEmpty());
         QFile csv(exports.filePath(QStringLiteral("data.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         qint64 csvAccepted = 0;
@@ -147,7 +147,7 @@ private slots:
             csvAccepted += line.split(',').at(3).toLongLong();
         }
         QCOMPARE(csvAccepted, run.limiters[0].accepted + run.limiters[1].accepted);
-        QVERIFY(!window_->exportViewPng(QStringLiteral("/nonexistent/dir/view.png")));
+        QVERIFY(window_->exportViewPng(QStringLiteral("/nonexistent/dir/view.png")).isEmpty());
         QVERIFY(window_->bannerText().contains(QStringLiteral("/nonexistent/dir/view.png")));
 
         const QVector<TimelineChart*> charts = window_->timelines();
@@ -181,6 +181,7 @@ private slots:
         QVERIFY(rate);
         rate->selectAll();
         QTest::keyClicks(rate, QStringLiteral("20"));
+        QTest::keyClick(rate, Qt::Key_Return);  // edits apply on Enter or focus-out
         QTRY_COMPARE_WITH_TIMEOUT(window_->lastSnapshot().limiters.value(0).spec.rate, 20, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         // Some later calendar second admitted more than the old rate of 10.

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "limiters/limiter.h"
+#include "redis/redis_router.h"
 #include "scenario/scenario_runner.h"
 
 namespace ratelab {
@@ -63,6 +65,18 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
             QMetaObject::invokeMethod(this, [this, message] { emit stepFailed(message); });
+        }
+    });
+}
+
+void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
+    thread_.post([this, spec, url](LimiterStatePoller&) {
+        try {
+            RedisRouter router(url);
+            makeLimiter(spec)->reset(router);
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit resetFailed(message); });
         }
     });
 }

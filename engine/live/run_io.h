@@ -34,6 +34,9 @@ public:
     // Sends the next request of `session` (a new session of `scenario` when null); stepped or
     // stepFailed follows, and the session is watched.
     void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);
+    // Deletes `spec`'s keys (Limiter::reset), after the jobs posted before; resetFailed on error.
+    // For the limiters the window created and then left (renamed mid-run, an earlier run's).
+    void resetLimiter(const LimiterSpec& spec, const RedisUrl& url);
     // The run is over: one last state read, then waits (on the I/O thread) for its workers.
     void finishRun(std::shared_ptr<ScenarioRunner> runner);
     void setKeyListing(bool on);
@@ -47,6 +50,7 @@ signals:
     void stepped(const std::shared_ptr<ratelab::StepSession>& session,
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
+    void resetFailed(const QString& message);
     void stateReady(int limiter, const ratelab::LimiterState& state);
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);

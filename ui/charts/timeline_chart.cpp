@@ -524,4 +524,34 @@ void TimelineChart::mouseReleaseEvent(QMouseEvent* event) {
     event->accept();
 }
 
+void TimelineChart::setPresentation(bool on) {
+    applyTheme();  // the normal look (the theme resets fonts and pens)
+    for (QValueAxis* axis : {axisX_, axisY_, axisTokens_})
+        axis->setTitleVisible(!on);  // fewer labels: the chart title names the limiter
+    if (!on)
+        return;
+    for (QAbstractSeries* series : chart_->series()) {
+        if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            QPen pen = area->pen();
+            pen.setWidthF(pen.widthF() * 2);
+            area->setPen(pen);
+        } else if (auto* line = qobject_cast<QLineSeries*>(series)) {
+            QPen pen = line->pen();
+            pen.setWidthF(pen.widthF() * 2);
+            line->setPen(pen);
+        }
+    }
+    QFont title = chart_->titleFont();
+    title.setPointSizeF(title.pointSizeF() * 1.5);
+    chart_->setTitleFont(title);
+    QFont legend = chart_->legend()->font();
+    legend.setPointSizeF(legend.pointSizeF() * 1.5);
+    chart_->legend()->setFont(legend);
+    for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
+        QFont labels = axis->labelsFont();
+        labels.setPointSizeF(labels.pointSizeF() * 1.5);
+        axis->setLabelsFont(labels);
+    }
+}
+
 }  // namespace ratelab

@@ -45,6 +45,10 @@ public:
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
 
+    // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
+    // back to the normal look (the theme).
+    void setPresentation(bool on);
+
     void setWindowSeconds(double seconds);  // default 30
     // The planned run's duration, known before the first snapshot (snapshots carry it too).
     void setDurationSeconds(double seconds);

@@ -1,5 +1,7 @@
 #include "editors/clients_section.h"
 
+#include "editors/field_help.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QJsonArray>
@@ -77,11 +79,10 @@ void ClientsSection::load(const TrafficSpec& traffic) {
 }
 
 void ClientsSection::updateEnabled(bool replay) {
-    const QString fromTrace =
-        replay ? tr("A replay's trace gives each request's client and permits") : QString();
+    const QString fromTrace = tr("A replay's trace gives each request's client and permits");
     for (QLineEdit* edit : {clients_, weights_, permitsMin_, permitsMax_}) {
         edit->setEnabled(!replay);
-        edit->setToolTip(fromTrace);
+        edit->setToolTip(replay ? fromTrace : fieldHelp(edit->objectName()));
     }
     permitsRange_->setEnabled(!replay);
     permitsMax_->setEnabled(!replay && permitsRange_->isChecked());

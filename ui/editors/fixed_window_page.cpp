@@ -28,7 +28,9 @@ FixedWindowPage::FixedWindowPage(QWidget* parent) : LimiterPage(parent) {
     unit_->setObjectName(QStringLiteral("unit"));
     for (const CalendarUnit unit : kUnits)
         unit_->addItem(calendarUnitName(unit), calendarUnitName(unit));
+    unit_->setToolTip(tr("The calendar unit of the window; windows start at its boundaries"));
     connect(unit_, &QComboBox::currentIndexChanged, this, &LimiterPage::edited);
+    connect(unit_, &QComboBox::currentIndexChanged, this, &LimiterPage::committed);
     auto* window = new QHBoxLayout;
     window->addWidget(interval_, 1);
     window->addWidget(unit_, 1);
@@ -55,6 +57,8 @@ FixedWindowPage::FixedWindowPage(QWidget* parent) : LimiterPage(parent) {
     completer->setFilterMode(Qt::MatchContains);
     timezone_->setCompleter(completer);
     connect(timezone_, &QComboBox::editTextChanged, this, &LimiterPage::edited);
+    connect(timezone_->lineEdit(), &QLineEdit::editingFinished, this, &LimiterPage::committed);
+    connect(timezone_, &QComboBox::activated, this, &LimiterPage::committed);
     form_->addRow(tr("Time &zone"), timezone_);
     errors_.add(form_, this, QStringLiteral("$.timezone"), timezone_, QStringLiteral("timezone"));
 }

@@ -59,6 +59,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     type_ = new QComboBox(this);
     type_->setObjectName(QStringLiteral("type"));
+    type_->setToolTip(tr("The algorithm; each keeps its whole state in Redis"));
     type_->addItem(tr("Token bucket (Redisson RRateLimiter)"),
                    limiterTypeName(LimiterType::TokenBucket));
     type_->addItem(tr("Fixed window (natural calendar)"),
@@ -73,6 +74,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     connect(type_, &QComboBox::currentIndexChanged, this, [this] {
         showType();
         edited();
+        commit();
     });
 
     name_ = addLineEdit(QStringLiteral("name"), tr("Also the Redis key prefix; no '{' or '}'"));
@@ -83,7 +85,11 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     scope_->setObjectName(QStringLiteral("scope"));
     scope_->addItem(tr("Global (one limit for all clients)"), scopeName(Scope::Global));
     scope_->addItem(tr("Per client"), scopeName(Scope::PerClient));
+    scope_->setToolTip(
+        tr("Global: one limit shared by all clients; per client: each client "
+           "has its own state in Redis"));
     connect(scope_, &QComboBox::currentIndexChanged, this, &LimiterEditor::edited);
+    connect(scope_, &QComboBox::currentIndexChanged, this, &LimiterEditor::commit);
     common_->addRow(tr("&Scope"), scope_);
     commonErrors_.add(common_, this, QStringLiteral("$.scope"), scope_, QStringLiteral("scope"));
 
@@ -103,6 +109,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     for (LimiterPage* page : typePages_) {
         pages_->addWidget(page);
         connect(page, &LimiterPage::edited, this, &LimiterEditor::edited);
+        connect(page, &LimiterPage::committed, this, &LimiterEditor::commit);
         forms << page->form();
     }
     layout->addWidget(pages_);
@@ -123,6 +130,7 @@ QLineEdit* LimiterEditor::addLineEdit(const QString& objectName, const QString& 
     edit->setObjectName(objectName);
     edit->setToolTip(toolTip);
     connect(edit, &QLineEdit::textChanged, this, &LimiterEditor::edited);
+    connect(edit, &QLineEdit::editingFinished, this, &LimiterEditor::commit);
     return edit;
 }
 
@@ -149,6 +157,7 @@ void LimiterEditor::addOnError() {
         onError_->addItem(title, failurePolicyName(policy));
     }
     connect(onError_, &QComboBox::currentIndexChanged, this, &LimiterEditor::edited);
+    connect(onError_, &QComboBox::currentIndexChanged, this, &LimiterEditor::commit);
     common_->addRow(tr("On &error"), onError_);
     commonErrors_.add(common_, this, QStringLiteral("$.on_error"), onError_,
                       QStringLiteral("onError"));
@@ -233,11 +242,24 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     filling_ = false;
     showType();
     validate(false);
+    committed_ = formJson();
 }
 
 void LimiterEditor::edited() {
     if (!filling_)
         validate(true);
+}
+
+// Typing validates at once but applies nothing: only a committed change is announced, so that
+// typing "30" into a running limiter's rate is one change, not 3 and then 30.
+void LimiterEditor::commit() {
+    if (filling_)
+        return;
+    const QJsonObject now = formJson();
+    if (now == committed_)
+        return;
+    committed_ = now;
+    emit specCommitted();
 }
 
 void LimiterEditor::validate(bool announce) {

@@ -42,7 +42,8 @@ public:
     void setFormJson(const QJsonObject& json);
 
 signals:
-    void specChanged();  // after every edit
+    void specChanged();    // after every edit (keystroke): validity as typed
+    void specCommitted();  // the form changed and the user committed it (Enter, focus-out, choice)
     void validityChanged(bool valid);
 
 protected:
@@ -54,6 +55,7 @@ private:
     LimiterType currentType() const;
     void showType();
     void edited();
+    void commit();
     void validate(bool announce);
     void showProblem(const QString& where, const QString& message);
 
@@ -69,6 +71,7 @@ private:
     InlineError* formError_ = nullptr;  // anything no field shows (the type, the object)
 
     std::optional<LimiterSpec> spec_;
+    QJsonObject committed_;  // the form as last committed (or filled)
     QString error_;
     bool filling_ = true;  // while building or filling: edits are not validated one by one
 };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "editors/field_help.h"
 #include "editors/limiter_editor.h"
 #include "editors/limiter_types.h"
 #include "input_error.h"
@@ -58,9 +59,11 @@ LimiterListEditor::LimiterListEditor(QWidget* parent) : QWidget(parent) {
 
     editor_ = new LimiterEditor(this);
     editor_->setObjectName(QStringLiteral("limiterEditor"));
-    connect(editor_, &LimiterEditor::specChanged, this, &LimiterListEditor::edited);
+    connect(editor_, &LimiterEditor::specChanged, this, [this] { edited(false); });
+    connect(editor_, &LimiterEditor::specCommitted, this, [this] { edited(true); });
     layout->addWidget(editor_, 1);
 
+    applyFieldHelp(this);
     select(-1);
     revalidate(false);
 }
@@ -142,12 +145,21 @@ void LimiterListEditor::showError() {
                             !(errorAtField_ && errorRow_ == list_->currentRow()));
 }
 
-void LimiterListEditor::edited() {
+void LimiterListEditor::edited(bool committed) {
     const int row = list_->currentRow();
     if (row < 0)
         return;
     forms_[row] = editor_->formJson();
-    revalidate(true);
+    revalidate(committed);
+}
+
+void LimiterListEditor::replaceSpec(int row, const LimiterSpec& spec) {
+    if (row < 0 || row >= forms_.size())
+        return;
+    forms_[row] = limiterSpecToJson(spec);
+    if (row == list_->currentRow())
+        editor_->setFormJson(forms_[row]);
+    revalidate(false);
 }
 
 void LimiterListEditor::revalidate(bool announce) {

@@ -30,7 +30,11 @@ public:
     QString errorText() const;  // the first problem, naming the limiter
     LimiterEditor* editor() const { return editor_; }
 
+    // Puts `spec` back at `row` (e.g. a rename the user declined) without announcing it.
+    void replaceSpec(int row, const LimiterSpec& spec);
+
 signals:
+    // A committed change (Enter, focus-out, a choice, add, remove); typing only revalidates.
     void specsChanged();
     void validityChanged(bool valid);
 
@@ -38,7 +42,7 @@ private:
     void add(LimiterType type);
     void removeCurrent();
     void select(int row);
-    void edited();
+    void edited(bool committed);
     void revalidate(bool announce);
     void showError();
     QString unusedName() const;

@@ -40,6 +40,7 @@ QLineEdit* LimiterPage::addLineEdit(const QString& objectName, const QString& to
     edit->setObjectName(objectName);
     edit->setToolTip(toolTip);
     connect(edit, &QLineEdit::textChanged, this, &LimiterPage::edited);
+    connect(edit, &QLineEdit::editingFinished, this, &LimiterPage::committed);
     return edit;
 }
 

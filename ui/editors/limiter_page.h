@@ -56,7 +56,8 @@ public:
     QFormLayout* form() const { return form_; }
 
 signals:
-    void edited();
+    void edited();     // on every keystroke: the form is validated as typed
+    void committed();  // Enter, focus-out or a choice made: the edit may apply to a run
 
 protected:
     // A line edit rather than a spin box: bad text must stay as typed and be reported.

@@ -30,6 +30,7 @@ RatePeriodBurstPage::RatePeriodBurstPage(bool withNodelay, QWidget* parent) : Li
             tr("nginx's nodelay: a request within the burst passes at once "
                "instead of waiting delay_ms in the queue"));
         connect(nodelay_, &QCheckBox::toggled, this, &LimiterPage::edited);
+        connect(nodelay_, &QCheckBox::toggled, this, &LimiterPage::committed);  // a click applies
         form_->addRow(QString(), nodelay_);
     }
 }

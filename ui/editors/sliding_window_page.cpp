@@ -27,15 +27,19 @@ SlidingWindowPage::SlidingWindowPage(QWidget* parent) : LimiterPage(parent) {
            "last window_ms stay within limit"));
     rules_->setHorizontalHeaderLabels({tr("Limit (permits)"), tr("Window (ms)")});
     rules_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // A cell's edit ends with Enter or focus-out: it is committed at once.
     connect(rules_, &QTableWidget::itemChanged, this, &LimiterPage::edited);
+    connect(rules_, &QTableWidget::itemChanged, this, &LimiterPage::committed);
     form_->addRow(tr("Ru&les"), rules_);
     errors_.add(form_, this, QStringLiteral("$.rules"), rules_, QStringLiteral("rules"));
 
     auto* addRule = new QPushButton(tr("Add rule"), this);
     addRule->setObjectName(QStringLiteral("addRule"));
+    addRule->setToolTip(tr("Adds a rule: a copy of the last one"));
     connect(addRule, &QPushButton::clicked, this, &SlidingWindowPage::addRule);
     removeRule_ = new QPushButton(tr("Remove rule"), this);
     removeRule_->setObjectName(QStringLiteral("removeRule"));
+    removeRule_->setToolTip(tr("Removes the selected rules (none selected: the last one)"));
     connect(removeRule_, &QPushButton::clicked, this, &SlidingWindowPage::removeRules);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(addRule);
@@ -127,6 +131,7 @@ void SlidingWindowPage::addRule() {
                last >= 0 ? text(kWindowColumn) : QStringLiteral("1000"));
     rules_->setCurrentCell(last + 1, kLimitColumn);
     emit edited();
+    emit committed();
 }
 
 void SlidingWindowPage::removeRules() {
@@ -144,6 +149,7 @@ void SlidingWindowPage::removeRules() {
             rules_->removeRow(*it);
     }
     emit edited();
+    emit committed();
 }
 
 }  // namespace ratelab

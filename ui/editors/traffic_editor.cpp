@@ -4,6 +4,8 @@
 
 #include "editors/traffic_editor.h"
 
+#include "editors/field_help.h"
+
 #include <QDir>
 #include <QEvent>
 #include <QFormLayout>
@@ -47,6 +49,7 @@ TrafficEditor::TrafficEditor(QWidget* parent) : QWidget(parent) {
     layout->addStretch(1);
     scroll->setWidget(content);
     alignLabels();
+    applyFieldHelp(this);
 
     error_ = new InlineError(content);
     error_->setObjectName(QStringLiteral("error"));

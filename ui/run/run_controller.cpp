@@ -35,7 +35,9 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
                 emit snapshotReady(snapshot);
                 emit stepped(describeStep(stepNames_, step.index, step.nowMs, step.client,
                                           step.permits, step.decisions, step.errors));
+                emit decided(step, stepNames_);
             });
+    connect(io_.get(), &RunIo::resetFailed, this, &RunController::failed);
     connect(io_.get(), &RunIo::stepFailed, this, [this](const QString& message) {
         stepping_ = false;
         emit failed(message);
@@ -93,6 +95,10 @@ void RunController::updateLimiter(int index, const LimiterSpec& spec) {
     if (runner_ && index < runner_->scenario().limiters.size()) {
         runner_->updateLimiter(index, spec);
     }
+}
+
+void RunController::deleteLimiterKeys(const LimiterSpec& spec) {
+    io_->resetLimiter(spec, url_);
 }
 
 void RunController::tick() {

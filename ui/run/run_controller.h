@@ -9,6 +9,7 @@
 #include "live/run_cost.h"
 #include "redis/redis_url.h"
 #include "scenario/scenario.h"
+#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
@@ -42,6 +43,9 @@ public:
     void step(const Scenario& scenario);
     // Applies a changed limiter to the running test.
     void updateLimiter(int index, const LimiterSpec& spec);
+    // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
+    // thread; a failure is reported through failed().
+    void deleteLimiterKeys(const LimiterSpec& spec);
     bool running() const { return running_; }
     void setRefreshHz(int hz);
     // Reads the key listing (keysReady) while on, at most every kKeyListingIntervalMs; turning
@@ -70,6 +74,8 @@ signals:
     // Redis's own cost of the run's limiters (engine/live/run_cost.h), about once a second.
     void costReady(const ratelab::RunCost& cost);
     void stepped(const QString& description);
+    // The same step as data (one decision per limiter, named in `names`), for the decision list.
+    void decided(const ratelab::StepSession::Step& step, const QStringList& names);
     void finished(const ratelab::RunSnapshot& snapshot);
     void failed(const QString& message);
 

@@ -2,11 +2,15 @@
 
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 #include "charts/timeline_chart.h"
@@ -20,12 +24,13 @@
 #include "run/run_controller.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
+#include "window/decision_panel.h"
 #include "window/redisson_watch_view.h"
 
 namespace ratelab {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
-    setWindowTitle(tr("ratelab"));
+    normalFont_ = font();
     controller_ = new RunController(this);
     buildLayout();
     buildActions();
@@ -38,15 +43,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
+    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::markModified);
+    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::markModified);
+    connect(scenarioName_, &QLineEdit::textEdited, this, [this] {
+        markModified();
+        updateTitle();
+    });
 
     connect(controller_, &RunController::started, this, [this] {
         banner_->hide();
+        decisions_->clear();  // a new run: the old decisions name limiters of another run
+        stepText_.clear();
         updateEnabled();
     });
     connect(controller_, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
     connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
         onSnapshot(s);
-        statusBar()->showMessage(tr("Run finished: %1 requests").arg(s.scheduled), 10000);
+        forgetAbandonedLimiters();  // again: a decision in flight at the rename may have written
         updateEnabled();
     });
     connect(controller_, &RunController::failed, this, [this](const QString& message) {
@@ -54,9 +67,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         updateEnabled();
     });
     connect(controller_, &RunController::stepped, this, [this](const QString& text) {
-        stepLabel_->setText(text);
+        stepText_ = text;
         updateEnabled();
     });
+    connect(controller_, &RunController::decided, this,
+            [this](const StepSession::Step& step, const QStringList& names) {
+                decisions_->addStep(step, names);
+                decisionsDock_->show();
+                decisionsDock_->raise();
+            });
     connect(controller_, &RunController::stateReady, this,
             [this](int i, const LimiterState& state) {
                 // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
@@ -81,8 +100,16 @@ void MainWindow::buildLayout() {
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
-    connection_ = new ConnectionBar(central);
-    layout->addWidget(connection_);
+    // The connection bar is a row of its own across the whole window (above the editors too),
+    // so that its URL and password fields keep some room at 1024 px; the run toolbar goes below.
+    connectionRow_ = new QToolBar(tr("Connection"), this);
+    connectionRow_->setObjectName(QStringLiteral("connectionToolbar"));
+    connectionRow_->setMovable(false);
+    connection_ = new ConnectionBar(connectionRow_);
+    connection_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    connectionRow_->addWidget(connection_);
+    addToolBar(Qt::TopToolBarArea, connectionRow_);
+    addToolBarBreak(Qt::TopToolBarArea);
     banner_ = new InlineError(central);
     banner_->setObjectName(QStringLiteral("errorBanner"));
     banner_->setContentsMargins(4, 4, 4, 4);
@@ -118,22 +145,38 @@ void MainWindow::buildLayout() {
     layout->addWidget(views_, 1);
     setCentralWidget(central);
 
-    auto* editorsDock = new QDockWidget(tr("Scenario"), this);
-    editorsDock->setObjectName(QStringLiteral("scenarioDock"));
-    auto* editorTabs = new QTabWidget(editorsDock);
+    editorsDock_ = new QDockWidget(tr("Scenario"), this);
+    editorsDock_->setObjectName(QStringLiteral("scenarioDock"));
+    auto* editorsHost = new QWidget(editorsDock_);
+    auto* editorsLayout = new QVBoxLayout(editorsHost);
+    editorsLayout->setContentsMargins(0, 0, 0, 0);
+    auto* nameRow = new QFormLayout;
+    scenarioName_ = new QLineEdit(editorsHost);
+    scenarioName_->setObjectName(QStringLiteral("scenarioName"));
+    scenarioName_->setToolTip(tr("The scenario's name, saved in its file and shown in reports"));
+    nameRow->addRow(tr("Scenario &name"), scenarioName_);
+    editorsLayout->addLayout(nameRow);
+    auto* editorTabs = new QTabWidget(editorsHost);
     limiters_ = new LimiterListEditor(editorTabs);
     traffic_ = new TrafficEditor(editorTabs);
     editorTabs->addTab(limiters_, tr("Limiters"));
     editorTabs->addTab(traffic_, tr("Traffic"));
-    editorsDock->setWidget(editorTabs);
-    addDockWidget(Qt::LeftDockWidgetArea, editorsDock);
+    editorsLayout->addWidget(editorTabs, 1);
+    editorsDock_->setWidget(editorsHost);
+    addDockWidget(Qt::LeftDockWidgetArea, editorsDock_);
 
+    decisionsDock_ = new QDockWidget(tr("Decisions (Step)"), this);
+    decisionsDock_->setObjectName(QStringLiteral("decisionDock"));
+    decisions_ = new DecisionPanel(decisionsDock_);
+    decisionsDock_->setWidget(decisions_);
+    addDockWidget(Qt::BottomDockWidgetArea, decisionsDock_);
+    decisionsDock_->hide();  // shown by the first Step
+
+    // The status bar holds only the accounting line: no temporary messages cover it.
     accounting_ = new QLabel(this);
     accounting_->setObjectName(QStringLiteral("accountingLine"));
-    stepLabel_ = new QLabel(this);
-    stepLabel_->setObjectName(QStringLiteral("stepResult"));
+    accounting_->setWordWrap(true);
     statusBar()->addWidget(accounting_, 1);
-    statusBar()->addPermanentWidget(stepLabel_);
 }
 
 void MainWindow::updateEnabled() {
@@ -151,7 +194,16 @@ void MainWindow::updateEnabled() {
     } else if (!connection_->connected()) {
         why = tr("not connected to Redis");
     }
-    start_->setToolTip(why.isEmpty() ? tr("Start (F5)") : tr("Cannot start: %1").arg(why));
+    const QString reason = why.isEmpty() ? QString() : tr("Cannot start: %1").arg(why);
+    start_->setToolTip(reason.isEmpty() ? tr("Start (F5)") : reason);
+    // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
+    startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
+    startReason_->setToolTip(reason);
+    startReasonAction_->setVisible(!reason.isEmpty());
+}
+
+QString MainWindow::startBlockedText() const {
+    return startReasonAction_->isVisible() ? startReason_->toolTip() : QString();
 }
 
 void MainWindow::showError(const QString& message) {
@@ -162,7 +214,7 @@ QString MainWindow::bannerText() const {
     return banner_->isVisible() ? banner_->text() : QString();
 }
 QString MainWindow::stepText() const {
-    return stepLabel_->text();
+    return stepText_;
 }
 
 std::optional<Scenario> MainWindow::currentScenario() const {
@@ -171,7 +223,9 @@ std::optional<Scenario> MainWindow::currentScenario() const {
         return std::nullopt;
     }
     Scenario s;
-    s.name = scenarioName_;
+    s.name = scenarioName_->text().trimmed();
+    if (s.name.isEmpty())
+        s.name = QStringLiteral("untitled");
     s.limiters = limiters_->specs();
     s.traffic = *traffic;
     s.bucketMs = traffic_->bucketMs();
@@ -179,12 +233,24 @@ std::optional<Scenario> MainWindow::currentScenario() const {
 }
 
 void MainWindow::setScenario(const Scenario& scenario) {
-    scenarioName_ = scenario.name;
+    scenarioName_->setText(scenario.name);
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     rebuildTimelines(scenario, 0);
-    setWindowTitle(tr("ratelab — %1").arg(scenario.name));
+    decisions_->clear();
+    stepText_.clear();
+    setWindowModified(false);
+    updateTitle();
     updateEnabled();
+}
+
+void MainWindow::updateTitle() {
+    const QString name = scenarioName_->text().trimmed();
+    setWindowTitle(tr("%1[*] — ratelab").arg(name.isEmpty() ? tr("untitled") : name));
+}
+
+void MainWindow::markModified() {
+    setWindowModified(true);
 }
 
 void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs) {
@@ -199,6 +265,8 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
     for (const LimiterSpec& spec : scenario.limiters) {
         auto* chart = new TimelineChart(timelineLayout_->parentWidget());
         chart->setMinimumHeight(260);
+        if (presentation_)
+            chart->setPresentation(true);
         chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, startEpochMs);
         chart->setFollowing(!viewPaused_);
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
@@ -258,24 +326,61 @@ void MainWindow::onLimitersEdited() {
     }
     const QVector<LimiterSpec> specs = limiters_->specs();
     if (specs.size() != runningSpecs_.size()) {
-        statusBar()->showMessage(tr("Adding or removing limiters applies to the next run"), 5000);
+        showError(tr("Adding or removing limiters applies to the next run"));
         return;
     }
     const double now = double(last_.elapsedUs) / 1e6;
     for (int i = 0; i < specs.size(); ++i) {
-        if (specs[i] != runningSpecs_[i]) {
-            controller_->updateLimiter(i, specs[i]);
-            const bool resets = specs[i].type == LimiterType::FixedWindow;
-            timelines_[i]->addMarker(
-                now, resets ? tr("config changed: counters reset") : tr("config changed"));
-            runningSpecs_[i] = specs[i];
+        LimiterSpec spec = specs[i];
+        if (spec == runningSpecs_[i])
+            continue;
+        const LimiterSpec old = runningSpecs_[i];
+        const bool renamed = spec.name != old.name;
+        if (renamed && !confirmRename(old.name, spec.name)) {
+            spec.name = old.name;  // declined: the other changes still apply
+            limiters_->replaceSpec(i, spec);
+            if (spec == old)
+                continue;
+        } else if (renamed) {
+            abandoned_.push_back(old);
         }
+        controller_->updateLimiter(i, spec);
+        if (spec.name != old.name)
+            controller_->deleteLimiterKeys(old);
+        const bool resets = spec.type == LimiterType::FixedWindow || spec.name != old.name;
+        timelines_[i]->addMarker(
+            now, resets ? tr("config changed: counters reset") : tr("config changed"));
+        runningSpecs_[i] = spec;
+        emit limiterApplied(i, spec);
     }
 }
 
+bool MainWindow::confirmRename(const QString& from, const QString& to) {
+    QMessageBox box(QMessageBox::Question, tr("Rename limiter"),
+                    tr("Rename limiter '%1' to '%2'? The new name starts with fresh state in "
+                       "Redis; the keys of '%1' are deleted.")
+                        .arg(from, to),
+                    QMessageBox::Yes | QMessageBox::No, this);
+    box.setObjectName(QStringLiteral("confirmRename"));
+    box.setDefaultButton(QMessageBox::No);
+    return box.exec() == QMessageBox::Yes;
+}
+
+// Deletes the keys of the limiters this window created and left behind.
+void MainWindow::forgetAbandonedLimiters() {
+    for (const LimiterSpec& spec : std::as_const(abandoned_))
+        controller_->deleteLimiterKeys(spec);
+    abandoned_.clear();
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeKeepChanges()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     controller_->stop();
+    forgetAbandonedLimiters();
     event->accept();
 }
 

@@ -1,18 +1,22 @@
 #pragma once
 
+#include <QFont>
 #include <QMainWindow>
-#include <QVector>
-
 #include <QMap>
+#include <QVector>
+#include <functional>
 
 #include "limiters/limiter_state.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
+class QLineEdit;
 class QMenu;
 class QTabWidget;
+class QToolBar;
 class QVBoxLayout;
 
 namespace ratelab {
@@ -21,6 +25,7 @@ class ClientTable;
 class ComparisonTable;
 class RedisCostView;
 class ConnectionBar;
+class DecisionPanel;
 class InlineError;
 class LatencyChart;
 class LimiterListEditor;
@@ -32,8 +37,9 @@ class TrafficEditor;
 
 // ratelab's window: the connection bar on top, the limiter and traffic editors on the left,
 // and the live views in the middle (timelines on a shared time axis, the side-by-side
-// comparison with clients and latency, and the limiters' Redis keys). main_window.cpp builds
-// the layout and shows runs; main_window_actions.cpp holds the menus and the file actions.
+// comparison with clients and latency, and the limiters' Redis keys), the decisions of Step in a
+// dock below. main_window.cpp builds the layout and shows runs; main_window_actions.cpp holds
+// the menus and the file actions; presentation_mode.cpp the projector look.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -45,10 +51,30 @@ public:
     std::optional<Scenario> currentScenario() const;
     void setScenario(const Scenario& scenario);
     bool openScenario(const QString& path);  // errors shown in the window's banner
+    // Saves to `path` (".json" added when it has no suffix) and clears the modified mark.
     bool saveScenario(const QString& path);
-    // The current view as a PNG, the run's time buckets as CSV (errors shown in the banner).
-    bool exportViewPng(const QString& path);
-    bool exportDataCsv(const QString& path);
+    // File → Save: to the open file, or through Save as when there is none or it is a shipped
+    // example (never overwritten without asking for a new name).
+    bool save();
+    bool saveAs();
+    // The current view as a PNG, the run's time buckets as CSV (errors shown in the banner);
+    // ".png" and ".csv" are added when the name lacks them. The path written, or empty.
+    QString exportViewPng(const QString& path);
+    QString exportDataCsv(const QString& path);
+    // Unsaved changes: asks to save, discard or cancel; true when it is fine to go on.
+    bool maybeKeepChanges();
+    QString scenarioPath() const { return path_; }
+
+    // Presentation mode (View menu, F11 / Ctrl+P, `ratelab --presentation`): larger fonts,
+    // thicker chart lines, the editors hidden; one click on the toolbar switches back.
+    void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
+    QAction* presentationAction() const { return presentationAction_; }
+
+    // Where Save as and the exports ask for a file name (a file dialog unless a test sets it).
+    using PathChooser =
+        std::function<QString(const QString& title, const QString& dir, const QString& filter)>;
+    void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
 
     // For tests and the screenshot demo.
     RunController* controller() const { return controller_; }
@@ -61,6 +87,12 @@ public:
     const RunSnapshot& lastSnapshot() const { return last_; }
     QString bannerText() const;
     QString stepText() const;
+    DecisionPanel* decisions() const { return decisions_; }
+    QString startBlockedText() const;  // the reason shown next to Start, empty when it can start
+
+signals:
+    // A committed limiter edit reached the running test (one per change, not per keystroke).
+    void limiterApplied(int index, const ratelab::LimiterSpec& spec);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -73,6 +105,12 @@ private:
     void rebuildTimelines(const Scenario& scenario, qint64 startEpochMs);
     void onSnapshot(const RunSnapshot& snapshot);
     void onLimitersEdited();
+    bool confirmRename(const QString& from, const QString& to);
+    void forgetAbandonedLimiters();
+    void markModified();
+    void updateTitle();
+    void buildFileMenu(QMenu* file);
+    void buildHelpMenu();
     void exportPng();
     void exportCsv();
     void addRecent(const QString& path);
@@ -94,20 +132,34 @@ private:
     StatePanel* state_ = nullptr;
     RedissonWatchView* redisson_ = nullptr;
     InlineError* banner_ = nullptr;
-    QLabel* stepLabel_ = nullptr;
+    QLineEdit* scenarioName_ = nullptr;
+    QToolBar* connectionRow_ = nullptr;  // holds connection_
+    QDockWidget* editorsDock_ = nullptr;
+    QDockWidget* decisionsDock_ = nullptr;
+    DecisionPanel* decisions_ = nullptr;
+    QString stepText_;
     QLabel* accounting_ = nullptr;
+    QLabel* startReason_ = nullptr;
+    QAction* startReasonAction_ = nullptr;  // shows and hides startReason_ in the toolbar
     QAction* start_ = nullptr;
     QAction* stop_ = nullptr;
     QAction* step_ = nullptr;
     QAction* pause_ = nullptr;
+    QAction* presentationAction_ = nullptr;
     QMenu* recent_ = nullptr;
     QString path_;
-    QString scenarioName_ = QStringLiteral("untitled");
+    PathChooser choosePath_;
     RunSnapshot last_;
     QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
     QVector<LimiterSpec> runningSpecs_;
+    // Limiters this window wrote to Redis and then left (renamed mid-run, or a step session's
+    // limiters the scenario no longer has): their keys are deleted.
+    QVector<LimiterSpec> abandoned_;
+    QVector<LimiterSpec> stepSpecs_;  // the limiters of the current step session
     bool viewPaused_ = false;
     bool snapshotHeld_ = false;  // last_ came while the view was paused: drawn on resume
+    bool presentation_ = false;
+    QFont normalFont_;
 };
 
 }  // namespace ratelab

@@ -2,25 +2,32 @@
 // save, recent), exports and the settings (main_window.cpp builds the layout and shows runs).
 
 #include <QAction>
+#include <QDir>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSettings>
-#include <QStatusBar>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QToolBar>
+#include <algorithm>
 #include <utility>
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
 #include "panels/redis_cost_view.h"
 #include "run/run_controller.h"
-#include "scenario/example_paths.h"
 #include "scenario/run_report.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
+#include "window/decision_panel.h"
+#include "window/example_scenarios.h"
+#include "window/help_dialogs.h"
 #include "window/main_window.h"
 
 namespace ratelab {
@@ -56,15 +63,27 @@ Scenario defaultScenario() {
     return s;
 }
 
+// `path` with `suffix` added unless it already ends in it (case-insensitively).
+QString withSuffix(const QString& path, const QString& suffix) {
+    return QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) == 0
+               ? path
+               : path + QLatin1Char('.') + suffix;
+}
+
 }  // namespace
 
-void MainWindow::buildActions() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QToolBar* tools = addToolBar(tr("Run"));
-    tools->setObjectName(QStringLiteral("runToolbar"));
-
+void MainWindow::buildFileMenu(QMenu* file) {
+    QAction* newScenario = file->addAction(tr("&New scenario"), this, [this] {
+        if (maybeKeepChanges()) {
+            setScenario(defaultScenario());
+            path_.clear();
+        }
+    });
+    newScenario->setShortcut(QKeySequence::New);
     QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
-        const QString start = path_.isEmpty() ? exampleScenarioDirs().value(0) : path_;
+        if (!maybeKeepChanges())
+            return;
+        const QString start = path_.isEmpty() ? examplesDirectory() : path_;
         const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
                                                           tr("Scenarios (*.json)"));
         if (!path.isEmpty()) {
@@ -72,38 +91,62 @@ void MainWindow::buildActions() {
         }
     });
     open->setShortcut(QKeySequence::Open);
+    QMenu* examples = file->addMenu(tr("&Examples"));
+    examples->setObjectName(QStringLiteral("examplesMenu"));
+    for (const QString& path : exampleScenarios()) {
+        examples->addAction(QFileInfo(path).completeBaseName(), this, [this, path] {
+            if (maybeKeepChanges())
+                openScenario(path);
+        });
+    }
+    examples->setEnabled(!examples->isEmpty());
     recent_ = file->addMenu(tr("Open &recent"));
-    QAction* save = file->addAction(tr("&Save scenario"), this, [this] {
-        QString path = path_;
-        if (path.isEmpty()) {
-            path = QFileDialog::getSaveFileName(this, tr("Save scenario"), QString(),
-                                                tr("Scenarios (*.json)"));
-        }
-        if (!path.isEmpty()) {
-            saveScenario(path);
-        }
-    });
-    save->setShortcut(QKeySequence::Save);
-    file->addAction(tr("Save scenario &as…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), path_,
-                                                          tr("Scenarios (*.json)"));
-        if (!path.isEmpty()) {
-            saveScenario(path);
-        }
-    });
+    QAction* saveAction = file->addAction(tr("&Save scenario"), this, [this] { save(); });
+    saveAction->setShortcut(QKeySequence::Save);
+    QAction* saveAsAction = file->addAction(tr("Save scenario &as…"), this, [this] { saveAs(); });
+    saveAsAction->setShortcut(QKeySequence::SaveAs);
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportPng);
     file->addAction(tr("Export data as &CSV…"), this, &MainWindow::exportCsv);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::buildHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Glossary"), this, [this] {
+        showHelpDialog(this, QStringLiteral("glossary"), tr("Glossary"), glossaryHtml());
+    });
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        showHelpDialog(this, QStringLiteral("shortcuts"), tr("Keyboard shortcuts"),
+                       shortcutsHtml());
+    });
+    help->addAction(tr("&About ratelab"), this, [this] {
+        showHelpDialog(this, QStringLiteral("about"), tr("About ratelab"), aboutHtml());
+    });
+}
+
+void MainWindow::buildActions() {
+    choosePath_ = [this](const QString& title, const QString& dir, const QString& filter) {
+        return QFileDialog::getSaveFileName(this, title, dir, filter);
+    };
+    buildFileMenu(menuBar()->addMenu(tr("&File")));
+    QToolBar* tools = addToolBar(tr("Run"));
+    tools->setObjectName(QStringLiteral("runToolbar"));
 
     start_ = tools->addAction(tr("Start"), this, [this] {
         const std::optional<Scenario> scenario = currentScenario();
         if (!scenario) {
             return;
         }
+        // The run resets its own limiters' keys; those of the previous run and of a step
+        // session go (a name the scenario no longer has, or the same name with another type,
+        // whose keys the new run's reset would not find).
+        abandoned_ += runningSpecs_ + stepSpecs_;
         runningSpecs_ = scenario->limiters;
+        stepSpecs_.clear();
+        forgetAbandonedLimiters();
         rebuildTimelines(*scenario, 0);
         cost_->clear();
         controller_->start(*scenario);
@@ -122,6 +165,16 @@ void MainWindow::buildActions() {
         if (timelines_.size() != scenario->limiters.size()) {
             rebuildTimelines(*scenario, 0);
         }
+        // A step session's limiters that the scenario no longer has (renamed, removed).
+        for (const LimiterSpec& old : std::as_const(stepSpecs_)) {
+            const bool kept =
+                std::any_of(scenario->limiters.cbegin(), scenario->limiters.cend(),
+                            [&old](const LimiterSpec& s) { return s.name == old.name; });
+            if (!kept)
+                abandoned_.push_back(old);
+        }
+        forgetAbandonedLimiters();
+        stepSpecs_ = scenario->limiters;
         controller_->step(*scenario);
     });
     step_->setObjectName(QStringLiteral("step"));
@@ -138,8 +191,27 @@ void MainWindow::buildActions() {
     pause_->setObjectName(QStringLiteral("pauseView"));
     pause_->setCheckable(true);
     pause_->setShortcut(Qt::Key_F8);
+    startReason_ = new QLabel(tools);
+    startReason_->setObjectName(QStringLiteral("startReason"));
+    startReason_->setContentsMargins(8, 0, 8, 0);
+    // A toolbar widget is shown and hidden through its action.
+    startReasonAction_ = tools->addWidget(startReason_);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({start_, stop_, step_, pause_});
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    presentationAction_ = view->addAction(tr("&Presentation mode"), this,
+                                          [this](bool checked) { setPresentation(checked); });
+    presentationAction_->setObjectName(QStringLiteral("presentation"));
+    presentationAction_->setCheckable(true);
+    presentationAction_->setShortcuts(
+        {QKeySequence(Qt::Key_F11), QKeySequence(Qt::CTRL | Qt::Key_P)});
+    presentationAction_->setToolTip(tr("Presentation mode on / off (F11, Ctrl+P)"));
+    tools->addSeparator();
+    tools->addAction(presentationAction_);
+    view->addAction(editorsDock_->toggleViewAction());
+    view->addAction(decisionsDock_->toggleViewAction());
+    buildHelpMenu();
 }
 
 bool MainWindow::openScenario(const QString& path) {
@@ -155,7 +227,46 @@ bool MainWindow::openScenario(const QString& path) {
     return true;
 }
 
-bool MainWindow::saveScenario(const QString& path) {
+bool MainWindow::save() {
+    if (path_.isEmpty() || isShippedExample(path_))
+        return saveAs();
+    return saveScenario(path_);
+}
+
+bool MainWindow::saveAs() {
+    // A shipped example is offered a copy in the user's documents, not the examples directory.
+    QString dir = path_;
+    if (path_.isEmpty() || isShippedExample(path_)) {
+        dir = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                  .filePath(path_.isEmpty() ? QStringLiteral("scenario.json")
+                                            : QFileInfo(path_).fileName());
+    }
+    const QString path = choosePath_(tr("Save scenario as"), dir, tr("Scenarios (*.json)"));
+    return !path.isEmpty() && saveScenario(path);
+}
+
+bool MainWindow::maybeKeepChanges() {
+    if (!isWindowModified())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+                    tr("The scenario \"%1\" has unsaved changes. Save them?")
+                        .arg(currentScenario() ? currentScenario()->name : tr("untitled")),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedChanges"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+        case QMessageBox::Save:
+            return save();
+        case QMessageBox::Discard:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool MainWindow::saveScenario(const QString& requested) {
+    const QString path =
+        QFileInfo(requested).suffix().isEmpty() ? requested + QStringLiteral(".json") : requested;
     const std::optional<Scenario> scenario = currentScenario();
     if (!scenario) {
         showError(tr("Cannot save: the scenario has errors"));
@@ -171,42 +282,42 @@ bool MainWindow::saveScenario(const QString& path) {
     }
     path_ = path;
     addRecent(path);
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    setWindowModified(false);
     return true;
 }
 
 void MainWindow::exportPng() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG images (*.png)"));
+    const QString path = choosePath_(tr("Export view"), QString(), tr("PNG images (*.png)"));
     if (!path.isEmpty()) {
         exportViewPng(path);
     }
 }
 
 void MainWindow::exportCsv() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export data"), QString(), tr("CSV files (*.csv)"));
+    const QString path = choosePath_(tr("Export data"), QString(), tr("CSV files (*.csv)"));
     if (!path.isEmpty()) {
         exportDataCsv(path);
     }
 }
 
-bool MainWindow::exportViewPng(const QString& path) {
+QString MainWindow::exportViewPng(const QString& requested) {
+    const QString path = withSuffix(requested, QStringLiteral("png"));
     if (!views_->currentWidget()->grab().save(path, "PNG")) {
         showError(tr("Cannot write %1").arg(path));
-        return false;
+        return QString();
     }
-    return true;
+    return path;
 }
 
-bool MainWindow::exportDataCsv(const QString& path) {
+QString MainWindow::exportDataCsv(const QString& requested) {
+    const QString path = withSuffix(requested, QStringLiteral("csv"));
     QFile file(path);
     const QByteArray csv = bucketsCsv(last_);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
         showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
-        return false;
+        return QString();
     }
-    return true;
+    return path;
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -218,7 +329,10 @@ void MainWindow::addRecent(const QString& path) {
     settings.setValue(QStringLiteral("recentFiles"), files);
     recent_->clear();
     for (const QString& f : files) {
-        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] { openScenario(f); });
+        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] {
+            if (maybeKeepChanges())
+                openScenario(f);
+        });
     }
 }
 
@@ -235,7 +349,10 @@ void MainWindow::restoreSettings() {
     }
     const QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
     for (const QString& f : files) {
-        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] { openScenario(f); });
+        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] {
+            if (maybeKeepChanges())
+                openScenario(f);
+        });
     }
     Scenario scenario = defaultScenario();
     const QByteArray last = settings.value(QStringLiteral("lastScenario")).toByteArray();

@@ -94,6 +94,20 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
              if (watch != nullptr && !bucket.isEmpty()) {
                  shot("redisson.png");
              }
+             // The smallest size the layout is made for.
+             window.views()->setCurrentIndex(0);
+             window.resize(1024, 700);
+         }},
+        {500,
+         [&window, shot] {
+             shot("small-1024x700.png");
+             window.resize(1600, 1000);
+             window.setPresentation(true);
+         }},
+        {500,
+         [&window, shot] {
+             shot("presentation.png");
+             window.setWindowModified(false);  // a demo: nothing of the user's to keep
              window.close();
              QApplication::quit();
          }},

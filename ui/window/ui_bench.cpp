@@ -95,6 +95,7 @@ void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds,
                             percentile(probe->lateMs, 50), percentile(probe->lateMs, 99),
                             percentile(probe->lateMs, 100));
                 std::fflush(stdout);
+                window.setWindowModified(false);  // a demo: nothing of the user's to keep
                 window.close();
                 QApplication::quit();
             });

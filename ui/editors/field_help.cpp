@@ -1,0 +1,92 @@
+#include "editors/field_help.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QHash>
+#include <QLineEdit>
+#include <QWidget>
+
+namespace ratelab {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("FieldHelp", text);
+}
+
+const QHash<QString, QString>& table() {
+    static const QHash<QString, QString> help{
+        // Traffic: shape
+        {QStringLiteral("shape"), tr("How requests arrive over time (the scenario's "
+                                     "traffic.shape.type)")},
+        {QStringLiteral("duration"), tr("How long the run sends requests, in seconds")},
+        {QStringLiteral("rate"), tr("Requests per second")},
+        {QStringLiteral("burst"), tr("Requests sent at once at each burst")},
+        {QStringLiteral("every"), tr("Seconds between two bursts")},
+        {QStringLiteral("from"), tr("Requests per second at the start of the ramp")},
+        {QStringLiteral("to"), tr("Requests per second at the end of the ramp")},
+        {QStringLiteral("mean"), tr("Average requests per second of the sine wave")},
+        {QStringLiteral("amplitude"), tr("How far the sine wave swings above and below the mean "
+                                         "(requests per second)")},
+        {QStringLiteral("period"), tr("Seconds of one full sine wave")},
+        {QStringLiteral("stages"), tr("Steps of constant rate: requests per second for so many "
+                                      "seconds, one after another")},
+        {QStringLiteral("addStage"), tr("Adds a stage after the last one")},
+        {QStringLiteral("removeStage"), tr("Removes the selected stages (none: the last one)")},
+        {QStringLiteral("trace"), tr("A CSV of t_ms,client,permits replayed request by request")},
+        {QStringLiteral("browseTrace"), tr("Chooses the trace file")},
+        // Traffic: clients
+        {QStringLiteral("clients"), tr("How many clients send the requests (named c0 … c<N-1>)")},
+        {QStringLiteral("weights"), tr("How often each client sends, relative to the others; "
+                                       "empty: all alike")},
+        {QStringLiteral("permitsMin"), tr("Permits each request asks for")},
+        {QStringLiteral("permitsRange"), tr("Each request asks for a uniformly random number of "
+                                            "permits")},
+        {QStringLiteral("permitsMax"), tr("The most permits one request asks for")},
+        {QStringLiteral("threads"), tr("Worker threads sending requests, each with its own Redis "
+                                       "connection")},
+        {QStringLiteral("pipeline"), tr("Requests each thread keeps in flight at once")},
+        // Traffic: acquire, clock, run
+        {QStringLiteral("mode"), tr("try: a rejected request is refused at once; wait: it waits "
+                                    "retry_after_ms and tries again until the timeout")},
+        {QStringLiteral("timeout"), tr("How long a waiting request may wait in total, in ms")},
+        {QStringLiteral("clock"), tr("Real: the wall clock; virtual: the scenario's own clock, "
+                                     "starting at Start and running at Speed")},
+        {QStringLiteral("start"), tr("ISO 8601 date and time with an offset or Z")},
+        {QStringLiteral("speed"), tr("How fast the virtual clock runs compared to real time")},
+        {QStringLiteral("asFastAsPossible"), tr("The virtual clock jumps from request to "
+                                                "request without waiting")},
+        {QStringLiteral("seed"), tr("Seeds the random choices (arrivals, clients, permits): the "
+                                    "same seed gives the same schedule")},
+        {QStringLiteral("bucketMs"), tr("Width of one timeline bar, in ms")},
+        // Limiters
+        {QStringLiteral("limiterList"), tr("The scenario's limiters; every request goes to all "
+                                           "of them")},
+        {QStringLiteral("addLimiter"), tr("Adds a limiter of the chosen type")},
+        {QStringLiteral("removeLimiter"), tr("Removes the selected limiter")},
+    };
+    return help;
+}
+
+bool isField(const QWidget* w) {
+    return qobject_cast<const QLineEdit*>(w) || qobject_cast<const QComboBox*>(w) ||
+           qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QAbstractSlider*>(w) ||
+           qobject_cast<const QAbstractItemView*>(w);
+}
+
+}  // namespace
+
+QString fieldHelp(const QString& objectName) {
+    return table().value(objectName);
+}
+
+void applyFieldHelp(QWidget* root) {
+    for (QWidget* w : root->findChildren<QWidget*>()) {
+        if (isField(w) && w->toolTip().isEmpty())
+            w->setToolTip(fieldHelp(w->objectName()));
+    }
+}
+
+}  // namespace ratelab

@@ -1,0 +1,122 @@
+#include "window/help_dialogs.h"
+
+#include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtGlobal>
+
+namespace ratelab {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("HelpDialogs", text);
+}
+
+// The project has not chosen a licence yet (no LICENSE file): say so rather than guess one.
+QString licenceLine() {
+    return tr("Licence: none declared yet; the project ships no LICENSE file.");
+}
+
+}  // namespace
+
+QString glossaryHtml() {
+    return tr(
+        "<h3>Counts (per limiter)</h3>"
+        "<dl>"
+        "<dt><b>fired</b></dt><dd>Requests sent to the limiter. Always "
+        "<b>fired = accepted + rejected + errors</b>.</dd>"
+        "<dt><b>accepted</b></dt><dd>Requests the limiter allowed.</dd>"
+        "<dt><b>rejected</b></dt><dd>Requests the limiter refused (a waiting request counts once, "
+        "when it gives up).</dd>"
+        "<dt><b>errors</b></dt><dd>Decisions that failed: Redis unreachable, a timeout, a bad "
+        "reply.</dd>"
+        "<dt><b>let through / refused by on_error</b></dt><dd>Of the errors, those the limiter's "
+        "on_error policy counted as let through (<i>open</i>) or refused (<i>closed</i>). They "
+        "stay errors: they are not added to accepted or rejected.</dd>"
+        "</dl>"
+        "<h3>Ratios</h3>"
+        "<dl>"
+        "<dt><b>accepted ratio</b></dt><dd>accepted / fired (the comparison's <i>Accepted %</i> "
+        "is 100 &times; accepted / fired).</dd>"
+        "<dt><b>Jain's fairness index</b></dt><dd>Over the n clients' accepted counts "
+        "x<sub>i</sub>: (&Sigma;x)&sup2; / (n &middot; &Sigma;x&sup2;). 1 when every client got "
+        "the same, 1/n when one client got everything (1 when nobody got anything). The "
+        "comparison's <i>Fairness</i> column.</dd>"
+        "</dl>"
+        "<h3>Latency and waiting</h3>"
+        "<dl>"
+        "<dt><b>p50 / p99 latency</b></dt><dd>The decision time (one Redis script call) that "
+        "half / 99 % of the decisions took at most (the comparison's <i>p50 ms</i> and "
+        "<i>p99 ms</i>; the latency histogram shows them all).</dd>"
+        "<dt><b>waited ms</b></dt><dd>In <i>wait</i> mode: the time a request spent waiting "
+        "for permits before it was allowed or gave up at its timeout.</dd>"
+        "</dl>"
+        "<h3>Redis's own cost (comparison view)</h3>"
+        "<dl>"
+        "<dt><b>server time per decision</b></dt><dd>INFO commandstats of the limiters' Redis "
+        "nodes since the run started: script usec / script calls (every script call those "
+        "nodes ran, other clients' too).</dd>"
+        "<dt><b>decisions per Redis core</b></dt><dd>1,000,000 µs / server time per "
+        "decision.</dd>"
+        "<dt><b>key memory, keys</b></dt><dd>MEMORY USAGE summed over a limiter's keys (sampled "
+        "while running, exact at the end), and how many keys it holds.</dd>"
+        "</dl>"
+        "<h3>One decision (Step, decision list)</h3>"
+        "<dl>"
+        "<dt><b>allowed</b></dt><dd>Whether the limiter granted the permits.</dd>"
+        "<dt><b>retry_after_ms</b></dt><dd>For a rejection: exactly how long until the same "
+        "request would pass; <i>never</i> when it asks for more permits than the limit.</dd>"
+        "<dt><b>remaining</b></dt><dd>Permits left after the decision.</dd>"
+        "</dl>");
+}
+
+QString shortcutsHtml() {
+    return tr(
+        "<table cellpadding='3'>"
+        "<tr><td><b>F5</b></td><td>Start the run</td></tr>"
+        "<tr><td><b>Shift+F5</b></td><td>Stop the run</td></tr>"
+        "<tr><td><b>F10</b></td><td>Step: send one request</td></tr>"
+        "<tr><td><b>F8</b></td><td>Pause the view (then wheel zooms, drag pans)</td></tr>"
+        "<tr><td><b>F11</b> or <b>Ctrl+P</b></td><td>Presentation mode on / off</td></tr>"
+        "<tr><td><b>Ctrl+N</b></td><td>New scenario</td></tr>"
+        "<tr><td><b>Ctrl+O</b></td><td>Open a scenario</td></tr>"
+        "<tr><td><b>Ctrl+S</b></td><td>Save the scenario (a shipped example: Save "
+        "as)</td></tr>"
+        "<tr><td><b>Ctrl+Shift+S</b></td><td>Save the scenario as</td></tr>"
+        "<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>"
+        "<tr><td><b>Enter</b> / leaving a field</td><td>Applies an edited limiter field "
+        "to a running test</td></tr>"
+        "</table>");
+}
+
+QString aboutHtml() {
+    return tr("<h3>ratelab %1</h3>"
+              "<p>A visualizer and test bench for distributed rate limiters whose state lives "
+              "in Redis.</p>"
+              "<p>Built with Qt %2 (running on Qt %3).</p>"
+              "<p>%4</p>")
+        .arg(QCoreApplication::applicationVersion(), QStringLiteral(QT_VERSION_STR),
+             QString::fromLatin1(qVersion()), licenceLine());
+}
+
+void showHelpDialog(QWidget* parent, const QString& objectName, const QString& title,
+                    const QString& html) {
+    auto* dialog = new QDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(objectName);
+    dialog->setWindowTitle(title);
+    auto* layout = new QVBoxLayout(dialog);
+    auto* text = new QTextBrowser(dialog);
+    text->setObjectName(QStringLiteral("helpText"));
+    text->setHtml(html);
+    layout->addWidget(text);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+    layout->addWidget(buttons);
+    dialog->resize(560, 520);
+    dialog->show();
+}
+
+}  // namespace ratelab
