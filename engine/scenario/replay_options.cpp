@@ -1,23 +1,21 @@
 #include "scenario/replay_options.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "input_error.h"
-#include "stats/admitted_burst.h"
+#include "traffic/pacer.h"
 
 namespace ratelab {
 
 LimiterOptions replayLimiterOptions(const QVector<TraceRow>& trace) {
-    // The most rows in any second of the trace (each row is one decision).
-    std::vector<AcceptedAt> rows;
-    rows.reserve(size_t(trace.size()));
+    // The most rows in any second of the trace (each row is one decision; t_ms never decreases).
+    QVector<qint64> offsetsMs;
+    offsetsMs.reserve(trace.size());
     for (const TraceRow& row : trace) {
-        rows.push_back({row.tMs, 1});
+        offsetsMs.push_back(row.tMs);
     }
-    const double busiestSecond = double(busiestInterval(std::move(rows), 1000).permits);
     LimiterOptions options;
-    options.ttlScale = std::max(1.0, busiestSecond / kReplayMinDecisionsPerS);
+    options.ttlScale = std::max(1.0, double(busiestSecond(offsetsMs)) / kReplayMinDecisionsPerS);
     return options;
 }
 
