@@ -32,7 +32,9 @@ const char kUsage[] =
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
     "redis-cluster://[[user]:password@]host:port[,host:port...]. A password may come from\n"
-    "the URL or REDISCLI_AUTH.\n"
+    "the URL or REDISCLI_AUTH. TLS: rediss://... and rediss-cluster://..., with\n"
+    "[--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE] (or REDIS_TLS_CA_CERT,\n"
+    "REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
     "SIGINT/SIGTERM (what was measured is still reported).\n";
 

@@ -263,6 +263,24 @@ RedisTransport::Io TlsTransport::sslFailure(int ret, bool reading) {
     return Io::Failed;
 }
 
+// A server that refuses the client's certificate (TLS 1.3) sends its alert after the handshake
+// and closes: a write then fails with "connection reset" while the alert that says why is
+// still waiting to be read. Read it, if it is there, for the message.
+void TlsTransport::explainWriteFailure() {
+    const Failure writeFailure = failure_;
+    char buffer[256];
+    ERR_clear_error();
+    const int ret = SSL_read(ssl_.get(), buffer, sizeof(buffer));
+    if (ret <= 0 && SSL_get_error(ssl_.get(), ret) == SSL_ERROR_SSL) {
+        const std::string reason = lastSslReason();
+        if (!reason.empty()) {
+            failure_.reason = "TLS error: " + explainAlert(reason);
+            return;
+        }
+    }
+    failure_ = writeFailure;
+}
+
 RedisTransport::Io TlsTransport::write() {
     while (outSent_ < out_.size()) {
         ERR_clear_error();
@@ -271,7 +289,11 @@ RedisTransport::Io TlsTransport::write() {
             SSL_write(ssl_.get(), out_.data() + outSent_,
                       static_cast<int>(std::min<std::size_t>(out_.size() - outSent_, 1 << 30)));
         if (ret <= 0) {
-            return sslFailure(ret, false);
+            const Io io = sslFailure(ret, false);
+            if (io == Io::Failed) {
+                explainWriteFailure();
+            }
+            return io;
         }
         outSent_ += static_cast<std::size_t>(ret);
     }

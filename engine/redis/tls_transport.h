@@ -45,6 +45,7 @@ private:
     void handshake(const RedisUrl& url, const Wait& wait, const std::string& where);
     // Records why an SSL call failed (ret is its return value); returns the Io to report.
     Io sslFailure(int ret, bool reading);
+    void explainWriteFailure();
 
     int fd_ = -1;
     std::shared_ptr<ssl_ctx_st> context_;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
+#include <utility>
 
 #include "redis/redis_error.h"
 
@@ -286,6 +287,17 @@ QString redisBenchmarkCommand(const Limiter& limiter, const RedisUrl& url,
     } else {
         parts << QStringLiteral("-h") << url.host << QStringLiteral("-p")
               << QString::number(url.port);
+    }
+    if (url.tls) {  // redis-benchmark's own TLS options (Debian's is built with TLS)
+        parts << QStringLiteral("--tls");
+        const std::pair<const char*, QString> files[] = {{"--cacert", url.tlsFiles.caCert},
+                                                         {"--cert", url.tlsFiles.cert},
+                                                         {"--key", url.tlsFiles.key}};
+        for (const auto& [option, path] : files) {
+            if (!path.isEmpty()) {
+                parts << QString::fromLatin1(option) << shellQuote(path.toStdString());
+            }
+        }
     }
     if (url.db != 0) {
         parts << QStringLiteral("--dbnum") << QString::number(url.db);

@@ -2,10 +2,12 @@
 # missing (as root, or through sudo). Does nothing when everything is already there.
 # librsvg2-bin renders the icon at build time; dpkg-dev (dpkg-shlibdeps) and desktop-file-utils
 # build and check the Debian package; clang-14 is the second compiler and the fuzzers'.
+# libssl-dev is the TLS transport's (rediss://); openssl makes the TLS tests' certificates.
 RATELAB_PACKAGES=(
     build-essential cmake pkg-config
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
     libhiredis-dev redis-server redis-tools tzdata
+    libssl-dev openssl
     clang-14 libclang-rt-14-dev
     librsvg2-bin dpkg-dev desktop-file-utils
 )

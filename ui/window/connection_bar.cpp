@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include "input_error.h"
+#include "window/tls_fields.h"
 
 namespace ratelab {
 
@@ -22,7 +23,8 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     layout->addWidget(mode_);
     urlEdit_ = new QLineEdit(this);
     urlEdit_->setObjectName(QStringLiteral("redisUrl"));
-    urlEdit_->setPlaceholderText(QStringLiteral("redis://host:6379/0 or unix:///path/redis.sock"));
+    urlEdit_->setPlaceholderText(
+        QStringLiteral("redis://host:6379/0, rediss://host:6380 or unix:///path/redis.sock"));
     layout->addWidget(urlEdit_, 2);
     password_ = new QLineEdit(this);
     password_->setObjectName(QStringLiteral("redisPassword"));
@@ -32,6 +34,8 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     savePassword_ = new QCheckBox(tr("Save password (plain text)"), this);
     savePassword_->setObjectName(QStringLiteral("savePassword"));
     layout->addWidget(savePassword_);
+    tls_ = new TlsFields(this);
+    layout->addWidget(tls_);
     connect_ = new QPushButton(tr("Connect"), this);
     connect_->setObjectName(QStringLiteral("redisConnect"));
     layout->addWidget(connect_);
@@ -45,6 +49,7 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
         urlEdit_->setEnabled(url);
         password_->setEnabled(url);
         savePassword_->setEnabled(url);
+        tls_->setEnabled(url);
     };
     connect(mode_, &QComboBox::currentIndexChanged, this, updateEnabled);
     updateEnabled();
@@ -106,6 +111,10 @@ void ConnectionBar::connectToRedis() {
             url.password = password_->text();
         } else if (url.password.isEmpty()) {
             url.password = qEnvironmentVariable("REDISCLI_AUTH");
+        }
+        if (const QString problem = tls_->applyTo(url); !problem.isEmpty()) {
+            setStatus(problem, false);
+            return;
         }
     }
     connected_ = false;

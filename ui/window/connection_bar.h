@@ -14,6 +14,8 @@ class QTimer;
 
 namespace ratelab {
 
+class TlsFields;
+
 // Where the window's Redis is: the managed local redis-server (the default, started by ratelab
 // on a private unix socket and stopped on exit) or a URL with an optional password field.
 // Connecting, the local server and the periodic health check (PING latency, server version)
@@ -37,6 +39,7 @@ public:
     const RedisUrl& currentUrl() const { return url_; }
     bool connected() const { return connected_; }
     QString statusText() const;  // never contains a password
+    TlsFields* tlsFields() const { return tls_; }
 
 public slots:
     void connectToRedis();
@@ -53,6 +56,7 @@ private:
     QLineEdit* urlEdit_ = nullptr;
     QLineEdit* password_ = nullptr;
     QCheckBox* savePassword_ = nullptr;
+    TlsFields* tls_ = nullptr;  // CA / client certificate / key for rediss:// URLs
     QPushButton* connect_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* health_ = nullptr;
