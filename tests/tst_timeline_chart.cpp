@@ -524,9 +524,23 @@ void TestTimelineChart::tokenHistoryIsBounded() {
         QVERIFY(chart.tokenSeries()->count() <= TimelineChart::kMaxPointsPerSeries);
     }
     const QList<QPointF> points = chart.tokenSeries()->points();
-    // Thinned out, but the newest reading is always drawn; the oldest readings were dropped.
+    // Thinned out to each pixel column's first, lowest, highest and last reading, but the
+    // newest reading is always drawn; the oldest readings were dropped.
     QCOMPARE(points.last(), QPointF(45.0, double(updates % 11)));
-    QVERIFY(points.size() >= TimelineChart::kMaxPointsPerSeries / 2);
+    const double plotWidth = chart.chart()->plotArea().width();
+    const int columns =
+        plotWidth >= 1 ? int(std::ceil(plotWidth)) : TimelineChart::kMaxPointsPerSeries / 4;
+    QVERIFY2(points.size() <= 4 * columns, qPrintable(QString::number(points.size())));
+    QVERIFY2(points.size() >= columns, qPrintable(QString::number(points.size())));
+    // Every column keeps its extremes: the readings go from 0 to 10 in every 11.
+    double lowest = 10;
+    double highest = 0;
+    for (const QPointF& p : points) {
+        lowest = std::min(lowest, p.y());
+        highest = std::max(highest, p.y());
+    }
+    QCOMPARE(lowest, 0.0);
+    QCOMPARE(highest, 10.0);
     QVERIFY2(points.first().x() > 0.01, qPrintable(QString::number(points.first().x())));
 }
 

@@ -97,6 +97,9 @@ private slots:
     void countsAreStepsOfTheReachedBuckets_data();
     void countsAreStepsOfTheReachedBuckets();
     void countsGroupedToABoundedNumberOfPoints();
+    void countsAtMostOneStepPerPixel_data();
+    void countsAtMostOneStepPerPixel();
+    void tokenDipsSurviveZoomingOut();
     void limitAndErrors();
     void tokenHistoryFromStates();
     void windowCountsRememberedAfterExpiry_data();
@@ -166,6 +169,62 @@ void TestTimelineModel::countsGroupedToABoundedNumberOfPoints() {
         total += counts.accepted[i].y();
     }
     QCOMPARE(total, double(buckets));  // every bucket in exactly one group
+}
+
+void TestTimelineModel::countsAtMostOneStepPerPixel_data() {
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<qint64>("groupMs");
+    // 60 s of 100 ms buckets in view.
+    QTest::newRow("wide plot: every bucket") << 1200 << qint64(100);
+    QTest::newRow("600 px: every bucket") << 640 << qint64(100);
+    QTest::newRow("400 px: pairs") << 400 << qint64(200);
+    QTest::newRow("100 px: seconds") << 100 << qint64(1000);
+    QTest::newRow("width unknown") << 0 << qint64(100);
+}
+
+// The steps are groups of buckets at least a pixel wide; each group is its buckets' sum, so
+// totals are kept and a one-bucket spike is still the highest step.
+void TestTimelineModel::countsAtMostOneStepPerPixel() {
+    QFETCH(int, columns);
+    QFETCH(qint64, groupMs);
+    QVector<qint64> accepted(600, 1);
+    accepted[377] = 500;
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    model.update(snapshot(tokenBucket(10), 100, 60000, accepted, QVector<qint64>(600, 0)), 0,
+                 nullptr);
+    const TimelineModel::Counts counts = model.counts(0, 60, columns);
+    QCOMPARE(counts.groupMs, groupMs);
+    if (columns > 0)
+        QVERIFY(counts.accepted.size() / 2 <= columns);
+    double total = 0;
+    double highest = 0;
+    for (int i = 0; i < counts.accepted.size(); i += 2) {
+        total += counts.accepted[i].y();
+        highest = std::max(highest, counts.accepted[i].y());
+    }
+    QCOMPARE(total, 599.0 + 500.0);
+    QCOMPARE(highest, 500.0 + double(groupMs / 100 - 1));
+}
+
+// A permits line of 4000 readings drawn 50 pixels wide keeps the one reading at 0.
+void TestTimelineModel::tokenDipsSurviveZoomingOut() {
+    TimelineModel model;
+    const LimiterSpec spec = tokenBucket(10);
+    model.setLimiter(spec, 1, 100, kStart);
+    const RunSnapshot run = snapshot(spec, 100, 400000, {}, {});
+    for (qint64 i = 1; i <= 4000; ++i) {
+        const LimiterState state = tokens(i * 100, i == 2345 ? 0 : 10);
+        model.update(run, 0, &state);
+    }
+    const TimelineModel::Tokens drawn = model.tokens(0, 400, 50);
+    QVERIFY2(drawn.points.size() <= 4 * 50, qPrintable(QString::number(drawn.points.size())));
+    QVERIFY(drawn.points.contains(QPointF(234.5, 0)));
+    QCOMPARE(drawn.points.last(), QPointF(400, 10));  // the newest reading
+    // Width unknown: bounded all the same, and the dip kept.
+    const TimelineModel::Tokens unknown = model.tokens(0, 400, 0);
+    QVERIFY(unknown.points.size() <= TimelineModel::kMaxPointsPerSeries);
+    QVERIFY(unknown.points.contains(QPointF(234.5, 0)));
 }
 
 void TestTimelineModel::limitAndErrors() {

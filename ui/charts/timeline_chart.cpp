@@ -16,6 +16,7 @@
 #include <cmath>
 #include <optional>
 
+#include "charts/chart_cost.h"
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
 #include "style/palette_colors.h"
@@ -46,6 +47,13 @@ double stepValueAt(const QList<QPointF>& points, double x) {
             return points[i].y();
     }
     return -1;
+}
+
+// Replaces a series' points only when they differ: every replace makes Qt Charts map all the
+// points again and repaint the plot.
+void replaceIfChanged(QLineSeries* series, const QList<QPointF>& points) {
+    if (series->count() != points.size() || series->points() != points)
+        series->replace(points);
 }
 
 // The last point of a line at or before `x`.
@@ -80,11 +88,19 @@ TimelineChart::TimelineChart(QWidget* parent)
     axisX_->setTickType(QValueAxis::TicksDynamic);
     axisX_->setTickAnchor(0);
 
-    setRenderHint(QPainter::Antialiasing);
+    // No antialiasing: the steps, bands and the limit are all horizontal and vertical lines,
+    // which it only blurs, and antialiased fills of the stacked areas were most of the window's
+    // painting at high request rates (bench/README.md, "The window"). Text stays smooth.
+    setRenderHint(QPainter::Antialiasing, false);
     // Items move on every redraw: a BSP index would be rebuilt each time for nothing.
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     applyTheme();
-    connect(chart_, &QChart::plotAreaChanged, this, [this] { layoutOverlay(); });
+    connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
+        if (plotColumns(plot) != columns_)
+            refresh();  // the series hold one step per pixel column at most
+        else
+            layoutOverlay();
+    });
 }
 
 QValueAxis* TimelineChart::addAxis(Qt::Alignment alignment, const QString& title) {
@@ -122,8 +138,14 @@ void TimelineChart::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
 }
 
 void TimelineChart::updateFrom(const RunSnapshot& run, int index, const LimiterState* state) {
+    ChartCost& cost = ChartCost::global();
+    const ChartCostScope timed(&cost.updateCpuNs, &cost.updateWallNs, &cost.updates);
     if (!model_.update(run, index, state))
         return;
+    if (offScreen()) {
+        stale_ = true;  // drawn when shown again (see viewportEvent)
+        return;
+    }
     const QString title = model_.title();
     if (chart_->title() != title)
         chart_->setTitle(title);
@@ -248,8 +270,21 @@ void TimelineChart::applyTheme() {
     refresh();  // hides the legend entries of hidden series again
 }
 
+// A chart on a hidden tab or scrolled out of view in a shown window: updating its series would
+// only cost time. A chart whose window is not shown (tests, exports) is always up to date.
+bool TimelineChart::offScreen() const {
+    const QWidget* top = window();
+    return top != this && top->isVisible() &&
+           (!isVisible() || viewport()->visibleRegion().isEmpty());
+}
+
+int TimelineChart::plotColumns(const QRectF& plot) {
+    return plot.width() >= 1 ? int(std::ceil(plot.width())) : 0;
+}
+
 // Redraws everything for the current view.
 void TimelineChart::refresh() {
+    stale_ = false;
     if (following_)
         std::tie(viewMin_, viewMax_) = model_.followRange(windowSeconds_);
     const double step = niceStep(viewMax_ - viewMin_, 8);
@@ -269,22 +304,23 @@ void TimelineChart::refresh() {
 }
 
 void TimelineChart::updateSeries() {
-    const TimelineModel::Counts counts = model_.counts(viewMin_, viewMax_);
+    columns_ = plotColumns(chart_->plotArea());
+    const TimelineModel::Counts counts = model_.counts(viewMin_, viewMax_, columns_);
     groupMs_ = counts.groupMs;
-    accepted_->replace(counts.accepted);
-    rejectedBase_->replace(counts.accepted);
-    rejected_->replace(counts.rejectedTop);
-    errorsBase_->replace(counts.showErrors ? counts.rejectedTop : QList<QPointF>());
-    errors_->replace(counts.errorsTop);
+    replaceIfChanged(accepted_, counts.accepted);
+    replaceIfChanged(rejectedBase_, counts.accepted);
+    replaceIfChanged(rejected_, counts.rejectedTop);
+    replaceIfChanged(errorsBase_, counts.showErrors ? counts.rejectedTop : QList<QPointF>());
+    replaceIfChanged(errors_, counts.errorsTop);
     setShown(errorsArea_, counts.showErrors);
-    limit_->replace(counts.limit);
+    replaceIfChanged(limit_, counts.limit);
     setShown(limit_, !counts.limit.isEmpty());
     const QString title = tr("requests per %1").arg(durationText(counts.groupMs));
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);
     setNiceRange(axisY_, counts.yMax * 1.1);
 
-    const TimelineModel::Tokens tokens = model_.tokens(viewMin_, viewMax_);
+    const TimelineModel::Tokens tokens = model_.tokens(viewMin_, viewMax_, columns_);
     setShown(tokens_, tokens.shown);
     if (axisTokens_->isVisible() != tokens.shown)
         axisTokens_->setVisible(tokens.shown);
@@ -295,9 +331,9 @@ void TimelineChart::updateSeries() {
     }
     if (!tokens.shown)
         pieces.clear();
-    tokens_->replace(pieces.value(0));
+    replaceIfChanged(tokens_, pieces.value(0));
     for (int i = 1; i < pieces.size(); ++i)
-        tokenSegment(i - 1)->replace(pieces[i]);
+        replaceIfChanged(tokenSegment(i - 1), pieces[i]);
     for (int i = std::max<int>(pieces.size(), 1); i < tokenPiecesShown_; ++i)
         tokenPieces_[i - 1]->clear();
     tokenPiecesShown_ = std::max<int>(pieces.size(), 1);
@@ -453,6 +489,13 @@ QString TimelineChart::toolTipAt(double seconds) const {
 }
 
 bool TimelineChart::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::Paint) {
+        if (stale_)
+            refresh();  // shown again (tab switched, scrolled into view): catch up first
+        ChartCost& cost = ChartCost::global();
+        const ChartCostScope timed(&cost.paintCpuNs, &cost.paintWallNs, &cost.paints);
+        return QChartView::viewportEvent(event);
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         const QPointF inChart = chart_->mapFromScene(mapToScene(help->pos()));

@@ -94,6 +94,8 @@ private:
     void setShown(QAbstractSeries* series, bool shown);
     void applyTheme();
     void refresh();
+    bool offScreen() const;
+    static int plotColumns(const QRectF& plot);
     void updateSeries();
     void layoutOverlay();
     double toPixelX(double seconds) const;
@@ -125,6 +127,8 @@ private:
     QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
     int tokenPiecesShown_ = 1;
     qint64 groupMs_ = 0;  // what one step of the counts sums
+    int columns_ = 0;     // the plot's width in pixels when the series were made
+    bool stale_ = false;  // the model changed while the chart was off screen
     TimelineOverlay overlay_;
 
     // What is drawn now.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "charts/nice_scale.h"
+#include "charts/series_decimation.h"
 #include "limiters/limit_geometry.h"
 
 namespace ratelab {
@@ -249,11 +250,14 @@ std::pair<double, double> TimelineModel::followRange(double windowSeconds) const
 
 // Accepted, rejected, errors and the limit for the visible buckets (plus a margin of one group
 // on each side), summed into groups when there are too many.
-TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax) const {
+TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int columns) const {
     const qint64 firstVisible = qint64(std::floor(viewMin * 1000.0 / double(bucketMs_)));
     const qint64 endVisible = qint64(std::ceil(viewMax * 1000.0 / double(bucketMs_)));
     const qint64 visible = std::max<qint64>(endVisible - firstVisible, 1);
-    const qint64 perGroup = (visible + kMaxGroups - kGroupSlack - 1) / (kMaxGroups - kGroupSlack);
+    // At most one step per pixel column: narrower steps only cost painting.
+    const qint64 maxGroups =
+        columns > 0 ? std::clamp<qint64>(columns, 4 * kGroupSlack, kMaxGroups) : kMaxGroups;
+    const qint64 perGroup = (visible + maxGroups - kGroupSlack - 1) / (maxGroups - kGroupSlack);
     const qint64 group = niceAtLeast(std::max<qint64>(perGroup, 1));
     // Groups aligned to multiples of their size do not shift as the view scrolls.
     const qint64 from = std::max<qint64>(0, (floorDiv(firstVisible, group) - 1) * group);
@@ -310,7 +314,7 @@ bool TimelineModel::errorsBetween(double x0, double x1) const {
 }
 
 // The token history in view (and one point on each side), thinned out when too long.
-TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) const {
+TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax, int columns) const {
     Tokens tokens;
     tokens.shown = configured_ && spec_.type != LimiterType::FixedWindow &&
                    spec_.type != LimiterType::SlidingWindow;
@@ -324,14 +328,11 @@ TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) cons
         --first;
     if (last != tokenHistory_.cend())
         ++last;
-    // Every stride-th point and always the newest one.
-    const qint64 count = last - first;
-    const qint64 maxPoints = kMaxPointsPerSeries;
-    const qint64 stride = std::max<qint64>(1, (count - 1 + maxPoints - 2) / (maxPoints - 1));
-    for (qint64 i = 0; i < count - 1; i += stride)
-        tokens.points << first[i];
-    if (count > 0)
-        tokens.points << first[count - 1];
+    // The lowest and highest reading of each pixel column (and its first and last, the newest
+    // reading among them), so that a dip to 0 stays visible however far the view is zoomed out.
+    const int maxColumns = kMaxPointsPerSeries / 4;
+    tokens.points = decimateMinMax(QList<QPointF>(first, last), viewMin, viewMax,
+                                   columns > 0 ? std::min(columns, maxColumns) : maxColumns);
     // Readings taken while decisions failed are dropped, and the line breaks there.
     QList<QPointF> segment;
     for (int i = 0; i < tokens.points.size(); ++i) {

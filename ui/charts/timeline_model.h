@@ -105,9 +105,12 @@ public:
     // "rate 10 → 30, interval 1000 → 2000 ms": what differs between two specs.
     static QString describeChange(const LimiterSpec& from, const LimiterSpec& to);
 
-    // The series for the view [viewMin, viewMax].
-    Counts counts(double viewMin, double viewMax) const;
-    Tokens tokens(double viewMin, double viewMax) const;
+    // The series for the view [viewMin, viewMax] drawn `columns` pixels wide (0: not known):
+    // the counts summed into groups of buckets at least a pixel wide each (a group's step is
+    // the sum of its buckets), the permits line thinned to each column's first, lowest, highest
+    // and last reading. Neither has more than kMaxPointsPerSeries points.
+    Counts counts(double viewMin, double viewMax, int columns = 0) const;
+    Tokens tokens(double viewMin, double viewMax, int columns = 0) const;
     // Remembers each window's shade, so that a window keeps it as the view scrolls.
     QVector<Band> bands(double viewMin, double viewMax);
     QVector<Span> spans() const;

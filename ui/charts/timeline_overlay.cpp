@@ -27,6 +27,12 @@ QGraphicsRectItem* clipBox(QChart* chart, qreal z) {
     return box;
 }
 
+// Qt's setBrush repaints even when the brush is the same.
+void setBrushIfChanged(QGraphicsRectItem* item, const QColor& color) {
+    if (item->brush().color() != color || item->brush().style() != Qt::SolidPattern)
+        item->setBrush(color);
+}
+
 template <typename T>
 void hideFrom(const QVector<T*>& pool, int first) {
     for (int i = first; i < pool.size(); ++i)
@@ -89,7 +95,7 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         QGraphicsRectItem* item = rectAt(bandRects_, i);
         item->setRect(rect);
         const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
-        item->setBrush(style::withAlpha(look.text, alpha));
+        setBrushIfChanged(item, style::withAlpha(look.text, alpha));
         item->setVisible(true);
         // The label is centred in the visible part of the band.
         OverlayLabel* label = labelAt(bandLabels_, i);
@@ -116,7 +122,7 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
         QGraphicsRectItem* item = rectAt(spanRects_, i);
         item->setRect(
             QRectF(QPointF(toPixelX(span.x0), plot.top()), QPointF(right, plot.bottom())));
-        item->setBrush(style::withAlpha(look.span, look.dark ? 50 : 32));
+        setBrushIfChanged(item, style::withAlpha(look.span, look.dark ? 50 : 32));
         item->setVisible(true);
         OverlayLabel* label = labelAt(spanLabels_, i);
         const QSizeF size = label->set(span.label, look.font, look.text, look.labelBack);
@@ -144,7 +150,8 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
         while (markerLines_.size() <= drawn)
             markerLines_.append(new QGraphicsLineItem(over_));
         QGraphicsLineItem* line = markerLines_[drawn];
-        line->setPen(pen);
+        if (line->pen() != pen)
+            line->setPen(pen);
         line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
         line->setVisible(true);
         OverlayLabel* label = labelAt(markerLabels_, drawn);
