@@ -8,6 +8,7 @@
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <QTabWidget>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -247,6 +248,7 @@ private slots:
     void pausedTimelinesZoomTogether();
     void tokenLineBreaksAtOutage();
     void everyWindowShowsItsCount();
+    void hiddenTabCatchesUpWhenShown();
 };
 
 void TestTimelineChart::countsMatchVisibleBuckets_data() {
@@ -950,6 +952,29 @@ void TestTimelineChart::everyWindowShowsItsCount() {
     QVERIFY(texts.count(QStringLiteral("7")) == 56 || texts.count(QStringLiteral("7/10")) == 56);
     const QString tip = chart.toolTipAt(10.5);
     QVERIFY2(tip.contains(QStringLiteral("7/10 granted")), qPrintable(tip));
+}
+
+// A timeline on a hidden tab of a shown window skips the work of drawing snapshots, and draws
+// the newest one when its tab is shown.
+void TestTimelineChart::hiddenTabCatchesUpWhenShown() {
+    QTabWidget tabs;
+    tabs.addTab(new QWidget, QStringLiteral("other"));
+    auto* chart = new TimelineChart;
+    tabs.addTab(chart, QStringLiteral("timeline"));
+    tabs.resize(1000, 400);
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart->setLimiter(spec, 1, 100, kStart);
+    chart->updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    chart->updateFrom(makeRun(spec, 100, 5000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->count(), 0);  // not drawn while hidden
+    tabs.setCurrentIndex(1);
+    QTRY_VERIFY(chart->acceptedSeries()->count() > 0);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 5.0);  // the newest snapshot
+    // Shown, it follows every snapshot at once.
+    chart->updateFrom(makeRun(spec, 100, 6000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 6.0);
 }
 
 QTEST_MAIN(TestTimelineChart)

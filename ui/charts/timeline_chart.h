@@ -96,6 +96,7 @@ private:
     void refresh();
     bool offScreen() const;
     static int plotColumns(const QRectF& plot);
+    static QString durationText(qint64 ms);  // "200 ms", "1 s", "5 min"
     void updateSeries();
     void layoutOverlay();
     double toPixelX(double seconds) const;

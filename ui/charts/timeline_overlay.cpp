@@ -3,7 +3,9 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
+#include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
+#include <QPainterPath>
 #include <QPen>
 #include <algorithm>
 
@@ -42,7 +44,12 @@ void hideFrom(const QVector<T*>& pool, int first) {
 }  // namespace
 
 TimelineOverlay::TimelineOverlay(QChart* chart)
-    : under_(clipBox(chart, kUnderZ)), over_(clipBox(chart, kOverZ)) {}
+    : under_(clipBox(chart, kUnderZ)), over_(clipBox(chart, kOverZ)) {
+    for (QGraphicsPathItem*& shade : bandShades_) {
+        shade = new QGraphicsPathItem(under_);
+        shade->setPen(Qt::NoPen);
+    }
+}
 
 QGraphicsRectItem* TimelineOverlay::rectAt(QVector<QGraphicsRectItem*>& pool, int i) {
     while (pool.size() <= i) {
@@ -89,14 +96,13 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
                 rects[i].width())
             longFits = false;
     }
+    // One path per shade: a single fill each, however many windows are in view (each tall
+    // rectangle filled on its own cost the painter a hand-off to Qt's fill threads).
+    QPainterPath shades[2];
     for (int i = 0; i < bands.size(); ++i) {
         const TimelineModel::Band& band = bands[i];
         const QRectF& rect = rects[i];
-        QGraphicsRectItem* item = rectAt(bandRects_, i);
-        item->setRect(rect);
-        const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
-        setBrushIfChanged(item, style::withAlpha(look.text, alpha));
-        item->setVisible(true);
+        shades[band.odd ? 1 : 0].addRect(rect);
         // The label is centred in the visible part of the band.
         OverlayLabel* label = labelAt(bandLabels_, i);
         const QRectF inView = rect.intersected(plot);
@@ -107,7 +113,15 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         else
             label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));
     }
-    hideFrom(bandRects_, bands.size());
+    for (int odd = 0; odd < 2; ++odd) {
+        QGraphicsPathItem* item = bandShades_[odd];
+        if (item->path() != shades[odd])
+            item->setPath(shades[odd]);
+        const int alpha = odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
+        const QColor color = style::withAlpha(look.text, alpha);
+        if (item->brush().color() != color)
+            item->setBrush(color);
+    }
     hideFrom(bandLabels_, bands.size());
 }
 

@@ -10,6 +10,7 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QGraphicsLineItem;
+class QGraphicsPathItem;
 class QGraphicsRectItem;
 QT_END_NAMESPACE
 
@@ -55,7 +56,7 @@ private:
     QGraphicsRectItem* under_ = nullptr;
     QGraphicsRectItem* over_ = nullptr;
     // Item pools (owned by the chart through under_/over_).
-    QVector<QGraphicsRectItem*> bandRects_;
+    QGraphicsPathItem* bandShades_[2] = {};  // the even and the odd calendar windows
     QVector<QGraphicsRectItem*> spanRects_;
     QVector<QGraphicsLineItem*> markerLines_;
     QVector<OverlayLabel*> bandLabels_;
