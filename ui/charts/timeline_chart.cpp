@@ -129,6 +129,11 @@ void TimelineChart::updateFrom(const RunSnapshot& run, int index, const LimiterS
     refresh();
 }
 
+void TimelineChart::setBusiestIntervals(const QVector<BusiestInterval>& intervals) {
+    model_.setBusiestIntervals(intervals);
+    layoutOverlay();
+}
+
 void TimelineChart::addMarker(double runSeconds, const QString& label) {
     model_.addMarker(runSeconds, label);
     layoutOverlay();
@@ -329,12 +334,16 @@ void TimelineChart::layoutOverlay() {
     const style::SeriesColors colors = style::seriesColors(dark_);
     look.span = colors.span;
     look.marker = colors.marker;
+    look.burst = pal.color(QPalette::Highlight);
     look.font = font();
     look.font.setPointSizeF(8.5);
     look.dark = dark_;
     overlay_.layout(
         chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, viewMin_,
         viewMax_, bands_, spans_, model_.markers(), look);
+    overlay_.layoutBurst(
+        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, model_.burst(),
+        look);
 }
 
 void TimelineChart::setPresentation(bool on) {

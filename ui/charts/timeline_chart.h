@@ -42,6 +42,10 @@ public:
     // Redraws from a snapshot (its limiter `index`) and the limiter's Redis state read at
     // state->nowMs (may be null when no state was read yet).
     void updateFrom(const RunSnapshot& run, int index, const LimiterState* state);
+    // The run's admitted-burst figures for this limiter (one per window length, from the run's
+    // summary): the busiest interval of its shortest config window is marked on the timeline
+    // ("20 accepted in 1000 ms here"), its tooltip lists them all. Empty clears the mark.
+    void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
 

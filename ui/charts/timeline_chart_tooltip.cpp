@@ -111,6 +111,10 @@ QString TimelineChart::toolTipAt(double seconds) const {
         if (seconds >= span.x0 && seconds <= span.x1)
             lines << tr("sliding window %1").arg(span.label.toHtmlEscaped());
     }
+    if (const std::optional<TimelineModel::Burst> burst = model_.burst()) {
+        if (seconds >= burst->x0 && seconds < burst->x1)
+            lines << burst->toolTip;
+    }
     // Markers within a few pixels of the cursor.
     const double near = 4 * (viewMax_ - viewMin_) / std::max(chart_->plotArea().width(), 1.0);
     for (const TimelineModel::Marker& marker : model_.markers()) {

@@ -65,6 +65,7 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     runClients_ = 0;
     clearStateHistory();
     markers_.clear();
+    busiest_.clear();
     useSpec(spec);
     limitHistory_ = {{0.0, spec}};
 }

@@ -179,4 +179,42 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
     hideFrom(markerLabels_, drawn);
 }
 
+void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                                  const std::optional<TimelineModel::Burst>& burst,
+                                  const Look& look) {
+    if (!burst) {
+        if (burstBox_) {
+            burstBox_->hide();
+            burstLabel_->hide();
+        }
+        return;
+    }
+    if (!burstBox_) {
+        burstBox_ = new QGraphicsRectItem(over_);
+        burstLabel_ = new OverlayLabel(over_);
+        burstLabel_->setZValue(1);  // over the box
+    }
+    // At least 3 pixels wide, so that a short interval in a long run is still seen.
+    double left = toPixelX(burst->x0);
+    double right = toPixelX(burst->x1);
+    if (right - left < 3) {
+        const double middle = (left + right) / 2;
+        left = middle - 1.5;
+        right = middle + 1.5;
+    }
+    const QRectF box(QPointF(left, plot.top()), QPointF(right, plot.bottom()));
+    if (burstBox_->rect() != box)
+        burstBox_->setRect(box);
+    const QPen pen = style::seriesPen(look.burst, 1.5);
+    if (burstBox_->pen() != pen)
+        burstBox_->setPen(pen);
+    setBrushIfChanged(burstBox_, style::withAlpha(look.burst, look.dark ? 60 : 45));
+    burstBox_->setVisible(box.intersects(plot));
+    const QSizeF size = burstLabel_->set(burst->label, look.font, look.text, look.labelBack);
+    const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
+                                std::max(plot.left() + 2, plot.right() - size.width() - 2));
+    burstLabel_->showAt(QPointF(x, plot.top() + 3 + size.height() + 2));
+    burstLabel_->setVisible(box.intersects(plot));
+}
+
 }  // namespace ratelab

@@ -4,6 +4,7 @@
 #include <QFont>
 #include <QVector>
 #include <functional>
+#include <optional>
 
 #include "charts/timeline_model.h"
 
@@ -32,6 +33,7 @@ public:
         QColor labelBack;  // behind the labels
         QColor span;
         QColor marker;
+        QColor burst;  // the admitted burst's box (the palette's highlight)
         QFont font;
         bool dark = false;
     };
@@ -40,6 +42,11 @@ public:
                 double viewMax, const QVector<TimelineModel::Band>& bands,
                 const QVector<TimelineModel::Span>& spans,
                 const QVector<TimelineModel::Marker>& markers, const Look& look);
+
+    // The admitted burst: a box over the busiest interval, over the series, with its label
+    // ("20 accepted in 1000 ms here") in the second row from the top; none hides it.
+    void layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                     const std::optional<TimelineModel::Burst>& burst, const Look& look);
 
 private:
     void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
@@ -62,6 +69,8 @@ private:
     QVector<OverlayLabel*> bandLabels_;
     QVector<OverlayLabel*> spanLabels_;
     QVector<OverlayLabel*> markerLabels_;
+    QGraphicsRectItem* burstBox_ = nullptr;  // made on first use
+    OverlayLabel* burstLabel_ = nullptr;
 };
 
 }  // namespace ratelab
