@@ -978,6 +978,15 @@ void TestTimelineChart::hiddenTabCatchesUpWhenShown() {
     // Shown, it follows every snapshot at once.
     chart->updateFrom(makeRun(spec, 100, 6000), 0, nullptr);
     QCOMPARE(chart->acceptedSeries()->points().last().x(), 6.0);
+    // Hidden again: the run's last snapshot is drawn all the same (exports read it).
+    tabs.setCurrentIndex(0);
+    chart->updateFrom(makeRun(spec, 100, 7000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 6.0);
+    RunSnapshot last = makeRun(spec, 100, 8000);
+    last.finished = true;
+    last.finishedAtUs = 8'000'000;
+    chart->updateFrom(last, 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 8.0);
 }
 
 void TestTimelineChart::admittedBurstMarked_data() {

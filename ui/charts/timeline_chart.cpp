@@ -119,7 +119,8 @@ void TimelineChart::updateFrom(const RunSnapshot& run, int index, const LimiterS
     const ChartCostScope timed(&cost.updateCpuNs, &cost.updateWallNs, &cost.updates);
     if (!model_.update(run, index, state))
         return;
-    if (offScreen()) {
+    // The run's last snapshot is always drawn: exports and readers of the series see the end.
+    if (!run.finished && offScreen()) {
         stale_ = true;  // drawn when shown again (see viewportEvent)
         return;
     }
