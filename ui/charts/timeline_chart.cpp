@@ -9,6 +9,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QScopedValueRollback>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -73,8 +74,12 @@ TimelineChart::TimelineChart(QWidget* parent)
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
     applyTheme();
     connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
-        if (plotColumns(plot) != columns_)
-            refresh();  // the series hold one step per pixel column at most
+        // Resized by more than a tenth: one step per pixel column again. Not from inside a
+        // refresh, nor for the few pixels the axis labels take or give back as the counts
+        // change (those would refresh, relabel and resize in a loop).
+        const int columns = plotColumns(plot);
+        if (!refreshing_ && std::abs(columns - columns_) > columns_ / 10)
+            refresh();
         else
             layoutOverlay();
     });
@@ -251,6 +256,7 @@ int TimelineChart::plotColumns(const QRectF& plot) {
 
 // Redraws everything for the current view.
 void TimelineChart::refresh() {
+    const QScopedValueRollback<bool> inRefresh(refreshing_, true);
     stale_ = false;
     if (following_)
         std::tie(viewMin_, viewMax_) = model_.followRange(windowSeconds_);

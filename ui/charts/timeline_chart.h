@@ -134,6 +134,7 @@ private:
     qint64 groupMs_ = 0;  // what one step of the counts sums
     int columns_ = 0;     // the plot's width in pixels when the series were made
     bool stale_ = false;  // the model changed while the chart was off screen
+    bool refreshing_ = false;
     TimelineOverlay overlay_;
 
     // What is drawn now.
