@@ -1,11 +1,13 @@
 #include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
+#include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -247,6 +249,9 @@ private slots:
     void pausedTimelinesZoomTogether();
     void tokenLineBreaksAtOutage();
     void everyWindowShowsItsCount();
+    void hiddenTabCatchesUpWhenShown();
+    void admittedBurstMarked_data();
+    void admittedBurstMarked();
 };
 
 void TestTimelineChart::countsMatchVisibleBuckets_data() {
@@ -524,9 +529,23 @@ void TestTimelineChart::tokenHistoryIsBounded() {
         QVERIFY(chart.tokenSeries()->count() <= TimelineChart::kMaxPointsPerSeries);
     }
     const QList<QPointF> points = chart.tokenSeries()->points();
-    // Thinned out, but the newest reading is always drawn; the oldest readings were dropped.
+    // Thinned out to each pixel column's first, lowest, highest and last reading, but the
+    // newest reading is always drawn; the oldest readings were dropped.
     QCOMPARE(points.last(), QPointF(45.0, double(updates % 11)));
-    QVERIFY(points.size() >= TimelineChart::kMaxPointsPerSeries / 2);
+    const double plotWidth = chart.chart()->plotArea().width();
+    const int columns =
+        plotWidth >= 1 ? int(std::ceil(plotWidth)) : TimelineChart::kMaxPointsPerSeries / 4;
+    QVERIFY2(points.size() <= 4 * columns, qPrintable(QString::number(points.size())));
+    QVERIFY2(points.size() >= columns, qPrintable(QString::number(points.size())));
+    // Every column keeps its extremes: the readings go from 0 to 10 in every 11.
+    double lowest = 10;
+    double highest = 0;
+    for (const QPointF& p : points) {
+        lowest = std::min(lowest, p.y());
+        highest = std::max(highest, p.y());
+    }
+    QCOMPARE(lowest, 0.0);
+    QCOMPARE(highest, 10.0);
     QVERIFY2(points.first().x() > 0.01, qPrintable(QString::number(points.first().x())));
 }
 
@@ -936,6 +955,117 @@ void TestTimelineChart::everyWindowShowsItsCount() {
     QVERIFY(texts.count(QStringLiteral("7")) == 56 || texts.count(QStringLiteral("7/10")) == 56);
     const QString tip = chart.toolTipAt(10.5);
     QVERIFY2(tip.contains(QStringLiteral("7/10 granted")), qPrintable(tip));
+}
+
+// A timeline on a hidden tab of a shown window skips the work of drawing snapshots, and draws
+// the newest one when its tab is shown.
+void TestTimelineChart::hiddenTabCatchesUpWhenShown() {
+    QTabWidget tabs;
+    tabs.addTab(new QWidget, QStringLiteral("other"));
+    auto* chart = new TimelineChart;
+    tabs.addTab(chart, QStringLiteral("timeline"));
+    tabs.resize(1000, 400);
+    tabs.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&tabs));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart->setLimiter(spec, 1, 100, kStart);
+    chart->updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    chart->updateFrom(makeRun(spec, 100, 5000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->count(), 0);  // not drawn while hidden
+    tabs.setCurrentIndex(1);
+    QTRY_VERIFY(chart->acceptedSeries()->count() > 0);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 5.0);  // the newest snapshot
+    // Shown, it follows every snapshot at once.
+    chart->updateFrom(makeRun(spec, 100, 6000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 6.0);
+    // Hidden again: the run's last snapshot is drawn all the same (exports read it).
+    tabs.setCurrentIndex(0);
+    chart->updateFrom(makeRun(spec, 100, 7000), 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 6.0);
+    RunSnapshot last = makeRun(spec, 100, 8000);
+    last.finished = true;
+    last.finishedAtUs = 8'000'000;
+    chart->updateFrom(last, 0, nullptr);
+    QCOMPARE(chart->acceptedSeries()->points().last().x(), 8.0);
+}
+
+void TestTimelineChart::admittedBurstMarked_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+// The run's busiest interval of the shortest config window is a box on the timeline with its
+// label over it, in the palette's highlight colour; the tooltip there lists every window.
+void TestTimelineChart::admittedBurstMarked() {
+    QFETCH(bool, dark);
+    TimelineChart chart;
+    QPalette palette;
+    palette.setColor(QPalette::Base, dark ? QColor(0x18, 0x18, 0x1c) : QColor(Qt::white));
+    palette.setColor(QPalette::Text, dark ? QColor(0xe0, 0xe0, 0xe0) : QColor(Qt::black));
+    palette.setColor(QPalette::Highlight,
+                     dark ? QColor(0x3d, 0xae, 0xe9) : QColor(0x30, 0x8c, 0xc6));
+    chart.setPalette(palette);
+    chart.resize(1024, 300);
+    chart.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 20000), 0, nullptr);
+    auto interval = [](qint64 windowMs, qint64 permits, qint64 fromRunMs) {
+        ratelab::BusiestInterval b;
+        b.windowMs = windowMs;
+        b.permits = permits;
+        b.fromMs = kStart + fromRunMs;
+        b.firstMs = b.fromMs;
+        b.lastMs = b.fromMs + windowMs - 1;
+        return b;
+    };
+    chart.setBusiestIntervals(
+        {interval(60000, 190, 0), interval(1000, 20, 7500), interval(10000, 110, 2000)});
+    const QString label = QStringLiteral("20 accepted in 1000 ms here");
+    QVERIFY2(drawnTexts(chart).contains(label), qPrintable(drawnTexts(chart).join(u'|')));
+
+    // The box spans [7.5, 8.5) s and the label sits over it, inside the plot.
+    const QRectF plot = chart.chart()->plotArea();
+    const double left = chart.chart()->mapToPosition(QPointF(7.5, 0), chart.acceptedArea()).x();
+    const double right = chart.chart()->mapToPosition(QPointF(8.5, 0), chart.acceptedArea()).x();
+    const QGraphicsRectItem* box = nullptr;
+    const QGraphicsItem* labelItem = nullptr;
+    for (QGraphicsItem* item : chart.scene()->items()) {
+        auto* rect = dynamic_cast<QGraphicsRectItem*>(item);
+        if (rect && rect->isVisible() && rect->pen().style() != Qt::NoPen &&
+            rect->pen().color() == palette.color(QPalette::Highlight))
+            box = rect;
+        auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+        if (text && text->isVisible() && text->text() == label)
+            labelItem = text;
+    }
+    QVERIFY(box);
+    QVERIFY(labelItem);
+    const QRectF boxRect = box->mapRectToItem(chart.chart(), box->rect());
+    QVERIFY2(std::abs(boxRect.left() - left) < 1.5 && std::abs(boxRect.right() - right) < 1.5,
+             qPrintable(QStringLiteral("%1..%2 vs %3..%4")
+                            .arg(boxRect.left())
+                            .arg(boxRect.right())
+                            .arg(left)
+                            .arg(right)));
+    const QRectF labelRect = labelItem->mapRectToItem(chart.chart(), labelItem->boundingRect());
+    QVERIFY(plot.contains(labelRect));
+    QVERIFY(labelRect.left() < right && labelRect.right() > left);
+    // Readable: the label's text in the palette's text colour.
+    QCOMPARE(dynamic_cast<const QGraphicsSimpleTextItem*>(labelItem)->brush().color(),
+             palette.color(QPalette::Text));
+
+    const QString tip = chart.toolTipAt(8.0);
+    for (const QString& figure :
+         {QStringLiteral("1000 ms: 20 accepted"), QStringLiteral("10000 ms: 110 accepted"),
+          QStringLiteral("60000 ms: 190 accepted")})
+        QVERIFY2(tip.contains(figure), qPrintable(tip));
+    QVERIFY(!chart.toolTipAt(12.0).contains(QStringLiteral("1000 ms: 20 accepted")));
+
+    chart.setBusiestIntervals({});
+    QVERIFY(!drawnTexts(chart).contains(label));
 }
 
 QTEST_MAIN(TestTimelineChart)

@@ -8,6 +8,7 @@
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
 
+using ratelab::BusiestInterval;
 using ratelab::CalendarUnit;
 using ratelab::LimiterSnapshot;
 using ratelab::LimiterSpec;
@@ -18,6 +19,8 @@ using ratelab::Scope;
 using ratelab::TimelineModel;
 
 Q_DECLARE_METATYPE(ratelab::Scope)
+Q_DECLARE_METATYPE(ratelab::LimiterSpec)
+Q_DECLARE_METATYPE(QVector<ratelab::BusiestInterval>)
 Q_DECLARE_METATYPE(ratelab::LimiterType)
 Q_DECLARE_METATYPE(QVector<LimiterState::Level>)
 Q_DECLARE_METATYPE(QVector<TimelineModel::Span>)
@@ -88,6 +91,23 @@ LimiterState windows(qint64 runMs, const QVector<QPair<qint64, qint64>>& startCo
     return state;
 }
 
+// `permits` accepted in [fromRunMs, fromRunMs + windowMs), the first and last of them 10 ms
+// inside its edges; times on the run's clock (epoch ms).
+BusiestInterval busiest(qint64 windowMs, qint64 permits, qint64 fromRunMs) {
+    BusiestInterval b;
+    b.windowMs = windowMs;
+    b.permits = permits;
+    b.fromMs = kStart + fromRunMs;
+    b.firstMs = b.fromMs + 10;
+    b.lastMs = b.fromMs + windowMs - 10;
+    return b;
+}
+
+// The summary's windows: 1 s, 10 s and 60 s besides the config's.
+QVector<BusiestInterval> standardWindows() {
+    return {busiest(1000, 20, 3200), busiest(10000, 150, 0), busiest(60000, 300, 0)};
+}
+
 }  // namespace
 
 class TestTimelineModel : public QObject {
@@ -97,6 +117,12 @@ private slots:
     void countsAreStepsOfTheReachedBuckets_data();
     void countsAreStepsOfTheReachedBuckets();
     void countsGroupedToABoundedNumberOfPoints();
+    void countsAtMostOneStepPerPixel_data();
+    void countsAtMostOneStepPerPixel();
+    void tokenDipsSurviveZoomingOut();
+    void burstMarksTheShortestConfigWindow_data();
+    void burstMarksTheShortestConfigWindow();
+    void burstClearedByANewRun();
     void limitAndErrors();
     void tokenHistoryFromStates();
     void windowCountsRememberedAfterExpiry_data();
@@ -166,6 +192,136 @@ void TestTimelineModel::countsGroupedToABoundedNumberOfPoints() {
         total += counts.accepted[i].y();
     }
     QCOMPARE(total, double(buckets));  // every bucket in exactly one group
+}
+
+void TestTimelineModel::countsAtMostOneStepPerPixel_data() {
+    QTest::addColumn<int>("columns");
+    QTest::addColumn<qint64>("groupMs");
+    // 60 s of 100 ms buckets in view.
+    QTest::newRow("wide plot: every bucket") << 1200 << qint64(100);
+    QTest::newRow("600 px: every bucket") << 640 << qint64(100);
+    QTest::newRow("400 px: pairs") << 400 << qint64(200);
+    QTest::newRow("100 px: seconds") << 100 << qint64(1000);
+    QTest::newRow("width unknown") << 0 << qint64(100);
+}
+
+// The steps are groups of buckets at least a pixel wide; each group is its buckets' sum, so
+// totals are kept and a one-bucket spike is still the highest step.
+void TestTimelineModel::countsAtMostOneStepPerPixel() {
+    QFETCH(int, columns);
+    QFETCH(qint64, groupMs);
+    QVector<qint64> accepted(600, 1);
+    accepted[377] = 500;
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    model.update(snapshot(tokenBucket(10), 100, 60000, accepted, QVector<qint64>(600, 0)), 0,
+                 nullptr);
+    const TimelineModel::Counts counts = model.counts(0, 60, columns);
+    QCOMPARE(counts.groupMs, groupMs);
+    if (columns > 0)
+        QVERIFY(counts.accepted.size() / 2 <= columns);
+    double total = 0;
+    double highest = 0;
+    for (int i = 0; i < counts.accepted.size(); i += 2) {
+        total += counts.accepted[i].y();
+        highest = std::max(highest, counts.accepted[i].y());
+    }
+    QCOMPARE(total, 599.0 + 500.0);
+    QCOMPARE(highest, 500.0 + double(groupMs / 100 - 1));
+}
+
+// A permits line of 4000 readings drawn 50 pixels wide keeps the one reading at 0.
+void TestTimelineModel::tokenDipsSurviveZoomingOut() {
+    TimelineModel model;
+    const LimiterSpec spec = tokenBucket(10);
+    model.setLimiter(spec, 1, 100, kStart);
+    const RunSnapshot run = snapshot(spec, 100, 400000, {}, {});
+    for (qint64 i = 1; i <= 4000; ++i) {
+        const LimiterState state = tokens(i * 100, i == 2345 ? 0 : 10);
+        model.update(run, 0, &state);
+    }
+    const TimelineModel::Tokens drawn = model.tokens(0, 400, 50);
+    QVERIFY2(drawn.points.size() <= 4 * 50, qPrintable(QString::number(drawn.points.size())));
+    QVERIFY(drawn.points.contains(QPointF(234.5, 0)));
+    QCOMPARE(drawn.points.last(), QPointF(400, 10));  // the newest reading
+    // Width unknown: bounded all the same, and the dip kept.
+    const TimelineModel::Tokens unknown = model.tokens(0, 400, 0);
+    QVERIFY(unknown.points.size() <= TimelineModel::kMaxPointsPerSeries);
+    QVERIFY(unknown.points.contains(QPointF(234.5, 0)));
+}
+
+void TestTimelineModel::burstMarksTheShortestConfigWindow_data() {
+    QTest::addColumn<LimiterSpec>("spec");
+    QTest::addColumn<QVector<BusiestInterval>>("intervals");
+    QTest::addColumn<QString>("label");
+    QTest::addColumn<double>("x0");
+    QTest::addColumn<double>("x1");
+
+    QTest::newRow("token bucket per 1000 ms")
+        << tokenBucket(10) << standardWindows() << QStringLiteral("20 accepted in 1000 ms here")
+        << 3.2 << 4.2;
+    LimiterSpec sliding;
+    sliding.type = LimiterType::SlidingWindow;
+    sliding.name = QStringLiteral("login");
+    sliding.rules = {{100, 60000}, {5, 500}};
+    QTest::newRow("sliding log: its shortest rule")
+        << sliding << (standardWindows() << busiest(500, 7, 12000))
+        << QStringLiteral("7 accepted in 500 ms here") << 12.0 << 12.5;
+    QTest::newRow("fixed window of 10 s")
+        << fixedWindow(100, 10) << standardWindows()
+        << QStringLiteral("150 accepted in 10000 ms here") << 0.0 << 10.0;
+    // No config window among them (an older summary): the shortest given.
+    LimiterSpec gcra;
+    gcra.type = LimiterType::Gcra;
+    gcra.name = QStringLiteral("g");
+    gcra.rate = 5;
+    gcra.periodMs = 250;
+    gcra.burst = 2;
+    QTest::newRow("no config window: the shortest")
+        << gcra << standardWindows() << QStringLiteral("20 accepted in 1000 ms here") << 3.2 << 4.2;
+}
+
+void TestTimelineModel::burstMarksTheShortestConfigWindow() {
+    QFETCH(LimiterSpec, spec);
+    QFETCH(QVector<BusiestInterval>, intervals);
+    QFETCH(QString, label);
+    QFETCH(double, x0);
+    QFETCH(double, x1);
+    TimelineModel model;
+    model.setLimiter(spec, 1, 100, kStart);
+    QVERIFY(!model.burst());
+    model.setBusiestIntervals(intervals);
+    const std::optional<TimelineModel::Burst> burst = model.burst();
+    QVERIFY(burst);
+    QCOMPARE(burst->label, label);
+    QCOMPARE(burst->x0, x0);
+    QCOMPARE(burst->x1, x1);
+    QCOMPARE(burst->first, x0 + 0.01);
+    QCOMPARE(burst->last, x1 - 0.01);
+    // The tooltip has every window's figure.
+    for (const BusiestInterval& b : intervals) {
+        QVERIFY2(burst->toolTip.contains(
+                     QStringLiteral("%1 ms: %2 accepted").arg(b.windowMs).arg(b.permits)),
+                 qPrintable(burst->toolTip));
+    }
+    // Nothing accepted: nothing to mark.
+    QVector<BusiestInterval> none = intervals;
+    for (BusiestInterval& b : none)
+        b.permits = 0;
+    model.setBusiestIntervals(none);
+    QVERIFY(!model.burst());
+    model.setBusiestIntervals({});
+    QVERIFY(!model.burst());
+}
+
+void TestTimelineModel::burstClearedByANewRun() {
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    model.setBusiestIntervals(standardWindows());
+    QVERIFY(model.burst());
+    model.setLimiter(tokenBucket(10), 1, 100, kStart + 60000);
+    QVERIFY(!model.burst());
+    QVERIFY(model.busiestIntervals().isEmpty());
 }
 
 void TestTimelineModel::limitAndErrors() {

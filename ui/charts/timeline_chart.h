@@ -42,6 +42,10 @@ public:
     // Redraws from a snapshot (its limiter `index`) and the limiter's Redis state read at
     // state->nowMs (may be null when no state was read yet).
     void updateFrom(const RunSnapshot& run, int index, const LimiterState* state);
+    // The run's admitted-burst figures for this limiter (one per window length, from the run's
+    // summary): the busiest interval of its shortest config window is marked on the timeline
+    // ("20 accepted in 1000 ms here"), its tooltip lists them all. Empty clears the mark.
+    void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
 
@@ -94,6 +98,9 @@ private:
     void setShown(QAbstractSeries* series, bool shown);
     void applyTheme();
     void refresh();
+    bool offScreen() const;
+    static int plotColumns(const QRectF& plot);
+    static QString durationText(qint64 ms);  // "200 ms", "1 s", "5 min"
     void updateSeries();
     void layoutOverlay();
     double toPixelX(double seconds) const;
@@ -125,6 +132,9 @@ private:
     QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
     int tokenPiecesShown_ = 1;
     qint64 groupMs_ = 0;  // what one step of the counts sums
+    int columns_ = 0;     // the plot's width in pixels when the series were made
+    bool stale_ = false;  // the model changed while the chart was off screen
+    bool refreshing_ = false;
     TimelineOverlay overlay_;
 
     // What is drawn now.

@@ -48,13 +48,6 @@ QList<QPointF> stacked(const QList<QPointF>& lower, const QList<QPointF>& upper,
     return points;
 }
 
-QString rulesText(const QVector<SlidingRule>& rules) {
-    QStringList parts;
-    for (const SlidingRule& rule : rules)
-        parts << QStringLiteral("%1/%2 ms").arg(rule.limit).arg(rule.windowMs);
-    return parts.join(QStringLiteral(", "));
-}
-
 }  // namespace
 
 void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 bucketMs,
@@ -72,6 +65,7 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     runClients_ = 0;
     clearStateHistory();
     markers_.clear();
+    busiest_.clear();
     useSpec(spec);
     limitHistory_ = {{0.0, spec}};
 }
@@ -153,91 +147,6 @@ void TimelineModel::addMarker(double runSeconds, const QString& label) {
         markers_.removeFirst();
 }
 
-QString TimelineModel::title() const {
-    if (spec_.name.isEmpty())
-        return QString();
-    QString config;
-    switch (spec_.type) {
-        case LimiterType::TokenBucket:
-            config = tr("%1 per %2 ms").arg(spec_.rate).arg(spec_.intervalMs);
-            break;
-        case LimiterType::FixedWindow:
-            config = tr("%1 per %2 %3")
-                         .arg(spec_.rate)
-                         .arg(spec_.interval)
-                         .arg(calendarUnitName(spec_.unit));
-            if (!spec_.timezone.isEmpty())
-                config += QStringLiteral(" (%1)").arg(QString::fromUtf8(spec_.timezone));
-            break;
-        case LimiterType::SlidingWindow: {
-            QStringList rules;
-            for (const SlidingRule& rule : spec_.rules)
-                rules << tr("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
-            config = rules.join(QStringLiteral(", "));
-            break;
-        }
-        case LimiterType::Gcra:
-            config =
-                tr("%1 per %2 ms, burst %3").arg(spec_.rate).arg(spec_.periodMs).arg(spec_.burst);
-            break;
-        case LimiterType::SlidingCounter:
-            config = tr("%1 per %2 ms window").arg(spec_.limit).arg(spec_.windowMs);
-            break;
-        case LimiterType::LeakyBucket:
-            config = tr("%1 per %2 ms, burst %3%4")
-                         .arg(spec_.rate)
-                         .arg(spec_.periodMs)
-                         .arg(spec_.burst)
-                         .arg(spec_.nodelay ? tr(", nodelay") : QString());
-            break;
-    }
-    if (spec_.scope == Scope::PerClient)
-        config += tr(" per client");
-    return QStringLiteral("<b>%1</b> · %2 · %3")
-        .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
-}
-
-QString TimelineModel::describeChange(const LimiterSpec& from, const LimiterSpec& to) {
-    QStringList parts;
-    const QString arrow = QStringLiteral(" \u2192 ");
-    if (from.type != to.type)
-        parts << limiterTypeName(from.type) + arrow + limiterTypeName(to.type);
-    if (from.rate != to.rate)
-        parts << tr("rate %1%2%3").arg(from.rate).arg(arrow).arg(to.rate);
-    if (from.intervalMs != to.intervalMs)
-        parts << tr("interval %1%2%3 ms").arg(from.intervalMs).arg(arrow).arg(to.intervalMs);
-    if (from.periodMs != to.periodMs)
-        parts << tr("period %1%2%3 ms").arg(from.periodMs).arg(arrow).arg(to.periodMs);
-    if (from.burst != to.burst)
-        parts << tr("burst %1%2%3").arg(from.burst).arg(arrow).arg(to.burst);
-    if (from.limit != to.limit)
-        parts << tr("limit %1%2%3").arg(from.limit).arg(arrow).arg(to.limit);
-    if (from.windowMs != to.windowMs)
-        parts << tr("window %1%2%3 ms").arg(from.windowMs).arg(arrow).arg(to.windowMs);
-    if (from.nodelay != to.nodelay)
-        parts << (to.nodelay ? tr("nodelay on") : tr("nodelay off"));
-    if (from.interval != to.interval || from.unit != to.unit) {
-        parts << tr("window %1 %2%3%4 %5")
-                     .arg(from.interval)
-                     .arg(calendarUnitName(from.unit), arrow)
-                     .arg(to.interval)
-                     .arg(calendarUnitName(to.unit));
-    }
-    if (from.timezone != to.timezone) {
-        parts << tr("zone %1%2%3")
-                     .arg(QString::fromUtf8(from.timezone), arrow, QString::fromUtf8(to.timezone));
-    }
-    if (from.rules != to.rules)
-        parts << tr("rules %1%2%3").arg(rulesText(from.rules), arrow, rulesText(to.rules));
-    if (from.scope != to.scope)
-        parts << tr("scope changed");
-    if (from.onError != to.onError) {
-        parts << tr("on_error %1%2%3")
-                     .arg(failurePolicyName(from.onError), arrow, failurePolicyName(to.onError));
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
 std::pair<double, double> TimelineModel::followRange(double windowSeconds) const {
     if (durationSeconds_ > 0)
         return {0.0, std::max(durationSeconds_, elapsedSeconds())};
@@ -249,11 +158,14 @@ std::pair<double, double> TimelineModel::followRange(double windowSeconds) const
 
 // Accepted, rejected, errors and the limit for the visible buckets (plus a margin of one group
 // on each side), summed into groups when there are too many.
-TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax) const {
+TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int columns) const {
     const qint64 firstVisible = qint64(std::floor(viewMin * 1000.0 / double(bucketMs_)));
     const qint64 endVisible = qint64(std::ceil(viewMax * 1000.0 / double(bucketMs_)));
     const qint64 visible = std::max<qint64>(endVisible - firstVisible, 1);
-    const qint64 perGroup = (visible + kMaxGroups - kGroupSlack - 1) / (kMaxGroups - kGroupSlack);
+    // At most one step per pixel column: narrower steps only cost painting.
+    const qint64 maxGroups =
+        columns > 0 ? std::clamp<qint64>(columns, 4 * kGroupSlack, kMaxGroups) : kMaxGroups;
+    const qint64 perGroup = (visible + maxGroups - kGroupSlack - 1) / (maxGroups - kGroupSlack);
     const qint64 group = niceAtLeast(std::max<qint64>(perGroup, 1));
     // Groups aligned to multiples of their size do not shift as the view scrolls.
     const qint64 from = std::max<qint64>(0, (floorDiv(firstVisible, group) - 1) * group);
@@ -309,132 +221,6 @@ bool TimelineModel::errorsBetween(double x0, double x1) const {
     return errorPrefix_[int(end)] > errorPrefix_[int(first)];
 }
 
-// The token history in view (and one point on each side), thinned out when too long.
-TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax) const {
-    Tokens tokens;
-    tokens.shown = configured_ && spec_.type != LimiterType::FixedWindow &&
-                   spec_.type != LimiterType::SlidingWindow;
-    if (!tokens.shown)
-        return tokens;
-    auto first = std::lower_bound(tokenHistory_.cbegin(), tokenHistory_.cend(), viewMin,
-                                  [](const QPointF& p, double x) { return p.x() < x; });
-    auto last = std::upper_bound(first, tokenHistory_.cend(), viewMax,
-                                 [](double x, const QPointF& p) { return x < p.x(); });
-    if (first != tokenHistory_.cbegin())
-        --first;
-    if (last != tokenHistory_.cend())
-        ++last;
-    // Every stride-th point and always the newest one.
-    const qint64 count = last - first;
-    const qint64 maxPoints = kMaxPointsPerSeries;
-    const qint64 stride = std::max<qint64>(1, (count - 1 + maxPoints - 2) / (maxPoints - 1));
-    for (qint64 i = 0; i < count - 1; i += stride)
-        tokens.points << first[i];
-    if (count > 0)
-        tokens.points << first[count - 1];
-    // Readings taken while decisions failed are dropped, and the line breaks there.
-    QList<QPointF> segment;
-    for (int i = 0; i < tokens.points.size(); ++i) {
-        const QPointF& p = tokens.points[i];
-        const bool failedHere = errorsBetween(p.x(), p.x());
-        const bool failedBefore = !segment.isEmpty() && errorsBetween(segment.last().x(), p.x());
-        if ((failedHere || failedBefore) && !segment.isEmpty()) {
-            tokens.segments << segment;
-            segment.clear();
-        }
-        if (!failedHere)
-            segment << p;
-    }
-    if (!segment.isEmpty())
-        tokens.segments << segment;
-    tokens.points.clear();
-    for (const QList<QPointF>& s : tokens.segments)
-        tokens.points << s;
-    double yMax = 0;
-    for (const QPointF& p : tokens.points)
-        yMax = std::max(yMax, p.y());
-    tokens.axisTop = std::max(double(capacity()), yMax);
-    return tokens;
-}
-
-// The calendar windows overlapping the view, with their remembered counts.
-QVector<TimelineModel::Band> TimelineModel::bands(double viewMin, double viewMax) {
-    QVector<Band> bands;
-    if (spec_.type != LimiterType::FixedWindow || !calendar_)
-        return bands;
-    const qint64 fromMs = startEpochMs_ + qint64(std::floor(viewMin * 1000.0));
-    const qint64 toMs = startEpochMs_ + qint64(std::ceil(viewMax * 1000.0));
-    QVector<CalendarWindow> windows;
-    for (CalendarWindow w = calendar_->windowAt(fromMs); w.startMs < toMs;) {
-        if (windows.size() == kMaxBands)
-            return bands;
-        windows.append(w);
-        const CalendarWindow next = calendar_->windowAt(w.endMs);
-        if (next.startMs <= w.startMs)
-            break;  // windows always move forward; never loop if they did not
-        w = next;
-    }
-    if (windows.isEmpty())
-        return bands;
-
-    // Shades alternate; a window keeps its shade as the view scrolls.
-    int known = -1;
-    for (int i = 0; i < windows.size() && known < 0; ++i) {
-        if (windowParity_.contains(windows[i].startMs))
-            known = i;
-    }
-    bool firstOdd = false;
-    if (known >= 0) {
-        firstOdd = windowParity_.value(windows[known].startMs) != (known % 2 == 1);
-    } else {
-        const qint64 previous = calendar_->windowAt(windows.first().startMs - 1).startMs;
-        firstOdd = windowParity_.contains(previous) && !windowParity_.value(previous);
-    }
-    if (windowParity_.size() > kMaxRememberedWindows)
-        windowParity_.clear();
-
-    for (int i = 0; i < windows.size(); ++i) {
-        Band band;
-        band.x0 = double(windows[i].startMs - startEpochMs_) / 1000.0;
-        band.x1 = double(windows[i].endMs - startEpochMs_) / 1000.0;
-        band.odd = firstOdd != (i % 2 == 1);
-        windowParity_.insert(windows[i].startMs, band.odd);
-        const auto record = windowCounts_.constFind(windows[i].startMs);
-        if (record != windowCounts_.cend())
-            band.label = QStringLiteral("%1/%2").arg(*record).arg(capacity());
-        bands.append(band);
-    }
-    return bands;
-}
-
-QVector<TimelineModel::Span> TimelineModel::spans() const {
-    QVector<Span> spans;
-    if (spec_.type == LimiterType::Gcra || spec_.type == LimiterType::SlidingCounter ||
-        spec_.type == LimiterType::LeakyBucket)
-        return levelSpans_;
-    if (spec_.type != LimiterType::SlidingWindow)
-        return spans;
-    const double now = double(spansNowMs_ - startEpochMs_) / 1000.0;
-    for (const LimiterState::RuleSpan& rule : spans_) {
-        Span span;
-        span.x0 = now - double(rule.windowMs) / 1000.0;
-        span.x1 = now;
-        span.label = tr("%1/%2 ms: ").arg(rule.limit).arg(rule.windowMs);
-        if (spec_.scope == Scope::PerClient) {
-            span.label +=
-                tr("%1 of %2 (busiest client %3) · %4 in all")
-                    .arg(rule.busiest)
-                    .arg(rule.limit)
-                    .arg(rule.busiestClient.isEmpty() ? QStringLiteral("–") : rule.busiestClient)
-                    .arg(rule.total);
-        } else {
-            span.label += tr("%1 of %2").arg(rule.total).arg(rule.limit);
-        }
-        spans.append(span);
-    }
-    return spans;
-}
-
 // A new spec (setLimiter, or a config change during the run).
 void TimelineModel::useSpec(const LimiterSpec& spec) {
     spec_ = spec;
@@ -451,137 +237,6 @@ void TimelineModel::clearStateHistory() {
     spans_.clear();
     spansNowMs_ = 0;
     levelSpans_.clear();
-}
-
-// What the limiter's Redis state adds to the history.
-void TimelineModel::ingest(const LimiterState& state) {
-    switch (spec_.type) {
-        case LimiterType::TokenBucket: {
-            qint64 available = 0;
-            for (const auto& scopeKey : state.tokensAvailable)
-                available += scopeKey.second;
-            const double x = double(state.nowMs - startEpochMs_) / 1000.0;
-            // A reading from before the newest one (a restarted clock) replaces what follows.
-            while (!tokenHistory_.isEmpty() && tokenHistory_.last().x() > x)
-                tokenHistory_.removeLast();
-            if (!tokenHistory_.isEmpty() && tokenHistory_.last().x() == x)
-                tokenHistory_.last().setY(double(available));
-            else
-                tokenHistory_.append(QPointF(x, double(available)));
-            if (tokenHistory_.size() > kMaxTokenHistory)
-                tokenHistory_.erase(tokenHistory_.begin(), tokenHistory_.end() - kMaxTokenHistory);
-            break;
-        }
-        case LimiterType::FixedWindow: {
-            QMap<qint64, qint64> seen;  // per_client: summed over the clients
-            for (const LimiterState::WindowCount& w : state.windows)
-                seen[w.startMs] += w.count;
-            for (auto it = seen.cbegin(); it != seen.cend(); ++it)
-                windowCounts_[it.key()] = it.value();
-            // The window of `now` has no counter yet (or it was reset): it holds 0. Older
-            // windows missing from Redis have expired and keep their last seen count.
-            if (calendar_) {
-                const qint64 current = calendar_->windowAt(state.nowMs).startMs;
-                if (!seen.contains(current))
-                    windowCounts_[current] = 0;
-            }
-            while (windowCounts_.size() > kMaxRememberedWindows)
-                windowCounts_.erase(windowCounts_.begin());
-            break;
-        }
-        case LimiterType::SlidingWindow:
-            spans_ = state.spans;
-            spansNowMs_ = state.nowMs;
-            break;
-        case LimiterType::Gcra:
-        case LimiterType::SlidingCounter:
-        case LimiterType::LeakyBucket:
-            ingestLevels(state);
-            break;
-    }
-}
-
-// GCRA, the counter and the leaky bucket: the permits a request could take now on the token
-// axis (summed over the clients; a scope key not in Redis has all of them), and their state as
-// labelled spans: GCRA's theoretical arrival time ahead of now within its tolerance, the counter's
-// previous and current windows with the weighted estimate, the leaky bucket's water level and the
-// queue delay.
-void TimelineModel::ingestLevels(const LimiterState& state) {
-    const double x = double(state.nowMs - startEpochMs_) / 1000.0;
-    double used = 0;
-    const LimiterState::Level* busiest = nullptr;
-    for (const LimiterState::Level& level : state.levels) {
-        used += std::min(level.used, double(level.capacity));
-        if (busiest == nullptr || level.used > busiest->used)
-            busiest = &level;
-    }
-    const double available = std::max(0.0, double(capacity()) - used);
-    while (!tokenHistory_.isEmpty() && tokenHistory_.last().x() > x)
-        tokenHistory_.removeLast();
-    if (!tokenHistory_.isEmpty() && tokenHistory_.last().x() == x)
-        tokenHistory_.last().setY(available);
-    else
-        tokenHistory_.append(QPointF(x, available));
-    if (tokenHistory_.size() > kMaxTokenHistory)
-        tokenHistory_.erase(tokenHistory_.begin(), tokenHistory_.end() - kMaxTokenHistory);
-
-    levelSpans_.clear();
-    if (busiest == nullptr)
-        return;
-    const QString who = spec_.scope == Scope::PerClient && !busiest->client.isEmpty()
-                            ? tr(" (busiest client %1)").arg(busiest->client)
-                            : QString();
-    switch (spec_.type) {
-        case LimiterType::Gcra: {
-            // The view ends at now, so the spans end there: the tolerance τ and, inside it, how
-            // far the theoretical arrival time is ahead of now (a request passes while TAT + T
-            // stays within τ of now).
-            const double emissionMs =
-                double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
-            const double toleranceMs = double(spec_.burst) * emissionMs;
-            levelSpans_.append({x - toleranceMs / 1000.0, x,
-                                tr("tolerance %1 ms = burst %2 × %3 ms")
-                                    .arg(toleranceMs, 0, 'f', toleranceMs < 10 ? 2 : 0)
-                                    .arg(spec_.burst)
-                                    .arg(emissionMs, 0, 'f', emissionMs < 10 ? 2 : 0)});
-            levelSpans_.append({x - double(busiest->aheadMs) / 1000.0, x,
-                                tr("TAT = now + %1 ms%2").arg(busiest->aheadMs).arg(who)});
-            break;
-        }
-        case LimiterType::SlidingCounter: {
-            const double start = double(busiest->windowStartMs - startEpochMs_) / 1000.0;
-            const double w = double(spec_.windowMs) / 1000.0;
-            const double weight =
-                1.0 - double(state.nowMs - busiest->windowStartMs) / double(spec_.windowMs);
-            levelSpans_.append(
-                {start - w, start,
-                 tr("previous %1 × %2%").arg(busiest->previous).arg(qRound(weight * 100))});
-            levelSpans_.append({start, start + w,
-                                tr("current %1 · estimate %2 of %3%4")
-                                    .arg(busiest->current)
-                                    .arg(qRound64(busiest->used))
-                                    .arg(spec_.limit)
-                                    .arg(who)});
-            break;
-        }
-        case LimiterType::LeakyBucket: {
-            // Ending at now: the time the water takes to drain at the leak rate.
-            const double drainMs =
-                busiest->used * double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
-            levelSpans_.append({x - drainMs / 1000.0, x,
-                                tr("water %1 of %2, drains in %3 ms · queue delay %4 ms%5")
-                                    .arg(busiest->used, 0, 'f', 1)
-                                    .arg(spec_.burst + 1)
-                                    .arg(qRound64(drainMs))
-                                    .arg(busiest->aheadMs)
-                                    .arg(who)});
-            break;
-        }
-        case LimiterType::TokenBucket:
-        case LimiterType::FixedWindow:
-        case LimiterType::SlidingWindow:
-            break;
-    }
 }
 
 int TimelineModel::effectiveClients() const {

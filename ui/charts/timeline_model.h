@@ -11,6 +11,7 @@
 
 #include "limiters/calendar_window.h"
 #include "limiters/limiter_state.h"
+#include "stats/admitted_burst.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
@@ -76,6 +77,16 @@ public:
         double x = 0;
         QString label;
     };
+    // The admitted burst drawn: the busiest interval [x0, x1) of the shortest window the
+    // limiter's config names, and the first and last accepted decision inside it (run seconds).
+    struct Burst {
+        double x0 = 0;
+        double x1 = 0;
+        double first = 0;
+        double last = 0;
+        QString label;    // "20 accepted in 1000 ms here"
+        QString toolTip;  // every window's figure (HTML)
+    };
 
     // Starts over for a limiter (clears history and markers).
     void setLimiter(const LimiterSpec& spec, int clients, qint64 bucketMs, qint64 startEpochMs);
@@ -105,13 +116,29 @@ public:
     // "rate 10 → 30, interval 1000 → 2000 ms": what differs between two specs.
     static QString describeChange(const LimiterSpec& from, const LimiterSpec& to);
 
-    // The series for the view [viewMin, viewMax].
-    Counts counts(double viewMin, double viewMax) const;
-    Tokens tokens(double viewMin, double viewMax) const;
+    // The series for the view [viewMin, viewMax] drawn `columns` pixels wide (0: not known):
+    // the counts summed into groups of buckets at least a pixel wide each (a group's step is
+    // the sum of its buckets), the permits line thinned to each column's first, lowest, highest
+    // and last reading. Neither has more than kMaxPointsPerSeries points.
+    Counts counts(double viewMin, double viewMax, int columns = 0) const;
+    Tokens tokens(double viewMin, double viewMax, int columns = 0) const;
     // Remembers each window's shade, so that a window keeps it as the view scrolls.
     QVector<Band> bands(double viewMin, double viewMax);
     QVector<Span> spans() const;
     const QVector<Marker>& markers() const { return markers_; }
+
+    // The run's admitted-burst figures for this limiter (the summary's max_accepted_in_any_<N>ms,
+    // one per window length, times in epoch ms on the run's clock like LimiterState::nowMs);
+    // empty clears them. A new limiter or run (setLimiter) clears them too.
+    void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
+    const QVector<BusiestInterval>& busiestIntervals() const { return busiest_; }
+    // What the timeline marks: the busiest interval of the shortest config window (of the
+    // shortest window given when none is a config window); none without accepted permits.
+    std::optional<Burst> burst() const;
+    // The window lengths the spec names (ms), ascending: the token bucket's interval, the fixed
+    // window's length (a month as 30 days), each sliding rule's window, GCRA's and the leaky
+    // bucket's period, the counter's window.
+    static QVector<qint64> configWindowsMs(const LimiterSpec& spec);
 
 private:
     void useSpec(const LimiterSpec& spec);
@@ -150,6 +177,7 @@ private:
     QVector<Span> levelSpans_;  // gcra, sliding_counter, leaky_bucket: of the latest state
     QVector<Marker> markers_;
     QVector<LimitChange> limitHistory_;
+    QVector<BusiestInterval> busiest_;
 };
 
 }  // namespace ratelab

@@ -3,7 +3,9 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsLineItem>
+#include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
+#include <QPainterPath>
 #include <QPen>
 #include <algorithm>
 
@@ -27,6 +29,12 @@ QGraphicsRectItem* clipBox(QChart* chart, qreal z) {
     return box;
 }
 
+// Qt's setBrush repaints even when the brush is the same.
+void setBrushIfChanged(QGraphicsRectItem* item, const QColor& color) {
+    if (item->brush().color() != color || item->brush().style() != Qt::SolidPattern)
+        item->setBrush(color);
+}
+
 template <typename T>
 void hideFrom(const QVector<T*>& pool, int first) {
     for (int i = first; i < pool.size(); ++i)
@@ -36,7 +44,12 @@ void hideFrom(const QVector<T*>& pool, int first) {
 }  // namespace
 
 TimelineOverlay::TimelineOverlay(QChart* chart)
-    : under_(clipBox(chart, kUnderZ)), over_(clipBox(chart, kOverZ)) {}
+    : under_(clipBox(chart, kUnderZ)), over_(clipBox(chart, kOverZ)) {
+    for (QGraphicsPathItem*& shade : bandShades_) {
+        shade = new QGraphicsPathItem(under_);
+        shade->setPen(Qt::NoPen);
+    }
+}
 
 QGraphicsRectItem* TimelineOverlay::rectAt(QVector<QGraphicsRectItem*>& pool, int i) {
     while (pool.size() <= i) {
@@ -83,14 +96,13 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
                 rects[i].width())
             longFits = false;
     }
+    // One path per shade: a single fill each, however many windows are in view (each tall
+    // rectangle filled on its own cost the painter a hand-off to Qt's fill threads).
+    QPainterPath shades[2];
     for (int i = 0; i < bands.size(); ++i) {
         const TimelineModel::Band& band = bands[i];
         const QRectF& rect = rects[i];
-        QGraphicsRectItem* item = rectAt(bandRects_, i);
-        item->setRect(rect);
-        const int alpha = band.odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
-        item->setBrush(style::withAlpha(look.text, alpha));
-        item->setVisible(true);
+        shades[band.odd ? 1 : 0].addRect(rect);
         // The label is centred in the visible part of the band.
         OverlayLabel* label = labelAt(bandLabels_, i);
         const QRectF inView = rect.intersected(plot);
@@ -101,7 +113,15 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         else
             label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));
     }
-    hideFrom(bandRects_, bands.size());
+    for (int odd = 0; odd < 2; ++odd) {
+        QGraphicsPathItem* item = bandShades_[odd];
+        if (item->path() != shades[odd])
+            item->setPath(shades[odd]);
+        const int alpha = odd ? (look.dark ? 40 : 28) : (look.dark ? 16 : 10);
+        const QColor color = style::withAlpha(look.text, alpha);
+        if (item->brush().color() != color)
+            item->setBrush(color);
+    }
     hideFrom(bandLabels_, bands.size());
 }
 
@@ -116,7 +136,7 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
         QGraphicsRectItem* item = rectAt(spanRects_, i);
         item->setRect(
             QRectF(QPointF(toPixelX(span.x0), plot.top()), QPointF(right, plot.bottom())));
-        item->setBrush(style::withAlpha(look.span, look.dark ? 50 : 32));
+        setBrushIfChanged(item, style::withAlpha(look.span, look.dark ? 50 : 32));
         item->setVisible(true);
         OverlayLabel* label = labelAt(spanLabels_, i);
         const QSizeF size = label->set(span.label, look.font, look.text, look.labelBack);
@@ -144,7 +164,8 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
         while (markerLines_.size() <= drawn)
             markerLines_.append(new QGraphicsLineItem(over_));
         QGraphicsLineItem* line = markerLines_[drawn];
-        line->setPen(pen);
+        if (line->pen() != pen)
+            line->setPen(pen);
         line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
         line->setVisible(true);
         OverlayLabel* label = labelAt(markerLabels_, drawn);
@@ -156,6 +177,44 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
     }
     hideFrom(markerLines_, drawn);
     hideFrom(markerLabels_, drawn);
+}
+
+void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                                  const std::optional<TimelineModel::Burst>& burst,
+                                  const Look& look) {
+    if (!burst) {
+        if (burstBox_) {
+            burstBox_->hide();
+            burstLabel_->hide();
+        }
+        return;
+    }
+    if (!burstBox_) {
+        burstBox_ = new QGraphicsRectItem(over_);
+        burstLabel_ = new OverlayLabel(over_);
+        burstLabel_->setZValue(1);  // over the box
+    }
+    // At least 3 pixels wide, so that a short interval in a long run is still seen.
+    double left = toPixelX(burst->x0);
+    double right = toPixelX(burst->x1);
+    if (right - left < 3) {
+        const double middle = (left + right) / 2;
+        left = middle - 1.5;
+        right = middle + 1.5;
+    }
+    const QRectF box(QPointF(left, plot.top()), QPointF(right, plot.bottom()));
+    if (burstBox_->rect() != box)
+        burstBox_->setRect(box);
+    const QPen pen = style::seriesPen(look.burst, 1.5);
+    if (burstBox_->pen() != pen)
+        burstBox_->setPen(pen);
+    setBrushIfChanged(burstBox_, style::withAlpha(look.burst, look.dark ? 60 : 45));
+    burstBox_->setVisible(box.intersects(plot));
+    const QSizeF size = burstLabel_->set(burst->label, look.font, look.text, look.labelBack);
+    const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
+                                std::max(plot.left() + 2, plot.right() - size.width() - 2));
+    burstLabel_->showAt(QPointF(x, plot.top() + 3 + size.height() + 2));
+    burstLabel_->setVisible(box.intersects(plot));
 }
 
 }  // namespace ratelab

@@ -4,12 +4,14 @@
 #include <QFont>
 #include <QVector>
 #include <functional>
+#include <optional>
 
 #include "charts/timeline_model.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
 class QGraphicsLineItem;
+class QGraphicsPathItem;
 class QGraphicsRectItem;
 QT_END_NAMESPACE
 
@@ -31,6 +33,7 @@ public:
         QColor labelBack;  // behind the labels
         QColor span;
         QColor marker;
+        QColor burst;  // the admitted burst's box (the palette's highlight)
         QFont font;
         bool dark = false;
     };
@@ -39,6 +42,11 @@ public:
                 double viewMax, const QVector<TimelineModel::Band>& bands,
                 const QVector<TimelineModel::Span>& spans,
                 const QVector<TimelineModel::Marker>& markers, const Look& look);
+
+    // The admitted burst: a box over the busiest interval, over the series, with its label
+    // ("20 accepted in 1000 ms here") in the second row from the top; none hides it.
+    void layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                     const std::optional<TimelineModel::Burst>& burst, const Look& look);
 
 private:
     void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
@@ -55,12 +63,14 @@ private:
     QGraphicsRectItem* under_ = nullptr;
     QGraphicsRectItem* over_ = nullptr;
     // Item pools (owned by the chart through under_/over_).
-    QVector<QGraphicsRectItem*> bandRects_;
+    QGraphicsPathItem* bandShades_[2] = {};  // the even and the odd calendar windows
     QVector<QGraphicsRectItem*> spanRects_;
     QVector<QGraphicsLineItem*> markerLines_;
     QVector<OverlayLabel*> bandLabels_;
     QVector<OverlayLabel*> spanLabels_;
     QVector<OverlayLabel*> markerLabels_;
+    QGraphicsRectItem* burstBox_ = nullptr;  // made on first use
+    OverlayLabel* burstLabel_ = nullptr;
 };
 
 }  // namespace ratelab

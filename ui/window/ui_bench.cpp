@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "charts/chart_cost.h"
 #include "run/run_controller.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
@@ -23,6 +24,9 @@ struct Probe {
     int redraws = 0;
     qint64 firstRedraw = -1;
     qint64 lastRedraw = 0;
+    // The UI thread's CPU clock and the charts' costs when the run started.
+    qint64 cpuStartNs = 0;
+    ChartCost chartsAtStart;
 };
 
 double percentile(std::vector<double> values, double p) {
@@ -79,8 +83,13 @@ void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds,
                 probe->last = now;
             });
             tick->start();
+            probe->cpuStartNs = threadCpuNs();
+            probe->chartsAtStart = ChartCost::global();
             window.startAction()->trigger();
-            QTimer::singleShot(seconds * 1000, &window, [&window, probe] {
+            QTimer::singleShot(seconds * 1000, &window, [&window, probe, seconds] {
+                const double cpuS = double(threadCpuNs() - probe->cpuStartNs) / 1e9;
+                const ChartCost& now = ChartCost::global();
+                const ChartCost& then = probe->chartsAtStart;
                 window.controller()->stop();
                 const double spanS = double(probe->lastRedraw - probe->firstRedraw) / 1000.0;
                 const RunSnapshot& run = window.lastSnapshot();
@@ -94,6 +103,19 @@ void startUiBench(MainWindow& window, const QString& scenarioPath, int seconds,
                 std::printf("event_loop_stall_ms: p50 %.2f  p99 %.2f  max %.2f\n",
                             percentile(probe->lateMs, 50), percentile(probe->lateMs, 99),
                             percentile(probe->lateMs, 100));
+                // Thread CPU clocks, sampled on the UI thread: how much of a core it used, and
+                // how much of that went into the timelines (updating them from snapshots, and
+                // painting; paint wall time also counts waiting for Qt's fill threads).
+                std::printf("ui_thread_cpu_s: %.2f  (%.0f%% of a core over %d s)\n", cpuS,
+                            100.0 * cpuS / double(seconds), seconds);
+                std::printf("charts_update: cpu %.2f s  wall %.2f s  calls %lld\n",
+                            double(now.updateCpuNs - then.updateCpuNs) / 1e9,
+                            double(now.updateWallNs - then.updateWallNs) / 1e9,
+                            static_cast<long long>(now.updates - then.updates));
+                std::printf("charts_paint: cpu %.2f s  wall %.2f s  paints %lld\n",
+                            double(now.paintCpuNs - then.paintCpuNs) / 1e9,
+                            double(now.paintWallNs - then.paintWallNs) / 1e9,
+                            static_cast<long long>(now.paints - then.paints));
                 std::fflush(stdout);
                 window.setWindowModified(false);  // a demo: nothing of the user's to keep
                 window.close();

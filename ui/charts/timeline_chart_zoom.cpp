@@ -1,0 +1,124 @@
+#include "charts/timeline_chart.h"
+
+// The paused view: wheel zoom and drag pan, shared by the timelines side by side.
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QMouseEvent>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace ratelab {
+namespace {
+
+// Zoom limits of the paused view, in seconds.
+constexpr double kMinViewSpan = 0.01;
+constexpr double kMaxViewSpan = 366.0 * 24 * 3600;
+
+}  // namespace
+
+void TimelineChart::setViewRange(double lo, double hi) {
+    if (!(hi > lo))
+        return;
+    setView(lo, clampSpan(hi - lo));
+}
+
+void TimelineChart::setFollowing(bool following) {
+    following_ = following;
+    dragging_ = false;
+    if (following)
+        viewport()->unsetCursor();
+    else
+        viewport()->setCursor(Qt::OpenHandCursor);
+    refresh();  // following again snaps back to the last windowSeconds
+}
+
+// How wide the paused view may be (seconds).
+double TimelineChart::clampSpan(double span) const {
+    const double widest = std::min(
+        kMaxViewSpan,
+        std::max({model_.elapsedSeconds(), model_.durationSeconds(), windowSeconds_, 1.0}) * 1.5);
+    return std::clamp(span, kMinViewSpan, widest);
+}
+
+// The paused view: [lo, lo + span], kept at or after run time 0 and showing some data.
+void TimelineChart::setView(double lo, double span) {
+    lo = std::min(lo, std::max(0.0, model_.elapsedSeconds() - span * 0.1));
+    lo = std::max(lo, 0.0);
+    applyView(lo, lo + span);
+    // One time axis for all the timelines side by side.
+    if (QWidget* parent = parentWidget()) {
+        const auto siblings =
+            parent->findChildren<TimelineChart*>(QString(), Qt::FindDirectChildrenOnly);
+        for (TimelineChart* other : siblings) {
+            if (other != this && !other->following_)
+                other->applyView(lo, lo + span);
+        }
+    }
+}
+
+void TimelineChart::applyView(double lo, double hi) {
+    viewMin_ = lo;
+    viewMax_ = hi;
+    refresh();
+}
+
+// The x value (seconds) under a viewport position.
+double TimelineChart::valueAt(const QPointF& viewportPos) const {
+    const QPointF inChart = chart_->mapFromScene(mapToScene(viewportPos.toPoint()));
+    return chart_->mapToValue(inChart, acceptedArea_).x();
+}
+
+void TimelineChart::wheelEvent(QWheelEvent* event) {
+    if (following_) {
+        event->ignore();  // let an enclosing scroll area scroll
+        return;
+    }
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0) {
+        // Zoom around the value under the cursor: it keeps its place on the axis.
+        const double oldSpan = viewMax_ - viewMin_;
+        const double span = clampSpan(oldSpan * std::pow(0.8, steps));  // forward zooms in
+        const double anchor = std::clamp(valueAt(event->position()), viewMin_, viewMax_);
+        const double ratio = oldSpan > 0 ? (anchor - viewMin_) / oldSpan : 0.5;
+        setView(anchor - ratio * span, span);
+    }
+    event->accept();
+}
+
+void TimelineChart::mousePressEvent(QMouseEvent* event) {
+    if (following_ || event->button() != Qt::LeftButton) {
+        QChartView::mousePressEvent(event);
+        return;
+    }
+    dragging_ = true;
+    dragStartX_ = event->position().x();
+    dragMin_ = viewMin_;
+    dragMax_ = viewMax_;
+    viewport()->setCursor(Qt::ClosedHandCursor);
+    event->accept();
+}
+
+void TimelineChart::mouseMoveEvent(QMouseEvent* event) {
+    if (following_ || !dragging_) {
+        QChartView::mouseMoveEvent(event);
+        return;
+    }
+    const double width = std::max(chart_->plotArea().width(), 1.0);
+    const double shift = (event->position().x() - dragStartX_) / width * (dragMax_ - dragMin_);
+    setView(dragMin_ - shift, dragMax_ - dragMin_);
+    event->accept();
+}
+
+void TimelineChart::mouseReleaseEvent(QMouseEvent* event) {
+    if (following_ || !dragging_) {
+        QChartView::mouseReleaseEvent(event);
+        return;
+    }
+    dragging_ = false;
+    viewport()->setCursor(Qt::OpenHandCursor);
+    event->accept();
+}
+
+}  // namespace ratelab
