@@ -70,14 +70,22 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
 }
 
 void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
+    ++pendingResets_;
     thread_.post([this, spec, url](LimiterStatePoller&) {
+        QString message;
         try {
             RedisRouter router(url);
             makeLimiter(spec)->reset(router);
         } catch (const std::exception& e) {
-            const QString message = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(this, [this, message] { emit resetFailed(message); });
+            message = QString::fromStdString(e.what());
         }
+        QMetaObject::invokeMethod(this, [this, message] {
+            --pendingResets_;
+            if (!message.isEmpty()) {
+                emit resetFailed(message);
+            }
+            emit resetDone();
+        });
     });
 }
 

@@ -37,6 +37,8 @@ public:
     // Deletes `spec`'s keys (Limiter::reset), after the jobs posted before; resetFailed on error.
     // For the limiters the window created and then left (renamed mid-run, an earlier run's).
     void resetLimiter(const LimiterSpec& spec, const RedisUrl& url);
+    // Resets posted and not yet done (each ends with resetDone, failed or not).
+    int pendingResets() const { return pendingResets_; }
     // The run is over: one last state read, then waits (on the I/O thread) for its workers.
     void finishRun(std::shared_ptr<ScenarioRunner> runner);
     void setKeyListing(bool on);
@@ -51,6 +53,7 @@ signals:
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
     void resetFailed(const QString& message);
+    void resetDone();
     void stateReady(int limiter, const ratelab::LimiterState& state);
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);
@@ -61,6 +64,7 @@ private:
     void deliverStates();  // on this object's thread: the mailbox's contents as signals
 
     std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller
+    int pendingResets_ = 0;                  // on this object's thread
     WorkerThread<LimiterStatePoller> thread_;
 };
 

@@ -46,6 +46,11 @@ public:
     // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
     // thread; a failure is reported through failed().
     void deleteLimiterKeys(const LimiterSpec& spec);
+    // Key deletions asked for and not done yet.
+    int pendingKeyDeletions() const;
+    // Stops a run and waits, handling events, until it has finished and every key deletion is
+    // done, or timeoutMs passed (the window's quit). False when time ran out.
+    bool settle(int timeoutMs);
     bool running() const { return running_; }
     void setRefreshHz(int hz);
     // Reads the key listing (keysReady) while on, at most every kKeyListingIntervalMs; turning

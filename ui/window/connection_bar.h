@@ -37,6 +37,8 @@ public:
     const RedisUrl& currentUrl() const { return url_; }
     bool connected() const { return connected_; }
     QString statusText() const;  // never contains a password
+    // The typed URL's error (RedisUrl's parser message), shown under the field; empty if none.
+    QString urlError() const;
 
 public slots:
     void connectToRedis();
@@ -54,6 +56,7 @@ private:
     QLineEdit* password_ = nullptr;
     QCheckBox* savePassword_ = nullptr;
     QPushButton* connect_ = nullptr;
+    QLabel* urlError_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* health_ = nullptr;
     ServerProbe probe_;  // owns the managed local server

@@ -234,6 +234,7 @@ std::optional<Scenario> MainWindow::currentScenario() const {
 
 void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setText(scenario.name);
+    scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     rebuildTimelines(scenario, 0);
@@ -379,8 +380,18 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         return;
     }
     saveSettings();
-    controller_->stop();
     forgetAbandonedLimiters();
+    // The deletions run on the I/O thread, which ends with the window: wait for them (and for
+    // a run to stop, whose end deletes again what a decision in flight wrote), bounded.
+    if (controller_->running() || controller_->pendingKeyDeletions() > 0) {
+        setEnabled(false);
+        statusBar()->showMessage(
+            tr("Stopping the run and deleting the keys of the limiters this window "
+               "abandoned (at most %1 s)…")
+                .arg(kQuitWaitMs / 1000));
+        if (!controller_->settle(kQuitWaitMs))
+            qWarning("ratelab: quit before every abandoned limiter's keys were deleted");
+    }
     event->accept();
 }
 

@@ -44,6 +44,9 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // Quitting waits at most this long for a run to stop and abandoned limiters' keys to go.
+    static constexpr int kQuitWaitMs = 2000;
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
