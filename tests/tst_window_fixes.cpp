@@ -3,6 +3,7 @@
 // at 1024 px, quitting waits for the abandoned limiters' keys to go, a long scenario name shows
 // its start.
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QLabel>
 #include <QLineEdit>
@@ -14,6 +15,7 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "redis/redis_reply.h"
 #include "redis/redis_scan.h"
@@ -149,6 +151,76 @@ private slots:
                                 .arg(needed)
                                 .arg(status->text())));
         QCOMPARE(status->toolTip(), status->text());
+        w.setWindowModified(false);
+    }
+
+    // Stepped requests were listed in the decision panel only; each is now marked on every
+    // limiter's timeline at its run time with its outcome there.
+    void steppedRequestsAreMarked() {
+        MainWindow w;
+        w.show();
+        connectToFixture(w);
+        Scenario s = bucketScenario(5);
+        s.traffic.shape.rate = 0.5;  // two seconds apart: one marker each
+        s.traffic.durationS = 10;
+        w.setScenario(s);
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        for (int i = 1; i <= 3; ++i) {
+            w.stepAction()->trigger();
+            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), i, 10000);
+        }
+        const QVector<TimelineModel::Marker>& markers = w.timelines().value(0)->model().markers();
+        QCOMPARE(markers.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(markers[i].label, QStringLiteral("step #%1: allowed").arg(i + 1));
+            QCOMPARE(markers[i].x, 2.0 * i);
+        }
+        RedisConnection c(fixtureUrl());
+        makeLimiter(s.limiters[0])->reset(c);
+        w.setWindowModified(false);
+    }
+
+    // Pause froze the view only, whatever the clock. A virtual clock now stops (the run with
+    // it); with a real clock the window says that only the view is frozen.
+    void pauseSaysWhatItFreezes_data() {
+        QTest::addColumn<bool>("virtualClock");
+        QTest::newRow("virtual") << true;
+        QTest::newRow("real") << false;
+    }
+    void pauseSaysWhatItFreezes() {
+        QFETCH(bool, virtualClock);
+        MainWindow w;
+        w.show();
+        connectToFixture(w);
+        Scenario s = bucketScenario(30);
+        s.traffic.clock.isVirtual = virtualClock;
+        w.setScenario(s);
+        QSignalSpy started(w.controller(), &RunController::started);
+        w.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.lastSnapshot().limiters.value(0).fired > 0, 5000);
+        auto* pause = w.findChild<QAction*>(QStringLiteral("pauseView"));
+        QVERIFY(pause->toolTip().contains(QStringLiteral("virtual clock")));
+        QVERIFY(pause->toolTip().contains(QStringLiteral("real clock")));
+        pause->trigger();
+        QCOMPARE(w.controller()->runPaused(), virtualClock);
+        const QString said = w.statusBar()->currentMessage();
+        QVERIFY2(said.contains(virtualClock ? QStringLiteral("virtual clock is stopped")
+                                            : QStringLiteral("real clock cannot stop")),
+                 qPrintable(said));
+        if (virtualClock) {
+            QTest::qWait(300);  // a batch in flight ends
+            const qint64 fired = w.lastSnapshot().limiters.value(0).fired;
+            QTest::qWait(400);
+            QCOMPARE(w.lastSnapshot().limiters.value(0).fired, fired);
+        }
+        pause->trigger();
+        QVERIFY(!w.controller()->runPaused());
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        w.controller()->stop();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        RedisConnection c(fixtureUrl());
+        makeLimiter(s.limiters[0])->reset(c);
         w.setWindowModified(false);
     }
 

@@ -21,6 +21,7 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::runStarted, this,
             [this](const std::shared_ptr<ScenarioRunner>& runner) {
                 runner_ = runner;
+                runner_->setPaused(paused_);
                 refresh_.start();
                 emit started();
             });
@@ -102,11 +103,23 @@ void RunController::deleteLimiterKeys(const LimiterSpec& spec) {
     io_->resetLimiter(spec, url_);
 }
 
+void RunController::setPaused(bool paused) {
+    paused_ = paused;
+    if (runner_) {
+        runner_->setPaused(paused);
+    }
+}
+
+bool RunController::runPaused() const {
+    return runner_ && runner_->paused();
+}
+
 int RunController::pendingKeyDeletions() const {
     return io_->pendingResets();
 }
 
 bool RunController::settle(int timeoutMs) {
+    setPaused(false);
     stop();
     QEventLoop loop;
     QTimer deadline;
