@@ -52,7 +52,10 @@ void Worker::run() {
         if (ctx_.stop->load(std::memory_order_relaxed)) {
             break;
         }
-        const qint64 nowRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : nextDue;
+        // A lagging worker takes what is due, but not past the next state sample.
+        const qint64 nowRunUs =
+            ctx_.clock->waits() ? std::min(ctx_.clock->elapsedUs(), ctx_.clock->nextSampleUs() - 1)
+                                : nextDue;
         batch.clear();
         collectDue(nowRunUs, batch);
         execute(batch);
