@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the real ratelab window under Xvfb through a short scripted demo (its own managed local
 # Redis) and writes main.png, comparison.png, state.png, redisson.png, small-1024x700.png (the
-# smallest size the layout is made for) and presentation.png into the folder given.
+# smallest size the layout is made for), presentation.png, and main-dark.png and
+# redisson-dark.png (a dark palette) into the folder given.
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,10 +10,12 @@
 #include "live/latest_value.h"
 #include "live/redisson_watcher.h"
 #include "live/run_io.h"
+#include "live/run_time_sampler.h"
 #include "live/server_probe.h"
 #include "live/state_mailbox.h"
 #include "scenario/scenario_runner.h"
 #include "support/redisson_writer.h"
+#include "support/reference_models.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -46,6 +48,44 @@ Scenario smallScenario() {
     s.traffic.clock.speed = 0;
     s.traffic.clock.startMs = 1'700'000'000'000;
     return s;
+}
+
+// One token bucket (10 per second) under 20 req/s for 1.5 s, nothing for 1.5 s, 20 req/s again:
+// it drains, refills and drains. A virtual clock at `speed`.
+Scenario drainRefillScenario(double speed) {
+    Scenario s;
+    s.name = QStringLiteral("drain and refill");
+    LimiterSpec bucket = tokenBucket(QStringLiteral("live-sampled"));
+    bucket.rate = 10;
+    s.limiters = {bucket};
+    s.traffic.shape.type = ShapeSpec::Type::Step;
+    s.traffic.shape.stages = {{20, 1.5}, {0, 1.5}, {20, 1.5}};
+    s.traffic.durationS = 4.5;
+    s.traffic.clock.isVirtual = true;
+    s.traffic.clock.speed = speed;
+    s.traffic.clock.startMs = 1'700'000'000'000;
+    return s;
+}
+
+// The permits the reference model holds at `nowMs` after the scheduled requests before
+// `runUs` (a probe on a copy: one permit asked).
+qint64 modelAvailable(const Scenario& scenario, qint64 runUs, qint64 nowMs) {
+    const qint64 durationUs = qint64(scenario.traffic.durationS * 1e6);
+    const auto pacer = makePacer(scenario.traffic.shape, durationUs, scenario.traffic.seed);
+    TokenBucketModel model(scenario.limiters[0]);
+    for (qint64 due = pacer->next(); due < runUs && due != Pacer::kNoMore; due = pacer->next()) {
+        model.decide(Request{scenario.traffic.clock.startMs + due / 1000, QStringLiteral("c0"), 1});
+    }
+    const Decision probe = model.decide(Request{nowMs, QStringLiteral("c0"), 1});
+    return probe.allowed ? probe.remaining + 1 : probe.remaining;
+}
+
+qint64 available(const LimiterState& state) {
+    qint64 n = 0;
+    for (const auto& scope : state.tokensAvailable) {
+        n += scope.second;
+    }
+    return n;
 }
 
 void deleteKeys(const Scenario& scenario) {
@@ -232,6 +272,86 @@ private slots:
             QVERIFY(last.keys[i] > 0);
         }
         deleteKeys(scenario);
+    }
+
+    // Issue 11: at speed 0 the real-time poller read the bucket once or twice over the run (the
+    // chart drew a straight diagonal from full to empty). A virtual run is read at run-time
+    // instants with its clock held: every reading is what the reference model holds at its run
+    // time, through the drain, the refill and the second drain.
+    void virtualRunReadInRunTime() {
+        const Scenario scenario = drainRefillScenario(0);
+        RunIo io;
+        io.setUrl(fixtureUrl());
+        QSignalSpy started(&io, &RunIo::runStarted);
+        QSignalSpy states(&io, &RunIo::stateReady);
+        io.startRun(scenario, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
+        io.finishRun(runner);
+        const qint64 startMs = scenario.traffic.clock.startMs;
+        const qint64 endMs = startMs + 4500;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+        QSet<qint64> times;
+        QVector<qint64> levels;
+        qint64 previousMs = startMs;
+        for (const QList<QVariant>& args : states) {
+            QCOMPARE(args.at(0).toInt(), 0);
+            const LimiterState state = args.at(1).value<LimiterState>();
+            QVERIFY2(state.nowMs >= previousMs, "readings come in run-time order");
+            previousMs = state.nowMs;
+            const qint64 runUs = (state.nowMs - startMs) * 1000;
+            QCOMPARE(available(state), modelAvailable(scenario, runUs, state.nowMs));
+            times.insert(state.nowMs);
+            levels.push_back(available(state));
+        }
+        // Readings all over the run, not one or two.
+        QVERIFY2(times.size() >= RunTimeSampler::kSamples / 2,
+                 qPrintable(QString::number(times.size())));
+        QVERIFY(times.contains(startMs));
+        // Full, drained, refilled, drained again: no straight line.
+        QCOMPARE(levels.first(), qint64(10));
+        const auto drained = std::find(levels.cbegin(), levels.cend(), 0);
+        QVERIFY(drained != levels.cend());
+        const auto refilled = std::find(drained, levels.cend(), 10);
+        QVERIFY(refilled != levels.cend());
+        QVERIFY(std::find(refilled, levels.cend(), 0) != levels.cend());
+        deleteKeys(scenario);
+    }
+
+    // Pause holds a virtual clock: the run stops advancing (no decision, run time still) and
+    // goes on from where it was; a real clock cannot be paused.
+    void pauseHoldsAVirtualClock() {
+        const Scenario scenario = drainRefillScenario(1);
+        ScenarioRunner runner(scenario, fixtureUrl());
+        runner.start();
+        QTRY_VERIFY_WITH_TIMEOUT(runner.snapshot().limiters.value(0).fired > 0, 10000);
+        QVERIFY(runner.setPaused(true));
+        QVERIFY(runner.paused());
+        QTest::qWait(150);  // a batch in flight when pausing ends
+        const RunSnapshot held = runner.snapshot();
+        QTest::qWait(500);
+        const RunSnapshot later = runner.snapshot();
+        QCOMPARE(later.elapsedUs, held.elapsedUs);
+        QCOMPARE(later.limiters.value(0).fired, held.limiters.value(0).fired);
+        QVERIFY(!later.finished);
+        runner.setPaused(false);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.snapshot().elapsedUs > held.elapsedUs, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(runner.finished(), 30000);
+        runner.wait();
+        const RunSnapshot done = runner.snapshot();
+        QVERIFY(!done.stoppedEarly);
+        // Every request of the schedule was sent: the pause lost none.
+        QCOMPARE(done.limiters.value(0).fired, 60);
+        deleteKeys(scenario);
+
+        Scenario real = scenario;
+        real.traffic.clock.isVirtual = false;
+        real.traffic.durationS = 0.5;
+        ScenarioRunner realRunner(real, fixtureUrl());
+        QVERIFY(!realRunner.setPaused(true));
+        QVERIFY(!realRunner.paused());
     }
 
     void runIoReportsAFailedStart() {

@@ -330,8 +330,10 @@ private slots:
 
     // Issue 11: the view paused (F8) during a run and resumed after it ended kept the timelines
     // cut at the pause and the comparison at the counts of then. Resuming draws the newest run.
+    // (A real clock: Pause now stops a virtual clock, whose run would wait for the resume.)
     void resumeAfterTheRunShowsItAll() {
-        const Scenario scenario = virtualScenario();
+        Scenario scenario = virtualScenario();
+        scenario.traffic.clock.isVirtual = false;
         window_->setScenario(scenario);
         auto* pause = window_->findChild<QAction*>(QStringLiteral("pauseView"));
         QVERIFY(pause);

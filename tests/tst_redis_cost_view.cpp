@@ -1,6 +1,7 @@
 // The comparison tab's view of Redis's own cost (panels/redis_cost_view.h): the summary line
 // and one memory row per limiter, refusals said as such, sampled figures marked.
 #include <QLabel>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "panels/redis_cost_view.h"
@@ -53,6 +54,22 @@ private slots:
         QVERIFY2(view.summaryText().contains(QStringLiteral("10.00 µs")),
                  qPrintable(view.summaryText()));
         QVERIFY(view.summaryText().contains(QStringLiteral("100,000 per second")));
+    }
+
+    // The "Keys" column stretched over the panel's width, its count far from its neighbours;
+    // the limiter's name takes the room left now.
+    void keysColumnKeepsItsWidth() {
+        RedisCostView view;
+        view.resize(900, 300);
+        view.updateCost(cost(true), {QStringLiteral("log"), QStringLiteral("counter")});
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* table = view.findChild<QTableWidget*>(QStringLiteral("costTable"));
+        QVERIFY(table);
+        const int keys = table->columnWidth(2);
+        QVERIFY2(keys <= table->columnWidth(1), qPrintable(QString::number(keys)));
+        QVERIFY2(table->columnWidth(0) > keys, qPrintable(QString::number(table->columnWidth(0))));
+        QCOMPARE(table->columnWidth(0) + table->columnWidth(1) + keys, table->viewport()->width());
     }
 
     void refusalsAreSaid() {

@@ -30,6 +30,7 @@ void LimiterStatePoller::watch(std::shared_ptr<ScenarioRunner> runner,
                                std::shared_ptr<StepSession> stepper) {
     runner_ = std::move(runner);
     stepper_ = std::move(stepper);
+    sampled_ = runner_ && runner_->scenario().traffic.clock.isVirtual;
     finished_.clear();
     if (!timer_.isActive()) {
         timer_.start();
@@ -39,6 +40,7 @@ void LimiterStatePoller::watch(std::shared_ptr<ScenarioRunner> runner,
 
 void LimiterStatePoller::stopWatching() {
     timer_.stop();
+    sampled_ = false;  // the final state: at the run's end
     std::vector<const Limiter*> limiters;
     std::vector<std::unique_ptr<Limiter>> owned;
     finishedNowMs_ = watched(&limiters, &owned);
@@ -66,7 +68,7 @@ void LimiterStatePoller::setListing(bool on) {
         poll(true);
     } else {
         for (size_t i = 0; i < finished_.size(); ++i) {
-            readOne(i, *finished_[i], finishedNowMs_, true);
+            readOne(i, *finished_[i], finishedNowMs_, true, true);
         }
     }
 }
@@ -111,8 +113,11 @@ void LimiterStatePoller::poll(bool forceListing) {
     if (list) {
         lastListing_.start();
     }
+    if (sampled_ && !list) {
+        return;  // the run's sampler reads the charts' state in run time
+    }
     for (size_t i = 0; i < limiters.size(); ++i) {
-        readOne(i, *limiters[i], now, list);
+        readOne(i, *limiters[i], now, list, !sampled_);
     }
 }
 
@@ -145,7 +150,8 @@ void LimiterStatePoller::readCost(const std::vector<const Limiter*>& limiters, b
     }
 }
 
-void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list) {
+void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list,
+                                 bool chart) {
     bool first = false;
     try {
         RedisConnection& connection = router().connectionForSlot(limiter.slot());
@@ -154,7 +160,7 @@ void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 no
             readLimiterKeys(connection, limiter, &state);
             mailbox_->countListing();
         }
-        first = mailbox_->putState(int(index), std::move(state), list);
+        first = mailbox_->putState(int(index), std::move(state), list, chart);
     } catch (const std::exception& e) {
         if (router_ && router_->isCluster()) {
             try {

@@ -24,6 +24,8 @@ class StepSession;
 // most every kListingIntervalMs). A third, cheaper still: Redis's own cost of the watched
 // limiters (LimiterCostReader, every kCostIntervalMs; sampled key memory while watching, every
 // element counted once the run is over). `notify` is called when the mailbox turns non-empty.
+// A virtual-clock run's chart state is read in run time by its RunTimeSampler, not here: this
+// reader then only lists keys and reads the cost (and the final state once it is over).
 class LimiterStatePoller : public QObject {
 public:
     static constexpr int kChartIntervalMs = 100;    // 10 Hz
@@ -48,7 +50,8 @@ private:
     qint64 watched(std::vector<const Limiter*>* limiters,
                    std::vector<std::unique_ptr<Limiter>>* owned) const;
     void poll(bool forceListing);
-    void readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list);
+    // `chart` false: for the listing only (a sampled run's charts come from its samples).
+    void readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list, bool chart);
     RedisRouter& router();
     // One cost reading of `limiters` into the mailbox; a new baseline first when `fresh`.
     void readCost(const std::vector<const Limiter*>& limiters, bool fresh, int samples);
@@ -63,6 +66,7 @@ private:
     QElapsedTimer lastCost_;
     std::shared_ptr<ScenarioRunner> runner_;
     std::shared_ptr<StepSession> stepper_;
+    bool sampled_ = false;  // the watched run is read in run time (a virtual clock)
     bool listing_ = false;
     QElapsedTimer lastListing_;
     std::vector<std::unique_ptr<Limiter>> finished_;  // the last finished run's limiters

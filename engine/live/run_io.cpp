@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "limiters/limiter.h"
+#include "live/run_time_sampler.h"
 #include "redis/redis_router.h"
 #include "scenario/scenario_runner.h"
 
@@ -11,10 +12,14 @@ namespace ratelab {
 RunIo::RunIo(QObject* parent)
     : QObject(parent),
       mailbox_(std::make_shared<StateMailbox>()),
+      notifier_(std::make_shared<MailboxNotifier>(
+          [this] { QMetaObject::invokeMethod(this, [this] { deliverStates(); }); })),
       thread_(QStringLiteral("ratelab-io"), mailbox_,
               [this] { QMetaObject::invokeMethod(this, [this] { deliverStates(); }); }) {}
 
-RunIo::~RunIo() = default;
+RunIo::~RunIo() {
+    notifier_->disconnect();
+}
 
 void RunIo::setUrl(const RedisUrl& url) {
     thread_.post([url](LimiterStatePoller& p) { p.setUrl(url); });
@@ -31,6 +36,7 @@ void RunIo::forgetFinishedRun() {
 void RunIo::startRun(const Scenario& scenario, const RedisUrl& url) {
     thread_.post([this, scenario, url](LimiterStatePoller& p) {
         auto runner = std::make_shared<ScenarioRunner>(scenario, url);
+        RunTimeSampler::attach(*runner, url, mailbox_, notifier_);  // virtual clocks
         try {
             runner->start();  // connects and resets the limiters' keys: not on the UI thread
         } catch (const std::exception& e) {
@@ -70,14 +76,22 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
 }
 
 void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
+    ++pendingResets_;
     thread_.post([this, spec, url](LimiterStatePoller&) {
+        QString message;
         try {
             RedisRouter router(url);
             makeLimiter(spec)->reset(router);
         } catch (const std::exception& e) {
-            const QString message = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(this, [this, message] { emit resetFailed(message); });
+            message = QString::fromStdString(e.what());
         }
+        QMetaObject::invokeMethod(this, [this, message] {
+            --pendingResets_;
+            if (!message.isEmpty()) {
+                emit resetFailed(message);
+            }
+            emit resetDone();
+        });
     });
 }
 
@@ -85,6 +99,11 @@ void RunIo::deliverStates() {
     const StateMailbox::Contents contents = mailbox_->take();
     for (auto it = contents.errors.cbegin(); it != contents.errors.cend(); ++it) {
         emit stateFailed(it.key(), it.value());
+    }
+    for (auto it = contents.samples.cbegin(); it != contents.samples.cend(); ++it) {
+        for (const LimiterState& state : it.value()) {
+            emit stateReady(it.key(), state);
+        }
     }
     for (auto it = contents.charts.cbegin(); it != contents.charts.cend(); ++it) {
         emit stateReady(it.key(), it.value());

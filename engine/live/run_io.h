@@ -14,13 +14,16 @@
 
 namespace ratelab {
 
+class MailboxNotifier;
 class ScenarioRunner;
 
 // The Redis side of the window's runs, on one I/O thread: starting a run (connecting and
 // resetting the limiters' keys), sending a step, and reading the limiters' state while a run or
 // a step session is watched (LimiterStatePoller). Every call returns at once; results come as
 // signals on the caller's thread. The states are coalesced in a StateMailbox: however far the
-// caller's thread falls behind, it gets at most one pending state per limiter and kind.
+// caller's thread falls behind, it gets at most one pending state per limiter and kind. A
+// virtual-clock run is read in run time instead (RunTimeSampler): its samples come as
+// stateReady in order, none dropped, each stamped with the limiter time it was read at.
 class RunIo : public QObject {
     Q_OBJECT
 
@@ -37,6 +40,8 @@ public:
     // Deletes `spec`'s keys (Limiter::reset), after the jobs posted before; resetFailed on error.
     // For the limiters the window created and then left (renamed mid-run, an earlier run's).
     void resetLimiter(const LimiterSpec& spec, const RedisUrl& url);
+    // Resets posted and not yet done (each ends with resetDone, failed or not).
+    int pendingResets() const { return pendingResets_; }
     // The run is over: one last state read, then waits (on the I/O thread) for its workers.
     void finishRun(std::shared_ptr<ScenarioRunner> runner);
     void setKeyListing(bool on);
@@ -51,6 +56,7 @@ signals:
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
     void resetFailed(const QString& message);
+    void resetDone();
     void stateReady(int limiter, const ratelab::LimiterState& state);
     void keysReady(int limiter, const ratelab::LimiterState& state);
     void stateFailed(int limiter, const QString& message);
@@ -60,7 +66,11 @@ signals:
 private:
     void deliverStates();  // on this object's thread: the mailbox's contents as signals
 
-    std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller
+    std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller and a run's sampler
+    // A virtual run's sampler notifies through it (from the run's worker thread); disconnected
+    // when this object goes, while the run may still be ending.
+    std::shared_ptr<MailboxNotifier> notifier_;
+    int pendingResets_ = 0;  // on this object's thread
     WorkerThread<LimiterStatePoller> thread_;
 };
 

@@ -24,8 +24,6 @@ public:
                     local_->start();
                 }
                 url = local_->url();
-            } else {
-                local_.reset();
             }
             result.url = url;
             if (!connection_ || connection_->broken() || !(connection_->url() == url)) {
@@ -49,6 +47,11 @@ public:
                 result.clusterMasters = int(router_->masterConnections().size());
             } else {
                 router_.reset();
+            }
+            if (!managed) {
+                // Only now that the URL answered: a URL that fails keeps the managed server
+                // (and its keys) for a switch back.
+                local_.reset();
             }
             result.ok = true;
         } catch (const std::exception& e) {

@@ -4,13 +4,22 @@
 
 namespace ratelab {
 
-bool StateMailbox::putState(int limiter, LimiterState state, bool listed) {
+bool StateMailbox::putState(int limiter, LimiterState state, bool listed, bool chart) {
     std::lock_guard<std::mutex> lock(mutex_);
     contents_.errors.remove(limiter);
     if (listed) {
         contents_.keys.insert(limiter, state);
     }
-    contents_.charts.insert(limiter, std::move(state));
+    if (chart) {
+        contents_.charts.insert(limiter, std::move(state));
+    }
+    return !std::exchange(pending_, true);
+}
+
+bool StateMailbox::putSample(int limiter, LimiterState state) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    contents_.errors.remove(limiter);
+    contents_.samples[limiter].push_back(std::move(state));
     return !std::exchange(pending_, true);
 }
 

@@ -19,12 +19,17 @@ public:
     struct Contents {
         QMap<int, LimiterState> charts;
         QMap<int, LimiterState> keys;  // read with a key listing
+        // A virtual run's readings at run-time instants, oldest first, none dropped: each is
+        // the state at its nowMs (see RunTimeSampler).
+        QMap<int, QVector<LimiterState>> samples;
         QMap<int, QString> errors;
         bool hasCost = false;
         RunCost cost;  // the newest cost reading, when hasCost
     };
 
-    bool putState(int limiter, LimiterState state, bool listed);
+    // `chart` false: only for the key listing (a sampled run draws its samples, not these).
+    bool putState(int limiter, LimiterState state, bool listed, bool chart = true);
+    bool putSample(int limiter, LimiterState state);
     bool putError(int limiter, const QString& message);  // the error shows until a listing works
     bool putCost(RunCost cost);
     Contents take();

@@ -77,11 +77,31 @@ void ScenarioRunner::start() {
     for (int i = 0; i < workerCount_; ++i) {
         threads_.emplace_back([this, i] {
             workers_[size_t(i)]->run();
+            if (i == 0) {
+                clock_.sampleUntil(durationUs_, stop_);  // the samples after the last decision
+            }
             if (running_.fetch_sub(1) == 1) {
                 finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
             }
         });
     }
+}
+
+void ScenarioRunner::setStateSampler(int samples, RunClock::Sampler sample) {
+    if (started_ || samples <= 0) {
+        return;
+    }
+    clock_.setSampler(std::max<qint64>(1, durationUs_ / samples), durationUs_, std::move(sample));
+}
+
+bool ScenarioRunner::setPaused(bool paused) {
+    if (!clock_.isVirtual()) {
+        return false;
+    }
+    if (paused_.exchange(paused) != paused) {
+        paused ? clock_.hold() : clock_.release();
+    }
+    return true;
 }
 
 void ScenarioRunner::requestStop() {

@@ -35,6 +35,14 @@ public:
     // A live config change: limiter `index` is replaced for every later decision (its counts
     // go on). A fixed window whose rate/interval/unit/zone changed resets its counters.
     void updateLimiter(int index, const LimiterSpec& spec);
+    // Virtual clocks: `sample` reads the limiters' state at `samples` evenly spaced run times
+    // over the run (and at 0), on the worker thread with the clock held, before the decisions
+    // scheduled from that time on. Call before start(). No effect on a real clock.
+    void setStateSampler(int samples, RunClock::Sampler sample);
+    // Virtual clocks: paused, run time stops (the run resumes where it was). False for a real
+    // clock, which cannot be held.
+    bool setPaused(bool paused);
+    bool paused() const { return paused_.load(); }
     // The limiter now in slot `index`.
     const Limiter& limiter(int index) const { return *context_.limiters[size_t(index)].load(); }
     void wait();
@@ -46,6 +54,7 @@ public:
     qint64 limiterNowMs() const;
 
     const Scenario& scenario() const { return scenario_; }
+    qint64 startEpochMs() const { return clock_.startEpochMs(); }  // once started
     const QStringList& clientNames() const { return requests_.clientNames(); }
     int workerCount() const { return workerCount_; }
 
@@ -69,6 +78,7 @@ private:
     std::atomic<qint64> progressUs_{0};
     std::atomic<qint64> finishedAtUs_{0};
     std::atomic<bool> stoppedEarly_{false};
+    std::atomic<bool> paused_{false};
     bool started_ = false;
 };
 

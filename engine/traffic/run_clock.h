@@ -1,6 +1,11 @@
 #pragma once
 
+#include <QtGlobal>
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <limits>
+#include <mutex>
 
 #include "traffic/traffic_spec.h"
 
@@ -12,9 +17,14 @@ namespace ratelab {
 //  - virtual, speed s > 0: run time advances s times as fast as real time; "now" is the
 //    virtual start plus the request's scheduled run time (exact, reproducible).
 //  - virtual, speed 0: no waiting at all; requests are decided back to back in schedule order.
+// A virtual clock can be held (Pause, and the state sampler between two decisions): run time
+// stops while held and goes on from where it was. A real clock cannot be held.
 class RunClock {
 public:
     using Steady = std::chrono::steady_clock;
+    // Called with a run time at which the limiters' state is to be read (see setSampler).
+    using Sampler = std::function<void(qint64 runUs)>;
+    static constexpr qint64 kNoSample = std::numeric_limits<qint64>::max();
 
     explicit RunClock(const ClockSpec& spec);
 
@@ -26,19 +36,50 @@ public:
     double speed() const { return spec_.isVirtual ? spec_.speed : 1.0; }
     qint64 startEpochMs() const { return startEpochMs_; }
 
-    // Run time reached now (for speed 0: not meaningful, returns 0).
+    // Run time reached now (for speed 0: not meaningful, returns 0). Held time does not count.
     qint64 elapsedUs() const;
-    // The real instant at which run time reaches runUs.
+    // The real instant at which run time reaches runUs (while held: never, time_point::max).
     Steady::time_point deadlineFor(qint64 runUs) const;
     // The limiter's "now" for a request scheduled at scheduledRunUs and sent at sentRunUs.
     qint64 limiterNowMs(qint64 scheduledRunUs, qint64 sentRunUs) const;
     // Run time of a limiter time (epoch ms), e.g. when a retry becomes due.
     qint64 runUsForEpochMs(qint64 epochMs) const;
 
+    // Holds (nested holds count) and releases a virtual clock; no effect on a real one.
+    // Thread-safe.
+    void hold();
+    void release();
+    bool held() const;
+    // Returns once run time reaches runUs (held time not counted) or `stop` is set.
+    void sleepUntil(qint64 runUs, const std::atomic<bool>& stop) const;
+    // Returns once the clock is not held or `stop` is set (speed 0 never sleeps otherwise).
+    void waitWhileHeld(const std::atomic<bool>& stop) const;
+
+    // Virtual clocks: sample(t) is to run at t = 0, everyUs, 2 everyUs, ... up to untilUs, with
+    // the clock held, before any decision scheduled at or after t (sampleUntil). Before start.
+    void setSampler(qint64 everyUs, qint64 untilUs, Sampler sample);
+    // Runs the samples due at or before runUs, in order; a waiting clock first waits until run
+    // time reaches each. Called by the one worker of a virtual run before the decisions due at
+    // runUs, and with the run's end once they are done. Not thread-safe (that one worker).
+    void sampleUntil(qint64 runUs, const std::atomic<bool>& stop);
+    qint64 nextSampleUs() const { return nextSampleUs_; }
+
 private:
+    Steady::duration heldTotal(Steady::time_point at) const;  // held time before `at`
+
     ClockSpec spec_;
     Steady::time_point start_{};
     qint64 startEpochMs_ = 0;
+
+    mutable std::mutex holdMutex_;
+    int holds_ = 0;                   // under holdMutex_
+    Steady::time_point heldSince_{};  // under holdMutex_, while holds_ > 0
+    Steady::duration heldBefore_{0};  // under holdMutex_: held time of the finished holds
+
+    Sampler sample_;
+    qint64 sampleEveryUs_ = 0;
+    qint64 sampleUntilUs_ = 0;
+    qint64 nextSampleUs_ = kNoSample;  // moved by sampleUntil (one worker)
 };
 
 }  // namespace ratelab

@@ -1,7 +1,6 @@
 #include "traffic/worker.h"
 
 #include <algorithm>
-#include <thread>
 
 #include "redis/redis_error.h"
 
@@ -10,8 +9,6 @@ namespace {
 
 constexpr std::chrono::milliseconds kMinBackoff{50};
 constexpr std::chrono::milliseconds kMaxBackoff{2000};
-// Sleeps are cut into slices so a stop request is noticed quickly.
-constexpr std::chrono::milliseconds kSleepSlice{50};
 
 }  // namespace
 
@@ -34,15 +31,7 @@ int Worker::bucketOf(qint64 runUs) const {
 }
 
 void Worker::sleepUntil(qint64 runUs) {
-    const auto deadline = ctx_.clock->deadlineFor(runUs);
-    while (!ctx_.stop->load(std::memory_order_relaxed)) {
-        const auto now = RunClock::Steady::now();
-        if (now >= deadline) {
-            return;
-        }
-        std::this_thread::sleep_for(
-            std::min<RunClock::Steady::duration>(deadline - now, kSleepSlice));
-    }
+    ctx_.clock->sleepUntil(runUs, *ctx_.stop);  // a held (paused) virtual clock moves it on
 }
 
 void Worker::run() {
@@ -53,13 +42,20 @@ void Worker::run() {
         if (nextDue == Pacer::kNoMore) {
             break;
         }
+        // A virtual run's state reads at their run times, before the decisions after them.
+        ctx_.clock->sampleUntil(nextDue, *ctx_.stop);
         if (ctx_.clock->waits()) {
             sleepUntil(nextDue);
-            if (ctx_.stop->load(std::memory_order_relaxed)) {
-                break;
-            }
+        } else {
+            ctx_.clock->waitWhileHeld(*ctx_.stop);  // paused
         }
-        const qint64 nowRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : nextDue;
+        if (ctx_.stop->load(std::memory_order_relaxed)) {
+            break;
+        }
+        // A lagging worker takes what is due, but not past the next state sample.
+        const qint64 nowRunUs =
+            ctx_.clock->waits() ? std::min(ctx_.clock->elapsedUs(), ctx_.clock->nextSampleUs() - 1)
+                                : nextDue;
         batch.clear();
         collectDue(nowRunUs, batch);
         execute(batch);

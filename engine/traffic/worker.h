@@ -23,7 +23,7 @@ struct RunContext {
     int limiterCount = 0;
     const RequestFactory* requests = nullptr;
     const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
-    const RunClock* clock = nullptr;
+    RunClock* clock = nullptr;  // the worker of a virtual run also takes its state samples
     RedisUrl url;
     ConnectOptions connectOptions;
     qint64 bucketUs = 100'000;

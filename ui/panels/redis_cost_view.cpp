@@ -28,6 +28,10 @@ RedisCostView::RedisCostView(QWidget* parent) : QWidget(parent) {
         tr("MEMORY USAGE summed over the limiter's keys: estimated from 5 samples per key "
            "while the run goes, every element counted once it is over."));
     table_->horizontalHeaderItem(2)->setToolTip(tr("How many keys the limiter holds in Redis."));
+    // The name takes the room left; the two figures keep their width (a stretched "Keys" put
+    // its count far from its header's neighbours).
+    table_->horizontalHeader()->setStretchLastSection(false);
+    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     layout->addWidget(table_);
     clear();
 }

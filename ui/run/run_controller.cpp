@@ -1,6 +1,7 @@
 #include "run/run_controller.h"
 
 #include <QDateTime>
+#include <QEventLoop>
 #include <algorithm>
 #include <utility>
 
@@ -20,6 +21,7 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::runStarted, this,
             [this](const std::shared_ptr<ScenarioRunner>& runner) {
                 runner_ = runner;
+                runner_->setPaused(paused_);
                 refresh_.start();
                 emit started();
             });
@@ -99,6 +101,46 @@ void RunController::updateLimiter(int index, const LimiterSpec& spec) {
 
 void RunController::deleteLimiterKeys(const LimiterSpec& spec) {
     io_->resetLimiter(spec, url_);
+}
+
+void RunController::setPaused(bool paused) {
+    paused_ = paused;
+    if (runner_) {
+        runner_->setPaused(paused);
+    }
+}
+
+bool RunController::runPaused() const {
+    return runner_ && runner_->paused();
+}
+
+int RunController::pendingKeyDeletions() const {
+    return io_->pendingResets();
+}
+
+bool RunController::settle(int timeoutMs) {
+    setPaused(false);
+    stop();
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    const auto check = [this, &loop] {
+        if (!running_ && io_->pendingResets() == 0) {
+            loop.quit();
+        }
+    };
+    // finished() is emitted by tick(); its receivers may ask for more deletions, so the check
+    // runs after them (queued).
+    connect(this, &RunController::finished, &loop, check, Qt::QueuedConnection);
+    connect(io_.get(), &RunIo::resetDone, &loop, check, Qt::QueuedConnection);
+    connect(this, &RunController::failed, &loop, check, Qt::QueuedConnection);
+    connect(this, &RunController::started, &loop, [this] { stop(); });  // was still starting
+    if (running_ || io_->pendingResets() > 0) {
+        deadline.start(timeoutMs);
+        loop.exec();
+    }
+    return !running_ && io_->pendingResets() == 0;
 }
 
 void RunController::tick() {

@@ -24,9 +24,10 @@ class StepSession;
 // results as signals, so it never waits on Redis.
 //
 // Limiter state is read in two parts: what the timelines draw (readLimiterChartState, 10 Hz,
-// stateReady) and, only while someone shows it (setKeyListing), the key listing of the state
-// panel (readLimiterKeys, at most 2 Hz, keysReady). States are coalesced: however far the UI
-// thread falls behind, it receives at most one pending state per limiter and kind.
+// stateReady; a virtual-clock run: at run-time instants, every reading in order) and, only while
+// someone shows it (setKeyListing), the key listing of the state panel (readLimiterKeys, at most 2
+// Hz, keysReady). States are coalesced: however far the UI thread falls behind, it receives at most
+// one pending state per limiter and kind.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -46,7 +47,17 @@ public:
     // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
     // thread; a failure is reported through failed().
     void deleteLimiterKeys(const LimiterSpec& spec);
+    // Key deletions asked for and not done yet.
+    int pendingKeyDeletions() const;
+    // Stops a run and waits, handling events, until it has finished and every key deletion is
+    // done, or timeoutMs passed (the window's quit). False when time ran out.
+    bool settle(int timeoutMs);
     bool running() const { return running_; }
+    // Pause: a virtual-clock run's clock stops (it resumes where it was); a real clock cannot
+    // stop. Applies to the run under way and to one that starts while paused. True when the
+    // current or next run's clock is held by it (a virtual clock).
+    void setPaused(bool paused);
+    bool runPaused() const;
     void setRefreshHz(int hz);
     // Reads the key listing (keysReady) while on, at most every kKeyListingIntervalMs; turning
     // it on reads one at once (after a run: the final keys of the run's limiters).
@@ -90,6 +101,7 @@ private:
     RedisUrl url_;
     bool running_ = false;
     bool stepping_ = false;
+    bool paused_ = false;
 };
 
 }  // namespace ratelab

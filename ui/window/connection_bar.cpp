@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTimer>
+#include <QVBoxLayout>
 
 #include "input_error.h"
 #include "window/tls_fields.h"
@@ -14,8 +15,14 @@
 namespace ratelab {
 
 ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QHBoxLayout(this);
-    layout->setContentsMargins(6, 4, 6, 4);
+    // Two lines: the fields, then what they led to (the URL's error under the field, the
+    // connection status across the whole width so it reads whole at 1024 px).
+    auto* lines = new QVBoxLayout(this);
+    lines->setContentsMargins(6, 4, 6, 2);
+    lines->setSpacing(2);
+    auto* layout = new QHBoxLayout;
+    layout->setContentsMargins(0, 0, 0, 0);
+    lines->addLayout(layout);
     layout->addWidget(new QLabel(tr("Redis:"), this));
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("redisMode"));
@@ -39,10 +46,19 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     connect_ = new QPushButton(tr("Connect"), this);
     connect_->setObjectName(QStringLiteral("redisConnect"));
     layout->addWidget(connect_);
+    auto* below = new QHBoxLayout;
+    below->setContentsMargins(0, 0, 0, 0);
+    lines->addLayout(below);
+    urlError_ = new QLabel(this);
+    urlError_->setObjectName(QStringLiteral("redisUrlError"));
+    urlError_->setStyleSheet(QStringLiteral("color: #d62728;"));
+    urlError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    urlError_->hide();
+    below->addWidget(urlError_);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("redisStatus"));
-    status_->setMinimumWidth(260);
-    layout->addWidget(status_, 2);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    below->addWidget(status_, 1);
 
     auto updateEnabled = [this] {
         const bool url = !useManagedServer();
@@ -55,6 +71,8 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     updateEnabled();
     connect(connect_, &QPushButton::clicked, this, &ConnectionBar::connectToRedis);
     connect(urlEdit_, &QLineEdit::returnPressed, this, &ConnectionBar::connectToRedis);
+    connect(urlEdit_, &QLineEdit::textEdited, urlError_, &QLabel::hide);
+    connect(mode_, &QComboBox::currentIndexChanged, urlError_, &QLabel::hide);
 
     connect(&probe_, &ServerProbe::probed, this, &ConnectionBar::showProbe);
     health_ = new QTimer(this);
@@ -91,9 +109,13 @@ void ConnectionBar::setSavePassword(bool save) {
 QString ConnectionBar::statusText() const {
     return status_->text();
 }
+QString ConnectionBar::urlError() const {
+    return urlError_->isHidden() ? QString() : urlError_->text();
+}
 
 void ConnectionBar::setStatus(const QString& text, bool ok) {
     status_->setText(text);
+    status_->setToolTip(text);  // should the window be narrower still
     status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
 }
 
@@ -101,10 +123,14 @@ void ConnectionBar::connectToRedis() {
     RedisUrl url;
     const bool managed = useManagedServer();
     if (!managed) {
+        // Checked before anything else: a URL that cannot be used leaves the working
+        // connection (and the managed server) as it is and says what is wrong under the field.
         try {
             url = RedisUrl::parse(urlEdit_->text().trimmed());
         } catch (const InputError& e) {
-            setStatus(e.message(), false);  // the parser never quotes a password
+            urlError_->setText(e.message());  // the parser never quotes a password
+            urlError_->setToolTip(e.message());
+            urlError_->show();
             return;
         }
         if (!password_->text().isEmpty()) {
@@ -117,6 +143,7 @@ void ConnectionBar::connectToRedis() {
             return;
         }
     }
+    urlError_->hide();
     connected_ = false;
     setStatus(managed ? tr("starting the managed local redis-server…") : tr("connecting…"), true);
     probe_.connectTo(managed, url);

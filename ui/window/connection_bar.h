@@ -40,6 +40,8 @@ public:
     bool connected() const { return connected_; }
     QString statusText() const;  // never contains a password
     TlsFields* tlsFields() const { return tls_; }
+    // The typed URL's error (RedisUrl's parser message), shown under the field; empty if none.
+    QString urlError() const;
 
 public slots:
     void connectToRedis();
@@ -58,6 +60,7 @@ private:
     QCheckBox* savePassword_ = nullptr;
     TlsFields* tls_ = nullptr;  // CA / client certificate / key for rediss:// URLs
     QPushButton* connect_ = nullptr;
+    QLabel* urlError_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* health_ = nullptr;
     ServerProbe probe_;  // owns the managed local server

@@ -73,13 +73,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::decided, this,
             [this](const StepSession::Step& step, const QStringList& names) {
                 decisions_->addStep(step, names);
+                markStep(step);
                 decisionsDock_->show();
                 decisionsDock_->raise();
             });
     connect(controller_, &RunController::stateReady, this,
             [this](int i, const LimiterState& state) {
                 // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
-                latestStates_[i] = state;
+                QVector<LimiterState>& pending = pendingStates_[i];
+                pending.push_back(state);
+                if (pending.size() > kMaxPendingStates)
+                    pending.remove(0, pending.size() - kMaxPendingStates);
             });
     // The key listing is read only while the state tab is shown (setKeyListing below).
     connect(controller_, &RunController::keysReady, this,
@@ -234,6 +238,7 @@ std::optional<Scenario> MainWindow::currentScenario() const {
 
 void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setText(scenario.name);
+    scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     rebuildTimelines(scenario, 0);
@@ -259,6 +264,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
     }
     timelines_.clear();
     latestStates_.clear();
+    pendingStates_.clear();
     snapshotHeld_ = false;
     controller_->forgetFinishedRun();
     QStringList names;
@@ -310,6 +316,14 @@ void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
         return;
     }
     for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+        // Every reading that came since (a virtual run's, each at its own run time), in order.
+        const QVector<LimiterState> pending = pendingStates_.take(i);
+        for (const LimiterState& state : pending) {
+            timelines_[i]->updateFrom(snapshot, i, &state);
+            latestStates_[i] = state;
+        }
+        if (!pending.isEmpty())
+            continue;
         const auto state = latestStates_.constFind(i);
         timelines_[i]->updateFrom(snapshot, i,
                                   state == latestStates_.cend() ? nullptr : &state.value());
@@ -366,6 +380,19 @@ bool MainWindow::confirmRename(const QString& from, const QString& to) {
     return box.exec() == QMessageBox::Yes;
 }
 
+// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
+void MainWindow::markStep(const StepSession::Step& step) {
+    if (step.index < 0 || last_.startEpochMs == 0)
+        return;
+    const double x = double(step.nowMs - last_.startEpochMs) / 1000.0;
+    for (int i = 0; i < timelines_.size() && size_t(i) < step.decisions.size(); ++i) {
+        const QString outcome = !step.errors.value(i).isEmpty()     ? tr("error")
+                                : step.decisions[size_t(i)].allowed ? tr("allowed")
+                                                                    : tr("rejected");
+        timelines_[i]->addMarker(x, tr("step #%1: %2").arg(step.index + 1).arg(outcome));
+    }
+}
+
 // Deletes the keys of the limiters this window created and left behind.
 void MainWindow::forgetAbandonedLimiters() {
     for (const LimiterSpec& spec : std::as_const(abandoned_))
@@ -379,8 +406,18 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         return;
     }
     saveSettings();
-    controller_->stop();
     forgetAbandonedLimiters();
+    // The deletions run on the I/O thread, which ends with the window: wait for them (and for
+    // a run to stop, whose end deletes again what a decision in flight wrote), bounded.
+    if (controller_->running() || controller_->pendingKeyDeletions() > 0) {
+        setEnabled(false);
+        statusBar()->showMessage(
+            tr("Stopping the run and deleting the keys of the limiters this window "
+               "abandoned (at most %1 s)…")
+                .arg(kQuitWaitMs / 1000));
+        if (!controller_->settle(kQuitWaitMs))
+            qWarning("ratelab: quit before every abandoned limiter's keys were deleted");
+    }
     event->accept();
 }
 

@@ -8,6 +8,7 @@
 
 #include "limiters/limiter_state.h"
 #include "scenario/scenario.h"
+#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
 class QAction;
@@ -44,6 +45,11 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // Quitting waits at most this long for a run to stop and abandoned limiters' keys to go.
+    static constexpr int kQuitWaitMs = 2000;
+    // Readings kept per limiter while they wait to be drawn (the view paused, say).
+    static constexpr int kMaxPendingStates = 4000;
+
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -107,6 +113,7 @@ private:
     void onLimitersEdited();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
+    void markStep(const StepSession::Step& step);
     void markModified();
     void updateTitle();
     void buildFileMenu(QMenu* file);
@@ -151,6 +158,8 @@ private:
     PathChooser choosePath_;
     RunSnapshot last_;
     QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
+    // States not drawn yet, oldest first: a virtual run's readings in run time, every one drawn.
+    QMap<int, QVector<LimiterState>> pendingStates_;
     QVector<LimiterSpec> runningSpecs_;
     // Limiters this window wrote to Redis and then left (renamed mid-run, or a step session's
     // limiters the scenario no longer has): their keys are deleted.

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <algorithm>
@@ -179,8 +180,23 @@ void MainWindow::buildActions() {
     });
     step_->setObjectName(QStringLiteral("step"));
     step_->setShortcut(Qt::Key_F10);
-    pause_ = tools->addAction(tr("Pause view"), this, [this](bool checked) {
+    constexpr int kPauseMessageMs = 8000;  // the tooltip keeps saying it
+    pause_ = tools->addAction(tr("Pause"), this, [this](bool checked) {
         viewPaused_ = checked;
+        // A virtual clock stops with the view; a real one cannot: the run goes on unseen.
+        controller_->setPaused(checked);
+        const std::optional<Scenario> scenario = currentScenario();
+        const bool virtualClock = scenario && scenario->traffic.clock.isVirtual;
+        if (checked) {
+            statusBar()->showMessage(
+                virtualClock ? tr("Paused: the run's virtual clock is stopped; F8 resumes it "
+                                  "where it was")
+                             : tr("View paused: a real clock cannot stop, the run goes on; F8 "
+                                  "shows what came meanwhile"),
+                kPauseMessageMs);
+        } else {
+            statusBar()->clearMessage();
+        }
         for (TimelineChart* t : timelines_) {
             t->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
         }
@@ -189,6 +205,10 @@ void MainWindow::buildActions() {
         }
     });
     pause_->setObjectName(QStringLiteral("pauseView"));
+    pause_->setToolTip(
+        tr("Pause (F8). With a virtual clock the run stops and resumes where it was. With a "
+           "real clock only the view is frozen (time cannot stop): the run goes on and the "
+           "view catches up on resume."));
     pause_->setCheckable(true);
     pause_->setShortcut(Qt::Key_F8);
     startReason_ = new QLabel(tools);

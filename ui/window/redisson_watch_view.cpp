@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QDateTime>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,17 +14,25 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
 #include "input_error.h"
 #include "live/redisson_watcher.h"
+#include "style/palette_colors.h"
+#include "style/series_style.h"
 
 namespace ratelab {
 namespace {
 
 constexpr int kPollMs = 50;  // the watcher's thread: 20 Hz
 constexpr int kDrawMs = 50;  // this view's timer: 20 Hz
+
+// A grant's mark grows with its permits (by area: a grant of 4 reads twice as wide as one of 1).
+double grantMarkSize(qint64 permits) {
+    return std::clamp(6.0 + 4.0 * std::sqrt(double(std::max<qint64>(permits, 1))), 10.0, 30.0);
+}
 
 QString scopeLabel(const QString& clientId) {
     return clientId.isEmpty() ? QObject::tr("available permits")
@@ -61,7 +70,7 @@ RedissonWatchView::RedissonWatchView(QWidget* parent) : QWidget(parent) {
     axisX_ = new QValueAxis(chart);
     axisX_->setTitleText(tr("seconds since attaching"));
     axisY_ = new QValueAxis(chart);
-    axisY_->setTitleText(tr("permits"));
+    axisY_->setTitleText(tr("available permits"));
     // Ticks every 5 s at multiples of 5 while the window scrolls.
     axisX_->setTickType(QValueAxis::TicksDynamic);
     axisX_->setTickAnchor(0);
@@ -69,15 +78,19 @@ RedissonWatchView::RedissonWatchView(QWidget* parent) : QWidget(parent) {
     axisX_->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(axisX_, Qt::AlignBottom);
     chart->addAxis(axisY_, Qt::AlignLeft);
+    // Grants: one mark each where the permits line took it, sized by its permits.
     grants_ = new QScatterSeries(chart);
-    grants_->setName(tr("grants (permits each)"));
-    grants_->setMarkerSize(7);
+    grants_->setName(tr("grants (mark size: permits)"));
+    grants_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    grants_->setMarkerSize(grantMarkSize(1));
     chart->addSeries(grants_);
     grants_->attachAxis(axisX_);
     grants_->attachAxis(axisY_);
-    axisX_->setRange(-kWindowSeconds, 0);
-    axisY_->setRange(0, 1);
+    // Before data: the first half minute after attaching, permits from 0.
+    axisX_->setRange(0, kWindowSeconds);
+    axisY_->setRange(0, 10);
     layout->addWidget(view_, 1);
+    applyPalette();
 
     timer_ = new QTimer(this);
     timer_->setInterval(kDrawMs);
@@ -103,6 +116,41 @@ QString RedissonWatchView::statusText() const {
 
 QString RedissonWatchView::summaryText() const {
     return summary_->text();
+}
+
+void RedissonWatchView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+    }
+    QWidget::changeEvent(event);
+}
+
+// The chart follows the palette (dark too): background, text, the permits lines in the
+// timelines' permits colour, the grants in their accepted colour with an outline of the text's.
+void RedissonWatchView::applyPalette() {
+    const QPalette pal = palette();
+    const bool dark = style::isDark(pal);
+    const style::SeriesColors colors = style::seriesColors(dark);
+    QChart* chart = view_->chart();
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setBackgroundRoundness(0);
+    chart->setDropShadowEnabled(false);
+    view_->setBackgroundBrush(pal.color(QPalette::Base));
+    QColor grant = colors.accepted;
+    grants_->setColor(grant);
+    grants_->setBorderColor(pal.color(QPalette::Text));
+    for (QLineSeries* series : std::as_const(lines_)) {
+        styleLine(series);
+    }
+}
+
+void RedissonWatchView::styleLine(QLineSeries* series) const {
+    const style::SeriesColors colors = style::seriesColors(style::isDark(palette()));
+    // The first scope in the permits colour, further clients in lighter/darker shades of it.
+    const int index = int(lines_.keys().indexOf(lines_.key(series)));
+    const QColor color = index <= 0 ? colors.tokens : colors.tokens.lighter(100 + 25 * index);
+    series->setPen(style::seriesPen(color, 2.0));
 }
 
 QLineSeries* RedissonWatchView::availableSeries(const QString& clientId) const {
@@ -154,6 +202,7 @@ void RedissonWatchView::detach() {
     history_.clear();
     grantPoints_.clear();
     grants_->clear();
+    axisX_->setRange(0, kWindowSeconds);
     summary_->clear();
     attach_->setText(tr("Attach"));
 }
@@ -194,7 +243,8 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
     const double from = now - kWindowSeconds;
     double top = double(s.rate);
 
-    // Lines: available permits per scope (the first kMaxLines scopes).
+    // Lines: available permits per scope (the first kMaxLines scopes), as steps: a reading
+    // holds until the next one.
     int drawn = 0;
     for (const RedissonScope& scope : s.scopes) {
         if (drawn++ >= kMaxLines) {
@@ -207,9 +257,14 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
             chart->addSeries(series);
             series->attachAxis(axisX_);
             series->attachAxis(axisY_);
+            styleLine(series);
         }
         QVector<QPointF>& points = history_[scope.clientId];
-        points.push_back(QPointF(now, double(scope.available)));
+        const double y = double(scope.available);
+        if (!points.isEmpty() && points.last().y() != y) {
+            points.push_back(QPointF(now, points.last().y()));
+        }
+        points.push_back(QPointF(now, y));
         const auto firstKept = std::find_if(points.begin(), points.end(),
                                             [from](const QPointF& p) { return p.x() >= from; });
         // Keep one point left of the window so the line enters it from the edge.
@@ -218,10 +273,10 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
             points.remove(0, points.size() - kMaxPointsPerSeries);
         }
         series->replace(points);
-        top = std::max(top, double(scope.available));
+        top = std::max(top, y);
     }
 
-    // Points: every grant record seen (records leave the zset once released, the points stay
+    // Marks: every grant record seen (records leave the zset once released, the marks stay
     // until they scroll out).
     for (const RedissonScope& scope : s.scopes) {
         for (const RedissonGrant& g : scope.grants) {
@@ -230,22 +285,45 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
                 continue;
             }
             grantPoints_.insert(g.idHex + QLatin1Char('@') + QString::number(g.timeMs),
-                                QPointF(x, double(g.permits)));
-            top = std::max(top, double(g.permits));
+                                SeenGrant{x, g.permits, scope.clientId, double(scope.available)});
         }
     }
     for (auto it = grantPoints_.begin(); it != grantPoints_.end();) {
-        it = it->x() < from ? grantPoints_.erase(it) : std::next(it);
+        it = it->x < from ? grantPoints_.erase(it) : std::next(it);
     }
-    QList<QPointF> grantList = grantPoints_.values();
+    QList<SeenGrant> grantList = grantPoints_.values();
     std::sort(grantList.begin(), grantList.end(),
-              [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+              [](const SeenGrant& a, const SeenGrant& b) { return a.x < b.x; });
     if (grantList.size() > kMaxPointsPerSeries) {
         grantList.remove(0, grantList.size() - kMaxPointsPerSeries);
     }
-    grants_->replace(grantList);
+    // A grant sits on its scope's line where the line first shows it taken: the first reading
+    // at or after it (one from before attaching: the first reading).
+    QList<QPointF> marks;
+    QHash<int, QHash<QXYSeries::PointConfiguration, QVariant>> sizes;
+    for (const SeenGrant& g : std::as_const(grantList)) {
+        double y = g.availableWhenSeen;
+        const auto line = history_.constFind(g.clientId);
+        if (line != history_.cend()) {
+            auto after = std::find_if(line->cbegin(), line->cend(),
+                                      [&g](const QPointF& p) { return p.x() >= g.x; });
+            // A step is two points at one time: the reading's level is the second.
+            while (after != line->cend() && std::next(after) != line->cend() &&
+                   std::next(after)->x() == after->x()) {
+                ++after;
+            }
+            if (after != line->cend()) {
+                y = after->y();
+            }
+        }
+        sizes[int(marks.size())][QXYSeries::PointConfiguration::Size] = grantMarkSize(g.permits);
+        marks.push_back(QPointF(g.x, y));
+    }
+    grants_->replace(marks);
+    grants_->setPointsConfiguration(sizes);
 
-    axisX_->setRange(from, now);
+    // The window starts at attaching and scrolls once it is full.
+    axisX_->setRange(std::max(0.0, from), std::max(kWindowSeconds, now));
     setNiceRange(axisY_, std::max(1.0, top * 1.1));
 
     // The text line: the first scope, and how many clients there are.

@@ -30,7 +30,8 @@ class RedissonWatcher;
 // bucket, same layout) on the connection bar's Redis, read-only. engine/live's RedissonWatcher
 // polls it on its own thread at 20 Hz; a 20 Hz timer here draws the latest snapshot on a scrolling
 // timeline: the available permits as a line (one per client for PER_CLIENT, the first kMaxLines of
-// them), the grants as points (time, permits). Errors show inline under the name field.
+// them) as steps from attaching on, the grants as marks on that line where it took them, sized by
+// their permits; colours follow the palette. Errors show inline under the name field.
 class RedissonWatchView : public QWidget {
     Q_OBJECT
 
@@ -49,9 +50,13 @@ public:
     QString statusText() const;
     QString summaryText() const;
 
-    // For tests: the available-permits line of a scope ("" for OVERALL), the grant points.
+    // For tests: the available-permits line of a scope ("" for OVERALL), the grant marks (in
+    // time order).
     QLineSeries* availableSeries(const QString& clientId = QString()) const;
     QScatterSeries* grantSeries() const { return grants_; }
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 public slots:
     // The Redis to watch on (the connection bar's target). Re-attaches when attached.
@@ -63,6 +68,15 @@ private:
     void tick();
     void draw(const RedissonSnapshot& snapshot);
     void setStatus(const QString& text, bool ok);
+    void applyPalette();
+    void styleLine(QLineSeries* series) const;
+
+    struct SeenGrant {
+        double x = 0;
+        qint64 permits = 0;
+        QString clientId;
+        double availableWhenSeen = 0;  // the scope's permits in the reading that listed it
+    };
 
     QLineEdit* name_ = nullptr;
     QPushButton* attach_ = nullptr;
@@ -81,7 +95,7 @@ private:
     std::optional<RedissonSnapshot> last_;
     QMap<QString, QLineSeries*> lines_;        // client id -> series
     QMap<QString, QVector<QPointF>> history_;  // client id -> points drawn
-    QHash<QString, QPointF> grantPoints_;      // record id + time -> point
+    QHash<QString, SeenGrant> grantPoints_;    // record id + time -> grant
 };
 
 }  // namespace ratelab

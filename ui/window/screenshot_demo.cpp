@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QPalette>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -51,6 +52,27 @@ QString firstTokenBucket(const QString& scenarioPath) {
         }
     }
     return QString();
+}
+
+// A dark theme's palette, for the dark shots.
+QPalette darkPalette() {
+    QPalette p;
+    const QColor window(0x2b, 0x2b, 0x2b);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
+    return p;
 }
 
 }  // namespace
@@ -107,6 +129,22 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
         {500,
          [&window, shot] {
              shot("presentation.png");
+             window.setPresentation(false);
+             window.setPalette(darkPalette());  // every chart follows the palette
+             window.views()->setCurrentIndex(0);
+         }},
+        {500,
+         [&window, shot, watch, bucket] {
+             shot("main-dark.png");
+             if (watch != nullptr && !bucket.isEmpty()) {
+                 window.views()->setCurrentWidget(watch);
+             }
+         }},
+        {500,
+         [&window, shot, watch, bucket] {
+             if (watch != nullptr && !bucket.isEmpty()) {
+                 shot("redisson-dark.png");
+             }
              window.setWindowModified(false);  // a demo: nothing of the user's to keep
              window.close();
              QApplication::quit();
