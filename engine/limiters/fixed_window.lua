@@ -8,7 +8,7 @@
 -- KEYS[3] index zset {<name>}:fw:index of counters, score = window end; lets a config change
 --         delete every live counter by name
 -- ARGV: rate, spec ("rate|interval|unit|timezone"), permits, now_ms, window_end_ms, counter
---       ttl_ms
+--       ttl_ms[, window_start_ms (time: redis)]
 -- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
 -- reply costs Redis more than the rest of a cheap decision); at_ms is now_ms.
 --
@@ -16,6 +16,17 @@
 -- a window also checks the config and sets the TTLs.
 -- Number <-> text conversions in Lua cost Redis as much as a command: a decision converts only
 -- rate and permits.
+-- time: redis (limiter.h): ARGV[4] is 'redis', ARGV[7] the start of the window the engine
+-- guessed; Redis's time outside [start, end) is answered 'retime <ms>' and the engine retries
+-- at that time.
+if ARGV[4] == 'redis' then
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    if now < tonumber(ARGV[7]) or now >= tonumber(ARGV[5]) then
+        return 'retime ' .. string.format('%d', now)
+    end
+    ARGV[4] = string.format('%d', now)
+end
 local rate = tonumber(ARGV[1])
 local permits = tonumber(ARGV[3])
 

@@ -59,6 +59,16 @@ std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& 
 
 ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
+    if (readsRedisTime(request)) {
+        // Redis's time is read by the script: this is the window it most likely falls in, which
+        // the script checks (ARGV[7] its start; "retime" when it misses, limiter.h).
+        const CalendarWindow window = windows_.windowAt(redisTimeGuess(request.nowMs));
+        return ScriptCall{
+            {configKey_, counterKey(window.startMs, request.client), indexKey_},
+            {rateArg_, specArg_, std::to_string(request.permits), "redis",
+             std::to_string(window.endMs), ttlArg(window.endMs - window.startMs + kStateGraceMs),
+             std::to_string(window.startMs)}};
+    }
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{
         {configKey_, counterKey(window.startMs, request.client), indexKey_},
