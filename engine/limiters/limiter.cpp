@@ -99,9 +99,26 @@ Decision Limiter::parseTextReply(const std::string& text) const {
                                                   "\" (expected 5 or 6 integers)");
 }
 
-Decision Limiter::parseReply(const redisReply* reply) const {
+Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
+    Decision decision;
+    decision.atMs = call.atMs;
+    if (value >= 0) {
+        decision.allowed = true;
+        decision.remaining = value / 2;
+        decision.configReset = value % 2 == 1;
+    } else {
+        decision.remaining = -(value + 1);
+        decision.retryAfterMs = call.refusedRetryMs;
+    }
+    return decision;
+}
+
+Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        return parseCompactReply(reply->integer, call);
     }
     if (reply->type == REDIS_REPLY_STRING) {
         return parseTextReply(std::string(reply->str, reply->len));
@@ -192,8 +209,9 @@ Decision Limiter::decide(RedisConnection& connection, const Request& request) co
     if (retimed(reply.get(), request.nowMs, &redisNow)) {
         const ScriptCall again = prepare(atRedisTime(request, redisNow));
         reply = script().run(connection, again.keys, again.args);
+        return parseReply(reply.get(), again);
     }
-    return parseReply(reply.get());
+    return parseReply(reply.get(), call);
 }
 
 Decision Limiter::decide(RedisRouter& router, const Request& request) const {
@@ -203,8 +221,9 @@ Decision Limiter::decide(RedisRouter& router, const Request& request) const {
     if (retimed(reply.get(), request.nowMs, &redisNow)) {
         const ScriptCall again = prepare(atRedisTime(request, redisNow));
         reply = router.runScript(slot_, script(), again.keys, again.args);
+        return parseReply(reply.get(), again);
     }
-    return parseReply(reply.get());
+    return parseReply(reply.get(), call);
 }
 
 namespace {

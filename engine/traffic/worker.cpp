@@ -246,7 +246,7 @@ void Worker::execute(std::vector<Job>& batch) {
             continue;
         }
         try {
-            decisions[i] = used[i]->parseReply(reply.get());
+            decisions[i] = used[i]->parseReply(reply.get(), calls[i]);
             decided[i] = 1;
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());  // an error reply, or garbage from the script
@@ -266,7 +266,7 @@ void Worker::execute(std::vector<Job>& batch) {
             continue;
         }
         try {
-            decisions[i] = limiter.parseReply(reply.get());
+            decisions[i] = limiter.parseReply(reply.get(), calls[i]);
             decided[i] = 1;
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());
