@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
+#include "report/html_report.h"
 #include "report/report_renderer.h"
 #include "scenario/run_report.h"
 #include "scenario/scenario_budget.h"
@@ -143,8 +144,11 @@ int runCommand(const QStringList& args) {
         if (!writeReportPng(run, dir.filePath(QStringLiteral("report.png")), &error)) {
             throw InputError(QStringLiteral("--out"), error);
         }
+        if (!writeReportHtml(outDir, &error)) {  // from summary.json and report.png
+            throw InputError(QStringLiteral("--out"), error);
+        }
         std::fputs(qPrintable(summaryText(run)), stdout);
-        std::printf("wrote %s/{summary.json,buckets.csv,report.png}\n",
+        std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
                     qPrintable(QFileInfo(outDir).absoluteFilePath()));
         if (run.stoppedEarly || interrupted()) {
             std::printf("interrupted by %s: the results cover the run until then\n",

@@ -44,6 +44,8 @@ constexpr int kMaxBurst = 1'000'000;
 constexpr double kMaxWeight = 1e9;
 constexpr double kMaxSpeed = 1000;      // virtual clock: virtual ms per real ms
 constexpr qint64 kMaxSeed = 1LL << 53;  // exact as a double
+// traffic "clock_skew_ms": a client's clock off by up to a day either way
+constexpr qint64 kMaxClockSkewMs = 24LL * 3600 * 1000;
 // What a run may hold in memory unless told otherwise (scenario/scenario_budget.h).
 constexpr qint64 kDefaultMaxMemoryBytes = 1LL << 30;
 }  // namespace scenario_limits

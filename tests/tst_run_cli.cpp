@@ -106,6 +106,11 @@ private slots:
         const QImage report(out + QStringLiteral("/report.png"));
         QVERIFY(!report.isNull());
         QVERIFY(report.width() >= 800);
+
+        // report.html beside it, from the same summary (tst_html_report checks its content).
+        QFile html(out + QStringLiteral("/report.html"));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("data:image/png;base64,"));
     }
 
     void badScenario_data() {

@@ -72,6 +72,8 @@ void compareTraffic(const TrafficSpec& actual, const TrafficSpec& expected) {
     }
     QCOMPARE(a.replayOffsetsMs, e.replayOffsetsMs);
     QCOMPARE(actual.tracePath, expected.tracePath);
+    QCOMPARE(actual.clockSkewMs, expected.clockSkewMs);
+    QCOMPARE(actual.clientSkewMs, expected.clientSkewMs);
     QCOMPARE(actual.trace.size(), expected.trace.size());
     for (int i = 0; i < actual.trace.size(); ++i) {
         QCOMPARE(actual.trace[i].tMs, expected.trace[i].tMs);

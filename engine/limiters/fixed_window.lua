@@ -3,7 +3,7 @@
 -- KEYS[1] this window's counter {<name>}:fw:<config fingerprint>:<window start ms>[:<client>]:
 --         a changed config counts in new counters, so only a window's first grant (a new
 --         counter) checks the config
--- ARGV: rate, permits, counter ttl_ms
+-- ARGV: rate, permits, counter ttl_ms[, window_start_ms, window_end_ms (time: redis)]
 -- Config hash {<name>}:config {fingerprint, rate}: the fingerprint (8 hex digits of the
 -- rate/interval/unit/zone) of the config that counts now. Its name and the fingerprint come
 -- from KEYS[1] (a name never holds '{' or '}'; same hash slot), so a decision passes no more
@@ -17,6 +17,16 @@
 -- full. The first grant of a window also sets the counter's TTL and checks the config (HGET).
 -- A config change deletes the old config's counters with a SCAN of this limiter's own keys
 -- ({<name>}:fw:*): rare, and it spares every per-window decision an index to maintain.
+-- time: redis (limiter.h): ARGV[4] and ARGV[5] bound the window the engine guessed at Redis's
+-- time; Redis's time outside [start, end) is answered 'retime <ms>' and the engine retries at
+-- that time.
+if ARGV[4] then
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    if now < tonumber(ARGV[4]) or now >= tonumber(ARGV[5]) then
+        return 'retime ' .. string.format('%d', now)
+    end
+end
 local rate = tonumber(ARGV[1])
 local permits = tonumber(ARGV[2])
 

@@ -58,6 +58,20 @@ std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& 
 
 ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
+    if (readsRedisTime(request)) {
+        // Redis's time is read by the script: this is the window it most likely falls in, which
+        // the script checks ("retime" when it misses, limiter.h). The compact reply carries no
+        // time: at_ms and a refusal's wait are from the estimate of Redis's time, in the same
+        // window as Redis's own.
+        const qint64 guess = redisTimeGuess(request.nowMs);
+        const CalendarWindow window = windows_.windowAt(guess);
+        return ScriptCall{{counterKey(window.startMs, request.client)},
+                          {rateArg_, std::to_string(request.permits),
+                           ttlArg(window.endMs - window.startMs + kStateGraceMs),
+                           std::to_string(window.startMs), std::to_string(window.endMs)},
+                          guess,
+                          request.permits > spec().rate ? -1 : window.endMs - guess};
+    }
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{{counterKey(window.startMs, request.client)},
                       {rateArg_, std::to_string(request.permits),

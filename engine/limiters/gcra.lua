@@ -13,7 +13,14 @@ local rate = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local permits = tonumber(ARGV[4])
-local now = tonumber(ARGV[5])
+-- time: redis (limiter.h): ARGV[5] is 'redis' and the script reads Redis's clock.
+local now
+if ARGV[5] == 'redis' then
+    local t = redis.call('time')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+    now = tonumber(ARGV[5])
+end
 local config = ARGV[1] .. '/' .. ARGV[2] .. '/' .. ARGV[3]
 
 -- floor(a / b) for integers a (any sign) and b > 0, exact where a / b in doubles may round.

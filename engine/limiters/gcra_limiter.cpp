@@ -26,7 +26,7 @@ ScriptCall GcraLimiter::prepare(const Request& request) const {
     return ScriptCall{
         {stateKey(request.client)},
         {configArgs_[0], configArgs_[1], configArgs_[2], std::to_string(request.permits),
-         std::to_string(request.nowMs), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+         nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
 }
 
 }  // namespace ratelab

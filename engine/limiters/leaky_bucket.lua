@@ -13,7 +13,14 @@ local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local nodelay = ARGV[4] == '1'
 local permits = tonumber(ARGV[5])
-local now = tonumber(ARGV[6])
+-- time: redis (limiter.h): ARGV[6] is 'redis' and the script reads Redis's clock.
+local now
+if ARGV[6] == 'redis' then
+    local t = redis.call('time')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+    now = tonumber(ARGV[6])
+end
 local config = ARGV[1] .. '/' .. ARGV[2] .. '/' .. ARGV[3]
 local R = rate * 1000  -- milli-requests leaked per period_ms
 

@@ -23,10 +23,10 @@ std::string LeakyBucketLimiter::stateKey(const QString& client) const {
 
 ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return ScriptCall{{stateKey(request.client)},
-                      {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
-                       std::to_string(request.permits), std::to_string(request.nowMs),
-                       ttlScaleArg(), ttlArg(kStateGraceMs)}};
+    return ScriptCall{
+        {stateKey(request.client)},
+        {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
+         std::to_string(request.permits), nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
 }
 
 }  // namespace ratelab

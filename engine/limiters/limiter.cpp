@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace ratelab {
 namespace {
@@ -172,15 +173,56 @@ Decision Limiter::decisionOf(const long long* fields) const {
     return decision;
 }
 
+bool Limiter::retimed(const redisReply* reply, qint64 clientNowMs, qint64* redisNowMs) const {
+    static constexpr char kPrefix[] = "retime ";
+    constexpr size_t kPrefixLength = sizeof kPrefix - 1;
+    if (reply == nullptr ||
+        (reply->type != REDIS_REPLY_STATUS && reply->type != REDIS_REPLY_STRING) ||
+        reply->len <= kPrefixLength || std::strncmp(reply->str, kPrefix, kPrefixLength) != 0) {
+        return false;
+    }
+    char* end = nullptr;
+    const long long ms = std::strtoll(reply->str + kPrefixLength, &end, 10);
+    if (end != reply->str + reply->len) {
+        return false;  // not a number: parseReply reports the garbage
+    }
+    *redisNowMs = ms;
+    redisOffsetMs_.store(ms - clientNowMs, std::memory_order_relaxed);
+    return true;
+}
+
+namespace {
+
+Request atRedisTime(const Request& request, qint64 redisNowMs) {
+    Request again = request;
+    again.nowMs = redisNowMs;
+    again.nowFromRedis = true;
+    return again;
+}
+
+}  // namespace
+
 Decision Limiter::decide(RedisConnection& connection, const Request& request) const {
     const ScriptCall call = prepare(request);
     RedisReply reply = script().run(connection, call.keys, call.args);
+    qint64 redisNow = 0;
+    if (retimed(reply.get(), request.nowMs, &redisNow)) {
+        const ScriptCall again = prepare(atRedisTime(request, redisNow));
+        reply = script().run(connection, again.keys, again.args);
+        return parseReply(reply.get(), again);
+    }
     return parseReply(reply.get(), call);
 }
 
 Decision Limiter::decide(RedisRouter& router, const Request& request) const {
     const ScriptCall call = prepare(request);
     RedisReply reply = router.runScript(slot_, script(), call.keys, call.args);
+    qint64 redisNow = 0;
+    if (retimed(reply.get(), request.nowMs, &redisNow)) {
+        const ScriptCall again = prepare(atRedisTime(request, redisNow));
+        reply = router.runScript(slot_, script(), again.keys, again.args);
+        return parseReply(reply.get(), again);
+    }
     return parseReply(reply.get(), call);
 }
 

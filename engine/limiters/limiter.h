@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct Request {
     qint64 nowMs = 0;
     QString client;
     qint64 permits = 1;
+    // time: redis: nowMs was read from Redis's clock (the retry after a "retime" answer):
+    // decide at it as given instead of reading TIME again.
+    bool nowFromRedis = false;
 };
 
 // The answer (docs/architecture.md, "Limiter semantics the code depends on").
@@ -83,7 +87,23 @@ public:
     // names this limiter.
     Decision parseReply(const redisReply* reply, const ScriptCall& call) const;
 
-    // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply.
+    // time: redis. Scripts read Redis's TIME when their now argument is "redis"; every other
+    // time argument is then prepared at now 0 (relative) and shifted by the script. The fixed
+    // window needs its calendar window from the engine: it guesses the window at the client's
+    // now plus the last offset to Redis seen, and a script that finds Redis's time outside it
+    // answers "retime <redis ms>". retimed() recognises that answer (and learns the offset);
+    // the caller then prepares the request again at that time (Request::nowFromRedis) and runs
+    // it once more, so the decision is at Redis's time, exactly.
+    bool readsRedisTime(const Request& request) const {
+        return spec_.time == TimeSource::Redis && !request.nowFromRedis;
+    }
+    bool retimed(const redisReply* reply, qint64 clientNowMs, qint64* redisNowMs) const;
+    // The client's now shifted by the last offset to Redis's clock seen (0 before any).
+    qint64 redisTimeGuess(qint64 clientNowMs) const {
+        return clientNowMs + redisOffsetMs_.load(std::memory_order_relaxed);
+    }
+
+    // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply (+ the retime retry).
     Decision decide(RedisConnection& connection, const Request& request) const;
     // The same through a router: on the node serving this limiter's slot, redirections followed.
     Decision decide(RedisRouter& router, const Request& request) const;
@@ -109,6 +129,14 @@ protected:
     std::string ttlScaleArg() const;  // ttlScale as text, for scripts that size TTLs themselves
     // "{name}:suffix" for a global limiter, "{name}:suffix:client" for a per-client one.
     std::string scopedKey(const char* suffix, const QString& client) const;
+    // time: redis (readsRedisTime): the now argument is "redis" and the other time arguments
+    // are formed at timeBase() 0, relative to the now the script reads.
+    std::string nowArg(const Request& request) const {
+        return readsRedisTime(request) ? std::string("redis") : std::to_string(request.nowMs);
+    }
+    qint64 timeBase(const Request& request) const {
+        return readsRedisTime(request) ? 0 : request.nowMs;
+    }
 
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
@@ -119,7 +147,8 @@ private:
 
     LimiterSpec spec_;
     LimiterOptions options_;
-    std::string tag_;  // cached: keys are built on every decision
+    mutable std::atomic<qint64> redisOffsetMs_{0};  // time: redis, fixed window (retimed)
+    std::string tag_;                               // cached: keys are built on every decision
     int slot_;
 };
 

@@ -30,7 +30,8 @@ qint64 LimiterSpec::capacity() const {
 }
 
 bool LimiterSpec::operator==(const LimiterSpec& o) const {
-    if (type != o.type || name != o.name || scope != o.scope || onError != o.onError) {
+    if (type != o.type || name != o.name || scope != o.scope || onError != o.onError ||
+        time != o.time) {
         return false;
     }
     // Fields of the other types carry no meaning, so they do not take part.
@@ -109,6 +110,10 @@ QString failurePolicyName(FailurePolicy policy) {
             return QStringLiteral("closed");
     }
     return QString();
+}
+
+QString timeSourceName(TimeSource source) {
+    return source == TimeSource::Redis ? QStringLiteral("redis") : QStringLiteral("client");
 }
 
 }  // namespace ratelab

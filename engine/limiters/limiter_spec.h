@@ -23,6 +23,9 @@ enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
 // always an error (fired = accepted + rejected + errors), and with Open or Closed also as let
 // through or refused by the policy, counted apart from accepted and rejected.
 enum class FailurePolicy { Error, Open, Closed };
+// Whose clock a decision uses: the "now" the engine passes (the client's, as Redisson and most
+// libraries do), or Redis's own TIME read inside the script (immune to app-server clock skew).
+enum class TimeSource { Client, Redis };
 
 struct SlidingRule {
     qint64 limit = 0;
@@ -40,6 +43,8 @@ struct LimiterSpec {
     Scope scope = Scope::Global;
     // "on_error" (any type; optional, default "error", written only when not the default).
     FailurePolicy onError = FailurePolicy::Error;
+    // "time" (any type; optional, default "client", written only when not the default).
+    TimeSource time = TimeSource::Client;
 
     // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
     qint64 rate = 0;
@@ -90,5 +95,6 @@ QString limiterTypeName(LimiterType type);        // "token_bucket", ...
 QString scopeName(Scope scope);                   // "global", "per_client"
 QString calendarUnitName(CalendarUnit unit);      // "milliseconds", ...
 QString failurePolicyName(FailurePolicy policy);  // "error", "open", "closed"
+QString timeSourceName(TimeSource source);        // "client", "redis"
 
 }  // namespace ratelab

@@ -31,6 +31,7 @@ constexpr CalendarUnit kUnits[] = {CalendarUnit::Milliseconds, CalendarUnit::Sec
                                    CalendarUnit::Days,         CalendarUnit::Months};
 constexpr FailurePolicy kPolicies[] = {FailurePolicy::Error, FailurePolicy::Open,
                                        FailurePolicy::Closed};
+constexpr TimeSource kTimeSources[] = {TimeSource::Client, TimeSource::Redis};
 
 // An integer from 1 to max. JSON has only doubles, so 1.0 counts as an integer but 1.5 does not.
 // aboveMax, when given, replaces the generic message for integers above max.
@@ -180,6 +181,7 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
     const QLatin1String type("type"), name("name"), scope("scope"), rate("rate");
     const QLatin1String intervalMs("interval_ms"), interval("interval"), unit("unit");
     const QLatin1String timezone("timezone"), rules("rules"), onError("on_error");
+    const QLatin1String time("time");
     const QLatin1String periodMs("period_ms"), burst("burst"), nodelay("nodelay");
     const QLatin1String limit("limit"), windowMs("window_ms");
 
@@ -189,25 +191,27 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
                            QStringLiteral("type"), kTypes, limiterTypeName);
     switch (spec.type) {
         case LimiterType::TokenBucket:
-            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, rate, intervalMs});
+            refuseUnknownFields(object, jsonPath,
+                                {type, name, scope, onError, time, rate, intervalMs});
             break;
         case LimiterType::FixedWindow:
             refuseUnknownFields(object, jsonPath,
-                                {type, name, scope, onError, rate, interval, unit, timezone});
+                                {type, name, scope, onError, time, rate, interval, unit, timezone});
             break;
         case LimiterType::SlidingWindow:
-            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, rules});
+            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, time, rules});
             break;
         case LimiterType::Gcra:
             refuseUnknownFields(object, jsonPath,
-                                {type, name, scope, onError, rate, periodMs, burst});
+                                {type, name, scope, onError, time, rate, periodMs, burst});
             break;
         case LimiterType::SlidingCounter:
-            refuseUnknownFields(object, jsonPath, {type, name, scope, onError, limit, windowMs});
+            refuseUnknownFields(object, jsonPath,
+                                {type, name, scope, onError, time, limit, windowMs});
             break;
         case LimiterType::LeakyBucket:
             refuseUnknownFields(object, jsonPath,
-                                {type, name, scope, onError, rate, periodMs, burst, nodelay});
+                                {type, name, scope, onError, time, rate, periodMs, burst, nodelay});
             break;
     }
 
@@ -219,6 +223,10 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
     if (object.contains(onError)) {
         spec.onError = readChoice(object.value(onError), memberPath(jsonPath, onError),
                                   QStringLiteral("failure policy"), kPolicies, failurePolicyName);
+    }
+    if (object.contains(time)) {
+        spec.time = readChoice(object.value(time), memberPath(jsonPath, time),
+                               QStringLiteral("time source"), kTimeSources, timeSourceName);
     }
 
     switch (spec.type) {
@@ -290,6 +298,9 @@ QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
     object.insert(QLatin1String("scope"), scopeName(spec.scope));
     if (spec.onError != FailurePolicy::Error) {  // the default stays implicit, as in old files
         object.insert(QLatin1String("on_error"), failurePolicyName(spec.onError));
+    }
+    if (spec.time != TimeSource::Client) {
+        object.insert(QLatin1String("time"), timeSourceName(spec.time));
     }
     switch (spec.type) {
         case LimiterType::TokenBucket:

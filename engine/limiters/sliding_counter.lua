@@ -12,7 +12,14 @@ end
 local limit = tonumber(ARGV[1])
 local W = tonumber(ARGV[2])
 local permits = tonumber(ARGV[3])
-local now = tonumber(ARGV[4])
+-- time: redis (limiter.h): ARGV[4] is 'redis' and the script reads Redis's clock.
+local now
+if ARGV[4] == 'redis' then
+    local t = redis.call('time')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+    now = tonumber(ARGV[4])
+end
 local config = ARGV[1] .. '/' .. ARGV[2]
 
 local function floordiv(a, b)  -- exact floor(a / b), b > 0

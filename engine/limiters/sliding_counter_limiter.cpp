@@ -24,7 +24,7 @@ ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     return ScriptCall{{stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], std::to_string(request.permits),
-                       std::to_string(request.nowMs), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+                       nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
 }
 
 }  // namespace ratelab

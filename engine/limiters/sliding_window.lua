@@ -18,6 +18,16 @@
 -- longest window (trim cutoff = now - longest window - grace): a worker whose clock lags by
 -- less than the grace counts every grant that shares a window with its own, so no window ever
 -- holds more than its limit, without a clock key.
+-- time: redis (limiter.h): ARGV[2] is 'redis' and the cutoffs are relative to now 0.
+if ARGV[2] == 'redis' then
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    ARGV[2] = string.format('%d', now)
+    ARGV[5] = string.format('%d', now + tonumber(ARGV[5]))
+    for i = 8, #ARGV, 3 do
+        ARGV[i] = '(' .. string.format('%d', now + tonumber(string.sub(ARGV[i], 2)))
+    end
+end
 local permits = tonumber(ARGV[1])
 local rules = (#ARGV - 5) / 3
 

@@ -37,15 +37,16 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     }
     // The script converts no number it only passes on: the engine formats them (see
     // sliding_window.lua).
+    const qint64 now = timeBase(request);
     ScriptCall call;
     call.keys = {logKey(request.client)};
-    call.args = {std::to_string(request.permits), std::to_string(request.nowMs), randomRequestId(),
+    call.args = {std::to_string(request.permits), nowArg(request), randomRequestId(),
                  ttlArg(longestWindowMs_ + kStateGraceMs),
-                 std::to_string(request.nowMs - longestWindowMs_ - kStateGraceMs)};
+                 std::to_string(now - longestWindowMs_ - kStateGraceMs)};
     for (const SlidingRule& rule : spec().rules) {
         call.args.push_back(std::to_string(rule.limit));
         call.args.push_back(std::to_string(rule.windowMs));
-        call.args.push_back("(" + std::to_string(request.nowMs - rule.windowMs));
+        call.args.push_back("(" + std::to_string(now - rule.windowMs));
     }
     return call;
 }

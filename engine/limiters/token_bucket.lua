@@ -17,6 +17,13 @@
 -- (strtod, printf) cost Redis as much as a command: the engine formats the numbers the script
 -- only passes on, times are compared as zero-padded text, and a decision converts only what
 -- its arithmetic needs.
+-- time: redis (limiter.h): ARGV[5] is 'redis' and the cutoff ARGV[8] is relative to now 0.
+if ARGV[5] == 'redis' then
+    local t = redis.call('time')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    ARGV[5] = string.format('%015d', now)
+    ARGV[8] = string.format('%d', now + tonumber(ARGV[8]))
+end
 local rate = tonumber(ARGV[1])
 local permits = tonumber(ARGV[4])
 local nowArg = ARGV[5]

@@ -42,15 +42,17 @@ ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const LimiterSpec& s = spec();
     // Times go zero-padded so the script compares them as text (token_bucket.lua).
+    const qint64 base = timeBase(request);
     char now[32];
     std::snprintf(now, sizeof now, request.nowMs >= 0 ? "%015lld" : "%lld",
                   static_cast<long long>(request.nowMs));
+    const std::string nowText = readsRedisTime(request) ? std::string("redis") : std::string(now);
     return ScriptCall{{configKey(), valueKey(request.client), permitsKey(request.client),
                        clockKey(request.client)},
                       {std::to_string(s.rate), std::to_string(s.intervalMs),
                        s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
-                       now, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
-                       std::to_string(request.nowMs - s.intervalMs)}};
+                       nowText, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
+                       std::to_string(base - s.intervalMs)}};
 }
 
 }  // namespace ratelab

@@ -92,6 +92,15 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
         object.insert(QLatin1String("timeout_ms"), traffic.timeoutMs);
     }
     object.insert(QLatin1String("clock"), clockToJson(traffic.clock));
+    if (!traffic.clientSkewMs.isEmpty()) {
+        QJsonObject skews;
+        for (auto it = traffic.clientSkewMs.cbegin(); it != traffic.clientSkewMs.cend(); ++it) {
+            skews.insert(it.key(), it.value());
+        }
+        object.insert(QLatin1String("clock_skew_ms"), skews);
+    } else if (traffic.clockSkewMs != 0) {
+        object.insert(QLatin1String("clock_skew_ms"), traffic.clockSkewMs);
+    }
     object.insert(QLatin1String("seed"), static_cast<qint64>(traffic.seed));
     return object;
 }

@@ -51,8 +51,10 @@ StepSession::Step StepSession::next() {
         LimiterCounters& counters = stats.limiter(int(l));
         try {
             // The router reconnects a broken node itself.
-            const Decision d =
-                limiters_[l]->decide(*router_, Request{step.nowMs, step.client, step.permits});
+            // A skewed client asks at its own clock (traffic "clock_skew_ms").
+            const Decision d = limiters_[l]->decide(
+                *router_, Request{step.nowMs + requests_.clockSkewMs(draw.client), step.client,
+                                  step.permits});
             counters.recordAttempt(0);
             counters.recordOutcome(bucket, draw.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);

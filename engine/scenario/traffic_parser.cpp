@@ -8,6 +8,7 @@
 #include "json_input.h"
 #include "scenario/scenario_budget.h"
 #include "scenario/scenario_json.h"
+#include "traffic/request_factory.h"
 
 namespace ratelab::scenario_json {
 
@@ -163,6 +164,41 @@ ClockSpec readClock(const QJsonValue& value, const QString& where) {
     return clock;
 }
 
+// 800 (every client's clock 800 ms ahead), or {"c3": 800, "c4": -250} (those clients'; the
+// others' 0). Client names are checked once the clients are known (checkSkewClients).
+void readClockSkew(const QJsonValue& value, const QString& where, TrafficSpec* traffic) {
+    using scenario_limits::kMaxClockSkewMs;
+    if (value.isDouble()) {
+        traffic->clockSkewMs = readInteger(value, where, -kMaxClockSkewMs, kMaxClockSkewMs);
+        return;
+    }
+    if (!value.isObject()) {
+        throw InputError(where, QStringLiteral("must be an integer (ms, every client) or an object "
+                                               "{\"<client>\": ms, ...}, got ") +
+                                    describe(value));
+    }
+    const QJsonObject object = value.toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        traffic->clientSkewMs.insert(it.key(), readInteger(it.value(), memberPath(where, it.key()),
+                                                           -kMaxClockSkewMs, kMaxClockSkewMs));
+    }
+}
+
+// Every client named in clock_skew_ms must be one of the run's.
+void checkSkewClients(const TrafficSpec& traffic, const QStringList& clients,
+                      const QString& where) {
+    for (auto it = traffic.clientSkewMs.cbegin(); it != traffic.clientSkewMs.cend(); ++it) {
+        if (!clients.contains(it.key())) {
+            const QString known = clients.size() <= 6
+                                      ? oneOf(clients)
+                                      : clients.first() + QStringLiteral(" ... ") + clients.last();
+            throw InputError(memberPath(where, it.key()),
+                             QStringLiteral("no client %1 in this traffic; its clients are %2")
+                                 .arg(quoted(it.key()), known));
+        }
+    }
+}
+
 // A relative trace path is relative to the scenario's folder.
 QString resolvePath(const QString& baseDir, const QString& path) {
     if (baseDir.isEmpty() || QDir::isAbsolutePath(path)) {
@@ -177,11 +213,12 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     const QLatin1String shape("shape"), durationS("duration_s"), clients("clients");
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
+    const QLatin1String clockSkewMs("clock_skew_ms");
 
     const QJsonObject object = readObject(value, path);
-    refuseUnknownFields(
-        object, path,
-        {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs, clock, seed});
+    refuseUnknownFields(object, path,
+                        {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs,
+                         clock, seed, clockSkewMs});
 
     TrafficSpec traffic;
     const QString shapePath = memberPath(path, shape);
@@ -251,6 +288,13 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     if (object.contains(seed)) {
         traffic.seed = static_cast<quint64>(readInteger(object, path, seed, 0, kMaxSeed));
     }
+    const QString skewPath = memberPath(path, clockSkewMs);
+    if (object.contains(clockSkewMs)) {
+        readClockSkew(object.value(clockSkewMs), skewPath, &traffic);
+    }
+    if (!replay) {
+        checkSkewClients(traffic, RequestFactory(traffic).clientNames(), skewPath);
+    }
 
     // The trace is read last, so that mistakes in the scenario itself are reported first.
     if (replay) {
@@ -274,6 +318,7 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
             }
             traffic.durationS = static_cast<double>(spanMs) / 1000;
         }
+        checkSkewClients(traffic, RequestFactory(traffic).clientNames(), skewPath);
     }
     checkShapeRate(traffic, shapePath);
     return traffic;

@@ -21,6 +21,17 @@ double unit(quint64 bits) {
 }  // namespace
 
 RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
+    makeClients();
+    if (traffic.clockSkewMs != 0 || !traffic.clientSkewMs.isEmpty()) {
+        for (const QString& name : std::as_const(names_)) {
+            skewMs_.push_back(traffic.clientSkewMs.isEmpty() ? traffic.clockSkewMs
+                                                             : traffic.clientSkewMs.value(name));
+        }
+    }
+}
+
+void RequestFactory::makeClients() {
+    const TrafficSpec& traffic = traffic_;
     if (traffic.shape.type == ShapeSpec::Type::Replay) {
         QHash<QString, int> index;
         for (const TraceRow& row : traffic.trace) {

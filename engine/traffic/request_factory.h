@@ -20,12 +20,17 @@ public:
     Draw draw(qint64 k) const;
 
     const QStringList& clientNames() const { return names_; }
+    // How far this client's clock is off (TrafficSpec::clockSkewMs, clientSkewMs).
+    qint64 clockSkewMs(int client) const { return skewMs_.isEmpty() ? 0 : skewMs_[client]; }
 
 private:
+    void makeClients();
+
     const TrafficSpec& traffic_;
     QStringList names_;
     QVector<int> traceClient_;    // replay: row -> client index
     QVector<double> cumulative_;  // weights, normalised running sums
+    QVector<qint64> skewMs_;      // per client; empty: no skew
 };
 
 }  // namespace ratelab

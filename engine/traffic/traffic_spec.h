@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMap>
 #include <QString>
 #include <QVector>
 
@@ -34,6 +35,12 @@ struct TrafficSpec {
     AcquireMode mode = AcquireMode::Try;
     qint64 timeoutMs = 0;  // wait mode: give up after this long (>= 1 when mode is wait)
     ClockSpec clock;
+    // "clock_skew_ms": how far clients' clocks are off, as app servers with a wrong clock
+    // (+ ahead, - behind): every client's by clockSkewMs, or, when clientSkewMs is not empty,
+    // the named clients' (a group of them, say a few of one app server) and the others' 0.
+    // The "now" a limiter is asked at is the run's clock plus the client's skew.
+    qint64 clockSkewMs = 0;
+    QMap<QString, qint64> clientSkewMs;
     quint64 seed = 1;
 };
 

@@ -169,10 +169,14 @@ void Worker::execute(std::vector<Job>& batch) {
     std::vector<Decision> decisions(n);
     std::vector<char> decided(n, 0);
     std::vector<ErrorCause> causes(n, ErrorCause::Other);
-    std::vector<size_t> retry;  // NOSCRIPT or a cluster redirection: re-run once drained
+    std::vector<size_t> retry;  // NOSCRIPT, a cluster redirection, a retime: re-run once drained
+    std::vector<qint64> nows(n);
     for (size_t i = 0; i < n; ++i) {
         const Job& job = batch[i];
-        const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
+        // A client whose clock is off asks at its own wrong time (traffic "clock_skew_ms").
+        const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) +
+                           ctx_.requests->clockSkewMs(job.client);
+        nows[i] = now;
         const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
         used[i] = &limiter;
         calls[i] = limiter.prepare(Request{now, names[job.client], job.permits});
@@ -225,6 +229,15 @@ void Worker::execute(std::vector<Job>& batch) {
             continue;
         }
         if (RedisRouter::needsRetry(reply.get())) {
+            retry.push_back(i);
+            continue;
+        }
+        qint64 redisNow = 0;
+        if (used[i]->retimed(reply.get(), nows[i], &redisNow)) {
+            // time: redis, the fixed window: Redis's time is in another window than the one
+            // guessed; decide at that time (Limiter::retimed).
+            calls[i] =
+                used[i]->prepare(Request{redisNow, names[batch[i].client], batch[i].permits, true});
             retry.push_back(i);
             continue;
         }
@@ -329,10 +342,17 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
         return;
     }
     if (traffic.mode == AcquireMode::Wait && decision->retryAfterMs >= 0) {
+        // In virtual time the retry is due when the limiter's clock (the client's, skewed)
+        // reaches the decision's time plus the wait; Redis's own clock has no place in the
+        // run's time, so time: redis waits from the attempt.
+        const bool redisTime =
+            ctx_.limiters[size_t(job.limiter)].load()->spec().time == TimeSource::Redis;
         const qint64 due =
-            ctx_.clock->isVirtual()
-                ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs)
-                : sendRunUs + decision->retryAfterMs * 1000;
+            ctx_.clock->isVirtual() && !redisTime
+                ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs -
+                                              ctx_.requests->clockSkewMs(job.client))
+                : (ctx_.clock->isVirtual() ? attemptRunUs : sendRunUs) +
+                      decision->retryAfterMs * 1000;
         if (due - firstTry <= traffic.timeoutMs * 1000) {
             retries_.push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client,
                               job.permits, false});

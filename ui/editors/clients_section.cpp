@@ -24,11 +24,13 @@ ClientsSection::ClientsSection(QWidget* parent)
     permitsMax_ = lineEdit(QStringLiteral("permitsMax"), tr("max"), this);
     threads_ = lineEdit(QStringLiteral("threads"), QString(), this);
     pipeline_ = lineEdit(QStringLiteral("pipeline"), tr("in flight per thread"), this);
+    clockSkew_ = lineEdit(QStringLiteral("clockSkew"), tr("none; 800; or c2: 800, c3: -250"), this);
     form_->addRow(tr("Clients"), clients_);
     form_->addRow(tr("Weights"), weights_);
     form_->addRow(tr("Permits"), rowOf(this, {permitsMin_, permitsRange_, permitsMax_}));
     form_->addRow(tr("Threads"), threads_);
     form_->addRow(tr("Pipeline"), pipeline_);
+    form_->addRow(tr("Clock skew (ms)"), clockSkew_);
 
     clients_->setText(QStringLiteral("1"));
     permitsMin_->setText(QStringLiteral("1"));
@@ -61,6 +63,20 @@ void ClientsSection::writeJson(QJsonObject& traffic, bool replay) const {
     // Optional fields go in even when empty: a cleared field is reported, not read as default.
     traffic.insert(QLatin1String("threads"), numberValue(threads_->text()));
     traffic.insert(QLatin1String("pipeline"), numberValue(pipeline_->text()));
+    // "800" (every client) or "c2: 800, c3: -250" (those clients); empty: none.
+    const QString skew = clockSkew_->text().trimmed();
+    if (skew.contains(QLatin1Char(':'))) {
+        QJsonObject perClient;
+        for (const QString& pair : skew.split(QLatin1Char(','))) {
+            const qsizetype colon = pair.indexOf(QLatin1Char(':'));
+            perClient.insert(pair.left(colon).trimmed(), colon < 0
+                                                             ? QJsonValue(pair.trimmed())
+                                                             : numberValue(pair.mid(colon + 1)));
+        }
+        traffic.insert(QLatin1String("clock_skew_ms"), perClient);
+    } else if (!skew.isEmpty()) {
+        traffic.insert(QLatin1String("clock_skew_ms"), numberValue(skew));
+    }
 }
 
 void ClientsSection::load(const TrafficSpec& traffic) {
@@ -76,6 +92,12 @@ void ClientsSection::load(const TrafficSpec& traffic) {
     }
     threads_->setText(QString::number(traffic.threads));
     pipeline_->setText(QString::number(traffic.pipeline));
+    QStringList skews;
+    for (auto it = traffic.clientSkewMs.cbegin(); it != traffic.clientSkewMs.cend(); ++it)
+        skews << QStringLiteral("%1: %2").arg(it.key()).arg(it.value());
+    clockSkew_->setText(!skews.isEmpty()           ? skews.join(QStringLiteral(", "))
+                        : traffic.clockSkewMs != 0 ? QString::number(traffic.clockSkewMs)
+                                                   : QString());
 }
 
 void ClientsSection::updateEnabled(bool replay) {
@@ -94,6 +116,7 @@ QWidget* ClientsSection::fieldFor(const QString& where) const {
                                  {"$.traffic.clients", clients_},
                                  {"$.traffic.threads", threads_},
                                  {"$.traffic.pipeline", pipeline_},
+                                 {"$.traffic.clock_skew_ms", clockSkew_},
                                  {"$.traffic.permits.max", permitsMax_},
                                  {"$.traffic.permits", permitsMin_},
                              });

@@ -9,7 +9,8 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
-// Clients (count and weights), permits per request (fixed or a range), threads and pipeline.
+// Clients (count and weights), permits per request (fixed or a range), threads, pipeline and
+// the clients' clock skew.
 // A replay's trace gives each request's client and permits: those fields are off then.
 class ClientsSection : public TrafficSection {
     Q_OBJECT
@@ -31,6 +32,7 @@ private:
     QLineEdit* permitsMax_ = nullptr;
     QLineEdit* threads_ = nullptr;
     QLineEdit* pipeline_ = nullptr;
+    QLineEdit* clockSkew_ = nullptr;  // traffic "clock_skew_ms"
 };
 
 }  // namespace ratelab

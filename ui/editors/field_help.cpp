@@ -48,6 +48,9 @@ const QHash<QString, QString>& table() {
         {QStringLiteral("threads"), tr("Worker threads sending requests, each with its own Redis "
                                        "connection")},
         {QStringLiteral("pipeline"), tr("Requests each thread keeps in flight at once")},
+        {QStringLiteral("clockSkew"), tr("How far clients' clocks are off, in ms (+ ahead, - "
+                                         "behind): one number for every client, or client: ms "
+                                         "pairs")},
         // Traffic: acquire, clock, run
         {QStringLiteral("mode"), tr("try: a rejected request is refused at once; wait: it waits "
                                     "retry_after_ms and tries again until the timeout")},
