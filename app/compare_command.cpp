@@ -6,6 +6,7 @@
 #include <QJsonObject>
 #include <QLocale>
 #include <QTextStream>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -160,7 +161,8 @@ bool exceeds(double base, double now, double tolerancePct) {
     if (base == 0) {
         return true;
     }
-    return std::fabs(now - base) / std::fabs(base) * 100 > tolerancePct;
+    // A relative epsilon: 0.33 against 0.3 is 10 % though its double is 10.0000000000001 %.
+    return std::fabs(now - base) / std::fabs(base) * 100 > tolerancePct * (1 + 1e-9) + 1e-12;
 }
 
 }  // namespace
@@ -224,8 +226,12 @@ int compareCommand(const QStringList& args) {
             }
         }
         QStringList rows;
+        int limiterWidth = 16;
+        for (const QString& l : base.limiters) {
+            limiterWidth = std::max(limiterWidth, int(l.size()));
+        }
         const QString header = QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
-                                   .arg(QStringLiteral("limiter"), -16)
+                                   .arg(QStringLiteral("limiter"), -limiterWidth)
                                    .arg(QStringLiteral("client"), -10)
                                    .arg(QStringLiteral("metric"), -30)
                                    .arg(QStringLiteral("base"), 12)
@@ -251,7 +257,7 @@ int compareCommand(const QStringList& args) {
             const bool over = exceeds(f.value, other->value, toleranceOf(f.metric));
             failing += over ? 1 : 0;
             rows << QStringLiteral("%1 %2 %3 %4 %5 %6 %7%8")
-                        .arg(f.limiter, -16)
+                        .arg(f.limiter, -limiterWidth)
                         .arg(f.client.isEmpty() ? QStringLiteral("-") : f.client, -10)
                         .arg(f.metric, -30)
                         .arg(fmt(f.value), 12)
