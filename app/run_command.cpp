@@ -94,6 +94,7 @@ int runCommand(const QStringList& args) {
          QStringLiteral("Write the expectations as JUnit XML (one test case each)."),
          QStringLiteral("FILE")},
     });
+    parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;
     }
@@ -114,7 +115,7 @@ int runCommand(const QStringList& args) {
         }
         // Before the managed server starts: an interrupt then still stops it cleanly.
         installInterruptHandlers();
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
         runner.start();
 

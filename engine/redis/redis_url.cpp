@@ -19,8 +19,8 @@ namespace {
 
 QString expectedForms() {
     return QStringLiteral(
-        "expected redis://host[:port][/db], unix:///path/to/socket[?db=N] or "
-        "redis-cluster://host:port[,host:port...]");
+        "expected redis://host[:port][/db], unix:///path/to/socket[?db=N], "
+        "redis-cluster://host:port[,host:port...], or rediss:// / rediss-cluster:// for TLS");
 }
 
 bool isAsciiDigit(QChar c) {
@@ -362,21 +362,26 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (scheme.compare(QLatin1String("redis-cluster"), Qt::CaseInsensitive) == 0) {
         return parseCluster(rest);
     }
-    const QString schemeWhere = QStringLiteral("URL scheme");
     if (scheme.compare(QLatin1String("rediss"), Qt::CaseInsensitive) == 0) {
-        throw InputError(schemeWhere,
-                         QStringLiteral("rediss:// (TLS) is not supported: Debian's hiredis is "
-                                        "built without TLS; use redis:// or unix://"));
+        RedisUrl url = parseTcp(rest);
+        url.tls = true;
+        return url;
     }
+    if (scheme.compare(QLatin1String("rediss-cluster"), Qt::CaseInsensitive) == 0) {
+        RedisUrl url = parseCluster(rest);
+        url.tls = true;
+        return url;
+    }
+    const QString schemeWhere = QStringLiteral("URL scheme");
     if (!isSchemeName(scheme)) {  // not quoted: it might be "user:password@host"
         throw InputError(schemeWhere,
-                         QStringLiteral("is missing or malformed (expected redis://, unix:// or "
-                                        "redis-cluster://)"));
+                         QStringLiteral("is missing or malformed (expected redis://, rediss://, "
+                                        "unix://, redis-cluster:// or rediss-cluster://)"));
     }
-    throw InputError(
-        schemeWhere,
-        QStringLiteral("unsupported scheme \"%1\" (expected redis://, unix:// or redis-cluster://)")
-            .arg(scheme));
+    throw InputError(schemeWhere,
+                     QStringLiteral("unsupported scheme \"%1\" (expected redis://, rediss://, "
+                                    "unix://, redis-cluster:// or rediss-cluster://)")
+                         .arg(scheme));
 }
 
 QString RedisUrl::toDisplayString() const {
@@ -404,10 +409,11 @@ QString RedisUrl::toDisplayString() const {
         for (const HostPort& seed : seeds) {
             nodes.push_back(hostPort(seed.host, seed.port));
         }
-        return QStringLiteral("redis-cluster://") + userInfo + nodes.join(QLatin1Char(','));
+        return (tls ? QStringLiteral("rediss-cluster://") : QStringLiteral("redis-cluster://")) +
+               userInfo + nodes.join(QLatin1Char(','));
     }
-    return QStringLiteral("redis://") + userInfo + hostPort(host, port) + QLatin1Char('/') +
-           QString::number(db);
+    return (tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userInfo +
+           hostPort(host, port) + QLatin1Char('/') + QString::number(db);
 }
 
 RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
@@ -418,13 +424,16 @@ RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
     node.db = 0;
     node.user = user;
     node.password = password;
+    node.tls = tls;
+    node.tlsFiles = tlsFiles;
     return node;
 }
 
 bool RedisUrl::operator==(const RedisUrl& other) const {
     return transport == other.transport && host == other.host && port == other.port &&
            socketPath == other.socketPath && db == other.db && user == other.user &&
-           password == other.password && seeds == other.seeds;
+           password == other.password && seeds == other.seeds && tls == other.tls &&
+           tlsFiles == other.tlsFiles;
 }
 
 }  // namespace ratelab
