@@ -9,6 +9,7 @@
 #include "argv_secrets.h"
 #include "bench_command.h"
 #include "command_line.h"
+#include "compare_command.h"
 #include "replay_command.h"
 #include "run_command.h"
 #include "watch_command.h"
@@ -23,7 +24,9 @@ const char kUsage[] =
     "usage:\n"
     "  ratelab [--presentation]     opens the window (--presentation: for a projector)\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
-    "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE]\n"
+    "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
+    "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]\n"
+    "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
@@ -35,7 +38,8 @@ const char kUsage[] =
     "the URL or REDISCLI_AUTH. TLS: rediss://... and rediss-cluster://..., with\n"
     "[--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE] (or REDIS_TLS_CA_CERT,\n"
     "REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
-    "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
+    "Exit codes: 0 done, 1 an expectation failed (run) or a difference above the tolerance\n"
+    "(compare), 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
     "SIGINT/SIGTERM (what was measured is still reported).\n";
 
 }  // namespace
@@ -102,6 +106,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("run")) {
         return ratelab::cli::runCommand(args);
+    }
+    if (command == QLatin1String("compare")) {
+        return ratelab::cli::compareCommand(args);
     }
     if (command == QLatin1String("bench")) {
         return ratelab::cli::benchCommand(args);

@@ -15,6 +15,7 @@
 #include "redis/redis_target.h"
 #include "report/html_report.h"
 #include "report/report_renderer.h"
+#include "scenario/regression_report.h"
 #include "scenario/run_report.h"
 #include "scenario/scenario_budget.h"
 #include "scenario/scenario_runner.h"
@@ -90,6 +91,9 @@ int runCommand(const QStringList& args) {
         {QStringLiteral("max-memory"),
          QStringLiteral("Refuse scenarios whose run would need more memory (default 1GiB)."),
          QStringLiteral("SIZE")},
+        {QStringLiteral("junit"),
+         QStringLiteral("Write the expectations as JUnit XML (one test case each)."),
+         QStringLiteral("FILE")},
     });
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
@@ -137,8 +141,9 @@ int runCommand(const QStringList& args) {
         }
 
         const QDir dir(outDir);
+        const QJsonObject summary = summaryJson(run);
         writeFile(dir.filePath(QStringLiteral("summary.json")),
-                  QJsonDocument(summaryJson(run)).toJson(QJsonDocument::Indented));
+                  QJsonDocument(summary).toJson(QJsonDocument::Indented));
         writeFile(dir.filePath(QStringLiteral("buckets.csv")), bucketsCsv(run));
         QString error;
         if (!writeReportPng(run, dir.filePath(QStringLiteral("report.png")), &error)) {
@@ -147,9 +152,19 @@ int runCommand(const QStringList& args) {
         if (!writeReportHtml(outDir, &error)) {  // from summary.json and report.png
             throw InputError(QStringLiteral("--out"), error);
         }
+        const QString junit = parser.value(QStringLiteral("junit"));
+        if (!junit.isEmpty()) {
+            writeFile(junit, expectationsJUnit(run.scenarioName,
+                                               summary.value(QLatin1String("run_s")).toDouble(),
+                                               run.expectations));
+        }
         std::fputs(qPrintable(summaryText(run)), stdout);
+        std::fputs(qPrintable(expectationsTable(run.expectations)), stdout);
         std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
                     qPrintable(QFileInfo(outDir).absoluteFilePath()));
+        if (!junit.isEmpty()) {
+            std::printf("wrote %s\n", qPrintable(QFileInfo(junit).absoluteFilePath()));
+        }
         if (run.stoppedEarly || interrupted()) {
             std::printf("interrupted by %s: the results cover the run until then\n",
                         qPrintable(interruptName()));
@@ -157,7 +172,13 @@ int runCommand(const QStringList& args) {
             return interruptExitCode();
         }
         std::fflush(stdout);
-        return verdict(run, target.url());
+        const int redisVerdict = verdict(run, target.url());
+        if (redisVerdict != kDone) {
+            return redisVerdict;
+        }
+        // Exit 1 when an expectation failed (the table above names it).
+        return expectationVerdict(run.expectations) == QLatin1String("failed") ? int(kFailed)
+                                                                               : int(kDone);
     });
 }
 

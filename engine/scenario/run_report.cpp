@@ -4,9 +4,12 @@
 #include <QTextStream>
 
 #include "csv_writer.h"
+#include "scenario/regression_report.h"
 
 namespace ratelab {
 namespace {
+
+constexpr int kClientsPrinted = 8;
 
 double ms(std::int64_t us) {
     return double(us) / 1000.0;
@@ -70,17 +73,20 @@ QJsonObject summaryJson(const RunSnapshot& run) {
     for (const LimiterSnapshot& l : run.limiters) {
         QJsonArray clients;
         for (const ClientTotals& c : l.clients) {
-            clients.append(
-                QJsonObject{{QStringLiteral("client"), c.client},
-                            {QStringLiteral("fired"), double(c.fired)},
-                            {QStringLiteral("accepted"), double(c.accepted)},
-                            {QStringLiteral("rejected"), double(c.rejected)},
-                            {QStringLiteral("errors"), double(c.errors)},
-                            {QStringLiteral("errors_open"), double(c.errorsOpen)},
-                            {QStringLiteral("errors_closed"), double(c.errorsClosed)},
-                            {QStringLiteral("waited_ms_total"), double(c.waitedMsTotal)}});
+            QJsonObject client{{QStringLiteral("client"), c.client},
+                               {QStringLiteral("fired"), double(c.fired)},
+                               {QStringLiteral("accepted"), double(c.accepted)},
+                               {QStringLiteral("rejected"), double(c.rejected)},
+                               {QStringLiteral("errors"), double(c.errors)},
+                               {QStringLiteral("errors_open"), double(c.errorsOpen)},
+                               {QStringLiteral("errors_closed"), double(c.errorsClosed)},
+                               {QStringLiteral("waited_ms_total"), double(c.waitedMsTotal)}};
+            if (!c.admittedBurst.empty()) {
+                insertAdmittedBurst(client, c.admittedBurst);
+            }
+            clients.append(client);
         }
-        limiters.append(QJsonObject{
+        QJsonObject limiter{
             {QStringLiteral("name"), l.spec.name},
             {QStringLiteral("type"), limiterTypeName(l.spec.type)},
             {QStringLiteral("on_error"), failurePolicyName(l.spec.onError)},
@@ -96,9 +102,16 @@ QJsonObject summaryJson(const RunSnapshot& run) {
             {QStringLiteral("latency"), percentiles(l.latency)},
             {QStringLiteral("waited"), percentiles(l.waited)},
             {QStringLiteral("fairness_jain"), l.fairness},
-            {QStringLiteral("clients"), clients}});
+            {QStringLiteral("clients"), clients}};
+        insertAdmittedBurst(limiter, l.admittedBurst);
+        limiters.append(limiter);
     }
     return QJsonObject{{QStringLiteral("scenario"), run.scenarioName},
+                       {QStringLiteral("clock"),
+                        run.virtualClock ? QStringLiteral("virtual") : QStringLiteral("real")},
+                       {QStringLiteral("clock_speed"), run.clockSpeed},
+                       {QStringLiteral("expectations"), expectationsJson(run.expectations)},
+                       {QStringLiteral("verdict"), expectationVerdict(run.expectations)},
                        {QStringLiteral("start_epoch_ms"), double(run.startEpochMs)},
                        {QStringLiteral("duration_s"), double(run.durationUs) / 1e6},
                        {QStringLiteral("run_s"), double(runLengthUs(run)) / 1e6},
@@ -206,6 +219,18 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(ms(l.latency.percentile(99)), 0, 'f', 3)
                    .arg(ms(l.latency.percentile(99.9)), 0, 'f', 3)
                    .arg(l.fairness, 0, 'f', 3);
+        if (!l.admittedBurst.empty()) {
+            out << QStringLiteral("  admitted burst: %1\n").arg(admittedBurstLine(l.admittedBurst));
+        }
+        // Per client only for a few clients: summary.json has every one.
+        if (l.clients.size() <= kClientsPrinted) {
+            for (const ClientTotals& c : l.clients) {
+                if (!c.admittedBurst.empty()) {
+                    out << QStringLiteral("    %1: %2\n")
+                               .arg(c.client, admittedBurstLine(c.admittedBurst));
+                }
+            }
+        }
     }
     if (comparesPairs(run)) {
         out << "disagreements (same requests; accepted by one, rejected by the other):\n";

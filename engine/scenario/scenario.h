@@ -7,6 +7,7 @@
 
 #include "input_limits.h"
 #include "limiters/limiter_spec.h"
+#include "stats/expectation.h"
 #include "traffic/traffic_spec.h"
 
 namespace ratelab {
@@ -17,7 +18,15 @@ struct Scenario {
     QVector<LimiterSpec> limiters;  // distinct names
     TrafficSpec traffic;
     qint64 bucketMs = 100;  // time-bucket width of the timeline
+    // "expect": regression checks on the run's figures, keyed by limiter name or "*"; in the
+    // file's order within a key, keys in JSON's (sorted) order.
+    QVector<Expectation> expectations;
 };
+
+// The admitted-burst windows (ms, ascending) a run computes for limiter `index`: those of
+// admittedBurstWindows for its config, plus every N an expectation on it names
+// (max_accepted_in_any_<N>ms).
+std::vector<qint64> burstWindowsFor(const Scenario& scenario, int index);
 
 // Limits of accepted values: scenario_limits in input_limits.h.
 

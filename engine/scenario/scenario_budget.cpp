@@ -101,6 +101,10 @@ struct Culprit {
 Culprit culpritOf(const MemoryEstimate& e) {
     const qint64 byBuckets = e.bucketCounters + e.snapshots + e.csv;
     const qint64 byClients = e.otherCounters + e.clientTables;
+    if (e.acceptedLog > e.trace && e.acceptedLog > byBuckets && e.acceptedLog > byClients) {
+        return {QStringLiteral("$.traffic.duration_s"),
+                QStringLiteral("shorten the run or lower its rate")};
+    }
     if (e.trace >= byBuckets && e.trace >= byClients) {
         return {QStringLiteral("$.traffic.shape.trace"), QStringLiteral("replay a shorter trace")};
     }
@@ -150,6 +154,11 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.snapshots = kSnapshotsHeld * (qint64(sizeof(RunSnapshot)) +
                                     e.buckets * qint64(sizeof(double)) + e.limiters * perLimiter);
     e.csv = csvBytes(scenario, e.buckets);
+    // Each limiter accepts each request at most once: one AcceptedRecord per accepted request
+    // and limiter at most, plus, while the finished run computes one limiter's busiest
+    // intervals, its merged records and two copies of their times (stats/accepted_log.cpp).
+    e.requests = qint64(std::ceil(std::min(expectedSends(traffic.shape, durationUs), 1e15)));
+    e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
     return e;
 }
 
@@ -180,6 +189,10 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
     add(e.snapshots, QStringLiteral("run snapshots"));
     add(e.csv, QStringLiteral("buckets.csv text"));
     add(e.clientTables, QStringLiteral("client tables"));
+    add(e.acceptedLog,
+        QStringLiteral("accepted decisions kept for the admitted burst (%1 × %2)")
+            .arg(plural(e.requests, QStringLiteral("request"), QStringLiteral("requests")),
+                 plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
     add(e.trace, QStringLiteral("trace rows (%1)")
                      .arg(plural(e.traceRows, QStringLiteral("row"), QStringLiteral("rows"))));
     const Culprit culprit = culpritOf(e);

@@ -22,9 +22,12 @@ struct MemoryEstimate {
     qint64 clientTables = 0;    // client names and weights
     qint64 trace = 0;           // replay: rows, offsets, row -> client
     qint64 csv = 0;             // buckets.csv text
+    qint64 requests = 0;        // the shape's requests over the run
+    qint64 acceptedLog = 0;     // the accepted decisions kept for the admitted-burst metric
 
     qint64 total() const {
-        return bucketCounters + otherCounters + snapshots + clientTables + trace + csv;
+        return bucketCounters + otherCounters + snapshots + clientTables + trace + csv +
+               acceptedLog;
     }
 };
 

@@ -44,4 +44,9 @@ ShapeSpec readShape(const QJsonObject& object, const QString& path, QString* tra
 // The traffic object at `path`; a replay's relative trace path is resolved against baseDir.
 TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir);
 
+// "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
+QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,
+                                      const QVector<LimiterSpec>& limiters);
+QJsonObject expectationsToJson(const QVector<Expectation>& expectations);
+
 }  // namespace ratelab::scenario_json

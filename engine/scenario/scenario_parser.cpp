@@ -76,8 +76,8 @@ QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where)
 Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64 maxMemoryBytes) {
     const QString root = QStringLiteral("$");
     const QLatin1String name("name"), limiters("limiters"), traffic("traffic");
-    const QLatin1String bucketMs("bucket_ms");
-    refuseUnknownFields(object, root, {name, limiters, traffic, bucketMs});
+    const QLatin1String bucketMs("bucket_ms"), expect("expect");
+    refuseUnknownFields(object, root, {name, limiters, traffic, bucketMs, expect});
 
     Scenario scenario;
     scenario.name = object.contains(name)
@@ -89,6 +89,10 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     if (object.contains(bucketMs)) {
         scenario.bucketMs =
             readInteger(object, root, bucketMs, scenario_limits::kMinBucketMs, kMaxDurationMs);
+    }
+    if (object.contains(expect)) {
+        scenario.expectations =
+            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters);
     }
 
     // The timeline holds one bucket per bucket_ms of the run.

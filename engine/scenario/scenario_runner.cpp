@@ -156,8 +156,38 @@ RunSnapshot ScenarioRunner::snapshot() const {
         s.bucketTargetRate.push_back(pacer_->targetRate(b * bucketUs));
     }
     s.sameRequests = scenario_.traffic.mode == AcquireMode::Try;
+    s.virtualClock = clock_.isVirtual();
+    s.clockSpeed = clock_.speed();
     stats_->fill(s);
+    if (s.finished) {
+        fillFinal(s);
+    }
     return s;
+}
+
+void ScenarioRunner::fillFinal(RunSnapshot& s) const {
+    {
+        // finished(): every worker has returned, so their accepted logs are complete.
+        std::lock_guard<std::mutex> lock(burstsMutex_);
+        if (!bursts_) {
+            std::vector<AdmittedBursts> all;
+            for (int l = 0; l < scenario_.limiters.size(); ++l) {
+                all.push_back(
+                    stats_->admittedBursts(l, burstWindowsFor(scenario_, l),
+                                           scenario_.limiters[l].scope == Scope::PerClient));
+            }
+            bursts_ = std::move(all);
+        }
+        for (int l = 0; l < s.limiters.size() && size_t(l) < bursts_->size(); ++l) {
+            const AdmittedBursts& b = (*bursts_)[size_t(l)];
+            LimiterSnapshot& limiter = s.limiters[l];
+            limiter.admittedBurst = b.overall;
+            for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
+                limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
+            }
+        }
+    }
+    s.expectations = evaluateExpectations(scenario_.expectations, s);
 }
 
 }  // namespace ratelab

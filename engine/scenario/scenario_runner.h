@@ -3,6 +3,8 @@
 #include <QStringList>
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -80,6 +82,10 @@ private:
     std::atomic<bool> stoppedEarly_{false};
     std::atomic<bool> paused_{false};
     bool started_ = false;
+    // The busiest intervals, computed once from the accepted logs when the run is finished.
+    mutable std::mutex burstsMutex_;
+    mutable std::optional<std::vector<AdmittedBursts>> bursts_;
+    void fillFinal(RunSnapshot& s) const;
 };
 
 }  // namespace ratelab

@@ -117,6 +117,10 @@ QJsonObject scenarioToJson(const Scenario& scenario) {
     object.insert(QLatin1String("limiters"), limiters);
     object.insert(QLatin1String("traffic"), trafficToJson(scenario.traffic));
     object.insert(QLatin1String("bucket_ms"), scenario.bucketMs);
+    if (!scenario.expectations.isEmpty()) {
+        object.insert(QLatin1String("expect"),
+                      scenario_json::expectationsToJson(scenario.expectations));
+    }
     return object;
 }
 

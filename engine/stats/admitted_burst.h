@@ -3,6 +3,8 @@
 #include <QtGlobal>
 #include <vector>
 
+#include "limiters/limiter_spec.h"
+
 namespace ratelab {
 
 // The admitted-burst metric: the most permits a limiter accepted in any half-open interval
@@ -31,9 +33,17 @@ struct BusiestInterval {
 // Exact over any order of `accepted` (sorted here: O(n log n), then one pass with two
 // pointers). windowMs must be >= 1.
 BusiestInterval busiestInterval(std::vector<AcceptedAt> accepted, qint64 windowMs);
+// The same over decisions already in time order (one pass).
+BusiestInterval busiestIntervalSorted(const std::vector<AcceptedAt>& accepted, qint64 windowMs);
 
 // The window lengths a summary reports for a limiter: those its config names (`configMs`) and
 // 1 s, 10 s and 60 s, ascending, each once.
 std::vector<qint64> admittedBurstWindows(const std::vector<qint64>& configMs);
+
+// The window lengths a limiter's config names (ms): the token bucket's interval, the fixed
+// window's length (a day as 24 h; calendar months have no one length and are left out), each
+// sliding-window rule's window, GCRA's and the leaky bucket's period, the sliding-window
+// counter's window.
+std::vector<qint64> limiterWindowsMs(const LimiterSpec& spec);
 
 }  // namespace ratelab

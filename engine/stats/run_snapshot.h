@@ -3,8 +3,12 @@
 #include <QString>
 #include <QVector>
 
+#include <vector>
+
 #include "limiters/limiter_spec.h"
+#include "stats/admitted_burst.h"
 #include "stats/error_cause.h"
+#include "stats/expectation.h"
 #include "stats/latency_histogram.h"
 
 namespace ratelab {
@@ -19,6 +23,9 @@ struct ClientTotals {
     qint64 errorsOpen = 0;     // of errors: let through by the limiter's on_error "open"
     qint64 errorsClosed = 0;   // of errors: refused by on_error "closed"
     qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
+    // Per-client limiters, finished runs: the busiest interval of this client's accepted
+    // permits for each of the limiter's admitted-burst windows (as LimiterSnapshot's).
+    std::vector<BusiestInterval> admittedBurst;
 };
 
 // What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
@@ -49,6 +56,9 @@ struct LimiterSnapshot {
     LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
     QVector<ClientTotals> clients;
     double fairness = 1.0;  // Jain's index over the clients' accepted counts
+    // Finished runs: the most permits accepted in any [t, t + N) of run time (ms since the
+    // run's start), one per window N, ascending (stats/admitted_burst.h); empty while running.
+    std::vector<BusiestInterval> admittedBurst;
 };
 
 // Two limiters (indexes a < b into RunSnapshot::limiters) that decided the same requests: on
@@ -80,6 +90,12 @@ struct RunSnapshot {
     // compare request by request (wait mode's retries give each limiter its own stream).
     bool sameRequests = false;
     QVector<LimiterDisagreement> disagreements;  // every pair; counted in try mode only
+    // The run's clock: virtual (decisions repeat exactly; at speed 0 latencies are 0 too) or
+    // real (speed 1).
+    bool virtualClock = false;
+    double clockSpeed = 1.0;
+    // Finished runs: the scenario's expectations checked ("expect"); empty when it has none.
+    QVector<ExpectationResult> expectations;
 };
 
 }  // namespace ratelab

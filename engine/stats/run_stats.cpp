@@ -143,4 +143,13 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     }
 }
 
+AdmittedBursts RunStats::admittedBursts(int l, const std::vector<qint64>& windowsMs,
+                                        bool perClient) const {
+    std::vector<const AcceptedLog*> logs;
+    for (const auto& w : workers_) {
+        logs.push_back(&w->limiters_[size_t(l)]->accepted_);
+    }
+    return ratelab::admittedBursts(logs, windowsMs, clients_.size(), perClient);
+}
+
 }  // namespace ratelab

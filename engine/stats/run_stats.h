@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "stats/accepted_log.h"
 #include "stats/agreement_counters.h"
 #include "stats/counter_array.h"
 #include "stats/error_cause.h"
@@ -37,6 +38,11 @@ public:
                        ErrorCause cause = ErrorCause::Other);
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
+    // An accepted decision for the admitted-burst metric: the run time (ms) the limiter decided
+    // at. Recorded when the limiter grants, also for a grant that is then held (wait mode).
+    void recordAccepted(qint64 runMs, int client, qint64 permits) {
+        accepted_.record(runMs, client, permits);
+    }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
@@ -79,6 +85,7 @@ private:
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
     LatencyHistogram latency_;
     LatencyHistogram waited_;
+    AcceptedLog accepted_;  // read only once the worker is done
 };
 
 // One worker's counters for every limiter, plus its schedule lag.
@@ -117,6 +124,10 @@ public:
 
     // Fills counts, buckets, histograms, clients and fairness; the caller sets the timing.
     void fill(RunSnapshot& snapshot) const;
+    // Limiter l's busiest intervals for `windowsMs` (overall, and per client when perClient).
+    // Only once every worker is done: the accepted logs are not safe to read while they write.
+    AdmittedBursts admittedBursts(int l, const std::vector<qint64>& windowsMs,
+                                  bool perClient) const;
 
 private:
     mutable std::mutex specMutex_;

@@ -330,6 +330,11 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     const qint64 attemptRunUs = ctx_.clock->isVirtual() ? job.dueRunUs : sendRunUs;
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
     const TrafficSpec& traffic = *ctx_.traffic;
+    if (decision->allowed) {
+        // The admitted-burst metric counts a grant when the limiter decided it, held or not.
+        counters.recordAccepted(decision->atMs - ctx_.clock->startEpochMs(), job.client,
+                                job.permits);
+    }
     if (decision->allowed && traffic.mode == AcquireMode::Wait && decision->delayMs > 0) {
         // As nginx, the leaky bucket holds the request delay_ms before it proceeds: it completes
         // then (the worker goes on meanwhile) and the hold counts as waited.

@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
@@ -233,12 +234,22 @@ std::optional<Scenario> MainWindow::currentScenario() const {
     s.limiters = limiters_->specs();
     s.traffic = *traffic;
     s.bucketMs = traffic_->bucketMs();
+    // Checks on a limiter that is gone (renamed, removed) would make the file unreadable.
+    for (const Expectation& e : expectations_) {
+        const bool known = e.limiter == QLatin1String("*") ||
+                           std::any_of(s.limiters.begin(), s.limiters.end(),
+                                       [&](const LimiterSpec& l) { return l.name == e.limiter; });
+        if (known) {
+            s.expectations.append(e);
+        }
+    }
     return s;
 }
 
 void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setText(scenario.name);
     scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
+    expectations_ = scenario.expectations;
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     rebuildTimelines(scenario, 0);

@@ -145,6 +145,8 @@ private:
     QDockWidget* decisionsDock_ = nullptr;
     DecisionPanel* decisions_ = nullptr;
     QString stepText_;
+    // The loaded scenario's "expect" (no editor for it yet): kept so a save writes it back.
+    QVector<Expectation> expectations_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;
     QAction* startReasonAction_ = nullptr;  // shows and hides startReason_ in the toolbar

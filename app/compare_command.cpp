@@ -1,0 +1,299 @@
+#include "compare_command.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLocale>
+#include <QTextStream>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "command_line.h"
+#include "input_error.h"
+#include "json_input.h"
+#include "stats/expectation.h"
+
+namespace ratelab::cli {
+namespace {
+
+// summary.json grows with clients × limiters; far below this even at the largest scenario.
+constexpr qint64 kMaxSummaryBytes = 512LL * 1024 * 1024;
+// Real-clock runs (and latencies of a virtual clock that paces in real time) never repeat
+// exactly: differences up to this many percent are noise by default.
+constexpr double kRealClockTolerancePct = 5;
+
+// One figure of a run: limiter, client (empty: the limiter's own), metric, value.
+struct Figure {
+    QString limiter;
+    QString client;
+    QString metric;
+    double value = 0;
+};
+
+struct Summary {
+    QString path;  // the summary.json read
+    bool virtualClock = false;
+    double clockSpeed = 1;
+    QStringList limiters;
+    std::vector<Figure> figures;
+};
+
+bool isTiming(const QString& metric) {
+    return metric == QLatin1String("p50_ms") || metric == QLatin1String("p99_ms");
+}
+
+double number(const QJsonObject& object, const QString& key) {
+    return object.value(key).toDouble();
+}
+
+// The counts and admitted-burst figures an object (a limiter or a client) carries.
+void addCounts(const QJsonObject& o, const QString& limiter, const QString& client,
+               std::vector<Figure>& out) {
+    for (const char* key : {"fired", "accepted", "rejected", "errors"}) {
+        const QString metric = QLatin1String(key);
+        if (o.value(metric).isDouble()) {
+            out.push_back({limiter, client, metric, number(o, metric)});
+        }
+    }
+    if (!client.isEmpty()) {
+        const QJsonArray bursts = o.value(QLatin1String("admitted_burst")).toArray();
+        for (const QJsonValue& b : bursts) {
+            const QJsonObject burst = b.toObject();
+            out.push_back({limiter, client,
+                           burstMetricName(qint64(number(burst, QStringLiteral("window_ms")))),
+                           number(burst, QStringLiteral("accepted"))});
+        }
+    }
+}
+
+// The metric set of expectations, read back from summary.json.
+void addLimiter(const QJsonObject& l, std::vector<Figure>& out) {
+    const QString name = l.value(QLatin1String("name")).toString();
+    addCounts(l, name, QString(), out);
+    const double fired = number(l, QStringLiteral("fired"));
+    out.push_back({name, QString(), QStringLiteral("accepted_ratio"),
+                   fired > 0 ? number(l, QStringLiteral("accepted")) / fired : 0});
+    const QJsonObject latency = l.value(QLatin1String("latency")).toObject();
+    out.push_back(
+        {name, QString(), QStringLiteral("p50_ms"), number(latency, QStringLiteral("p50_ms"))});
+    out.push_back(
+        {name, QString(), QStringLiteral("p99_ms"), number(latency, QStringLiteral("p99_ms"))});
+    const QJsonObject waited = l.value(QLatin1String("waited")).toObject();
+    out.push_back(
+        {name, QString(), QStringLiteral("max_wait_ms"), number(waited, QStringLiteral("max_ms"))});
+    for (const QJsonValue& b : l.value(QLatin1String("admitted_burst")).toArray()) {
+        const QJsonObject burst = b.toObject();
+        out.push_back({name, QString(),
+                       burstMetricName(qint64(number(burst, QStringLiteral("window_ms")))),
+                       number(burst, QStringLiteral("accepted"))});
+    }
+    for (const QJsonValue& c : l.value(QLatin1String("clients")).toArray()) {
+        const QJsonObject client = c.toObject();
+        addCounts(client, name, client.value(QLatin1String("client")).toString(), out);
+    }
+}
+
+Summary loadSummary(const QString& dir) {
+    if (!QFileInfo(dir).isDir()) {
+        throw InputError(dir, QStringLiteral("no such output folder"));
+    }
+    Summary s;
+    s.path = QDir(dir).filePath(QStringLiteral("summary.json"));
+    if (!QFileInfo::exists(s.path)) {
+        throw InputError(s.path, QStringLiteral("missing: not a ratelab run's output folder"));
+    }
+    const QByteArray data = json_input::readSmallFile(
+        s.path, kMaxSummaryBytes, QStringLiteral("not a summary.json written by ratelab run"));
+    QJsonObject root;
+    try {
+        root = json_input::parseObject(data);
+    } catch (const InputError& e) {
+        throw e.within(s.path);
+    }
+    const QJsonValue limiters = root.value(QLatin1String("limiters"));
+    if (!limiters.isArray()) {
+        throw InputError(s.path + QStringLiteral(": $.limiters"),
+                         QStringLiteral("missing or not an array: not a summary.json"));
+    }
+    s.virtualClock = root.value(QLatin1String("clock")).toString() == QLatin1String("virtual");
+    s.clockSpeed = root.value(QLatin1String("clock_speed")).toDouble(1);
+    const QJsonArray array = limiters.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QJsonObject l = array.at(i).toObject();
+        if (!l.value(QLatin1String("name")).isString()) {
+            throw InputError(s.path + QStringLiteral(": ") +
+                                 json_input::elementPath(QStringLiteral("$.limiters"), i),
+                             QStringLiteral("a limiter without a name"));
+        }
+        s.limiters << l.value(QLatin1String("name")).toString();
+        addLimiter(l, s.figures);
+    }
+    return s;
+}
+
+const Figure* find(const Summary& s, const Figure& f) {
+    for (const Figure& g : s.figures) {
+        if (g.limiter == f.limiter && g.client == f.client && g.metric == f.metric) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
+QString fmt(double v) {
+    return json_input::formatNumber(std::round(v * 1e6) / 1e6);
+}
+
+QString percent(double base, double now) {
+    if (base == 0) {
+        return now == 0 ? QStringLiteral("0 %") : QStringLiteral("new");
+    }
+    return QString::number((now - base) / std::fabs(base) * 100, 'f', 2) + QStringLiteral(" %");
+}
+
+bool exceeds(double base, double now, double tolerancePct) {
+    if (base == now) {
+        return false;
+    }
+    if (base == 0) {
+        return true;
+    }
+    // A relative epsilon: 0.33 against 0.3 is 10 % though its double is 10.0000000000001 %.
+    return std::fabs(now - base) / std::fabs(base) * 100 > tolerancePct * (1 + 1e-9) + 1e-12;
+}
+
+}  // namespace
+
+int compareCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("base"),
+                                 QStringLiteral("The baseline run's folder."));
+    parser.addPositionalArgument(QStringLiteral("new"), QStringLiteral("The new run's folder."));
+    parser.addOptions({{QStringLiteral("tolerance"),
+                        QStringLiteral("Largest difference that passes, in percent (default 0 "
+                                       "for virtual-clock runs, 5 otherwise)."),
+                        QStringLiteral("PCT")}});
+    if (!parseArguments(parser, args, {}, 2)) {
+        return kBadInput;
+    }
+    return runGuarded([&] {
+        const Summary base = loadSummary(parser.positionalArguments().at(0));
+        const Summary now = loadSummary(parser.positionalArguments().at(1));
+        const bool given = parser.isSet(QStringLiteral("tolerance"));
+        double tolerance = 0;
+        if (given) {
+            bool ok = false;
+            tolerance = QLocale::c().toDouble(parser.value(QStringLiteral("tolerance")), &ok);
+            if (!ok || !std::isfinite(tolerance) || tolerance < 0) {
+                throw InputError(QStringLiteral("--tolerance"),
+                                 QStringLiteral("must be a number of percent from 0, got \"%1\"")
+                                     .arg(parser.value(QStringLiteral("tolerance"))));
+            }
+        }
+        const bool bothVirtual = base.virtualClock && now.virtualClock;
+        const bool paced = base.clockSpeed > 0 || now.clockSpeed > 0;
+        // The tolerance a figure gets: the one given, else 0 where virtual runs repeat exactly.
+        const auto toleranceOf = [&](const QString& metric) {
+            if (given) {
+                return tolerance;
+            }
+            return bothVirtual && !(paced && isTiming(metric)) ? 0.0 : kRealClockTolerancePct;
+        };
+
+        QString text;
+        QTextStream out(&text);
+        out << "base: " << base.path << "\nnew:  " << now.path << "\n";
+        out << (given ? QStringLiteral("tolerance: %1 %\n").arg(fmt(tolerance))
+                : bothVirtual
+                    ? QStringLiteral("tolerance: 0 % (virtual clocks; latencies of a paced "
+                                     "virtual clock %1 %)\n")
+                          .arg(fmt(kRealClockTolerancePct))
+                    : QStringLiteral("tolerance: %1 % (real clock)\n")
+                          .arg(fmt(kRealClockTolerancePct)));
+        int failing = 0;
+        QStringList onlyOne;
+        for (const QString& l : base.limiters) {
+            if (!now.limiters.contains(l)) {
+                onlyOne << QStringLiteral("limiter %1 only in base").arg(json_input::quoted(l));
+            }
+        }
+        for (const QString& l : now.limiters) {
+            if (!base.limiters.contains(l)) {
+                onlyOne << QStringLiteral("limiter %1 only in new").arg(json_input::quoted(l));
+            }
+        }
+        QStringList rows;
+        int limiterWidth = 16;
+        for (const QString& l : base.limiters) {
+            limiterWidth = std::max(limiterWidth, int(l.size()));
+        }
+        const QString header = QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                                   .arg(QStringLiteral("limiter"), -limiterWidth)
+                                   .arg(QStringLiteral("client"), -10)
+                                   .arg(QStringLiteral("metric"), -30)
+                                   .arg(QStringLiteral("base"), 12)
+                                   .arg(QStringLiteral("new"), 12)
+                                   .arg(QStringLiteral("Δ"), 12)
+                                   .arg(QStringLiteral("Δ%"), 10);
+        for (const Figure& f : base.figures) {
+            if (!now.limiters.contains(f.limiter)) {
+                continue;
+            }
+            const QString where =
+                f.client.isEmpty()
+                    ? QStringLiteral("%1 %2").arg(f.limiter, f.metric)
+                    : QStringLiteral("%1 client %2 %3").arg(f.limiter, f.client, f.metric);
+            const Figure* other = find(now, f);
+            if (other == nullptr) {
+                onlyOne << where + QStringLiteral(" only in base");
+                continue;
+            }
+            if (other->value == f.value) {
+                continue;
+            }
+            const bool over = exceeds(f.value, other->value, toleranceOf(f.metric));
+            failing += over ? 1 : 0;
+            rows << QStringLiteral("%1 %2 %3 %4 %5 %6 %7%8")
+                        .arg(f.limiter, -limiterWidth)
+                        .arg(f.client.isEmpty() ? QStringLiteral("-") : f.client, -10)
+                        .arg(f.metric, -30)
+                        .arg(fmt(f.value), 12)
+                        .arg(fmt(other->value), 12)
+                        .arg(fmt(other->value - f.value), 12)
+                        .arg(percent(f.value, other->value), 10)
+                        .arg(over ? QStringLiteral("  OVER") : QString());
+        }
+        for (const Figure& f : now.figures) {
+            if (base.limiters.contains(f.limiter) && find(base, f) == nullptr) {
+                onlyOne << (f.client.isEmpty() ? QStringLiteral("%1 %2").arg(f.limiter, f.metric)
+                                               : QStringLiteral("%1 client %2 %3")
+                                                     .arg(f.limiter, f.client, f.metric)) +
+                               QStringLiteral(" only in new");
+            }
+        }
+        if (rows.isEmpty()) {
+            out << "no differences\n";
+        } else {
+            out << header << "\n" << rows.join(QLatin1Char('\n')) << "\n";
+        }
+        for (const QString& line : onlyOne) {
+            out << line << "\n";
+        }
+        const bool failed = failing > 0 || !onlyOne.isEmpty();
+        out << QStringLiteral(
+                   "verdict: %1 (%2 differences, %3 above the tolerance, %4 only on "
+                   "one side)\n")
+                   .arg(failed ? QStringLiteral("different") : QStringLiteral("same"))
+                   .arg(rows.size())
+                   .arg(failing)
+                   .arg(onlyOne.size());
+        std::fputs(text.toUtf8().constData(), stdout);
+        std::fflush(stdout);
+        return failed ? kFailed : kDone;
+    });
+}
+
+}  // namespace ratelab::cli

@@ -1,0 +1,11 @@
+#pragma once
+
+#include <QStringList>
+
+namespace ratelab::cli {
+
+// ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]: two runs' summary.json, limiter by
+// limiter and metric by metric (README, "Regression checks").
+int compareCommand(const QStringList& args);
+
+}  // namespace ratelab::cli

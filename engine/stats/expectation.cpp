@@ -1,0 +1,197 @@
+#include "stats/expectation.h"
+
+#include <QLocale>
+#include <QRegularExpression>
+#include <cmath>
+#include <limits>
+
+#include "input_error.h"
+#include "json_input.h"
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+namespace {
+
+const QLatin1String kBurstPrefix("max_accepted_in_any_");
+
+double ms(std::int64_t us) {
+    return double(us) / 1000.0;
+}
+
+}  // namespace
+
+QString compareOpName(CompareOp op) {
+    switch (op) {
+        case CompareOp::Less:
+            return QStringLiteral("<");
+        case CompareOp::LessEqual:
+            return QStringLiteral("<=");
+        case CompareOp::Equal:
+            return QStringLiteral("==");
+        case CompareOp::GreaterEqual:
+            return QStringLiteral(">=");
+        case CompareOp::Greater:
+            return QStringLiteral(">");
+    }
+    return {};
+}
+
+bool compareHolds(double measured, CompareOp op, double threshold) {
+    switch (op) {
+        case CompareOp::Less:
+            return measured < threshold;
+        case CompareOp::LessEqual:
+            return measured <= threshold;
+        case CompareOp::Equal:
+            return measured == threshold;
+        case CompareOp::GreaterEqual:
+            return measured >= threshold;
+        case CompareOp::Greater:
+            return measured > threshold;
+    }
+    return false;
+}
+
+QString Expectation::text() const {
+    return metric + QLatin1Char(' ') + compareOpName(op) + QLatin1Char(' ') +
+           json_input::formatNumber(threshold);
+}
+
+const QStringList& expectationMetrics() {
+    static const QStringList metrics = {
+        QStringLiteral("fired"),  QStringLiteral("accepted"),       QStringLiteral("rejected"),
+        QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("p50_ms"),
+        QStringLiteral("p99_ms"), QStringLiteral("max_wait_ms")};
+    return metrics;
+}
+
+qint64 burstMetricWindow(const QString& metric, qint64 maxWindowMs) {
+    static const QRegularExpression pattern(QStringLiteral("^max_accepted_in_any_([0-9]+)ms$"));
+    const QRegularExpressionMatch match = pattern.match(metric);
+    if (!match.hasMatch()) {
+        return 0;
+    }
+    bool ok = false;
+    const qint64 n = match.captured(1).toLongLong(&ok);
+    return ok && n >= 1 && n <= maxWindowMs ? n : 0;
+}
+
+QString burstMetricName(qint64 windowMs) {
+    return kBurstPrefix + QString::number(windowMs) + QStringLiteral("ms");
+}
+
+Expectation parseExpectation(const QString& limiter, const QString& text, const QString& where,
+                             qint64 maxWindowMs) {
+    static const QRegularExpression form(
+        QStringLiteral("^\\s*([A-Za-z0-9_.]+)\\s*(<=|>=|==|<|>|=|!=)?\\s*(.*?)\\s*$"));
+    const QRegularExpressionMatch match = form.match(text);
+    const QString shape = QStringLiteral("expected \"<metric> <op> <number>\" (op: < <= == >= >)");
+    if (!match.hasMatch() || match.captured(1).isEmpty()) {
+        throw InputError(where, shape + QStringLiteral(", got ") + json_input::quoted(text));
+    }
+    Expectation e;
+    e.limiter = limiter;
+    e.metric = match.captured(1);
+    if (!expectationMetrics().contains(e.metric)) {
+        if (e.metric.startsWith(kBurstPrefix)) {
+            if (burstMetricWindow(e.metric, maxWindowMs) == 0) {
+                throw InputError(where, QStringLiteral("%1: the window must be a whole number of "
+                                                       "ms from 1 to %2, as in %3")
+                                            .arg(json_input::quoted(e.metric))
+                                            .arg(maxWindowMs)
+                                            .arg(burstMetricName(1000)));
+            }
+        } else {
+            throw InputError(where, QStringLiteral("unknown metric %1; expected %2 or %3")
+                                        .arg(json_input::quoted(e.metric),
+                                             json_input::oneOf(expectationMetrics()),
+                                             QStringLiteral("max_accepted_in_any_<N>ms")));
+        }
+    }
+    const QString op = match.captured(2);
+    if (op.isEmpty()) {
+        throw InputError(where,
+                         shape + QStringLiteral(": no operator in ") + json_input::quoted(text));
+    }
+    if (op == QLatin1String("=") || op == QLatin1String("!=")) {
+        throw InputError(where, QStringLiteral("unknown operator %1; expected <, <=, ==, >= or >")
+                                    .arg(json_input::quoted(op)));
+    }
+    static const QStringList ops = {QStringLiteral("<"), QStringLiteral("<="), QStringLiteral("=="),
+                                    QStringLiteral(">="), QStringLiteral(">")};
+    e.op = CompareOp(ops.indexOf(op));
+    const QString number = match.captured(3);
+    bool ok = false;
+    e.threshold = QLocale::c().toDouble(number, &ok);
+    if (!ok || !std::isfinite(e.threshold)) {
+        throw InputError(where, QStringLiteral("%1 after %2 is not a number")
+                                    .arg(json_input::quoted(number), json_input::quoted(op)));
+    }
+    return e;
+}
+
+bool limiterMetric(const LimiterSnapshot& l, const QString& metric, double* value) {
+    if (metric == QLatin1String("fired")) {
+        *value = double(l.fired);
+    } else if (metric == QLatin1String("accepted")) {
+        *value = double(l.accepted);
+    } else if (metric == QLatin1String("rejected")) {
+        *value = double(l.rejected);
+    } else if (metric == QLatin1String("errors")) {
+        *value = double(l.errors);
+    } else if (metric == QLatin1String("accepted_ratio")) {
+        *value = l.fired > 0 ? double(l.accepted) / double(l.fired) : 0;
+    } else if (metric == QLatin1String("p50_ms")) {
+        *value = ms(l.latency.percentile(50));
+    } else if (metric == QLatin1String("p99_ms")) {
+        *value = ms(l.latency.percentile(99));
+    } else if (metric == QLatin1String("max_wait_ms")) {
+        *value = ms(l.waited.max);
+    } else {
+        const qint64 window = burstMetricWindow(metric, std::numeric_limits<qint64>::max());
+        for (const BusiestInterval& b : l.admittedBurst) {
+            if (window > 0 && b.windowMs == window) {
+                *value = double(b.permits);
+                return true;
+            }
+        }
+        return false;
+    }
+    return true;
+}
+
+QVector<ExpectationResult> evaluateExpectations(const QVector<Expectation>& expectations,
+                                                const RunSnapshot& run) {
+    QVector<ExpectationResult> results;
+    for (const Expectation& e : expectations) {
+        for (const LimiterSnapshot& l : run.limiters) {
+            if (e.limiter != QLatin1String("*") && e.limiter != l.spec.name) {
+                continue;
+            }
+            ExpectationResult r;
+            r.limiter = l.spec.name;
+            r.expectation = e;
+            if (limiterMetric(l, e.metric, &r.measured)) {
+                r.held = compareHolds(r.measured, e.op, e.threshold);
+            } else {
+                r.measured = std::numeric_limits<double>::quiet_NaN();
+            }
+            results.append(r);
+        }
+    }
+    return results;
+}
+
+QString expectationVerdict(const QVector<ExpectationResult>& results) {
+    if (results.isEmpty()) {
+        return QStringLiteral("none");
+    }
+    for (const ExpectationResult& r : results) {
+        if (!r.held) {
+            return QStringLiteral("failed");
+        }
+    }
+    return QStringLiteral("passed");
+}
+
+}  // namespace ratelab

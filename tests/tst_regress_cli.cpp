@@ -1,0 +1,274 @@
+// Regression checks on the command line (issue 13): `ratelab run` with "expect" (the table,
+// exit codes, --junit, summary.json's verdict) and `ratelab compare` of two output folders.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include "support/test_redis.h"
+
+using namespace ratelab::test;
+
+class TestRegressCli : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+
+    struct Result {
+        int exitCode;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Result run(const QStringList& args) {
+        QProcess p;
+        p.start(qEnvironmentVariable("RATELAB_BIN"), args);
+        if (!p.waitForFinished(120000)) {
+            p.kill();
+            p.waitForFinished();
+            return {-1, {}, "timed out"};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+
+    QString write(const QString& name, const QByteArray& content) {
+        const QString path = dir_.filePath(name);
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
+            qFatal("cannot write %s", qPrintable(path));
+        }
+        return path;
+    }
+
+    // A fixed window of `rate` per second, 50 requests/s for 2 s from half a second before a
+    // boundary (virtual clock): accepted 3 × rate, 2 × rate in the busiest second.
+    QString scenario(const QString& file, const QString& limiter, int rate,
+                     const QByteArray& expect = QByteArray()) {
+        QByteArray json = QStringLiteral(R"({
+  "name": "regress",
+  "limiters": [{"type": "fixed_window", "name": "%1", "rate": %2, "interval": 1,
+                "unit": "seconds", "timezone": "UTC"}],
+  "traffic": {"shape": {"type": "constant", "rate": 50}, "duration_s": 2,
+              "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.500Z", "speed": 0}})")
+                              .arg(limiter)
+                              .arg(rate)
+                              .toUtf8();
+        if (!expect.isEmpty()) {
+            json += ",\n  \"expect\": " + expect;
+        }
+        return write(file, json + "\n}\n");
+    }
+
+    static QJsonObject summary(const QString& out) {
+        QFile file(out + QStringLiteral("/summary.json"));
+        if (!file.open(QIODevice::ReadOnly)) {
+            return {};
+        }
+        return QJsonDocument::fromJson(file.readAll()).object();
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void expectations_data() {
+        QTest::addColumn<QByteArray>("expect");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QStringList>("lines");
+        QTest::addColumn<int>("checks");
+        QTest::newRow("all held")
+            << QByteArray(R"({"*": ["errors == 0", "max_accepted_in_any_1000ms == 20"],
+                              "L": ["accepted == 30"]})")
+            << 0 << "passed"
+            << QStringList{QStringLiteral("errors == 0"),
+                           QStringLiteral("max_accepted_in_any_1000ms == 20"),
+                           QStringLiteral("verdict: passed (3 of 3 held)")}
+            << 3;
+        QTest::newRow("the 2x burst fails a check for the limit")
+            << QByteArray(R"({"L": ["max_accepted_in_any_1000ms <= 10", "accepted_ratio > 0.2"]})")
+            << 1 << "failed"
+            << QStringList{QStringLiteral("max_accepted_in_any_1000ms <= 10        20  FAILED"),
+                           QStringLiteral("accepted_ratio > 0.2                   0.3  held"),
+                           QStringLiteral("verdict: failed (1 of 2 held)")}
+            << 2;
+        QTest::newRow("no expectations") << QByteArray() << 0 << "none" << QStringList{} << 0;
+    }
+    void expectations() {
+        QFETCH(QByteArray, expect);
+        QFETCH(int, exitCode);
+        QFETCH(QString, verdict);
+        QFETCH(QStringList, lines);
+        QFETCH(int, checks);
+        const QString name = uniqueName(QStringLiteral("regress"));
+        expect.replace("\"L\"", "\"" + name.toUtf8() + "\"");
+        const QString file = scenario(QStringLiteral("expect.json"), name, 10, expect);
+        const QString out = dir_.filePath(QStringLiteral("expect-out"));
+        const QString junit = dir_.filePath(QStringLiteral("junit.xml"));
+        QFile::remove(junit);
+        const Result r = run({QStringLiteral("run"), file, QStringLiteral("--out"), out,
+                              QStringLiteral("--junit"), junit});
+        QVERIFY2(r.exitCode == exitCode, r.out + r.err);
+        for (const QString& line : lines) {
+            QVERIFY2(r.out.contains(line.toUtf8()), r.out);
+        }
+        QVERIFY2(lines.isEmpty() == !r.out.contains("expectations:"), r.out);
+        const QJsonObject s = summary(out);
+        QCOMPARE(s.value(QStringLiteral("verdict")).toString(), verdict);
+        QCOMPARE(s.value(QStringLiteral("clock")).toString(), QStringLiteral("virtual"));
+        QCOMPARE(s.value(QStringLiteral("expectations")).toArray().size(), checks);
+        QVERIFY(QFile::exists(junit));
+    }
+
+    // --junit: one testcase per expectation, the failed one with its measured value.
+    void junitFile() {
+        const QString name = uniqueName(QStringLiteral("regress"));
+        const QString file = scenario(
+            QStringLiteral("junit.json"), name, 10,
+            QStringLiteral(R"({"%1": ["accepted <= 25", "rejected > 0"]})").arg(name).toUtf8());
+        const QString junit = dir_.filePath(QStringLiteral("report.xml"));
+        const Result r =
+            run({QStringLiteral("run"), file, QStringLiteral("--out"),
+                 dir_.filePath(QStringLiteral("junit-out")), QStringLiteral("--junit"), junit});
+        QCOMPARE(r.exitCode, 1);
+        QFile xml(junit);
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        QXmlStreamReader reader(&xml);
+        QStringList cases;
+        QStringList failures;
+        while (!reader.atEnd()) {
+            if (reader.readNext() != QXmlStreamReader::StartElement) {
+                continue;
+            }
+            if (reader.name() == QLatin1String("testsuite")) {
+                QCOMPARE(reader.attributes().value(QLatin1String("name")).toString(),
+                         QStringLiteral("regress"));
+            } else if (reader.name() == QLatin1String("testcase")) {
+                cases << reader.attributes().value(QLatin1String("name")).toString();
+            } else if (reader.name() == QLatin1String("failure")) {
+                failures << reader.attributes().value(QLatin1String("message")).toString();
+            }
+        }
+        QVERIFY2(!reader.hasError(), qPrintable(reader.errorString()));
+        QCOMPARE(cases, (QStringList{name + QStringLiteral(": accepted <= 25"),
+                                     name + QStringLiteral(": rejected > 0")}));
+        QCOMPARE(failures, QStringList{QStringLiteral("measured 30 > 25")});
+    }
+
+    void badExpect_data() {
+        QTest::addColumn<QByteArray>("expect");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown metric") << QByteArray(R"({"*": ["p99_ms < 5", "p98_ms < 5"]})")
+                                        << R"($.expect["*"][1]: unknown metric "p98_ms")";
+        QTest::newRow("unknown limiter") << QByteArray(R"({"nope": ["p99_ms < 5"]})")
+                                         << R"($.expect.nope: no limiter is named "nope")";
+    }
+    void badExpect() {
+        QFETCH(QByteArray, expect);
+        QFETCH(QString, message);
+        const QString file = scenario(QStringLiteral("bad.json"), QStringLiteral("x"), 10, expect);
+        const Result r = run({QStringLiteral("run"), file, QStringLiteral("--out"),
+                              dir_.filePath(QStringLiteral("bad-out"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err);
+        QVERIFY2(r.err.contains("bad.json"), r.err);
+    }
+
+    // Two identical virtual runs compare equal; a changed limit differs, naming the metrics.
+    void compareRuns() {
+        const QString name = uniqueName(QStringLiteral("regress"));
+        const QString base = dir_.filePath(QStringLiteral("base"));
+        const QString same = dir_.filePath(QStringLiteral("same"));
+        const QString changed = dir_.filePath(QStringLiteral("changed"));
+        const QString ten = scenario(QStringLiteral("ten.json"), name, 10);
+        const QString eleven = scenario(QStringLiteral("eleven.json"), name, 11);
+        QCOMPARE(run({QStringLiteral("run"), ten, QStringLiteral("--out"), base}).exitCode, 0);
+        QCOMPARE(run({QStringLiteral("run"), ten, QStringLiteral("--out"), same}).exitCode, 0);
+        QCOMPARE(run({QStringLiteral("run"), eleven, QStringLiteral("--out"), changed}).exitCode,
+                 0);
+
+        const Result equal = run({QStringLiteral("compare"), base, same});
+        QVERIFY2(equal.exitCode == 0, equal.out + equal.err);
+        QVERIFY2(equal.out.contains("no differences"), equal.out);
+        QVERIFY2(equal.out.contains("tolerance: 0 %"), equal.out);
+
+        const Result differ = run({QStringLiteral("compare"), base, changed});
+        QVERIFY2(differ.exitCode == 1, differ.out + differ.err);
+        // 30 -> 33 accepted, 20 -> 22 in the busiest second.
+        QVERIFY2(differ.out.contains("accepted "), differ.out);
+        QVERIFY2(differ.out.contains("max_accepted_in_any_1000ms"), differ.out);
+        QVERIFY2(differ.out.contains("10.00 %  OVER"), differ.out);
+        QVERIFY2(differ.out.contains("verdict: different"), differ.out);
+
+        // A 10 % change is within a 10 % tolerance.
+        const Result tolerated = run({QStringLiteral("compare"), base, changed,
+                                      QStringLiteral("--tolerance"), QStringLiteral("10")});
+        QVERIFY2(tolerated.exitCode == 0, tolerated.out + tolerated.err);
+        QVERIFY2(tolerated.out.contains("verdict: same"), tolerated.out);
+    }
+
+    // A limiter in only one of the runs is reported and fails the comparison.
+    void compareLimiterOnOneSide() {
+        const QString a = uniqueName(QStringLiteral("regress-a"));
+        const QString b = uniqueName(QStringLiteral("regress-b"));
+        const QString outA = dir_.filePath(QStringLiteral("side-a"));
+        const QString outB = dir_.filePath(QStringLiteral("side-b"));
+        QCOMPARE(run({QStringLiteral("run"), scenario(QStringLiteral("a.json"), a, 10),
+                      QStringLiteral("--out"), outA})
+                     .exitCode,
+                 0);
+        QCOMPARE(run({QStringLiteral("run"), scenario(QStringLiteral("b.json"), b, 10),
+                      QStringLiteral("--out"), outB})
+                     .exitCode,
+                 0);
+        const Result r = run({QStringLiteral("compare"), outA, outB});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QStringLiteral("limiter \"%1\" only in base").arg(a).toUtf8()),
+                 r.out);
+        QVERIFY2(r.out.contains(QStringLiteral("limiter \"%1\" only in new").arg(b).toUtf8()),
+                 r.out);
+    }
+
+    void compareBadInput_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QByteArray>("summary");  // empty: no summary.json
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing folder") << "nowhere" << QByteArray() << "no such output folder";
+        QTest::newRow("no summary.json") << "empty" << QByteArray() << "summary.json: missing";
+        QTest::newRow("not JSON") << "broken" << QByteArray("{\"limiters\": [")
+                                  << "summary.json: line 1";
+        QTest::newRow("no limiters")
+            << "nolimiters" << QByteArray("{}") << "summary.json: $.limiters: missing";
+        QTest::newRow("bad tolerance")
+            << "tolerance" << QByteArray("{\"limiters\": []}") << "--tolerance: must be a number";
+    }
+    void compareBadInput() {
+        QFETCH(QString, folder);
+        QFETCH(QByteArray, summary);
+        QFETCH(QString, message);
+        const QString path = dir_.filePath(folder);
+        if (folder != QLatin1String("nowhere")) {
+            QVERIFY(QDir().mkpath(path));
+        }
+        if (!summary.isEmpty()) {
+            write(folder + QStringLiteral("/summary.json"), summary);
+        }
+        QStringList args{QStringLiteral("compare"), path, path};
+        if (folder == QLatin1String("tolerance")) {
+            args << QStringLiteral("--tolerance") << QStringLiteral("-1");
+        }
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err);
+        if (folder != QLatin1String("tolerance")) {
+            QVERIFY2(r.err.contains(folder.toUtf8()), r.err);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRegressCli)
+#include "tst_regress_cli.moc"
