@@ -142,9 +142,10 @@ private slots:
         row("rediss", QStringLiteral("rediss://host:6380"), "URL scheme",
             "Debian's hiredis is built without TLS; use redis:// or unix://");
         row("http", QStringLiteral("http://host"), "URL scheme",
-            "unsupported scheme \"http\" (expected redis://, unix:// or redis-cluster://)");
+            "unsupported scheme \"http\" (expected redis://, unix://, redis-cluster:// or "
+            "redis-sentinel://)");
         row("empty scheme", QStringLiteral("://host"), "URL scheme",
-            "expected redis://, unix:// or redis-cluster://");
+            "expected redis://, unix://, redis-cluster:// or redis-sentinel://");
         row("malformed scheme", QStringLiteral("red!s://host"), "URL scheme", "malformed");
 
         row("nothing after scheme", QStringLiteral("redis://"), "URL host", "empty");

@@ -113,15 +113,29 @@ bool RedisConnection::waitFor(short events, TimePoint deadline) const {
 }
 
 void RedisConnection::connect() {
+    if (url_.isSentinel()) {
+        connectThroughSentinels();
+        return;
+    }
+    open(url_.host, url_.port);
+}
+
+void RedisConnection::open(const QString& host, int port) {
     context_.reset();
     broken_ = false;
+    demoted_ = false;
     pending_ = 0;
-    const std::string where = url_.toDisplayString().toStdString();
+    const bool isUnix = url_.transport == RedisUrl::Transport::Unix;
+    address_ = isUnix ? url_.socketPath
+                      : (host.contains(u':') ? QLatin1Char('[') + host + QLatin1Char(']') : host) +
+                            QLatin1Char(':') + QString::number(port);
+    const std::string where = url_.isSentinel() ? address_.toStdString() + " (primary of " +
+                                                      url_.masterName.toStdString() + ")"
+                                                : url_.toDisplayString().toStdString();
     const TimePoint deadline = deadlineFrom(options_.connectTimeout);
     errno = 0;
-    redisContext* raw = url_.transport == RedisUrl::Transport::Unix
-                            ? redisConnectUnixNonBlock(url_.socketPath.toLocal8Bit().constData())
-                            : redisConnectNonBlock(url_.host.toLocal8Bit().constData(), url_.port);
+    redisContext* raw = isUnix ? redisConnectUnixNonBlock(url_.socketPath.toLocal8Bit().constData())
+                               : redisConnectNonBlock(host.toLocal8Bit().constData(), port);
     const int connectErrno = errno;
     if (raw == nullptr) {
         throw RedisError(RedisError::Kind::Connect, "cannot allocate a Redis connection");
@@ -339,6 +353,12 @@ RedisReply RedisConnection::readReply() {
     if (reply->type == REDIS_REPLY_ERROR &&
         std::string_view(reply->str, reply->len).rfind("ERR max number of clients", 0) == 0) {
         broken_ = true;
+    }
+    // Through sentinels: a primary that turned replica (a failover). The replies still pending
+    // are read as usual; then the connection counts as broken and reconnecting asks again.
+    if (url_.isSentinel() && reply->type == REDIS_REPLY_ERROR &&
+        std::string_view(reply->str, reply->len).rfind("READONLY", 0) == 0) {
+        demoted_ = true;
     }
     return reply;
 }

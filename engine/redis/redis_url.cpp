@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "input_error.h"
+#include "redis/sentinel_url.h"
 
 namespace ratelab {
 
@@ -19,8 +20,9 @@ namespace {
 
 QString expectedForms() {
     return QStringLiteral(
-        "expected redis://host[:port][/db], unix:///path/to/socket[?db=N] or "
-        "redis-cluster://host:port[,host:port...]");
+        "expected redis://host[:port][/db], unix:///path/to/socket[?db=N], "
+        "redis-cluster://host:port[,host:port...] or "
+        "redis-sentinel://host:port[,host:port...]/MASTER_NAME");
 }
 
 bool isAsciiDigit(QChar c) {
@@ -362,6 +364,9 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (scheme.compare(QLatin1String("redis-cluster"), Qt::CaseInsensitive) == 0) {
         return parseCluster(rest);
     }
+    if (scheme.compare(QLatin1String("redis-sentinel"), Qt::CaseInsensitive) == 0) {
+        return parseSentinelUrl(rest);
+    }
     const QString schemeWhere = QStringLiteral("URL scheme");
     if (scheme.compare(QLatin1String("rediss"), Qt::CaseInsensitive) == 0) {
         throw InputError(schemeWhere,
@@ -370,16 +375,20 @@ RedisUrl RedisUrl::parse(const QString& text) {
     }
     if (!isSchemeName(scheme)) {  // not quoted: it might be "user:password@host"
         throw InputError(schemeWhere,
-                         QStringLiteral("is missing or malformed (expected redis://, unix:// or "
-                                        "redis-cluster://)"));
+                         QStringLiteral("is missing or malformed (expected redis://, unix://, "
+                                        "redis-cluster:// or redis-sentinel://)"));
     }
     throw InputError(
         schemeWhere,
-        QStringLiteral("unsupported scheme \"%1\" (expected redis://, unix:// or redis-cluster://)")
+        QStringLiteral("unsupported scheme \"%1\" (expected redis://, unix://, redis-cluster:// "
+                       "or redis-sentinel://)")
             .arg(scheme));
 }
 
 QString RedisUrl::toDisplayString() const {
+    if (transport == Transport::Sentinel) {
+        return sentinelDisplayString(*this);
+    }
     // The user is re-encoded so that the result parses back to the same URL.
     const QString shownUser = QString::fromLatin1(user.toUtf8().toPercentEncoding());
     QString userInfo;
@@ -424,7 +433,8 @@ RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
 bool RedisUrl::operator==(const RedisUrl& other) const {
     return transport == other.transport && host == other.host && port == other.port &&
            socketPath == other.socketPath && db == other.db && user == other.user &&
-           password == other.password && seeds == other.seeds;
+           password == other.password && seeds == other.seeds && masterName == other.masterName &&
+           sentinelUser == other.sentinelUser && sentinelPassword == other.sentinelPassword;
 }
 
 }  // namespace ratelab

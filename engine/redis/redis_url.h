@@ -10,11 +10,14 @@ namespace ratelab {
 //   unix:///path/to/socket[?db=N]                   (also unix://[[user]:password@]/path)
 //   redis-cluster://[[user]:password@]host:port[,host:port...][/0]
 //                                                   (seed nodes of a Redis Cluster; db 0 only)
+//   redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/MASTER_NAME[?db=N]
+//                                                   (a primary found through its sentinels;
+//                                                   see redis/sentinel_url.h)
 // Other schemes (rediss:// included: Debian's hiredis has no TLS) are refused with InputError.
 // User and password are percent-decoded. Passwords never appear in toDisplayString(). User info
 // without ':' ("redis://SECRET@host") is refused: some clients take it as a password.
 struct RedisUrl {
-    enum class Transport { Tcp, Unix, Cluster };
+    enum class Transport { Tcp, Unix, Cluster, Sentinel };
 
     struct HostPort {
         QString host;
@@ -30,9 +33,16 @@ struct RedisUrl {
     QString user;      // empty: the default user (AUTH password)
     QString password;  // empty: no AUTH
     // Cluster: the seed nodes the slot map is first read from (host and port hold the first).
+    // Sentinel: the sentinels asked for the primary (host and port hold the first).
     QVector<HostPort> seeds;
+    // Sentinel: the name the sentinels monitor the primary under, and the sentinels' own AUTH
+    // (user and password above are the primary's).
+    QString masterName;
+    QString sentinelUser;
+    QString sentinelPassword;
 
     bool isCluster() const { return transport == Transport::Cluster; }
+    bool isSentinel() const { return transport == Transport::Sentinel; }
     // A redis:// URL for one node (of a cluster) with this URL's user and password.
     RedisUrl nodeUrl(const QString& nodeHost, int nodePort) const;
 
