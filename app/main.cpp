@@ -31,8 +31,9 @@ const char kUsage[] =
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
-    "redis-cluster://[[user]:password@]host:port[,host:port...]. A password may come from\n"
-    "the URL or REDISCLI_AUTH.\n"
+    "redis-cluster://[[user]:password@]host:port[,host:port...],\n"
+    "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/MASTER_NAME[?db=N].\n"
+    "A password may come from the URL or REDISCLI_AUTH.\n"
     "Exit codes: 0 done, 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
     "SIGINT/SIGTERM (what was measured is still reported).\n";
 

@@ -290,6 +290,9 @@ void RedisConnection::appendFormatted(const std::string& resp, std::size_t comma
     if (broken()) {
         fail("sending a command");
     }
+    if (url_.isSentinel()) {
+        recheckPrimary();
+    }
     checkIfIdle();
     if (redisAppendFormattedCommand(context_.get(), resp.data(), resp.size()) != REDIS_OK) {
         fail("sending a command");

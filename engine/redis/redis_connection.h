@@ -99,6 +99,9 @@ private:
     void open(const QString& host, int port);
     // Asks the sentinels for the primary and opens it (redis/sentinel_connect.cpp).
     void connectThroughSentinels();
+    // Every kSentinelRecheck, before a round of commands: asks the sentinel again and moves to
+    // the primary it names now if that changed (redis/sentinel_connect.cpp).
+    void recheckPrimary();
     void checkIfIdle();
     TimePoint deadlineFrom(std::chrono::milliseconds timeout) const;
     // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
@@ -125,6 +128,11 @@ private:
     TimePoint lastAsk_{};
     bool askedBefore_ = false;
     std::string lastAskCause_;
+    // Sentinel: the primary connected to, and the connection to the sentinel that named it.
+    QString primaryHost_;
+    int primaryPort_ = 0;
+    std::unique_ptr<RedisConnection> sentinel_;
+    TimePoint lastRecheck_{};
 };
 
 }  // namespace ratelab

@@ -41,6 +41,7 @@ void RedisConnection::connectThroughSentinels() {
     }
     askedBefore_ = true;
     lastAsk_ = now;
+    lastRecheck_ = now;  // no recheck from the ROLE command below
 
     ConnectOptions askOptions = options_;
     askOptions.connectTimeout = std::min(askOptions.connectTimeout, kSentinelTimeout);
@@ -98,7 +99,13 @@ void RedisConnection::connectThroughSentinels() {
                                answer.sentinel.toStdString() + ")");
             continue;
         }
+        if (index != sentinelIndex_) {
+            sentinel_.reset();
+        }
         sentinelIndex_ = index;
+        primaryHost_ = answer.host;
+        primaryPort_ = answer.port;
+        lastRecheck_ = Clock::now();
         lastAskCause_.clear();
         return;
     }
@@ -112,6 +119,42 @@ void RedisConnection::connectThroughSentinels() {
                      "no primary for \"" + url_.masterName.toStdString() + "\" through " + shown +
                          ": " + joined(problems),
                      lastAskCause_);
+}
+
+void RedisConnection::recheckPrimary() {
+    const TimePoint now = Clock::now();
+    if (pending_ != 0 || now - lastRecheck_ < kSentinelRecheck) {
+        return;
+    }
+    lastRecheck_ = now;
+    SentinelAnswer answer;
+    try {
+        if (!sentinel_ || sentinel_->broken()) {
+            ConnectOptions options = options_;
+            options.connectTimeout = std::min(options.connectTimeout, kSentinelTimeout);
+            options.commandTimeout = std::min(options.commandTimeout, kSentinelTimeout);
+            options.idleCheck = std::chrono::hours(24);  // a failed ask is simply skipped
+            sentinel_.reset();  // before connecting: a failed connect leaves none
+            sentinel_ =
+                std::make_unique<RedisConnection>(sentinelNodeUrl(url_, sentinelIndex_), options);
+        }
+        if (hasDeadline_) {
+            sentinel_->setDeadline(deadline_);
+        } else {
+            sentinel_->clearDeadline();
+        }
+        answer = askSentinel(*sentinel_, url_.masterName);
+    } catch (const RedisError&) {
+        sentinel_.reset();
+        return;  // a sentinel gone is no reason to leave a primary that answers
+    }
+    if (!answer.known || (answer.host == primaryHost_ && answer.port == primaryPort_)) {
+        return;
+    }
+    // The sentinel names another primary: a failover. Nothing is pending, so move now; the
+    // sentinels are asked afresh (the answer is checked with ROLE like any other).
+    askedBefore_ = false;
+    connectThroughSentinels();
 }
 
 }  // namespace ratelab
