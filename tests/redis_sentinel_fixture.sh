@@ -61,7 +61,7 @@ start_server() {  # start_server PORT [ARGS...]
     shift
     "$server" --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$dir/$port" \
         --daemonize yes --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log" \
-        --repl-diskless-sync yes --repl-diskless-sync-delay 0 "$@"
+        --repl-diskless-sync yes --repl-diskless-sync-delay 0 --enable-debug-command local "$@"
 }
 
 case $action in

@@ -17,6 +17,7 @@
 #include <QThread>
 #include <QtTest>
 #include <atomic>
+#include <thread>
 
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
@@ -165,6 +166,70 @@ LimiterSpec slidingWindow(const QString& prefix) {
     s.scope = Scope::PerClient;
     s.rules = {{30, 200}};
     return s;
+}
+
+// Two limiters, 300 requests/s from 2 threads in pipelines of 4 for `seconds`.
+Scenario failoverScenario(int seconds) {
+    Scenario scenario;
+    scenario.name = QStringLiteral("sentinel-failover");
+    scenario.limiters = {tokenBucket(QStringLiteral("sentinel-run-tb")),
+                         slidingWindow(QStringLiteral("sentinel-run-sw"))};
+    scenario.traffic.shape.type = ShapeSpec::Type::Constant;
+    scenario.traffic.shape.rate = 300;
+    scenario.traffic.durationS = seconds;
+    scenario.traffic.threads = 2;
+    scenario.traffic.pipeline = 4;
+    scenario.traffic.clients = 3;
+    return scenario;
+}
+
+ConnectOptions shortTimeouts() {
+    ConnectOptions options;
+    options.connectTimeout = std::chrono::milliseconds(300);
+    options.commandTimeout = std::chrono::milliseconds(300);
+    return options;
+}
+
+// The run ended, every request has one outcome per limiter, every error a named cause (and
+// some errors when `expectErrors`), and decisions were accepted after the switch.
+void expectFailoverRun(const RunSnapshot& run, qint64 requests, qint64 switchedAtUs,
+                       bool expectErrors) {
+    QVERIFY(run.finished);
+    QCOMPARE(run.scheduled, requests);
+    expectExactAccounting(run);
+    for (const LimiterSnapshot& l : run.limiters) {
+        qint64 byCause = 0;
+        for (int c = 0; c < kErrorCauses; ++c) {
+            byCause += l.errorCauses[c];
+        }
+        QCOMPARE(byCause, l.errors);
+        QCOMPARE(l.errorCauses[int(ErrorCause::Other)], 0);
+        if (expectErrors) {
+            QVERIFY2(l.errors > 0, qPrintable(l.spec.name));
+        }
+        const int from = int(switchedAtUs / 1000 / run.bucketMs) + 1;
+        qint64 acceptedAfter = 0;
+        for (int b = from; b < l.bucketAccepted.size(); ++b) {
+            acceptedAfter += l.bucketAccepted[b];
+        }
+        QVERIFY2(acceptedAfter > 0, qPrintable(l.spec.name));
+        qInfo(
+            "%s: fired %lld = accepted %lld + rejected %lld + errors %lld (%s); switch at "
+            "%.1f s, accepted after it %lld",
+            qPrintable(l.spec.name), static_cast<long long>(l.fired),
+            static_cast<long long>(l.accepted), static_cast<long long>(l.rejected),
+            static_cast<long long>(l.errors),
+            qPrintable(errorCausesText(nonZeroCauses(l.errorCauses))), switchedAtUs / 1e6,
+            static_cast<long long>(acceptedAfter));
+    }
+    expectResumed(run, 10);
+}
+
+void resetLimiters(const Scenario& scenario) {
+    RedisRouter cleanup(fixtureUrl());
+    for (const LimiterSpec& spec : scenario.limiters) {
+        makeLimiter(spec)->reset(cleanup);
+    }
 }
 
 RedisUrl withName(const QString& masterName) {
@@ -333,31 +398,53 @@ private slots:
         QCOMPARE(allowed, 5);
     }
 
+    // The primary stops answering (DEBUG SLEEP 6) 1.5 s into a 12 s run: the sentinels find it
+    // down after 1 s and promote the replica. Decisions meanwhile fail with named causes (never
+    // lost, never counted twice), then carry on on the new primary.
+    void primaryStallsWhileRunning() {
+        const auto [oldPrimary, newPrimary] = waitForHealthySet();
+        QVERIFY(!oldPrimary.isEmpty());
+        const Scenario scenario = failoverScenario(12);
+        {
+            RedisConnection replica(nodeUrl(newPrimary));
+            expectStatusOk(replica.command({"CONFIG", "RESETSTAT"}).get(), "CONFIG RESETSTAT");
+        }
+        ScenarioRunner runner(scenario, fixtureUrl(), shortTimeouts());
+        runner.start();
+        QThread::msleep(1500);
+        std::thread stall([address = oldPrimary] {
+            try {
+                RedisConnection admin(nodeUrl(address),
+                                      ConnectOptions{std::chrono::milliseconds(2000),
+                                                     std::chrono::milliseconds(15000)});
+                admin.command({"DEBUG", "SLEEP", "6"});
+            } catch (const RedisError& e) {
+                qWarning("DEBUG SLEEP: %s", e.what());
+            }
+        });
+        const QString switched = waitForNewPrimary(oldPrimary);
+        const qint64 switchedAtUs = runner.snapshot().elapsedUs;
+        runner.wait();
+        stall.join();
+        const RunSnapshot run = runner.snapshot();
+        QCOMPARE(switched, newPrimary);
+        expectFailoverRun(run, 3600, switchedAtUs, true);
+        QVERIFY(commandCalls(newPrimary, "evalsha") + commandCalls(newPrimary, "eval") > 0);
+        resetLimiters(scenario);
+    }
+
     // A run (2 threads, 300 requests/s for 8 s, pipelines of 4) with SENTINEL FAILOVER 1.5 s in:
     // it ends, every request has exactly one outcome per limiter, every error has a named cause,
     // and decisions run on the new primary after the switch.
     void failoverWhileRunning() {
         const auto [oldPrimary, newPrimary] = waitForHealthySet();
         QVERIFY(!oldPrimary.isEmpty());
-        Scenario scenario;
-        scenario.name = QStringLiteral("sentinel-failover");
-        scenario.limiters = {tokenBucket(QStringLiteral("sentinel-run-tb")),
-                             slidingWindow(QStringLiteral("sentinel-run-sw"))};
-        scenario.traffic.shape.type = ShapeSpec::Type::Constant;
-        scenario.traffic.shape.rate = 300;
-        scenario.traffic.durationS = 8;
-        scenario.traffic.threads = 2;
-        scenario.traffic.pipeline = 4;
-        scenario.traffic.clients = 3;
-        ConnectOptions options;
-        options.connectTimeout = std::chrono::milliseconds(300);
-        options.commandTimeout = std::chrono::milliseconds(300);
-
+        const Scenario scenario = failoverScenario(8);
         {
             RedisConnection replica(nodeUrl(newPrimary));
             expectStatusOk(replica.command({"CONFIG", "RESETSTAT"}).get(), "CONFIG RESETSTAT");
         }
-        ScenarioRunner runner(scenario, fixtureUrl(), options);
+        ScenarioRunner runner(scenario, fixtureUrl(), shortTimeouts());
         runner.start();
         QThread::msleep(1500);
         const QString answer = failOver();
@@ -368,40 +455,11 @@ private slots:
 
         QCOMPARE(answer, QStringLiteral("OK"));
         QCOMPARE(switched, newPrimary);
-        QVERIFY(run.finished);
-        QCOMPARE(run.scheduled, 2400);
-        expectExactAccounting(run);
-        for (const LimiterSnapshot& l : run.limiters) {
-            qint64 byCause = 0;
-            for (int c = 0; c < kErrorCauses; ++c) {
-                byCause += l.errorCauses[c];
-            }
-            QCOMPARE(byCause, l.errors);
-            QCOMPARE(l.errorCauses[int(ErrorCause::Other)], 0);
-            // Decisions after the switch: accepted ones in the buckets after it.
-            const int from = int(switchedAtUs / 1000 / run.bucketMs) + 1;
-            qint64 acceptedAfter = 0;
-            for (int b = from; b < l.bucketAccepted.size(); ++b) {
-                acceptedAfter += l.bucketAccepted[b];
-            }
-            QVERIFY2(acceptedAfter > 0, qPrintable(l.spec.name));
-            qInfo(
-                "%s: fired %lld = accepted %lld + rejected %lld + errors %lld (%s); accepted "
-                "after the switch %lld",
-                qPrintable(l.spec.name), static_cast<long long>(l.fired),
-                static_cast<long long>(l.accepted), static_cast<long long>(l.rejected),
-                static_cast<long long>(l.errors),
-                qPrintable(errorCausesText(nonZeroCauses(l.errorCauses))),
-                static_cast<long long>(acceptedAfter));
-        }
-        expectResumed(run, 10);
+        expectFailoverRun(run, 2400, switchedAtUs, false);
         // The scripts ran on the new primary (its counters were reset before the run, while it
         // was a replica that no client writes to).
         QVERIFY(commandCalls(newPrimary, "evalsha") + commandCalls(newPrimary, "eval") > 0);
-        RedisRouter cleanup(fixtureUrl());
-        for (const LimiterSpec& spec : scenario.limiters) {
-            makeLimiter(spec)->reset(cleanup);
-        }
+        resetLimiters(scenario);
     }
 
     // `ratelab run --redis redis-sentinel://...`: exit 0, every request decided, summary written.
