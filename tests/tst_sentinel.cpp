@@ -13,12 +13,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
 #include <atomic>
 #include <thread>
 
+#include "live/server_probe.h"
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
 #include "redis/sentinel_url.h"
@@ -380,6 +382,21 @@ private slots:
         connection.reconnect();
         QCOMPARE(connection.serverAddress(), primary);
         QVERIFY(!connection.broken());
+    }
+
+    // The window's probe says which primary the sentinels gave.
+    void probeShowsThePrimary() {
+        const auto [primary, replica] = waitForHealthySet();
+        QVERIFY(!primary.isEmpty());
+        ServerProbe probe;
+        QSignalSpy probed(&probe, &ServerProbe::probed);
+        probe.connectTo(false, fixtureUrl());
+        QVERIFY(probed.wait(30000));
+        const ServerStatus status = probed.takeFirst().at(0).value<ServerStatus>();
+        QVERIFY2(status.ok, qPrintable(status.error));
+        QVERIFY2(status.version.endsWith(QStringLiteral(", primary ") + primary +
+                                         QStringLiteral(" via sentinel")),
+                 qPrintable(status.version));
     }
 
     // Decisions through the sentinel URL: a token bucket of 5 per second, 7 requests at once.
