@@ -63,6 +63,7 @@ int benchCommand(const QStringList& args) {
          QStringLiteral("N")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
     });
+    parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {QStringLiteral("limiter")})) {
         return kBadInput;
     }
@@ -92,7 +93,7 @@ int benchCommand(const QStringList& args) {
         }
         installInterruptHandlers();
         options.stop = &interruptFlag();
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const RedisTarget target = resolveRedisTarget(parser);
         auto resetAll = [&] {
             RedisRouter control(target.url());
             for (const auto& limiter : limiters) {

@@ -53,6 +53,29 @@ qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint
     return value;
 }
 
+QList<QCommandLineOption> tlsOptions() {
+    return {
+        {QStringLiteral("tls-ca-cert"),
+         QStringLiteral("CA certificate (PEM) that signed the server's certificate, for rediss:// "
+                        "URLs (default: REDIS_TLS_CA_CERT, else the system's trusted CAs)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("tls-cert"),
+         QStringLiteral("Client certificate (PEM) for mutual TLS (default: REDIS_TLS_CERT)."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("tls-key"),
+         QStringLiteral("The client certificate's unencrypted key (PEM) (default: REDIS_TLS_KEY)."),
+         QStringLiteral("FILE")},
+    };
+}
+
+RedisTarget resolveRedisTarget(const QCommandLineParser& parser) {
+    RedisUrl::TlsFiles tls;
+    tls.caCert = parser.value(QStringLiteral("tls-ca-cert"));
+    tls.cert = parser.value(QStringLiteral("tls-cert"));
+    tls.key = parser.value(QStringLiteral("tls-key"));
+    return RedisTarget::resolve(parser.value(QStringLiteral("redis")), tls);
+}
+
 int runGuarded(const std::function<int()>& body) {
     try {
         return body();

@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QCommandLineParser>
+#include <QList>
 #include <QStringList>
 #include <functional>
+
+#include "redis/redis_target.h"
 
 namespace ratelab::cli {
 
@@ -33,6 +36,13 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args,
 // MIN to MAX, got \"X\"").
 qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
                      qint64 min, qint64 max);
+
+// --tls-ca-cert, --tls-cert and --tls-key: every subcommand that takes --redis takes them.
+QList<QCommandLineOption> tlsOptions();
+
+// Where the subcommand talks to Redis: --redis (or REDIS_URL, or a managed local server) with
+// the TLS options (or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY). See RedisTarget.
+RedisTarget resolveRedisTarget(const QCommandLineParser& parser);
 
 // Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3,
 // anything after SIGINT/SIGTERM -> 130/143.

@@ -20,6 +20,7 @@ int replayCommand(const QStringList& args) {
          QStringLiteral("TRACE")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
     });
+    parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {QStringLiteral("limiter"), QStringLiteral("trace")})) {
         return kBadInput;
     }
@@ -28,7 +29,7 @@ int replayCommand(const QStringList& args) {
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
         const QVector<TraceRow> trace = readTraceFile(parser.value(QStringLiteral("trace")));
         installInterruptHandlers();
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const RedisTarget target = resolveRedisTarget(parser);
         RedisRouter router(target.url());
         const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
         checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));

@@ -90,6 +90,7 @@ int runCommand(const QStringList& args) {
          QStringLiteral("Refuse scenarios whose run would need more memory (default 1GiB)."),
          QStringLiteral("SIZE")},
     });
+    parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;
     }
@@ -110,7 +111,7 @@ int runCommand(const QStringList& args) {
         }
         // Before the managed server starts: an interrupt then still stops it cleanly.
         installInterruptHandlers();
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
         runner.start();
 

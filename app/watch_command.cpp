@@ -93,6 +93,7 @@ int watchCommand(const QStringList& args) {
          QStringLiteral("N")},
         {QStringLiteral("count"), QStringLiteral("Stop after N polls."), QStringLiteral("N")},
     });
+    parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {QStringLiteral("redisson")})) {
         return kBadInput;
     }
@@ -110,7 +111,7 @@ int watchCommand(const QStringList& args) {
                                             "uses (--redis URL or REDIS_URL); a managed local "
                                             "server would hold no Redisson limiter"));
         }
-        const RedisTarget target = RedisTarget::resolve(parser.value(QStringLiteral("redis")));
+        const RedisTarget target = resolveRedisTarget(parser);
         // SIGINT/SIGTERM end the watch (exit 0): its normal way to stop without --count.
         installInterruptHandlers();
         // The window's reader: it polls on a thread of its own; this thread prints each poll.

@@ -180,7 +180,7 @@ private slots:
         reply.str = text.data();
         reply.len = size_t(text.size());
         try {
-            const Decision d = limiter->parseReply(&reply);
+            const Decision d = limiter->parseReply(&reply, ScriptCall{});
             QVERIFY2(valid, "accepted");
             QTEST(d.allowed, "allowed");
             QTEST(d.retryAfterMs, "retry");
@@ -192,6 +192,48 @@ private slots:
             QVERIFY2(!valid, error.what());
             QVERIFY2(QByteArray(error.what()).contains("leaky_bucket"), error.what());
         }
+    }
+
+    // The fixed window's compact reply: one integer, 2 x remaining + reset when granted,
+    // -(remaining + 1) when refused; the time and a refusal's wait come from the call.
+    void parsesCompactReplies_data() {
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<qint64>("refusedRetry");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<qint64>("retry");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<bool>("reset");
+        QTest::newRow("granted, none left") << 0LL << 700LL << true << 0LL << 0LL << false;
+        QTest::newRow("granted, 4 left") << 8LL << 700LL << true << 0LL << 4LL << false;
+        QTest::newRow("granted, reset") << 9LL << 700LL << true << 0LL << 4LL << true;
+        QTest::newRow("refused, full") << -1LL << 700LL << false << 700LL << 0LL << false;
+        QTest::newRow("refused, 2 left") << -3LL << 700LL << false << 700LL << 2LL << false;
+        QTest::newRow("refused, never") << -3LL << -1LL << false << -1LL << 2LL << false;
+    }
+    void parsesCompactReplies() {
+        QFETCH(qint64, value);
+        QFETCH(qint64, refusedRetry);
+        LimiterSpec spec;
+        spec.type = LimiterType::FixedWindow;
+        spec.name = QStringLiteral("f");
+        spec.rate = 5;
+        spec.interval = 1;
+        spec.unit = CalendarUnit::Seconds;
+        spec.timezone = "UTC";
+        const auto limiter = makeLimiter(spec);
+        redisReply reply{};
+        reply.type = REDIS_REPLY_INTEGER;
+        reply.integer = value;
+        ScriptCall call;
+        call.atMs = 1'700'000'000'300;
+        call.refusedRetryMs = refusedRetry;
+        const Decision d = limiter->parseReply(&reply, call);
+        QTEST(d.allowed, "allowed");
+        QTEST(d.retryAfterMs, "retry");
+        QTEST(d.remaining, "remaining");
+        QTEST(d.configReset, "reset");
+        QCOMPARE(d.atMs, call.atMs);
+        QCOMPARE(d.delayMs, 0);
     }
 };
 

@@ -2,6 +2,7 @@
 #include <QtTest>
 
 #include "limiters/fixed_window_limiter.h"
+#include "limiters/limiter_state.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
 
@@ -120,25 +121,29 @@ private slots:
         QCOMPARE(changed->decide(c, Request{t + 2, QStringLiteral("b"), 4}).allowed, true);
     }
 
-    // Issue 16 item 8: the index is state another writer may touch. Whatever it lists, a config
-    // change deletes only this limiter's own counters, never a key outside its hash tag.
-    void resetSparesForeignIndexEntries_data() {
+    // Issue 16 item 8: a config change deletes only this limiter's own counters, never a key
+    // outside its hash tag, nor one a glob of its unescaped name would match.
+    void resetSparesForeignKeys_data() {
+        QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("foreign");
-        QTest::newRow("outside the hash tag") << uniqueName(QStringLiteral("victim"));
+        const QString plain = uniqueName(QStringLiteral("fw"));
+        QTest::newRow("outside the hash tag") << plain << uniqueName(QStringLiteral("victim"));
         QTest::newRow("another limiter's counter")
-            << QStringLiteral("{%1}:fw:1000").arg(uniqueName(QStringLiteral("other")));
+            << plain << QStringLiteral("{%1}:fw:1000").arg(uniqueName(QStringLiteral("other")));
+        QTest::newRow("a name the unescaped glob matches")
+            << plain + QStringLiteral("[ab]*") << QStringLiteral("{%1axyz}:fw:1000").arg(plain);
     }
-    void resetSparesForeignIndexEntries() {
+    void resetSparesForeignKeys() {
+        QFETCH(QString, name);
         QFETCH(QString, foreign);
         const std::string victim = foreign.toStdString();
         LimiterSpec s = spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC");
+        s.name = name;
         ScopedLimiter first(s);
         RedisConnection& c = first.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
         QVERIFY(first->decide(c, Request{t, QString(), 1}).allowed);
         expectStatusOk(c.command({"SET", victim, "precious"}).get(), "SET");
-        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
-        c.command({"ZADD", fw.indexKey(), std::to_string(t + 3'600'000), victim});
 
         s.rate = 4;
         const auto changed = makeLimiter(s);
@@ -147,6 +152,80 @@ private slots:
         c.command({"DEL", victim});
         QCOMPARE(kept->type, REDIS_REPLY_STRING);
         QCOMPARE(replyString(kept.get(), "GET"), std::string("precious"));
+    }
+
+    // A config change deletes every counter of the old config (every window still alive, every
+    // client) and keeps the new grant's; the same config again finds nothing to reset.
+    void resetDeletesOldCounters() {
+        LimiterSpec s = spec(Scope::PerClient, 5, 1, CalendarUnit::Minutes, "UTC");
+        ScopedLimiter first(s);
+        RedisConnection& c = first.connection();
+        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        std::vector<std::string> old;
+        for (const qint64 at : {t - 60'000, t}) {
+            for (const char* client : {"a", "b", "c"}) {
+                QVERIFY(first->decide(c, Request{at, QString::fromLatin1(client), 2}).allowed);
+                old.push_back(
+                    fw.counterKey(fw.windows().windowAt(at).startMs, QString::fromLatin1(client)));
+            }
+        }
+        auto exists = [&c](const std::string& key) {
+            RedisReply r = c.command({"EXISTS", key});
+            return replyInteger(r.get(), "EXISTS") == 1;
+        };
+        for (const std::string& key : old) {
+            QVERIFY2(exists(key), key.c_str());
+        }
+
+        s.interval = 2;
+        const auto changed = makeLimiter(s);
+        const auto& fw2 = static_cast<const FixedWindowLimiter&>(*changed);
+        const Decision d = changed->decide(c, Request{t + 1, QStringLiteral("a"), 1});
+        QVERIFY(d.allowed);
+        QVERIFY(d.configReset);
+        QCOMPARE(d.remaining, 4);
+        for (const std::string& key : old) {
+            QVERIFY2(!exists(key), key.c_str());
+        }
+        const std::string kept =
+            fw2.counterKey(fw2.windows().windowAt(t + 1).startMs, QStringLiteral("a"));
+        QVERIFY(kept != old.back());
+        QVERIFY(exists(kept));
+        QVERIFY(!changed->decide(c, Request{t + 2, QStringLiteral("b"), 1}).configReset);
+    }
+
+    // A full window's refusals are not taken back (one INCRBY each): the counter stands above
+    // rate, the decisions and remaining stay exact, and the state read still shows rate.
+    void fullWindowStaysExact() {
+        ScopedLimiter limiter(spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC"));
+        RedisConnection& c = limiter.connection();
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        QCOMPARE(limiter->decide(c, Request{t, QString(), 2}).remaining, 1);
+        // Room for 1, not 2: refused and taken back, so the 1 still fits afterwards.
+        Decision d = limiter->decide(c, Request{t + 1, QString(), 2});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.remaining, 1);
+        QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:17:00.000Z") - (t + 1));
+        QCOMPARE(d.atMs, t + 1);
+        d = limiter->decide(c, Request{t + 2, QString(), 1});
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, 0);
+        for (int i = 0; i < 5; ++i) {
+            d = limiter->decide(c, Request{t + 3 + i, QString(), 1 + i % 2});
+            QVERIFY(!d.allowed);
+            QCOMPARE(d.remaining, 0);
+            QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:17:00.000Z") - (t + 3 + i));
+        }
+        // More permits than the rate never fit: retry -1, remaining read without counting.
+        d = limiter->decide(c, Request{t + 10, QString(), 4});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, -1);
+        QCOMPARE(d.remaining, 0);
+        const LimiterState state = readLimiterChartState(c, *limiter, t + 11);
+        QCOMPARE(state.windows.size(), 1);
+        QCOMPARE(state.windows[0].count, 3);
+        QVERIFY(limiter->decide(c, Request{ms("2024-05-01T10:17:00.000Z"), QString(), 3}).allowed);
     }
 };
 

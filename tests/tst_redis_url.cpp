@@ -139,13 +139,13 @@ private slots:
         row("no scheme", QStringLiteral("localhost:6379"), "URL", "://");
         row("bare path", QStringLiteral("/tmp/redis.sock"), "URL", "://");
         row("one slash", QStringLiteral("redis:/host"), "URL", "://");
-        row("rediss", QStringLiteral("rediss://host:6380"), "URL scheme",
-            "Debian's hiredis is built without TLS; use redis:// or unix://");
+        row("rediss with a query", QStringLiteral("rediss://host:6380?db=1"), "URL query",
+            "take no query");
         row("http", QStringLiteral("http://host"), "URL scheme",
-            "unsupported scheme \"http\" (expected redis://, unix://, redis-cluster:// or "
-            "redis-sentinel://)");
+            "unsupported scheme \"http\" (expected redis://, rediss://, unix://");
         row("empty scheme", QStringLiteral("://host"), "URL scheme",
-            "expected redis://, unix://, redis-cluster:// or redis-sentinel://");
+            "expected redis://, rediss://, unix://, redis-cluster://, rediss-cluster:// or "
+            "redis-sentinel://");
         row("malformed scheme", QStringLiteral("red!s://host"), "URL scheme", "malformed");
 
         row("nothing after scheme", QStringLiteral("redis://"), "URL host", "empty");
@@ -328,7 +328,7 @@ private slots:
         };
         const QStringList hunter = {QStringLiteral("hunter2")};
 
-        row("rediss", "rediss://:hunter2@host", hunter);
+        row("rediss, bad port", "rediss://:hunter2@host:0", hunter);
         row("other scheme", "http://alice:hunter2@host", hunter);
         row("scheme looks like user info", "alice:hunter2@host://x", hunter);
         row("no ://", "alice:hunter2@host:6379", hunter);

@@ -670,7 +670,7 @@ private slots:
                  qPrintable(missing.err));
 
         const Run badUrl =
-            runWatch({u"--redis"_s, u"rediss://x:6379"_s, u"--redisson"_s, w.name()});
+            runWatch({u"--redis"_s, u"redis://x:6379?db=1"_s, u"--redisson"_s, w.name()});
         QCOMPARE(badUrl.exitCode, 2);
         QVERIFY(badUrl.err.contains(QStringLiteral("--redis")));
 

@@ -1,80 +1,78 @@
 -- Natural-calendar fixed window, one decision. The engine computes the window (time zones
--- need the calendar); the script owns the counters.
--- KEYS[1] config hash {<name>}:config {rate, interval, unit, timezone, spec}; spec is the four
---         joined by '|', so that one HGET checks them all
--- KEYS[2] this window's counter {<name>}:fw:<config fingerprint>:<window start ms>[:<client>]:
+-- need the calendar) and knows now and the window's end; the script owns the counters.
+-- KEYS[1] this window's counter {<name>}:fw:<config fingerprint>:<window start ms>[:<client>]:
 --         a changed config counts in new counters, so only a window's first grant (a new
 --         counter) checks the config
--- KEYS[3] index zset {<name>}:fw:index of counters, score = window end; lets a config change
---         delete every live counter by name
--- ARGV: rate, spec ("rate|interval|unit|timezone"), permits, now_ms, window_end_ms, counter
---       ttl_ms
--- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
--- reply costs Redis more than the rest of a cheap decision); at_ms is now_ms.
+-- ARGV: rate, permits, counter ttl_ms
+-- Config hash {<name>}:config {fingerprint, rate}: the fingerprint (8 hex digits of the
+-- rate/interval/unit/zone) of the config that counts now. Its name and the fingerprint come
+-- from KEYS[1] (a name never holds '{' or '}'; same hash slot), so a decision passes no more
+-- than the plain INCRBY + PEXPIRE script does.
+-- Returns one integer (limiter.h, "compact reply"): 2 x remaining + config_reset when granted,
+-- -(remaining + 1) when refused; the engine adds the wait (to the window's end) and the time.
 --
--- Cost: one INCRBY per grant (and a DECRBY that takes back a rejected one); the first grant of
--- a window also checks the config and sets the TTLs.
--- Number <-> text conversions in Lua cost Redis as much as a command: a decision converts only
--- rate and permits.
+-- Cost: one INCRBY per decision in a window that has room or is full; a DECRBY only takes back
+-- a request that found room but not enough (more than one permit). A full window's counter is
+-- left above rate: granted = min(counter, rate), and a counter above rate means the window is
+-- full. The first grant of a window also sets the counter's TTL and checks the config (HGET).
+-- A config change deletes the old config's counters with a SCAN of this limiter's own keys
+-- ({<name>}:fw:*): rare, and it spares every per-window decision an index to maintain.
 local rate = tonumber(ARGV[1])
-local permits = tonumber(ARGV[3])
-
--- A changed rate, interval, unit or zone resets the counters: the old config's counters go.
-local function applyConfig()
-    if redis.call('hget', KEYS[1], 'spec') == ARGV[2] then
-        return 0
-    end
-    local fields = {}
-    for field in string.gmatch(ARGV[2], '[^|]+') do
-        fields[#fields + 1] = field
-    end
-    local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'unit', 'timezone')
-    local reset = 0
-    if cfg[1] or cfg[2] or cfg[3] or cfg[4] then
-        -- The index is state another writer may have touched: delete only this limiter's
-        -- counters ("{<name>}:fw:<...>", never the index itself nor this new counter),
-        -- whatever else it lists.
-        local prefix = string.sub(KEYS[3], 1, #KEYS[3] - #'index')
-        local counters = {}
-        for _, key in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
-            if string.sub(key, 1, #prefix) == prefix and key ~= KEYS[3] and key ~= KEYS[2] then
-                counters[#counters + 1] = key
-            end
-        end
-        for i = 1, #counters, 500 do
-            redis.call('del', unpack(counters, i, math.min(i + 499, #counters)))
-        end
-        redis.call('del', KEYS[3])
-        reset = 1
-    end
-    redis.call('hset', KEYS[1], 'rate', fields[1], 'interval', fields[2], 'unit', fields[3],
-               'timezone', fields[4], 'spec', ARGV[2])
-    return reset
-end
+local permits = tonumber(ARGV[2])
 
 if permits > rate then
-    local count = tonumber(redis.call('get', KEYS[2]) or '0')
+    -- Never fits: answer what is left without counting.
+    local count = tonumber(redis.call('get', KEYS[1]) or '0')
     if count == nil then
-        return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
+        return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a number')
     end
-    return '0 -1 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. ' 0'
+    return -(rate - math.min(count, rate)) - 1
 end
 
--- Count first and take back a grant that does not fit: one call for a grant.
-local count = redis.call('incrby', KEYS[2], ARGV[3])
+local count = redis.call('incrby', KEYS[1], ARGV[2])
 if count > rate then
-    count = redis.call('decrby', KEYS[2], ARGV[3])
-    return '0 ' .. string.format('%d %d', tonumber(ARGV[5]) - tonumber(ARGV[4]), rate - count) ..
-               ' ' .. ARGV[4] .. ' 0'
+    if count - permits < rate then
+        -- There was room, not enough for this request: take it back.
+        return redis.call('decrby', KEYS[1], ARGV[2]) - rate - 1
+    end
+    return -1  -- full: remaining 0
 end
+if count ~= permits then
+    return (rate - count) * 2
+end
+
+-- First grant of this window (under this config). The TTL only collects the counter later,
+-- correctness never needs it.
+redis.call('pexpire', KEYS[1], ARGV[3])
+local base = string.sub(KEYS[1], 1, string.find(KEYS[1], '}', 1, true) + 1)  -- "{<name>}:"
+local fingerprint = string.sub(KEYS[1], #base + 4, #base + 11)
+local config = base .. 'config'
+local current = redis.call('hget', config, 'fingerprint')
+if current == fingerprint then
+    return (rate - count) * 2
+end
+-- A changed (or first) config: rate, interval, unit or zone changed, so the counters reset.
 local reset = 0
-if count == permits then
-    -- First grant of this window (under this config): the TTL only collects it later,
-    -- correctness never needs it.
-    reset = applyConfig()
-    redis.call('pexpire', KEYS[2], ARGV[6])
-    redis.call('zremrangebyscore', KEYS[3], '-inf', ARGV[4])
-    redis.call('zadd', KEYS[3], ARGV[5], KEYS[2])
-    redis.call('pexpire', KEYS[3], ARGV[6])
+if current or redis.call('exists', config) == 1 then
+    -- Delete every counter of this limiter but this grant's: "{<name>}:fw:*" (the name's glob
+    -- characters escaped), never a key outside the limiter's hash tag.
+    local pattern = string.gsub(base, '[%*%?%[%]\\]', '\\%0') .. 'fw:*'
+    local cursor = '0'
+    repeat
+        local page = redis.call('scan', cursor, 'match', pattern, 'count', 1000)
+        cursor = page[1]
+        local doomed = {}
+        for _, key in ipairs(page[2]) do
+            if key ~= KEYS[1] and string.sub(key, 1, #base) == base then
+                doomed[#doomed + 1] = key
+            end
+        end
+        if #doomed > 0 then
+            redis.call('unlink', unpack(doomed))
+        end
+    until cursor == '0'
+    redis.call('del', config)  -- fields an older layout wrote
+    reset = 1
 end
-return '1 0 ' .. string.format('%d', rate - count) .. ' ' .. ARGV[4] .. (reset == 1 and ' 1' or ' 0')
+redis.call('hset', config, 'fingerprint', fingerprint, 'rate', ARGV[1])
+return (rate - count) * 2 + reset

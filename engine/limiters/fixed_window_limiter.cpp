@@ -24,17 +24,20 @@ std::string fingerprint(const std::string& text) {
     return out;
 }
 
+// "rate|interval|unit|timezone": what a changed config changes.
+std::string configText(const LimiterSpec& spec) {
+    return std::to_string(spec.rate) + "|" + std::to_string(spec.interval) + "|" +
+           calendarUnitName(spec.unit).toStdString() + "|" + spec.timezone.toStdString();
+}
+
 }  // namespace
 
 FixedWindowLimiter::FixedWindowLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(spec, options),
       windows_(spec.interval, spec.unit, zoneForId(spec.timezone)),
       configKey_(key("config")),
-      indexKey_(key("fw:index")),
       rateArg_(std::to_string(spec.rate)),
-      specArg_(rateArg_ + "|" + std::to_string(spec.interval) + "|" +
-               calendarUnitName(spec.unit).toStdString() + "|" + spec.timezone.toStdString()),
-      counterPrefix_(key("fw:" + fingerprint(specArg_) + ":")) {}
+      counterPrefix_(key("fw:" + fingerprint(configText(spec)) + ":")) {}
 
 const LuaScript& FixedWindowLimiter::script() const {
     static const LuaScript kScript(lua::kLua_fixed_window);
@@ -43,10 +46,6 @@ const LuaScript& FixedWindowLimiter::script() const {
 
 std::string FixedWindowLimiter::configKey() const {
     return configKey_;
-}
-
-std::string FixedWindowLimiter::indexKey() const {
-    return indexKey_;
 }
 
 std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& client) const {
@@ -60,10 +59,11 @@ std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& 
 ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const CalendarWindow window = windows_.windowAt(request.nowMs);
-    return ScriptCall{
-        {configKey_, counterKey(window.startMs, request.client), indexKey_},
-        {rateArg_, specArg_, std::to_string(request.permits), std::to_string(request.nowMs),
-         std::to_string(window.endMs), ttlArg(window.endMs - request.nowMs + kStateGraceMs)}};
+    return ScriptCall{{counterKey(window.startMs, request.client)},
+                      {rateArg_, std::to_string(request.permits),
+                       ttlArg(window.endMs - request.nowMs + kStateGraceMs)},
+                      request.nowMs,
+                      request.permits > spec().rate ? -1 : window.endMs - request.nowMs};
 }
 
 }  // namespace ratelab

@@ -8,7 +8,8 @@ namespace ratelab {
 // At most `rate` permits per natural calendar window (calendar_window.h); one counter per
 // window keyed by the window's start and a fingerprint of the config
 // ({name}:fw:<fingerprint>:<start>[:<client>]), so a changed rate/interval/unit/zone counts in
-// new counters and the old ones are deleted (fixed_window.lua).
+// new counters and the old ones are deleted (fixed_window.lua). The script answers one integer;
+// the engine adds the time and a refusal's wait to the window's end (ScriptCall).
 class FixedWindowLimiter final : public Limiter {
 public:
     FixedWindowLimiter(LimiterSpec spec, LimiterOptions options);
@@ -17,17 +18,14 @@ public:
     ScriptCall prepare(const Request& request) const override;
 
     const CalendarWindows& windows() const { return windows_; }
-    std::string configKey() const;  // {name}:config
+    std::string configKey() const;  // {name}:config {fingerprint, rate} (fixed_window.lua)
     std::string counterKey(qint64 windowStartMs, const QString& client) const;
-    std::string indexKey() const;  // {name}:fw:index
 
 private:
     CalendarWindows windows_;
     std::string configKey_;
-    std::string indexKey_;
     std::string rateArg_;
-    std::string specArg_;        // "rate|interval|unit|timezone"
-    std::string counterPrefix_;  // {name}:fw:<fingerprint of specArg_>:
+    std::string counterPrefix_;  // {name}:fw:<fingerprint of rate|interval|unit|timezone>:
 };
 
 }  // namespace ratelab

@@ -98,9 +98,26 @@ Decision Limiter::parseTextReply(const std::string& text) const {
                                                   "\" (expected 5 or 6 integers)");
 }
 
-Decision Limiter::parseReply(const redisReply* reply) const {
+Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
+    Decision decision;
+    decision.atMs = call.atMs;
+    if (value >= 0) {
+        decision.allowed = true;
+        decision.remaining = value / 2;
+        decision.configReset = value % 2 == 1;
+    } else {
+        decision.remaining = -(value + 1);
+        decision.retryAfterMs = call.refusedRetryMs;
+    }
+    return decision;
+}
+
+Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        return parseCompactReply(reply->integer, call);
     }
     if (reply->type == REDIS_REPLY_STRING) {
         return parseTextReply(std::string(reply->str, reply->len));
@@ -158,13 +175,13 @@ Decision Limiter::decisionOf(const long long* fields) const {
 Decision Limiter::decide(RedisConnection& connection, const Request& request) const {
     const ScriptCall call = prepare(request);
     RedisReply reply = script().run(connection, call.keys, call.args);
-    return parseReply(reply.get());
+    return parseReply(reply.get(), call);
 }
 
 Decision Limiter::decide(RedisRouter& router, const Request& request) const {
     const ScriptCall call = prepare(request);
     RedisReply reply = router.runScript(slot_, script(), call.keys, call.args);
-    return parseReply(reply.get());
+    return parseReply(reply.get(), call);
 }
 
 namespace {

@@ -31,10 +31,13 @@ struct Decision {
                                // proceeds (the leaky bucket without nodelay; 0 for the others)
 };
 
-// How a script invocation looks: keys (all sharing one hash tag) and arguments.
+// How a script invocation looks: keys (all sharing one hash tag) and arguments, and what a
+// compact reply leaves out because the engine knows it already (see Limiter::parseReply).
 struct ScriptCall {
     RedisArgs keys;
     RedisArgs args;
+    qint64 atMs = 0;            // the time the request decides at
+    qint64 refusedRetryMs = 0;  // a refusal's wait (fixed window: to the window's end; -1 never)
 };
 
 // State keys outlive the last window they matter to by this much (server time), so that a worker
@@ -70,13 +73,15 @@ public:
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
 
-    // Checks and decodes a script reply: {allowed, retry_after_ms, remaining, at_ms, reset} and,
-    // from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms; as an
-    // array of integers or as the text "allowed retry remaining at reset [delay]" (a table reply
-    // costs Redis more than the rest of a cheap decision; scripts answer with the text).
+    // Checks and decodes the reply to `call`: {allowed, retry_after_ms, remaining, at_ms, reset}
+    // and, from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms;
+    // as an array of integers or as the text "allowed retry remaining at reset [delay]" (a table
+    // reply costs Redis more than the rest of a cheap decision; scripts answer with the text).
+    // A compact reply is one integer (the fixed window's): 2 x remaining + reset when granted,
+    // -(remaining + 1) when refused; at_ms and a refusal's wait then come from `call`.
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
-    Decision parseReply(const redisReply* reply) const;
+    Decision parseReply(const redisReply* reply, const ScriptCall& call) const;
 
     // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply.
     Decision decide(RedisConnection& connection, const Request& request) const;
@@ -109,6 +114,7 @@ private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
     Decision parseTextReply(const std::string& text) const;
+    static Decision parseCompactReply(long long value, const ScriptCall& call);
     Decision decisionOf(const long long* fields) const;  // 6 fields (delay 0), flags checked
 
     LimiterSpec spec_;

@@ -173,7 +173,9 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
                 if (colon != std::string::npos) {
                     w.client = fromStd(body.substr(colon + 1));
                 }
-                w.count = QByteArray(r->str, int(r->len)).toLongLong();
+                // A full window's counter may stand above rate (refusals are not taken back
+                // there, fixed_window.lua): it granted rate.
+                w.count = std::min(QByteArray(r->str, int(r->len)).toLongLong(), spec.rate);
                 state.windows.push_back(w);
                 break;
             }

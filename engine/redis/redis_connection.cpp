@@ -8,7 +8,9 @@
 #include <cstring>
 #include <mutex>
 
+#include "redis/plain_transport.h"
 #include "redis/redis_error.h"
+#include "redis/tls_transport.h"
 
 namespace ratelab {
 namespace {
@@ -25,26 +27,6 @@ std::atomic<const std::atomic<bool>*> interruptFlag{nullptr};
 void ignoreSigpipeOnce() {
     static std::once_flag once;
     std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
-}
-
-// The cause of a failed connect or socket error, from errno.
-std::string causeOfErrno(int error) {
-    switch (error) {
-        case ECONNREFUSED:
-            return "connection refused";
-        case ENOENT:
-            return "no such socket";
-        case ETIMEDOUT:
-            return "connect timeout";
-        case ECONNRESET:
-        case EPIPE:
-            return "connection lost";
-        case EHOSTUNREACH:
-        case ENETUNREACH:
-            return "host unreachable";
-        default:
-            return "connection failed";
-    }
 }
 
 // The cause of a server error: its first word ("WRONGPASS invalid username-password pair").
@@ -89,6 +71,10 @@ RedisConnection::TimePoint RedisConnection::deadlineFrom(std::chrono::millisecon
 }
 
 bool RedisConnection::waitFor(short events, TimePoint deadline) const {
+    return waitFor(transport_->fd(), events, deadline);
+}
+
+bool RedisConnection::waitFor(int socket, short events, TimePoint deadline) {
     bool interruptSeen = false;
     for (;;) {
         TimePoint now = Clock::now();
@@ -100,7 +86,7 @@ bool RedisConnection::waitFor(short events, TimePoint deadline) const {
             return false;
         }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-        pollfd fd{context_->fd, events, 0};
+        pollfd fd{socket, events, 0};
         const int ready =
             ::poll(&fd, 1, int(std::clamp<long long>(left.count() + 1, 1, kWaitSlice.count())));
         if (ready > 0) {
@@ -121,7 +107,7 @@ void RedisConnection::connect() {
 }
 
 void RedisConnection::open(const QString& host, int port) {
-    context_.reset();
+    transport_.reset();
     broken_ = false;
     demoted_ = false;
     pending_ = 0;
@@ -133,45 +119,25 @@ void RedisConnection::open(const QString& host, int port) {
                                                       url_.masterName.toStdString() + ")"
                                                 : url_.toDisplayString().toStdString();
     const TimePoint deadline = deadlineFrom(options_.connectTimeout);
-    errno = 0;
-    redisContext* raw = isUnix ? redisConnectUnixNonBlock(url_.socketPath.toLocal8Bit().constData())
-                               : redisConnectNonBlock(host.toLocal8Bit().constData(), port);
-    const int connectErrno = errno;
-    if (raw == nullptr) {
-        throw RedisError(RedisError::Kind::Connect, "cannot allocate a Redis connection");
-    }
-    context_.reset(raw);
-    if (context_->err) {
-        const std::string reason = context_->errstr;
-        context_.reset();
-        // hiredis keeps only the text; errno normally still holds the number.
-        std::string cause = causeOfErrno(connectErrno);
-        if (cause == "connection failed") {
-            cause = reason == std::strerror(ECONNREFUSED) ? causeOfErrno(ECONNREFUSED)
-                    : reason == std::strerror(ENOENT)     ? causeOfErrno(ENOENT)
-                                                          : cause;
+    const RedisTransport::Wait wait = [&](int fd, short events) {
+        if (!waitFor(fd, events, deadline)) {
+            throw RedisError(
+                RedisError::Kind::Connect,
+                "cannot connect to " + where + ": " + (interrupted() ? "interrupted" : "timed out"),
+                interrupted() ? "interrupted" : "connect timeout");
         }
-        throw RedisError(RedisError::Kind::Connect, "cannot connect to " + where + ": " + reason,
-                         cause);
+    };
+    // Through sentinels: the transport reaches the primary they named.
+    RedisUrl target = url_;
+    if (url_.isSentinel()) {
+        target.transport = RedisUrl::Transport::Tcp;
+        target.host = host;
+        target.port = port;
     }
-    // A TCP connect may still be under way: it is done when the socket is writable.
-    if (!waitFor(POLLOUT, deadline)) {
-        context_.reset();
-        throw RedisError(
-            RedisError::Kind::Connect,
-            "cannot connect to " + where + ": " + (interrupted() ? "interrupted" : "timed out"),
-            interrupted() ? "interrupted" : "connect timeout");
-    }
-    int socketError = 0;
-    socklen_t length = sizeof(socketError);
-    if (::getsockopt(context_->fd, SOL_SOCKET, SO_ERROR, &socketError, &length) != 0) {
-        socketError = errno;
-    }
-    if (socketError != 0) {
-        context_.reset();
-        throw RedisError(RedisError::Kind::Connect,
-                         "cannot connect to " + where + ": " + std::strerror(socketError),
-                         causeOfErrno(socketError));
+    if (target.tls) {
+        transport_ = std::make_unique<TlsTransport>(target, wait);
+    } else {
+        transport_ = std::make_unique<PlainTransport>(target, wait);
     }
     lastIo_ = Clock::now();
     try {
@@ -196,8 +162,18 @@ void RedisConnection::open(const QString& host, int port) {
             }
             expectStatusOk(reply.get(), ("SELECT on " + where).c_str());
         }
+        if (url_.tls && url_.password.isEmpty() && url_.db == 0) {
+            // A server that refuses the client's certificate says so only after the handshake,
+            // at the first read: find out now, while connecting.
+            RedisReply reply = command({"PING"});
+            if (reply->type == REDIS_REPLY_ERROR) {
+                const std::string text(reply->str, reply->len);
+                throw RedisError(RedisError::Kind::Reply, "PING on " + where + ": " + text,
+                                 causeOfReply(text));
+            }
+        }
     } catch (const RedisError& e) {
-        context_.reset();
+        transport_.reset();
         throw RedisError(RedisError::Kind::Connect, e.what(), e.cause());
     }
 }
@@ -215,7 +191,7 @@ void RedisConnection::checkIfIdle() {
     }
     static const std::string ping = "*1\r\n$4\r\nPING\r\n";
     try {
-        if (redisAppendFormattedCommand(context_.get(), ping.data(), ping.size()) != REDIS_OK) {
+        if (!transport_->append(ping.data(), ping.size())) {
             fail("checking an idle connection");
         }
         ++pending_;
@@ -229,27 +205,20 @@ void RedisConnection::checkIfIdle() {
 }
 
 void RedisConnection::fail(const char* during) {
+    const int error = errno;
     broken_ = true;
     pending_ = 0;
-    const int error = errno;
-    std::string reason = context_ ? context_->errstr : "not connected";
-    std::string cause = "connection lost";
-    RedisError::Kind kind = RedisError::Kind::Io;
-    if (context_ && context_->err == REDIS_ERR_PROTOCOL) {
-        kind = RedisError::Kind::Protocol;
-        cause = "protocol error";
-    } else if (context_ && context_->err == REDIS_ERR_IO) {
-        cause = causeOfErrno(error);
-        if (cause == "connection failed") {
-            cause = "connection lost";
-        }
-    }
-    if (reason.empty()) {
-        reason = "connection lost";
+    RedisTransport::Failure failure;
+    if (transport_) {
+        failure = transport_->failure(error);
+    } else {
+        failure.reason = "not connected";
+        failure.cause = "connection lost";
     }
     throw RedisError(
-        kind, std::string(during) + " on " + url_.toDisplayString().toStdString() + ": " + reason,
-        cause);
+        failure.kind,
+        std::string(during) + " on " + url_.toDisplayString().toStdString() + ": " + failure.reason,
+        failure.cause);
 }
 
 void RedisConnection::failTimeout(const char* during) {
@@ -294,23 +263,23 @@ void RedisConnection::appendFormatted(const std::string& resp, std::size_t comma
         recheckPrimary();
     }
     checkIfIdle();
-    if (redisAppendFormattedCommand(context_.get(), resp.data(), resp.size()) != REDIS_OK) {
+    if (!transport_->append(resp.data(), resp.size())) {
         fail("sending a command");
     }
     pending_ += commands;
 }
 
 void RedisConnection::writeAll(TimePoint deadline, const char* during) {
-    int done = 0;
     for (;;) {
-        if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+        const RedisTransport::Io io = transport_->write();
+        if (io == RedisTransport::Io::Failed) {
             fail(during);
         }
-        if (done) {
+        if (io == RedisTransport::Io::Done) {
             lastIo_ = Clock::now();
             return;
         }
-        if (!waitFor(POLLOUT, deadline)) {
+        if (!waitFor(io == RedisTransport::Io::WantRead ? POLLIN : POLLOUT, deadline)) {
             failTimeout(during);
         }
     }
@@ -332,17 +301,18 @@ RedisReply RedisConnection::readReply() {
     writeAll(deadline, "sending commands");
     void* raw = nullptr;
     for (;;) {
-        if (redisGetReplyFromReader(context_.get(), &raw) != REDIS_OK) {
+        if (!transport_->nextReply(&raw)) {
             fail("reading a reply");
         }
         if (raw != nullptr) {
             break;
         }
-        if (!waitFor(POLLIN, deadline)) {
+        const short events = transport_->readEvents();
+        if (events != 0 && !waitFor(events, deadline)) {
             failTimeout("reading a reply");
         }
         errno = 0;
-        if (redisBufferRead(context_.get()) != REDIS_OK) {
+        if (!transport_->read()) {
             fail("reading a reply");
         }
     }

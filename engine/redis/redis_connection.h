@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "redis/redis_reply.h"
+#include "redis/redis_transport.h"
 #include "redis/redis_url.h"
 #include "redis/resp_writer.h"
 
@@ -27,7 +28,9 @@ struct ConnectOptions {
 
 using RedisArgs = std::vector<std::string>;
 
-// One synchronous connection (RAII over redisContext). Not thread-safe: one per thread.
+// One synchronous connection over a RedisTransport: a plain socket (hiredis's redisContext) or,
+// for rediss:// URLs, a TLS session; replies and pipelines take the same path over both. Not
+// thread-safe: one per thread.
 // After connecting it authenticates (AUTH password, or AUTH user password for ACL users)
 // and selects the URL's database. Any I/O error or timeout marks it broken; a broken
 // connection throws on use until reconnect() succeeds.
@@ -78,7 +81,7 @@ public:
     static void setInterruptFlag(const std::atomic<bool>* flag);
     static bool interrupted();
 
-    bool broken() const { return context_ == nullptr || broken_ || (demoted_ && pending_ == 0); }
+    bool broken() const { return transport_ == nullptr || broken_ || (demoted_ && pending_ == 0); }
     // Drops the old socket and connects again (AUTH, SELECT). Throws RedisError on failure.
     void reconnect();
 
@@ -88,10 +91,6 @@ public:
     const QString& serverAddress() const { return address_; }
 
 private:
-    struct ContextDeleter {
-        void operator()(redisContext* context) const { redisFree(context); }
-    };
-
     using TimePoint = std::chrono::steady_clock::time_point;
 
     void connect();
@@ -106,13 +105,14 @@ private:
     TimePoint deadlineFrom(std::chrono::milliseconds timeout) const;
     // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
     bool waitFor(short events, TimePoint deadline) const;
+    static bool waitFor(int fd, short events, TimePoint deadline);
     void writeAll(TimePoint deadline, const char* during);
     [[noreturn]] void fail(const char* during);
     [[noreturn]] void failTimeout(const char* during);
 
     RedisUrl url_;
     ConnectOptions options_;
-    std::unique_ptr<redisContext, ContextDeleter> context_;
+    std::unique_ptr<RedisTransport> transport_;
     bool broken_ = false;
     std::size_t pending_ = 0;
     bool hasDeadline_ = false;

@@ -21,8 +21,9 @@ namespace {
 QString expectedForms() {
     return QStringLiteral(
         "expected redis://host[:port][/db], unix:///path/to/socket[?db=N], "
-        "redis-cluster://host:port[,host:port...] or "
-        "redis-sentinel://host:port[,host:port...]/MASTER_NAME");
+        "redis-cluster://host:port[,host:port...], "
+        "redis-sentinel://host:port[,host:port...]/MASTER_NAME, or rediss:// / rediss-cluster:// "
+        "for TLS");
 }
 
 bool isAsciiDigit(QChar c) {
@@ -367,22 +368,28 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (scheme.compare(QLatin1String("redis-sentinel"), Qt::CaseInsensitive) == 0) {
         return parseSentinelUrl(rest);
     }
-    const QString schemeWhere = QStringLiteral("URL scheme");
     if (scheme.compare(QLatin1String("rediss"), Qt::CaseInsensitive) == 0) {
-        throw InputError(schemeWhere,
-                         QStringLiteral("rediss:// (TLS) is not supported: Debian's hiredis is "
-                                        "built without TLS; use redis:// or unix://"));
+        RedisUrl url = parseTcp(rest);
+        url.tls = true;
+        return url;
     }
+    if (scheme.compare(QLatin1String("rediss-cluster"), Qt::CaseInsensitive) == 0) {
+        RedisUrl url = parseCluster(rest);
+        url.tls = true;
+        return url;
+    }
+    const QString schemeWhere = QStringLiteral("URL scheme");
     if (!isSchemeName(scheme)) {  // not quoted: it might be "user:password@host"
         throw InputError(schemeWhere,
-                         QStringLiteral("is missing or malformed (expected redis://, unix://, "
-                                        "redis-cluster:// or redis-sentinel://)"));
+                         QStringLiteral("is missing or malformed (expected redis://, rediss://, "
+                                        "unix://, redis-cluster://, rediss-cluster:// or "
+                                        "redis-sentinel://)"));
     }
-    throw InputError(
-        schemeWhere,
-        QStringLiteral("unsupported scheme \"%1\" (expected redis://, unix://, redis-cluster:// "
-                       "or redis-sentinel://)")
-            .arg(scheme));
+    throw InputError(schemeWhere,
+                     QStringLiteral("unsupported scheme \"%1\" (expected redis://, rediss://, "
+                                    "unix://, redis-cluster://, rediss-cluster:// or "
+                                    "redis-sentinel://)")
+                         .arg(scheme));
 }
 
 QString RedisUrl::toDisplayString() const {
@@ -413,10 +420,11 @@ QString RedisUrl::toDisplayString() const {
         for (const HostPort& seed : seeds) {
             nodes.push_back(hostPort(seed.host, seed.port));
         }
-        return QStringLiteral("redis-cluster://") + userInfo + nodes.join(QLatin1Char(','));
+        return (tls ? QStringLiteral("rediss-cluster://") : QStringLiteral("redis-cluster://")) +
+               userInfo + nodes.join(QLatin1Char(','));
     }
-    return QStringLiteral("redis://") + userInfo + hostPort(host, port) + QLatin1Char('/') +
-           QString::number(db);
+    return (tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userInfo +
+           hostPort(host, port) + QLatin1Char('/') + QString::number(db);
 }
 
 RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
@@ -427,13 +435,16 @@ RedisUrl RedisUrl::nodeUrl(const QString& nodeHost, int nodePort) const {
     node.db = 0;
     node.user = user;
     node.password = password;
+    node.tls = tls;
+    node.tlsFiles = tlsFiles;
     return node;
 }
 
 bool RedisUrl::operator==(const RedisUrl& other) const {
     return transport == other.transport && host == other.host && port == other.port &&
            socketPath == other.socketPath && db == other.db && user == other.user &&
-           password == other.password && seeds == other.seeds && masterName == other.masterName &&
+           password == other.password && seeds == other.seeds && tls == other.tls &&
+           tlsFiles == other.tlsFiles && masterName == other.masterName &&
            sentinelUser == other.sentinelUser && sentinelPassword == other.sentinelPassword;
 }
 

@@ -10,14 +10,26 @@ namespace ratelab {
 //   unix:///path/to/socket[?db=N]                   (also unix://[[user]:password@]/path)
 //   redis-cluster://[[user]:password@]host:port[,host:port...][/0]
 //                                                   (seed nodes of a Redis Cluster; db 0 only)
+//   rediss://... and rediss-cluster://...           (the same over TLS: tls is set)
 //   redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/MASTER_NAME[?db=N]
 //                                                   (a primary found through its sentinels;
-//                                                   see redis/sentinel_url.h)
-// Other schemes (rediss:// included: Debian's hiredis has no TLS) are refused with InputError.
+//                                                   see redis/sentinel_url.h; no TLS)
+// Other schemes are refused with InputError.
 // User and password are percent-decoded. Passwords never appear in toDisplayString(). User info
 // without ':' ("redis://SECRET@host") is refused: some clients take it as a password.
 struct RedisUrl {
     enum class Transport { Tcp, Unix, Cluster, Sentinel };
+
+    // The files a TLS session uses (paths as given). An empty CA means the system's trust store;
+    // cert and key (both or neither) are the client's certificate for mutual TLS.
+    struct TlsFiles {
+        QString caCert;
+        QString cert;
+        QString key;
+        bool operator==(const TlsFiles& o) const {
+            return caCert == o.caCert && cert == o.cert && key == o.key;
+        }
+    };
 
     struct HostPort {
         QString host;
@@ -40,10 +52,15 @@ struct RedisUrl {
     QString masterName;
     QString sentinelUser;
     QString sentinelPassword;
+    // TLS (rediss://, rediss-cluster://): every node is reached through a TLS session whose
+    // server certificate is verified against tlsFiles.caCert and the host name.
+    bool tls = false;
+    TlsFiles tlsFiles;
 
     bool isCluster() const { return transport == Transport::Cluster; }
     bool isSentinel() const { return transport == Transport::Sentinel; }
-    // A redis:// URL for one node (of a cluster) with this URL's user and password.
+    // A redis:// (rediss:// with TLS) URL for one node of a cluster with this URL's user,
+    // password and TLS files.
     RedisUrl nodeUrl(const QString& nodeHost, int nodePort) const;
 
     // Throws InputError naming the part of the URL that is wrong (the password is never quoted).

@@ -25,7 +25,7 @@ std::string joined(const std::vector<std::string>& parts) {
 }  // namespace
 
 void RedisConnection::connectThroughSentinels() {
-    context_.reset();
+    transport_.reset();
     broken_ = false;
     demoted_ = false;
     pending_ = 0;
@@ -87,14 +87,14 @@ void RedisConnection::connectThroughSentinels() {
             open(answer.host, answer.port);
             const std::string role = roleOf(*this);
             if (role != "master" && !role.empty()) {
-                context_.reset();
+                transport_.reset();
                 problems.push_back(address_.toStdString() + ", named by sentinel " +
                                    answer.sentinel.toStdString() + ", is a " + role +
                                    ", not the primary (a failover in progress)");
                 continue;
             }
         } catch (const RedisError& e) {
-            context_.reset();
+            transport_.reset();
             problems.push_back(std::string(e.what()) + " (named by sentinel " +
                                answer.sentinel.toStdString() + ")");
             continue;

@@ -43,9 +43,10 @@ struct Batch {
     int depth = 0;
 };
 
-void tally(Counts& counts, const Limiter& limiter, const redisReply* reply, int node) {
+void tally(Counts& counts, const Limiter& limiter, const ScriptCall& call, const redisReply* reply,
+           int node) {
     try {
-        (limiter.parseReply(reply).allowed ? counts.accepted : counts.rejected)++;
+        (limiter.parseReply(reply, call).allowed ? counts.accepted : counts.rejected)++;
         if (size_t(node) >= counts.perNode.size()) {
             counts.perNode.resize(size_t(node) + 1, 0);
         }
@@ -147,7 +148,8 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
                     retry.push_back(i);  // re-sent once this pipeline is drained
                     continue;
                 }
-                tally(counts, *current->limiters[size_t(i)], reply.get(), current->node[size_t(i)]);
+                tally(counts, *current->limiters[size_t(i)], current->calls[size_t(i)], reply.get(),
+                      current->node[size_t(i)]);
             } catch (const RedisError& e) {
                 counts.error(causeAfterSending(e));
             }
@@ -158,7 +160,7 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
             try {
                 RedisReply reply =
                     router.runScript(limiter.slot(), limiter.script(), call.keys, call.args);
-                tally(counts, limiter, reply.get(), router.nodeIndexForSlot(limiter.slot()));
+                tally(counts, limiter, call, reply.get(), router.nodeIndexForSlot(limiter.slot()));
             } catch (const RedisError& e) {
                 counts.error(causeAfterSending(e));
             }

@@ -233,7 +233,7 @@ void Worker::execute(std::vector<Job>& batch) {
             continue;
         }
         try {
-            decisions[i] = used[i]->parseReply(reply.get());
+            decisions[i] = used[i]->parseReply(reply.get(), calls[i]);
             decided[i] = 1;
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());  // an error reply, or garbage from the script
@@ -253,7 +253,7 @@ void Worker::execute(std::vector<Job>& batch) {
             continue;
         }
         try {
-            decisions[i] = limiter.parseReply(reply.get());
+            decisions[i] = limiter.parseReply(reply.get(), calls[i]);
             decided[i] = 1;
         } catch (const RedisError&) {
             causes[i] = causeOfReply(reply.get());
