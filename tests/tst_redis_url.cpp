@@ -144,7 +144,8 @@ private slots:
         row("http", QStringLiteral("http://host"), "URL scheme",
             "unsupported scheme \"http\" (expected redis://, rediss://, unix://");
         row("empty scheme", QStringLiteral("://host"), "URL scheme",
-            "expected redis://, rediss://, unix://, redis-cluster:// or rediss-cluster://");
+            "expected redis://, rediss://, unix://, redis-cluster://, rediss-cluster:// or "
+            "redis-sentinel://");
         row("malformed scheme", QStringLiteral("red!s://host"), "URL scheme", "malformed");
 
         row("nothing after scheme", QStringLiteral("redis://"), "URL host", "empty");

@@ -37,6 +37,10 @@ public:
             result.latencyMs = double(timer.nsecsElapsed()) / 1e6;
             result.version =
                 serverVersion(replyString(connection_->command({"INFO", "server"}).get(), "INFO"));
+            if (url.isSentinel()) {
+                result.version +=
+                    QStringLiteral(", primary %1 via sentinel").arg(connection_->serverAddress());
+            }
             if (url.isCluster()) {
                 // The seed answered; the slot map says how many masters serve the slots.
                 if (!router_ || !(router_->url() == url)) {

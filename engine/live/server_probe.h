@@ -16,7 +16,8 @@ struct ServerStatus {
     bool answersConnect = false;  // the answer to connectTo (false: to a later check)
     bool managed = false;         // the managed local server
     RedisUrl url;                 // where it answered (the managed server: its socket)
-    QString version;              // redis_version of INFO server
+    QString version;              // redis_version of INFO server; through sentinels followed
+                                  // by ", primary host:port via sentinel"
     int clusterMasters = 0;       // Redis Cluster: the masters serving the slots; else 0
     double latencyMs = 0;         // one PING round trip
     QString error;                // why not ok (never holds a password)

@@ -99,10 +99,25 @@ bool RedisConnection::waitFor(int socket, short events, TimePoint deadline) {
 }
 
 void RedisConnection::connect() {
+    if (url_.isSentinel()) {
+        connectThroughSentinels();
+        return;
+    }
+    open(url_.host, url_.port);
+}
+
+void RedisConnection::open(const QString& host, int port) {
     transport_.reset();
     broken_ = false;
+    demoted_ = false;
     pending_ = 0;
-    const std::string where = url_.toDisplayString().toStdString();
+    const bool isUnix = url_.transport == RedisUrl::Transport::Unix;
+    address_ = isUnix ? url_.socketPath
+                      : (host.contains(u':') ? QLatin1Char('[') + host + QLatin1Char(']') : host) +
+                            QLatin1Char(':') + QString::number(port);
+    const std::string where = url_.isSentinel() ? address_.toStdString() + " (primary of " +
+                                                      url_.masterName.toStdString() + ")"
+                                                : url_.toDisplayString().toStdString();
     const TimePoint deadline = deadlineFrom(options_.connectTimeout);
     const RedisTransport::Wait wait = [&](int fd, short events) {
         if (!waitFor(fd, events, deadline)) {
@@ -112,10 +127,17 @@ void RedisConnection::connect() {
                 interrupted() ? "interrupted" : "connect timeout");
         }
     };
-    if (url_.tls) {
-        transport_ = std::make_unique<TlsTransport>(url_, wait);
+    // Through sentinels: the transport reaches the primary they named.
+    RedisUrl target = url_;
+    if (url_.isSentinel()) {
+        target.transport = RedisUrl::Transport::Tcp;
+        target.host = host;
+        target.port = port;
+    }
+    if (target.tls) {
+        transport_ = std::make_unique<TlsTransport>(target, wait);
     } else {
-        transport_ = std::make_unique<PlainTransport>(url_, wait);
+        transport_ = std::make_unique<PlainTransport>(target, wait);
     }
     lastIo_ = Clock::now();
     try {
@@ -237,6 +259,9 @@ void RedisConnection::appendFormatted(const std::string& resp, std::size_t comma
     if (broken()) {
         fail("sending a command");
     }
+    if (url_.isSentinel()) {
+        recheckPrimary();
+    }
     checkIfIdle();
     if (!transport_->append(resp.data(), resp.size())) {
         fail("sending a command");
@@ -301,6 +326,12 @@ RedisReply RedisConnection::readReply() {
     if (reply->type == REDIS_REPLY_ERROR &&
         std::string_view(reply->str, reply->len).rfind("ERR max number of clients", 0) == 0) {
         broken_ = true;
+    }
+    // Through sentinels: a primary that turned replica (a failover). The replies still pending
+    // are read as usual; then the connection counts as broken and reconnecting asks again.
+    if (url_.isSentinel() && reply->type == REDIS_REPLY_ERROR &&
+        std::string_view(reply->str, reply->len).rfind("READONLY", 0) == 0) {
+        demoted_ = true;
     }
     return reply;
 }

@@ -35,6 +35,11 @@ using RedisArgs = std::vector<std::string>;
 // and selects the URL's database. Any I/O error or timeout marks it broken; a broken
 // connection throws on use until reconnect() succeeds.
 //
+// A redis-sentinel:// URL connects to the primary its sentinels name (redis/sentinel_connect.cpp):
+// each connect and reconnect asks them again, ROLE must say master, and a READONLY reply (the
+// primary was demoted) makes the connection count as broken once its pipeline is read, so the
+// next use asks again.
+//
 // The socket is non-blocking and every wait is a poll() against a deadline, so a peer that
 // trickles bytes cannot stretch a command past it, and a process-wide interrupt flag (the
 // command line's SIGINT/SIGTERM) cuts any wait short within kInterruptGrace.
@@ -76,16 +81,26 @@ public:
     static void setInterruptFlag(const std::atomic<bool>* flag);
     static bool interrupted();
 
-    bool broken() const { return transport_ == nullptr || broken_; }
+    bool broken() const { return transport_ == nullptr || broken_ || (demoted_ && pending_ == 0); }
     // Drops the old socket and connects again (AUTH, SELECT). Throws RedisError on failure.
     void reconnect();
 
     const RedisUrl& url() const { return url_; }
+    // The server this connection reached: "host:port" (for a sentinel URL, the primary's), or
+    // the socket path.
+    const QString& serverAddress() const { return address_; }
 
 private:
     using TimePoint = std::chrono::steady_clock::time_point;
 
     void connect();
+    // Connects to one server (TCP host:port, or the URL's socket), then AUTH and SELECT.
+    void open(const QString& host, int port);
+    // Asks the sentinels for the primary and opens it (redis/sentinel_connect.cpp).
+    void connectThroughSentinels();
+    // Every kSentinelRecheck, before a round of commands: asks the sentinel again and moves to
+    // the primary it names now if that changed (redis/sentinel_connect.cpp).
+    void recheckPrimary();
     void checkIfIdle();
     TimePoint deadlineFrom(std::chrono::milliseconds timeout) const;
     // Waits until the socket is ready for `events` (POLLIN/POLLOUT) or the deadline passes.
@@ -104,6 +119,20 @@ private:
     TimePoint deadline_{};
     TimePoint lastIo_{};
     RespWriter writer_;
+    QString address_;
+    // Sentinel: the primary answered READONLY (demoted by a failover).
+    bool demoted_ = false;
+    // Sentinel: which one answered last (asked first next time), when they were last asked, and
+    // why that failed (repeated while the sentinels are not asked again).
+    int sentinelIndex_ = 0;
+    TimePoint lastAsk_{};
+    bool askedBefore_ = false;
+    std::string lastAskCause_;
+    // Sentinel: the primary connected to, and the connection to the sentinel that named it.
+    QString primaryHost_;
+    int primaryPort_ = 0;
+    std::unique_ptr<RedisConnection> sentinel_;
+    TimePoint lastRecheck_{};
 };
 
 }  // namespace ratelab

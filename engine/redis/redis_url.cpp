@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "input_error.h"
+#include "redis/sentinel_url.h"
 
 namespace ratelab {
 
@@ -20,7 +21,9 @@ namespace {
 QString expectedForms() {
     return QStringLiteral(
         "expected redis://host[:port][/db], unix:///path/to/socket[?db=N], "
-        "redis-cluster://host:port[,host:port...], or rediss:// / rediss-cluster:// for TLS");
+        "redis-cluster://host:port[,host:port...], "
+        "redis-sentinel://host:port[,host:port...]/MASTER_NAME, or rediss:// / rediss-cluster:// "
+        "for TLS");
 }
 
 bool isAsciiDigit(QChar c) {
@@ -362,6 +365,9 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (scheme.compare(QLatin1String("redis-cluster"), Qt::CaseInsensitive) == 0) {
         return parseCluster(rest);
     }
+    if (scheme.compare(QLatin1String("redis-sentinel"), Qt::CaseInsensitive) == 0) {
+        return parseSentinelUrl(rest);
+    }
     if (scheme.compare(QLatin1String("rediss"), Qt::CaseInsensitive) == 0) {
         RedisUrl url = parseTcp(rest);
         url.tls = true;
@@ -376,15 +382,20 @@ RedisUrl RedisUrl::parse(const QString& text) {
     if (!isSchemeName(scheme)) {  // not quoted: it might be "user:password@host"
         throw InputError(schemeWhere,
                          QStringLiteral("is missing or malformed (expected redis://, rediss://, "
-                                        "unix://, redis-cluster:// or rediss-cluster://)"));
+                                        "unix://, redis-cluster://, rediss-cluster:// or "
+                                        "redis-sentinel://)"));
     }
     throw InputError(schemeWhere,
                      QStringLiteral("unsupported scheme \"%1\" (expected redis://, rediss://, "
-                                    "unix://, redis-cluster:// or rediss-cluster://)")
+                                    "unix://, redis-cluster://, rediss-cluster:// or "
+                                    "redis-sentinel://)")
                          .arg(scheme));
 }
 
 QString RedisUrl::toDisplayString() const {
+    if (transport == Transport::Sentinel) {
+        return sentinelDisplayString(*this);
+    }
     // The user is re-encoded so that the result parses back to the same URL.
     const QString shownUser = QString::fromLatin1(user.toUtf8().toPercentEncoding());
     QString userInfo;
@@ -433,7 +444,8 @@ bool RedisUrl::operator==(const RedisUrl& other) const {
     return transport == other.transport && host == other.host && port == other.port &&
            socketPath == other.socketPath && db == other.db && user == other.user &&
            password == other.password && seeds == other.seeds && tls == other.tls &&
-           tlsFiles == other.tlsFiles;
+           tlsFiles == other.tlsFiles && masterName == other.masterName &&
+           sentinelUser == other.sentinelUser && sentinelPassword == other.sentinelPassword;
 }
 
 }  // namespace ratelab

@@ -15,6 +15,7 @@ class RedisError;
 //  - Connection causes (refused, no such socket, connect timeout, lost, unreachable): the
 //    decision was never sent.
 //  - Redis error replies, by their first word (NOPERM, OOM, BUSY, ...), and "max clients".
+//  - Sentinel causes: "failover", "no sentinel", "unknown master" (redis/sentinel_connect.cpp).
 //  - BadReply: an answer of the wrong shape (e.g. garbage in the limiter's keys).
 enum class ErrorCause : int {
     UnknownOutcome,
@@ -40,7 +41,10 @@ enum class ErrorCause : int {
     Wrongtype,
     Noscript,
     RedirectLoop,
-    ErrReply,  // "ERR ..." and any other error word not listed
+    Failover,       // through sentinels: the named primary is a replica or unreachable
+    NoSentinel,     // through sentinels: none of them answered
+    UnknownMaster,  // through sentinels: none knows the URL's master name
+    ErrReply,       // "ERR ..." and any other error word not listed
     ProtocolError,
     BadReply,
     Other,
