@@ -15,6 +15,8 @@
 #include <QWheelEvent>
 #include <QXYSeries>
 #include <QtTest>
+#include <algorithm>
+#include <optional>
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_editor.h"
@@ -157,6 +159,18 @@ private slots:
             // The rejected area is stacked on the accepted one.
             QCOMPARE(qint64(sumY(charts[i]->rejectedSeries()) - sumY(charts[i]->acceptedSeries())),
                      run.limiters[i].rejected);
+            // The run's busiest interval of the config window is marked where it happened.
+            const std::optional<TimelineModel::Burst> burst = charts[i]->model().burst();
+            QVERIFY2(burst.has_value(), "no admitted burst marked after the run");
+            const std::vector<BusiestInterval>& bursts = run.limiters[i].admittedBurst;
+            const auto shortest = std::find_if(bursts.begin(), bursts.end(), [&](auto& b) {
+                return TimelineModel::configWindowsMs(run.limiters[i].spec).contains(b.windowMs);
+            });
+            QVERIFY(shortest != bursts.end());
+            QCOMPARE(burst->x0, double(shortest->fromMs) / 1000.0);
+            QVERIFY2(burst->label.startsWith(QString::number(shortest->permits) +
+                                             QStringLiteral(" accepted")),
+                     qPrintable(burst->label));
         }
         RedisConnection c(fixtureUrl());
         for (const LimiterSpec& spec : scenario.limiters) {

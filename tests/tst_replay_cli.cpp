@@ -155,10 +155,12 @@ private slots:
                                         << 2 << QStringLiteral("trace.csv:2");
         QTest::newRow("empty trace")
             << okSpec << QByteArray() << QStringList() << 2 << QStringLiteral("trace.csv");
-        QTest::newRow("tls url") << okSpec << okTrace
-                                 << QStringList{QStringLiteral("--redis"),
-                                                QStringLiteral("rediss://localhost:6380")}
-                                 << 2 << QStringLiteral("TLS");
+        // rediss:// is a URL like any other now; a TLS file that is not there is bad input.
+        QTest::newRow("missing TLS file")
+            << okSpec << okTrace
+            << QStringList{QStringLiteral("--redis"), QStringLiteral("rediss://localhost:6380"),
+                           QStringLiteral("--tls-ca-cert"), QStringLiteral("/nonexistent/ca.crt")}
+            << 2 << QStringLiteral("--tls-ca-cert: ");
         QTest::newRow("unknown option")
             << okSpec << okTrace << QStringList{QStringLiteral("--colour")} << 2
             << QStringLiteral("colour");

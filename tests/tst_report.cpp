@@ -137,8 +137,11 @@ RunSnapshot syntheticRun() {
     LimiterSnapshot quota;
     quota.spec =
         fixedWindow(300, 15, CalendarUnit::Seconds, QByteArrayLiteral("UTC"), Scope::PerClient);
-    quota.clients = {ratelab::ClientTotals{QStringLiteral("a")},
-                     ratelab::ClientTotals{QStringLiteral("b")}};
+    for (const QString& name : {QStringLiteral("a"), QStringLiteral("b")}) {
+        ratelab::ClientTotals client;
+        client.client = name;
+        quota.clients.append(client);
+    }
     qint64 windowCount = 0;
     for (int i = 0; i < buckets; ++i) {
         const qint64 offered = qint64(6 + 4 * std::sin(i / 40.0));

@@ -65,8 +65,11 @@ RunSnapshot snapshot(const LimiterSpec& spec, qint64 bucketMs, qint64 elapsedMs,
     limiter.bucketAccepted = accepted;
     limiter.bucketRejected = rejected;
     limiter.bucketErrors = QVector<qint64>(accepted.size(), 0);
-    for (int c = 0; c < clients; ++c)
-        limiter.clients.append({QStringLiteral("c%1").arg(c)});
+    for (int c = 0; c < clients; ++c) {
+        ratelab::ClientTotals totals;
+        totals.client = QStringLiteral("c%1").arg(c);
+        limiter.clients.append(totals);
+    }
     run.limiters.append(limiter);
     return run;
 }

@@ -60,6 +60,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
     connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
         onSnapshot(s);
+        showAdmittedBursts(s);
         forgetAbandonedLimiters();  // again: a decision in flight at the rename may have written
         updateEnabled();
     });
@@ -392,6 +393,21 @@ bool MainWindow::confirmRename(const QString& from, const QString& to) {
 }
 
 // A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
+// The busiest interval of each limiter, marked on its timeline once the run has finished (the
+// snapshot gives ms since the run's start; the timelines draw epoch ms on the run's clock).
+void MainWindow::showAdmittedBursts(const RunSnapshot& snapshot) {
+    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+        QVector<BusiestInterval> intervals;
+        for (BusiestInterval interval : snapshot.limiters[i].admittedBurst) {
+            interval.fromMs += snapshot.startEpochMs;
+            interval.firstMs += snapshot.startEpochMs;
+            interval.lastMs += snapshot.startEpochMs;
+            intervals.push_back(interval);
+        }
+        timelines_[i]->setBusiestIntervals(intervals);
+    }
+}
+
 void MainWindow::markStep(const StepSession::Step& step) {
     if (step.index < 0 || last_.startEpochMs == 0)
         return;

@@ -113,6 +113,7 @@ private:
     void onLimitersEdited();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
+    void showAdmittedBursts(const RunSnapshot& snapshot);
     void markStep(const StepSession::Step& step);
     void markModified();
     void updateTitle();
