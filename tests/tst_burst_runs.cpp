@@ -150,6 +150,39 @@ private slots:
     // A per-client bucket of 5 per second, 3 clients sharing 60 requests/s (each well above
     // 5/s): each client is admitted at most 5 in any second, all together 15; per client in
     // summary.json too.
+    // Skewed client clocks (traffic "clock_skew_ms") make a limiter that trusts the client's
+    // time admit more than its limit in a true window; the metric counts grants at the run's
+    // own time, not at the (skewed) time the limiter was told, or it could never show this.
+    void skewedClientsShowInTrueTime_data() {
+        QTest::addColumn<qint64>("skewMs");
+        QTest::addColumn<bool>("overLimit");
+        QTest::newRow("no skew") << qint64(0) << false;
+        QTest::newRow("two clients 800 ms ahead") << qint64(800) << true;
+    }
+    void skewedClientsShowInTrueTime() {
+        QFETCH(qint64, skewMs);
+        QFETCH(bool, overLimit);
+        LimiterSpec sliding;
+        sliding.type = LimiterType::SlidingWindow;
+        sliding.name = uniqueName(QStringLiteral("burst-skew"));
+        sliding.rules = {SlidingRule{10, 1000}};
+        Scenario scenario = virtualRun(sliding, 40, 6, "2024-01-01T00:00:00.000Z");
+        scenario.traffic.clients = 4;
+        scenario.traffic.seed = 1;
+        if (skewMs != 0) {
+            scenario.traffic.clientSkewMs = {{QStringLiteral("c2"), skewMs},
+                                             {QStringLiteral("c3"), skewMs}};
+        }
+        const RunSnapshot run = runToEnd(scenario);
+        const BusiestInterval* second = window(run.limiters[0].admittedBurst, 1000);
+        QVERIFY(second != nullptr);
+        if (overLimit) {
+            QVERIFY2(second->permits > 10, qPrintable(QString::number(second->permits)));
+        } else {
+            QCOMPARE(second->permits, 10);
+        }
+    }
+
     void perClientFigures() {
         Scenario scenario =
             virtualRun(tokenBucket(5, 1000, Scope::PerClient), 60, 3, "2024-01-01T00:00:00Z");

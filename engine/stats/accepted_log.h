@@ -7,8 +7,9 @@
 
 namespace ratelab {
 
-// One accepted decision of one client: the run time the limiter decided at (ms since the run's
-// start) and the permits it granted. 16 bytes: a request's permits are at most 1e9.
+// One accepted decision of one client: the run's own time of the decision (ms since the run's
+// start; not the limiter's time, which a skewed client clock or Redis TIME shifts) and the
+// permits it granted. 16 bytes: a request's permits are at most 1e9.
 struct AcceptedRecord {
     qint64 ms = 0;
     qint32 client = 0;

@@ -331,9 +331,10 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
     const TrafficSpec& traffic = *ctx_.traffic;
     if (decision->allowed) {
-        // The admitted-burst metric counts a grant when the limiter decided it, held or not.
-        counters.recordAccepted(decision->atMs - ctx_.clock->startEpochMs(), job.client,
-                                job.permits);
+        // The admitted-burst metric counts a grant at the run's own time of the decision, held
+        // or not: not at the limiter's time, which a skewed client clock or Redis TIME shifts,
+        // because what skew breaks is how many were admitted in a true interval.
+        counters.recordAccepted(attemptRunUs / 1000, job.client, job.permits);
     }
     if (decision->allowed && traffic.mode == AcquireMode::Wait && decision->delayMs > 0) {
         // As nginx, the leaky bucket holds the request delay_ms before it proceeds: it completes
