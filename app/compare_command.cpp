@@ -173,8 +173,12 @@ int compareCommand(const QStringList& args) {
                                  QStringLiteral("The baseline run's folder."));
     parser.addPositionalArgument(QStringLiteral("new"), QStringLiteral("The new run's folder."));
     parser.addOptions({{QStringLiteral("tolerance"),
-                        QStringLiteral("Largest difference that passes, in percent (default 0 "
-                                       "for virtual-clock runs, 5 otherwise)."),
+                        QStringLiteral("Largest difference of a count or burst that passes, in "
+                                       "percent (default 0 for virtual-clock runs, 5 otherwise)."),
+                        QStringLiteral("PCT")},
+                       {QStringLiteral("latency-tolerance"),
+                        QStringLiteral("Also check latencies (p50_ms, p99_ms), with this "
+                                       "tolerance in percent; by default they are shown only."),
                         QStringLiteral("PCT")}});
     if (!parseArguments(parser, args, {}, 2)) {
         return kBadInput;
@@ -182,37 +186,48 @@ int compareCommand(const QStringList& args) {
     return runGuarded([&] {
         const Summary base = loadSummary(parser.positionalArguments().at(0));
         const Summary now = loadSummary(parser.positionalArguments().at(1));
-        const bool given = parser.isSet(QStringLiteral("tolerance"));
-        double tolerance = 0;
-        if (given) {
+        const auto percentOption = [&](const QString& name) {
             bool ok = false;
-            tolerance = QLocale::c().toDouble(parser.value(QStringLiteral("tolerance")), &ok);
-            if (!ok || !std::isfinite(tolerance) || tolerance < 0) {
-                throw InputError(QStringLiteral("--tolerance"),
+            const double pct = QLocale::c().toDouble(parser.value(name), &ok);
+            if (!ok || !std::isfinite(pct) || pct < 0) {
+                throw InputError(QStringLiteral("--") + name,
                                  QStringLiteral("must be a number of percent from 0, got \"%1\"")
-                                     .arg(parser.value(QStringLiteral("tolerance"))));
+                                     .arg(parser.value(name)));
             }
-        }
+            return pct;
+        };
+        const bool given = parser.isSet(QStringLiteral("tolerance"));
+        const double tolerance = given ? percentOption(QStringLiteral("tolerance")) : 0;
+        // Latencies measure the machine (its load, its scheduler) more than the limiter: two
+        // runs of one scenario differ by tens of percent, so they fail only when asked to.
+        const bool latencyChecked = parser.isSet(QStringLiteral("latency-tolerance"));
+        const double latencyTolerance =
+            latencyChecked ? percentOption(QStringLiteral("latency-tolerance")) : 0;
         const bool bothVirtual = base.virtualClock && now.virtualClock;
-        const bool paced = base.clockSpeed > 0 || now.clockSpeed > 0;
-        // The tolerance a figure gets: the one given, else 0 where virtual runs repeat exactly.
+        // The tolerance a count or burst gets: the one given, else 0 where virtual runs repeat
+        // exactly.
         const auto toleranceOf = [&](const QString& metric) {
+            if (isTiming(metric)) {
+                return latencyTolerance;
+            }
             if (given) {
                 return tolerance;
             }
-            return bothVirtual && !(paced && isTiming(metric)) ? 0.0 : kRealClockTolerancePct;
+            return bothVirtual ? 0.0 : kRealClockTolerancePct;
         };
 
         QString text;
         QTextStream out(&text);
         out << "base: " << base.path << "\nnew:  " << now.path << "\n";
-        out << (given ? QStringLiteral("tolerance: %1 %\n").arg(fmt(tolerance))
-                : bothVirtual
-                    ? QStringLiteral("tolerance: 0 % (virtual clocks; latencies of a paced "
-                                     "virtual clock %1 %)\n")
-                          .arg(fmt(kRealClockTolerancePct))
-                    : QStringLiteral("tolerance: %1 % (real clock)\n")
-                          .arg(fmt(kRealClockTolerancePct)));
+        out << (given         ? QStringLiteral("tolerance: %1 %\n").arg(fmt(tolerance))
+                : bothVirtual ? QStringLiteral("tolerance: 0 % (virtual clocks)\n")
+                              : QStringLiteral("tolerance: %1 % (real clock)\n")
+                                    .arg(fmt(kRealClockTolerancePct)));
+        out << (latencyChecked
+                    ? QStringLiteral("latencies: checked, tolerance %1 %\n")
+                          .arg(fmt(latencyTolerance))
+                    : QStringLiteral("latencies: shown, not checked (--latency-tolerance PCT "
+                                     "checks them)\n"));
         int failing = 0;
         QStringList onlyOne;
         for (const QString& l : base.limiters) {
@@ -254,7 +269,8 @@ int compareCommand(const QStringList& args) {
             if (other->value == f.value) {
                 continue;
             }
-            const bool over = exceeds(f.value, other->value, toleranceOf(f.metric));
+            const bool checked = latencyChecked || !isTiming(f.metric);
+            const bool over = checked && exceeds(f.value, other->value, toleranceOf(f.metric));
             failing += over ? 1 : 0;
             rows << QStringLiteral("%1 %2 %3 %4 %5 %6 %7%8")
                         .arg(f.limiter, -limiterWidth)
@@ -264,7 +280,9 @@ int compareCommand(const QStringList& args) {
                         .arg(fmt(other->value), 12)
                         .arg(fmt(other->value - f.value), 12)
                         .arg(percent(f.value, other->value), 10)
-                        .arg(over ? QStringLiteral("  OVER") : QString());
+                        .arg(over      ? QStringLiteral("  OVER")
+                             : checked ? QString()
+                                       : QStringLiteral("  (latency, not checked)"));
         }
         for (const Figure& f : now.figures) {
             if (base.limiters.contains(f.limiter) && find(base, f) == nullptr) {

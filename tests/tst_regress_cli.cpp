@@ -211,6 +211,43 @@ private slots:
         QVERIFY2(tolerated.out.contains("verdict: same"), tolerated.out);
     }
 
+    // Latencies differ between two runs of one scenario on a busy machine: shown, and checked
+    // only with --latency-tolerance.
+    void compareLatencyOnlyWhenAsked() {
+        const QString name = uniqueName(QStringLiteral("regress-lat"));
+        const QString base = dir_.filePath(QStringLiteral("lat-base"));
+        const QString slower = dir_.filePath(QStringLiteral("lat-slower"));
+        QCOMPARE(run({QStringLiteral("run"), scenario(QStringLiteral("lat.json"), name, 10),
+                      QStringLiteral("--out"), base})
+                     .exitCode,
+                 0);
+        QVERIFY(QDir().mkpath(slower));
+        QFile in(QDir(base).filePath(QStringLiteral("summary.json")));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject summary = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray limiters = summary.value(QStringLiteral("limiters")).toArray();
+        QJsonObject limiter = limiters.at(0).toObject();
+        QJsonObject latency = limiter.value(QStringLiteral("latency")).toObject();
+        latency.insert(QStringLiteral("p99_ms"),
+                       latency.value(QStringLiteral("p99_ms")).toDouble() * 3 + 1);
+        limiter.insert(QStringLiteral("latency"), latency);
+        limiters.replace(0, limiter);
+        summary.insert(QStringLiteral("limiters"), limiters);
+        QFile out(QDir(slower).filePath(QStringLiteral("summary.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(summary).toJson());
+        out.close();
+
+        const Result shown = run({QStringLiteral("compare"), base, slower});
+        QVERIFY2(shown.exitCode == 0, shown.out + shown.err);
+        QVERIFY2(shown.out.contains("(latency, not checked)"), shown.out);
+        const Result checked = run({QStringLiteral("compare"), base, slower,
+                                    QStringLiteral("--latency-tolerance"), QStringLiteral("50")});
+        QVERIFY2(checked.exitCode == 1, checked.out + checked.err);
+        QVERIFY2(checked.out.contains("p99_ms"), checked.out);
+        QVERIFY2(checked.out.contains("OVER"), checked.out);
+    }
+
     // A limiter in only one of the runs is reported and fails the comparison.
     void compareLimiterOnOneSide() {
         const QString a = uniqueName(QStringLiteral("regress-a"));
