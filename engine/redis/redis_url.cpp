@@ -9,10 +9,14 @@
 
 #include "input_error.h"
 #include "redis/sentinel_url.h"
+#include "redis/url_text.h"
 
 namespace ratelab {
 
 namespace {
+
+using url_text::authorityEnd;
+using url_text::percentDecode;
 
 // Error messages quote only parts that cannot hold the password: the scheme (when it is a valid
 // scheme name), host, port, database and query names. Everything is checked after the user info
@@ -114,21 +118,6 @@ int parseDb(QStringView text) {
                        QStringLiteral("0..%1").arg(max));
 }
 
-QString percentDecode(QStringView text, const QString& where) {
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == u'%' &&
-            (i + 2 >= text.size() || !isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2]))) {
-            throw InputError(where, QStringLiteral("has a '%' not followed by two hex digits"));
-        }
-    }
-    QStringDecoder fromUtf8(QStringDecoder::Utf8);
-    const QString decoded = fromUtf8(QByteArray::fromPercentEncoding(text.toUtf8()));
-    if (fromUtf8.hasError()) {
-        throw InputError(where, QStringLiteral("is not valid UTF-8 once percent-decoded"));
-    }
-    return decoded;
-}
-
 // "[user]:[password]": both parts optional and percent-encoded; the first ':' separates them.
 // User info without ':' is refused: some clients read "redis://SECRET@host" as a password,
 // others as a user name, which would be sent without it and shown in messages.
@@ -148,14 +137,6 @@ void setUserInfo(QStringView info, RedisUrl& url) {
 }
 
 // The authority (user info and host) ends at the first '/', '?' or '#' (RFC 3986).
-qsizetype authorityEnd(QStringView rest) {
-    for (qsizetype i = 0; i < rest.size(); ++i) {
-        if (rest[i] == u'/' || rest[i] == u'?' || rest[i] == u'#') {
-            return i;
-        }
-    }
-    return rest.size();
-}
 
 void refuseFragment(QStringView tail) {
     if (tail.contains(u'#')) {
@@ -337,6 +318,30 @@ RedisUrl parseUnix(QStringView rest) {
 }
 
 }  // namespace
+
+QString url_text::percentDecode(QStringView text, const QString& where) {
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == u'%' &&
+            (i + 2 >= text.size() || !isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2]))) {
+            throw InputError(where, QStringLiteral("has a '%' not followed by two hex digits"));
+        }
+    }
+    QStringDecoder fromUtf8(QStringDecoder::Utf8);
+    const QString decoded = fromUtf8(QByteArray::fromPercentEncoding(text.toUtf8()));
+    if (fromUtf8.hasError()) {
+        throw InputError(where, QStringLiteral("is not valid UTF-8 once percent-decoded"));
+    }
+    return decoded;
+}
+
+qsizetype url_text::authorityEnd(QStringView rest) {
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        if (rest[i] == u'/' || rest[i] == u'?' || rest[i] == u'#') {
+            return i;
+        }
+    }
+    return rest.size();
+}
 
 RedisUrl RedisUrl::parse(const QString& text) {
     const QString where = QStringLiteral("URL");

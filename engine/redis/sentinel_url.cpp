@@ -2,13 +2,16 @@
 
 #include <QByteArray>
 #include <QList>
-#include <QStringDecoder>
 #include <QStringList>
 
 #include "input_error.h"
+#include "redis/url_text.h"
 
 namespace ratelab {
 namespace {
+
+using url_text::authorityEnd;
+using url_text::percentDecode;
 
 // Host, port, database and user info are checked by RedisUrl::parse on a redis:// URL built
 // from that part alone, so both schemes give the same messages for the same mistakes (and
@@ -18,37 +21,8 @@ QString example() {
     return QStringLiteral("e.g. redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster");
 }
 
-bool isHex(QChar c) {
-    const char16_t u = c.unicode();
-    return (u >= '0' && u <= '9') || (u >= 'a' && u <= 'f') || (u >= 'A' && u <= 'F');
-}
-
-QString percentDecode(QStringView text, const QString& where) {
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        if (text[i] == u'%' &&
-            (i + 2 >= text.size() || !isHex(text[i + 1]) || !isHex(text[i + 2]))) {
-            throw InputError(where, QStringLiteral("has a '%' not followed by two hex digits"));
-        }
-    }
-    QStringDecoder fromUtf8(QStringDecoder::Utf8);
-    const QString decoded = fromUtf8(QByteArray::fromPercentEncoding(text.toUtf8()));
-    if (fromUtf8.hasError()) {
-        throw InputError(where, QStringLiteral("is not valid UTF-8 once percent-decoded"));
-    }
-    return decoded;
-}
-
 QString percentEncode(const QString& text) {
     return QString::fromLatin1(text.toUtf8().toPercentEncoding());
-}
-
-qsizetype authorityEnd(QStringView rest) {
-    for (qsizetype i = 0; i < rest.size(); ++i) {
-        if (rest[i] == u'/' || rest[i] == u'?' || rest[i] == u'#') {
-            return i;
-        }
-    }
-    return rest.size();
 }
 
 // One sentinel, "host[:port]" or "[IPv6][:port]"; the port defaults to 26379, not 6379.
