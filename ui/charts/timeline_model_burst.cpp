@@ -6,50 +6,14 @@
 #include <algorithm>
 
 namespace ratelab {
-namespace {
-
-qint64 unitMs(CalendarUnit unit) {
-    switch (unit) {
-        case CalendarUnit::Milliseconds:
-            return 1;
-        case CalendarUnit::Seconds:
-            return 1000;
-        case CalendarUnit::Minutes:
-            return 60'000;
-        case CalendarUnit::Hours:
-            return 3'600'000;
-        case CalendarUnit::Days:
-            return 86'400'000;
-        case CalendarUnit::Months:
-            return 30LL * 86'400'000;
-    }
-    return 1000;
-}
-
-}  // namespace
 
 QVector<qint64> TimelineModel::configWindowsMs(const LimiterSpec& spec) {
+    // The engine's list (stats/admitted_burst.h), the windows the run measured.
     QVector<qint64> windows;
-    switch (spec.type) {
-        case LimiterType::TokenBucket:
-            windows << spec.intervalMs;
-            break;
-        case LimiterType::FixedWindow:
-            windows << spec.interval * unitMs(spec.unit);
-            break;
-        case LimiterType::SlidingWindow:
-            for (const SlidingRule& rule : spec.rules)
-                windows << rule.windowMs;
-            break;
-        case LimiterType::Gcra:
-        case LimiterType::LeakyBucket:
-            windows << spec.periodMs;
-            break;
-        case LimiterType::SlidingCounter:
-            windows << spec.windowMs;
-            break;
+    for (qint64 ms : limiterWindowsMs(spec)) {
+        if (ms >= 1)
+            windows << ms;
     }
-    windows.removeIf([](qint64 ms) { return ms < 1; });
     std::sort(windows.begin(), windows.end());
     windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
     return windows;
