@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 CLANG_BUILD_DIR=${CLANG_BUILD_DIR:-build-clang}
 ratelab_install_deps
-ratelab_build "$BUILD_DIR"
+ratelab_build_tests "$BUILD_DIR"
 if [ "${RATELAB_CLANG:-1}" != 0 ]; then
     ratelab_build_clang "$CLANG_BUILD_DIR"
 fi

@@ -22,6 +22,7 @@
 #include "run/run_controller.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
+#include "window/decision_panel.h"
 #include "window/main_window.h"
 
 using namespace ratelab;
@@ -175,6 +176,53 @@ private slots:
             QCOMPARE(markers[i].label, QStringLiteral("step #%1: allowed").arg(i + 1));
             QCOMPARE(markers[i].x, 2.0 * i);
         }
+        RedisConnection c(fixtureUrl());
+        makeLimiter(s.limiters[0])->reset(c);
+        w.setWindowModified(false);
+    }
+
+    // Start after Step began again from request #1 on reset keys, dropping the stepped
+    // requests. It now reads "Continue" and the run goes on from the next request: the step
+    // marks and the decision list stay, and the totals count the stepped requests once.
+    void startContinuesTheSteps() {
+        MainWindow w;
+        w.show();
+        connectToFixture(w);
+        Scenario s = bucketScenario(2);  // 50/s for 2 s: 100 requests
+        s.traffic.clock.speed = 0;
+        w.setScenario(s);
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        for (int i = 1; i <= 3; ++i) {
+            w.stepAction()->trigger();
+            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), i, 10000);
+        }
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Continue"));
+        QVERIFY(w.startAction()->toolTip().contains(QStringLiteral("from request #4")));
+
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        w.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        const RunSnapshot run = finished.first().first().value<RunSnapshot>();
+        QCOMPARE(run.scheduled, 100);
+        QCOMPARE(run.limiters[0].fired, 100);
+        // 10 permits in any second (Redisson): 20 in 2 s, the 3 stepped ones among them; a run
+        // that reset the keys after the steps would have let 23 through.
+        QCOMPARE(run.limiters[0].accepted, 20);
+        QCOMPARE(w.decisions()->requestCount(), 3);
+        int stepMarks = 0;
+        for (const TimelineModel::Marker& m : w.timelines().value(0)->model().markers())
+            stepMarks += int(m.label.count(QStringLiteral("step #")));  // 20 ms apart: merged
+        QCOMPARE(stepMarks, 3);
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));  // the steps are spent
+
+        // Stepped again, then edited: the steps no longer fit the scenario, Start starts anew.
+        w.stepAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 4, 10000);
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Continue"));
+        s.limiters[0].rate = 20;
+        w.setScenario(s);
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));
         RedisConnection c(fixtureUrl());
         makeLimiter(s.limiters[0])->reset(c);
         w.setWindowModified(false);

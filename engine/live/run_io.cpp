@@ -33,9 +33,13 @@ void RunIo::forgetFinishedRun() {
     thread_.post([](LimiterStatePoller& p) { p.forgetFinished(); });
 }
 
-void RunIo::startRun(const Scenario& scenario, const RedisUrl& url) {
-    thread_.post([this, scenario, url](LimiterStatePoller& p) {
+void RunIo::startRun(const Scenario& scenario, const RedisUrl& url,
+                     std::shared_ptr<StepSession> steps) {
+    thread_.post([this, scenario, url, steps](LimiterStatePoller& p) {
         auto runner = std::make_shared<ScenarioRunner>(scenario, url);
+        if (steps) {
+            runner->continueFrom(*steps);  // steps run on this thread: none is under way
+        }
         RunTimeSampler::attach(*runner, url, mailbox_, notifier_);  // virtual clocks
         try {
             runner->start();  // connects and resets the limiters' keys: not on the UI thread

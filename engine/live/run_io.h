@@ -32,8 +32,10 @@ public:
     ~RunIo() override;
 
     void setUrl(const RedisUrl& url);
-    // runStarted (the run is then watched) or runFailed follows.
-    void startRun(const Scenario& scenario, const RedisUrl& url);
+    // runStarted (the run is then watched) or runFailed follows. With `steps`, the run
+    // continues that step session (ScenarioRunner::continueFrom) instead of resetting.
+    void startRun(const Scenario& scenario, const RedisUrl& url,
+                  std::shared_ptr<StepSession> steps = nullptr);
     // Sends the next request of `session` (a new session of `scenario` when null); stepped or
     // stepFailed follows, and the session is watched.
     void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);

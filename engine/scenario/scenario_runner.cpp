@@ -1,8 +1,10 @@
 #include "scenario/scenario_runner.h"
 
-#include <QDateTime>
+#include <QJsonObject>
 #include <algorithm>
 #include <cmath>
+
+#include "scenario/step_session.h"
 
 namespace ratelab {
 
@@ -46,6 +48,29 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
     context_.progressUs = &progressUs_;
 }
 
+bool ScenarioRunner::sameSchedule(const Scenario& a, const Scenario& b) {
+    const auto schedule = [](const Scenario& s) {
+        QJsonObject json = scenarioToJson(s);
+        json.remove(QStringLiteral("name"));
+        json.remove(QStringLiteral("expect"));
+        return json;
+    };
+    return schedule(a) == schedule(b);
+}
+
+void ScenarioRunner::continueFrom(StepSession& session) {
+    if (started_) {
+        return;
+    }
+    Q_ASSERT(sameSchedule(session.scenario(), scenario_));
+    resetKeys_ = false;
+    context_.firstK = session.sent();
+    fromRunUs_ = session.lastRunUs();
+    fromEpochMs_ = session.startEpochMs();
+    progressUs_ = fromRunUs_;
+    stats_->adoptWorker(session.takeStats());
+}
+
 void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
     limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
     context_.limiters[size_t(index)] = limiters_.back().get();
@@ -62,7 +87,7 @@ void ScenarioRunner::start() {
     if (started_) {
         return;
     }
-    {
+    if (resetKeys_) {
         RedisRouter control(url_, options_);
         for (const auto& limiter : limiters_) {
             limiter->reset(control);
@@ -72,7 +97,7 @@ void ScenarioRunner::start() {
         workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
     }
     started_ = true;
-    clock_.start();
+    clock_.start(fromRunUs_, fromEpochMs_);
     running_ = workerCount_;
     for (int i = 0; i < workerCount_; ++i) {
         threads_.emplace_back([this, i] {
@@ -125,7 +150,8 @@ bool ScenarioRunner::finished() const {
 
 qint64 ScenarioRunner::limiterNowMs() const {
     if (!clock_.isVirtual()) {
-        return QDateTime::currentMSecsSinceEpoch();
+        // The wall clock, or the step session's time base when the run continues one.
+        return clock_.startEpochMs() + clock_.elapsedUs() / 1000;
     }
     const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
     return clock_.startEpochMs() + std::min(reached, durationUs_) / 1000;

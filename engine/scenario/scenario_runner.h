@@ -17,6 +17,8 @@
 
 namespace ratelab {
 
+class StepSession;
+
 // Runs a scenario's traffic against its limiters on a real Redis: resets each limiter's keys,
 // then N worker threads (one connection each) send on the shared schedule. A virtual clock runs
 // one worker so the order of decisions, and so the result, is reproducible.
@@ -30,6 +32,15 @@ public:
     // Resets the limiters' keys and starts the workers. Throws RedisError when Redis cannot be
     // reached at the start (a later outage only produces errors).
     void start();
+    // Continues a step session instead of starting afresh: the run sends the schedule from
+    // the session's next request on, at the run time and limiter time the steps reached, on
+    // the limiters' keys as the steps left them (no reset), and counts the stepped requests
+    // as its own (the session's counts move here). The session must step this scenario
+    // (sameSchedule) and not be stepped meanwhile. Call before start().
+    void continueFrom(StepSession& session);
+    // Whether a step session of `a` can go on as a run of `b`: the same limiters, traffic and
+    // buckets (the scenario's name and expectations may differ).
+    static bool sameSchedule(const Scenario& a, const Scenario& b);
     // Stops the workers (batches in flight end within their deadline). A stop before every
     // worker is done marks the run stopped early: its snapshot says so and keeps the real
     // run time.
@@ -82,6 +93,9 @@ private:
     std::atomic<bool> stoppedEarly_{false};
     std::atomic<bool> paused_{false};
     bool started_ = false;
+    bool resetKeys_ = true;              // false when it continues a step session
+    qint64 fromRunUs_ = 0;               // the run time it starts at
+    std::optional<qint64> fromEpochMs_;  // a continued real clock's run time 0
     // The busiest intervals, computed once from the accepted logs when the run is finished.
     mutable std::mutex burstsMutex_;
     mutable std::optional<std::vector<AdmittedBursts>> bursts_;

@@ -1,6 +1,7 @@
 #include "scenario/step_session.h"
 
 #include <QDateTime>
+#include <chrono>
 #include <cmath>
 
 #include "redis/redis_error.h"
@@ -34,6 +35,7 @@ StepSession::Step StepSession::next() {
     Step step;
     const qint64 runUs = pacer_->next();
     if (runUs == Pacer::kNoMore) {
+        over_ = true;
         return step;
     }
     step.index = k_;
@@ -52,12 +54,19 @@ StepSession::Step StepSession::next() {
         try {
             // The router reconnects a broken node itself.
             // A skewed client asks at its own clock (traffic "clock_skew_ms").
+            const auto sentAt = std::chrono::steady_clock::now();
             const Decision d = limiters_[l]->decide(
                 *router_, Request{step.nowMs + requests_.clockSkewMs(draw.client), step.client,
                                   step.permits});
-            counters.recordAttempt(0);
+            // A step is sent when the user asks, so its latency counts from the send.
+            counters.recordAttempt(std::chrono::duration_cast<std::chrono::microseconds>(
+                                       std::chrono::steady_clock::now() - sentAt)
+                                       .count());
             counters.recordOutcome(bucket, draw.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
+            if (d.allowed) {
+                counters.recordAccepted(runUs / 1000, draw.client, step.permits);
+            }
             step.decisions.push_back(d);
             step.errors.push_back(QString());
         } catch (const RedisError& e) {
@@ -77,6 +86,16 @@ StepSession::Step StepSession::next() {
             }
             step.errors.push_back(why);
         }
+    }
+    if (limiters_.size() > 1 && scenario_.traffic.mode == AcquireMode::Try) {
+        // As a run's worker does: how the limiters' decisions of this request compare.
+        std::vector<signed char> outcomes;
+        for (size_t l = 0; l < limiters_.size(); ++l) {
+            outcomes.push_back(!step.errors[int(l)].isEmpty() ? -1
+                               : step.decisions[l].allowed    ? 1
+                                                              : 0);
+        }
+        stats.agreement().record(outcomes.data());
     }
     return step;
 }

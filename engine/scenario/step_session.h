@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,17 @@ public:
     RunSnapshot snapshot() const;
     qint64 limiterNowMs() const { return lastNowMs_; }
 
+    // What a run needs to continue this session (ScenarioRunner::continueFrom): the scenario
+    // it steps, how many requests were sent, the run time of the last one, the limiter time
+    // of run time 0, and whether the schedule is over (readable from any thread).
+    const Scenario& scenario() const { return scenario_; }
+    qint64 sent() const { return k_; }
+    qint64 lastRunUs() const { return lastRunUs_; }
+    qint64 startEpochMs() const { return startEpochMs_; }
+    bool scheduleOver() const { return over_.load(); }
+    // Hands the stepped requests' counts to a run; this session's own counts start again.
+    std::unique_ptr<WorkerStats> takeStats() { return stats_->takeWorker(0); }
+
 private:
     Scenario scenario_;
     RequestFactory requests_;
@@ -47,6 +59,7 @@ private:
     qint64 k_ = 0;
     qint64 lastRunUs_ = 0;
     qint64 lastNowMs_ = 0;
+    std::atomic<bool> over_{false};
 };
 
 }  // namespace ratelab

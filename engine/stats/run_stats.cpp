@@ -70,6 +70,17 @@ RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int worke
     }
 }
 
+std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
+    std::unique_ptr<WorkerStats> taken = std::move(workers_[size_t(i)]);
+    workers_[size_t(i)] = std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size());
+    return taken;
+}
+
+void RunStats::adoptWorker(std::unique_ptr<WorkerStats> stats) {
+    Q_ASSERT(stats && stats->limiters_.size() == size_t(specs_.size()));
+    workers_.push_back(std::move(stats));
+}
+
 void RunStats::setSpec(int i, const LimiterSpec& spec) {
     std::lock_guard<std::mutex> lock(specMutex_);
     specs_[i] = spec;

@@ -118,6 +118,12 @@ class RunStats {
 public:
     RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets);
     WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
+    // Moves worker i's counts out (a fresh, empty one takes its place) and adds counts taken
+    // from another RunStats of the same limiters, clients and buckets as one more worker: a
+    // run that continues a step session keeps the stepped requests' counts. Not while a
+    // snapshot may be read or a worker writes.
+    std::unique_ptr<WorkerStats> takeWorker(int i);
+    void adoptWorker(std::unique_ptr<WorkerStats> stats);
     // The spec reported for limiter i (after a live change).
     void setSpec(int i, const LimiterSpec& spec);
     int bucketCount() const { return buckets_; }

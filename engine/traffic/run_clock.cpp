@@ -14,9 +14,16 @@ constexpr std::chrono::milliseconds kSleepSlice{20};
 
 RunClock::RunClock(const ClockSpec& spec) : spec_(spec) {}
 
-void RunClock::start() {
-    start_ = Steady::now();
-    startEpochMs_ = spec_.isVirtual ? spec_.startMs : QDateTime::currentMSecsSinceEpoch();
+void RunClock::start(qint64 fromRunUs, std::optional<qint64> startEpochMs) {
+    const double realUs = waits() ? static_cast<double>(fromRunUs) / speed() : 0.0;
+    start_ = Steady::now() - std::chrono::microseconds(static_cast<qint64>(realUs));
+    startEpochMs_ = spec_.isVirtual ? spec_.startMs
+                                    : startEpochMs.value_or(QDateTime::currentMSecsSinceEpoch());
+    if (nextSampleUs_ != kNoSample && fromRunUs > 0) {
+        // The first sample at or after fromRunUs, on the same grid as a whole run's.
+        const qint64 steps = (fromRunUs + sampleEveryUs_ - 1) / sampleEveryUs_;
+        nextSampleUs_ = std::min(steps * sampleEveryUs_, sampleUntilUs_);
+    }
 }
 
 RunClock::Steady::duration RunClock::heldTotal(Steady::time_point at) const {

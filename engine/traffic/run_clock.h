@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <mutex>
+#include <optional>
 
 #include "traffic/traffic_spec.h"
 
@@ -28,8 +29,10 @@ public:
 
     explicit RunClock(const ClockSpec& spec);
 
-    // Fixes run time 0 to this instant.
-    void start();
+    // Fixes run time `fromRunUs` to this instant (0: a new run; more: a run that continues a
+    // step session, whose samples before fromRunUs are not taken). A real clock's run time 0
+    // is the limiter time `startEpochMs` when given (the step session's), else the wall clock.
+    void start(qint64 fromRunUs = 0, std::optional<qint64> startEpochMs = std::nullopt);
 
     bool isVirtual() const { return spec_.isVirtual; }
     bool waits() const { return !spec_.isVirtual || spec_.speed > 0; }

@@ -18,11 +18,13 @@ Worker::Worker(const RunContext& context, int index, WorkerStats& stats)
 }
 
 void Worker::advanceSchedule() {
-    // Every worker walks the whole schedule and keeps the sends whose index is its own.
+    // Every worker walks the whole schedule and keeps the sends whose index is its own (and
+    // that were not already stepped).
     do {
         nextSendUs_ = pacer_->next();
         ++nextK_;
-    } while (nextSendUs_ != Pacer::kNoMore && nextK_ % ctx_.workers != index_);
+    } while (nextSendUs_ != Pacer::kNoMore &&
+             (nextK_ < ctx_.firstK || nextK_ % ctx_.workers != index_));
 }
 
 int Worker::bucketOf(qint64 runUs) const {

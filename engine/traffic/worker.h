@@ -23,11 +23,12 @@ struct RunContext {
     int limiterCount = 0;
     const RequestFactory* requests = nullptr;
     const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
-    RunClock* clock = nullptr;  // the worker of a virtual run also takes its state samples
+    RunClock* clock = nullptr;     // the worker of a virtual run also takes its state samples
     RedisUrl url;
     ConnectOptions connectOptions;
     qint64 bucketUs = 100'000;
     int workers = 1;
+    qint64 firstK = 0;  // the schedule's sends before this index were stepped (StepSession)
     std::atomic<bool>* stop = nullptr;
     std::atomic<qint64>* progressUs = nullptr;  // furthest scheduled run time reached
 };

@@ -44,6 +44,15 @@ ratelab_build() {
     cmake --build "$build_dir" -j"$(nproc)"
 }
 
+# The build the tests run: -O1 without debug information compiles about a third faster than
+# RelWithDebInfo's -O2 -g (a widget test: 4.1 s against 7.5 s, both with precompiled headers),
+# and the tests check decisions, not speed (benchmarks use the -O2 build of run.sh).
+ratelab_build_tests() {
+    local build_dir=$1
+    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
+    cmake --build "$build_dir" -j"$(nproc)"
+}
+
 # The second compiler: every target (product and tests) with clang-14 and -Werror, so that
 # Clang's warnings fail CI as GCC's do. Only compiled, not run, and without optimization or
 # debug info to keep it cheap (the GCC build is the one the tests run).

@@ -32,7 +32,9 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::stepped, this,
             [this](const std::shared_ptr<StepSession>& session, const RunSnapshot& snapshot,
                    const StepSession::Step& step) {
-                stepper_ = session;
+                if (!running_) {
+                    stepper_ = session;  // a run started meanwhile reset its keys
+                }
                 stepping_ = false;
                 emit snapshotReady(snapshot);
                 emit stepped(describeStep(stepNames_, step.index, step.nowMs, step.client,
@@ -83,8 +85,18 @@ void RunController::start(const Scenario& scenario) {
         return;
     }
     running_ = true;
+    continued_ = continuesSteps(scenario);
+    io_->startRun(scenario, url_, continued_ ? std::move(stepper_) : nullptr);
     stepper_.reset();
-    io_->startRun(scenario, url_);
+}
+
+bool RunController::continuesSteps(const Scenario& scenario) const {
+    return stepper_ && !stepping_ && !stepper_->scheduleOver() &&
+           ScenarioRunner::sameSchedule(stepper_->scenario(), scenario);
+}
+
+qint64 RunController::steppedRequests() const {
+    return stepper_ && !stepping_ ? stepper_->sent() : 0;
 }
 
 void RunController::stop() {

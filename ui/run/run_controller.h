@@ -37,7 +37,15 @@ public:
 
     void setRedisUrl(const RedisUrl& url);
     // Starts a run; returns at once. started() or failed() follows.
+    // Starts a run; after Step it continues the stepped requests (continuesSteps).
     void start(const Scenario& scenario);
+    // Whether start(scenario) would continue the step session (same schedule, not over)
+    // rather than reset the limiters' keys and start from request #1; then the requests
+    // stepped so far.
+    bool continuesSteps(const Scenario& scenario) const;
+    qint64 steppedRequests() const;
+    // The run under way continues a step session.
+    bool continuedSteps() const { return continued_; }
     void stop();
     // Sends exactly one request (the next of the scenario's schedule) to every limiter.
     // A new step session starts when the scenario changed or after a run.
@@ -98,6 +106,7 @@ private:
     std::shared_ptr<ScenarioRunner> runner_;  // shared with the I/O thread
     std::shared_ptr<StepSession> stepper_;
     QStringList stepNames_;  // the limiters of the step under way
+    bool continued_ = false;
     RedisUrl url_;
     bool running_ = false;
     bool stepping_ = false;

@@ -46,6 +46,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::markModified);
     connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::markModified);
+    // Start reads "Continue" after Step only while the scenario is the stepped one.
+    connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
+    connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
     connect(scenarioName_, &QLineEdit::textEdited, this, [this] {
         markModified();
         updateTitle();
@@ -53,7 +56,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(controller_, &RunController::started, this, [this] {
         banner_->hide();
-        decisions_->clear();  // a new run: the old decisions name limiters of another run
+        if (!controller_->continuedSteps())
+            decisions_->clear();  // a new run: the old decisions name limiters of another run
         stepText_.clear();
         updateEnabled();
     });
@@ -201,7 +205,17 @@ void MainWindow::updateEnabled() {
         why = tr("not connected to Redis");
     }
     const QString reason = why.isEmpty() ? QString() : tr("Cannot start: %1").arg(why);
-    start_->setToolTip(reason.isEmpty() ? tr("Start (F5)") : reason);
+    // After Step, Start continues the stepped requests unless the scenario changed since.
+    const std::optional<Scenario> scenario = ready && !running ? currentScenario() : std::nullopt;
+    const qint64 stepped =
+        scenario && controller_->continuesSteps(*scenario) ? controller_->steppedRequests() : 0;
+    start_->setText(stepped > 0 ? tr("Continue") : tr("Start"));
+    start_->setToolTip(!reason.isEmpty() ? reason
+                       : stepped > 0
+                           ? tr("Continue: the run goes on from request #%1, on the limiters' "
+                                "state the steps left, and counts the stepped ones (F5)")
+                                 .arg(stepped + 1)
+                           : tr("Start (F5)"));
     // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
     startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
     startReason_->setToolTip(reason);

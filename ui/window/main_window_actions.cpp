@@ -141,14 +141,27 @@ void MainWindow::buildActions() {
         if (!scenario) {
             return;
         }
-        // The run resets its own limiters' keys; those of the previous run and of a step
-        // session go (a name the scenario no longer has, or the same name with another type,
-        // whose keys the new run's reset would not find).
-        abandoned_ += runningSpecs_ + stepSpecs_;
+        if (controller_->continuesSteps(*scenario)) {
+            // The run goes on from the stepped requests, on the keys the steps wrote: only an
+            // earlier run's limiters that the scenario no longer has go; the timelines, their
+            // step marks and the decision panel stay.
+            for (const LimiterSpec& old : std::as_const(runningSpecs_)) {
+                const bool kept =
+                    std::any_of(scenario->limiters.cbegin(), scenario->limiters.cend(),
+                                [&old](const LimiterSpec& s) { return s.name == old.name; });
+                if (!kept)
+                    abandoned_.push_back(old);
+            }
+        } else {
+            // The run resets its own limiters' keys; those of the previous run and of a step
+            // session go (a name the scenario no longer has, or the same name with another
+            // type, whose keys the new run's reset would not find).
+            abandoned_ += runningSpecs_ + stepSpecs_;
+            rebuildTimelines(*scenario, 0);
+        }
         runningSpecs_ = scenario->limiters;
         stepSpecs_.clear();
         forgetAbandonedLimiters();
-        rebuildTimelines(*scenario, 0);
         cost_->clear();
         controller_->start(*scenario);
         updateEnabled();
