@@ -59,6 +59,8 @@ TimelineChart::TimelineChart(QWidget* parent)
     errorsArea_ = addArea(tr("errors"), &errors_, &errorsBase_);
     limit_ = addLine(tr("limit (steady state)"));
     tokens_ = addLine(tr("available permits"));
+    baselineAccepted_ = addLine(tr("baseline accepted"));
+    baselineRejected_ = addLine(tr("baseline rejected"));
     for (QAbstractSeries* s : chart_->series()) {
         s->attachAxis(axisX_);
         s->attachAxis(s == tokens_ ? axisTokens_ : axisY_);
@@ -138,6 +140,20 @@ void TimelineChart::updateFrom(const RunSnapshot& run, int index, const LimiterS
 void TimelineChart::setBusiestIntervals(const QVector<BusiestInterval>& intervals) {
     model_.setBusiestIntervals(intervals);
     layoutOverlay();
+}
+
+void TimelineChart::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
+    model_.setBaseline(std::move(baseline));
+    if (const RunBaseline* b = model_.baseline()) {
+        baselineAccepted_->setName(tr("baseline %1 accepted").arg(b->label));
+        baselineRejected_->setName(tr("baseline %1 rejected").arg(b->label));
+    }
+    chart_->setTitle(model_.title());
+    refresh();
+}
+
+QString TimelineChart::titleText() const {
+    return chart_->title();
 }
 
 void TimelineChart::addMarker(double runSeconds, const QString& label) {
@@ -228,6 +244,13 @@ void TimelineChart::applyTheme() {
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokens_->setPen(style::seriesPen(colors.tokens, 2.0));
+    // Thin and dashed over the run's areas: a shade apart from the fills of the same colour
+    // (darker on a light background, lighter on a dark one).
+    for (const auto& [line, color] : {std::pair{baselineAccepted_, colors.accepted},
+                                      std::pair{baselineRejected_, colors.rejected}}) {
+        line->setPen(
+            style::seriesPen(dark_ ? color.lighter(140) : color.darker(160), 1.2, Qt::DashLine));
+    }
     for (QLineSeries* piece : tokenPieces_)
         piece->setPen(tokens_->pen());
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
@@ -288,6 +311,12 @@ void TimelineChart::updateSeries() {
     setShown(errorsArea_, counts.showErrors);
     replaceIfChanged(limit_, counts.limit);
     setShown(limit_, !counts.limit.isEmpty());
+    const bool baseline = model_.baselineLimiter() != nullptr;
+    replaceIfChanged(baselineAccepted_, counts.baselineAccepted);
+    replaceIfChanged(baselineRejected_, counts.baselineRejected);
+    setShown(baselineAccepted_, baseline);
+    setShown(baselineRejected_, baseline);
+    baselineGroupMs_ = counts.baselineGroupMs;
     const QString title = tr("requests per %1").arg(durationText(counts.groupMs));
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);

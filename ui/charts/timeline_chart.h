@@ -48,6 +48,11 @@ public:
     void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
+    // "Compare with…": the baseline run's accepted and rejected per bucket of this limiter as
+    // thin dashed lines on the same time axis ("baseline #3 accepted/rejected" in the legend
+    // and the tooltip); a baseline without this limiter says so in the title. Null removes
+    // it. Kept by setLimiter (a new run).
+    void setBaseline(std::shared_ptr<const RunBaseline> baseline);
 
     // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
     // back to the normal look (the theme).
@@ -75,6 +80,10 @@ public:
     // The token line's pieces (broken where decisions failed); tokenSeries() is the first.
     QVector<QLineSeries*> tokenSegments() const;
     QLineSeries* limitSeries() const { return limit_; }
+    // The baseline's counts per step (not stacked); hidden and empty without a baseline.
+    QLineSeries* baselineAcceptedSeries() const { return baselineAccepted_; }
+    QLineSeries* baselineRejectedSeries() const { return baselineRejected_; }
+    QString titleText() const;  // the chart's title as shown (HTML)
     // The tooltip at run time `seconds` (HTML): the step's fired = accepted + rejected + errors,
     // the limit and the permits read there; empty outside the data.
     QString toolTipAt(double seconds) const;
@@ -129,6 +138,9 @@ private:
     QLineSeries* errorsBase_ = nullptr;  // = rejected_
     QLineSeries* limit_ = nullptr;
     QLineSeries* tokens_ = nullptr;
+    QLineSeries* baselineAccepted_ = nullptr;
+    QLineSeries* baselineRejected_ = nullptr;
+    qint64 baselineGroupMs_ = 0;
     QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
     int tokenPiecesShown_ = 1;
     qint64 groupMs_ = 0;  // what one step of the counts sums

@@ -70,6 +70,27 @@ QString TimelineChart::toolTipAt(double seconds) const {
                      .arg(qint64(r))
                      .arg(qint64(e));
     }
+    if (baselineAccepted_->isVisible()) {
+        const double ba = stepValueAt(baselineAccepted_->points(), seconds);
+        const double br = stepValueAt(baselineRejected_->points(), seconds);
+        const QString label = model_.baseline() ? model_.baseline()->label : QString();
+        if (ba >= 0) {
+            lines << (baselineGroupMs_ == groupMs_
+                          ? tr("baseline %1: accepted %2, rejected %3 (dashed lines)")
+                                .arg(label.toHtmlEscaped())
+                                .arg(qint64(ba))
+                                .arg(qint64(std::max(br, 0.0)))
+                          : tr("baseline %1: accepted %2, rejected %3 per %4 (its buckets; "
+                               "dashed lines)")
+                                .arg(label.toHtmlEscaped())
+                                .arg(qint64(ba))
+                                .arg(qint64(std::max(br, 0.0)))
+                                .arg(durationText(baselineGroupMs_)));
+        } else {
+            lines << tr("baseline %1: no data here (its run ended before)")
+                         .arg(label.toHtmlEscaped());
+        }
+    }
     const double limit = stepValueAt(limit_->points(), seconds);
     if (limit_->isVisible() && limit >= 0) {
         lines << tr("limit (steady state): %1 per %2")

@@ -7,10 +7,12 @@
 #include <QPointF>
 #include <QString>
 #include <QVector>
+#include <memory>
 #include <optional>
 
 #include "limiters/calendar_window.h"
 #include "limiters/limiter_state.h"
+#include "scenario/run_baseline.h"
 #include "stats/admitted_burst.h"
 #include "stats/run_snapshot.h"
 
@@ -45,6 +47,12 @@ public:
         QList<QPointF> limit;  // a step over time (limit changes); empty without a limit
         double yMax = 0;       // the largest value drawn (fired and limit)
         qint64 groupMs = 0;    // the time one step of the series sums
+        // The baseline's accepted and rejected per group (not stacked: each its own count),
+        // empty without a baseline for this limiter. Its groups are whole baseline buckets:
+        // baselineGroupMs is groupMs unless the baseline ran with other buckets.
+        QList<QPointF> baselineAccepted;
+        QList<QPointF> baselineRejected;
+        qint64 baselineGroupMs = 0;
     };
     struct Tokens {
         bool shown = false;     // a token bucket
@@ -140,7 +148,18 @@ public:
     // bucket's period, the counter's window.
     static QVector<qint64> configWindowsMs(const LimiterSpec& spec);
 
+    // "Compare with…": a baseline run, drawn under this limiter's name (null removes it). Kept
+    // by setLimiter: a new run keeps comparing with it.
+    void setBaseline(std::shared_ptr<const RunBaseline> baseline);
+    const RunBaseline* baseline() const { return baseline_.get(); }
+    // This limiter's figures in the baseline; null without one or when it has no such limiter.
+    const BaselineLimiter* baselineLimiter() const;
+    // A baseline that has no limiter of this name: the chart says so ("not in baseline #3").
+    bool baselineMissing() const { return baseline_ && !baselineLimiter(); }
+    QString baselineNote() const;  // empty unless baselineMissing()
+
 private:
+    void addBaseline(Counts& counts, double viewMin, double viewMax) const;
     void useSpec(const LimiterSpec& spec);
     void clearStateHistory();
     void ingest(const LimiterState& state);
@@ -178,6 +197,7 @@ private:
     QVector<Marker> markers_;
     QVector<LimitChange> limitHistory_;
     QVector<BusiestInterval> busiest_;
+    std::shared_ptr<const RunBaseline> baseline_;
 };
 
 }  // namespace ratelab

@@ -54,8 +54,13 @@ QString TimelineModel::title() const {
     }
     if (spec_.scope == Scope::PerClient)
         config += tr(" per client");
-    return QStringLiteral("<b>%1</b> · %2 · %3")
-        .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
+    QString title =
+        QStringLiteral("<b>%1</b> · %2 · %3")
+            .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
+    // "Compare with…" chose a run without this limiter: nothing of it is drawn, and why.
+    if (baselineMissing())
+        title += QStringLiteral(" · <i>%1</i>").arg(baselineNote().toHtmlEscaped());
+    return title;
 }
 
 QString TimelineModel::describeChange(const LimiterSpec& from, const LimiterSpec& to) {

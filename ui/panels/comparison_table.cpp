@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
+#include <cstdlib>
 
 #include "panels/table_cells.h"
 #include "style/palette_colors.h"
@@ -43,6 +45,51 @@ QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile
     if (latency.max == 0)
         return ComparisonTable::tr("0 (virtual)");
     return panel::formatMs(latency.percentile(percentile));
+}
+
+// "+3", "−2", "0": a difference, signed.
+QString signedText(double delta, const QString& magnitude) {
+    if (delta == 0)
+        return QStringLiteral("0");
+    return (delta > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + magnitude;
+}
+
+// One baseline cell: the baseline's value and this run's difference to it, and the tooltip
+// that says so in words.
+struct BaselineCell {
+    QString text;
+    QString toolTip;
+};
+
+BaselineCell baselineCell(const QString& label, const QString& base, const QString& now,
+                          const QString& delta) {
+    if (delta.isEmpty())
+        return {base, ComparisonTable::tr("baseline %1: %2; this run: %3").arg(label, base, now)};
+    return {ComparisonTable::tr("%1 (\u0394 %2)").arg(base, delta),
+            ComparisonTable::tr("baseline %1: %2; this run: %3; \u0394 (this run \u2212 "
+                                "baseline) %4")
+                .arg(label, base, now, delta)};
+}
+
+BaselineCell countCell(const QString& label, qint64 base, qint64 now) {
+    return baselineCell(label, panel::count(base), panel::count(now),
+                        signedText(double(now - base), panel::count(std::abs(now - base))));
+}
+
+// A baseline latency percentile (ms), as latencyText shows this run's.
+BaselineCell latencyCell(const QString& label, const BaselineLimiter& b, double baseMs,
+                         const LatencyHistogram::Snapshot& now, double percentile) {
+    const QString nowText = latencyText(now, percentile);
+    if (b.latencyCount == 0)
+        return {panel::dash(), ComparisonTable::tr("baseline %1: no decision timed").arg(label)};
+    if (b.latencyMaxMs == 0)
+        return baselineCell(label, ComparisonTable::tr("0 (virtual)"), nowText, QString());
+    const qint64 baseUs = qint64(std::llround(baseMs * 1000));
+    if (now.total == 0 || now.max == 0)
+        return baselineCell(label, panel::formatMs(baseUs), nowText, QString());
+    const qint64 deltaUs = now.percentile(percentile) - baseUs;
+    return baselineCell(label, panel::formatMs(baseUs), nowText,
+                        signedText(double(deltaUs), panel::formatMs(std::abs(deltaUs))));
 }
 
 }  // namespace
@@ -98,8 +145,9 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
     const QLocale locale;
     lines_.clear();
     red_.clear();
-    if (table_->rowCount() != n)
-        table_->setRowCount(n);
+    const int rows = baseline_ ? 2 * n : n;
+    if (table_->rowCount() != rows)
+        table_->setRowCount(rows);
     for (int i = 0; i < n; ++i) {
         const LimiterSnapshot& s = run.limiters[i];
         const bool holds = s.fired == s.accepted + s.rejected + s.errors;
@@ -127,12 +175,15 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             locale.toString(s.fairness, 'f', 3),
         };
         for (int c = 0; c <= kFairness; ++c)
-            panel::setText(panel::cell(table_, i, c, c >= kFired), cells[c]);
+            panel::setText(panel::cell(table_, rowOf(i), c, c >= kFired), cells[c]);
+        if (baseline_)
+            showBaselineRow(rowOf(i) + 1, s);
         if (s.latency.total > 0 && s.latency.max == 0) {
             for (int c : {kP50, kP99}) {
-                table_->item(i, c)->setToolTip(
-                    tr("A virtual clock decides each request at its scheduled time without "
-                       "waiting for Redis: there is no latency to measure."));
+                table_->item(rowOf(i), c)
+                    ->setToolTip(
+                        tr("A virtual clock decides each request at its scheduled time without "
+                           "waiting for Redis: there is no latency to measure."));
             }
         }
     }
@@ -178,7 +229,72 @@ QString ComparisonTable::accountingText() const {
 }
 
 QStringList ComparisonTable::row(int limiter) const {
-    return panel::rowTexts(table_, limiter);
+    return panel::rowTexts(table_, rowOf(limiter));
+}
+
+void ComparisonTable::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
+    baseline_ = std::move(baseline);
+    table_->setRowCount(0);  // rows are laid out again by the next updateFrom
+}
+
+QStringList ComparisonTable::baselineRow(int limiter) const {
+    return baseline_ ? panel::rowTexts(table_, rowOf(limiter) + 1) : QStringList();
+}
+
+// The baseline's figures for the limiter `s` names, in italics under its row.
+void ComparisonTable::showBaselineRow(int row, const LimiterSnapshot& s) {
+    const QString label = baseline_->label;
+    const BaselineLimiter* b = baseline_->find(s.spec.name);
+    BaselineCell cells[kFairness + 1];
+    if (b == nullptr) {
+        cells[kLimiter] = {
+            tr("not in baseline %1").arg(label),
+            tr("The baseline %1 has no limiter named \"%2\"").arg(label, s.spec.name)};
+        for (int c = kType; c <= kFairness; ++c)
+            cells[c] = {panel::dash(), cells[kLimiter].toolTip};
+    } else {
+        const QLocale locale;
+        cells[kLimiter] = {tr("baseline %1").arg(label),
+                           tr("The baseline run %1 (%2): its figures for \"%3\"")
+                               .arg(label, baseline_->scenarioName, s.spec.name)};
+        cells[kType] = {QString(), cells[kLimiter].toolTip};
+        cells[kFired] = countCell(label, b->fired, s.fired);
+        cells[kAccepted] = countCell(label, b->accepted, s.accepted);
+        cells[kRejected] = countCell(label, b->rejected, s.rejected);
+        cells[kErrors] = countCell(label, b->errors, s.errors);
+        cells[kErrorsOpen] = countCell(label, b->errorsOpen, s.errorsOpen);
+        cells[kErrorsClosed] = countCell(label, b->errorsClosed, s.errorsClosed);
+        const auto pct = [](qint64 accepted, qint64 fired) {
+            return fired > 0 ? 100.0 * double(accepted) / double(fired) : -1.0;
+        };
+        const double basePct = pct(b->accepted, b->fired);
+        const double nowPct = pct(s.accepted, s.fired);
+        const auto pctText = [&](double v) {
+            return v < 0 ? panel::dash() : locale.toString(v, 'f', 1);
+        };
+        cells[kAcceptedPct] =
+            basePct < 0 || nowPct < 0
+                ? baselineCell(label, pctText(basePct), pctText(nowPct), QString())
+                : baselineCell(label, pctText(basePct), pctText(nowPct),
+                               signedText(std::round((nowPct - basePct) * 10) / 10,
+                                          locale.toString(std::abs(nowPct - basePct), 'f', 1)));
+        cells[kP50] = latencyCell(label, *b, b->p50Ms, s.latency, 50);
+        cells[kP99] = latencyCell(label, *b, b->p99Ms, s.latency, 99);
+        const double fairDelta = std::round((s.fairness - b->fairness) * 1000) / 1000;
+        cells[kFairness] = baselineCell(
+            label, locale.toString(b->fairness, 'f', 3), locale.toString(s.fairness, 'f', 3),
+            signedText(fairDelta, locale.toString(std::abs(fairDelta), 'f', 3)));
+    }
+    for (int c = 0; c <= kFairness; ++c) {
+        QTableWidgetItem* item = panel::cell(table_, row, c, c >= kFired);
+        panel::setText(item, cells[c].text);
+        item->setToolTip(cells[c].toolTip);
+        if (!item->font().italic()) {
+            QFont italic = item->font();
+            italic.setItalic(true);
+            item->setFont(italic);
+        }
+    }
 }
 
 void ComparisonTable::changeEvent(QEvent* event) {

@@ -3,7 +3,9 @@
 #include <QStringList>
 #include <QVector>
 #include <QWidget>
+#include <memory>
 
+#include "scenario/run_baseline.h"
 #include "stats/run_snapshot.h"
 
 QT_BEGIN_NAMESPACE
@@ -18,6 +20,9 @@ namespace ratelab {
 // Jain fairness; and above it the exact-accounting line
 // "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold),
 // followed by "(errors X let through, Y refused by on_error P)" when the policy acted.
+// With a baseline (setBaseline: "compare with…"), each limiter's row is followed by the
+// baseline's row: every metric's baseline value and its difference, "118 (Δ +2)" (this run
+// minus the baseline; the cell's tooltip spells it out), or "not in baseline #3".
 class ComparisonTable : public QWidget {
     Q_OBJECT
 
@@ -26,6 +31,11 @@ public:
     void updateFrom(const RunSnapshot& run);
     QString accountingText() const;      // for tests
     QStringList row(int limiter) const;  // the cells' texts, for tests
+    // A baseline's figures under each limiter's row (null removes them). Shown from the next
+    // updateFrom.
+    void setBaseline(std::shared_ptr<const RunBaseline> baseline);
+    const RunBaseline* baseline() const { return baseline_.get(); }
+    QStringList baselineRow(int limiter) const;  // empty without a baseline
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -33,6 +43,8 @@ protected:
 private:
     QString accountingLine(const LimiterSnapshot& s, bool holds, bool brokeEarlier) const;
     void renderAccounting();
+    int rowOf(int limiter) const { return baseline_ ? 2 * limiter : limiter; }
+    void showBaselineRow(int row, const LimiterSnapshot& s);
 
     QLabel* accounting_ = nullptr;
     QTableWidget* table_ = nullptr;
@@ -43,6 +55,7 @@ private:
     QVector<bool> everBroken_;
     QStringList lines_;
     QVector<bool> red_;
+    std::shared_ptr<const RunBaseline> baseline_;
 };
 
 }  // namespace ratelab

@@ -69,6 +69,20 @@ QString glossaryHtml() {
         "<dt><b>retry_after_ms</b></dt><dd>For a rejection: exactly how long until the same "
         "request would pass; <i>never</i> when it asks for more permits than the limit.</dd>"
         "<dt><b>remaining</b></dt><dd>Permits left after the decision.</dd>"
+        "</dl>"
+        "<h3>Run history and baseline (View → Runs)</h3>"
+        "<dl>"
+        "<dt><b>run history</b></dt><dd>The runs since the window opened, newest first (the "
+        "last 20 are kept): number, end time, scenario, fired / accepted / rejected / errors "
+        "added up over the limiters, clock, and whether Stop ended it early. <i>Save as output "
+        "folder…</i> writes what <tt>ratelab run --out</tt> writes (summary.json, "
+        "buckets.csv, report.png, report.html), for <tt>ratelab compare</tt>.</dd>"
+        "<dt><b>baseline</b></dt><dd>The run (or saved output folder) <i>Compare with</i> "
+        "chose. Each timeline draws its accepted and rejected per step as thin dashed lines "
+        "(<i>baseline #N accepted / rejected</i>, each its own count, not stacked); a limiter it "
+        "lacks says <i>not in baseline #N</i> in its title. The comparison table shows under "
+        "each limiter the baseline's figures with <b>Δ</b> = this run − baseline. It "
+        "stays for the next runs (run, change, run, compare) until <i>Clear baseline</i>.</dd>"
         "</dl>");
 }
 
@@ -88,6 +102,9 @@ QString shortcutsHtml() {
         "<tr><td><b>Ctrl+Q</b></td><td>Quit</td></tr>"
         "<tr><td><b>Enter</b> / leaving a field</td><td>Applies an edited limiter field "
         "to a running test</td></tr>"
+        "<tr><td>Double-click a run (View → Runs)</td><td>Compare with it: the run "
+        "becomes the baseline (dashed lines on the timelines, baseline rows in the "
+        "comparison)</td></tr>"
         "</table>");
 }
 

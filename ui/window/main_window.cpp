@@ -65,6 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
         onSnapshot(s);
         showAdmittedBursts(s);
+        recordRun(s);
         forgetAbandonedLimiters();  // again: a decision in flight at the rename may have written
         updateEnabled();
     });
@@ -302,6 +303,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
         chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, startEpochMs);
         chart->setFollowing(!viewPaused_);
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
+        chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
         timelineLayout_->addWidget(chart);
         timelines_.push_back(chart);
         names.push_back(spec.name);

@@ -5,8 +5,10 @@
 #include <QMap>
 #include <QVector>
 #include <functional>
+#include <memory>
 
 #include "limiters/limiter_state.h"
+#include "scenario/run_baseline.h"
 #include "scenario/scenario.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
@@ -32,6 +34,7 @@ class LatencyChart;
 class LimiterListEditor;
 class RedissonWatchView;
 class RunController;
+class RunHistory;
 class StatePanel;
 class TimelineChart;
 class TrafficEditor;
@@ -77,7 +80,8 @@ public:
     bool presentation() const { return presentation_; }
     QAction* presentationAction() const { return presentationAction_; }
 
-    // Where Save as and the exports ask for a file name (a file dialog unless a test sets it).
+    // Where Save as and the exports ask for a file name (a file dialog unless a test sets it);
+    // with an empty filter for a folder (the run history's output folders).
     using PathChooser =
         std::function<QString(const QString& title, const QString& dir, const QString& filter)>;
     void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
@@ -95,6 +99,19 @@ public:
     QString stepText() const;
     DecisionPanel* decisions() const { return decisions_; }
     QString startBlockedText() const;  // the reason shown next to Start, empty when it can start
+
+    // The run history and "compare with…" (main_window_history.cpp): the runs of this session
+    // in the "Runs" dock; a baseline (a run of it, or an output folder on disk) drawn over the
+    // timelines and added to the comparison table, kept for the next runs until cleared.
+    RunHistory* runHistory() const { return history_; }
+    ComparisonTable* comparison() const { return comparison_; }
+    const RunBaseline* baseline() const { return baseline_.get(); }
+    QDockWidget* runsDock() const { return runsDock_; }
+    // Writes run `number`'s output folder (as `ratelab run --out`); errors in the banner.
+    bool saveRunFolder(int number, const QString& dir);
+    void compareWithRun(int number);
+    bool compareWithFolder(const QString& dir);  // errors (not an output folder) in the banner
+    void clearBaseline();
 
 signals:
     // A committed limiter edit reached the running test (one per change, not per keystroke).
@@ -119,6 +136,9 @@ private:
     void updateTitle();
     void buildFileMenu(QMenu* file);
     void buildHelpMenu();
+    void buildHistory(QMenu* view);
+    void recordRun(const RunSnapshot& snapshot);
+    void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     void exportPng();
     void exportCsv();
     void addRecent(const QString& path);
@@ -172,6 +192,12 @@ private:
     bool snapshotHeld_ = false;  // last_ came while the view was paused: drawn on resume
     bool presentation_ = false;
     QFont normalFont_;
+    // The run history: what the run under way started from, the list, the baseline.
+    Scenario runScenario_;
+    RunHistory* history_ = nullptr;
+    QDockWidget* runsDock_ = nullptr;
+    bool runsDockShown_ = false;  // shown once, by the first run; then as the user leaves it
+    std::shared_ptr<const RunBaseline> baseline_;
 };
 
 }  // namespace ratelab

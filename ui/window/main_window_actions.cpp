@@ -130,6 +130,8 @@ void MainWindow::buildHelpMenu() {
 
 void MainWindow::buildActions() {
     choosePath_ = [this](const QString& title, const QString& dir, const QString& filter) {
+        if (filter.isEmpty())  // a folder: the run history's output folders
+            return QFileDialog::getExistingDirectory(this, title, dir);
         return QFileDialog::getSaveFileName(this, title, dir, filter);
     };
     buildFileMenu(menuBar()->addMenu(tr("&File")));
@@ -160,6 +162,7 @@ void MainWindow::buildActions() {
             rebuildTimelines(*scenario, 0);
         }
         runningSpecs_ = scenario->limiters;
+        runScenario_ = *scenario;  // for the run history
         stepSpecs_.clear();
         forgetAbandonedLimiters();
         cost_->clear();
@@ -244,6 +247,7 @@ void MainWindow::buildActions() {
     tools->addAction(presentationAction_);
     view->addAction(editorsDock_->toggleViewAction());
     view->addAction(decisionsDock_->toggleViewAction());
+    buildHistory(view);
     buildHelpMenu();
 }
 

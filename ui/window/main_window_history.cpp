@@ -1,0 +1,117 @@
+#include "window/main_window.h"
+
+// The run history and "compare with…" (issue 13, the window's part): every run of this window
+// session in the "Runs" dock, each savable as an output folder; a baseline drawn over the
+// timelines and shown in the comparison table.
+
+#include <QDir>
+#include <QDockWidget>
+#include <QMenu>
+
+#include "charts/timeline_chart.h"
+#include "input_error.h"
+#include "panels/comparison_table.h"
+#include "report/output_folder.h"
+#include "style/inline_error.h"
+#include "window/run_history.h"
+
+namespace ratelab {
+
+void MainWindow::buildHistory(QMenu* view) {
+    runsDock_ = new QDockWidget(tr("Runs"), this);
+    runsDock_->setObjectName(QStringLiteral("runsDock"));
+    runsDock_->setToolTip(
+        tr("The runs since the window opened: save one as an output folder, "
+           "or compare with it"));
+    history_ = new RunHistory(runsDock_);
+    runsDock_->setWidget(history_);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
+    runsDock_->hide();  // shown by the first run that ends
+    QAction* toggle = runsDock_->toggleViewAction();
+    toggle->setText(tr("&Runs (history, compare with…)"));
+    toggle->setToolTip(
+        tr("Show the runs of this session: save one as an output folder or "
+           "compare with it"));
+    view->addAction(toggle);
+    view->addSeparator();
+    view->addAction(history_->compareFolderAction());
+    view->addAction(history_->clearBaselineAction());
+
+    connect(history_, &RunHistory::saveRequested, this, [this](int number) {
+        if (number <= 0)
+            return;
+        const QString dir =
+            choosePath_(tr("Save run #%1 as output folder").arg(number), QString(), QString());
+        if (!dir.isEmpty())
+            saveRunFolder(number, dir);
+    });
+    connect(history_, &RunHistory::compareRequested, this, &MainWindow::compareWithRun);
+    connect(history_, &RunHistory::compareFolderRequested, this, [this] {
+        const QString dir = choosePath_(tr("Compare with output folder"), QString(), QString());
+        if (!dir.isEmpty())
+            compareWithFolder(dir);
+    });
+    connect(history_, &RunHistory::clearBaselineRequested, this, &MainWindow::clearBaseline);
+}
+
+void MainWindow::recordRun(const RunSnapshot& snapshot) {
+    if (snapshot.limiters.isEmpty())
+        return;
+    Scenario scenario = runScenario_;
+    scenario.name = snapshot.scenarioName;
+    history_->add(scenario, snapshot);
+    if (!runsDockShown_) {
+        runsDockShown_ = true;
+        runsDock_->show();
+    }
+}
+
+bool MainWindow::saveRunFolder(int number, const QString& dir) {
+    const RunRecord* record = history_->run(number);
+    if (record == nullptr) {
+        showError(tr("Run #%1 is no longer kept (the last %2 runs are)")
+                      .arg(number)
+                      .arg(RunHistory::kMaxRuns));
+        return false;
+    }
+    QString error;
+    if (!writeOutputFolder(record->snapshot, dir, &error)) {
+        showError(tr("Cannot save run #%1 as an output folder: %2").arg(number).arg(error));
+        return false;
+    }
+    history_->showNote(tr("Saved run #%1 to %2").arg(number).arg(QDir::toNativeSeparators(dir)));
+    return true;
+}
+
+void MainWindow::compareWithRun(int number) {
+    const RunRecord* record = history_->run(number);
+    if (record == nullptr)
+        return;
+    setBaseline(std::make_shared<const RunBaseline>(
+        baselineFromSnapshot(record->snapshot, QStringLiteral("#%1").arg(number))));
+}
+
+bool MainWindow::compareWithFolder(const QString& dir) {
+    try {
+        setBaseline(std::make_shared<const RunBaseline>(readBaselineFolder(dir)));
+    } catch (const InputError& e) {
+        showError(tr("Cannot compare with %1: %2").arg(dir, e.message()));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::clearBaseline() {
+    setBaseline(nullptr);
+}
+
+void MainWindow::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
+    baseline_ = std::move(baseline);
+    for (TimelineChart* chart : std::as_const(timelines_))
+        chart->setBaseline(baseline_);
+    comparison_->setBaseline(baseline_);
+    comparison_->updateFrom(last_);
+    history_->setBaselineLabel(baseline_ ? baseline_->label : QString());
+}
+
+}  // namespace ratelab
