@@ -5,14 +5,17 @@
 // or an output folder) is drawn over the timelines and added to the comparison table, survives
 // a new run, marks the limiters it lacks, and goes with Clear baseline.
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
 #include <QFile>
 #include <QJsonDocument>
 #include <QLineSeries>
+#include <QPalette>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -372,6 +375,50 @@ private slots:
         window_->clearBaseline();
         window_->runHistory()->compareFolderAction()->trigger();
         QCOMPARE(window_->baseline()->label, QStringLiteral("window-a"));
+        window_->clearBaseline();
+    }
+
+    // Not a check: with RATELAB_HISTORY_SHOTS=DIR it saves the window comparing a run with a
+    // baseline (timelines, comparison, at 1600x1000 and 1024x700, and with a dark palette), to
+    // look at (run it under xvfb-run with QT_QPA_PLATFORM=xcb).
+    void screenshots() {
+        const QString out = qEnvironmentVariable("RATELAB_HISTORY_SHOTS");
+        if (out.isEmpty())
+            QSKIP("RATELAB_HISTORY_SHOTS=DIR saves pictures of the window with a baseline");
+        QDir().mkpath(out);
+        window_->compareWithRun(1);
+        Scenario faster = historyScenario(bucket_, fixed_);
+        faster.traffic.shape.rate = 80;
+        run(faster);
+        const auto shoot = [&](const QString& name) {
+            QTest::qWait(400);
+            QVERIFY(window_->grab().save(QDir(out).filePath(name)));
+        };
+        for (const QSize size : {QSize(1600, 1000), QSize(1024, 700)}) {
+            window_->resize(size);
+            const QString suffix =
+                QStringLiteral("-%1x%2.png").arg(size.width()).arg(size.height());
+            window_->views()->setCurrentIndex(0);
+            shoot(QStringLiteral("history-timelines") + suffix);
+            window_->views()->setCurrentIndex(1);
+            shoot(QStringLiteral("history-comparison") + suffix);
+        }
+        const QPalette light = qApp->palette();
+        QPalette dark;
+        const QColor text(0xe6, 0xe6, 0xe6);
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::WindowText, text);
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::AlternateBase, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Text, text);
+        dark.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
+        dark.setColor(QPalette::ButtonText, text);
+        qApp->setPalette(dark);
+        window_->resize(1600, 1000);
+        window_->views()->setCurrentIndex(0);
+        shoot(QStringLiteral("history-timelines-dark.png"));
+        qApp->setPalette(light);
+        window_->views()->setCurrentIndex(0);
         window_->clearBaseline();
     }
 

@@ -249,7 +249,7 @@ void TimelineChart::applyTheme() {
     for (const auto& [line, color] : {std::pair{baselineAccepted_, colors.accepted},
                                       std::pair{baselineRejected_, colors.rejected}}) {
         line->setPen(
-            style::seriesPen(dark_ ? color.lighter(140) : color.darker(160), 1.2, Qt::DashLine));
+            style::seriesPen(dark_ ? color.lighter(150) : color.darker(190), 1.5, Qt::DashLine));
     }
     for (QLineSeries* piece : tokenPieces_)
         piece->setPen(tokens_->pen());

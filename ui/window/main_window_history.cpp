@@ -16,6 +16,11 @@
 #include "window/run_history.h"
 
 namespace ratelab {
+namespace {
+
+constexpr int kRunsDockHeight = 170;  // the actions, the baseline line and about four runs
+
+}  // namespace
 
 void MainWindow::buildHistory(QMenu* view) {
     runsDock_ = new QDockWidget(tr("Runs"), this);
@@ -63,6 +68,8 @@ void MainWindow::recordRun(const RunSnapshot& snapshot) {
     if (!runsDockShown_) {
         runsDockShown_ = true;
         runsDock_->show();
+        // A few rows high: the timelines keep most of the height (1024x700 too).
+        resizeDocks({runsDock_}, {kRunsDockHeight}, Qt::Vertical);
     }
 }
 

@@ -181,7 +181,7 @@ void RunHistory::showRuns() {
         const QString number = QStringLiteral("#%1").arg(r.number);
         const QString cells[] = {
             number == baseline_ ? tr("%1 (baseline)").arg(number) : number,
-            locale.toString(r.endedAt.time(), QLocale::LongFormat),
+            r.endedAt.toString(QStringLiteral("HH:mm:ss")),
             s.scenarioName,
             panel::count(fired),
             panel::count(accepted),
