@@ -15,7 +15,9 @@
 #include "style/inline_error.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
+#include "window/connection_bar.h"
 
+using ratelab::ConnectionBar;
 using ratelab::InlineError;
 using ratelab::LimiterEditor;
 using ratelab::TrafficEditor;
@@ -52,6 +54,7 @@ private slots:
     void inlineErrorFollowsPalette_data();
     void inlineErrorFollowsPalette();
     void markedFieldFollowsPalette();
+    void connectionErrorsFollowPalette();
     void trafficEditorRecolours();
     void limiterEditorRecolours();
     void seriesColours();
@@ -128,6 +131,32 @@ void TestStyle::markedFieldFollowsPalette() {
     QVERIFY(!field->property("invalid").toBool());
     QCOMPARE(field->palette().color(QPalette::Text), dark().color(QPalette::Text));
     QVERIFY(plain != dark().color(QPalette::Text));
+}
+
+// The connection bar's URL error and error status were drawn in one fixed red (a style sheet),
+// whatever the palette; they now take the palette's error colour and follow a theme change.
+void TestStyle::connectionErrorsFollowPalette() {
+    QWidget parent;
+    parent.setPalette(light());
+    auto* bar = new ConnectionBar(&parent);
+    bar->setUseManagedServer(false);
+    bar->setUrlText(QStringLiteral("redis://127.0.0.1:notaport"));
+    bar->connectToRedis();
+    QVERIFY(!bar->urlError().isEmpty());
+    auto* error = bar->findChild<QLabel*>(QStringLiteral("redisUrlError"));
+    QVERIFY(error != nullptr);
+    QCOMPARE(error->palette().color(QPalette::WindowText), style::errorColor(light()));
+    parent.setPalette(dark());
+    QCOMPARE(error->palette().color(QPalette::WindowText), style::errorColor(dark()));
+
+    bar->setUrlText(QStringLiteral("redis://127.0.0.1:1"));  // refused
+    bar->connectToRedis();
+    auto* status = bar->findChild<QLabel*>(QStringLiteral("redisStatus"));
+    QVERIFY(status != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(status->property("invalid").toBool(), 10000);
+    QCOMPARE(status->palette().color(QPalette::WindowText), style::errorColor(dark()));
+    parent.setPalette(light());
+    QCOMPARE(status->palette().color(QPalette::WindowText), style::errorColor(light()));
 }
 
 void TestStyle::trafficEditorRecolours() {

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "input_error.h"
+#include "style/inline_error.h"
 #include "window/tls_fields.h"
 
 namespace ratelab {
@@ -49,11 +51,9 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     auto* below = new QHBoxLayout;
     below->setContentsMargins(0, 0, 0, 0);
     lines->addLayout(below);
-    urlError_ = new QLabel(this);
+    urlError_ = new InlineError(this);
     urlError_->setObjectName(QStringLiteral("redisUrlError"));
-    urlError_->setStyleSheet(QStringLiteral("color: #d62728;"));
-    urlError_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    urlError_->hide();
+    urlError_->setWordWrap(false);
     below->addWidget(urlError_);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("redisStatus"));
@@ -116,7 +116,14 @@ QString ConnectionBar::urlError() const {
 void ConnectionBar::setStatus(const QString& text, bool ok) {
     status_->setText(text);
     status_->setToolTip(text);  // should the window be narrower still
-    status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
+    InlineError::markInvalid(status_, !ok);
+}
+
+void ConnectionBar::changeEvent(QEvent* event) {
+    // A new theme: an error status takes the error colour that reads on it.
+    if (event->type() == QEvent::PaletteChange && status_->property("invalid").toBool())
+        InlineError::markInvalid(status_, true, palette());
+    QWidget::changeEvent(event);
 }
 
 void ConnectionBar::connectToRedis() {
@@ -128,9 +135,8 @@ void ConnectionBar::connectToRedis() {
         try {
             url = RedisUrl::parse(urlEdit_->text().trimmed());
         } catch (const InputError& e) {
-            urlError_->setText(e.message());  // the parser never quotes a password
+            urlError_->showMessage(e.message());  // the parser never quotes a password
             urlError_->setToolTip(e.message());
-            urlError_->show();
             return;
         }
         if (!password_->text().isEmpty()) {

@@ -14,6 +14,7 @@ class QTimer;
 
 namespace ratelab {
 
+class InlineError;
 class TlsFields;
 
 // Where the window's Redis is: the managed local redis-server (the default, started by ratelab
@@ -50,6 +51,9 @@ signals:
     void targetReady(const ratelab::RedisUrl& url);  // connected and answering
     void targetLost(const QString& message);
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void setStatus(const QString& text, bool ok);
     void showProbe(const ServerStatus& status);
@@ -60,8 +64,8 @@ private:
     QCheckBox* savePassword_ = nullptr;
     TlsFields* tls_ = nullptr;  // CA / client certificate / key for rediss:// URLs
     QPushButton* connect_ = nullptr;
-    QLabel* urlError_ = nullptr;
-    QLabel* status_ = nullptr;
+    InlineError* urlError_ = nullptr;
+    QLabel* status_ = nullptr;  // its text in the error colour while the status is an error
     QTimer* health_ = nullptr;
     ServerProbe probe_;  // owns the managed local server
     RedisUrl url_;

@@ -20,6 +20,7 @@
 #include "charts/nice_scale.h"
 #include "input_error.h"
 #include "live/redisson_watcher.h"
+#include "style/inline_error.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
 
@@ -121,6 +122,8 @@ QString RedissonWatchView::summaryText() const {
 void RedissonWatchView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) {
         applyPalette();
+        if (status_->property("invalid").toBool())
+            InlineError::markInvalid(status_, true, palette());  // readable on the new theme
     }
     QWidget::changeEvent(event);
 }
@@ -159,7 +162,7 @@ QLineSeries* RedissonWatchView::availableSeries(const QString& clientId) const {
 
 void RedissonWatchView::setStatus(const QString& text, bool ok) {
     status_->setText(text);
-    status_->setStyleSheet(ok ? QString() : QStringLiteral("color: #d62728;"));
+    InlineError::markInvalid(status_, !ok);
 }
 
 void RedissonWatchView::setRedisUrl(const RedisUrl& url) {

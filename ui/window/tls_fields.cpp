@@ -10,6 +10,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 
+#include "style/inline_error.h"
+
 namespace ratelab {
 namespace {
 
@@ -106,11 +108,8 @@ TlsDialog::TlsDialog(const RedisUrl::TlsFiles& files, QWidget* parent) : QDialog
                        tr("mutual TLS only (REDIS_TLS_CERT)"));
     key_ = addFileRow(tr("Client key"), QStringLiteral("tlsKey"), files.key,
                       tr("unencrypted PEM (REDIS_TLS_KEY)"));
-    error_ = new QLabel(this);
+    error_ = new InlineError(this);
     error_->setObjectName(QStringLiteral("tlsError"));
-    error_->setStyleSheet(QStringLiteral("color: #d62728;"));
-    error_->setWordWrap(true);
-    error_->hide();
     grid->addWidget(error_, 3, 0, 1, 3);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &TlsDialog::accept);
@@ -163,8 +162,7 @@ void TlsDialog::accept() {
         problems << tr("a client certificate needs its key, and a key its certificate");
     }
     if (!problems.isEmpty()) {
-        error_->setText(problems.join(QLatin1Char('\n')));
-        error_->show();
+        error_->showMessage(problems.join(QLatin1Char('\n')));
         return;
     }
     QDialog::accept();

@@ -11,6 +11,8 @@ class QPushButton;
 
 namespace ratelab {
 
+class InlineError;
+
 // The TLS files of a rediss:// connection in the connection bar: a "TLS…" button that opens
 // TlsDialog, the CA certificate, client certificate and key fields. An empty field falls back
 // to REDIS_TLS_CA_CERT / REDIS_TLS_CERT / REDIS_TLS_KEY, as on the command line; an empty CA
@@ -53,7 +55,7 @@ private:
     QLineEdit* ca_ = nullptr;
     QLineEdit* cert_ = nullptr;
     QLineEdit* key_ = nullptr;
-    QLabel* error_ = nullptr;
+    InlineError* error_ = nullptr;
 };
 
 }  // namespace ratelab
