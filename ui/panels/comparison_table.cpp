@@ -108,7 +108,9 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
                                tr("Accepted %"), tr("p50 ms"), tr("p99 ms"), tr("Fairness")});
     panel::fitColumns(
         table_,
-        {tr("The limiter's name."),
+        {tr("The limiter's name. With a baseline (Runs: Compare with), the italic row under "
+            "each limiter holds the baseline's figures: its value and \u0394 = this run "
+            "\u2212 baseline (hover a cell for both)."),
          tr("Its algorithm, and per_client when each client has its own limit."),
          tr("Requests whose final outcome is known: Fired = Accepted + Rejected + Errors."),
          tr("Requests the limiter allowed (wait mode: after their waits)."),

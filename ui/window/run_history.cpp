@@ -74,6 +74,9 @@ RunHistory::RunHistory(QWidget* parent) : QWidget(parent) {
                               {tr("#"), tr("Ended"), tr("Scenario"), tr("Fired"), tr("Accepted"),
                                tr("Rejected"), tr("Errors"), tr("Clock"), tr("Stopped")});
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Right-click a run: the same actions as the toolbar's.
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    table_->addActions({save_, compare_, clear_});
     panel::fitColumns(
         table_,
         {tr("The run's number in this window session (1 is the first)."),
