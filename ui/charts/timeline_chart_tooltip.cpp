@@ -86,7 +86,7 @@ QString TimelineChart::toolTipAt(double seconds) const {
                                 .arg(qint64(ba))
                                 .arg(qint64(std::max(br, 0.0)))
                                 .arg(durationText(baselineGroupMs_)));
-        } else {
+        } else if (a >= 0) {  // this run has data here, the baseline none
             lines << tr("baseline %1: no data here (its run ended before)")
                          .arg(label.toHtmlEscaped());
         }
