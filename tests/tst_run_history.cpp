@@ -10,12 +10,15 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPalette>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -420,6 +423,55 @@ private slots:
         qApp->setPalette(light);
         window_->views()->setCurrentIndex(0);
         window_->clearBaseline();
+    }
+
+    // The list keeps the last kMaxRuns runs: the oldest goes, numbers go on; the selection
+    // stays on the run the user chose.
+    void keepsTheLastRuns() {
+        RunHistory history;
+        Scenario scenario;
+        RunSnapshot snapshot;
+        snapshot.scenarioName = QStringLiteral("bounded");
+        LimiterSnapshot limiter;
+        limiter.spec.name = QStringLiteral("l");
+        for (int i = 1; i <= RunHistory::kMaxRuns + 2; ++i) {
+            limiter.fired = i;
+            limiter.accepted = i;
+            snapshot.limiters = {limiter};
+            QCOMPARE(history.add(scenario, snapshot), i);
+            if (i == 5)
+                history.selectRun(4);
+        }
+        QCOMPARE(history.rowCount(), RunHistory::kMaxRuns);
+        QVERIFY(!history.run(1));
+        QVERIFY(!history.run(2));
+        QVERIFY(history.run(3));
+        QCOMPARE(history.runs().first().number, RunHistory::kMaxRuns + 2);
+        QCOMPARE(history.rowTexts(0).value(3), panel::count(RunHistory::kMaxRuns + 2));
+        QCOMPARE(history.selectedRun(), 4);
+    }
+
+    // The new list, its actions and columns explain themselves; the View menu reaches it.
+    void explainsItself() {
+        RunHistory* history = window_->runHistory();
+        for (QAction* action : {history->saveAction(), history->compareAction(),
+                                history->compareFolderAction(), history->clearBaselineAction()})
+            QVERIFY2(!action->toolTip().isEmpty() && action->toolTip() != action->text(),
+                     qPrintable(action->text()));
+        const auto* table = history->findChild<QTableWidget*>(QStringLiteral("runHistory"));
+        QVERIFY(table);
+        for (int c = 0; c < table->columnCount(); ++c)
+            QVERIFY2(!table->horizontalHeaderItem(c)->toolTip().isEmpty(),
+                     qPrintable(QString::number(c)));
+        QAction* toggle = window_->runsDock()->toggleViewAction();
+        QVERIFY(!toggle->toolTip().isEmpty());
+        bool inViewMenu = false;
+        for (QAction* menu : window_->menuBar()->actions()) {
+            if (menu->text() == QStringLiteral("&View") && menu->menu())
+                inViewMenu = menu->menu()->actions().contains(toggle) &&
+                             menu->menu()->actions().contains(history->compareFolderAction());
+        }
+        QVERIFY(inViewMenu);
     }
 
     // readBaselineFolder's bad input names the file and the place.
