@@ -13,6 +13,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPalette>
+#include <QPen>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
@@ -595,6 +596,47 @@ private slots:
         QVERIFY(model.baselineMissing());
         QCOMPARE(model.baselineNote(), QStringLiteral("not in baseline #7"));
         QVERIFY(model.counts(0, 2, 0).baselineAccepted.isEmpty());
+    }
+
+    // The baseline's lines are thin and dashed, in the accepted and rejected colours, lighter
+    // on a dark palette (legible over the run's areas on either).
+    void baselinePensFollowPalette() {
+        TimelineChart chart;
+        const LimiterSpec spec = tokenBucket();
+        chart.setLimiter(spec, 1, 100, 0);
+        auto base = std::make_shared<RunBaseline>();
+        base->label = QStringLiteral("#2");
+        base->runSeconds = 0.2;
+        BaselineLimiter l;
+        l.name = spec.name;
+        l.bucketAccepted = {1, 2};
+        l.bucketRejected = {0, 1};
+        base->limiters = {l};
+        chart.setBaseline(base);
+        QCOMPARE(chart.baselineAcceptedSeries()->points(),
+                 (QList<QPointF>{{0, 1}, {0.1, 1}, {0.1, 2}, {0.2, 2}}));
+        const QPen lightAccepted = chart.baselineAcceptedSeries()->pen();
+        const QPen lightRejected = chart.baselineRejectedSeries()->pen();
+        for (const QPen& pen : {lightAccepted, lightRejected}) {
+            QCOMPARE(pen.style(), Qt::DashLine);
+            QVERIFY(pen.widthF() < chart.limitSeries()->pen().widthF());
+        }
+        QVERIFY(lightAccepted.color() != lightRejected.color());
+        QPalette dark = chart.palette();
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        chart.setPalette(dark);
+        const QPen darkAccepted = chart.baselineAcceptedSeries()->pen();
+        QCOMPARE(darkAccepted.style(), Qt::DashLine);
+        QVERIFY(darkAccepted.color().lightness() > lightAccepted.color().lightness());
+        QVERIFY(chart.baselineRejectedSeries()->pen().color().lightness() >
+                lightRejected.color().lightness());
+        // Null removes it: hidden, no points, the legend entries too.
+        chart.setBaseline(nullptr);
+        QVERIFY(!chart.baselineAcceptedSeries()->isVisible());
+        QCOMPARE(chart.baselineAcceptedSeries()->count(), 0);
     }
 
 private:

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "panels/table_cells.h"
+#include "scenario/scenario_json.h"
 
 namespace ratelab {
 namespace {
@@ -29,6 +30,18 @@ QString perLimiterText(const RunSnapshot& run) {
                           panel::count(l.rejected), panel::count(l.errors));
     }
     return lines.join(QLatin1Char('\n'));
+}
+
+// What ran: the limiters and the traffic, for the scenario cell's tooltip.
+QString scenarioText(const Scenario& scenario) {
+    QStringList limiters;
+    for (const LimiterSpec& l : scenario.limiters)
+        limiters << QStringLiteral("%1 (%2)").arg(l.name, limiterTypeName(l.type));
+    return RunHistory::tr("%1\nlimiters: %2\ntraffic: %3 for %4 s, bucket %5 ms")
+        .arg(scenario.name, limiters.join(QStringLiteral(", ")),
+             scenario_json::shapeTypeName(scenario.traffic.shape.type))
+        .arg(scenario.traffic.durationS)
+        .arg(scenario.bucketMs);
 }
 
 }  // namespace
@@ -202,6 +215,7 @@ void RunHistory::showRuns() {
         const QString perLimiter = perLimiterText(s);
         for (int c = kFired; c <= kErrors; ++c)
             table_->item(row, c)->setToolTip(perLimiter);
+        table_->item(row, kScenario)->setToolTip(scenarioText(r.scenario));
     }
 }
 
