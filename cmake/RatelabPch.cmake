@@ -17,10 +17,20 @@ set(RATELAB_PCH_WIDGETS ${RATELAB_PCH_CORE}
 set(RATELAB_PCH_TEST_CORE <QtTest> ${RATELAB_PCH_CORE})
 set(RATELAB_PCH_TEST_WIDGETS <QtTest> <QSignalSpy> ${RATELAB_PCH_WIDGETS})
 
+# GCC silently parses the headers again when a precompiled header does not fit a file's flags;
+# with -Winvalid-pch (an error under -Werror) a mismatch fails the build instead. Clang refuses
+# a mismatching header by itself.
+function(ratelab_pch_checked target)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        target_compile_options(${target} PRIVATE -Winvalid-pch)
+    endif()
+endfunction()
+
 # ratelab_pch(target CORE|WIDGETS): the target precompiles that list for its own files.
 function(ratelab_pch target kind)
     if(RATELAB_PCH)
         target_precompile_headers(${target} PRIVATE ${RATELAB_PCH_${kind}})
+        ratelab_pch_checked(${target})
     endif()
 endfunction()
 
@@ -32,6 +42,7 @@ function(ratelab_test_pch target kind)
     if(NOT RATELAB_PCH)
         return()
     endif()
+    ratelab_pch_checked(${target})
     get_property(host GLOBAL PROPERTY RATELAB_PCH_HOST_${kind})
     if(host)
         target_precompile_headers(${target} REUSE_FROM ${host})
