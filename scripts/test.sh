@@ -14,7 +14,7 @@
 # end; the script fails when any of the three fails.
 #
 # Environment: BUILD_DIR (GCC, default build), CLANG_BUILD_DIR (default build-clang),
-# RATELAB_CLANG=0 skips the Clang build, FUZZ_SECONDS (per fuzz target, default 15),
+# RATELAB_CLANG=0 skips the Clang build, FUZZ_SECONDS (per fuzz target, default 10),
 # RATELAB_SERIAL=1 runs the three one after the other. Arguments go to ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,7 +42,7 @@ if [ "${RATELAB_CLANG:-1}" != 0 ]; then
     nice -n 19 bash -c '. scripts/lib/deps.sh && ratelab_build_clang "$1"' _ "$CLANG_BUILD_DIR" ||
         others=1
 fi
-FUZZ_SECONDS=${FUZZ_SECONDS:-15} nice -n 19 bash scripts/fuzz.sh || others=1
+FUZZ_SECONDS=${FUZZ_SECONDS:-10} nice -n 19 bash scripts/fuzz.sh || others=1
 
 if [ "${RATELAB_SERIAL:-0}" != 1 ]; then
     tests=0
