@@ -235,6 +235,50 @@ private slots:
         QCOMPARE(d.atMs, call.atMs);
         QCOMPARE(d.delayMs, 0);
     }
+
+    // The packed reply of gcra, the sliding counter and the leaky bucket (radix = capacity + 2):
+    // 2 x (delay x radix + remaining) + reset granted,
+    // -(2 x ((retry + 1) x radix + remaining) + reset) - 1 refused; the time is the call's.
+    void parsesPackedReplies_data() {
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<qint64>("retry");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<bool>("reset");
+        QTest::addColumn<qint64>("delay");
+        QTest::newRow("granted, none left") << 0LL << true << 0LL << 0LL << false << 0LL;
+        QTest::newRow("granted, 4 left") << 8LL << true << 0LL << 4LL << false << 0LL;
+        QTest::newRow("granted, reset") << 9LL << true << 0LL << 4LL << true << 0LL;
+        QTest::newRow("granted, delayed") << 21004LL << true << 0LL << 2LL << false << 1500LL;
+        QTest::newRow("refused, wait 1000") << -14015LL << false << 1000LL << 0LL << false << 0LL;
+        QTest::newRow("refused, never") << -7LL << false << -1LL << 3LL << false << 0LL;
+        QTest::newRow("refused, wait 1, reset") << -40LL << false << 1LL << 5LL << true << 0LL;
+        QTest::newRow("refused, wait a day")
+            << -1209600015LL << false << 86400000LL << 0LL << false << 0LL;
+    }
+    void parsesPackedReplies() {
+        QFETCH(qint64, value);
+        LimiterSpec spec;
+        spec.type = LimiterType::Gcra;
+        spec.name = QStringLiteral("g");
+        spec.rate = 1;
+        spec.periodMs = 1000;
+        spec.burst = 5;
+        const auto limiter = makeLimiter(spec);
+        redisReply reply{};
+        reply.type = REDIS_REPLY_INTEGER;
+        reply.integer = value;
+        ScriptCall call;
+        call.atMs = 1'700'000'000'300;
+        call.radix = spec.burst + 2;
+        const Decision d = limiter->parseReply(&reply, call);
+        QTEST(d.allowed, "allowed");
+        QTEST(d.retryAfterMs, "retry");
+        QTEST(d.remaining, "remaining");
+        QTEST(d.configReset, "reset");
+        QTEST(d.delayMs, "delay");
+        QCOMPARE(d.atMs, call.atMs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAlgorithmSpecs)

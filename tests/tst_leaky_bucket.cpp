@@ -147,6 +147,21 @@ private slots:
             QVERIFY2(disagree > 0, "a fractional leak should show nginx's floor");
         }
     }
+
+    // A changed config is applied at the scope key's next decision: an empty bucket.
+    void configChangeResets() {
+        LimiterSpec spec = leaky(1, 1000, 1, false);
+        ScopedLimiter first(spec);
+        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
+        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        spec.burst = 2;
+        const std::unique_ptr<Limiter> changed = makeLimiter(spec);
+        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        QVERIFY(d.allowed);
+        QVERIFY(d.configReset);
+        QCOMPARE(d.remaining, 0);
+        QCOMPARE(d.delayMs, 2000);  // the third request waits for two to leak
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLeakyBucket)

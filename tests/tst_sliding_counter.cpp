@@ -100,6 +100,43 @@ private slots:
         expectMatchesModel(counter(limit, windowMs, clients > 1 ? Scope::PerClient : Scope::Global),
                            generateTrace(shape));
     }
+
+    // A worker whose clock lags into the previous window decides at the start of the newest one
+    // (time never runs backwards); the decision says so in its time, which the engine did not
+    // know when it sent the request.
+    void laggingClockDecidesInTheNewestWindow() {
+        const qint64 base = 1'700'000'000'000;  // a multiple of 1000
+        ScopedLimiter limiter(counter(4, 1000));
+        const Decision first = limiter->decide(limiter.router(), {base + 1500, QString(), 2});
+        QVERIFY(first.allowed);
+        QCOMPARE(first.atMs, base + 1500);
+        const Decision lagging = limiter->decide(limiter.router(), {base + 900, QString(), 1});
+        QVERIFY(lagging.allowed);
+        QCOMPARE(lagging.remaining, 1);
+        QCOMPARE(lagging.atMs, base + 1000);
+        const Decision refused = limiter->decide(limiter.router(), {base + 950, QString(), 2});
+        QVERIFY(!refused.allowed);
+        QCOMPARE(refused.atMs, base + 1000);
+        // 1 ms into the next window the 3 granted weigh floor(3 x 999 / 1000) = 2: 2 + 2 <= 4.
+        QCOMPARE(refused.retryAfterMs, 1001);
+    }
+
+    // A changed config is applied at the scope key's next decision: fresh counts.
+    void configChangeResets() {
+        LimiterSpec spec = counter(2, 1000);
+        ScopedLimiter first(spec);
+        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
+        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        spec.limit = 3;
+        const std::unique_ptr<Limiter> changed = makeLimiter(spec);
+        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        QVERIFY(d.allowed);
+        QVERIFY(d.configReset);
+        QCOMPARE(d.remaining, 0);
+        const Decision after = changed->decide(first.router(), {0, QString(), 1});
+        QVERIFY(!after.allowed);
+        QVERIFY(!after.configReset);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSlidingCounter)

@@ -2,37 +2,27 @@
 -- T = period_ms / rate is a fraction, so times are kept as q + r/rate ms with 0 <= r < rate;
 -- every product stays below 2^53 within the parser's limits (see limits in limiter_spec).
 -- KEYS[1] {<name>}:tat[:<client>] = "<q> <r> <rate>/<period>/<burst>"
--- ARGV: rate, period_ms, burst, permits, now_ms, ttl_scale (real ms per virtual ms), grace_ms
--- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
--- reply: a table reply costs Redis more than the rest of a cheap decision).
-local function reply(allowed, retry, remaining, at, reset, delay)
-    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
-end
-
+-- ARGV: rate, period_ms, burst, permits, now_ms, ttl_scale (real ms per virtual ms), grace_ms,
+--       config ("<rate>/<period>/<burst>", formed once by the engine)
+-- Returns one packed integer (Limiter::parseReply, radix burst + 2): granted
+-- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
+-- with Redis's time (the engine does not know at_ms) or a value past 2^53 the text
+-- "allowed retry_after_ms remaining at_ms config_reset 0".
+-- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- Integer divisions of operands >= 0 below 2^53: a correctly rounded quotient's floor is never
+-- too small and at most one too large.
 local rate = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local permits = tonumber(ARGV[4])
 -- time: redis (limiter.h): ARGV[5] is 'redis' and the script reads Redis's clock.
-local now
-if ARGV[5] == 'redis' then
+local now = tonumber(ARGV[5])
+local redisTime = now == nil
+if redisTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-    now = tonumber(ARGV[5])
 end
-local config = ARGV[1] .. '/' .. ARGV[2] .. '/' .. ARGV[3]
-
--- floor(a / b) for integers a (any sign) and b > 0, exact where a / b in doubles may round.
-local function floordiv(a, b)
-    local q = math.floor(a / b)
-    if q * b > a then
-        q = q - 1
-    elseif (q + 1) * b <= a then
-        q = q + 1
-    end
-    return q
-end
+local config = ARGV[8]
 
 local reset = 0
 local tq, tr = now, 0
@@ -44,6 +34,7 @@ if state then
     end
     if cfg ~= config then
         reset = 1
+        redis.call('del', KEYS[1])  -- written under another config
     else
         q, r = tonumber(q), tonumber(r)
         if q > now or (q == now and r > 0) then
@@ -52,42 +43,53 @@ if state then
     end
 end
 
--- remaining before this request: floor((now + tau - tat) / T), in units of 1/rate ms.
-local tauNum = burst * period
-local function remainingAt(q, r)
-    local d = (now - q) * rate - r + tauNum
-    if d < 0 then
-        return 0
+local tauNum = burst * period  -- tau in units of 1/rate ms
+local allowed, retry = 0, -1
+if permits <= burst then
+    -- new_tat = tat + permits * T
+    local num = tr + permits * period
+    local carry = math.floor(num / rate)
+    if carry * rate > num then
+        carry = carry - 1
     end
-    return floordiv(d, period)
+    local nq, nr = tq + carry, num - carry * rate
+    -- allow_at = new_tat - tau
+    local tauQ = math.floor(tauNum / rate)
+    if tauQ * rate > tauNum then
+        tauQ = tauQ - 1
+    end
+    local aq, ar = nq - tauQ, nr - (tauNum - tauQ * rate)
+    if ar < 0 then
+        ar = ar + rate
+        aq = aq - 1
+    end
+    if aq < now or (aq == now and ar == 0) then
+        -- The state may go once TAT has passed: absent = now.
+        redis.call('set', KEYS[1], string.format('%d %d %s', nq, nr, config), 'PX',
+                   math.ceil((nq - now + 1) * tonumber(ARGV[6])) + tonumber(ARGV[7]))
+        allowed, retry, tq, tr = 1, 0, nq, nr
+    else
+        retry = aq + (ar > 0 and 1 or 0) - now
+    end
 end
 
-if reset == 1 then
-    redis.call('del', KEYS[1])  -- written under another config
+-- remaining: floor((now + tau - tat) / T) at the TAT this decision leaves, in units of 1/rate ms.
+local d = (now - tq) * rate - tr + tauNum
+local remaining = 0
+if d > 0 then
+    remaining = math.floor(d / period)
+    if remaining * period > d then
+        remaining = remaining - 1
+    end
 end
 
-if permits > burst then
-    return reply(0, -1, remainingAt(tq, tr), now, reset, 0)
+if not redisTime then
+    if allowed == 1 then
+        return 2 * remaining + reset
+    end
+    local packed = 2 * ((retry + 1) * (burst + 2) + remaining) + reset
+    if packed < 9007199254740992 then
+        return -packed - 1
+    end
 end
-
--- new_tat = tat + permits * T
-local num = tr + permits * period
-local carry = floordiv(num, rate)
-local nq, nr = tq + carry, num - carry * rate
--- allow_at = new_tat - tau
-local tauQ = floordiv(tauNum, rate)
-local aq, ar = nq - tauQ, nr - (tauNum - tauQ * rate)
-if ar < 0 then
-    ar = ar + rate
-    aq = aq - 1
-end
-
-if aq < now or (aq == now and ar == 0) then
-    -- The state may go once TAT has passed: absent = now.
-    local ttl = math.ceil((nq - now + 1) * tonumber(ARGV[6])) + tonumber(ARGV[7])
-    redis.call('set', KEYS[1], string.format('%d %d ', nq, nr) .. config, 'PX',
-               string.format('%d', ttl))
-    return reply(1, 0, remainingAt(nq, nr), now, reset, 0)
-end
-local retry = aq + (ar > 0 and 1 or 0) - now
-return reply(0, retry, remainingAt(tq, tr), now, reset, 0)
+return string.format('%d %d %d %d %d 0', allowed, retry, remaining, now, reset)

@@ -10,7 +10,9 @@ extern const char* const kLua_gcra;
 GcraLimiter::GcraLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
       configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
-                  std::to_string(this->spec().burst)} {}
+                  std::to_string(this->spec().burst),
+                  std::to_string(this->spec().rate) + '/' + std::to_string(this->spec().periodMs) +
+                      '/' + std::to_string(this->spec().burst)} {}
 
 const LuaScript& GcraLimiter::script() const {
     static const LuaScript kScript(lua::kLua_gcra);
@@ -23,10 +25,11 @@ std::string GcraLimiter::stateKey(const QString& client) const {
 
 ScriptCall GcraLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return ScriptCall{
+    return packedCall(
         {stateKey(request.client)},
         {configArgs_[0], configArgs_[1], configArgs_[2], std::to_string(request.permits),
-         nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+         nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs), configArgs_[3]},
+        request, spec().burst);
 }
 
 }  // namespace ratelab

@@ -16,7 +16,7 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:tat[:client]
 
 private:
-    std::string configArgs_[3];  // rate, period_ms, burst
+    std::string configArgs_[4];  // rate, period_ms, burst, and the three as "r/p/b"
 };
 
 }  // namespace ratelab

@@ -1,41 +1,31 @@
 -- Leaky bucket as nginx limit_req (and APISIX limit-req) decides, in milli-requests, one decision.
 -- A request of p permits is p requests at the same instant.
 -- KEYS[1] {<name>}:lb[:<client>] = "<excess> <last_ms> <rate>/<period_ms>/<burst>"
--- ARGV: rate, period_ms, burst, nodelay (0/1), permits, now_ms, ttl_scale, grace_ms
--- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
--- reply: a table reply costs Redis more than the rest of a cheap decision).
-local function reply(allowed, retry, remaining, at, reset, delay)
-    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
-end
-
+-- ARGV: rate, period_ms, burst, nodelay (0/1), permits, now_ms, ttl_scale, grace_ms,
+--       config ("<rate>/<period_ms>/<burst>", formed once by the engine)
+-- Returns one packed integer (Limiter::parseReply, radix burst + 2): granted
+-- 2 * (delay_ms * radix + remaining) + reset, refused
+-- -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1; with Redis's time (the engine
+-- does not know at_ms) or a value past 2^53 the text
+-- "allowed retry_after_ms remaining at_ms config_reset delay_ms".
+-- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
+-- quotient's floor is never too small and at most one too large (its ceil never too large, at
+-- most one too small).
 local rate = tonumber(ARGV[1])
 local period = tonumber(ARGV[2])
 local burst = tonumber(ARGV[3])
 local nodelay = ARGV[4] == '1'
 local permits = tonumber(ARGV[5])
 -- time: redis (limiter.h): ARGV[6] is 'redis' and the script reads Redis's clock.
-local now
-if ARGV[6] == 'redis' then
+local now = tonumber(ARGV[6])
+local redisTime = now == nil
+if redisTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-    now = tonumber(ARGV[6])
 end
-local config = ARGV[1] .. '/' .. ARGV[2] .. '/' .. ARGV[3]
+local config = ARGV[9]
 local R = rate * 1000  -- milli-requests leaked per period_ms
-
-local function floordiv(a, b)  -- exact floor(a / b), b > 0
-    local q = math.floor(a / b)
-    if q * b > a then
-        q = q - 1
-    elseif (q + 1) * b <= a then
-        q = q + 1
-    end
-    return q
-end
-local function ceildiv(a, b)
-    return -floordiv(-a, b)
-end
 
 local reset = 0
 local excess, last = nil, nil
@@ -54,38 +44,76 @@ if state then
 end
 
 -- x: the level this request finds, new key = 0 (nginx's new node), else
--- max(E - floor(R * elapsed / period) + 1000, 0). Past the full drain time x is 0, which keeps
--- R * elapsed below 2^53 whatever the gap.
+-- max(E - floor(R * elapsed / period) + 1000, 0). Past the full drain time
+-- ceil((E + 1000) * period / R) x is 0, which keeps R * elapsed below 2^53 whatever the gap.
 local x = 0
-local drainMs = 0
 if excess then
-    drainMs = ceildiv((excess + 1000) * period, R)
+    local n = (excess + 1000) * period
+    local drainMs = math.ceil(n / R)
+    if drainMs * R < n then
+        drainMs = drainMs + 1
+    end
     local elapsed = math.max(0, now - last)
     if elapsed < drainMs then
-        x = math.max(excess - floordiv(R * elapsed, period) + 1000, 0)
+        local m = R * elapsed
+        local leaked = math.floor(m / period)
+        if leaked * period > m then
+            leaked = leaked - 1
+        end
+        x = math.max(excess - leaked + 1000, 0)
     end
 end
 local e = x + 1000 * (permits - 1)
 
-if permits > burst + 1 then
-    return reply(0, -1, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0)
+local allowed, retry, delay = 0, -1, 0
+-- A refusal leaves the state as it was: floor((1000 * burst - x) / 1000) + 1 requests fit.
+local free = 1000 * burst - x
+local remaining = math.floor(free / 1000)
+if remaining * 1000 > free then
+    remaining = remaining - 1
 end
-if e <= 1000 * burst then
-    local keep = math.max(last or now, now)  -- a lagging clock never moves last backwards
-    local ttl = math.ceil((ceildiv((e + 1000) * period, R) + 1) * tonumber(ARGV[7])) +
-                tonumber(ARGV[8])
-    redis.call('set', KEYS[1], string.format('%d %d ', e, keep) .. config, 'PX',
-               string.format('%d', ttl))
-    local delay = 0
-    if not nodelay then
-        delay = floordiv(e * period, R)
+remaining = math.max(0, remaining + 1)
+if permits <= burst + 1 and e <= 1000 * burst then
+    allowed, retry = 1, 0
+    remaining = math.floor((1000 * burst - e) / 1000)
+    if remaining * 1000 > 1000 * burst - e then
+        remaining = remaining - 1
     end
-    return reply(1, 0, floordiv(1000 * burst - e, 1000), now, reset, delay)
+    local keep = math.max(last or now, now)  -- a lagging clock never moves last backwards
+    local n = (e + 1000) * period
+    local drainMs = math.ceil(n / R)
+    if drainMs * R < n then
+        drainMs = drainMs + 1
+    end
+    redis.call('set', KEYS[1], string.format('%d %d %s', e, keep, config), 'PX',
+               math.ceil((drainMs + 1) * tonumber(ARGV[7])) + tonumber(ARGV[8]))
+    if not nodelay then
+        local m = e * period
+        delay = math.floor(m / R)
+        if delay * R > m then
+            delay = delay - 1
+        end
+    end
+elseif permits <= burst + 1 then
+    -- The smallest whole wait w >= 1 at which the level has leaked enough:
+    -- E - floor(R * (elapsed + w) / period) + 1000 <= 1000 * (burst - permits + 1).
+    local n = (excess + 1000 - 1000 * (burst - permits + 1)) * period
+    local wait = math.ceil(n / R)
+    if wait * R < n then
+        wait = wait + 1
+    end
+    retry = math.max(1, wait - math.max(0, now - last))
 end
 
--- The smallest whole wait w >= 1 at which the level has leaked enough:
--- E - floor(R * (elapsed + w) / period) + 1000 <= 1000 * (burst - permits + 1).
-local need = excess + 1000 - 1000 * (burst - permits + 1)
-local elapsed = math.max(0, now - last)
-local retry = math.max(1, ceildiv(need * period, R) - elapsed)
-return reply(0, retry, math.max(0, floordiv(1000 * burst - x, 1000) + 1), now, reset, 0)
+if not redisTime then
+    local packed
+    if allowed == 1 then
+        packed = 2 * (delay * (burst + 2) + remaining) + reset
+    else
+        packed = 2 * ((retry + 1) * (burst + 2) + remaining) + reset
+    end
+    if packed < 9007199254740992 then
+        return allowed == 1 and packed or -packed - 1
+    end
+end
+return string.format('%d %d %d %d %d %d', allowed, retry, remaining, now, reset, delay)

@@ -10,7 +10,9 @@ extern const char* const kLua_leaky_bucket;
 LeakyBucketLimiter::LeakyBucketLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
       configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
-                  std::to_string(this->spec().burst), this->spec().nodelay ? "1" : "0"} {}
+                  std::to_string(this->spec().burst), this->spec().nodelay ? "1" : "0",
+                  std::to_string(this->spec().rate) + '/' + std::to_string(this->spec().periodMs) +
+                      '/' + std::to_string(this->spec().burst)} {}
 
 const LuaScript& LeakyBucketLimiter::script() const {
     static const LuaScript kScript(lua::kLua_leaky_bucket);
@@ -23,10 +25,11 @@ std::string LeakyBucketLimiter::stateKey(const QString& client) const {
 
 ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return ScriptCall{
-        {stateKey(request.client)},
-        {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
-         std::to_string(request.permits), nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+    return packedCall({stateKey(request.client)},
+                      {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
+                       std::to_string(request.permits), nowArg(request), ttlScaleArg(),
+                       ttlArg(kStateGraceMs), configArgs_[4]},
+                      request, spec().burst);
 }
 
 }  // namespace ratelab

@@ -16,7 +16,7 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:lb[:client]
 
 private:
-    std::string configArgs_[4];  // rate, period_ms, burst, nodelay (0/1)
+    std::string configArgs_[5];  // rate, period_ms, burst, nodelay (0/1), "r/p/b"
 };
 
 }  // namespace ratelab

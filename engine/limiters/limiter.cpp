@@ -102,6 +102,19 @@ Decision Limiter::parseTextReply(const std::string& text) const {
 Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
     Decision decision;
     decision.atMs = call.atMs;
+    if (call.radix > 0) {
+        decision.allowed = value >= 0;
+        long long packed = decision.allowed ? value : -(value + 1);
+        decision.configReset = packed % 2 == 1;
+        packed /= 2;
+        decision.remaining = packed % call.radix;
+        if (decision.allowed) {
+            decision.delayMs = packed / call.radix;
+        } else {
+            decision.retryAfterMs = packed / call.radix - 1;
+        }
+        return decision;
+    }
     if (value >= 0) {
         decision.allowed = true;
         decision.remaining = value / 2;

@@ -42,6 +42,9 @@ struct ScriptCall {
     RedisArgs args;
     qint64 atMs = 0;            // the time the request decides at
     qint64 refusedRetryMs = 0;  // a refusal's wait (fixed window: to the window's end; -1 never)
+    // > 0: an integer reply is packed with this radix (above any remaining) and carries the
+    // wait and the delay itself (gcra, sliding counter, leaky bucket; see Limiter::parseReply).
+    qint64 radix = 0;
 };
 
 // State keys outlive the last window they matter to by this much (server time), so that a worker
@@ -83,6 +86,10 @@ public:
     // reply costs Redis more than the rest of a cheap decision; scripts answer with the text).
     // A compact reply is one integer (the fixed window's): 2 x remaining + reset when granted,
     // -(remaining + 1) when refused; at_ms and a refusal's wait then come from `call`.
+    // A packed reply (call.radix > 0) is one integer too: 2 x (delay x radix + remaining) + reset
+    // when granted, -(2 x ((retry + 1) x radix + remaining) + reset) - 1 when refused; at_ms is
+    // call.atMs. Scripts answer with the text when they decided at a time the engine does not
+    // know (Redis's TIME) or when the packed value would pass 2^53.
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
     Decision parseReply(const redisReply* reply, const ScriptCall& call) const;
@@ -136,6 +143,12 @@ protected:
     }
     qint64 timeBase(const Request& request) const {
         return readsRedisTime(request) ? 0 : request.nowMs;
+    }
+    // A call to a script that answers with a packed integer (parseReply) of radix capacity + 2:
+    // it decides at the request's own now.
+    static ScriptCall packedCall(RedisArgs keys, RedisArgs args, const Request& request,
+                                 qint64 capacity) {
+        return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0, capacity + 2};
     }
 
 private:

@@ -2,40 +2,32 @@
 -- i = floor(now / W); estimate = floor(prev * (W - now mod W) / W) + cur.
 -- KEYS[1] {<name>}:sc[:<client>] = "<i> <cur> <prev> <limit>/<window_ms>": the counts of windows
 --         i and i - 1 in one string (one read, one write per grant)
--- ARGV: limit, window_ms, permits, now_ms, ttl_scale, grace_ms
--- Returns the text "allowed retry_after_ms remaining at_ms config_reset delay_ms" (one text
--- reply: a table reply costs Redis more than the rest of a cheap decision).
-local function reply(allowed, retry, remaining, at, reset, delay)
-    return string.format('%d %d %d %d %d %d', allowed, retry, remaining, at, reset, delay)
-end
-
+-- ARGV: limit, window_ms, permits, now_ms, ttl_scale, grace_ms,
+--       config ("<limit>/<window_ms>", formed once by the engine)
+-- Returns one packed integer (Limiter::parseReply, radix limit + 2): granted
+-- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
+-- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
+-- know at_ms (Redis's time, or a lagging clock decided at a later window) or past 2^53.
+-- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
+-- quotient's floor is never too small and at most one too large (its ceil never too large, at
+-- most one too small).
 local limit = tonumber(ARGV[1])
 local W = tonumber(ARGV[2])
 local permits = tonumber(ARGV[3])
 -- time: redis (limiter.h): ARGV[4] is 'redis' and the script reads Redis's clock.
-local now
-if ARGV[4] == 'redis' then
+local now = tonumber(ARGV[4])
+local knownTime = now ~= nil  -- at_ms is the engine's own now
+if not knownTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-    now = tonumber(ARGV[4])
 end
-local config = ARGV[1] .. '/' .. ARGV[2]
+local config = ARGV[7]
 
-local function floordiv(a, b)  -- exact floor(a / b), b > 0
-    local q = math.floor(a / b)
-    if q * b > a then
-        q = q - 1
-    elseif (q + 1) * b <= a then
-        q = q + 1
-    end
-    return q
+local i = math.floor(now / W)
+if i * W > now then
+    i = i - 1
 end
-local function ceildiv(a, b)
-    return -floordiv(-a, b)
-end
-
-local i = floordiv(now, W)
 local offset = now - i * W
 local cur, prev = 0, 0
 local reset = 0
@@ -45,60 +37,69 @@ if state then
     if not si then
         return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a counter state')
     end
-    si, sc, sp = tonumber(si), tonumber(sc), tonumber(sp)
+    si = tonumber(si)
     if cfg ~= config then
         reset = 1
         redis.call('del', KEYS[1])
     elseif si == i then
-        cur, prev = sc, sp
+        cur, prev = tonumber(sc), tonumber(sp)
     elseif si == i - 1 then
-        prev = sc
+        prev = tonumber(sc)
     elseif si > i then
         -- A lagging clock: decide at the start of the newest window (time never runs backwards).
-        i, offset, cur, prev, now = si, 0, sc, sp, si * W
+        i, offset, cur, prev, now = si, 0, tonumber(sc), tonumber(sp), si * W
+        knownTime = false
     end
 end
 
-local estimate = floordiv(prev * (W - offset), W) + cur
+local weighted = prev * (W - offset)
+local estimate = math.floor(weighted / W)
+if estimate * W > weighted then
+    estimate = estimate - 1
+end
+estimate = estimate + cur
+local allowed, retry, remaining = 0, -1, math.max(0, limit - estimate)
 if permits <= limit and estimate + permits <= limit then
-    cur = cur + permits
-    local ttl = math.ceil((2 * W - offset) * tonumber(ARGV[5])) + tonumber(ARGV[6])
-    redis.call('set', KEYS[1], string.format('%d %d %d ', i, cur, prev) .. config, 'PX',
-               string.format('%d', ttl))
-    return reply(1, 0, limit - estimate - permits, now, reset, 0)
-end
-local remaining = math.max(0, limit - estimate)
-if permits > limit then
-    return reply(0, -1, remaining, now, reset, 0)
+    allowed, retry, remaining = 1, 0, limit - estimate - permits
+    redis.call('set', KEYS[1], string.format('%d %d %d %s', i, cur + permits, prev, config), 'PX',
+               math.ceil((2 * W - offset) * tonumber(ARGV[5])) + tonumber(ARGV[6]))
+elseif permits <= limit then
+    -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits:
+    -- first in this window (p = prev, c = cur, off > offset), then in the next (p = cur, c = 0),
+    -- else at the start of the one after (2W - offset).
+    retry = 2 * W - offset
+    local p, c, from, base = prev, cur, offset + 1, -offset
+    for _ = 1, 2 do
+        local a = limit - permits - c
+        if a >= 0 then
+            local off = from
+            if p > 0 then
+                -- floor(p * (W - off) / W) <= a  <=>  W - off <= ceil((a + 1) * W / p) - 1
+                local n = (a + 1) * W
+                local q = math.ceil(n / p)
+                if q * p < n then
+                    q = q + 1
+                end
+                off = math.max(from, W - q + 1)
+            end
+            if off <= W - 1 then
+                retry = base + off
+                break
+            end
+        end
+        p, c, from, base = cur, 0, 0, W - offset
+    end
 end
 
--- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits,
--- first in this window (p = prev, c = cur), then in the next (p = cur, c = 0), else the one after.
-local function firstOffset(p, c, from)
-    local a = limit - permits - c
-    if a < 0 then
-        return nil
-    end
-    local off = from
-    if p > 0 then
-        -- floor(p * (W - off) / W) <= a  <=>  W - off <= ceil((a + 1) * W / p) - 1
-        off = math.max(from, W - ceildiv((a + 1) * W, p) + 1)
-    end
-    if off <= W - 1 then
-        return off
-    end
-    return nil
-end
-local off = firstOffset(prev, cur, offset + 1)
-local retry
-if off then
-    retry = off - offset
-else
-    off = firstOffset(cur, 0, 0)
-    if off then
-        retry = W - offset + off
+if knownTime then
+    local packed
+    if allowed == 1 then
+        packed = 2 * remaining + reset
     else
-        retry = 2 * W - offset
+        packed = 2 * ((retry + 1) * (limit + 2) + remaining) + reset
+    end
+    if packed < 9007199254740992 then
+        return allowed == 1 and packed or -packed - 1
     end
 end
-return reply(0, retry, remaining, now, reset, 0)
+return string.format('%d %d %d %d %d 0', allowed, retry, remaining, now, reset)

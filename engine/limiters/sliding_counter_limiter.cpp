@@ -9,7 +9,9 @@ extern const char* const kLua_sliding_counter;
 
 SlidingCounterLimiter::SlidingCounterLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
-      configArgs_{std::to_string(this->spec().limit), std::to_string(this->spec().windowMs)} {}
+      configArgs_{
+          std::to_string(this->spec().limit), std::to_string(this->spec().windowMs),
+          std::to_string(this->spec().limit) + '/' + std::to_string(this->spec().windowMs)} {}
 
 const LuaScript& SlidingCounterLimiter::script() const {
     static const LuaScript kScript(lua::kLua_sliding_counter);
@@ -22,9 +24,10 @@ std::string SlidingCounterLimiter::stateKey(const QString& client) const {
 
 ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return ScriptCall{{stateKey(request.client)},
+    return packedCall({stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], std::to_string(request.permits),
-                       nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs)}};
+                       nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs), configArgs_[2]},
+                      request, spec().limit);
 }
 
 }  // namespace ratelab

@@ -16,7 +16,7 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:sc[:client]
 
 private:
-    std::string configArgs_[2];  // limit, window_ms
+    std::string configArgs_[3];  // limit, window_ms, and the two as "l/w"
 };
 
 }  // namespace ratelab
