@@ -43,7 +43,8 @@ struct ScriptCall {
     qint64 atMs = 0;            // the time the request decides at
     qint64 refusedRetryMs = 0;  // a refusal's wait (fixed window: to the window's end; -1 never)
     // > 0: an integer reply is packed with this radix (above any remaining) and carries the
-    // wait and the delay itself (gcra, sliding counter, leaky bucket; see Limiter::parseReply).
+    // wait and the delay itself (every limiter but the fixed window and the sliding log; see
+    // Limiter::parseReply).
     qint64 radix = 0;
 };
 

@@ -5,8 +5,10 @@
 --         i-th permit of a larger one (unique even within one millisecond)
 -- ARGV: permits, now_ms, request id (random hex), ttl_ms, trim cutoff, then per rule: limit,
 --       window_ms, "(<now - window_ms>"
--- Returns "allowed retry_after_ms remaining at_ms 0" as text (limiter.h: a table reply costs
--- Redis more than the rest of a cheap decision); at_ms is now_ms.
+-- Returns one packed integer (Limiter::parseReply, radix = the largest limit + 2): granted
+-- 2 * remaining, refused -(2 * ((retry_after_ms + 1) * radix + remaining)) - 1; with Redis's
+-- time (the engine does not know at_ms), a negative remaining (limits lowered under a full log)
+-- or a value past 2^53 the text "allowed retry_after_ms remaining at_ms 0".
 --
 -- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
 -- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
@@ -19,7 +21,8 @@
 -- less than the grace counts every grant that shares a window with its own, so no window ever
 -- holds more than its limit, without a clock key.
 -- time: redis (limiter.h): ARGV[2] is 'redis' and the cutoffs are relative to now 0.
-if ARGV[2] == 'redis' then
+local knownTime = ARGV[2] ~= 'redis'  -- at_ms is the engine's own now
+if not knownTime then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     ARGV[2] = string.format('%d', now)
@@ -32,6 +35,7 @@ local permits = tonumber(ARGV[1])
 local rules = (#ARGV - 5) / 3
 
 local remaining = nil
+local largest = 0
 local retry = 0
 local violated = false
 local tooLarge = false
@@ -40,6 +44,7 @@ for r = 1, rules do
     local limit = tonumber(ARGV[3 + 3 * r])
     local from = ARGV[5 + 3 * r]
     local count = redis.call('zcount', KEYS[1], from, '+inf')
+    largest = math.max(largest, limit)
     if count > 0 then
         live = true
     end
@@ -58,34 +63,46 @@ for r = 1, rules do
     end
 end
 
+local allowed = 0
 if tooLarge then
-    return '0 -1 ' .. string.format('%d', remaining) .. ' ' .. ARGV[2] .. ' 0'
-end
-if violated then
-    return '0 ' .. string.format('%d %d', retry, remaining) .. ' ' .. ARGV[2] .. ' 0'
-end
-
--- Trimming costs a call and counts never depend on it: it happens for one grant in 16 (the
--- request id is random) and whenever no rule's window holds a grant.
-if not live or string.byte(ARGV[3], 1) == 48 then
-    redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[5])
-end
-if permits == 1 then
-    redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
-else
-    local members = {}
-    for i = 1, permits do
-        members[#members + 1] = ARGV[2]
-        members[#members + 1] = ARGV[3] .. ':' .. i
-        if #members >= 2000 or i == permits then
-            redis.call('zadd', KEYS[1], unpack(members))
-            members = {}
+    retry = -1
+elseif not violated then
+    -- Trimming costs a call and counts never depend on it: it happens for one grant in 16 (the
+    -- request id is random) and whenever no rule's window holds a grant.
+    if not live or string.byte(ARGV[3], 1) == 48 then
+        redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[5])
+    end
+    if permits == 1 then
+        redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+    else
+        local members = {}
+        for i = 1, permits do
+            members[#members + 1] = ARGV[2]
+            members[#members + 1] = ARGV[3] .. ':' .. i
+            if #members >= 2000 or i == permits then
+                redis.call('zadd', KEYS[1], unpack(members))
+                members = {}
+            end
         end
     end
+    -- The log goes ttl_ms (the longest window plus the grace) after its last grant. Setting a
+    -- TTL costs more than reading one: it is set to twice that, again when less than that is
+    -- left.
+    if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
+        redis.call('pexpire', KEYS[1], 2 * tonumber(ARGV[4]))
+    end
+    allowed, remaining = 1, remaining - permits
 end
--- The log goes ttl_ms (the longest window plus the grace) after its last grant. Setting a TTL
--- costs more than reading one: it is set to twice that, again when less than that is left.
-if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
-    redis.call('pexpire', KEYS[1], string.format('%d', 2 * tonumber(ARGV[4])))
+
+if knownTime and remaining >= 0 then
+    local packed
+    if allowed == 1 then
+        packed = 2 * remaining
+    else
+        packed = 2 * ((retry + 1) * (largest + 2) + remaining)
+    end
+    if packed < 9007199254740992 then
+        return allowed == 1 and packed or -packed - 1
+    end
 end
-return '1 0 ' .. string.format('%d', remaining - permits) .. ' ' .. ARGV[2] .. ' 0'
+return string.format('%d %d %d ', allowed, retry, remaining) .. ARGV[2] .. ' 0'

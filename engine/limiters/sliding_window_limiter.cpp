@@ -14,6 +14,7 @@ SlidingWindowLimiter::SlidingWindowLimiter(LimiterSpec spec, LimiterOptions opti
     : Limiter(std::move(spec), options) {
     for (const SlidingRule& rule : this->spec().rules) {
         longestWindowMs_ = std::max(longestWindowMs_, rule.windowMs);
+        largestLimit_ = std::max(largestLimit_, rule.limit);
     }
 }
 
@@ -38,8 +39,7 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     // The script converts no number it only passes on: the engine formats them (see
     // sliding_window.lua).
     const qint64 now = timeBase(request);
-    ScriptCall call;
-    call.keys = {logKey(request.client)};
+    ScriptCall call = packedCall({logKey(request.client)}, {}, request, largestLimit_);
     call.args = {std::to_string(request.permits), nowArg(request), randomRequestId(),
                  ttlArg(longestWindowMs_ + kStateGraceMs),
                  std::to_string(now - longestWindowMs_ - kStateGraceMs)};

@@ -27,6 +27,7 @@ public:
 
 private:
     qint64 longestWindowMs_ = 0;
+    qint64 largestLimit_ = 0;  // the packed reply's radix is this + 2
 };
 
 }  // namespace ratelab

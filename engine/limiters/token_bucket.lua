@@ -7,8 +7,10 @@
 --         own key; Redisson ignores it)
 -- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
 --       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
--- Returns "allowed retry_after_ms remaining at_ms config_reset" as text (limiter.h: a table
--- reply costs Redis more than the rest of a cheap decision).
+-- Returns one packed integer (Limiter::parseReply, radix rate + 2): granted
+-- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
+-- the text "allowed retry_after_ms remaining at_ms config_reset" when the engine does not know
+-- at_ms (Redis's time, or a lagging clock decided at a later time) or past 2^53.
 --
 -- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
 -- Grants interval_ms old are released (read, removed, added to the value) in the call that
@@ -16,9 +18,10 @@
 -- grant still in the zset. Number <-> text conversions in Lua
 -- (strtod, printf) cost Redis as much as a command: the engine formats the numbers the script
 -- only passes on, times are compared as zero-padded text, and a decision converts only what
--- its arithmetic needs.
+-- its arithmetic needs. No local functions: a closure is made on every call.
 -- time: redis (limiter.h): ARGV[5] is 'redis' and the cutoff ARGV[8] is relative to now 0.
-if ARGV[5] == 'redis' then
+local knownTime = ARGV[5] ~= 'redis'  -- at_ms is the engine's own now
+if not knownTime then
     local t = redis.call('time')
     local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
     ARGV[5] = string.format('%015d', now)
@@ -31,12 +34,12 @@ local ttl = ARGV[7]
 local cutoff = ARGV[8]
 
 -- Config: create it like trySetRate; a different config is applied like setRate (state reset).
-local reset = ' 0'  -- the answer's last field
+local reset = 0  -- 1: this decision found another config
 local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
-        reset = ' 1'
+        reset = 1
     end
     redis.call('hset', KEYS[1], 'rate', ARGV[1], 'interval', ARGV[2], 'type', ARGV[3])
     if not cfg[4] then
@@ -68,22 +71,13 @@ if last then
     end
     if lagging then
         nowArg = last
+        knownTime = false
         cutoff = string.format('%d', lastMs - tonumber(ARGV[2]))
     elseif last ~= nowArg then
         redis.call('set', KEYS[4], nowArg, 'KEEPTTL')
     end
 else
     redis.call('set', KEYS[4], nowArg, 'PX', ttl)
-end
-
--- Every grant in the zset (only to rebuild a missing or drifted value, as Redisson repairs it).
-local function heldPermits()
-    local used = 0
-    for _, member in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
-        local _, p = struct.unpack('Bc0I', member)
-        used = used + p
-    end
-    return used
 end
 
 -- Grants that are interval_ms old come back to the bucket (read here, removed on a grant).
@@ -95,19 +89,22 @@ for i = 1, #expired do
 end
 
 local value = redis.call('get', KEYS[2])
-local rebuilt = false
-if value == false then
-    value = rate - heldPermits()  -- new bucket, or its value key expired: rebuild from grants
-    rebuilt = true
-else
+local rebuilt = true  -- a new bucket, or its value key expired
+if value ~= false then
     value = tonumber(value)
     if value == nil then
         return redis.error_reply('ratelab: ' .. KEYS[2] .. ' does not hold a number')
     end
-    if value + released > rate then
-        value = rate - heldPermits()  -- drifted state (as Redisson repairs it)
-        rebuilt = true
+    rebuilt = value + released > rate  -- a drifted state, which Redisson repairs the same way
+end
+if rebuilt then
+    -- Every grant in the zset, expired ones included (released adds those back).
+    local held = 0
+    for _, member in ipairs(redis.call('zrange', KEYS[3], 0, -1)) do
+        local _, p = struct.unpack('Bc0I', member)
+        held = held + p
     end
+    value = rate - held
 end
 local available = value + released
 
@@ -118,67 +115,78 @@ if keepAlive then
     redis.call('pexpire', KEYS[3], keepAlive)
 end
 
+local allowed, retry, remaining = 0, -1, available
 if permits <= available and permits <= rate then
     if #expired > 0 then
         redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
     end
     redis.call('zadd', KEYS[3], nowArg, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
-    local left = available - permits
+    allowed, retry, remaining = 1, 0, available - permits
     if rebuilt then
-        redis.call('set', KEYS[2], string.format('%d', left), 'PX', keepAlive or ttl)
+        redis.call('set', KEYS[2], remaining, 'PX', keepAlive or ttl)
     elseif released == 0 then
         redis.call('decrby', KEYS[2], ARGV[4])
     else
-        redis.call('incrby', KEYS[2], string.format('%d', released - permits))
+        redis.call('incrby', KEYS[2], released - permits)
     end
     -- After ttl_ms (interval_ms plus a grace for lagging clocks) without grants every permit is
     -- back: the state may go. Setting a TTL costs more than reading one: the keys get twice
     -- that, again when less than that is left.
     if not keepAlive and redis.call('pttl', KEYS[3]) < tonumber(ttl) then
-        local twice = string.format('%d', 2 * tonumber(ttl))
+        local twice = 2 * tonumber(ttl)
         redis.call('pexpire', KEYS[2], twice)
         redis.call('pexpire', KEYS[3], twice)
         redis.call('pexpire', KEYS[4], twice)
     end
-    return '1 0 ' .. string.format('%d', left) .. ' ' .. nowArg .. reset
-end
-
--- A rejection writes what it released (as Redisson does), so the value key reads what this
--- decision saw; with one permit asked nothing was released, or it would have been granted.
-if #expired > 0 then
-    redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
-end
-if rebuilt then
-    redis.call('set', KEYS[2], string.format('%d', available), 'PX', keepAlive or ttl)
-elseif released > 0 then
-    redis.call('incrby', KEYS[2], string.format('%d', released))
-end
-if permits > rate then
-    return '0 -1 ' .. string.format('%d', available) .. ' ' .. nowArg .. reset
-end
-
--- Exact wait: walk the live grants oldest first until the
--- permits they release cover the shortfall. Every grant holds at least one permit, so the
--- shortfall bounds how many are read.
-local shortfall = permits - available
-local covered = 0
-local rank = 0
-while true do
-    local want = math.min(math.max(shortfall - covered, 1), 128)
-    local held = redis.call('zrange', KEYS[3], string.format('%d', rank),
-                            string.format('%d', rank + want - 1), 'WITHSCORES')
-    if #held == 0 then
-        break
+else
+    -- A rejection writes what it released (as Redisson does), so the value key reads what this
+    -- decision saw; with one permit asked nothing was released, or it would have been granted.
+    if #expired > 0 then
+        redis.call('zremrangebyscore', KEYS[3], '-inf', cutoff)
     end
-    for i = 1, #held, 2 do
-        local _, p = struct.unpack('Bc0I', held[i])
-        covered = covered + p
-        if covered >= shortfall then
-            local wait = tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg)
-            return '0 ' .. string.format('%d %d', wait, available) .. ' ' .. nowArg .. reset
+    if rebuilt then
+        redis.call('set', KEYS[2], available, 'PX', keepAlive or ttl)
+    elseif released > 0 then
+        redis.call('incrby', KEYS[2], released)
+    end
+    if permits <= rate then
+        -- Exact wait: walk the live grants oldest first until the permits they release cover
+        -- the shortfall. Every grant holds at least one permit, so the shortfall bounds how
+        -- many are read.
+        local shortfall = permits - available
+        local covered = 0
+        local rank = 0
+        retry = nil
+        while retry == nil do
+            local want = math.min(math.max(shortfall - covered, 1), 128)
+            local held = redis.call('zrange', KEYS[3], rank, rank + want - 1, 'WITHSCORES')
+            if #held == 0 then
+                return redis.error_reply('ratelab: token bucket state in ' .. KEYS[2] .. ' and ' ..
+                                         KEYS[3] .. ' is inconsistent (value ' .. value ..
+                                         ', grants ' .. covered .. ')')
+            end
+            for i = 1, #held, 2 do
+                local _, p = struct.unpack('Bc0I', held[i])
+                covered = covered + p
+                if covered >= shortfall then
+                    retry = tonumber(held[i + 1]) + tonumber(ARGV[2]) - tonumber(nowArg)
+                    break
+                end
+            end
+            rank = rank + #held / 2
         end
     end
-    rank = rank + #held / 2
 end
-return redis.error_reply('ratelab: token bucket state in ' .. KEYS[2] .. ' and ' .. KEYS[3] ..
-                         ' is inconsistent (value ' .. value .. ', grants ' .. covered .. ')')
+
+if knownTime then
+    local packed
+    if allowed == 1 then
+        packed = 2 * remaining + reset
+    else
+        packed = 2 * ((retry + 1) * (rate + 2) + remaining) + reset
+    end
+    if packed < 9007199254740992 then
+        return allowed == 1 and packed or -packed - 1
+    end
+end
+return string.format('%d %d %d ', allowed, retry, remaining) .. nowArg .. ' ' .. reset

@@ -47,12 +47,13 @@ ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     std::snprintf(now, sizeof now, request.nowMs >= 0 ? "%015lld" : "%lld",
                   static_cast<long long>(request.nowMs));
     const std::string nowText = readsRedisTime(request) ? std::string("redis") : std::string(now);
-    return ScriptCall{{configKey(), valueKey(request.client), permitsKey(request.client),
+    return packedCall({configKey(), valueKey(request.client), permitsKey(request.client),
                        clockKey(request.client)},
                       {std::to_string(s.rate), std::to_string(s.intervalMs),
                        s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
                        nowText, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
-                       std::to_string(base - s.intervalMs)}};
+                       std::to_string(base - s.intervalMs)},
+                      request, s.rate);
 }
 
 }  // namespace ratelab
