@@ -99,6 +99,18 @@ private slots:
             generateTrace(shape));
     }
 
+    // TAT never runs more than tau ahead of now, so the state's TTL is tau + 1 ms and the
+    // grace, set by every grant: a state goes only when it would read as absent (TAT passed).
+    void stateLivesUntilTatPasses() {
+        const LimiterSpec spec = gcra(1, 1000, 5);  // tau = 5000 ms
+        ScopedLimiter limiter(spec);
+        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 5}).allowed);  // TAT = 5000
+        RedisReply reply =
+            limiter.connection().command({"PTTL", "{" + spec.name.toStdString() + "}:tat"});
+        const long long ttl = replyInteger(reply.get(), "PTTL");
+        QVERIFY2(ttl > 5000 && ttl <= 6001, QByteArray::number(ttl));
+    }
+
     // A changed config is applied at the scope key's next decision: a fresh bucket.
     void configChangeResets() {
         LimiterSpec spec = gcra(1, 1000, 2);

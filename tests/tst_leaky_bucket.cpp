@@ -148,6 +148,18 @@ private slots:
         }
     }
 
+    // A full bucket drains in ceil((burst + 1) x period / rate) ms: the state's TTL is that,
+    // 1 ms and the grace, so a state goes only once it has drained.
+    void stateLivesUntilDrained() {
+        const LimiterSpec spec = leaky(1, 1000, 2, true);  // drains 3000 ms at most
+        ScopedLimiter limiter(spec);
+        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 3}).allowed);  // full
+        RedisReply reply =
+            limiter.connection().command({"PTTL", "{" + spec.name.toStdString() + "}:lb"});
+        const long long ttl = replyInteger(reply.get(), "PTTL");
+        QVERIFY2(ttl > 3000 && ttl <= 4001, QByteArray::number(ttl));
+    }
+
     // A changed config is applied at the scope key's next decision: an empty bucket.
     void configChangeResets() {
         LimiterSpec spec = leaky(1, 1000, 1, false);

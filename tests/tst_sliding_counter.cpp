@@ -121,6 +121,29 @@ private slots:
         QCOMPARE(refused.retryAfterMs, 1001);
     }
 
+    // The state lives until the next window ends (plus the grace): the first grant of a
+    // window sets a TTL of two windows and the grace, and later grants in the same window keep
+    // it (setting one costs Redis more) rather than set another.
+    void stateOutlivesTheNextWindow() {
+        const qint64 base = 1'700'000'000'000;  // a multiple of 1000
+        const LimiterSpec spec = counter(10, 1000);
+        ScopedLimiter limiter(spec);
+        const std::string key = "{" + spec.name.toStdString() + "}:sc";
+        auto pttl = [&] {
+            RedisReply reply = limiter.connection().command({"PTTL", key});
+            return replyInteger(reply.get(), "PTTL");
+        };
+        QVERIFY(limiter->decide(limiter.router(), {base + 200, QString(), 1}).allowed);
+        const long long first = pttl();  // 2 x 1000 + 1000 grace, less the time passed
+        QVERIFY2(first > 2300 && first <= 3000, QByteArray::number(first));
+        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 1}).allowed);
+        const long long later = pttl();  // kept: still past the next window's end
+        QVERIFY2(later > 2300 && later <= first, QByteArray::number(later));
+        QVERIFY(limiter->decide(limiter.router(), {base + 1100, QString(), 1}).allowed);
+        const long long next = pttl();  // the next window's first grant sets it again
+        QVERIFY2(next > 2300 && next <= 3000, QByteArray::number(next));
+    }
+
     // A changed config is applied at the scope key's next decision: fresh counts.
     void configChangeResets() {
         LimiterSpec spec = counter(2, 1000);

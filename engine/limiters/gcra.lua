@@ -2,8 +2,10 @@
 -- T = period_ms / rate is a fraction, so times are kept as q + r/rate ms with 0 <= r < rate;
 -- every product stays below 2^53 within the parser's limits (see limits in limiter_spec).
 -- KEYS[1] {<name>}:tat[:<client>] = "<q> <r> <rate>/<period>/<burst>"
--- ARGV: rate, period_ms, burst, permits, now_ms, ttl_scale (real ms per virtual ms), grace_ms,
---       config ("<rate>/<period>/<burst>", formed once by the engine)
+-- ARGV: rate, period_ms, burst, permits, now_ms, ttl_ms, config ("<rate>/<period>/<burst>")
+--       (the engine forms ttl_ms and config once per limiter: TAT never runs more than tau
+--       ahead of now, so tau + 1 ms plus a grace covers every state; number-to-text
+--       conversions in the script would cost Redis more than the rest of a decision)
 -- Returns one packed integer (Limiter::parseReply, radix burst + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- with Redis's time (the engine does not know at_ms) or a value past 2^53 the text
@@ -22,7 +24,7 @@ if redisTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local config = ARGV[8]
+local config = ARGV[7]
 
 local reset = 0
 local tq, tr = now, 0
@@ -64,9 +66,8 @@ if permits <= burst then
         aq = aq - 1
     end
     if aq < now or (aq == now and ar == 0) then
-        -- The state may go once TAT has passed: absent = now.
-        redis.call('set', KEYS[1], string.format('%d %d %s', nq, nr, config), 'PX',
-                   math.ceil((nq - now + 1) * tonumber(ARGV[6])) + tonumber(ARGV[7]))
+        -- The state may go once TAT has passed (absent = now): within ttl_ms.
+        redis.call('set', KEYS[1], string.format('%d %d %s', nq, nr, config), 'PX', ARGV[6])
         allowed, retry, tq, tr = 1, 0, nq, nr
     else
         retry = aq + (ar > 0 and 1 or 0) - now

@@ -1,8 +1,11 @@
 -- Leaky bucket as nginx limit_req (and APISIX limit-req) decides, in milli-requests, one decision.
 -- A request of p permits is p requests at the same instant.
 -- KEYS[1] {<name>}:lb[:<client>] = "<excess> <last_ms> <rate>/<period_ms>/<burst>"
--- ARGV: rate, period_ms, burst, nodelay (0/1), permits, now_ms, ttl_scale, grace_ms,
---       config ("<rate>/<period_ms>/<burst>", formed once by the engine)
+-- ARGV: rate, period_ms, burst, nodelay (0/1), permits, now_ms, ttl_ms,
+--       config ("<rate>/<period_ms>/<burst>") (the engine forms ttl_ms and config once per
+--       limiter: a full bucket, 1000 x burst, drains in ceil((burst + 1) x period / rate) ms, so
+--       that plus a grace covers every state; number-to-text conversions in the script would
+--       cost Redis more than the rest of a decision)
 -- Returns one packed integer (Limiter::parseReply, radix burst + 2): granted
 -- 2 * (delay_ms * radix + remaining) + reset, refused
 -- -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1; with Redis's time (the engine
@@ -24,7 +27,7 @@ if redisTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local config = ARGV[9]
+local config = ARGV[8]
 local R = rate * 1000  -- milli-requests leaked per period_ms
 
 local reset = 0
@@ -80,13 +83,7 @@ if permits <= burst + 1 and e <= 1000 * burst then
         remaining = remaining - 1
     end
     local keep = math.max(last or now, now)  -- a lagging clock never moves last backwards
-    local n = (e + 1000) * period
-    local drainMs = math.ceil(n / R)
-    if drainMs * R < n then
-        drainMs = drainMs + 1
-    end
-    redis.call('set', KEYS[1], string.format('%d %d %s', e, keep, config), 'PX',
-               math.ceil((drainMs + 1) * tonumber(ARGV[7])) + tonumber(ARGV[8]))
+    redis.call('set', KEYS[1], string.format('%d %d %s', e, keep, config), 'PX', ARGV[7])
     if not nodelay then
         local m = e * period
         delay = math.floor(m / R)

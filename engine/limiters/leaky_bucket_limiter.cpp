@@ -12,7 +12,12 @@ LeakyBucketLimiter::LeakyBucketLimiter(LimiterSpec spec, LimiterOptions options)
       configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
                   std::to_string(this->spec().burst), this->spec().nodelay ? "1" : "0",
                   std::to_string(this->spec().rate) + '/' + std::to_string(this->spec().periodMs) +
-                      '/' + std::to_string(this->spec().burst)} {}
+                      '/' + std::to_string(this->spec().burst)},
+      // A grant leaves at most 1000 x burst milli-requests, which drain (to the level a new key
+      // has) in ceil((burst + 1) x period / rate) ms; a lagging worker finds it for the grace.
+      stateTtl_(
+          ttlArg(ceilDiv((this->spec().burst + 1) * this->spec().periodMs, this->spec().rate) + 1 +
+                 kStateGraceMs)) {}
 
 const LuaScript& LeakyBucketLimiter::script() const {
     static const LuaScript kScript(lua::kLua_leaky_bucket);
@@ -27,8 +32,7 @@ ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     return packedCall({stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
-                       std::to_string(request.permits), nowArg(request), ttlScaleArg(),
-                       ttlArg(kStateGraceMs), configArgs_[4]},
+                       std::to_string(request.permits), nowArg(request), stateTtl_, configArgs_[4]},
                       request, spec().burst);
 }
 

@@ -59,12 +59,6 @@ std::string Limiter::ttlArg(qint64 ms) const {
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
 }
 
-std::string Limiter::ttlScaleArg() const {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6f", options_.ttlScale);
-    return text;
-}
-
 std::string Limiter::scopedKey(const char* suffix, const QString& client) const {
     if (spec_.scope == Scope::PerClient) {
         return key(std::string(suffix) + ":" + client.toStdString());

@@ -134,7 +134,7 @@ protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
     std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
-    std::string ttlScaleArg() const;  // ttlScale as text, for scripts that size TTLs themselves
+    static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
     // "{name}:suffix" for a global limiter, "{name}:suffix:client" for a per-client one.
     std::string scopedKey(const char* suffix, const QString& client) const;
     // time: redis (readsRedisTime): the now argument is "redis" and the other time arguments

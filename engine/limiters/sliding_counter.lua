@@ -2,8 +2,10 @@
 -- i = floor(now / W); estimate = floor(prev * (W - now mod W) / W) + cur.
 -- KEYS[1] {<name>}:sc[:<client>] = "<i> <cur> <prev> <limit>/<window_ms>": the counts of windows
 --         i and i - 1 in one string (one read, one write per grant)
--- ARGV: limit, window_ms, permits, now_ms, ttl_scale, grace_ms,
---       config ("<limit>/<window_ms>", formed once by the engine)
+-- ARGV: limit, window_ms, permits, now_ms, ttl_ms, config ("<limit>/<window_ms>") (the engine
+--       forms both once per limiter: a window's counts matter until the next window ends, so
+--       two windows plus a grace; number-to-text conversions in the script would cost Redis
+--       more than the rest of a decision)
 -- Returns one packed integer (Limiter::parseReply, radix limit + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
@@ -22,7 +24,7 @@ if not knownTime then
     local t = redis.call('time')
     now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local config = ARGV[7]
+local config = ARGV[6]
 
 local i = math.floor(now / W)
 if i * W > now then
@@ -31,6 +33,7 @@ end
 local offset = now - i * W
 local cur, prev = 0, 0
 local reset = 0
+local sameWindow = false  -- the state holds window i's counts under this config
 local state = redis.call('get', KEYS[1])
 if state then
     local si, sc, sp, cfg = string.match(state, '^(%-?%d+) (%d+) (%d+) (%S+)$')
@@ -43,6 +46,7 @@ if state then
         redis.call('del', KEYS[1])
     elseif si == i then
         cur, prev = tonumber(sc), tonumber(sp)
+        sameWindow = true
     elseif si == i - 1 then
         prev = tonumber(sc)
     elseif si > i then
@@ -61,8 +65,13 @@ estimate = estimate + cur
 local allowed, retry, remaining = 0, -1, math.max(0, limit - estimate)
 if permits <= limit and estimate + permits <= limit then
     allowed, retry, remaining = 1, 0, limit - estimate - permits
-    redis.call('set', KEYS[1], string.format('%d %d %d %s', i, cur + permits, prev, config), 'PX',
-               math.ceil((2 * W - offset) * tonumber(ARGV[5])) + tonumber(ARGV[6]))
+    local written = string.format('%d %d %d %s', i, cur + permits, prev, config)
+    if sameWindow then
+        -- The TTL set by this window's first grant still covers it (setting one costs more).
+        redis.call('set', KEYS[1], written, 'KEEPTTL')
+    else
+        redis.call('set', KEYS[1], written, 'PX', ARGV[5])
+    end
 elseif permits <= limit then
     -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits:
     -- first in this window (p = prev, c = cur, off > offset), then in the next (p = cur, c = 0),

@@ -9,9 +9,11 @@ extern const char* const kLua_sliding_counter;
 
 SlidingCounterLimiter::SlidingCounterLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
-      configArgs_{
-          std::to_string(this->spec().limit), std::to_string(this->spec().windowMs),
-          std::to_string(this->spec().limit) + '/' + std::to_string(this->spec().windowMs)} {}
+      configArgs_{std::to_string(this->spec().limit), std::to_string(this->spec().windowMs),
+                  std::to_string(this->spec().limit) + '/' + std::to_string(this->spec().windowMs)},
+      // A window's counts matter until the next window ends; a lagging worker finds them for
+      // the grace.
+      stateTtl_(ttlArg(2 * this->spec().windowMs + kStateGraceMs)) {}
 
 const LuaScript& SlidingCounterLimiter::script() const {
     static const LuaScript kScript(lua::kLua_sliding_counter);
@@ -26,7 +28,7 @@ ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     return packedCall({stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], std::to_string(request.permits),
-                       nowArg(request), ttlScaleArg(), ttlArg(kStateGraceMs), configArgs_[2]},
+                       nowArg(request), stateTtl_, configArgs_[2]},
                       request, spec().limit);
 }
 
