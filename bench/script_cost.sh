@@ -9,7 +9,7 @@
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
 #                         leaky_bucket"] [--seconds 3]
-#            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN]
+#            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--same-client]
 #
 # Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
 # for max(--seconds, 3000 requests); each round alternates the tools and the medians are shown.
@@ -21,6 +21,10 @@
 #   leaky_bucket  R per 1000 ms, burst min(R, 100000), delaying vs excess/last in a hash
 # The last column counts the accepted decisions of each side: the same figure on both says
 # the two made the same decisions (every request is one permit).
+# --same-client adds a column where ratelab's scripts are driven like the production side:
+# the commands `ratelab replay` sends are recorded (MONITOR on a scratch server) and sent again
+# through redis-cli to a fresh server. What the client does between calls changes the server's
+# time per call (its caches cool while it waits); this column compares the scripts alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ratelab=${RATELAB:-$here/../build/bin/ratelab}
@@ -30,6 +34,7 @@ seconds=3
 rounds=1
 ab_rev=""
 previous=""
+same_client=""
 while [ $# -gt 0 ]; do
     case $1 in
         --rates) rates=$2; shift 2 ;;
@@ -39,6 +44,7 @@ while [ $# -gt 0 ]; do
         --ab) ab_rev=$2; shift 2 ;;
         --previous) previous=$2; shift 2 ;;
         --ratelab) ratelab=$2; shift 2 ;;
+        --same-client) same_client=1; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -156,6 +162,36 @@ run_ratelab() {
     stop_server "$dir"
 }
 
+# ratelab's own commands, driven like the production side: the replay's commands recorded
+# with MONITOR on a scratch server, then sent through redis-cli, one at a time, to a fresh
+# server: "<µs per call>".
+run_ratelab_same_client() {
+    local bin=$1 kind=$2 rate=$3 trace=$4 name=bench-$2 dir monitor
+    dir=$(start_server)
+    write_spec "$kind" "$rate" "$name" >"$work/spec.json"
+    redis-cli -s "$dir/redis.sock" MONITOR >"$work/monitor.txt" &
+    monitor=$!
+    sleep 0.2
+    "$bin" replay --limiter "$work/spec.json" --trace "$trace" \
+        --redis "unix://$dir/redis.sock" >/dev/null
+    # The marker's echo in the recording says every command before it is there.
+    redis-cli -s "$dir/redis.sock" ECHO script-cost-end >/dev/null
+    for _ in $(seq 600); do
+        grep -q '"ECHO" "script-cost-end"' "$work/monitor.txt" && break
+        sleep 0.1
+    done
+    kill "$monitor" 2>/dev/null || true
+    wait "$monitor" 2>/dev/null || true
+    stop_server "$dir"
+    # Client commands only (the scripts' own calls are listed as [0 lua]), without the marker.
+    grep ' \[[0-9]* unix:' "$work/monitor.txt" | grep -v '"ECHO" "script-cost-end"' |
+        sed 's/^[0-9.]* \[[^]]*\] //' >"$work/ours.commands"
+    dir=$(start_server)
+    redis-cli -s "$dir/redis.sock" <"$work/ours.commands" >/dev/null
+    script_usec "$dir/redis.sock"
+    stop_server "$dir"
+}
+
 # The production script on a fresh server, the trace sent through redis-cli one EVALSHA at a
 # time, as `ratelab replay` sends it (pipelining would warm the server's caches and flatter
 # one side): "<µs per call> <bytes> <keys> <accepted>". Key TTLs are an hour: the trace's time
@@ -218,20 +254,23 @@ run_production() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
-echo "|---|---|---|---|---|---|${previous:+---|---|}---|---|---|"
+echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${same_client:+ ratelab µs, same client | ratio, same client |}${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
+echo "|---|---|---|---|---|---|${same_client:+---|---|}${previous:+---|---|}---|---|---|"
 for kind in $limiters; do
     for rate in $rates; do
         traffic=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
         rows=$(awk -v t="$traffic" -v s="$seconds" 'BEGIN { n = t * s; print (n < 3000 ? 3000 : int(n)) }')
         trace=$work/trace-$rate.csv
         make_trace "$traffic" "$rows" 42 >"$trace"
-        ours=() theirs=() before=()
+        ours=() theirs=() before=() alike=()
         for _ in $(seq "$rounds"); do
             read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
             ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
             read -r us bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
             theirs+=("$us"); their_mem="$bytes ($keys)"; their_accepted=$accepted
+            if [ -n "$same_client" ]; then
+                alike+=("$(run_ratelab_same_client "$ratelab" "$kind" "$rate" "$trace")")
+            fi
             if [ -n "$previous" ]; then
                 read -r us _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
                 before+=("$us")
@@ -240,6 +279,10 @@ for kind in $limiters; do
         o=$(printf '%s\n' "${ours[@]}" | median)
         p=$(printf '%s\n' "${theirs[@]}" | median)
         row="| $kind | $rate | $rows | $o | $p | $(awk -v a="$o" -v b="$p" 'BEGIN { printf "%.2f", a / b }') |"
+        if [ -n "$same_client" ]; then
+            c=$(printf '%s\n' "${alike[@]}" | median)
+            row="$row $c | $(awk -v a="$c" -v b="$p" 'BEGIN { printf "%.2f", a / b }') |"
+        fi
         if [ -n "$previous" ]; then
             b=$(printf '%s\n' "${before[@]}" | median)
             row="$row $b | $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"

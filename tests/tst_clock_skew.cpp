@@ -222,12 +222,20 @@ private slots:
         const QHash<QString, qint64> skew{
             {QStringLiteral("c0"), 0}, {QStringLiteral("c1"), 800}, {QStringLiteral("c2"), -250}};
         QSet<QString> seen;
-        qint64 latest = 0;  // the token bucket decides at max(now, its clock)
+        // The token bucket decides at max(now, the latest time a decision released grants):
+        // a client ahead of every earlier decision decides at its own skewed time, one behind
+        // at most at the latest time decided at.
+        qint64 latest = 0;
         for (StepSession::Step step = session.next(); step.index >= 0; step = session.next()) {
             QCOMPARE(step.decisions.size(), size_t(1));
             const qint64 asked = step.nowMs + skew.value(step.client);
-            latest = std::max(latest, asked);
-            QCOMPARE(step.decisions[0].atMs, latest);
+            const qint64 at = step.decisions[0].atMs;
+            if (asked >= latest) {
+                QCOMPARE(at, asked);
+            } else {
+                QVERIFY2(at >= asked && at <= latest, qPrintable(QString::number(at)));
+            }
+            latest = std::max(latest, at);
             seen.insert(step.client);
         }
         QCOMPARE(seen.size(), 3);

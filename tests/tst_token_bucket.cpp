@@ -1,6 +1,7 @@
 // Token bucket on a real Redis against the reference model, and Redisson's key layout.
 #include <QtEndian>
 #include <QtTest>
+#include <algorithm>
 
 #include "limiters/token_bucket_limiter.h"
 #include "support/test_redis.h"
@@ -144,6 +145,64 @@ private slots:
         QCOMPARE(late.atMs, 12'000LL);
         QVERIFY(!late.allowed);
         QCOMPARE(late.retryAfterMs, 1000LL);
+    }
+
+    // Only a decision that released grants moves the clock: a lagging request that finds no
+    // release in its future decides at its own time (every grant it could reuse is still
+    // counted), and its wait is the same moment in time.
+    void laggingWithoutReleaseDecidesAtItsOwnTime() {
+        ScopedLimiter limiter(spec(Scope::Global, 2, 1000));
+        RedisConnection& c = limiter.connection();
+        QVERIFY(limiter->decide(c, Request{10'000, QString(), 1}).allowed);
+        QVERIFY(limiter->decide(c, Request{10'600, QString(), 1}).allowed);
+        const Decision d = limiter->decide(c, Request{10'300, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.atMs, 10'300LL);
+        QCOMPARE(d.retryAfterMs, 700LL);  // 11'000: the grant of 10'000 comes back
+    }
+
+    // Two workers, one lagging by up to 300 ms behind the other, never admit more than rate
+    // in any interval of the effective (decided-at) time, whichever clock decides.
+    void interleavedClocksNeverOverAdmit_data() {
+        QTest::addColumn<quint32>("seed");
+        QTest::addColumn<qint64>("permitsMax");
+        QTest::newRow("one permit") << 7u << 1LL;
+        QTest::newRow("up to 3 permits") << 11u << 3LL;
+    }
+    void interleavedClocksNeverOverAdmit() {
+        QFETCH(quint32, seed);
+        QFETCH(qint64, permitsMax);
+        const qint64 rate = 5;
+        const qint64 intervalMs = 1000;
+        ScopedLimiter limiter(spec(Scope::Global, rate, intervalMs));
+        RedisConnection& c = limiter.connection();
+        QRandomGenerator random(seed);
+        QVector<QPair<qint64, qint64>> grants;  // (decided at, permits)
+        qint64 t = 100'000;
+        for (int i = 0; i < 2000; ++i) {
+            t += random.bounded(20);
+            const qint64 lag = random.bounded(2) == 0 ? random.bounded(300) : 0;
+            const qint64 permits = 1 + random.bounded(permitsMax);
+            const Decision d = limiter->decide(c, Request{t - lag, QString(), permits});
+            QVERIFY(d.atMs >= t - lag);
+            if (d.allowed) {
+                grants.append({d.atMs, permits});
+            }
+        }
+        QVERIFY(grants.size() >= 50);  // about 5 per second over 19 s
+        std::sort(grants.begin(), grants.end());
+        // The busiest half-open interval [x, x + interval) starts at some grant.
+        for (int first = 0; first < grants.size(); ++first) {
+            qint64 held = 0;
+            for (int k = first;
+                 k < grants.size() && grants[k].first < grants[first].first + intervalMs; ++k) {
+                held += grants[k].second;
+            }
+            QVERIFY2(held <= rate, qPrintable(QStringLiteral("%1 permits in [%2, %3)")
+                                                  .arg(held)
+                                                  .arg(grants[first].first)
+                                                  .arg(grants[first].first + intervalMs)));
+        }
     }
 
     // A changed rate is applied like Redisson's setRate: the bucket starts full again.

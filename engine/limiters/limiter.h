@@ -63,11 +63,11 @@ struct LimiterOptions {
 // script call whose "now" is an argument.
 //
 // Workers whose clocks interleave, or whose requests arrive late, cannot admit more than the
-// limit: the token bucket keeps a clock key per scope and decides at max(now, latest time
-// decided at) (`Decision::atMs` is that effective time); the sliding window counts grants newer
-// than now too and keeps grants for kStateGraceMs beyond its longest window, so a worker lagging
-// by less than that decides at its own time and still sees every grant that shares a window
-// with its own.
+// limit: the token bucket keeps a clock key per scope and decides at max(now, latest time a
+// decision released grants) (`Decision::atMs` is that effective time); the sliding window
+// counts grants newer than now too and keeps grants for kStateGraceMs beyond its longest
+// window, so a worker lagging by less than that decides at its own time and still sees every
+// grant that shares a window with its own.
 class Limiter {
 public:
     virtual ~Limiter();

@@ -3,8 +3,8 @@
 -- KEYS[2] bucket value {<name>}:value[:<client>]
 -- KEYS[3] grants zset {<name>}:permits[:<client>], score = grant time (ms),
 --         member = struct.pack('Bc0I', 16, <16 random bytes>, permits)
--- KEYS[4] clock {<name>}:clock[:<client>]: the latest time this bucket decided at (ratelab's
---         own key; Redisson ignores it)
+-- KEYS[4] clock {<name>}:clock[:<client>]: the latest time a decision of this bucket released
+--         grants (ratelab's own key; Redisson ignores it)
 -- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
 --       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
 -- Returns one packed integer (Limiter::parseReply, radix rate + 2): granted
@@ -51,9 +51,13 @@ if keepAlive == '0' or not keepAlive or (tonumber(keepAlive) or 0) <= 0 then
     keepAlive = nil
 end
 
--- Time never runs backwards for this bucket: a worker whose clock lags (or whose request was
--- delayed) decides at the latest time already used, so it cannot reuse permits that a later
--- decision released.
+-- Released permits never come back early: the clock key holds the latest time at which a
+-- decision released grants, and a decision before that time (a worker whose clock lags, or a
+-- delayed request) decides at it, so it cannot reuse permits a later decision released. Any
+-- grant made after a release is at least interval_ms younger than what that release took
+-- back, so no interval holds more than rate. A decision that releases nothing needs no mark:
+-- the grants it adds are counted by every later decision. (Writing the time on every decision
+-- cost Redis a command per decision.)
 local last = redis.call('get', KEYS[4])
 if last then
     -- Zero-padded times of one length compare as text; others (negative, or written by an
@@ -73,11 +77,7 @@ if last then
         nowArg = last
         knownTime = false
         cutoff = string.format('%d', lastMs - tonumber(ARGV[2]))
-    elseif last ~= nowArg then
-        redis.call('set', KEYS[4], nowArg, 'KEEPTTL')
     end
-else
-    redis.call('set', KEYS[4], nowArg, 'PX', ttl)
 end
 
 -- Grants that are interval_ms old come back to the bucket (read here, removed on a grant).
@@ -86,6 +86,13 @@ local released = 0
 for i = 1, #expired do
     local _, p = struct.unpack('Bc0I', expired[i])
     released = released + p
+end
+if #expired > 0 and last ~= nowArg then
+    if last then
+        redis.call('set', KEYS[4], nowArg, 'KEEPTTL')
+    else
+        redis.call('set', KEYS[4], nowArg, 'PX', ttl)
+    end
 end
 
 local value = redis.call('get', KEYS[2])
