@@ -43,8 +43,7 @@ struct ScriptCall {
     qint64 atMs = 0;            // the time the request decides at
     qint64 refusedRetryMs = 0;  // a refusal's wait (fixed window: to the window's end; -1 never)
     // > 0: an integer reply is packed with this radix (above any remaining) and carries the
-    // wait and the delay itself (every limiter but the fixed window and the sliding log; see
-    // Limiter::parseReply).
+    // wait and the delay itself (every limiter but the fixed window; see Limiter::parseReply).
     qint64 radix = 0;
 };
 
@@ -84,13 +83,15 @@ public:
     // Checks and decodes the reply to `call`: {allowed, retry_after_ms, remaining, at_ms, reset}
     // and, from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms;
     // as an array of integers or as the text "allowed retry remaining at reset [delay]" (a table
-    // reply costs Redis more than the rest of a cheap decision; scripts answer with the text).
+    // reply costs Redis more than the rest of a cheap decision: scripts answer with one integer
+    // below, or with the text).
     // A compact reply is one integer (the fixed window's): 2 x remaining + reset when granted,
     // -(remaining + 1) when refused; at_ms and a refusal's wait then come from `call`.
     // A packed reply (call.radix > 0) is one integer too: 2 x (delay x radix + remaining) + reset
     // when granted, -(2 x ((retry + 1) x radix + remaining) + reset) - 1 when refused; at_ms is
     // call.atMs. Scripts answer with the text when they decided at a time the engine does not
-    // know (Redis's TIME) or when the packed value would pass 2^53.
+    // know (Redis's TIME, a lagging request moved to a later time), for a negative remaining, or
+    // when the packed value would pass 2^53.
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
     Decision parseReply(const redisReply* reply, const ScriptCall& call) const;

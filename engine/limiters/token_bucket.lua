@@ -10,7 +10,8 @@
 -- Returns one packed integer (Limiter::parseReply, radix rate + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- the text "allowed retry_after_ms remaining at_ms config_reset" when the engine does not know
--- at_ms (Redis's time, or a lagging clock decided at a later time) or past 2^53.
+-- at_ms (Redis's time, or a lagging clock decided at a later time), for a negative remaining
+-- (a value key another writer drove below zero) or past 2^53.
 --
 -- Cost: O(log n + k) per decision, k = the grants that must expire to cover the request.
 -- Grants interval_ms old are released (read, removed, added to the value) in the call that
@@ -185,7 +186,7 @@ else
     end
 end
 
-if knownTime then
+if knownTime and remaining >= 0 then
     local packed
     if allowed == 1 then
         packed = 2 * remaining + reset
