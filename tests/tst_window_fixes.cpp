@@ -5,6 +5,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -24,6 +25,7 @@
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
 #include "window/main_window.h"
+#include "window/run_history.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
@@ -186,6 +188,7 @@ private slots:
     // marks and the decision list stay, and the totals count the stepped requests once.
     void startContinuesTheSteps() {
         MainWindow w;
+        w.resize(1600, 1000);
         w.show();
         connectToFixture(w);
         Scenario s = bucketScenario(2);  // 50/s for 2 s: 100 requests
@@ -210,6 +213,20 @@ private slots:
         // that reset the keys after the steps would have let 23 through.
         QCOMPARE(run.limiters[0].accepted, 20);
         QCOMPARE(w.decisions()->requestCount(), 3);
+        // The Runs list opened beside the step decisions gets the width its columns need (at
+        // most half the window, and what the decisions leave): it was a narrow strip that cut
+        // every cell.
+        QVERIFY(w.runsDock()->isVisible());
+        auto* decisionsDock = qobject_cast<QDockWidget*>(w.decisions()->parentWidget());
+        QVERIFY(decisionsDock != nullptr && decisionsDock->isVisible());
+        const int wanted = std::min(w.runHistory()->preferredWidth(), w.width() / 2);
+        QTRY_VERIFY2(w.runsDock()->width() >= wanted - 8 ||
+                         decisionsDock->width() <= decisionsDock->minimumSizeHint().width() + 8,
+                     qPrintable(QStringLiteral("runs %1 (wanted %2), decisions %3 (minimum %4)")
+                                    .arg(w.runsDock()->width())
+                                    .arg(wanted)
+                                    .arg(decisionsDock->width())
+                                    .arg(decisionsDock->minimumSizeHint().width())));
         int stepMarks = 0;
         for (const TimelineModel::Marker& m : w.timelines().value(0)->model().markers())
             stepMarks += int(m.label.count(QStringLiteral("step #")));  // 20 ms apart: merged

@@ -81,7 +81,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const StepSession::Step& step, const QStringList& names) {
                 decisions_->addStep(step, names);
                 markStep(step);
-                decisionsDock_->show();
+                if (decisionsDock_->isHidden()) {
+                    decisionsDock_->show();
+                    fitBottomDocks();
+                }
                 decisionsDock_->raise();
             });
     connect(controller_, &RunController::stateReady, this,

@@ -138,6 +138,7 @@ private:
     void buildHelpMenu();
     void buildHistory(QMenu* view);
     void recordRun(const RunSnapshot& snapshot);
+    void fitBottomDocks();  // the Runs list wide enough beside the step decisions
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     void exportPng();
     void exportCsv();

@@ -71,6 +71,21 @@ void MainWindow::recordRun(const RunSnapshot& snapshot) {
         // A few rows high: the timelines keep most of the height (1024x700 too).
         resizeDocks({runsDock_}, {kRunsDockHeight}, Qt::Vertical);
     }
+    fitBottomDocks();
+}
+
+void MainWindow::fitBottomDocks() {
+    // Side by side with the step decisions, the list gets the width its columns need (at most
+    // half the window) instead of the narrow strip a dock added beside another gets.
+    if (!runsDock_->isVisible() || !decisionsDock_->isVisible() ||
+        dockWidgetArea(runsDock_) != dockWidgetArea(decisionsDock_) ||
+        tabifiedDockWidgets(runsDock_).contains(decisionsDock_))
+        return;
+    // Both sizes given: with one, Qt shares the difference out in proportion.
+    const int shared = runsDock_->width() + decisionsDock_->width();
+    const int runs = std::min(history_->preferredWidth(), width() / 2);
+    if (runsDock_->width() < runs)
+        resizeDocks({runsDock_, decisionsDock_}, {runs, shared - runs}, Qt::Horizontal);
 }
 
 bool MainWindow::saveRunFolder(int number, const QString& dir) {

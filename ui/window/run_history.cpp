@@ -1,11 +1,14 @@
 #include "window/run_history.h"
 
 #include <QAction>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QStyle>
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "panels/table_cells.h"
 #include "scenario/scenario_json.h"
@@ -224,6 +227,23 @@ void RunHistory::updateActions() {
     save_->setEnabled(selected);
     compare_->setEnabled(selected);
     clear_->setEnabled(!baseline_.isEmpty());
+}
+
+int RunHistory::preferredWidth() const {
+    const QFontMetrics metrics = table_->fontMetrics();
+    const QFontMetrics headerMetrics = table_->horizontalHeader()->fontMetrics();
+    int widest = 0;
+    for (int c = 0; c < table_->columnCount(); ++c) {
+        if (const QTableWidgetItem* header = table_->horizontalHeaderItem(c))
+            widest = std::max(widest, headerMetrics.horizontalAdvance(header->text()));
+        for (int r = 0; r < table_->rowCount(); ++r) {
+            if (const QTableWidgetItem* item = table_->item(r, c))
+                widest = std::max(widest, metrics.horizontalAdvance(item->text()));
+        }
+    }
+    const int padding = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12;
+    return table_->columnCount() * (widest + padding) + table_->verticalHeader()->width() +
+           2 * table_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
 }
 
 int RunHistory::rowCount() const {

@@ -57,6 +57,9 @@ public:
 
     int rowCount() const;
     QStringList rowTexts(int row) const;  // for tests
+    // The width at which no cell or header is cut: the columns share the width equally, so
+    // each needs the widest text of any column.
+    int preferredWidth() const;
     QString baselineText() const;
 
     QAction* saveAction() const { return save_; }
