@@ -236,7 +236,7 @@ private slots:
         QCOMPARE(d.delayMs, 0);
     }
 
-    // The packed reply of gcra, the sliding counter and the leaky bucket (radix = capacity + 2):
+    // The packed reply of every script but the fixed window's (radix = capacity + 2):
     // 2 x (delay x radix + remaining) + reset granted,
     // -(2 x ((retry + 1) x radix + remaining) + reset) - 1 refused; the time is the call's.
     void parsesPackedReplies_data() {

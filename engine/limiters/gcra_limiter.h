@@ -16,9 +16,8 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:tat[:client]
 
 private:
-    std::string configArgs_[4];
-    std::string stateTtl_;  // the state key's TTL, ms as text  // rate, period_ms, burst, and the
-                            // three as "r/p/b"
+    std::string configArgs_[4];  // rate, period_ms, burst, and the three as "r/p/b"
+    std::string stateTtl_;       // the state key's TTL, ms as text
 };
 
 }  // namespace ratelab

@@ -69,13 +69,7 @@ end
 local e = x + 1000 * (permits - 1)
 
 local allowed, retry, delay = 0, -1, 0
--- A refusal leaves the state as it was: floor((1000 * burst - x) / 1000) + 1 requests fit.
-local free = 1000 * burst - x
-local remaining = math.floor(free / 1000)
-if remaining * 1000 > free then
-    remaining = remaining - 1
-end
-remaining = math.max(0, remaining + 1)
+local remaining
 if permits <= burst + 1 and e <= 1000 * burst then
     allowed, retry = 1, 0
     remaining = math.floor((1000 * burst - e) / 1000)
@@ -100,6 +94,15 @@ elseif permits <= burst + 1 then
         wait = wait + 1
     end
     retry = math.max(1, wait - math.max(0, now - last))
+end
+if allowed == 0 then
+    -- A refusal leaves the state as it was: floor((1000 * burst - x) / 1000) + 1 requests fit.
+    local free = 1000 * burst - x
+    remaining = math.floor(free / 1000)
+    if remaining * 1000 > free then
+        remaining = remaining - 1
+    end
+    remaining = math.max(0, remaining + 1)
 end
 
 if not redisTime then

@@ -16,9 +16,8 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:lb[:client]
 
 private:
-    std::string configArgs_[5];
-    std::string stateTtl_;  // the state key's TTL, ms as text  // rate, period_ms, burst, nodelay
-                            // (0/1), "r/p/b"
+    std::string configArgs_[5];  // rate, period_ms, burst, nodelay (0/1), and "r/p/b"
+    std::string stateTtl_;       // the state key's TTL, ms as text
 };
 
 }  // namespace ratelab

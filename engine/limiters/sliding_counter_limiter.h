@@ -16,9 +16,8 @@ public:
     std::string stateKey(const QString& client) const;  // {name}:sc[:client]
 
 private:
-    std::string configArgs_[3];
-    std::string
-        stateTtl_;  // the state key's TTL, ms as text  // limit, window_ms, and the two as "l/w"
+    std::string configArgs_[3];  // limit, window_ms, and the two as "l/w"
+    std::string stateTtl_;       // the state key's TTL, ms as text
 };
 
 }  // namespace ratelab

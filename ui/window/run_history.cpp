@@ -242,8 +242,10 @@ int RunHistory::preferredWidth() const {
         }
     }
     const int padding = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12;
-    return table_->columnCount() * (widest + padding) + table_->verticalHeader()->width() +
-           2 * table_->frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int rowHeader =
+        table_->verticalHeader()->isHidden() ? 0 : table_->verticalHeader()->width();
+    return table_->columnCount() * (widest + padding) + rowHeader + 2 * table_->frameWidth() +
+           style()->pixelMetric(QStyle::PM_ScrollBarExtent);
 }
 
 int RunHistory::rowCount() const {
