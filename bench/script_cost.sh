@@ -10,6 +10,7 @@
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
 #                         leaky_bucket"] [--seconds 3]
 #            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--same-client]
+#            [--instructions]
 #
 # Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
 # for max(--seconds, 3000 requests); each round alternates the tools and the medians are shown.
@@ -25,6 +26,9 @@
 # the commands `ratelab replay` sends are recorded (MONITOR on a scratch server) and sent again
 # through redis-cli to a fresh server. What the client does between calls changes the server's
 # time per call (its caches cool while it waits); this column compares the scripts alone.
+# --instructions runs every server under valgrind (callgrind) and shows, instead of µs, the
+# instructions the server executes per EVALSHA (inside evalShaCommand: the script, its Redis
+# calls, the reply): the same figure on every run, where µs on a shared machine move by ±15 %.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ratelab=${RATELAB:-$here/../build/bin/ratelab}
@@ -35,6 +39,7 @@ rounds=1
 ab_rev=""
 previous=""
 same_client=""
+instructions=""
 while [ $# -gt 0 ]; do
     case $1 in
         --rates) rates=$2; shift 2 ;;
@@ -45,10 +50,11 @@ while [ $# -gt 0 ]; do
         --previous) previous=$2; shift 2 ;;
         --ratelab) ratelab=$2; shift 2 ;;
         --same-client) same_client=1; shift ;;
+        --instructions) instructions=1; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
-for tool in redis-server redis-cli awk; do
+for tool in redis-server redis-cli awk ${instructions:+valgrind callgrind_annotate}; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
 done
 [ -x "$ratelab" ] || { echo "no ratelab binary at $ratelab (build it or pass --ratelab)" >&2; exit 2; }
@@ -79,10 +85,19 @@ start_server() {
     local dir
     dir=$(mktemp -d "$work/redis.XXXXXX")
     chmod 700 "$dir"
-    redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
-        --appendonly no --daemonize yes --dir "$dir" --pidfile "$dir/redis.pid" \
-        --logfile "$dir/redis.log" >/dev/null
-    for _ in $(seq 100); do
+    if [ -n "$instructions" ]; then
+        valgrind --tool=callgrind --collect-atstart=no --toggle-collect=evalShaCommand \
+            --callgrind-out-file="$dir/callgrind.out" --log-file="$dir/valgrind.log" \
+            redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
+            --appendonly no --dir "$dir" --pidfile "$dir/redis.pid" \
+            --logfile "$dir/redis.log" >/dev/null 2>&1 &
+        echo $! >"$dir/valgrind.pid"
+    else
+        redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
+            --appendonly no --daemonize yes --dir "$dir" --pidfile "$dir/redis.pid" \
+            --logfile "$dir/redis.log" >/dev/null
+    fi
+    for _ in $(seq 400); do
         redis-cli -s "$dir/redis.sock" ping >/dev/null 2>&1 && break
         sleep 0.05
     done
@@ -92,10 +107,24 @@ stop_server() { redis-cli -s "$1/redis.sock" shutdown nosave >/dev/null 2>&1 || 
 
 # Server µs per EVALSHA since the server started (ratelab's one EVAL after NOSCRIPT compiles
 # the script, as the other side's SCRIPT LOAD does: neither is counted).
+# With --instructions: instructions per EVALSHA instead; this stops the server (valgrind writes
+# its counts on exit), so read everything else first.
 script_usec() {
-    redis-cli -s "$1" INFO commandstats | tr -d '\r' | awk -F'[:,=]' '
-        /^cmdstat_evalsha:/ { calls += $3; usec += $5 }
-        END { if (calls) printf "%.2f", usec / calls; else printf "nan" }'
+    local stats
+    stats=$(redis-cli -s "$1" INFO commandstats | tr -d '\r')
+    if [ -z "$instructions" ]; then
+        awk -F'[:,=]' '/^cmdstat_evalsha:/ { calls += $3; usec += $5 }
+            END { if (calls) printf "%.2f", usec / calls; else printf "nan" }' <<<"$stats"
+        return
+    fi
+    local dir calls total
+    dir=$(dirname "$1")
+    calls=$(awk -F'[:,=]' '/^cmdstat_evalsha:/ { print $3 }' <<<"$stats")
+    redis-cli -s "$1" shutdown nosave >/dev/null 2>&1 || true
+    while kill -0 "$(cat "$dir/valgrind.pid")" 2>/dev/null; do sleep 0.1; done
+    total=$(callgrind_annotate "$dir/callgrind.out" 2>/dev/null |
+        awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')
+    awk -v t="$total" -v c="$calls" 'BEGIN { if (c) printf "%.0f", t / c; else printf "nan" }'
 }
 
 # "<bytes> <keys>": MEMORY USAGE summed over the keys matching PATTERN and the EXACT keys.
@@ -157,7 +186,9 @@ run_ratelab() {
     "$bin" replay --limiter "$work/spec.json" --trace "$trace" \
         --redis "unix://$dir/redis.sock" >"$work/ours.csv"
     [ "$kind" = token_bucket ] && exact=$name
-    echo "$(script_usec "$dir/redis.sock") $(key_bytes "$dir/redis.sock" "{$name}:*" "$exact")" \
+    local memory
+    memory=$(key_bytes "$dir/redis.sock" "{$name}:*" "$exact")
+    echo "$(script_usec "$dir/redis.sock") $memory" \
         "$(awk -F, 'NR > 1 && $4 == 1 { n++ } END { print n + 0 }' "$work/ours.csv")"
     stop_server "$dir"
 }
@@ -247,14 +278,17 @@ run_production() {
             }
             command(a, n)
         }' "$trace" | redis-cli -s "$sock" >"$work/theirs.out"
-    echo "$(script_usec "$sock") $(key_bytes "$sock" "$pattern" "$exact")" \
-        "$(grep -c "$granted" "$work/theirs.out")"
+    local memory
+    memory=$(key_bytes "$sock" "$pattern" "$exact")
+    echo "$(script_usec "$sock") $memory" "$(grep -c "$granted" "$work/theirs.out")"
     stop_server "$dir"
 }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "| limiter | rate/s | requests | ratelab µs | production µs | ratio |${same_client:+ ratelab µs, same client | ratio, same client |}${previous:+ previous µs | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
+unit="µs"
+[ -n "$instructions" ] && unit="instructions"
+echo "| limiter | rate/s | requests | ratelab $unit | production $unit | ratio |${same_client:+ ratelab $unit, same client | ratio, same client |}${previous:+ previous $unit | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
 echo "|---|---|---|---|---|---|${same_client:+---|---|}${previous:+---|---|}---|---|---|"
 for kind in $limiters; do
     for rate in $rates; do

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "limiters/gcra_limiter.h"
 #include "limiters/limiter.h"
 #include "limiters/limiter_spec.h"
 #include "redis/redis_error.h"
@@ -278,6 +279,89 @@ private slots:
         QTEST(d.configReset, "reset");
         QTEST(d.delayMs, "delay");
         QCOMPARE(d.atMs, call.atMs);
+    }
+
+    // gcra_units.lua answers the TAT it left in units of 1/u ms (u = rate / gcd(rate, period)),
+    // -(max(TAT, now)) - 1 refused, "reset <that>" under a new config; the engine works out
+    // remaining and the wait (retry = ceil(TAT + permits x T - tau) - now).
+    void parsesUnitReplies_data() {
+        QTest::addColumn<qint64>("rate");
+        QTest::addColumn<QByteArray>("reply");  // with N for now in units
+        QTest::addColumn<qint64>("permits");
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<qint64>("retry");
+        QTest::addColumn<qint64>("remaining");
+        QTest::addColumn<bool>("reset");
+        // rate 1 per 1000 ms, burst 5: u = 1, T = 1000, tau = 5000 units
+        QTest::newRow("granted, 4 left")
+            << 1LL << QByteArray("N+1000") << 1LL << true << 0LL << 4LL << false;
+        QTest::newRow("granted, none left")
+            << 1LL << QByteArray("N+5000") << 1LL << true << 0LL << 0LL << false;
+        QTest::newRow("refused, wait 500")
+            << 1LL << QByteArray("-(N+4500)-1") << 1LL << false << 500LL << 0LL << false;
+        QTest::newRow("refused, never")
+            << 1LL << QByteArray("-(N)-1") << 6LL << false << -1LL << 5LL << false;
+        QTest::newRow("granted, reset")
+            << 1LL << QByteArray("reset N+1000") << 1LL << true << 0LL << 4LL << true;
+        // rate 3 per 1000 ms, burst 5: u = 3, T = 1000, tau = 5000 units (1/3 ms each)
+        QTest::newRow("refused a third of a ms early")
+            << 3LL << QByteArray("-(N+4001)-1") << 1LL << false << 1LL << 0LL << false;
+        QTest::newRow("refused, 2 permits")
+            << 3LL << QByteArray("-(N+4001)-1") << 2LL << false << 334LL << 0LL << false;
+    }
+    void parsesUnitReplies() {
+        QFETCH(qint64, rate);
+        QFETCH(QByteArray, reply);
+        QFETCH(qint64, permits);
+        LimiterSpec spec;
+        spec.type = LimiterType::Gcra;
+        spec.name = QStringLiteral("g");
+        spec.rate = rate;
+        spec.periodMs = 1000;
+        spec.burst = 5;
+        const auto limiter = makeLimiter(spec);
+        const ScriptCall call = limiter->prepare({1'700'000'000'300, QString(), permits});
+        const qint64 now = 1'700'000'000'300 * rate;
+        // "N+d", "-(N+d)-1", "reset N+d" -> the reply
+        const bool reset = reply.startsWith("reset ");
+        QByteArray body = reset ? reply.mid(6) : reply;
+        const bool refused = body.startsWith("-(");
+        body = body.mid(refused ? 3 : 1);  // past "-(N" or "N"
+        const qint64 offset =
+            body.startsWith('+') ? body.mid(1).split(')').first().toLongLong() : 0;
+        const qint64 value = refused ? -(now + offset) - 1 : now + offset;
+        const QByteArray text = "reset " + QByteArray::number(value);
+        redisReply r{};
+        if (reset) {
+            r.type = REDIS_REPLY_STRING;
+            r.str = const_cast<char*>(text.constData());
+            r.len = size_t(text.size());
+        } else {
+            r.type = REDIS_REPLY_INTEGER;
+            r.integer = value;
+        }
+        const Decision d = limiter->parseReply(&r, call);
+        QTEST(d.allowed, "allowed");
+        QTEST(d.retryAfterMs, "retry");
+        QTEST(d.remaining, "remaining");
+        QTEST(d.configReset, "reset");
+        QCOMPARE(d.atMs, 1'700'000'000'300LL);
+    }
+
+    // GCRA in units decides exactly up to kMaxUnitNowMs: a later (or negative) time is refused
+    // with a message instead of deciding with rounded numbers.
+    void gcraUnitsRefuseTimesPastTheirRange() {
+        LimiterSpec spec;
+        spec.type = LimiterType::Gcra;
+        spec.name = QStringLiteral("g");
+        spec.rate = 1000;
+        spec.periodMs = 1;  // u = 1000, the largest units
+        spec.burst = 5;
+        const auto limiter = makeLimiter(spec);
+        limiter->prepare({GcraLimiter::kMaxUnitNowMs, QString(), 1});
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 limiter->prepare({GcraLimiter::kMaxUnitNowMs + 1, QString(), 1}));
+        QVERIFY_THROWS_EXCEPTION(InputError, limiter->prepare({-1, QString(), 1}));
     }
 };
 

@@ -1,6 +1,8 @@
 // GCRA on a real Redis against the reference model: the design's edges and random traces.
 #include <QtTest>
 
+#include "limiters/gcra_limiter.h"
+#include "limiters/limiter_state.h"
 #include "support/decision_steps.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
@@ -99,16 +101,79 @@ private slots:
             generateTrace(shape));
     }
 
-    // TAT never runs more than tau ahead of now, so the state's TTL is tau + 1 ms and the
-    // grace, set by every grant: a state goes only when it would read as absent (TAT passed).
+    // TAT never runs more than tau ahead of now; the TTL set when the TAT enters a grid cell
+    // (a power of two >= tau + T units) covers the cell's end plus the grace, so the state goes
+    // only after it would read as absent (TAT passed) and the grace.
     void stateLivesUntilTatPasses() {
-        const LimiterSpec spec = gcra(1, 1000, 5);  // tau = 5000 ms
+        const LimiterSpec spec = gcra(1, 1000, 5);  // tau = 5000 ms, T = 1000, grid 8192
         ScopedLimiter limiter(spec);
         QVERIFY(limiter->decide(limiter.router(), {0, QString(), 5}).allowed);  // TAT = 5000
-        RedisReply reply =
-            limiter.connection().command({"PTTL", "{" + spec.name.toStdString() + "}:tat"});
+        const auto& g = static_cast<const GcraLimiter&>(*limiter);
+        QVERIFY(g.unitState());
+        RedisReply reply = limiter.connection().command({"PTTL", g.stateKey(QString())});
         const long long ttl = replyInteger(reply.get(), "PTTL");
-        QVERIFY2(ttl > 5000 && ttl <= 6001, QByteArray::number(ttl));
+        QVERIFY2(ttl > 6000 && ttl <= 5000 + 8192 + 1 + 1000, QByteArray::number(ttl));
+    }
+
+    // Grants whose TAT stays in its grid cell keep the TTL (SET ... KEEPTTL); the first grant
+    // in the next cell sets it again.
+    void ttlIsSetOncePerGridCell() {
+        const LimiterSpec spec = gcra(1, 1000, 5);  // grid 8192 units = ms
+        ScopedLimiter limiter(spec);
+        const auto& g = static_cast<const GcraLimiter&>(*limiter);
+        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 1}).allowed);  // TAT 1000
+        const std::string key = g.stateKey(QString());
+        QVERIFY(limiter.connection().command({"PEXPIRE", key, "600000"})->integer == 1);
+        QVERIFY(limiter->decide(limiter.router(), {100, QString(), 1}).allowed);  // TAT 2000
+        long long ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
+        QVERIFY2(ttl > 590000, QByteArray::number(ttl));                           // kept
+        QVERIFY(limiter->decide(limiter.router(), {8000, QString(), 1}).allowed);  // TAT 9000
+        ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
+        QVERIFY2(ttl <= 5000 + 8192 + 1 + 1000, QByteArray::number(ttl));  // set again
+    }
+
+    // Rates whose units would not fit 2^53 (and time: redis) keep the exact "q r config" text.
+    void largeReducedRateKeepsTheTextState() {
+        const LimiterSpec spec = gcra(7777, 1000, 3);  // u = 7777
+        ScopedLimiter limiter(spec);
+        const auto& g = static_cast<const GcraLimiter&>(*limiter);
+        QVERIFY(!g.unitState());
+        QVERIFY(limiter->decide(limiter.router(), {1'700'000'000'000, QString(), 1}).allowed);
+        RedisReply value = limiter.connection().command({"GET", g.stateKey(QString())});
+        QVERIFY(value->type == REDIS_REPLY_STRING);
+        QVERIFY(QByteArray(value->str, int(value->len)).endsWith(" 7777/1000/3"));
+    }
+
+    // The state view reads both layouts back: the level a request finds (burst - remaining).
+    void levelsReadTheState_data() {
+        QTest::addColumn<qint64>("rate");
+        QTest::addColumn<qint64>("periodMs");
+        QTest::addColumn<bool>("perClient");
+        QTest::addColumn<bool>("units");
+        QTest::addColumn<qint64>("aheadMs");
+        QTest::newRow("units, global") << 1LL << 1000LL << false << true << 3000LL;
+        QTest::newRow("units, per client") << 7LL << 7000LL << true << true << 3000LL;
+        QTest::newRow("units, 3 per second") << 3LL << 1000LL << false << true << 1000LL;
+        // TAT 3 x 1000 / 7777 = 0.39 ms ahead: a request finds 3 permits used
+        QTest::newRow("text layout (u = 7777)") << 7777LL << 1000LL << false << false << 1LL;
+    }
+    void levelsReadTheState() {
+        QFETCH(qint64, rate);
+        QFETCH(qint64, periodMs);
+        QFETCH(bool, perClient);
+        const LimiterSpec spec =
+            gcra(rate, periodMs, 5, perClient ? Scope::PerClient : Scope::Global);
+        ScopedLimiter limiter(spec);
+        const QString client = perClient ? QStringLiteral("c1") : QString();
+        QVERIFY(limiter->decide(limiter.router(), {1'700'000'000'000, client, 3}).allowed);
+        const LimiterState state =
+            readLimiterState(limiter.connection(), *limiter, 1'700'000'000'000);
+        QCOMPARE(state.levels.size(), 1);
+        // the state view's level is a double: within a thousandth of a permit
+        QVERIFY2(qAbs(state.levels[0].used - 3.0) < 1e-3, QByteArray::number(state.levels[0].used));
+        QTEST(state.levels[0].aheadMs, "aheadMs");
+        QTEST(static_cast<const GcraLimiter&>(*limiter).unitState(), "units");
+        QCOMPARE(state.levels[0].client, client);
     }
 
     // A changed config is applied at the scope key's next decision: a fresh bucket.

@@ -9,21 +9,6 @@ extern const char* const kLua_fixed_window;
 
 namespace {
 
-// FNV-1a of the config text, 8 hex digits: names the config's counters.
-std::string fingerprint(const std::string& text) {
-    quint32 hash = 2166136261u;
-    for (const char c : text) {
-        hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
-    }
-    static const char kHex[] = "0123456789abcdef";
-    std::string out(8, '0');
-    for (int i = 7; i >= 0; --i) {
-        out[size_t(i)] = kHex[hash & 0xf];
-        hash >>= 4;
-    }
-    return out;
-}
-
 // "rate|interval|unit|timezone": what a changed config changes.
 std::string configText(const LimiterSpec& spec) {
     return std::to_string(spec.rate) + "|" + std::to_string(spec.interval) + "|" +
@@ -37,7 +22,7 @@ FixedWindowLimiter::FixedWindowLimiter(LimiterSpec spec, LimiterOptions options)
       windows_(spec.interval, spec.unit, zoneForId(spec.timezone)),
       configKey_(key("config")),
       rateArg_(std::to_string(spec.rate)),
-      counterPrefix_(key("fw:" + fingerprint(configText(spec)) + ":")) {}
+      counterPrefix_(key("fw:" + configFingerprint(configText(spec)) + ":")) {}
 
 const LuaScript& FixedWindowLimiter::script() const {
     static const LuaScript kScript(lua::kLua_fixed_window);

@@ -1,11 +1,23 @@
 #include "limiters/gcra_limiter.h"
 
+#include <numeric>
+
+#include "input_error.h"
 #include "limiters/request_ids.h"
 
 namespace ratelab {
 namespace lua {
 extern const char* const kLua_gcra;
+extern const char* const kLua_gcra_units;
+}  // namespace lua
+
+namespace {
+
+qint64 floorDivPositive(qint64 a, qint64 b) {  // b > 0
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
+
+}  // namespace
 
 GcraLimiter::GcraLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
@@ -16,23 +28,111 @@ GcraLimiter::GcraLimiter(LimiterSpec spec, LimiterOptions options)
       // A grant leaves TAT at most tau = burst x period / rate ahead of now: the state may go
       // after that (absent = now), and a lagging worker still finds it for the grace.
       stateTtl_(ttlArg(ceilDiv(this->spec().burst * this->spec().periodMs, this->spec().rate) + 1 +
-                       kStateGraceMs)) {}
+                       kStateGraceMs)) {
+    const LimiterSpec& s = this->spec();
+    const qint64 g = std::gcd(s.rate, s.periodMs);
+    unitsPerMs_ = s.rate / g;
+    periodUnits_ = s.periodMs / g;
+    tauUnits_ = s.burst * periodUnits_;
+    unitState_ = s.time != TimeSource::Redis && unitsPerMs_ <= kMaxUnitsPerMs;
+    if (unitState_) {
+        qint64 grid = 1;
+        while (grid < tauUnits_ + periodUnits_) {
+            grid *= 2;
+        }
+        tauArg_ = std::to_string(tauUnits_);
+        gridArg_ = std::to_string(grid);
+        // A TTL set at now covers the end of the TAT's grid cell, at most tau + grid units
+        // ahead (gcra_units.lua), plus the grace.
+        unitTtl_ = ttlArg(ceilDiv(tauUnits_ + grid, unitsPerMs_) + 1 + kStateGraceMs);
+        unitPrefix_ = key("tat:" + configFingerprint(configArgs_[3]));
+    }
+}
 
 const LuaScript& GcraLimiter::script() const {
     static const LuaScript kScript(lua::kLua_gcra);
-    return kScript;
+    static const LuaScript kUnits(lua::kLua_gcra_units);
+    return unitState_ ? kUnits : kScript;
 }
 
 std::string GcraLimiter::stateKey(const QString& client) const {
-    return scopedKey("tat", client);
+    if (!unitState_) {
+        return scopedKey("tat", client);
+    }
+    return spec().scope == Scope::PerClient ? unitPrefix_ + ':' + client.toStdString()
+                                            : unitPrefix_;
 }
 
 ScriptCall GcraLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
+    if (unitState_) {
+        if (request.nowMs < 0 || request.nowMs > kMaxUnitNowMs) {
+            throw InputError(QStringLiteral("time"),
+                             QStringLiteral("%1 ms is outside 0 ... %2 ms, the times GCRA decides "
+                                            "at exactly")
+                                 .arg(request.nowMs)
+                                 .arg(kMaxUnitNowMs));
+        }
+        // permits <= burst keeps permits x T below 2^53; a larger request never passes and
+        // asks for burst + 1 (the same refusal, no overflow).
+        const qint64 permits = std::min(request.permits, spec().burst + 1);
+        return ScriptCall{{stateKey(request.client)},
+                          {std::to_string(request.nowMs * unitsPerMs_),
+                           std::to_string(permits * periodUnits_), tauArg_, gridArg_, unitTtl_},
+                          request.nowMs,
+                          0,
+                          0,
+                          request.permits};
+    }
     return packedCall({stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], configArgs_[2],
                        std::to_string(request.permits), nowArg(request), stateTtl_, configArgs_[3]},
                       request, spec().burst);
+}
+
+std::optional<Decision> GcraLimiter::decodeOwnReply(const redisReply* reply,
+                                                    const ScriptCall& call) const {
+    if (!unitState_ || call.radix != 0) {
+        return std::nullopt;  // gcra.lua's packed reply or text
+    }
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        return decodeUnits(reply->integer, call);
+    }
+    if (reply->type == REDIS_REPLY_STRING) {
+        const std::string text(reply->str, reply->len);
+        char* end = nullptr;
+        if (text.rfind("reset ", 0) == 0) {
+            const long long value = std::strtoll(text.c_str() + 6, &end, 10);
+            if (end != text.c_str() + 6 && *end == '\0') {
+                Decision d = decodeUnits(value, call);
+                d.configReset = true;
+                return d;
+            }
+        }
+    }
+    return std::nullopt;  // parseReply names what it got
+}
+
+// The script answers the TAT it left (granted) or -(max(TAT, now)) - 1 (refused).
+Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const {
+    Decision d;
+    d.atMs = call.atMs;
+    const qint64 now = call.atMs * unitsPerMs_;
+    d.allowed = value >= 0;
+    const qint64 tat = d.allowed ? value : -(value + 1);
+    // remaining = floor((now + tau - TAT) / T) at the TAT the decision leaves
+    d.remaining = std::max<qint64>(0, floorDivPositive(now + tauUnits_ - tat, periodUnits_));
+    if (!d.allowed) {
+        const qint64 permits = call.permits;
+        if (permits > spec().burst) {
+            d.retryAfterMs = -1;
+        } else {
+            // allow_at = tat + permits x T - tau; retry = ceil(allow_at) - now (ms)
+            const qint64 allowAt = tat + permits * periodUnits_ - tauUnits_;
+            d.retryAfterMs = -floorDivPositive(-allowAt, unitsPerMs_) - call.atMs;
+        }
+    }
+    return d;
 }
 
 }  // namespace ratelab

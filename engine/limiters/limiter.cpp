@@ -54,6 +54,20 @@ std::vector<std::string> Limiter::exactKeys() const {
     return {};
 }
 
+std::string Limiter::configFingerprint(const std::string& text) {
+    quint32 hash = 2166136261u;
+    for (const char c : text) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    }
+    static const char kHex[] = "0123456789abcdef";
+    std::string out(8, '0');
+    for (int i = 7; i >= 0; --i) {
+        out[size_t(i)] = kHex[hash & 0xf];
+        hash >>= 4;
+    }
+    return out;
+}
+
 std::string Limiter::ttlArg(qint64 ms) const {
     const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
     return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
@@ -120,9 +134,16 @@ Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
     return decision;
 }
 
+std::optional<Decision> Limiter::decodeOwnReply(const redisReply*, const ScriptCall&) const {
+    return std::nullopt;
+}
+
 Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
+    }
+    if (std::optional<Decision> own = decodeOwnReply(reply, call)) {
+        return *own;
     }
     if (reply->type == REDIS_REPLY_INTEGER) {
         return parseCompactReply(reply->integer, call);

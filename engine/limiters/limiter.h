@@ -3,6 +3,7 @@
 #include <QString>
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct ScriptCall {
     // > 0: an integer reply is packed with this radix (above any remaining) and carries the
     // wait and the delay itself (every limiter but the fixed window; see Limiter::parseReply).
     qint64 radix = 0;
+    qint64 permits = 0;  // the request's (for replies the limiter decodes itself)
 };
 
 // State keys outlive the last window they matter to by this much (server time), so that a worker
@@ -136,6 +138,11 @@ protected:
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
     std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
     static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
+    // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
+    static std::string configFingerprint(const std::string& text);
+    // Decodes a reply only this limiter's script gives (before parseReply's own forms).
+    virtual std::optional<Decision> decodeOwnReply(const redisReply* reply,
+                                                   const ScriptCall& call) const;
     // "{name}:suffix" for a global limiter, "{name}:suffix:client" for a per-client one.
     std::string scopedKey(const char* suffix, const QString& client) const;
     // time: redis (readsRedisTime): the now argument is "redis" and the other time arguments

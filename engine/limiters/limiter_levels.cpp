@@ -5,6 +5,7 @@
 #include <QList>
 #include <algorithm>
 
+#include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
@@ -100,6 +101,14 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
     std::string pattern = limiter.scanPattern();
     pattern.pop_back();  // "{name}:" escaped
     pattern += kind;
+    std::string prefix = limiter.hashTag() + ":" + kind;
+    // GCRA in units (gcra_limiter.h): {name}:tat:<fingerprint>[:client] holds TAT x u.
+    const auto* units =
+        spec.type == LimiterType::Gcra ? static_cast<const GcraLimiter*>(&limiter) : nullptr;
+    if (units != nullptr && units->unitState()) {
+        prefix = units->unitKeyPrefix();
+        pattern += prefix.substr(prefix.rfind(':'));  // ":<fingerprint>", hex: nothing to escape
+    }
     std::vector<std::string> names;
     for (const std::string& p : {pattern, pattern + ":*"}) {
         scanEach(c, p, [&](std::vector<std::string>& keys) {
@@ -110,7 +119,6 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
     for (const std::string& k : names) {
         c.append({"GET", k});
     }
-    const std::string prefix = limiter.hashTag() + ":" + kind;
     for (const std::string& k : names) {
         RedisReply reply = c.readReply();
         if (reply->type != REDIS_REPLY_STRING) {
@@ -118,7 +126,19 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
         }
         const QByteArray value(reply->str, int(reply->len));
         const int count = spec.type == LimiterType::SlidingCounter ? 3 : 2;
-        const QList<qint64> numbers = stateNumbers(value, config, count);
+        QList<qint64> numbers;
+        if (units != nullptr && units->unitState()) {
+            // TAT = v / u ms = q + r / rate ms with q = floor(v / u), r = (v mod u) x rate / u
+            bool ok = false;
+            const qint64 v = value.toLongLong(&ok);
+            if (ok) {
+                const qint64 u = units->unitsPerMs();
+                const qint64 q = floorDiv(v, u);
+                numbers = {q, (v - q * u) * (spec.rate / u)};
+            }
+        } else {
+            numbers = stateNumbers(value, config, count);
+        }
         if (numbers.isEmpty()) {
             continue;
         }
