@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "input_error.h"
+#include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 
 namespace ratelab {
@@ -10,14 +11,6 @@ namespace lua {
 extern const char* const kLua_gcra;
 extern const char* const kLua_gcra_units;
 }  // namespace lua
-
-namespace {
-
-qint64 floorDivPositive(qint64 a, qint64 b) {  // b > 0
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-}  // namespace
 
 GcraLimiter::GcraLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
@@ -121,7 +114,7 @@ Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const
     d.allowed = value >= 0;
     const qint64 tat = d.allowed ? value : -(value + 1);
     // remaining = floor((now + tau - TAT) / T) at the TAT the decision leaves
-    d.remaining = std::max<qint64>(0, floorDivPositive(now + tauUnits_ - tat, periodUnits_));
+    d.remaining = std::max<qint64>(0, floorDiv(now + tauUnits_ - tat, periodUnits_));
     if (!d.allowed) {
         const qint64 permits = call.permits;
         if (permits > spec().burst) {
@@ -129,7 +122,7 @@ Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const
         } else {
             // allow_at = tat + permits x T - tau; retry = ceil(allow_at) - now (ms)
             const qint64 allowAt = tat + permits * periodUnits_ - tauUnits_;
-            d.retryAfterMs = -floorDivPositive(-allowAt, unitsPerMs_) - call.atMs;
+            d.retryAfterMs = -floorDiv(-allowAt, unitsPerMs_) - call.atMs;
         }
     }
     return d;

@@ -5,6 +5,7 @@
 #include <QList>
 #include <algorithm>
 
+#include "limiters/floor_div.h"
 #include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
 #include "redis/redis_error.h"
@@ -12,15 +13,6 @@
 
 namespace ratelab {
 namespace {
-
-// floor(a / b) for b > 0, in integers (no rounding).
-qint64 floorDiv(qint64 a, qint64 b) {
-    qint64 q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) {
-        --q;
-    }
-    return q;
-}
 
 // "<config>" is the last field; the numbers before it are the state. Empty on a foreign value.
 QList<qint64> stateNumbers(const QByteArray& value, const QByteArray& config, int count) {
