@@ -12,20 +12,24 @@
 -- does not know at_ms) or a value past 2^53 the text
 -- "allowed retry_after_ms remaining at_ms config_reset delay_ms".
 -- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- Numbers in ARGV are converted by arithmetic (ARGV[i] + 0, or an ARGV operand): tonumber() is a
+-- C call that parses its string twice, and costs Redis half a GET more than the coercion.
 -- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
 -- quotient's floor is never too small and at most one too large (its ceil never too large, at
 -- most one too small).
-local rate = tonumber(ARGV[1])
-local period = tonumber(ARGV[2])
-local burst = tonumber(ARGV[3])
+local rate = ARGV[1] + 0
+local period = ARGV[2] + 0
+local burst = ARGV[3] + 0
 local nodelay = ARGV[4] == '1'
-local permits = tonumber(ARGV[5])
+local permits = ARGV[5] + 0
 -- time: redis (limiter.h): ARGV[6] is 'redis' and the script reads Redis's clock.
-local now = tonumber(ARGV[6])
-local redisTime = now == nil
+local redisTime = ARGV[6] == 'redis'
+local now
 if redisTime then
     local t = redis.call('time')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    now = t[1] * 1000 + math.floor(t[2] / 1000)
+else
+    now = ARGV[6] + 0
 end
 local config = ARGV[8]
 local R = rate * 1000  -- milli-requests leaked per period_ms
@@ -42,7 +46,7 @@ if state then
         reset = 1
         redis.call('del', KEYS[1])
     else
-        excess, last = tonumber(e), tonumber(l)
+        excess, last = e + 0, l + 0
     end
 end
 

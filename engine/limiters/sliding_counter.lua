@@ -11,18 +11,22 @@
 -- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
 -- know at_ms (Redis's time, or a lagging clock decided at a later window) or past 2^53.
 -- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- Numbers in ARGV are converted by arithmetic (ARGV[i] + 0, or an ARGV operand): tonumber() is a
+-- C call that parses its string twice, and costs Redis half a GET more than the coercion.
 -- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
 -- quotient's floor is never too small and at most one too large (its ceil never too large, at
 -- most one too small).
-local limit = tonumber(ARGV[1])
-local W = tonumber(ARGV[2])
-local permits = tonumber(ARGV[3])
+local limit = ARGV[1] + 0
+local W = ARGV[2] + 0
+local permits = ARGV[3] + 0
 -- time: redis (limiter.h): ARGV[4] is 'redis' and the script reads Redis's clock.
-local now = tonumber(ARGV[4])
-local knownTime = now ~= nil  -- at_ms is the engine's own now
-if not knownTime then
+local knownTime = ARGV[4] ~= 'redis'  -- at_ms is the engine's own now
+local now
+if knownTime then
+    now = ARGV[4] + 0
+else
     local t = redis.call('time')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    now = t[1] * 1000 + math.floor(t[2] / 1000)
 end
 local config = ARGV[6]
 
@@ -40,18 +44,18 @@ if state then
     if not si then
         return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a counter state')
     end
-    si = tonumber(si)
+    si = si + 0
     if cfg ~= config then
         reset = 1
         redis.call('del', KEYS[1])
     elseif si == i then
-        cur, prev = tonumber(sc), tonumber(sp)
+        cur, prev = sc + 0, sp + 0
         sameWindow = true
     elseif si == i - 1 then
-        prev = tonumber(sc)
+        prev = sc + 0
     elseif si > i then
         -- A lagging clock: decide at the start of the newest window (time never runs backwards).
-        i, offset, cur, prev, now = si, 0, tonumber(sc), tonumber(sp), si * W
+        i, offset, cur, prev, now = si, 0, sc + 0, sp + 0, si * W
         knownTime = false
     end
 end

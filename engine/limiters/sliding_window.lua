@@ -12,7 +12,8 @@
 --
 -- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
 -- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
--- every number the script only passes on, and a grant converts none but permits and limits.
+-- every number the script only passes on, and a grant converts none but permits and limits,
+-- by arithmetic (ARGV[i] + 0: tonumber() is a C call that parses its string twice).
 -- A request's permits are bounded by the engine (kMaxSlidingWindowPermits), so one ZADD per
 -- 1000 permits stays bounded too.
 --
@@ -24,14 +25,14 @@
 local knownTime = ARGV[2] ~= 'redis'  -- at_ms is the engine's own now
 if not knownTime then
     local t = redis.call('time')
-    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    local now = t[1] * 1000 + math.floor(t[2] / 1000)
     ARGV[2] = string.format('%d', now)
-    ARGV[5] = string.format('%d', now + tonumber(ARGV[5]))
+    ARGV[5] = string.format('%d', now + ARGV[5])
     for i = 8, #ARGV, 3 do
-        ARGV[i] = '(' .. string.format('%d', now + tonumber(string.sub(ARGV[i], 2)))
+        ARGV[i] = '(' .. string.format('%d', now + string.sub(ARGV[i], 2))
     end
 end
-local permits = tonumber(ARGV[1])
+local permits = ARGV[1] + 0
 local rules = (#ARGV - 5) / 3
 
 local remaining = nil
@@ -41,7 +42,7 @@ local violated = false
 local tooLarge = false
 local live = false
 for r = 1, rules do
-    local limit = tonumber(ARGV[3 + 3 * r])
+    local limit = ARGV[3 + 3 * r] + 0
     local from = ARGV[5 + 3 * r]
     local count = redis.call('zcount', KEYS[1], from, '+inf')
     largest = math.max(largest, limit)
@@ -59,7 +60,7 @@ for r = 1, rules do
         local k = count + permits - limit
         local kth = redis.call('zrangebyscore', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT',
                                string.format('%d', k - 1), '1')
-        retry = math.max(retry, tonumber(kth[2]) + tonumber(ARGV[4 + 3 * r]) - tonumber(ARGV[2]))
+        retry = math.max(retry, kth[2] + ARGV[4 + 3 * r] - ARGV[2])
     end
 end
 
@@ -88,8 +89,8 @@ elseif not violated then
     -- The log goes ttl_ms (the longest window plus the grace) after its last grant. Setting a
     -- TTL costs more than reading one: it is set to twice that, again when less than that is
     -- left.
-    if redis.call('pttl', KEYS[1]) < tonumber(ARGV[4]) then
-        redis.call('pexpire', KEYS[1], 2 * tonumber(ARGV[4]))
+    if redis.call('pttl', KEYS[1]) < ARGV[4] + 0 then
+        redis.call('pexpire', KEYS[1], 2 * ARGV[4])
     end
     allowed, remaining = 1, remaining - permits
 end
