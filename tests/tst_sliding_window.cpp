@@ -107,6 +107,42 @@ private slots:
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
+    // Issue 10: Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to
+    // end (a log of 30 grants cost a decision more than one of 30,000). A new log's first grant
+    // makes it a skiplist; later grants, and grants after a trim, keep it one, and the long
+    // member counts as one permit like any other.
+    void logIsASkiplist_data() {
+        QTest::addColumn<qint64>("permits");
+        QTest::newRow("one permit") << qint64(1);
+        QTest::newRow("three permits") << qint64(3);
+    }
+    void logIsASkiplist() {
+        QFETCH(qint64, permits);
+        const LimiterSpec s = spec(Scope::Global, {{30, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        const auto encoding = [&] {
+            RedisReply r = c.command({"OBJECT", "ENCODING", key});
+            return QByteArray(r->str, int(r->len));
+        };
+        qint64 now = 1000;
+        for (int i = 0; i < 3; ++i) {
+            const Decision d = limiter->decide(c, Request{now + i, QString(), permits});
+            QVERIFY(d.allowed);
+            QCOMPARE(d.remaining, 30 - (i + 1) * permits);
+            QCOMPARE(encoding(), QByteArray("skiplist"));
+        }
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 3 * permits);
+        // Past the window and the grace: this grant trims the three and starts over.
+        now += 1000 + kStateGraceMs + 10;
+        const Decision d = limiter->decide(c, Request{now, QString(), permits});
+        QVERIFY(d.allowed);
+        QCOMPARE(d.remaining, 30 - permits);
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), permits);
+        QCOMPARE(encoding(), QByteArray("skiplist"));
+    }
+
     // Issue 16 item 9: a request's permits are bounded (each is a member), so one decision's
     // cost is bounded; above the bound the engine refuses before Redis sees it.
     void permitsPerRequestBounded_data() {

@@ -45,7 +45,9 @@ for r = 1, rules do
     local limit = ARGV[3 + 3 * r] + 0
     local from = ARGV[5 + 3 * r]
     local count = redis.call('zcount', KEYS[1], from, '+inf')
-    largest = math.max(largest, limit)
+    if limit > largest then
+        largest = limit
+    end
     if count > 0 then
         live = true
     end
@@ -59,8 +61,11 @@ for r = 1, rules do
         -- The k-th oldest permit in the window must leave it before this request fits.
         local k = count + permits - limit
         local kth = redis.call('zrangebyscore', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT',
-                               string.format('%d', k - 1), '1')
-        retry = math.max(retry, kth[2] + ARGV[4 + 3 * r] - ARGV[2])
+                               k == 1 and '0' or string.format('%d', k - 1), '1')
+        local wait = kth[2] + ARGV[4 + 3 * r] - ARGV[2]
+        if wait > retry then
+            retry = wait
+        end
     end
 end
 
@@ -73,13 +78,26 @@ elseif not violated then
     if not live or string.byte(ARGV[3], 1) == 48 then
         redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[5])
     end
+    -- The first grant into a log with no live grant (a new log, or one idle for a window)
+    -- writes a member longer than 64 bytes, Redis's default zset-max-listpack-value: the zset
+    -- becomes a skiplist and stays one (Redis never converts a shrinking zset back). A listpack
+    -- is scanned end to end by every ZCOUNT and ZADD, so a log of a few dozen grants would cost
+    -- Redis more per decision than one of a million.
+    local skiplist = ' (a new log: a member of over 64 bytes keeps this zset a skiplist)'
     if permits == 1 then
-        redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+        if live then
+            redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+        else
+            redis.call('zadd', KEYS[1], ARGV[2], ARGV[3] .. skiplist)
+        end
     else
         local members = {}
         for i = 1, permits do
             members[#members + 1] = ARGV[2]
             members[#members + 1] = ARGV[3] .. ':' .. i
+            if i == 1 and not live then
+                members[2] = members[2] .. skiplist
+            end
             if #members >= 2000 or i == permits then
                 redis.call('zadd', KEYS[1], unpack(members))
                 members = {}
