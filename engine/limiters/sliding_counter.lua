@@ -5,7 +5,10 @@
 -- ARGV: limit, window_ms, permits, now_ms, ttl_ms, config ("<limit>/<window_ms>") (the engine
 --       forms both once per limiter: a window's counts matter until the next window ends, so
 --       two windows plus a grace; number-to-text conversions in the script would cost Redis
---       more than the rest of a decision)
+--       more than the rest of a decision), and with the engine's own now also i and now mod
+--       window_ms: the state's window is then compared as text (interned strings compare by
+--       address) and the counts the write keeps are the state's own texts, so a grant converts
+--       at most one number to text)
 -- Returns one packed integer (Limiter::parseReply, radix limit + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
@@ -18,63 +21,77 @@
 -- most one too small).
 local limit = ARGV[1] + 0
 local W = ARGV[2] + 0
-local permits = ARGV[3] + 0
+local permits = 1
+if ARGV[3] ~= '1' then
+    permits = ARGV[3] + 0
+end
 -- time: redis (limiter.h): ARGV[4] is 'redis' and the script reads Redis's clock.
 local knownTime = ARGV[4] ~= 'redis'  -- at_ms is the engine's own now
-local now
+local now, i, iText, offset
 if knownTime then
-    now = ARGV[4] + 0
+    iText, offset = ARGV[7], ARGV[8] + 0
 else
     local t = redis.call('time')
     now = t[1] * 1000 + math.floor(t[2] / 1000)
+    i = math.floor(now / W)
+    if i * W > now then
+        i = i - 1
+    end
+    iText, offset = string.format('%d', i), now - i * W
 end
 local config = ARGV[6]
 
-local i = math.floor(now / W)
-if i * W > now then
-    i = i - 1
-end
-local offset = now - i * W
 local cur, prev = 0, 0
 local reset = 0
-local sameWindow = false  -- the state holds window i's counts under this config
+local curText, prevText = nil, '0'  -- the state's texts of what the write keeps
 local state = redis.call('get', KEYS[1])
 if state then
     local si, sc, sp, cfg = string.match(state, '^(%-?%d+) (%d+) (%d+) (%S+)$')
     if not si then
         return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a counter state')
     end
-    si = si + 0
     if cfg ~= config then
         reset = 1
         redis.call('del', KEYS[1])
-    elseif si == i then
-        cur, prev = sc + 0, sp + 0
-        sameWindow = true
-    elseif si == i - 1 then
-        prev = sc + 0
-    elseif si > i then
-        -- A lagging clock: decide at the start of the newest window (time never runs backwards).
-        i, offset, cur, prev, now = si, 0, sc + 0, sp + 0, si * W
-        knownTime = false
+    elseif si == iText then
+        cur, prev, curText, prevText = sc + 0, sp + 0, sc, sp
+    else
+        si = si + 0
+        i = i or ARGV[7] + 0
+        if si == i - 1 then
+            prev, prevText = sc + 0, sc
+        elseif si > i then
+            -- A lagging clock: decide at the start of the newest window (time never runs
+            -- backwards).
+            iText, offset, cur, prev, curText, prevText = si, 0, sc + 0, sp + 0, sc, sp
+            now = si * W
+            knownTime = false
+        end
     end
 end
 
-local weighted = prev * (W - offset)
-local estimate = math.floor(weighted / W)
-if estimate * W > weighted then
-    estimate = estimate - 1
+local estimate = cur
+if prev > 0 then
+    local weighted = prev * (W - offset)
+    local share = math.floor(weighted / W)
+    if share * W > weighted then
+        share = share - 1
+    end
+    estimate = estimate + share
 end
-estimate = estimate + cur
-local allowed, retry, remaining = 0, -1, math.max(0, limit - estimate)
+local allowed, retry, remaining = 0, -1, limit - estimate
+if remaining < 0 then
+    remaining = 0
+end
 if permits <= limit and estimate + permits <= limit then
     allowed, retry, remaining = 1, 0, limit - estimate - permits
-    local written = string.format('%d %d %d %s', i, cur + permits, prev, config)
-    if sameWindow then
+    if curText then
         -- The TTL set by this window's first grant still covers it (setting one costs more).
-        redis.call('set', KEYS[1], written, 'KEEPTTL')
+        redis.call('set', KEYS[1],
+            iText .. ' ' .. (cur + permits) .. ' ' .. prevText .. ' ' .. config, 'KEEPTTL')
     else
-        redis.call('set', KEYS[1], written, 'PX', ARGV[5])
+        redis.call('set', KEYS[1], iText .. ' ' .. ARGV[3] .. ' ' .. prevText .. ' ' .. config,
+            'PX', ARGV[5])
     end
 elseif permits <= limit then
     -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits:
@@ -93,7 +110,9 @@ elseif permits <= limit then
                 if q * p < n then
                     q = q + 1
                 end
-                off = math.max(from, W - q + 1)
+                if W - q + 1 > from then
+                    off = W - q + 1
+                end
             end
             if off <= W - 1 then
                 retry = base + off
@@ -115,4 +134,5 @@ if knownTime then
         return allowed == 1 and packed or -packed - 1
     end
 end
+now = now or ARGV[4] + 0
 return string.format('%d %d %d %d %d 0', allowed, retry, remaining, now, reset)

@@ -1,5 +1,6 @@
 #include "limiters/sliding_counter_limiter.h"
 
+#include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 
 namespace ratelab {
@@ -26,10 +27,16 @@ std::string SlidingCounterLimiter::stateKey(const QString& client) const {
 
 ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return packedCall({stateKey(request.client)},
-                      {configArgs_[0], configArgs_[1], std::to_string(request.permits),
-                       nowArg(request), stateTtl_, configArgs_[2]},
-                      request, spec().limit);
+    RedisArgs args{configArgs_[0],  configArgs_[1], std::to_string(request.permits),
+                   nowArg(request), stateTtl_,      configArgs_[2]};
+    if (!readsRedisTime(request)) {
+        // The window and the offset in it, which the script would otherwise work out (and
+        // convert its window back to text to write it).
+        const qint64 window = floorDiv(request.nowMs, spec().windowMs);
+        args.push_back(std::to_string(window));
+        args.push_back(std::to_string(request.nowMs - window * spec().windowMs));
+    }
+    return packedCall({stateKey(request.client)}, std::move(args), request, spec().limit);
 }
 
 }  // namespace ratelab
