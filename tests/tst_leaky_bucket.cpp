@@ -160,6 +160,38 @@ private slots:
         QVERIFY2(ttl > 3000 && ttl <= 4001, QByteArray::number(ttl));
     }
 
+    // A worker whose clock lags behind the state's last is decided with no time elapsed, and
+    // last stays where it was (time never runs backwards): the next request leaks from it.
+    void laggingClockKeepsLast_data() {
+        QTest::addColumn<qint64>("secondAt");
+        QTest::addColumn<qint64>("lastAfter");
+        QTest::addColumn<int>("remainingAtThird");
+        const qint64 base = 1'700'000'000'000;
+        // 1 per second, burst 2. Lagging: the second request finds excess 1000 (nothing
+        // leaked), and the third, at base + 999 ms, 1001: no room left for a fourth. Had last
+        // moved back to base - 500, 1499 would have leaked and one more would fit.
+        QTest::newRow("lagging by 500 ms") << base - 500 << base << 0;
+        // On time: 700 after the second (300 leaked), 1001 at the third (699 more).
+        QTest::newRow("on time, 300 ms later") << base + 300 << base + 300 << 0;
+    }
+    void laggingClockKeepsLast() {
+        QFETCH(qint64, secondAt);
+        QFETCH(qint64, lastAfter);
+        QFETCH(int, remainingAtThird);
+        const qint64 base = 1'700'000'000'000;
+        const LimiterSpec spec = leaky(1, 1000, 2, false);
+        ScopedLimiter limiter(spec);
+        QVERIFY(limiter->decide(limiter.router(), {base, QString(), 1}).allowed);
+        QVERIFY(limiter->decide(limiter.router(), {secondAt, QString(), 1}).allowed);
+        RedisReply reply =
+            limiter.connection().command({"GET", "{" + spec.name.toStdString() + "}:lb"});
+        const QByteArray state(reply->str, int(reply->len));
+        QCOMPARE(state.split(' ').value(1), QByteArray::number(lastAfter));
+        const Decision third = limiter->decide(limiter.router(), {base + 999, QString(), 1});
+        QVERIFY(third.allowed);
+        QCOMPARE(third.remaining, remainingAtThird);
+    }
+
     // A changed config is applied at the scope key's next decision: an empty bucket.
     void configChangeResets() {
         LimiterSpec spec = leaky(1, 1000, 1, false);

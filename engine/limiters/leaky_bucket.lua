@@ -11,7 +11,9 @@
 -- -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1; with Redis's time (the engine
 -- does not know at_ms) or a value past 2^53 the text
 -- "allowed retry_after_ms remaining at_ms config_reset delay_ms".
--- No local functions: a closure is made on every call, which costs more than the arithmetic.
+-- No local functions: a closure is made on every call, which costs more than the arithmetic;
+-- no math.max either (a C call), and the state is written back from texts at hand (now from
+-- ARGV, a lagging clock's last from the state) so a grant converts one number to text.
 -- Numbers in ARGV are converted by arithmetic (ARGV[i] + 0, or an ARGV operand): tonumber() is a
 -- C call that parses its string twice, and costs Redis half a GET more than the coercion.
 -- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
@@ -21,21 +23,25 @@ local rate = ARGV[1] + 0
 local period = ARGV[2] + 0
 local burst = ARGV[3] + 0
 local nodelay = ARGV[4] == '1'
-local permits = ARGV[5] + 0
+local permits = 1
+if ARGV[5] ~= '1' then
+    permits = ARGV[5] + 0
+end
 -- time: redis (limiter.h): ARGV[6] is 'redis' and the script reads Redis's clock.
 local redisTime = ARGV[6] == 'redis'
-local now
+local now, nowText
 if redisTime then
     local t = redis.call('time')
     now = t[1] * 1000 + math.floor(t[2] / 1000)
+    nowText = string.format('%d', now)
 else
-    now = ARGV[6] + 0
+    now, nowText = ARGV[6] + 0, ARGV[6]
 end
 local config = ARGV[8]
 local R = rate * 1000  -- milli-requests leaked per period_ms
 
 local reset = 0
-local excess, last = nil, nil
+local excess, last, lastText = nil, nil, nil
 local state = redis.call('get', KEYS[1])
 if state then
     local e, l, cfg = string.match(state, '^(%d+) (%-?%d+) (%S+)$')
@@ -46,7 +52,7 @@ if state then
         reset = 1
         redis.call('del', KEYS[1])
     else
-        excess, last = e + 0, l + 0
+        excess, last, lastText = e + 0, l + 0, l
     end
 end
 
@@ -60,14 +66,20 @@ if excess then
     if drainMs * R < n then
         drainMs = drainMs + 1
     end
-    local elapsed = math.max(0, now - last)
+    local elapsed = now - last
+    if elapsed < 0 then
+        elapsed = 0
+    end
     if elapsed < drainMs then
         local m = R * elapsed
         local leaked = math.floor(m / period)
         if leaked * period > m then
             leaked = leaked - 1
         end
-        x = math.max(excess - leaked + 1000, 0)
+        x = excess - leaked + 1000
+        if x < 0 then
+            x = 0
+        end
     end
 end
 local e = x + 1000 * (permits - 1)
@@ -80,8 +92,11 @@ if permits <= burst + 1 and e <= 1000 * burst then
     if remaining * 1000 > 1000 * burst - e then
         remaining = remaining - 1
     end
-    local keep = math.max(last or now, now)  -- a lagging clock never moves last backwards
-    redis.call('set', KEYS[1], string.format('%d %d %s', e, keep, config), 'PX', ARGV[7])
+    local keep = nowText
+    if last and last > now then
+        keep = lastText  -- a lagging clock never moves last backwards
+    end
+    redis.call('set', KEYS[1], e .. ' ' .. keep .. ' ' .. config, 'PX', ARGV[7])
     if not nodelay then
         local m = e * period
         delay = math.floor(m / R)
@@ -97,7 +112,14 @@ elseif permits <= burst + 1 then
     if wait * R < n then
         wait = wait + 1
     end
-    retry = math.max(1, wait - math.max(0, now - last))
+    local elapsed = now - last
+    if elapsed < 0 then
+        elapsed = 0
+    end
+    retry = wait - elapsed
+    if retry < 1 then
+        retry = 1
+    end
 end
 if allowed == 0 then
     -- A refusal leaves the state as it was: floor((1000 * burst - x) / 1000) + 1 requests fit.
@@ -106,7 +128,10 @@ if allowed == 0 then
     if remaining * 1000 > free then
         remaining = remaining - 1
     end
-    remaining = math.max(0, remaining + 1)
+    remaining = remaining + 1
+    if remaining < 0 then
+        remaining = 0
+    end
 end
 
 if not redisTime then
