@@ -19,6 +19,7 @@
 -- ({<name>}:fw:*): rare, and it spares every per-window decision an index to maintain.
 -- Rate and permits are converted by arithmetic (ARGV[i] + 0): tonumber() is a C call that
 -- parses its string twice, and the plain script's two tonumber calls cost it more than ours.
+-- Permits of '1' are not converted at all.
 -- time: redis (limiter.h): ARGV[4] and ARGV[5] bound the window the engine guessed at Redis's
 -- time; Redis's time outside [start, end) is answered 'retime <ms>' and the engine retries at
 -- that time.
@@ -30,7 +31,10 @@ if ARGV[4] then
     end
 end
 local rate = ARGV[1] + 0
-local permits = ARGV[2] + 0
+local permits = 1  -- the common case, not converted
+if ARGV[2] ~= '1' then
+    permits = ARGV[2] + 0
+end
 
 if permits > rate then
     -- Never fits: answer what is left without counting.
