@@ -20,7 +20,9 @@
 -- quotient's floor is never too small and at most one too large (its ceil never too large, at
 -- most one too small).
 local limit = ARGV[1] + 0
-local W = ARGV[2] + 0
+-- window_ms and the offset stay texts until a decision needs them as numbers: a grant with
+-- no previous count does not.
+local W = ARGV[2]
 local permits = 1
 if ARGV[3] ~= '1' then
     permits = ARGV[3] + 0
@@ -29,10 +31,11 @@ end
 local knownTime = ARGV[4] ~= 'redis'  -- at_ms is the engine's own now
 local now, i, iText, offset
 if knownTime then
-    iText, offset = ARGV[7], ARGV[8] + 0
+    iText, offset = ARGV[7], ARGV[8]
 else
     local t = redis.call('time')
     now = t[1] * 1000 + math.floor(t[2] / 1000)
+    W = W + 0
     i = math.floor(now / W)
     if i * W > now then
         i = i - 1
@@ -54,7 +57,10 @@ if state then
         reset = 1
         redis.call('del', KEYS[1])
     elseif si == iText then
-        cur, prev, curText, prevText = sc + 0, sp + 0, sc, sp
+        cur, curText, prevText = sc + 0, sc, sp
+        if sp ~= '0' then  -- (a first window's: no conversion)
+            prev = sp + 0
+        end
     else
         si = si + 0
         i = i or ARGV[7] + 0
@@ -72,6 +78,7 @@ end
 
 local estimate = cur
 if prev > 0 then
+    W, offset = W + 0, offset + 0
     local weighted = prev * (W - offset)
     local share = math.floor(weighted / W)
     if share * W > weighted then
@@ -97,6 +104,7 @@ elseif permits <= limit then
     -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits:
     -- first in this window (p = prev, c = cur, off > offset), then in the next (p = cur, c = 0),
     -- else at the start of the one after (2W - offset).
+    W, offset = W + 0, offset + 0
     retry = 2 * W - offset
     local p, c, from, base = prev, cur, offset + 1, -offset
     for _ = 1, 2 do
