@@ -62,15 +62,15 @@ if state then
             prev = sp + 0
         end
     else
-        si = si + 0
+        local window = si + 0
         i = i or ARGV[7] + 0
-        if si == i - 1 then
+        if window == i - 1 then
             prev, prevText = sc + 0, sc
-        elseif si > i then
+        elseif window > i then
             -- A lagging clock: decide at the start of the newest window (time never runs
             -- backwards).
             iText, offset, cur, prev, curText, prevText = si, 0, sc + 0, sp + 0, sc, sp
-            now = si * W
+            now = window * W
             knownTime = false
         end
     end
