@@ -59,16 +59,17 @@ end
 -- x: the level this request finds, new key = 0 (nginx's new node), else
 -- max(E - floor(R * elapsed / period) + 1000, 0). Past the full drain time
 -- ceil((E + 1000) * period / R) x is 0, which keeps R * elapsed below 2^53 whatever the gap.
-local x = 0
+-- elapsed: ms since last, 0 for a lagging clock (a refusal needs it too; only a key with
+-- state can be refused, see below).
+local x, elapsed = 0, 0
 if excess then
     local n = (excess + 1000) * period
     local drainMs = math.ceil(n / R)
     if drainMs * R < n then
         drainMs = drainMs + 1
     end
-    local elapsed = now - last
-    if elapsed < 0 then
-        elapsed = 0
+    if now > last then
+        elapsed = now - last
     end
     if elapsed < drainMs then
         local m = R * elapsed
@@ -105,16 +106,14 @@ if permits <= burst + 1 and e <= 1000 * burst then
         end
     end
 elseif permits <= burst + 1 then
-    -- The smallest whole wait w >= 1 at which the level has leaked enough:
+    -- Refused within the burst: the state held excess (a new or reset key finds x = 0, and
+    -- e = 1000 * (permits - 1) fits). The smallest whole wait w >= 1 at which the level has
+    -- leaked enough:
     -- E - floor(R * (elapsed + w) / period) + 1000 <= 1000 * (burst - permits + 1).
     local n = (excess + 1000 - 1000 * (burst - permits + 1)) * period
     local wait = math.ceil(n / R)
     if wait * R < n then
         wait = wait + 1
-    end
-    local elapsed = now - last
-    if elapsed < 0 then
-        elapsed = 0
     end
     retry = wait - elapsed
     if retry < 1 then

@@ -5,10 +5,10 @@
 -- ARGV: limit, window_ms, permits, now_ms, ttl_ms, config ("<limit>/<window_ms>") (the engine
 --       forms both once per limiter: a window's counts matter until the next window ends, so
 --       two windows plus a grace; number-to-text conversions in the script would cost Redis
---       more than the rest of a decision), and with the engine's own now also i and now mod
+--       more than the rest of a decision); with the engine's own now also i and now mod
 --       window_ms: the state's window is then compared as text (interned strings compare by
 --       address) and the counts the write keeps are the state's own texts, so a grant converts
---       at most one number to text)
+--       at most one number to text
 -- Returns one packed integer (Limiter::parseReply, radix limit + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
@@ -58,7 +58,7 @@ if state then
         redis.call('del', KEYS[1])
     elseif si == iText then
         cur, curText, prevText = sc + 0, sc, sp
-        if sp ~= '0' then  -- (a first window's: no conversion)
+        if sp ~= '0' then  -- no previous count (a first window): nothing to convert
             prev = sp + 0
         end
     else
