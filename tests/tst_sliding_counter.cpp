@@ -1,12 +1,18 @@
 // The sliding-window counter on a real Redis against the reference model.
 #include <QtTest>
 
+#include "limiters/limiter_state.h"
+#include "limiters/sliding_counter_limiter.h"
+#include "redis/redis_reply.h"
 #include "support/decision_steps.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
+
+// {t, permits} of the grants a test makes first.
+using Grants = QVector<QPair<qint64, qint64>>;
 
 namespace {
 
@@ -101,47 +107,119 @@ private slots:
                            generateTrace(shape));
     }
 
-    // A worker whose clock lags into the previous window decides at the start of the newest one
-    // (time never runs backwards); the decision says so in its time, which the engine did not
-    // know when it sent the request.
-    void laggingClockDecidesInTheNewestWindow() {
+    // A worker whose clock lags into a window that has a successor with grants decides at the
+    // start of the newest window (time never runs backwards); the decision says so in its time,
+    // which the engine did not know when it sent the request. Times are offsets in windows of
+    // 1000 ms, limit 4; {t, permits} grants come first, then the lagging request of 1 permit.
+    void laggingClock_data() {
+        QTest::addColumn<Grants>("grants");
+        QTest::addColumn<qint64>("lagging");
+        QTest::addColumn<qint64>("atMs");
+        QTest::addColumn<qint64>("remaining");
+        QTest::newRow("into the empty window before the first grant")
+            << Grants{{1500, 2}} << 900LL << 1000LL << 1LL;
+        // w0, w1 and w2 hold 1 each: at 2000 w1 weighs fully, 1 + 1 and this request leave 1.
+        QTest::newRow("across two closed windows")
+            << Grants{{100, 1}, {1100, 1}, {2100, 1}} << 500LL << 2000LL << 1LL;
+        // More than a window behind, past a window without grants: w0 has no successor with
+        // grants, so the request decides at its own time (w0's 1 grant and its own).
+        QTest::newRow("past a window without grants: its own time")
+            << Grants{{100, 1}, {2100, 1}} << 500LL << 500LL << 2LL;
+    }
+    void laggingClock() {
+        QFETCH(Grants, grants);
+        QFETCH(qint64, lagging);
+        QFETCH(qint64, atMs);
+        QFETCH(qint64, remaining);
         const qint64 base = 1'700'000'000'000;  // a multiple of 1000
         ScopedLimiter limiter(counter(4, 1000));
-        const Decision first = limiter->decide(limiter.router(), {base + 1500, QString(), 2});
-        QVERIFY(first.allowed);
-        QCOMPARE(first.atMs, base + 1500);
-        const Decision lagging = limiter->decide(limiter.router(), {base + 900, QString(), 1});
-        QVERIFY(lagging.allowed);
-        QCOMPARE(lagging.remaining, 1);
-        QCOMPARE(lagging.atMs, base + 1000);
+        for (const auto& [t, permits] : grants) {
+            const Decision d = limiter->decide(limiter.router(), {base + t, QString(), permits});
+            QVERIFY(d.allowed);
+            QCOMPARE(d.atMs, base + t);
+        }
+        const Decision d = limiter->decide(limiter.router(), {base + lagging, QString(), 1});
+        QVERIFY(d.allowed);
+        QCOMPARE(d.atMs, base + atMs);
+        QCOMPARE(d.remaining, remaining);
+    }
+
+    // A refusal of a lagging request waits from the newest window's start.
+    void laggingRefusalWaitsFromTheNewestWindow() {
+        const qint64 base = 1'700'000'000'000;
+        ScopedLimiter limiter(counter(4, 1000));
+        QVERIFY(limiter->decide(limiter.router(), {base + 1500, QString(), 2}).allowed);
+        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 1}).allowed);
         const Decision refused = limiter->decide(limiter.router(), {base + 950, QString(), 2});
         QVERIFY(!refused.allowed);
         QCOMPARE(refused.atMs, base + 1000);
+        QCOMPARE(refused.remaining, 1);
         // 1 ms into the next window the 3 granted weigh floor(3 x 999 / 1000) = 2: 2 + 2 <= 4.
         QCOMPARE(refused.retryAfterMs, 1001);
     }
 
-    // The state lives until the next window ends (plus the grace): the first grant of a
-    // window sets a TTL of two windows and the grace, and later grants in the same window keep
-    // it (setting one costs Redis more) rather than set another.
-    void stateOutlivesTheNextWindow() {
+    // A window's count lives until the next window ends (plus the grace): its first grant
+    // sets a TTL of two windows and the grace, later grants (INCRBY) keep it, and the next
+    // window's first grant closes it (its count plus 2^50) without touching its TTL.
+    void windowKeysOutliveTheNextWindow() {
         const qint64 base = 1'700'000'000'000;  // a multiple of 1000
         const LimiterSpec spec = counter(10, 1000);
         ScopedLimiter limiter(spec);
-        const std::string key = "{" + spec.name.toStdString() + "}:sc";
-        auto pttl = [&] {
-            RedisReply reply = limiter.connection().command({"PTTL", key});
-            return replyInteger(reply.get(), "PTTL");
+        const auto& sc = static_cast<const SlidingCounterLimiter&>(*limiter);
+        const qint64 window = base / 1000;
+        auto read = [&](const char* command, qint64 w) {
+            RedisReply reply = limiter.connection().command({command, sc.windowKey(w, QString())});
+            return command == QByteArray("GET")
+                       ? QByteArray(reply->str, int(reply->len)).toLongLong()
+                       : replyInteger(reply.get(), command);
         };
         QVERIFY(limiter->decide(limiter.router(), {base + 200, QString(), 1}).allowed);
-        const long long first = pttl();  // 2 x 1000 + 1000 grace, less the time passed
+        const long long first = read("PTTL", window);  // 2 x 1000 + 1000 grace, less time passed
         QVERIFY2(first > 2300 && first <= 3000, QByteArray::number(first));
-        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 1}).allowed);
-        const long long later = pttl();  // kept: still past the next window's end
+        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 2}).allowed);
+        const long long later = read("PTTL", window);
         QVERIFY2(later > 2300 && later <= first, QByteArray::number(later));
+        QCOMPARE(read("GET", window), 3LL);
         QVERIFY(limiter->decide(limiter.router(), {base + 1100, QString(), 1}).allowed);
-        const long long next = pttl();  // the next window's first grant sets it again
+        QCOMPARE(read("GET", window), SlidingCounterLimiter::kClosedMark + 3);
+        QVERIFY2(read("PTTL", window) <= later, "closing the window kept its TTL");
+        const long long next = read("PTTL", window + 1);
         QVERIFY2(next > 2300 && next <= 3000, QByteArray::number(next));
+        QCOMPARE(read("GET", window + 1), 1LL);
+    }
+
+    // The timelines' levels read the two window keys that count at the reader's now (a closed
+    // window's count without its mark), one level per client.
+    void levelsReadTheWindowKeys() {
+        const qint64 base = 1'700'000'000'000;
+        ScopedLimiter limiter(counter(10, 1000, Scope::PerClient));
+        const QString a = QStringLiteral("a"), b = QStringLiteral("b:1");
+        for (const auto& [t, client, permits] :
+             {std::tuple{100LL, a, 3LL}, {200LL, b, 1LL}, {1100LL, a, 2LL}, {3100LL, b, 4LL}}) {
+            QVERIFY(limiter->decide(limiter.router(), {base + t, client, permits}).allowed);
+        }
+        const LimiterState state =
+            readLimiterChartState(limiter.connection(), *limiter, base + 1250);
+        QCOMPARE(state.levels.size(), 2);  // b's window 3 is ahead of the reader: not read
+        QCOMPARE(state.levels[0].client, a);
+        QCOMPARE(state.levels[0].previous, 3);
+        QCOMPARE(state.levels[0].current, 2);
+        QCOMPARE(state.levels[0].windowStartMs, base + 1000);
+        QCOMPARE(state.levels[0].used, 2.0 + 2.0);  // floor(3 x 750 / 1000) + 2
+        QCOMPARE(state.levels[0].capacity, 10);
+        QCOMPARE(state.levels[1].client, b);
+        QCOMPARE(state.levels[1].previous, 1);
+        QCOMPARE(state.levels[1].current, 0);
+
+        // The state panel's key listing reads a closed window's count out.
+        LimiterState keys;
+        readLimiterKeys(limiter.connection(), *limiter, &keys);
+        const auto& sc = static_cast<const SlidingCounterLimiter&>(*limiter);
+        const QString closedA = QString::fromStdString(sc.windowKey(base / 1000, a));
+        const auto found = std::find_if(keys.keys.begin(), keys.keys.end(),
+                                        [&](const KeyState& k) { return k.key == closedA; });
+        QVERIFY(found != keys.keys.end());
+        QCOMPARE(found->value, QStringLiteral("3 · closed (stored 2^50 + 3)"));
     }
 
     // A changed config is applied at the scope key's next decision: fresh counts.

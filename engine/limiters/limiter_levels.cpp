@@ -1,6 +1,6 @@
 // The levels of the limiters whose state is one string per scope key (gcra.lua,
-// sliding_counter.lua, leaky_bucket.lua), evaluated at the reader's now with the scripts'
-// own formulas. Read-only: SCAN and GET.
+// leaky_bucket.lua), evaluated at the reader's now with the scripts' own formulas (the
+// sliding-window counter's window keys: counter_levels.cpp). Read-only: SCAN and GET.
 #include <QByteArray>
 #include <QList>
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include "limiters/floor_div.h"
 #include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
+#include "limiters/sliding_counter_limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
 
@@ -42,23 +43,6 @@ LimiterState::Level gcraLevel(const LimiterSpec& spec, const QList<qint64>& n, q
     return level;
 }
 
-LimiterState::Level counterLevel(const LimiterSpec& spec, const QList<qint64>& n, qint64 now) {
-    LimiterState::Level level;
-    level.capacity = spec.limit;
-    const qint64 w = spec.windowMs;
-    const qint64 i = floorDiv(now, w);
-    const qint64 offset = now - i * w;
-    if (n[0] == i) {
-        level.current = n[1];
-        level.previous = n[2];
-    } else if (n[0] == i - 1) {
-        level.previous = n[1];
-    }
-    level.windowStartMs = i * w;
-    level.used = double(floorDiv(level.previous * (w - offset), w) + level.current);
-    return level;
-}
-
 LimiterState::Level leakyLevel(const LimiterSpec& spec, const QList<qint64>& n, qint64 now) {
     // x = max(E - floor(rate * 1000 * elapsed / period) + 1000, 0): what a request finds now.
     LimiterState::Level level;
@@ -79,16 +63,14 @@ LimiterState::Level leakyLevel(const LimiterSpec& spec, const QList<qint64>& n, 
 
 void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState* state) {
     const LimiterSpec& spec = limiter.spec();
-    const char* kind = spec.type == LimiterType::Gcra             ? "tat"
-                       : spec.type == LimiterType::SlidingCounter ? "sc"
-                                                                  : "lb";
-    QByteArray config =
-        QByteArray::number(spec.type == LimiterType::SlidingCounter ? spec.limit : spec.rate);
     if (spec.type == LimiterType::SlidingCounter) {
-        config += '/' + QByteArray::number(spec.windowMs);
-    } else {
-        config += '/' + QByteArray::number(spec.periodMs) + '/' + QByteArray::number(spec.burst);
+        readCounterLevels(c, static_cast<const SlidingCounterLimiter&>(limiter), state);
+        return;
     }
+    const char* kind = spec.type == LimiterType::Gcra ? "tat" : "lb";
+    const QByteArray config = QByteArray::number(spec.rate) + '/' +
+                              QByteArray::number(spec.periodMs) + '/' +
+                              QByteArray::number(spec.burst);
 
     std::string pattern = limiter.scanPattern();
     pattern.pop_back();  // "{name}:" escaped
@@ -117,7 +99,6 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
             continue;  // expired since the SCAN, or another type
         }
         const QByteArray value(reply->str, int(reply->len));
-        const int count = spec.type == LimiterType::SlidingCounter ? 3 : 2;
         QList<qint64> numbers;
         if (units != nullptr && units->unitState()) {
             // TAT = v / u ms = q + r / rate ms with q = floor(v / u), r = (v mod u) x rate / u
@@ -129,15 +110,14 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
                 numbers = {q, (v - q * u) * (spec.rate / u)};
             }
         } else {
-            numbers = stateNumbers(value, config, count);
+            numbers = stateNumbers(value, config, 2);
         }
         if (numbers.isEmpty()) {
             continue;
         }
-        LimiterState::Level level =
-            spec.type == LimiterType::Gcra             ? gcraLevel(spec, numbers, state->nowMs)
-            : spec.type == LimiterType::SlidingCounter ? counterLevel(spec, numbers, state->nowMs)
-                                                       : leakyLevel(spec, numbers, state->nowMs);
+        LimiterState::Level level = spec.type == LimiterType::Gcra
+                                        ? gcraLevel(spec, numbers, state->nowMs)
+                                        : leakyLevel(spec, numbers, state->nowMs);
         const std::string client =
             k.size() > prefix.size() + 1 ? k.substr(prefix.size() + 1) : std::string();
         level.client = QString::fromStdString(client);

@@ -6,6 +6,7 @@
 #include "limiters/calendar_window.h"
 #include "limiters/fixed_window_limiter.h"
 #include "limiters/permit_record.h"
+#include "limiters/sliding_counter_limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
 
@@ -219,6 +220,10 @@ void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* s
     names.erase(std::unique(names.begin(), names.end()), names.end());
     state->totalKeys = int(names.size());
     state->keys.clear();
+    // The sliding-window counter's window keys are shown with their count read out.
+    const auto* counterWindows = limiter.spec().type == LimiterType::SlidingCounter
+                                     ? static_cast<const SlidingCounterLimiter*>(&limiter)
+                                     : nullptr;
     // Only the first maxKeys are read: the panel shows no more.
     names.resize(std::min(names.size(), size_t(std::max(maxKeys, 0))));
 
@@ -259,6 +264,11 @@ void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* s
             if (r->type == REDIS_REPLY_STRING) {
                 key.value = printable(r.get());
                 key.size = qint64(r->len);
+                if (counterWindows != nullptr &&
+                    names[i].compare(0, counterWindows->windowKeyPrefix().size(),
+                                     counterWindows->windowKeyPrefix()) == 0) {
+                    key.value = SlidingCounterLimiter::describeCount(key.value);
+                }
             }
         } else if (t == "hash") {
             RedisReply r = c.readReply();

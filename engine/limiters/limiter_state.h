@@ -7,6 +7,8 @@
 
 namespace ratelab {
 
+class SlidingCounterLimiter;
+
 // One Redis key of a limiter as the state panel shows it.
 struct KeyState {
     QString key;
@@ -46,14 +48,15 @@ struct LimiterState {
     };
     QVector<RuleSpan> spans;
     // gcra, sliding_counter, leaky_bucket: one entry per live scope key ("" for global), read
-    // from the script's state string and evaluated at nowMs exactly as the script would.
+    // from the script's state (the counter's two window keys) and evaluated at nowMs exactly as
+    // the script would.
     struct Level {
         QString client;
-        double used = 0;       // permits taken: gcra (TAT - now) / T; counter: the weighted
-                               // estimate; leaky: the water level x / 1000
-        qint64 capacity = 0;   // gcra burst, counter limit, leaky burst + 1
-        qint64 aheadMs = 0;    // gcra: TAT - now (the band is burst x T); leaky: the delay a
-                               // request arriving now would be held (0 with nodelay)
+        double used = 0;           // permits taken: gcra (TAT - now) / T; counter: the weighted
+                                   // estimate; leaky: the water level x / 1000
+        qint64 capacity = 0;       // gcra burst, counter limit, leaky burst + 1
+        qint64 aheadMs = 0;        // gcra: TAT - now (the band is burst x T); leaky: the delay a
+                                   // request arriving now would be held (0 with nodelay)
         qint64 windowStartMs = 0;  // counter: the current window's start
         qint64 previous = 0;       // counter: the previous window's count
         qint64 current = 0;        // counter: the current window's count
@@ -80,6 +83,10 @@ void readLimiterKeys(RedisConnection& connection, const Limiter& limiter, Limite
 // The levels of a gcra, sliding_counter or leaky_bucket limiter (limiter_levels.cpp); called by
 // readLimiterChartState for those types.
 void readLimiterLevels(RedisConnection& connection, const Limiter& limiter, LimiterState* state);
+// The sliding-window counter's (counter_levels.cpp): its window keys for the window at
+// state->nowMs and the one before, one level per client that has either.
+void readCounterLevels(RedisConnection& connection, const SlidingCounterLimiter& limiter,
+                       LimiterState* state);
 
 // Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,

@@ -1,146 +1,122 @@
 -- Sliding-window counter (Cloudflare, upstash ratelimit), one decision: epoch-aligned windows
 -- i = floor(now / W); estimate = floor(prev * (W - now mod W) / W) + cur.
--- KEYS[1] {<name>}:sc[:<client>] = "<i> <cur> <prev> <limit>/<window_ms>": the counts of windows
---         i and i - 1 in one string (one read, one write per grant)
--- ARGV: limit, window_ms, permits, now_ms, ttl_ms, config ("<limit>/<window_ms>") (the engine
---       forms both once per limiter: a window's counts matter until the next window ends, so
---       two windows plus a grace; number-to-text conversions in the script would cost Redis
---       more than the rest of a decision); with the engine's own now also i and now mod
---       window_ms: the state's window is then compared as text (interned strings compare by
---       address) and the counts the write keeps are the state's own texts, so a grant converts
---       at most one number to text
--- Returns one packed integer (Limiter::parseReply, radix limit + 2): granted
--- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
--- the text "allowed retry_after_ms remaining at_ms config_reset 0" when the engine does not
--- know at_ms (Redis's time, or a lagging clock decided at a later window) or past 2^53.
--- No local functions: a closure is made on every call, which costs more than the arithmetic.
--- Numbers in ARGV are converted by arithmetic (ARGV[i] + 0, or an ARGV operand): tonumber() is a
--- C call that parses its string twice, and costs Redis half a GET more than the coercion.
--- Integer divisions of operands below 2^53 (in magnitude, b > 0): a correctly rounded
--- quotient's floor is never too small and at most one too large (its ceil never too large, at
--- most one too small).
+-- KEYS[1] {<name>}:sc:<fingerprint>:<i>[:<client>], this window's count (an integer string
+--         that INCRBY updates in place, as the common two-key counter keeps it)
+-- KEYS[2] the same for window i - 1
+-- ARGV: limit, window_ms, permits, now mod window_ms (or 'redis'), config ("<limit>/<window_ms>"),
+--       ttl_ms (two windows and a grace: a count matters until the next window ends), and with
+--       'redis' the window index the engine guessed for Redis's time
+-- The fingerprint names the config, so a changed config counts in new keys. {<name>}:sc:cfg
+-- holds the config last seen; only a decision that finds no count at all (a new config, a
+-- quiet client) reads it, to answer whether this decision reset the counters.
+--
+-- A window's first grant marks the previous window's key closed by adding 2^50 to it (or
+-- creating it at 2^50): a worker whose clock lags into a window that has a successor finds the
+-- mark and decides at the start of the newest window instead (time never runs backwards),
+-- reading the keys after its own until one is not marked. Counts are below 2^50 (the limit is
+-- at most 1e6), and a marked value less 2^50 is the window's count. The mark costs one write
+-- per window, where reading the next window's key on every decision would cost one read each.
+--
+-- Returns one packed integer (sliding_counter_limiter.cpp decodes it; the engine works out the
+-- wait, which needs no state beyond the counts): granted 2 * remaining + reset, refused
+-- -(2 * (cur * (limit + 1) + prev) + reset) - 1, at the engine's now; 'at <ms> <packed>' when
+-- it decided at a time the engine does not know (Redis's time, or the newest window's start);
+-- 'retime <ms>' when Redis's time is outside the window the engine guessed (limiter.h).
+-- No local functions (a closure is made on every call), numbers converted by arithmetic
+-- (ARGV[i] + 0; tonumber() is a C call that parses its string twice; a count that is not a
+-- number fails the script, which the engine reports with the limiter's name), permits of '1'
+-- not converted at all. Integer divisions of operands below 2^53 (b > 0): a correctly rounded
+-- quotient's floor is never too small and at most one too large.
+local closed = 1125899906842624 -- 2^50
 local limit = ARGV[1] + 0
--- window_ms and the offset stay texts until a decision needs them as numbers: a grant with
--- no previous count does not.
-local W = ARGV[2]
 local permits = 1
 if ARGV[3] ~= '1' then
     permits = ARGV[3] + 0
 end
--- time: redis (limiter.h): ARGV[4] is 'redis' and the script reads Redis's clock.
-local knownTime = ARGV[4] ~= 'redis'  -- at_ms is the engine's own now
-local now, i, iText, offset
-if knownTime then
-    iText, offset = ARGV[7], ARGV[8]
-else
+local offset, at = ARGV[4], nil
+if offset == 'redis' then
     local t = redis.call('time')
-    now = t[1] * 1000 + math.floor(t[2] / 1000)
-    W = W + 0
-    i = math.floor(now / W)
+    local now = t[1] * 1000 + math.floor(t[2] / 1000)
+    local W = ARGV[2] + 0
+    local i = math.floor(now / W)
     if i * W > now then
         i = i - 1
     end
-    iText, offset = string.format('%d', i), now - i * W
-end
-local config = ARGV[6]
-
-local cur, prev = 0, 0
-local reset = 0
-local curText, prevText = nil, '0'  -- the state's texts of what the write keeps
-local state = redis.call('get', KEYS[1])
-if state then
-    local si, sc, sp, cfg = string.match(state, '^(%-?%d+) (%d+) (%d+) (%S+)$')
-    if not si then
-        return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a counter state')
+    if string.format('%d', i) ~= ARGV[7] then
+        return 'retime ' .. string.format('%d', now)
     end
-    if cfg ~= config then
-        reset = 1
-        redis.call('del', KEYS[1])
-    elseif si == iText then
-        cur, curText, prevText = sc + 0, sc, sp
-        if sp ~= '0' then  -- no previous count (a first window): nothing to convert
-            prev = sp + 0
-        end
-    else
-        local window = si + 0
-        i = i or ARGV[7] + 0
-        if window == i - 1 then
-            prev, prevText = sc + 0, sc
-        elseif window > i then
-            -- A lagging clock: decide at the start of the newest window (time never runs
-            -- backwards).
-            iText, offset, cur, prev, curText, prevText = si, 0, sc + 0, sp + 0, sc, sp
-            now = window * W
-            knownTime = false
-        end
-    end
+    offset, at = now - i * W, now
 end
 
-local estimate = cur
-if prev > 0 then
-    W, offset = W + 0, offset + 0
-    local weighted = prev * (W - offset)
+local curKey, prevKey = KEYS[1], KEYS[2]
+local cur = redis.call('get', curKey)
+local prev = redis.call('get', prevKey)
+local c, p, reset, prevClosed = 0, 0, 0, false
+if cur then
+    c = cur + 0
+    if c >= closed then
+        -- A lagging clock: this window has a successor. Decide at the start of the newest.
+        local head, index, tail = string.match(curKey, '^(.-}:sc:%x+:)(%-?%d+)(.*)$')
+        local j = index + 0
+        repeat
+            prev, p, prevClosed, prevKey = cur, c - closed, true, curKey
+            j = j + 1
+            curKey = head .. string.format('%d', j) .. tail
+            cur = redis.call('get', curKey)
+            c = 0
+            if cur then
+                c = cur + 0
+            end
+        until c < closed
+        offset, at = 0, j * (ARGV[2] + 0)
+    end
+end
+if prev and not prevClosed then
+    p = prev + 0
+    if p >= closed then
+        p, prevClosed = p - closed, true
+    end
+end
+if not cur and not prev then
+    local configKey = string.sub(curKey, 1, string.find(curKey, '}', 1, true)) .. ':sc:cfg'
+    local seen = redis.call('get', configKey)
+    if seen ~= ARGV[5] then
+        redis.call('set', configKey, ARGV[5])
+        if seen then
+            reset = 1
+        end
+    end
+end
+
+local estimate = c
+if p > 0 then
+    local W = ARGV[2] + 0
+    local weighted = p * (W - offset)
     local share = math.floor(weighted / W)
     if share * W > weighted then
         share = share - 1
     end
     estimate = estimate + share
 end
-local allowed, retry, remaining = 0, -1, limit - estimate
-if remaining < 0 then
-    remaining = 0
-end
-if permits <= limit and estimate + permits <= limit then
-    allowed, retry, remaining = 1, 0, limit - estimate - permits
-    if curText then
-        -- The TTL set by this window's first grant still covers it (setting one costs more).
-        redis.call('set', KEYS[1],
-            iText .. ' ' .. (cur + permits) .. ' ' .. prevText .. ' ' .. config, 'KEEPTTL')
+local packed
+if estimate + permits <= limit then
+    if cur then
+        redis.call('incrby', curKey, ARGV[3])
     else
-        redis.call('set', KEYS[1], iText .. ' ' .. ARGV[3] .. ' ' .. prevText .. ' ' .. config,
-            'PX', ARGV[5])
-    end
-elseif permits <= limit then
-    -- The smallest whole wait w >= 1 after which floor(p * (W - off) / W) + c <= limit - permits:
-    -- first in this window (p = prev, c = cur, off > offset), then in the next (p = cur, c = 0),
-    -- else at the start of the one after (2W - offset).
-    W, offset = W + 0, offset + 0
-    retry = 2 * W - offset
-    local p, c, from, base = prev, cur, offset + 1, -offset
-    for _ = 1, 2 do
-        local a = limit - permits - c
-        if a >= 0 then
-            local off = from
-            if p > 0 then
-                -- floor(p * (W - off) / W) <= a  <=>  W - off <= ceil((a + 1) * W / p) - 1
-                local n = (a + 1) * W
-                local q = math.ceil(n / p)
-                if q * p < n then
-                    q = q + 1
-                end
-                if W - q + 1 > from then
-                    off = W - q + 1
-                end
-            end
-            if off <= W - 1 then
-                retry = base + off
-                break
-            end
+        -- This window's first grant: its count lives until the next window ends (and the
+        -- grace), and the previous window is closed.
+        redis.call('set', curKey, ARGV[3], 'PX', ARGV[6])
+        if not prev then
+            redis.call('set', prevKey, closed, 'PX', ARGV[6])
+        elseif not prevClosed then
+            redis.call('incrby', prevKey, closed)
         end
-        p, c, from, base = cur, 0, 0, W - offset
     end
+    packed = 2 * (limit - estimate - permits) + reset
+else
+    packed = -(2 * (c * (limit + 1) + p) + reset) - 1
 end
-
-if knownTime then
-    local packed
-    if allowed == 1 then
-        packed = 2 * remaining + reset
-    else
-        packed = 2 * ((retry + 1) * (limit + 2) + remaining) + reset
-    end
-    if packed < 9007199254740992 then
-        return allowed == 1 and packed or -packed - 1
-    end
+if at then
+    return 'at ' .. string.format('%d', at) .. ' ' .. string.format('%d', packed)
 end
-now = now or ARGV[4] + 0
-return string.format('%d %d %d %d %d 0', allowed, retry, remaining, now, reset)
+return packed

@@ -1,5 +1,8 @@
 #include "limiters/sliding_counter_limiter.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 
@@ -10,33 +13,135 @@ extern const char* const kLua_sliding_counter;
 
 SlidingCounterLimiter::SlidingCounterLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
-      configArgs_{std::to_string(this->spec().limit), std::to_string(this->spec().windowMs),
-                  std::to_string(this->spec().limit) + '/' + std::to_string(this->spec().windowMs)},
-      // A window's counts matter until the next window ends; a lagging worker finds them for
+      limitArg_(std::to_string(this->spec().limit)),
+      windowArg_(std::to_string(this->spec().windowMs)),
+      configArg_(limitArg_ + '/' + windowArg_),
+      // A window's count matters until the next window ends; a lagging worker finds it for
       // the grace.
-      stateTtl_(ttlArg(2 * this->spec().windowMs + kStateGraceMs)) {}
+      stateTtl_(ttlArg(2 * this->spec().windowMs + kStateGraceMs)),
+      windowPrefix_(key("sc:" + configFingerprint(configArg_) + ":")) {}
 
 const LuaScript& SlidingCounterLimiter::script() const {
     static const LuaScript kScript(lua::kLua_sliding_counter);
     return kScript;
 }
 
-std::string SlidingCounterLimiter::stateKey(const QString& client) const {
-    return scopedKey("sc", client);
+std::string SlidingCounterLimiter::windowKey(qint64 window, const QString& client) const {
+    std::string k = windowPrefix_ + std::to_string(window);
+    if (spec().scope == Scope::PerClient) {
+        k += ':';
+        k += client.toStdString();
+    }
+    return k;
+}
+
+QString SlidingCounterLimiter::describeCount(const QString& stored) {
+    bool ok = false;
+    const qint64 value = stored.toLongLong(&ok);
+    if (!ok || value < kClosedMark) {
+        return stored;
+    }
+    return QStringLiteral("%1 · closed (stored 2^50 + %1)").arg(value - kClosedMark);
 }
 
 ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    RedisArgs args{configArgs_[0],  configArgs_[1], std::to_string(request.permits),
-                   nowArg(request), stateTtl_,      configArgs_[2]};
-    if (!readsRedisTime(request)) {
-        // The window and the offset in it, which the script would otherwise work out (and
-        // convert its window back to text to write it).
-        const qint64 window = floorDiv(request.nowMs, spec().windowMs);
-        args.push_back(std::to_string(window));
-        args.push_back(std::to_string(request.nowMs - window * spec().windowMs));
+    const qint64 w = spec().windowMs;
+    if (readsRedisTime(request)) {
+        // The script reads Redis's time and answers "retime" when it falls outside the window
+        // guessed here (limiter.h), else the time it decided at.
+        const qint64 window = floorDiv(redisTimeGuess(request.nowMs), w);
+        return ScriptCall{
+            {windowKey(window, request.client), windowKey(window - 1, request.client)},
+            {limitArg_, windowArg_, std::to_string(request.permits), "redis", configArg_, stateTtl_,
+             std::to_string(window)},
+            request.nowMs,
+            0,
+            0,
+            request.permits};
     }
-    return packedCall({stateKey(request.client)}, std::move(args), request, spec().limit);
+    const qint64 window = floorDiv(request.nowMs, w);
+    return ScriptCall{{windowKey(window, request.client), windowKey(window - 1, request.client)},
+                      {limitArg_, windowArg_, std::to_string(request.permits),
+                       std::to_string(request.nowMs - window * w), configArg_, stateTtl_},
+                      request.nowMs,
+                      0,
+                      0,
+                      request.permits};
+}
+
+std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(const redisReply* reply,
+                                                              const ScriptCall& call) const {
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        return decodePacked(reply->integer, call.atMs, call.permits);
+    }
+    // "at <ms> <packed>": decided at Redis's time or at the newest window's start.
+    static constexpr char kAt[] = "at ";
+    if (reply->type == REDIS_REPLY_STRING && reply->len > 3 &&
+        std::strncmp(reply->str, kAt, 3) == 0) {
+        const std::string text(reply->str, reply->len);
+        char* end = nullptr;
+        const long long atMs = std::strtoll(text.c_str() + 3, &end, 10);
+        if (end != text.c_str() + 3 && *end == ' ') {
+            char* last = nullptr;
+            const long long packed = std::strtoll(end + 1, &last, 10);
+            if (last != end + 1 && *last == '\0') {
+                return decodePacked(packed, atMs, call.permits);
+            }
+        }
+    }
+    return std::nullopt;  // parseReply names what it got
+}
+
+Decision SlidingCounterLimiter::decodePacked(long long packed, qint64 atMs, qint64 permits) const {
+    Decision d;
+    d.atMs = atMs;
+    d.allowed = packed >= 0;
+    if (d.allowed) {
+        d.configReset = packed % 2 == 1;
+        d.remaining = packed / 2;
+        return d;
+    }
+    const long long value = -(packed + 1);
+    d.configReset = value % 2 == 1;
+    const qint64 limit = spec().limit;
+    const qint64 cur = (value / 2) / (limit + 1);
+    const qint64 prev = (value / 2) % (limit + 1);
+    const qint64 w = spec().windowMs;
+    const qint64 offset = atMs - floorDiv(atMs, w) * w;
+    const qint64 estimate = floorDiv(prev * (w - offset), w) + cur;
+    d.remaining = std::max<qint64>(0, limit - estimate);
+    d.retryAfterMs = permits > limit ? -1 : retryAfter(cur, prev, offset, permits);
+    return d;
+}
+
+// floor(p x (W - off) / W) + c <= limit - permits is tried first in this window (p = prev,
+// c = cur, off > offset), then in the next (p = cur, c = 0), else the window after it starts
+// with nothing counted (2W - offset).
+qint64 SlidingCounterLimiter::retryAfter(qint64 cur, qint64 prev, qint64 offset,
+                                         qint64 permits) const {
+    const qint64 w = spec().windowMs;
+    const qint64 limit = spec().limit;
+    qint64 p = prev, c = cur, from = offset + 1, base = -offset;
+    for (int pass = 0; pass < 2; ++pass) {
+        const qint64 a = limit - permits - c;
+        if (a >= 0) {
+            qint64 off = from;
+            if (p > 0) {
+                // floor(p x (W - off) / W) <= a  <=>  W - off <= ceil((a + 1) x W / p) - 1
+                const qint64 q = (a + 1) * w / p + ((a + 1) * w % p != 0 ? 1 : 0);
+                off = std::max(off, w - q + 1);
+            }
+            if (off <= w - 1) {
+                return base + off;
+            }
+        }
+        p = cur;
+        c = 0;
+        from = 0;
+        base = w - offset;
+    }
+    return 2 * w - offset;
 }
 
 }  // namespace ratelab
