@@ -2,6 +2,7 @@
 // with GCRA.
 #include <QtTest>
 
+#include "limiters/leaky_bucket_limiter.h"
 #include "support/algorithm_models.h"
 #include "support/decision_steps.h"
 #include "support/test_redis.h"
@@ -58,6 +59,13 @@ private slots:
         QTest::newRow("permits above burst + 1: never")
             << 2LL << 1000LL << 3LL << false
             << DecisionSteps{{0, 5, false, -1, 4, 0}, {0, 4, true, 0, 0, 1500}};
+        // A day-long period, the largest burst: 50,000,000 ms after filling it, 578 have
+        // leaked and a request of 2 waits until 2,000 have (172,800,000 ms in). The refusal's
+        // elapsed x (1000 x burst + 2) passes 2^52, so the script answers it as text.
+        QTest::newRow("a refusal too wide for one integer")
+            << 1LL << 86'400'000LL << 100'000LL << true
+            << DecisionSteps{{0, 100'001, true, 0, 0, 0},
+                             {50'000'000, 2, false, 122'800'000, 0, 0}};
     }
     void edges() {
         QFETCH(qint64, rate);
@@ -154,8 +162,8 @@ private slots:
         const LimiterSpec spec = leaky(1, 1000, 2, true);  // drains 3000 ms at most
         ScopedLimiter limiter(spec);
         QVERIFY(limiter->decide(limiter.router(), {0, QString(), 3}).allowed);  // full
-        RedisReply reply =
-            limiter.connection().command({"PTTL", "{" + spec.name.toStdString() + "}:lb"});
+        const auto& bucket = static_cast<const LeakyBucketLimiter&>(*limiter);
+        RedisReply reply = limiter.connection().command({"PTTL", bucket.stateKey(QString())});
         const long long ttl = replyInteger(reply.get(), "PTTL");
         QVERIFY2(ttl > 3000 && ttl <= 4001, QByteArray::number(ttl));
     }
@@ -183,8 +191,8 @@ private slots:
         ScopedLimiter limiter(spec);
         QVERIFY(limiter->decide(limiter.router(), {base, QString(), 1}).allowed);
         QVERIFY(limiter->decide(limiter.router(), {secondAt, QString(), 1}).allowed);
-        RedisReply reply =
-            limiter.connection().command({"GET", "{" + spec.name.toStdString() + "}:lb"});
+        const auto& bucket = static_cast<const LeakyBucketLimiter&>(*limiter);
+        RedisReply reply = limiter.connection().command({"GET", bucket.stateKey(QString())});
         const QByteArray state(reply->str, int(reply->len));
         QCOMPARE(state.split(' ').value(1), QByteArray::number(lastAfter));
         const Decision third = limiter->decide(limiter.router(), {base + 999, QString(), 1});

@@ -1,5 +1,8 @@
 #include "limiters/leaky_bucket_limiter.h"
 
+#include <cstdio>
+
+#include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 
 namespace ratelab {
@@ -9,15 +12,17 @@ extern const char* const kLua_leaky_bucket;
 
 LeakyBucketLimiter::LeakyBucketLimiter(LimiterSpec spec, LimiterOptions options)
     : Limiter(std::move(spec), options),
-      configArgs_{std::to_string(this->spec().rate), std::to_string(this->spec().periodMs),
-                  std::to_string(this->spec().burst), this->spec().nodelay ? "1" : "0",
-                  std::to_string(this->spec().rate) + '/' + std::to_string(this->spec().periodMs) +
-                      '/' + std::to_string(this->spec().burst)},
+      leakArg_(std::to_string(this->spec().rate * 1000)),
+      periodArg_(std::to_string(this->spec().periodMs)),
+      fullArg_(std::to_string(this->spec().burst * 1000)),
+      configArg_(std::to_string(this->spec().rate) + '/' + periodArg_ + '/' +
+                 std::to_string(this->spec().burst)),
       // A grant leaves at most 1000 x burst milli-requests, which drain (to the level a new key
       // has) in ceil((burst + 1) x period / rate) ms; a lagging worker finds it for the grace.
       stateTtl_(
           ttlArg(ceilDiv((this->spec().burst + 1) * this->spec().periodMs, this->spec().rate) + 1 +
-                 kStateGraceMs)) {}
+                 kStateGraceMs)),
+      statePrefix_(key("lb:" + configFingerprint(configArg_))) {}
 
 const LuaScript& LeakyBucketLimiter::script() const {
     static const LuaScript kScript(lua::kLua_leaky_bucket);
@@ -25,15 +30,82 @@ const LuaScript& LeakyBucketLimiter::script() const {
 }
 
 std::string LeakyBucketLimiter::stateKey(const QString& client) const {
-    return scopedKey("lb", client);
+    return spec().scope == Scope::PerClient ? statePrefix_ + ':' + client.toStdString()
+                                            : statePrefix_;
 }
 
 ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return packedCall({stateKey(request.client)},
-                      {configArgs_[0], configArgs_[1], configArgs_[2], configArgs_[3],
-                       std::to_string(request.permits), nowArg(request), stateTtl_, configArgs_[4]},
-                      request, spec().burst);
+    return ScriptCall{{stateKey(request.client)},
+                      {leakArg_, periodArg_, fullArg_, std::to_string(request.permits),
+                       nowArg(request), stateTtl_, configArg_},
+                      request.nowMs,
+                      0,
+                      0,
+                      request.permits};
+}
+
+std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(const redisReply* reply,
+                                                           const ScriptCall& call) const {
+    const qint64 full = spec().burst * 1000;
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        const bool allowed = reply->integer >= 0;
+        const long long value = allowed ? reply->integer : -(reply->integer + 1);
+        const long long packed = value / 2;
+        Decision d = allowed
+                         ? decided(true, packed, 0, call.permits)
+                         : decided(false, packed % (full + 2), packed / (full + 2), call.permits);
+        d.atMs = call.atMs;
+        d.configReset = value % 2 == 1;
+        return d;
+    }
+    // "<allowed> <excess> <elapsed> <reset> <at_ms>": Redis's time, or a refusal past 2^53.
+    if (reply->type == REDIS_REPLY_STRING) {
+        const std::string text(reply->str, reply->len);
+        long long allowed = 0, excess = 0, elapsed = 0, reset = 0, atMs = 0;
+        int end = 0;
+        if (std::sscanf(text.c_str(), "%lld %lld %lld %lld %lld%n", &allowed, &excess, &elapsed,
+                        &reset, &atMs, &end) == 5 &&
+            std::size_t(end) == text.size() && (allowed == 0 || allowed == 1) &&
+            (reset == 0 || reset == 1)) {
+            Decision d = decided(allowed == 1, excess, elapsed, call.permits);
+            d.atMs = atMs;
+            d.configReset = reset == 1;
+            return d;
+        }
+    }
+    return std::nullopt;  // parseReply names what it got
+}
+
+Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsedMs,
+                                     qint64 permits) const {
+    const LimiterSpec& s = spec();
+    const qint64 full = s.burst * 1000;
+    const qint64 leak = s.rate * 1000;  // milli-requests per period_ms
+    Decision d;
+    d.allowed = allowed;
+    if (allowed) {
+        // remaining = floor((1000 x burst - e) / 1000); nginx holds it e x period / leak ms.
+        d.remaining = (full - excess) / 1000;
+        d.delayMs = s.nodelay ? 0 : excess * s.periodMs / leak;
+        return d;
+    }
+    // The level the request found: empty (above full), else E - floor(leak x elapsed /
+    // period) + 1000, which the script found above 0 (so leak x elapsed < (E + 1000) x period,
+    // no overflow).
+    const qint64 x = excess > full ? 0 : excess - leak * elapsedMs / s.periodMs + 1000;
+    // A refusal leaves the state: floor((1000 x burst - x) / 1000) + 1 requests fit.
+    d.remaining = std::max<qint64>(0, floorDiv(full - x, 1000) + 1);
+    if (permits > s.burst + 1) {
+        d.retryAfterMs = -1;
+        return d;
+    }
+    // Refused within the burst means the bucket held water (x > 0). The smallest whole wait
+    // w >= 1 after which it has leaked enough:
+    // E - floor(leak x (elapsed + w) / period) + 1000 <= 1000 x (burst - permits + 1).
+    const qint64 n = (excess + 1000 - 1000 * (s.burst - permits + 1)) * s.periodMs;
+    d.retryAfterMs = std::max<qint64>(1, (n + leak - 1) / leak - elapsedMs);
+    return d;
 }
 
 }  // namespace ratelab

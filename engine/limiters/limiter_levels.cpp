@@ -1,4 +1,4 @@
-// The levels of the limiters whose state is one string per scope key (gcra.lua,
+// The levels of the limiters whose state is one string per scope key (gcra.lua, gcra_units.lua,
 // leaky_bucket.lua), evaluated at the reader's now with the scripts' own formulas (the
 // sliding-window counter's window keys: counter_levels.cpp). Read-only: SCAN and GET.
 #include <QByteArray>
@@ -7,6 +7,7 @@
 
 #include "limiters/floor_div.h"
 #include "limiters/gcra_limiter.h"
+#include "limiters/leaky_bucket_limiter.h"
 #include "limiters/limiter_state.h"
 #include "limiters/sliding_counter_limiter.h"
 #include "redis/redis_error.h"
@@ -15,11 +16,13 @@
 namespace ratelab {
 namespace {
 
-// "<config>" is the last field; the numbers before it are the state. Empty on a foreign value.
+// `count` numbers and, unless `config` is empty, "<config>" as the last field. Empty on a
+// foreign value.
 QList<qint64> stateNumbers(const QByteArray& value, const QByteArray& config, int count) {
     const QList<QByteArray> parts = value.split(' ');
     QList<qint64> numbers;
-    if (parts.size() != count + 1 || parts.last() != config) {
+    const int fields = config.isEmpty() ? count : count + 1;
+    if (parts.size() != fields || (!config.isEmpty() && parts.last() != config)) {
         return {};  // written under another config (reset at the next decision) or not ours
     }
     for (int i = 0; i < count; ++i) {
@@ -76,11 +79,16 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
     pattern.pop_back();  // "{name}:" escaped
     pattern += kind;
     std::string prefix = limiter.hashTag() + ":" + kind;
-    // GCRA in units (gcra_limiter.h): {name}:tat:<fingerprint>[:client] holds TAT x u.
+    // GCRA in units (gcra_limiter.h): {name}:tat:<fingerprint>[:client] holds TAT x u; the
+    // leaky bucket's {name}:lb:<fingerprint>[:client] holds "<excess> <last>".
     const auto* units =
         spec.type == LimiterType::Gcra ? static_cast<const GcraLimiter*>(&limiter) : nullptr;
-    if (units != nullptr && units->unitState()) {
-        prefix = units->unitKeyPrefix();
+    const bool fingerprinted =
+        (units != nullptr && units->unitState()) || spec.type == LimiterType::LeakyBucket;
+    if (fingerprinted) {
+        prefix = units != nullptr
+                     ? units->unitKeyPrefix()
+                     : static_cast<const LeakyBucketLimiter&>(limiter).stateKeyPrefix();
         pattern += prefix.substr(prefix.rfind(':'));  // ":<fingerprint>", hex: nothing to escape
     }
     std::vector<std::string> names;
@@ -109,6 +117,8 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
                 const qint64 q = floorDiv(v, u);
                 numbers = {q, (v - q * u) * (spec.rate / u)};
             }
+        } else if (spec.type == LimiterType::LeakyBucket) {
+            numbers = stateNumbers(value, QByteArray(), 2);
         } else {
             numbers = stateNumbers(value, config, 2);
         }
