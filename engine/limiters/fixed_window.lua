@@ -8,8 +8,10 @@
 -- rate/interval/unit/zone) of the config that counts now. Its name and the fingerprint come
 -- from KEYS[1] (a name never holds '{' or '}'; same hash slot), so a decision passes no more
 -- than the plain INCRBY + PEXPIRE script does.
--- Returns one integer (limiter.h, "compact reply"): 2 x remaining + config_reset when granted,
--- -(remaining + 1) when refused; the engine adds the wait (to the window's end) and the time.
+-- Returns one integer: for one permit 2 x count + config_reset, the window's count after this
+-- request, which the engine compares with the rate (fixed_window_limiter.cpp); for more
+-- (limiter.h, "compact reply") 2 x remaining + config_reset when granted, -(remaining + 1)
+-- when refused. The engine adds the wait (to the window's end) and the time.
 --
 -- Cost: one INCRBY per decision in a window that has room or is full; a DECRBY only takes back
 -- a request that found room but not enough (more than one permit). A full window's counter is
@@ -19,7 +21,7 @@
 -- ({<name>}:fw:*): rare, and it spares every per-window decision an index to maintain.
 -- Rate and permits are converted by arithmetic (ARGV[i] + 0): tonumber() is a C call that
 -- parses its string twice, and the plain script's two tonumber calls cost it more than ours.
--- Permits of '1' are not converted at all.
+-- A request of one permit converts nothing: Redis's INCRBY parses the text.
 -- time: redis (limiter.h): ARGV[4] and ARGV[5] bound the window the engine guessed at Redis's
 -- time; Redis's time outside [start, end) is answered 'retime <ms>' and the engine retries at
 -- that time.
@@ -30,31 +32,38 @@ if ARGV[4] then
         return 'retime ' .. string.format('%d', now)
     end
 end
-local rate = ARGV[1] + 0
-local permits = 1  -- the common case, not converted
-if ARGV[2] ~= '1' then
-    permits = ARGV[2] + 0
-end
-
-if permits > rate then
-    -- Never fits: answer what is left without counting.
-    local count = tonumber(redis.call('get', KEYS[1]) or '0')
-    if count == nil then
-        return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a number')
+-- One permit (the common case): INCRBY and answer the count, which the engine compares with
+-- the rate itself (a count of one permit cannot find room but not enough). Nothing converted.
+local one = ARGV[2] == '1'
+local rate, count
+if one then
+    count = redis.call('incrby', KEYS[1], ARGV[2])
+    if count ~= 1 then
+        return 2 * count
     end
-    return -(rate - math.min(count, rate)) - 1
-end
-
-local count = redis.call('incrby', KEYS[1], ARGV[2])
-if count > rate then
-    if count - permits < rate then
-        -- There was room, not enough for this request: take it back.
-        return redis.call('decrby', KEYS[1], ARGV[2]) - rate - 1
+else
+    rate = ARGV[1] + 0
+    local permits = ARGV[2] + 0
+    if permits > rate then
+        -- Never fits: answer what is left without counting.
+        count = tonumber(redis.call('get', KEYS[1]) or '0')
+        if count == nil then
+            return redis.error_reply('ratelab: ' .. KEYS[1] .. ' does not hold a number')
+        end
+        return -(rate - math.min(count, rate)) - 1
     end
-    return -1  -- full: remaining 0
-end
-if count ~= permits then
-    return (rate - count) * 2
+
+    count = redis.call('incrby', KEYS[1], ARGV[2])
+    if count > rate then
+        if count - permits < rate then
+            -- There was room, not enough for this request: take it back.
+            return redis.call('decrby', KEYS[1], ARGV[2]) - rate - 1
+        end
+        return -1  -- full: remaining 0
+    end
+    if count ~= permits then
+        return (rate - count) * 2
+    end
 end
 
 -- First grant of this window (under this config). The TTL only collects the counter later,
@@ -65,6 +74,9 @@ local fingerprint = string.sub(KEYS[1], #base + 4, #base + 11)
 local config = base .. 'config'
 local current = redis.call('hget', config, 'fingerprint')
 if current == fingerprint then
+    if one then
+        return 2
+    end
     return (rate - count) * 2
 end
 -- A changed (or first) config: rate, interval, unit or zone changed, so the counters reset.
@@ -91,4 +103,7 @@ if current or redis.call('exists', config) == 1 then
     reset = 1
 end
 redis.call('hset', config, 'fingerprint', fingerprint, 'rate', ARGV[1])
+if one then
+    return 2 + reset
+end
 return (rate - count) * 2 + reset

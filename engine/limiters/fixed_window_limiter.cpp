@@ -55,14 +55,33 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                            ttlArg(window.endMs - window.startMs + kStateGraceMs),
                            std::to_string(window.startMs), std::to_string(window.endMs)},
                           guess,
-                          request.permits > spec().rate ? -1 : window.endMs - guess};
+                          request.permits > spec().rate ? -1 : window.endMs - guess,
+                          0,
+                          request.permits};
     }
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{{counterKey(window.startMs, request.client)},
                       {rateArg_, std::to_string(request.permits),
                        ttlArg(window.endMs - request.nowMs + kStateGraceMs)},
                       request.nowMs,
-                      request.permits > spec().rate ? -1 : window.endMs - request.nowMs};
+                      request.permits > spec().rate ? -1 : window.endMs - request.nowMs,
+                      0,
+                      request.permits};
+}
+
+std::optional<Decision> FixedWindowLimiter::decodeOwnReply(const redisReply* reply,
+                                                           const ScriptCall& call) const {
+    if (call.permits != 1 || reply->type != REDIS_REPLY_INTEGER || reply->integer < 2) {
+        return std::nullopt;  // the compact reply (limiter.h), or what parseReply names
+    }
+    const qint64 count = reply->integer / 2;
+    Decision d;
+    d.atMs = call.atMs;
+    d.configReset = reply->integer % 2 == 1;
+    d.allowed = count <= spec().rate;
+    d.remaining = std::max<qint64>(0, spec().rate - count);
+    d.retryAfterMs = d.allowed ? 0 : call.refusedRetryMs;
+    return d;
 }
 
 }  // namespace ratelab

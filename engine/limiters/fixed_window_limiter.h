@@ -8,8 +8,9 @@ namespace ratelab {
 // At most `rate` permits per natural calendar window (calendar_window.h); one counter per
 // window keyed by the window's start and a fingerprint of the config
 // ({name}:fw:<fingerprint>:<start>[:<client>]), so a changed rate/interval/unit/zone counts in
-// new counters and the old ones are deleted (fixed_window.lua). The script answers one integer;
-// the engine adds the time and a refusal's wait to the window's end (ScriptCall).
+// new counters and the old ones are deleted (fixed_window.lua). The script answers one integer
+// (a one-permit request's: the window's count, which the engine compares with the rate); the
+// engine adds the time and a refusal's wait to the window's end (ScriptCall).
 class FixedWindowLimiter final : public Limiter {
 public:
     FixedWindowLimiter(LimiterSpec spec, LimiterOptions options);
@@ -20,6 +21,11 @@ public:
     const CalendarWindows& windows() const { return windows_; }
     std::string configKey() const;  // {name}:config {fingerprint, rate} (fixed_window.lua)
     std::string counterKey(qint64 windowStartMs, const QString& client) const;
+
+protected:
+    // A one-permit request's reply: 2 x the window's count + reset (fixed_window.lua).
+    std::optional<Decision> decodeOwnReply(const redisReply* reply,
+                                           const ScriptCall& call) const override;
 
 private:
     CalendarWindows windows_;
