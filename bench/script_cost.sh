@@ -21,7 +21,9 @@
 #   sliding_counter  limit R per 1000 ms window    vs two float-weighted window counters
 #   leaky_bucket  R per 1000 ms, burst min(R, 100000), delaying vs excess/last in a hash
 # The last column counts the accepted decisions of each side: the same figure on both says
-# the two made the same decisions (every request is one permit).
+# the two made the same decisions (every request is one permit). The µs columns are medians
+# over the rounds; a ratio is the median of each round's own ratio (the two sides of a round
+# run seconds apart, so a shared host's slow minutes weigh on both alike).
 # --same-client adds a column where ratelab's scripts are driven like the production side:
 # the commands `ratelab replay` sends are recorded (MONITOR on a scratch server) and sent again
 # through redis-cli to a fresh server. What the client does between calls changes the server's
@@ -296,30 +298,39 @@ for kind in $limiters; do
         rows=$(awk -v t="$traffic" -v s="$seconds" 'BEGIN { n = t * s; print (n < 3000 ? 3000 : int(n)) }')
         trace=$work/trace-$rate.csv
         make_trace "$traffic" "$rows" 42 >"$trace"
-        ours=() theirs=() before=() alike=()
+        # Ratios are medians of each round's own ratio: the two runs of a round are seconds
+        # apart, so a shared host's slow minutes weigh on both sides of it alike.
+        ours=() theirs=() before=() alike=() ratio=() ratio_alike=() ratio_before=()
         for _ in $(seq "$rounds"); do
             read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
             ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
-            read -r us bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
-            theirs+=("$us"); their_mem="$bytes ($keys)"; their_accepted=$accepted
+            read -r them bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
+            theirs+=("$them"); their_mem="$bytes ($keys)"; their_accepted=$accepted
+            ratio+=("$(awk -v a="$us" -v b="$them" 'BEGIN { print a / b }')")
             if [ -n "$same_client" ]; then
-                alike+=("$(run_ratelab_same_client "$ratelab" "$kind" "$rate" "$trace")")
+                c=$(run_ratelab_same_client "$ratelab" "$kind" "$rate" "$trace")
+                alike+=("$c")
+                ratio_alike+=("$(awk -v a="$c" -v b="$them" 'BEGIN { print a / b }')")
             fi
             if [ -n "$previous" ]; then
-                read -r us _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
-                before+=("$us")
+                read -r b _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
+                before+=("$b")
+                ratio_before+=("$(awk -v a="$us" -v b="$b" 'BEGIN { print a / b }')")
             fi
         done
         o=$(printf '%s\n' "${ours[@]}" | median)
         p=$(printf '%s\n' "${theirs[@]}" | median)
-        row="| $kind | $rate | $rows | $o | $p | $(awk -v a="$o" -v b="$p" 'BEGIN { printf "%.2f", a / b }') |"
+        r=$(printf '%s\n' "${ratio[@]}" | median)
+        row="| $kind | $rate | $rows | $o | $p | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         if [ -n "$same_client" ]; then
             c=$(printf '%s\n' "${alike[@]}" | median)
-            row="$row $c | $(awk -v a="$c" -v b="$p" 'BEGIN { printf "%.2f", a / b }') |"
+            r=$(printf '%s\n' "${ratio_alike[@]}" | median)
+            row="$row $c | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         fi
         if [ -n "$previous" ]; then
             b=$(printf '%s\n' "${before[@]}" | median)
-            row="$row $b | $(awk -v a="$o" -v b="$b" 'BEGIN { printf "%.2f", a / b }') |"
+            r=$(printf '%s\n' "${ratio_before[@]}" | median)
+            row="$row $b | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         fi
         echo "$row $our_mem | $their_mem | $our_accepted / $their_accepted |"
     done
