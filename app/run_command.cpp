@@ -39,7 +39,10 @@ QString unreachableNow(const RedisUrl& url) {
         quick.commandTimeout = std::chrono::milliseconds(1000);
         RedisRouter probe(url, quick);
         for (RedisConnection* node : probe.masterConnections()) {
-            expectStatusOk(node->command({"PING"}).get(), "PING");
+            const std::string pong = replyString(node->command({"PING"}).get(), "PING");
+            if (pong != "PONG") {
+                return QStringLiteral("PING answered \"%1\"").arg(QString::fromStdString(pong));
+            }
         }
         return {};
     } catch (const RedisError& e) {

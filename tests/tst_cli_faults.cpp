@@ -16,6 +16,7 @@
 
 #include "redis/local_redis_server.h"
 #include "redis/redis_connection.h"
+#include "redis/redis_reply.h"
 #include "support/fake_redis_server.h"
 #include "support/test_redis.h"
 
@@ -358,6 +359,37 @@ private slots:
         QVERIFY2(f.err.contains("could not be reached"), (err + f.err).constData());
         QVERIFY2(f.out.contains("connection refused") || f.out.contains("no such socket"),
                  f.out.constData());
+    }
+
+    // Redis stops answering for 3 s in the middle of a 6 s run, then answers again: the
+    // decisions in between are errors with a cause, and the run ends with exit 0, saying
+    // Redis answers again at the end (a fault it came through does not fail a run). Failed
+    // before: the check at the end took PING's PONG for a failure and exited 3.
+    void serverBackBeforeTheEnd() {
+        LocalRedisServer server;
+        server.setExtraArguments(
+            {QStringLiteral("--enable-debug-command"), QStringLiteral("local")});
+        server.start();
+        const QString out = dir_.filePath(QStringLiteral("back"));
+        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("back.json"), 50, 6),
+                        QStringLiteral("--redis"), server.url().toDisplayString(),
+                        QStringLiteral("--out"), out});
+        QByteArray err;
+        QVERIFY2(waitForStderr(*p, "1.0/6.0 s", err), err.constData());
+        ConnectOptions patient;
+        patient.commandTimeout = std::chrono::milliseconds(10000);
+        RedisConnection admin(server.url(), patient);
+        throwIfError(admin.command({"DEBUG", "SLEEP", "3"}).get(), "DEBUG SLEEP");
+        const Finished f = finish(*p, 60000);
+        QVERIFY2(f.exitCode == 0, (f.out + err + f.err).constData());
+        QVERIFY2(f.err.contains("Redis answers again at the end"), (err + f.err).constData());
+        const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
+                                        .value(QStringLiteral("limiters"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QVERIFY(limiter.value(QStringLiteral("errors")).toDouble() > 0);
+        QVERIFY(limiter.value(QStringLiteral("accounting_exact")).toBool());
     }
 
     // A server that closes connections idle for more than 1 s, and traffic that leaves each
