@@ -196,22 +196,33 @@ private slots:
     }
 
     // The fixed window's compact reply: one integer, 2 x remaining + reset when granted,
-    // -(remaining + 1) when refused; the time and a refusal's wait come from the call.
+    // -(2 x remaining + reset) - 1 when refused; for a request of one permit 2 x the window's
+    // count + reset, compared with the rate (5) by the engine. The time and a refusal's wait
+    // come from the call.
     void parsesCompactReplies_data() {
+        QTest::addColumn<qint64>("permits");
         QTest::addColumn<qint64>("value");
         QTest::addColumn<qint64>("refusedRetry");
         QTest::addColumn<bool>("allowed");
         QTest::addColumn<qint64>("retry");
         QTest::addColumn<qint64>("remaining");
         QTest::addColumn<bool>("reset");
-        QTest::newRow("granted, none left") << 0LL << 700LL << true << 0LL << 0LL << false;
-        QTest::newRow("granted, 4 left") << 8LL << 700LL << true << 0LL << 4LL << false;
-        QTest::newRow("granted, reset") << 9LL << 700LL << true << 0LL << 4LL << true;
-        QTest::newRow("refused, full") << -1LL << 700LL << false << 700LL << 0LL << false;
-        QTest::newRow("refused, 2 left") << -3LL << 700LL << false << 700LL << 2LL << false;
-        QTest::newRow("refused, never") << -3LL << -1LL << false << -1LL << 2LL << false;
+        QTest::newRow("granted, none left") << 2LL << 0LL << 700LL << true << 0LL << 0LL << false;
+        QTest::newRow("granted, 4 left") << 2LL << 8LL << 700LL << true << 0LL << 4LL << false;
+        QTest::newRow("granted, reset") << 2LL << 9LL << 700LL << true << 0LL << 4LL << true;
+        QTest::newRow("refused, full") << 2LL << -1LL << 700LL << false << 700LL << 0LL << false;
+        QTest::newRow("refused, 2 left") << 2LL << -5LL << 700LL << false << 700LL << 2LL << false;
+        QTest::newRow("refused, reset") << 2LL << -6LL << 700LL << false << 700LL << 2LL << true;
+        QTest::newRow("refused, never") << 6LL << -5LL << -1LL << false << -1LL << 2LL << false;
+        QTest::newRow("one permit, count 3") << 1LL << 6LL << 700LL << true << 0LL << 2LL << false;
+        QTest::newRow("one permit, count 5") << 1LL << 10LL << 700LL << true << 0LL << 0LL << false;
+        QTest::newRow("one permit, count 6")
+            << 1LL << 12LL << 700LL << false << 700LL << 0LL << false;
+        QTest::newRow("one permit, first after a reset")
+            << 1LL << 3LL << 700LL << true << 0LL << 4LL << true;
     }
     void parsesCompactReplies() {
+        QFETCH(qint64, permits);
         QFETCH(qint64, value);
         QFETCH(qint64, refusedRetry);
         LimiterSpec spec;
@@ -228,6 +239,7 @@ private slots:
         ScriptCall call;
         call.atMs = 1'700'000'000'300;
         call.refusedRetryMs = refusedRetry;
+        call.permits = permits;
         const Decision d = limiter->parseReply(&reply, call);
         QTEST(d.allowed, "allowed");
         QTEST(d.retryAfterMs, "retry");

@@ -195,6 +195,47 @@ private slots:
         QVERIFY(!changed->decide(c, Request{t + 2, QStringLiteral("b"), 1}).configReset);
     }
 
+    // The config is checked by a limiter's first decision, not by every window's first grant
+    // (one HGET a window was a tenth of a quiet window's cost): with the config hash gone, the
+    // next window's first grant does not bring it back; another limiter's first decision does.
+    void configCheckedByTheFirstDecision() {
+        const LimiterSpec s = spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC");
+        ScopedLimiter first(s);
+        RedisConnection& c = first.connection();
+        const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
+        auto configExists = [&] {
+            return replyInteger(c.command({"EXISTS", fw.configKey()}).get(), "EXISTS") == 1;
+        };
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        QVERIFY(first->decide(c, Request{t, QString(), 1}).allowed);
+        QVERIFY(configExists());
+        c.command({"DEL", fw.configKey()});
+        QVERIFY(first->decide(c, Request{t + 60'000, QString(), 1}).allowed);
+        QVERIFY(!configExists());
+        const auto again = makeLimiter(s);
+        const Decision d = again->decide(c, Request{t + 60'001, QString(), 1});
+        QVERIFY(d.allowed);
+        QVERIFY(!d.configReset);  // no config to differ from
+        QCOMPARE(d.remaining, 1);
+        QVERIFY(configExists());
+    }
+
+    // A changed config found by a refusal (permits above the new rate) is reported too.
+    void refusalReportsTheReset() {
+        LimiterSpec s = spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC");
+        ScopedLimiter first(s);
+        RedisConnection& c = first.connection();
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        QVERIFY(first->decide(c, Request{t, QString(), 2}).allowed);
+        s.rate = 2;
+        const auto changed = makeLimiter(s);
+        const Decision d = changed->decide(c, Request{t + 1, QString(), 3});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, -1);
+        QCOMPARE(d.remaining, 2);
+        QVERIFY(d.configReset);
+    }
+
     // A full window's refusals are not taken back (one INCRBY each): the counter stands above
     // rate, the decisions and remaining stay exact, and the state read still shows rate.
     void fullWindowStaysExact() {

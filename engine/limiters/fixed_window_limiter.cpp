@@ -50,7 +50,7 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
         // window as Redis's own.
         const qint64 guess = redisTimeGuess(request.nowMs);
         const CalendarWindow window = windows_.windowAt(guess);
-        return ScriptCall{{counterKey(window.startMs, request.client)},
+        return ScriptCall{decisionKeys(window.startMs, request.client),
                           {rateArg_, std::to_string(request.permits),
                            ttlArg(window.endMs - window.startMs + kStateGraceMs),
                            std::to_string(window.startMs), std::to_string(window.endMs)},
@@ -60,7 +60,7 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                           request.permits};
     }
     const CalendarWindow window = windows_.windowAt(request.nowMs);
-    return ScriptCall{{counterKey(window.startMs, request.client)},
+    return ScriptCall{decisionKeys(window.startMs, request.client),
                       {rateArg_, std::to_string(request.permits),
                        ttlArg(window.endMs - request.nowMs + kStateGraceMs)},
                       request.nowMs,
@@ -69,8 +69,18 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                       request.permits};
 }
 
+RedisArgs FixedWindowLimiter::decisionKeys(qint64 windowStartMs, const QString& client) const {
+    if (configChecked_.load(std::memory_order_relaxed)) {
+        return {counterKey(windowStartMs, client)};
+    }
+    return {counterKey(windowStartMs, client), configKey_};
+}
+
 std::optional<Decision> FixedWindowLimiter::decodeOwnReply(const redisReply* reply,
                                                            const ScriptCall& call) const {
+    if (call.keys.size() > 1 && reply->type == REDIS_REPLY_INTEGER) {
+        configChecked_.store(true, std::memory_order_relaxed);  // later calls leave it out
+    }
     if (call.permits != 1 || reply->type != REDIS_REPLY_INTEGER || reply->integer < 2) {
         return std::nullopt;  // the compact reply (limiter.h), or what parseReply names
     }

@@ -23,12 +23,18 @@ public:
     std::string counterKey(qint64 windowStartMs, const QString& client) const;
 
 protected:
-    // A one-permit request's reply: 2 x the window's count + reset (fixed_window.lua).
+    // A one-permit request's reply: 2 x the window's count + reset (fixed_window.lua); notes
+    // that a call with the config hash has checked the config.
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
 
 private:
+    // The keys of one decision: the counter, and the config hash until a decision of this
+    // limiter has checked the config (fixed_window.lua).
+    RedisArgs decisionKeys(qint64 windowStartMs, const QString& client) const;
+
     CalendarWindows windows_;
+    mutable std::atomic<bool> configChecked_{false};
     std::string configKey_;
     std::string rateArg_;
     std::string counterPrefix_;  // {name}:fw:<fingerprint of rate|interval|unit|timezone>:

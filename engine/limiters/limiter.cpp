@@ -128,7 +128,8 @@ Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
         decision.remaining = value / 2;
         decision.configReset = value % 2 == 1;
     } else {
-        decision.remaining = -(value + 1);
+        decision.remaining = -(value + 1) / 2;
+        decision.configReset = -(value + 1) % 2 == 1;
         decision.retryAfterMs = call.refusedRetryMs;
     }
     return decision;

@@ -88,7 +88,8 @@ public:
     // reply costs Redis more than the rest of a cheap decision: scripts answer with one integer
     // below, or with the text).
     // A compact reply is one integer (the fixed window's): 2 x remaining + reset when granted,
-    // -(remaining + 1) when refused; at_ms and a refusal's wait then come from `call`.
+    // -(2 x remaining + reset) - 1 when refused; at_ms and a refusal's wait then come from
+    // `call`.
     // A packed reply (call.radix > 0) is one integer too: 2 x (delay x radix + remaining) + reset
     // when granted, -(2 x ((retry + 1) x radix + remaining) + reset) - 1 when refused; at_ms is
     // call.atMs. Scripts answer with the text when they decided at a time the engine does not
