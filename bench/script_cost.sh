@@ -23,7 +23,8 @@
 # The last column counts the accepted decisions of each side: the same figure on both says
 # the two made the same decisions (every request is one permit). The µs columns are medians
 # over the rounds; a ratio is the median of each round's own ratio (the two sides of a round
-# run seconds apart, so a shared host's slow minutes weigh on both alike).
+# run seconds apart, so a shared host's slow minutes weigh on both alike), and which side runs
+# first alternates from round to round.
 # --same-client adds a column where ratelab's scripts are driven like the production side:
 # the commands `ratelab replay` sends are recorded (MONITOR on a scratch server) and sent again
 # through redis-cli to a fresh server. What the client does between calls changes the server's
@@ -301,11 +302,18 @@ for kind in $limiters; do
         # Ratios are medians of each round's own ratio: the two runs of a round are seconds
         # apart, so a shared host's slow minutes weigh on both sides of it alike.
         ours=() theirs=() before=() alike=() ratio=() ratio_alike=() ratio_before=()
-        for _ in $(seq "$rounds"); do
-            read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
+        for round in $(seq "$rounds"); do
+            # Which side runs first alternates: the first run of a pair can find the machine
+            # in another state (frequency, caches) than the second.
+            if ((round % 2)); then
+                read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
+                read -r them tbytes tkeys taccepted <<<"$(run_production "$kind" "$rate" "$trace")"
+            else
+                read -r them tbytes tkeys taccepted <<<"$(run_production "$kind" "$rate" "$trace")"
+                read -r us bytes keys accepted <<<"$(run_ratelab "$ratelab" "$kind" "$rate" "$trace")"
+            fi
             ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
-            read -r them bytes keys accepted <<<"$(run_production "$kind" "$rate" "$trace")"
-            theirs+=("$them"); their_mem="$bytes ($keys)"; their_accepted=$accepted
+            theirs+=("$them"); their_mem="$tbytes ($tkeys)"; their_accepted=$taccepted
             ratio+=("$(awk -v a="$us" -v b="$them" 'BEGIN { print a / b }')")
             if [ -n "$same_client" ]; then
                 c=$(run_ratelab_same_client "$ratelab" "$kind" "$rate" "$trace")
