@@ -91,6 +91,8 @@ void updateLeaves(QTreeWidgetItem* parent, const QVector<QPair<QString, QString>
 void updateKeyItem(QTreeWidgetItem* item, const KeyState& key) {
     const QLocale locale;
     setText(item, kKeyColumn, key.key);
+    if (item->toolTip(kKeyColumn) != key.key)
+        item->setToolTip(kKeyColumn, key.key);  // the whole name where the column elides it
     setText(item, kTypeColumn, key.type);
     setText(item, kTtlColumn, ttlText(key.ttlMs));
     setText(item, kSizeColumn, locale.toString(key.size));
