@@ -66,8 +66,8 @@ void readCounterLevels(RedisConnection& c, const SlidingCounterLimiter& limiter,
         level.client = client;
         level.capacity = spec.limit;
         level.windowStartMs = window * w;
-        const qint64 offset = state->nowMs - window * w;
-        level.used = double(floorDiv(level.previous * (w - offset), w) + level.current);
+        level.used =
+            double(limiter.estimate(level.current, level.previous, state->nowMs - window * w));
         state->levels.push_back(level);
     }
 }

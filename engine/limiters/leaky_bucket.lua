@@ -12,7 +12,8 @@
 -- refused -(2 * (elapsed * (1000 x burst + 2) + excess) + reset) - 1 with excess 1000 x burst
 -- + 1 when the request found an empty bucket (a new key, or drained: elapsed is then 0), else
 -- the state's excess and the ms since its last; the text "<allowed> <e or excess> <elapsed>
--- <reset> <at_ms>" with Redis's time (the engine does not know at_ms) or a refusal past 2^53.
+-- <reset> <at_ms>" with Redis's time (the engine does not know at_ms) or a refusal whose
+-- packed figure would pass 2^52 (twice it, 2^53).
 -- No local functions (a closure is made on every call), no math.max (a C call), numbers
 -- converted by arithmetic (ARGV[i] + 0; tonumber() is a C call that parses its string twice; a
 -- state that is not ours fails the script, which the engine reports with the limiter's name),

@@ -77,6 +77,17 @@ std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(const redisReply* rep
     return std::nullopt;  // parseReply names what it got
 }
 
+qint64 LeakyBucketLimiter::levelFound(const LimiterSpec& spec, qint64 excess, qint64 elapsedMs) {
+    const qint64 leak = spec.rate * 1000;
+    // Drained once leak x elapsed >= (E + 1000) x period; checking the time first keeps the
+    // product below (E + 1000) x period + leak, far from overflow.
+    const qint64 drainMs = (excess + 1000) * spec.periodMs / leak + 1;
+    if (elapsedMs >= drainMs) {
+        return 0;
+    }
+    return std::max<qint64>(excess - floorDiv(leak * elapsedMs, spec.periodMs) + 1000, 0);
+}
+
 Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsedMs,
                                      qint64 permits) const {
     const LimiterSpec& s = spec();
@@ -90,10 +101,8 @@ Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsed
         d.delayMs = s.nodelay ? 0 : excess * s.periodMs / leak;
         return d;
     }
-    // The level the request found: empty (above full), else E - floor(leak x elapsed /
-    // period) + 1000, which the script found above 0 (so leak x elapsed < (E + 1000) x period,
-    // no overflow).
-    const qint64 x = excess > full ? 0 : excess - leak * elapsedMs / s.periodMs + 1000;
+    // The level the request found: empty (above full), else the state's leaked to now.
+    const qint64 x = excess > full ? 0 : levelFound(s, excess, elapsedMs);
     // A refusal leaves the state: floor((1000 x burst - x) / 1000) + 1 requests fit.
     d.remaining = std::max<qint64>(0, floorDiv(full - x, 1000) + 1);
     if (permits > s.burst + 1) {

@@ -16,6 +16,9 @@ public:
     ScriptCall prepare(const Request& request) const override;
     std::string stateKey(const QString& client) const;  // {name}:lb:<fingerprint>[:client]
     const std::string& stateKeyPrefix() const { return statePrefix_; }  // without ":client"
+    // The level (milli-requests) a request finds elapsedMs >= 0 after a state of `excess`:
+    // max(E - floor(rate x 1000 x elapsed / period) + 1000, 0), 0 once drained.
+    static qint64 levelFound(const LimiterSpec& spec, qint64 excess, qint64 elapsedMs);
 
 protected:
     std::optional<Decision> decodeOwnReply(const redisReply* reply,

@@ -50,15 +50,9 @@ LimiterState::Level leakyLevel(const LimiterSpec& spec, const QList<qint64>& n, 
     // x = max(E - floor(rate * 1000 * elapsed / period) + 1000, 0): what a request finds now.
     LimiterState::Level level;
     level.capacity = spec.burst + 1;
-    const qint64 r = spec.rate * 1000;
-    const qint64 elapsed = std::max<qint64>(0, now - n[1]);
-    const qint64 drainMs = (n[0] + 1000) * spec.periodMs / r + 1;
-    qint64 x = 0;
-    if (elapsed < drainMs) {
-        x = std::max<qint64>(n[0] - floorDiv(r * elapsed, spec.periodMs) + 1000, 0);
-    }
+    const qint64 x = LeakyBucketLimiter::levelFound(spec, n[0], std::max<qint64>(0, now - n[1]));
     level.used = double(x) / 1000.0;
-    level.aheadMs = spec.nodelay ? 0 : floorDiv(x * spec.periodMs, r);
+    level.aheadMs = spec.nodelay ? 0 : floorDiv(x * spec.periodMs, spec.rate * 1000);
     return level;
 }
 

@@ -44,30 +44,36 @@ QString SlidingCounterLimiter::describeCount(const QString& stored) {
     return QStringLiteral("%1 · closed (stored 2^50 + %1)").arg(value - kClosedMark);
 }
 
+RedisArgs SlidingCounterLimiter::windowKeys(qint64 window, const QString& client) const {
+    const std::string suffix =
+        spec().scope == Scope::PerClient ? ':' + client.toStdString() : std::string();
+    return {windowPrefix_ + std::to_string(window) + suffix,
+            windowPrefix_ + std::to_string(window - 1) + suffix};
+}
+
+qint64 SlidingCounterLimiter::estimate(qint64 cur, qint64 prev, qint64 offset) const {
+    const qint64 w = spec().windowMs;
+    return floorDiv(prev * (w - offset), w) + cur;
+}
+
 ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const qint64 w = spec().windowMs;
-    if (readsRedisTime(request)) {
-        // The script reads Redis's time and answers "retime" when it falls outside the window
-        // guessed here (limiter.h), else the time it decided at.
-        const qint64 window = floorDiv(redisTimeGuess(request.nowMs), w);
-        return ScriptCall{
-            {windowKey(window, request.client), windowKey(window - 1, request.client)},
-            {limitArg_, windowArg_, std::to_string(request.permits), "redis", configArg_, stateTtl_,
-             std::to_string(window)},
-            request.nowMs,
-            0,
-            0,
-            request.permits};
+    // time: redis: the script reads Redis's time and answers "retime" when it falls outside
+    // the window guessed here (limiter.h), else the time it decided at.
+    const bool redisTime = readsRedisTime(request);
+    const qint64 window = floorDiv(redisTime ? redisTimeGuess(request.nowMs) : request.nowMs, w);
+    RedisArgs args{limitArg_,
+                   windowArg_,
+                   std::to_string(request.permits),
+                   redisTime ? std::string("redis") : std::to_string(request.nowMs - window * w),
+                   configArg_,
+                   stateTtl_};
+    if (redisTime) {
+        args.push_back(std::to_string(window));
     }
-    const qint64 window = floorDiv(request.nowMs, w);
-    return ScriptCall{{windowKey(window, request.client), windowKey(window - 1, request.client)},
-                      {limitArg_, windowArg_, std::to_string(request.permits),
-                       std::to_string(request.nowMs - window * w), configArg_, stateTtl_},
-                      request.nowMs,
-                      0,
-                      0,
-                      request.permits};
+    return ScriptCall{
+        windowKeys(window, request.client), std::move(args), request.nowMs, 0, 0, request.permits};
 }
 
 std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(const redisReply* reply,
@@ -109,8 +115,7 @@ Decision SlidingCounterLimiter::decodePacked(long long packed, qint64 atMs, qint
     const qint64 prev = (value / 2) % (limit + 1);
     const qint64 w = spec().windowMs;
     const qint64 offset = atMs - floorDiv(atMs, w) * w;
-    const qint64 estimate = floorDiv(prev * (w - offset), w) + cur;
-    d.remaining = std::max<qint64>(0, limit - estimate);
+    d.remaining = std::max<qint64>(0, limit - estimate(cur, prev, offset));
     d.retryAfterMs = permits > limit ? -1 : retryAfter(cur, prev, offset, permits);
     return d;
 }

@@ -25,12 +25,16 @@ public:
     // A window key's value as the state panel shows it: "3", or a closed window's
     // "3 · closed (stored 2^50 + 3)"; anything else as it is.
     static QString describeCount(const QString& stored);
+    // floor(prev x (W - offset) / W) + cur: the estimate at `offset` ms into the current window.
+    qint64 estimate(qint64 cur, qint64 prev, qint64 offset) const;
 
 protected:
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
 
 private:
+    // Window `window`'s key and the one before (the client converted once).
+    RedisArgs windowKeys(qint64 window, const QString& client) const;
     // The decision from the script's packed counts, decided at atMs.
     Decision decodePacked(long long packed, qint64 atMs, qint64 permits) const;
     // The smallest whole wait w >= 1 after which `permits` would pass with no other request.
