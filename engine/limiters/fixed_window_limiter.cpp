@@ -43,6 +43,10 @@ std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& 
 
 ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
+    // Every decision of a window sends the same arguments (Lua keeps one copy of a string it
+    // has seen; a TTL that changed with every request made each decision a new string): the
+    // counter's TTL is the window's length + grace, which covers the window's end from any
+    // request in it.
     if (readsRedisTime(request)) {
         // Redis's time is read by the script: this is the window it most likely falls in, which
         // the script checks ("retime" when it misses, limiter.h). The compact reply carries no
@@ -62,7 +66,7 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{decisionKeys(window.startMs, request.client),
                       {rateArg_, std::to_string(request.permits),
-                       ttlArg(window.endMs - request.nowMs + kStateGraceMs)},
+                       ttlArg(window.endMs - window.startMs + kStateGraceMs)},
                       request.nowMs,
                       request.permits > spec().rate ? -1 : window.endMs - request.nowMs,
                       0,
