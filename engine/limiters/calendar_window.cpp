@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "limiters/floor_div.h"
+
 namespace ratelab {
 
 namespace {
@@ -16,12 +18,7 @@ constexpr qint64 kHourMs = 60 * kMinuteMs;
 constexpr qint64 kDayMs = 24 * kHourMs;
 constexpr qint64 kUnixEpochJulianDay = 2440588;  // QDate(1970, 1, 1).toJulianDay()
 
-// Division and remainder rounding towards minus infinity (instants before 1970 are negative).
-qint64 floorDiv(qint64 a, qint64 b) {
-    const qint64 q = a / b;
-    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
-}
-
+// The remainder of floorDiv (instants before 1970 are negative).
 qint64 floorMod(qint64 a, qint64 b) {
     return a - floorDiv(a, b) * b;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "charts/nice_scale.h"
+#include "limiters/floor_div.h"
 #include "limiters/limit_geometry.h"
 
 namespace ratelab {
@@ -14,10 +15,6 @@ constexpr qint64 kMaxGroups = TimelineModel::kMaxPointsPerSeries / 2;
 // Aligning the groups to multiples of their size and the margin on both sides add up to this
 // many groups to those the visible range needs.
 constexpr qint64 kGroupSlack = 4;
-
-qint64 floorDiv(qint64 a, qint64 b) {
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
 
 // The buckets [from, to) summed into groups of `group` as a step outline: each group a flat
 // segment over its time span, the last one clipped to the run time reached.
