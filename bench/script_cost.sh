@@ -9,7 +9,7 @@
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
 #                         leaky_bucket"] [--seconds 3]
-#            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--same-client]
+#            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--paired]
 #            [--instructions]
 #
 # Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
@@ -25,10 +25,13 @@
 # over the rounds; a ratio is the median of each round's own ratio (the two sides of a round
 # run seconds apart, so a shared host's slow minutes weigh on both alike), and which side runs
 # first alternates from round to round.
-# --same-client adds a column where ratelab's scripts are driven like the production side:
-# the commands `ratelab replay` sends are recorded (MONITOR on a scratch server) and sent again
-# through redis-cli to a fresh server. What the client does between calls changes the server's
-# time per call (its caches cool while it waits); this column compares the scripts alone.
+# --paired adds three columns where the two scripts run side by side: the commands `ratelab
+# replay` sends are recorded (MONITOR on a scratch server), then they and the production
+# commands go to two fresh servers through one sender (paired_calls, built beside ratelab), one
+# call at a time, alternating between the servers. Both servers see the same client and the same
+# host at the same moments: where two runs seconds apart differ by +-20 % on a shared machine,
+# the two sides of one paired run differ by a few per cent (a production-against-production
+# paired run reads 0.98-1.03), so this is the column that says which script costs Redis more.
 # --instructions runs every server under valgrind (callgrind) and shows, instead of µs, the
 # instructions the server executes per EVALSHA (inside evalShaCommand: the script, its Redis
 # calls, the reply): the same figure on every run, where µs on a shared machine move by ±15 %.
@@ -41,7 +44,7 @@ seconds=3
 rounds=1
 ab_rev=""
 previous=""
-same_client=""
+paired=""
 instructions=""
 while [ $# -gt 0 ]; do
     case $1 in
@@ -52,11 +55,16 @@ while [ $# -gt 0 ]; do
         --ab) ab_rev=$2; shift 2 ;;
         --previous) previous=$2; shift 2 ;;
         --ratelab) ratelab=$2; shift 2 ;;
-        --same-client) same_client=1; shift ;;
+        --paired) paired=1; shift ;;
         --instructions) instructions=1; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
+[ -n "$paired" ] && [ -n "$instructions" ] &&
+    { echo "--paired compares server µs; --instructions counts are not timing: pick one" >&2; exit 2; }
+paired_calls=${PAIRED_CALLS:-$(dirname "$ratelab")/paired_calls}
+[ -z "$paired" ] || [ -x "$paired_calls" ] ||
+    { echo "--paired needs paired_calls at $paired_calls (build it or set PAIRED_CALLS)" >&2; exit 2; }
 for tool in redis-server redis-cli awk ${instructions:+valgrind callgrind_annotate}; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
 done
@@ -83,9 +91,22 @@ if [ -n "$ab_rev" ]; then
     previous=$work/ab/build/bin/ratelab
 fi
 
-# A fresh private server; prints its directory (socket: DIR/redis.sock).
+# A paired run's two servers share the last CPU and the sender runs on the first, as a server
+# with a core of its own answers clients on other machines: the two servers then take turns on
+# one core and the sender's work lands on neither (unpinned, the scheduler moves the three
+# processes about and a paired run's two sides differ by up to 30 %; pinned, by 2-5 %).
+# One CPU: nothing is pinned.
+cpus=$(nproc)
+server_cpu=() sender_cpu=()
+if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null; then
+    server_cpu=(taskset -c "$((cpus - 1))") sender_cpu=(taskset -c 0)
+fi
+
+# A fresh private server; prints its directory (socket: DIR/redis.sock). With "pinned", on
+# the paired runs' server CPU.
 start_server() {
-    local dir
+    local dir launch=()
+    [ "${1:-}" = pinned ] && launch=("${server_cpu[@]}")
     dir=$(mktemp -d "$work/redis.XXXXXX")
     chmod 700 "$dir"
     if [ -n "$instructions" ]; then
@@ -96,7 +117,7 @@ start_server() {
             --logfile "$dir/redis.log" >/dev/null 2>&1 &
         echo $! >"$dir/valgrind.pid"
     else
-        redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
+        "${launch[@]}" redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' \
             --appendonly no --daemonize yes --dir "$dir" --pidfile "$dir/redis.pid" \
             --logfile "$dir/redis.log" >/dev/null
     fi
@@ -196,11 +217,10 @@ run_ratelab() {
     stop_server "$dir"
 }
 
-# ratelab's own commands, driven like the production side: the replay's commands recorded
-# with MONITOR on a scratch server, then sent through redis-cli, one at a time, to a fresh
-# server: "<µs per call>".
-run_ratelab_same_client() {
-    local bin=$1 kind=$2 rate=$3 trace=$4 name=bench-$2 dir monitor
+# The commands `ratelab replay` BIN sends for KIND at RATE over TRACE, recorded with MONITOR
+# on a scratch server, one per line in redis-cli's syntax, into FILE.
+record_ratelab_commands() {
+    local bin=$1 kind=$2 rate=$3 trace=$4 file=$5 name=bench-$2 dir monitor
     dir=$(start_server)
     write_spec "$kind" "$rate" "$name" >"$work/spec.json"
     redis-cli -s "$dir/redis.sock" MONITOR >"$work/monitor.txt" &
@@ -219,11 +239,40 @@ run_ratelab_same_client() {
     stop_server "$dir"
     # Client commands only (the scripts' own calls are listed as [0 lua]), without the marker.
     grep ' \[[0-9]* unix:' "$work/monitor.txt" | grep -v '"ECHO" "script-cost-end"' |
-        sed 's/^[0-9.]* \[[^]]*\] //' >"$work/ours.commands"
-    dir=$(start_server)
-    redis-cli -s "$dir/redis.sock" <"$work/ours.commands" >/dev/null
-    script_usec "$dir/redis.sock"
-    stop_server "$dir"
+        sed 's/^[0-9.]* \[[^]]*\] //' >"$file"
+}
+
+# Side by side: ratelab's recorded commands and the production commands sent by paired_calls
+# to two fresh servers, alternating call by call: "<ratelab µs per call> <production µs per
+# call> <production grants>".
+run_paired() {
+    local bin=$1 kind=$2 rate=$3 trace=$4 ours theirs sha
+    record_ratelab_commands "$bin" "$kind" "$rate" "$trace" "$work/ours.commands"
+    ours=$(start_server pinned)
+    theirs=$(start_server pinned)
+    sha=$(production_setup "$kind" "$rate" "$theirs/redis.sock")
+    production_commands "$kind" "$rate" "$trace" "$sha" >"$work/theirs.commands"
+    "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
+        "$theirs/redis.sock" "$work/theirs.commands" "$work/theirs.replies" 2>/dev/null
+    echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
+        "$(grep -c "$(production_granted "$kind")" "$work/theirs.replies")"
+    stop_server "$ours"
+    stop_server "$theirs"
+}
+
+# Side by side, the new ratelab BIN against PREVIOUS: both replays recorded, then sent by
+# paired_calls: "<new µs per call> <previous µs per call>".
+run_paired_previous() {
+    local bin=$1 before=$2 kind=$3 rate=$4 trace=$5 ours theirs
+    record_ratelab_commands "$bin" "$kind" "$rate" "$trace" "$work/ours.commands"
+    record_ratelab_commands "$before" "$kind" "$rate" "$trace" "$work/previous.commands"
+    ours=$(start_server pinned)
+    theirs=$(start_server pinned)
+    "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
+        "$theirs/redis.sock" "$work/previous.commands" "$work/previous.replies" 2>/dev/null
+    echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")"
+    stop_server "$ours"
+    stop_server "$theirs"
 }
 
 # The production script on a fresh server, the trace sent through redis-cli one EVALSHA at a
@@ -232,23 +281,52 @@ run_ratelab_same_client() {
 # runs faster or slower than the server's, and a TTL meant for real time would drop state
 # mid-trace (and change the decisions) wherever the replay runs slower than the trace.
 run_production() {
-    local kind=$1 rate=$2 trace=$3 name=prod-$1 dir sha script pattern exact=""
-    # A grant answers 1, Redisson's tryAcquire answers nil (an empty line).
-    local granted='^1$'
-    [ "$kind" = token_bucket ] && granted='^$'
+    local kind=$1 rate=$2 trace=$3 dir sha
     dir=$(start_server)
-    local sock=$dir/redis.sock
-    case $kind in
-        token_bucket) script=redisson_try_acquire.lua pattern="{$name}:*" exact=$name
-            redis-cli -s "$sock" HSET "$name" rate "$rate" interval 1000 type 0 keepAliveTime 0 >/dev/null ;;
-        fixed_window) script=incrby_pexpire.lua pattern="$name:*" ;;
-        gcra) script=gcra_float.lua pattern="{$name}:*" ;;
-        sliding_counter) script=two_window_counter.lua pattern="{$name}:*" ;;
-        leaky_bucket) script=leaky_excess_hash.lua pattern="{$name}:*" ;;
-        sliding_*) script=sliding_log_zset.lua pattern="{$name}:*" ;;
+    sha=$(production_setup "$kind" "$rate" "$dir/redis.sock")
+    production_commands "$kind" "$rate" "$trace" "$sha" |
+        redis-cli -s "$dir/redis.sock" >"$work/theirs.out"
+    local memory
+    memory=$(production_key_bytes "$kind" "$dir/redis.sock")
+    echo "$(script_usec "$dir/redis.sock") $memory" \
+        "$(grep -c "$(production_granted "$kind")" "$work/theirs.out")"
+    stop_server "$dir"
+}
+
+production_script() {  # KIND: the file in production_scripts/
+    case $1 in
+        token_bucket) echo redisson_try_acquire.lua ;;
+        fixed_window) echo incrby_pexpire.lua ;;
+        gcra) echo gcra_float.lua ;;
+        sliding_counter) echo two_window_counter.lua ;;
+        leaky_bucket) echo leaky_excess_hash.lua ;;
+        sliding_*) echo sliding_log_zset.lua ;;
     esac
-    sha=$(redis-cli -s "$sock" SCRIPT LOAD "$(cat "$here/production_scripts/$script")")
-    local rules=""
+}
+
+# A grant's reply line: 1, or nil (an empty line) for Redisson's tryAcquire.
+production_granted() { if [ "$1" = token_bucket ]; then echo '^$'; else echo '^1$'; fi; }
+
+# Loads KIND's production script (and Redisson's config hash) on SOCKET; prints the sha.
+production_setup() {
+    local kind=$1 rate=$2 sock=$3 name=prod-$1
+    [ "$kind" = token_bucket ] &&
+        redis-cli -s "$sock" HSET "$name" rate "$rate" interval 1000 type 0 keepAliveTime 0 >/dev/null
+    redis-cli -s "$sock" SCRIPT LOAD "$(cat "$here/production_scripts/$(production_script "$kind")")"
+}
+
+production_key_bytes() {  # KIND SOCKET: "<bytes> <keys>" of the production keys
+    local name=prod-$1
+    case $1 in
+        token_bucket) key_bytes "$2" "{$name}:*" "$name" ;;
+        fixed_window) key_bytes "$2" "$name:*" ;;
+        *) key_bytes "$2" "{$name}:*" ;;
+    esac
+}
+
+# The EVALSHA commands for TRACE, one per line.
+production_commands() {
+    local kind=$1 rate=$2 trace=$3 sha=$4 name=prod-$1 rules=""
     case $kind in sliding_counter) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
     awk -F, -v kind="$kind" -v sha="$sha" -v name="$name" -v rate="$rate" -v rules="$rules" \
         -v burst="$(burst_of "$rate")" \
@@ -280,19 +358,23 @@ run_production() {
                 for (i = 1; i <= nr; i++) a[++n] = rule[i]
             }
             command(a, n)
-        }' "$trace" | redis-cli -s "$sock" >"$work/theirs.out"
-    local memory
-    memory=$(key_bytes "$sock" "$pattern" "$exact")
-    echo "$(script_usec "$sock") $memory" "$(grep -c "$granted" "$work/theirs.out")"
-    stop_server "$dir"
+        }' "$trace"
 }
 
+# "<median> (<q1>-<q3>)" of ratios, two decimals: the spread says how far the median can be trusted.
+quartiles() {
+    sort -g | awk '{ v[NR] = $1 }
+        function at(q,   i, f) { i = 1 + (NR - 1) * q; f = int(i); return v[f] + (i - f) * (v[f + 1] - v[f]) }
+        END { printf "%.2f (%.2f-%.2f)", at(0.5), at(0.25), at(0.75) }'
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 unit="µs"
 [ -n "$instructions" ] && unit="instructions"
-echo "| limiter | rate/s | requests | ratelab $unit | production $unit | ratio |${same_client:+ ratelab $unit, same client | ratio, same client |}${previous:+ previous $unit | new/previous |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
-echo "|---|---|---|---|---|---|${same_client:+---|---|}${previous:+---|---|}---|---|---|"
+paired_previous=""
+[ -n "$paired" ] && [ -n "$previous" ] && paired_previous=1
+echo "| limiter | rate/s | requests | ratelab $unit | production $unit | ratio (quartiles) |${paired:+ ratelab µs, paired | production µs, paired | ratio, paired (quartiles) |}${previous:+ previous $unit | new/previous |}${paired_previous:+ new/previous, paired (quartiles) |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
+echo "|---|---|---|---|---|---|${paired:+---|---|---|}${previous:+---|---|}${paired_previous:+---|}---|---|---|"
 for kind in $limiters; do
     for rate in $rates; do
         traffic=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
@@ -301,7 +383,8 @@ for kind in $limiters; do
         make_trace "$traffic" "$rows" 42 >"$trace"
         # Ratios are medians of each round's own ratio: the two runs of a round are seconds
         # apart, so a shared host's slow minutes weigh on both sides of it alike.
-        ours=() theirs=() before=() alike=() ratio=() ratio_alike=() ratio_before=()
+        ours=() theirs=() before=() ratio=() ratio_before=()
+        paired_ours=() paired_theirs=() ratio_paired=() ratio_paired_before=()
         for round in $(seq "$rounds"); do
             # Which side runs first alternates: the first run of a pair can find the machine
             # in another state (frequency, caches) than the second.
@@ -315,10 +398,16 @@ for kind in $limiters; do
             ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
             theirs+=("$them"); their_mem="$tbytes ($tkeys)"; their_accepted=$taccepted
             ratio+=("$(awk -v a="$us" -v b="$them" 'BEGIN { print a / b }')")
-            if [ -n "$same_client" ]; then
-                c=$(run_ratelab_same_client "$ratelab" "$kind" "$rate" "$trace")
-                alike+=("$c")
-                ratio_alike+=("$(awk -v a="$c" -v b="$them" 'BEGIN { print a / b }')")
+            if [ -n "$paired" ]; then
+                read -r a b granted <<<"$(run_paired "$ratelab" "$kind" "$rate" "$trace")"
+                [ "$granted" = "$taccepted" ] ||
+                    echo "$kind $rate: the paired production run granted $granted, not $taccepted" >&2
+                paired_ours+=("$a") paired_theirs+=("$b")
+                ratio_paired+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
+            fi
+            if [ -n "$paired_previous" ]; then
+                read -r a b <<<"$(run_paired_previous "$ratelab" "$previous" "$kind" "$rate" "$trace")"
+                ratio_paired_before+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
             fi
             if [ -n "$previous" ]; then
                 read -r b _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
@@ -328,18 +417,18 @@ for kind in $limiters; do
         done
         o=$(printf '%s\n' "${ours[@]}" | median)
         p=$(printf '%s\n' "${theirs[@]}" | median)
-        r=$(printf '%s\n' "${ratio[@]}" | median)
-        row="| $kind | $rate | $rows | $o | $p | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
-        if [ -n "$same_client" ]; then
-            c=$(printf '%s\n' "${alike[@]}" | median)
-            r=$(printf '%s\n' "${ratio_alike[@]}" | median)
-            row="$row $c | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
+        row="| $kind | $rate | $rows | $o | $p | $(printf '%s\n' "${ratio[@]}" | quartiles) |"
+        if [ -n "$paired" ]; then
+            row="$row $(printf '%s\n' "${paired_ours[@]}" | median) |"
+            row="$row $(printf '%s\n' "${paired_theirs[@]}" | median) |"
+            row="$row $(printf '%s\n' "${ratio_paired[@]}" | quartiles) |"
         fi
         if [ -n "$previous" ]; then
             b=$(printf '%s\n' "${before[@]}" | median)
             r=$(printf '%s\n' "${ratio_before[@]}" | median)
             row="$row $b | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         fi
+        [ -n "$paired_previous" ] && row="$row $(printf '%s\n' "${ratio_paired_before[@]}" | quartiles) |"
         echo "$row $our_mem | $their_mem | $our_accepted / $their_accepted |"
     done
 done
