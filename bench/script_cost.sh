@@ -253,7 +253,8 @@ run_paired() {
     sha=$(production_setup "$kind" "$rate" "$theirs/redis.sock")
     production_commands "$kind" "$rate" "$trace" "$sha" >"$work/theirs.commands"
     "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
-        "$theirs/redis.sock" "$work/theirs.commands" "$work/theirs.replies" 2>/dev/null
+        "$theirs/redis.sock" "$work/theirs.commands" "$work/theirs.replies" ||
+        echo "$kind $rate: paired_calls failed (status $?): the paired figures are not to be trusted" >&2
     echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
         "$(grep -c "$(production_granted "$kind")" "$work/theirs.replies")"
     stop_server "$ours"
@@ -269,7 +270,8 @@ run_paired_previous() {
     ours=$(start_server pinned)
     theirs=$(start_server pinned)
     "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
-        "$theirs/redis.sock" "$work/previous.commands" "$work/previous.replies" 2>/dev/null
+        "$theirs/redis.sock" "$work/previous.commands" "$work/previous.replies" ||
+        echo "$kind $rate: paired_calls failed (status $?): the paired figures are not to be trusted" >&2
     echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")"
     stop_server "$ours"
     stop_server "$theirs"
