@@ -5,24 +5,13 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "support/scenario_documents.h"
 #include "traffic/trace.h"
 
 using namespace ratelab;
+using ratelab::test::describe;
 
 namespace {
-
-// "line:t_ms|client|permits" per row, so that a mismatch prints readably.
-QStringList describe(const QVector<TraceRow>& rows) {
-    QStringList out;
-    for (const TraceRow& row : rows) {
-        out << QStringLiteral("%1:%2|%3|%4")
-                   .arg(row.line)
-                   .arg(row.tMs)
-                   .arg(row.client)
-                   .arg(row.permits);
-    }
-    return out;
-}
 
 QStringList expect(std::initializer_list<const char*> rows) {
     QStringList out;

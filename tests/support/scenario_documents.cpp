@@ -71,8 +71,6 @@ Scenario edited(const std::function<void(Scenario&)>& edit) {
     return scenario;
 }
 
-namespace {
-
 QStringList describe(const QVector<TraceRow>& rows) {
     QStringList out;
     for (const TraceRow& row : rows) {
@@ -84,6 +82,8 @@ QStringList describe(const QVector<TraceRow>& rows) {
     }
     return out;
 }
+
+namespace {
 
 QStringList describe(const QVector<ShapeSpec::Stage>& stages) {
     QStringList out;

@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <functional>
@@ -42,6 +43,8 @@ Scenario defaults();
 Scenario edited(const std::function<void(Scenario&)>& edit);
 // Every field; the caller checks QTest::currentTestFailed() if it goes on.
 void compareScenarios(const Scenario& actual, const Scenario& expected);
+// "line:t_ms|client|permits" per trace row, so that a mismatch prints readably.
+QStringList describe(const QVector<TraceRow>& rows);
 // The rows of login.csv (writeScenarioTraces).
 QVector<TraceRow> loginRows();
 // `call` throws an InputError at `where` whose problem contains `message`.
