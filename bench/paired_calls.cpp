@@ -217,6 +217,9 @@ int main(int argc, char** argv) {
             return 2;
         }
         side.replies = outputs[k].get();
+    }
+    // Both inputs are read before either server is reached: a bad line is a bad line.
+    for (Side& side : sides) {
         side.context.reset(redisConnectUnix(side.socket.c_str()));
         if (!side.context || side.context->err) {
             std::cerr << "paired_calls: cannot connect to " << side.socket << ": "
@@ -232,10 +235,13 @@ int main(int argc, char** argv) {
                 return 1;
         }
     }
+    int status = 0;
     for (const Side& side : sides) {
-        if (side.errors > 0)
+        if (side.errors > 0) {
             std::cerr << "paired_calls: " << side.socket << ": " << side.errors
-                      << " error replies\n";
+                      << " error replies (other than NOSCRIPT)\n";
+            status = 3;
+        }
     }
-    return 0;
+    return status;
 }

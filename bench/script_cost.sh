@@ -29,9 +29,9 @@
 # replay` sends are recorded (MONITOR on a scratch server), then they and the production
 # commands go to two fresh servers through one sender (paired_calls, built beside ratelab), one
 # call at a time, alternating between the servers. Both servers see the same client and the same
-# host at the same moments: where two runs seconds apart differ by +-20 % on a shared machine,
-# the two sides of one paired run differ by a few per cent (a production-against-production
-# paired run reads 0.98-1.03), so this is the column that says which script costs Redis more.
+# host at the same moments. Checked on ratelab against itself (--paired --previous with the same
+# binary, 5 rounds): unpaired 0.83-1.09, paired 0.99-1.01. This is the column that says which
+# script costs Redis more.
 # --instructions runs every server under valgrind (callgrind) and shows, instead of µs, the
 # instructions the server executes per EVALSHA (inside evalShaCommand: the script, its Redis
 # calls, the reply): the same figure on every run, where µs on a shared machine move by ±15 %.
@@ -94,7 +94,8 @@ fi
 # A paired run's two servers share the last CPU and the sender runs on the first, as a server
 # with a core of its own answers clients on other machines: the two servers then take turns on
 # one core and the sender's work lands on neither (unpinned, the scheduler moves the three
-# processes about and a paired run's two sides differ by up to 30 %; pinned, by 2-5 %).
+# processes about and the two sides of a run with the same script on both differ by up to
+# 18 %; pinned, by up to 5 %).
 # One CPU: nothing is pinned.
 cpus=$(nproc)
 server_cpu=() sender_cpu=()
