@@ -91,17 +91,11 @@ std::optional<Decision> GcraLimiter::decodeOwnReply(const redisReply* reply,
     if (reply->type == REDIS_REPLY_INTEGER) {
         return decodeUnits(reply->integer, call);
     }
-    if (reply->type == REDIS_REPLY_STRING) {
-        const std::string text(reply->str, reply->len);
-        char* end = nullptr;
-        if (text.rfind("reset ", 0) == 0) {
-            const long long value = std::strtoll(text.c_str() + 6, &end, 10);
-            if (end != text.c_str() + 6 && *end == '\0') {
-                Decision d = decodeUnits(value, call);
-                d.configReset = true;
-                return d;
-            }
-        }
+    long long value = 0;
+    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "reset ", &value, 1)) {
+        Decision d = decodeUnits(value, call);
+        d.configReset = true;
+        return d;
     }
     return std::nullopt;  // parseReply names what it got
 }

@@ -1,9 +1,8 @@
 #include "limiters/leaky_bucket_limiter.h"
 
-#include <cstdio>
-
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace lua {
@@ -60,19 +59,13 @@ std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(const redisReply* rep
         return d;
     }
     // "<allowed> <excess> <elapsed> <reset> <at_ms>": Redis's time, or a refusal past 2^53.
-    if (reply->type == REDIS_REPLY_STRING) {
-        const std::string text(reply->str, reply->len);
-        long long allowed = 0, excess = 0, elapsed = 0, reset = 0, atMs = 0;
-        int end = 0;
-        if (std::sscanf(text.c_str(), "%lld %lld %lld %lld %lld%n", &allowed, &excess, &elapsed,
-                        &reset, &atMs, &end) == 5 &&
-            std::size_t(end) == text.size() && (allowed == 0 || allowed == 1) &&
-            (reset == 0 || reset == 1)) {
-            Decision d = decided(allowed == 1, excess, elapsed, call.permits);
-            d.atMs = atMs;
-            d.configReset = reset == 1;
-            return d;
-        }
+    long long f[5] = {};  // allowed, excess, elapsed, reset, at_ms
+    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "", f, 5) &&
+        (f[0] == 0 || f[0] == 1) && (f[3] == 0 || f[3] == 1)) {
+        Decision d = decided(f[0] == 1, f[1], f[2], call.permits);
+        d.atMs = f[4];
+        d.configReset = f[3] == 1;
+        return d;
     }
     return std::nullopt;  // parseReply names what it got
 }

@@ -203,17 +203,9 @@ Decision Limiter::decisionOf(const long long* fields) const {
 }
 
 bool Limiter::retimed(const redisReply* reply, qint64 clientNowMs, qint64* redisNowMs) const {
-    static constexpr char kPrefix[] = "retime ";
-    constexpr size_t kPrefixLength = sizeof kPrefix - 1;
-    if (reply == nullptr ||
-        (reply->type != REDIS_REPLY_STATUS && reply->type != REDIS_REPLY_STRING) ||
-        reply->len <= kPrefixLength || std::strncmp(reply->str, kPrefix, kPrefixLength) != 0) {
-        return false;
-    }
-    char* end = nullptr;
-    const long long ms = std::strtoll(reply->str + kPrefixLength, &end, 10);
-    if (end != reply->str + reply->len) {
-        return false;  // not a number: parseReply reports the garbage
+    long long ms = 0;
+    if (!replyIntegers(reply, "retime ", &ms, 1)) {
+        return false;  // not a retime (or not a number: parseReply reports the garbage)
     }
     *redisNowMs = ms;
     redisOffsetMs_.store(ms - clientNowMs, std::memory_order_relaxed);

@@ -1,10 +1,8 @@
 #include "limiters/sliding_counter_limiter.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace lua {
@@ -82,19 +80,9 @@ std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(const redisReply* 
         return decodePacked(reply->integer, call.atMs, call.permits);
     }
     // "at <ms> <packed>": decided at Redis's time or at the newest window's start.
-    static constexpr char kAt[] = "at ";
-    if (reply->type == REDIS_REPLY_STRING && reply->len > 3 &&
-        std::strncmp(reply->str, kAt, 3) == 0) {
-        const std::string text(reply->str, reply->len);
-        char* end = nullptr;
-        const long long atMs = std::strtoll(text.c_str() + 3, &end, 10);
-        if (end != text.c_str() + 3 && *end == ' ') {
-            char* last = nullptr;
-            const long long packed = std::strtoll(end + 1, &last, 10);
-            if (last != end + 1 && *last == '\0') {
-                return decodePacked(packed, atMs, call.permits);
-            }
-        }
+    long long at[2] = {};
+    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "at ", at, 2)) {
+        return decodePacked(at[1], at[0], call.permits);
     }
     return std::nullopt;  // parseReply names what it got
 }

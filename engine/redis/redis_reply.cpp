@@ -1,5 +1,8 @@
 #include "redis/redis_reply.h"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "redis/redis_error.h"
 
 namespace ratelab {
@@ -31,6 +34,35 @@ void throwIfError(const redisReply* reply, const char* context) {
         throw RedisError(RedisError::Kind::Reply,
                          std::string(context) + ": " + std::string(reply->str, reply->len));
     }
+}
+
+bool replyIntegers(const redisReply* reply, const char* prefix, long long* out, std::size_t count) {
+    if (reply == nullptr ||
+        (reply->type != REDIS_REPLY_STRING && reply->type != REDIS_REPLY_STATUS)) {
+        return false;
+    }
+    const std::size_t prefixLength = std::strlen(prefix);
+    if (reply->len <= prefixLength || std::strncmp(reply->str, prefix, prefixLength) != 0) {
+        return false;
+    }
+    const char* at = reply->str + prefixLength;
+    const char* const last = reply->str + reply->len;
+    for (std::size_t i = 0; i < count; ++i) {
+        char* end = nullptr;
+        out[i] = std::strtoll(at, &end, 10);
+        if (end == at || end > last) {
+            return false;  // not a number
+        }
+        if (i + 1 < count) {
+            if (end == last || *end != ' ') {
+                return false;
+            }
+            at = end + 1;
+        } else if (end != last) {
+            return false;  // more than `count` fields, or garbage after the last
+        }
+    }
+    return true;
 }
 
 long long replyInteger(const redisReply* reply, const char* context) {

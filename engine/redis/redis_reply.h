@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -23,5 +24,9 @@ std::string replyString(const redisReply* reply, const char* context);  // strin
 void expectStatusOk(const redisReply* reply, const char* context);
 // Throws RedisError(Kind::Reply) with the server's text if the reply is an error.
 void throwIfError(const redisReply* reply, const char* context);
+// A text reply (string or status) "<prefix><n1> <n2> ... <nk>" of exactly `count` integers,
+// into out[0..count): the scripts' few text replies ("retime <ms>", "at <ms> <packed>", ...).
+// False for anything else, out then unspecified.
+bool replyIntegers(const redisReply* reply, const char* prefix, long long* out, std::size_t count);
 
 }  // namespace ratelab
