@@ -25,12 +25,7 @@ const LuaScript& SlidingCounterLimiter::script() const {
 }
 
 std::string SlidingCounterLimiter::windowKey(qint64 window, const QString& client) const {
-    std::string k = windowPrefix_ + std::to_string(window);
-    if (spec().scope == Scope::PerClient) {
-        k += ':';
-        k += client.toStdString();
-    }
-    return k;
+    return windowKeys(window, client).front();
 }
 
 QString SlidingCounterLimiter::describeCount(const QString& stored) {
