@@ -262,11 +262,11 @@ run_paired() {
     stop_server "$theirs"
 }
 
-# Side by side, the new ratelab BIN against PREVIOUS: both replays recorded, then sent by
-# paired_calls: "<new µs per call> <previous µs per call>".
+# Side by side, the new ratelab against PREVIOUS: the new one's commands as run_paired
+# recorded them this round, PREVIOUS's recorded now, both sent by paired_calls:
+# "<new µs per call> <previous µs per call>".
 run_paired_previous() {
-    local bin=$1 before=$2 kind=$3 rate=$4 trace=$5 ours theirs
-    record_ratelab_commands "$bin" "$kind" "$rate" "$trace" "$work/ours.commands"
+    local before=$1 kind=$2 rate=$3 trace=$4 ours theirs
     record_ratelab_commands "$before" "$kind" "$rate" "$trace" "$work/previous.commands"
     ours=$(start_server pinned)
     theirs=$(start_server pinned)
@@ -409,7 +409,7 @@ for kind in $limiters; do
                 ratio_paired+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
             fi
             if [ -n "$paired_previous" ]; then
-                read -r a b <<<"$(run_paired_previous "$ratelab" "$previous" "$kind" "$rate" "$trace")"
+                read -r a b <<<"$(run_paired_previous "$previous" "$kind" "$rate" "$trace")"
                 ratio_paired_before+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
             fi
             if [ -n "$previous" ]; then
