@@ -14,6 +14,7 @@
 #include "command_line.h"
 #include "input_error.h"
 #include "json_input.h"
+#include "scenario/regression_report.h"
 #include "stats/expectation.h"
 
 namespace ratelab::cli {
@@ -84,11 +85,14 @@ void addLimiter(const QJsonObject& l, std::vector<Figure>& out) {
     const QJsonObject waited = l.value(QLatin1String("waited")).toObject();
     out.push_back(
         {name, QString(), QStringLiteral("max_wait_ms"), number(waited, QStringLiteral("max_ms"))});
-    for (const QJsonValue& b : l.value(QLatin1String("admitted_burst")).toArray()) {
-        const QJsonObject burst = b.toObject();
-        out.push_back({name, QString(),
-                       burstMetricName(qint64(number(burst, QStringLiteral("window_ms")))),
-                       number(burst, QStringLiteral("accepted"))});
+    for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
+        for (const QJsonValue& b : l.value(admittedBurstKey(clock)).toArray()) {
+            const QJsonObject burst = b.toObject();
+            out.push_back(
+                {name, QString(),
+                 burstMetricName(qint64(number(burst, QStringLiteral("window_ms"))), clock),
+                 number(burst, QStringLiteral("accepted"))});
+        }
     }
     for (const QJsonValue& c : l.value(QLatin1String("clients")).toArray()) {
         const QJsonObject client = c.toObject();

@@ -37,12 +37,14 @@ RunSnapshot twoLimiters() {
     latency.record(2000);  // 2 ms
     api.latency = latency.snapshot();
     api.admittedBurst = {BusiestInterval{20, 0, 1000, 0, 680}};
+    api.admittedBurstRunClock = {BusiestInterval{23, 0, 1000, 0, 690}};
     LimiterSnapshot quota;
     quota.spec.name = QStringLiteral("quota");
     quota.fired = 100;
     quota.accepted = 30;
     quota.rejected = 70;
     quota.admittedBurst = {BusiestInterval{10, 0, 1000, 0, 180}};
+    quota.admittedBurstRunClock = {BusiestInterval{10, 0, 1000, 0, 180}};
     run.limiters = {api, quota};
     return run;
 }
@@ -72,6 +74,9 @@ private slots:
                                << "accepted_ratio" << int(CompareOp::GreaterEqual) << 0.25;
         QTest::newRow("burst") << "max_accepted_in_any_1000ms > 19"
                                << "max_accepted_in_any_1000ms" << int(CompareOp::Greater) << 19.0;
+        QTest::newRow("burst on the run's clock")
+            << "max_admitted_in_any_100ms_run_clock <= 20"
+            << "max_admitted_in_any_100ms_run_clock" << int(CompareOp::LessEqual) << 20.0;
         QTest::newRow("negative") << "max_wait_ms > -1"
                                   << "max_wait_ms" << int(CompareOp::Greater) << -1.0;
     }
@@ -112,13 +117,27 @@ private slots:
                                    << R"($.expect.quota[0]: "" after "<" is not a number)";
         QTest::newRow("burst window 0")
             << QByteArray(R"({"api": ["max_accepted_in_any_0ms < 5"]})")
-            << R"($.expect.api[0]: "max_accepted_in_any_0ms": the window must be a whole number)";
+            << R"($.expect.api[0]: "max_accepted_in_any_0ms": expected max_accepted_in_any_<N>ms )"
+               R"(with the window N a whole number of ms)";
         QTest::newRow("burst window in seconds")
             << QByteArray(R"({"api": ["max_accepted_in_any_1s < 5"]})")
-            << R"($.expect.api[0]: "max_accepted_in_any_1s": the window must be)";
+            << R"($.expect.api[0]: "max_accepted_in_any_1s": expected max_accepted_in_any_<N>ms)";
         QTest::newRow("burst window above a day")
             << QByteArray(R"({"api": ["max_accepted_in_any_86400001ms < 5"]})")
             << "from 1 to 86400000";
+        QTest::newRow("run-clock burst window 0")
+            << QByteArray(R"({"api": ["max_admitted_in_any_0ms_run_clock < 5"]})")
+            << R"($.expect.api[0]: "max_admitted_in_any_0ms_run_clock": expected )"
+               R"(max_admitted_in_any_<N>ms_run_clock with the window N a whole number of ms from )"
+               R"(1 to 86400000, as in max_admitted_in_any_1000ms_run_clock)";
+        QTest::newRow("run clock without its suffix")
+            << QByteArray(R"({"api": ["max_admitted_in_any_1000ms < 5"]})")
+            << R"("max_admitted_in_any_1000ms": expected max_admitted_in_any_<N>ms_run_clock)";
+        QTest::newRow("unknown metric lists both bursts")
+            << QByteArray(R"({"api": ["max_burst < 5"]})")
+            << R"(unknown metric "max_burst"; expected fired, accepted, )"
+               R"(rejected, errors, accepted_ratio, p50_ms, p99_ms, max_wait_ms, )"
+               R"(max_accepted_in_any_<N>ms or max_admitted_in_any_<N>ms_run_clock)";
         QTest::newRow("empty") << QByteArray(R"({"api": [""]})")
                                << R"($.expect.api[0]: expected "<metric> <op> <number>")";
     }
@@ -159,10 +178,11 @@ private slots:
     // An expectation window the config does not name is computed (burstWindowsFor).
     void burstWindows() {
         const Scenario s = parseScenarioJson(withExpect(R"({"*": ["max_accepted_in_any_250ms < 50"],
-                           "quota": ["max_accepted_in_any_2000ms < 50"]})"),
+                           "quota": ["max_accepted_in_any_2000ms < 50",
+                                     "max_admitted_in_any_300ms_run_clock < 50"]})"),
                                              QString());
         QCOMPARE(burstWindowsFor(s, 0), (std::vector<qint64>{250, 1000, 10000, 60000}));
-        QCOMPARE(burstWindowsFor(s, 1), (std::vector<qint64>{250, 1000, 2000, 10000, 60000}));
+        QCOMPARE(burstWindowsFor(s, 1), (std::vector<qint64>{250, 300, 1000, 2000, 10000, 60000}));
     }
 
     void verdicts_data() {
@@ -185,6 +205,10 @@ private slots:
         QTest::newRow("burst") << "*"
                                << "max_accepted_in_any_1000ms <= 10" << QList<bool>{false, true}
                                << QList<double>{20, 10};
+        QTest::newRow("burst on the run's clock")
+            << "*"
+            << "max_admitted_in_any_1000ms_run_clock <= 20" << QList<bool>{false, true}
+            << QList<double>{23, 10};
         QTest::newRow("p50 latency") << "api"
                                      << "p50_ms < 3" << QList<bool>{true} << QList<double>{2};
         QTest::newRow("a window the run lacks fails")
@@ -222,6 +246,19 @@ private slots:
             {expectation(QStringLiteral("*"), QStringLiteral("p99_ms < 50"))}, run);
         const QJsonObject summary = summaryJson(run);
         QCOMPARE(summary.value(QStringLiteral("verdict")).toString(), QStringLiteral("passed"));
+        // Both admitted bursts, each under its own name.
+        const QJsonObject api =
+            summary.value(QStringLiteral("limiters")).toArray().at(0).toObject();
+        QCOMPARE(api.value(QStringLiteral("max_accepted_in_any_1000ms")).toDouble(), 20.0);
+        QCOMPARE(api.value(QStringLiteral("max_admitted_in_any_1000ms_run_clock")).toDouble(),
+                 23.0);
+        QCOMPARE(api.value(QStringLiteral("admitted_burst_run_clock"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("last_ms"))
+                     .toDouble(),
+                 690.0);
         const QJsonArray list = summary.value(QStringLiteral("expectations")).toArray();
         QCOMPARE(list.size(), 2);
         const QJsonObject first = list.at(0).toObject();

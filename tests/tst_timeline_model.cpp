@@ -126,6 +126,8 @@ private slots:
     void burstMarksTheShortestConfigWindow_data();
     void burstMarksTheShortestConfigWindow();
     void burstClearedByANewRun();
+    void burstNamesTheRunClockWhereItDiffers_data();
+    void burstNamesTheRunClockWhereItDiffers();
     void limitAndErrors();
     void tokenHistoryFromStates();
     void windowCountsRememberedAfterExpiry_data();
@@ -325,6 +327,35 @@ void TestTimelineModel::burstClearedByANewRun() {
     model.setLimiter(tokenBucket(10), 1, 100, kStart + 60000);
     QVERIFY(!model.burst());
     QVERIFY(model.busiestIntervals().isEmpty());
+}
+
+// The mark is the limiter's own figure; where the run's clock counted more in the same window
+// (skewed clocks), the label names that figure beside it and the tooltip lists both clocks.
+void TestTimelineModel::burstNamesTheRunClockWhereItDiffers_data() {
+    QTest::addColumn<qint64>("runClockPermits");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("same on both clocks")
+        << qint64(10) << QStringLiteral("10 accepted in 1000 ms here");
+    QTest::newRow("more on the run's clock")
+        << qint64(13) << QStringLiteral("10 accepted in 1000 ms here · 13 on the run's clock");
+}
+
+void TestTimelineModel::burstNamesTheRunClockWhereItDiffers() {
+    QFETCH(qint64, runClockPermits);
+    QFETCH(QString, label);
+    TimelineModel model;
+    model.setLimiter(tokenBucket(10), 1, 100, kStart);
+    model.setBusiestIntervals({busiest(1000, 10, 2000)}, {busiest(1000, runClockPermits, 2400)});
+    const std::optional<TimelineModel::Burst> burst = model.burst();
+    QVERIFY(burst);
+    QCOMPARE(burst->label, label);
+    QCOMPARE(burst->x0, 2.0);  // the limiter's interval, not the run clock's
+    QVERIFY(burst->toolTip.contains(QStringLiteral("On the run's own clock")));
+    QVERIFY2(burst->toolTip.contains(QStringLiteral("1000 ms: %1 accepted").arg(runClockPermits)),
+             qPrintable(burst->toolTip));
+    // Without the run clock's figures (an older summary) the label is the limiter's alone.
+    model.setBusiestIntervals({busiest(1000, 10, 2000)});
+    QCOMPARE(model.burst()->label, QStringLiteral("10 accepted in 1000 ms here"));
 }
 
 void TestTimelineModel::limitAndErrors() {

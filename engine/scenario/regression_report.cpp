@@ -38,17 +38,23 @@ int failures(const QVector<ExpectationResult>& results) {
 
 }  // namespace
 
-void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts) {
+QString admittedBurstKey(BurstClock clock) {
+    return clock == BurstClock::Run ? QStringLiteral("admitted_burst_run_clock")
+                                    : QStringLiteral("admitted_burst");
+}
+
+void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts,
+                         BurstClock clock) {
     QJsonArray list;
     for (const BusiestInterval& b : bursts) {
-        object.insert(burstMetricName(b.windowMs), double(b.permits));
+        object.insert(burstMetricName(b.windowMs, clock), double(b.permits));
         list.append(QJsonObject{{QStringLiteral("window_ms"), double(b.windowMs)},
                                 {QStringLiteral("accepted"), double(b.permits)},
                                 {QStringLiteral("from_ms"), double(b.fromMs)},
                                 {QStringLiteral("first_ms"), double(b.firstMs)},
                                 {QStringLiteral("last_ms"), double(b.lastMs)}});
     }
-    object.insert(QStringLiteral("admitted_burst"), list);
+    object.insert(admittedBurstKey(clock), list);
 }
 
 QJsonArray expectationsJson(const QVector<ExpectationResult>& results) {

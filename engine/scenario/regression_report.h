@@ -13,16 +13,21 @@ namespace ratelab {
 // The regression-check parts of a run's report (README, "Regression checks"): the admitted
 // burst and the expectations, in summary.json, the printed summary and JUnit XML.
 
-// Adds to a limiter's or client's summary.json object one "max_accepted_in_any_<N>ms": P per
-// window, and "admitted_burst": [{"window_ms", "accepted", "from_ms", "first_ms", "last_ms"}]
-// ascending by window (ms since the run's start).
-void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts);
+// Adds to a limiter's or client's summary.json object one metric per window (burstMetricName:
+// "max_accepted_in_any_<N>ms" on the limiter's clock, "max_admitted_in_any_<N>ms_run_clock" on
+// the run's) and the list "admitted_burst" (the limiter's clock) or "admitted_burst_run_clock":
+// [{"window_ms", "accepted", "from_ms", "first_ms", "last_ms"}] ascending by window (ms since
+// the run's start).
+void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts,
+                         BurstClock clock = BurstClock::Limiter);
+// The list's key in summary.json: "admitted_burst" or "admitted_burst_run_clock".
+QString admittedBurstKey(BurstClock clock);
 
 // summary.json's "expectations": [{"limiter", "expression", "metric", "op", "threshold",
 // "measured", "held"}] (measured null when the run has no such figure).
 QJsonArray expectationsJson(const QVector<ExpectationResult>& results);
 
-// "  admitted burst: 20 in any 1000 ms (from 990 ms), ..." for the printed summary.
+// "20 in any 1000 ms (from 990 ms), ..." for the printed summary.
 QString admittedBurstLine(const std::vector<BusiestInterval>& bursts);
 
 // The printed table of every expectation: limiter, expectation, measured, verdict; then the

@@ -104,6 +104,7 @@ QJsonObject summaryJson(const RunSnapshot& run) {
             {QStringLiteral("fairness_jain"), l.fairness},
             {QStringLiteral("clients"), clients}};
         insertAdmittedBurst(limiter, l.admittedBurst);
+        insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
         limiters.append(limiter);
     }
     return QJsonObject{{QStringLiteral("scenario"), run.scenarioName},
@@ -220,7 +221,12 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(ms(l.latency.percentile(99.9)), 0, 'f', 3)
                    .arg(l.fairness, 0, 'f', 3);
         if (!l.admittedBurst.empty()) {
-            out << QStringLiteral("  admitted burst: %1\n").arg(admittedBurstLine(l.admittedBurst));
+            out << QStringLiteral("  admitted burst, limiter's time: %1\n")
+                       .arg(admittedBurstLine(l.admittedBurst));
+        }
+        if (!l.admittedBurstRunClock.empty()) {
+            out << QStringLiteral("  admitted burst, run's clock:    %1\n")
+                       .arg(admittedBurstLine(l.admittedBurstRunClock));
         }
         // Per client only for a few clients: summary.json has every one.
         if (l.clients.size() <= kClientsPrinted) {

@@ -208,6 +208,7 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             const AdmittedBursts& b = (*bursts_)[size_t(l)];
             LimiterSnapshot& limiter = s.limiters[l];
             limiter.admittedBurst = b.overall;
+            limiter.admittedBurstRunClock = b.overallRunClock;
             for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
                 limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
             }

@@ -65,7 +65,8 @@ StepSession::Step StepSession::next() {
             counters.recordOutcome(bucket, draw.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
             if (d.allowed) {
-                counters.recordAccepted(runUs / 1000, draw.client, step.permits);
+                counters.recordAccepted(runUs / 1000, d.atMs - startEpochMs_, draw.client,
+                                        step.permits);
             }
             step.decisions.push_back(d);
             step.errors.push_back(QString());

@@ -5,16 +5,16 @@
 
 namespace ratelab {
 
-void AcceptedLog::record(qint64 ms, int client, qint64 permits) {
+void AcceptedLog::record(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
     if (!records_.empty()) {
         AcceptedRecord& last = records_.back();
-        if (last.ms == ms && last.client == client &&
+        if (last.runMs == runMs && last.limiterMs == limiterMs && last.client == client &&
             qint64(last.permits) + permits <= std::numeric_limits<qint32>::max()) {
             last.permits += qint32(permits);
             return;
         }
     }
-    records_.push_back(AcceptedRecord{ms, qint32(client), qint32(permits)});
+    records_.push_back(AcceptedRecord{runMs, limiterMs, qint32(client), qint32(permits)});
 }
 
 namespace {
@@ -27,6 +27,23 @@ std::vector<BusiestInterval> busiestOf(const std::vector<AcceptedAt>& sorted,
         out.push_back(busiestIntervalSorted(sorted, window));
     }
     return out;
+}
+
+// Every record's time on one clock (a member of AcceptedRecord) with its permits.
+std::vector<AcceptedAt> timesOn(const std::vector<AcceptedRecord>& records,
+                                qint64 AcceptedRecord::*clock) {
+    std::vector<AcceptedAt> times;
+    times.reserve(records.size());
+    for (const AcceptedRecord& r : records) {
+        times.push_back(AcceptedAt{r.*clock, r.permits});
+    }
+    return times;
+}
+
+std::vector<AcceptedAt> sortedByTime(std::vector<AcceptedAt> times) {
+    std::stable_sort(times.begin(), times.end(),
+                     [](const AcceptedAt& a, const AcceptedAt& b) { return a.ms < b.ms; });
+    return times;
 }
 
 }  // namespace
@@ -42,26 +59,23 @@ AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
     for (const AcceptedLog* log : logs) {
         all.insert(all.end(), log->records().begin(), log->records().end());
     }
-    std::stable_sort(all.begin(), all.end(),
-                     [](const AcceptedRecord& a, const AcceptedRecord& b) { return a.ms < b.ms; });
     AdmittedBursts bursts;
-    {
-        std::vector<AcceptedAt> times;
-        times.reserve(all.size());
-        for (const AcceptedRecord& r : all) {
-            times.push_back(AcceptedAt{r.ms, r.permits});
-        }
-        bursts.overall = busiestOf(times, windowsMs);
-    }
+    bursts.overallRunClock =
+        busiestOf(sortedByTime(timesOn(all, &AcceptedRecord::runMs)), windowsMs);
+    // Sorted by the limiter's time, the records also give each client's grants in that order.
+    std::stable_sort(all.begin(), all.end(), [](const AcceptedRecord& a, const AcceptedRecord& b) {
+        return a.limiterMs < b.limiterMs;
+    });
+    bursts.overall = busiestOf(timesOn(all, &AcceptedRecord::limiterMs), windowsMs);
     if (perClient) {
         std::vector<std::vector<AcceptedAt>> byClient(size_t(std::max(0, clients)));
         for (const AcceptedRecord& r : all) {
             if (r.client >= 0 && r.client < clients) {
-                byClient[size_t(r.client)].push_back(AcceptedAt{r.ms, r.permits});
+                byClient[size_t(r.client)].push_back(AcceptedAt{r.limiterMs, r.permits});
             }
         }
-        for (const std::vector<AcceptedAt>& times : byClient) {
-            bursts.perClient.push_back(busiestOf(times, windowsMs));
+        for (const std::vector<AcceptedAt>& clientTimes : byClient) {
+            bursts.perClient.push_back(busiestOf(clientTimes, windowsMs));
         }
     }
     return bursts;

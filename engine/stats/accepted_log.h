@@ -7,11 +7,14 @@
 
 namespace ratelab {
 
-// One accepted decision of one client: the run's own time of the decision (ms since the run's
-// start; not the limiter's time, which a skewed client clock or Redis TIME shifts) and the
-// permits it granted. 16 bytes: a request's permits are at most 1e9.
+// One accepted decision of one client, on both clocks an admitted burst is counted on
+// (BurstClock): the run's own time of the decision and the time the limiter decided at (the now
+// its script was given, or the time it reports it used instead: the token bucket's latest
+// release, Redis's TIME), both in ms since the run's start; and the permits it granted.
+// 24 bytes: a request's permits are at most 1e9.
 struct AcceptedRecord {
-    qint64 ms = 0;
+    qint64 runMs = 0;
+    qint64 limiterMs = 0;
     qint32 client = 0;
     qint32 permits = 0;
 };
@@ -19,26 +22,30 @@ struct AcceptedRecord {
 // The accepted decisions one worker saw at one limiter, in the order it recorded them, for the
 // admitted-burst metric (stats/admitted_burst.h). Single writer; read only after the writer is
 // done (the run's workers have returned). Memory: at most one record per accepted request, and
-// a decision at the same millisecond for the same client as the one before merges into it. A
+// a decision at the same milliseconds (both clocks) for the same client as the one before
+// merges into it. A
 // run's accepted requests are at most its requests, which the scenario's memory budget counts
 // (scenario/scenario_budget.cpp, "accepted log").
 class AcceptedLog {
 public:
-    void record(qint64 ms, int client, qint64 permits);
+    void record(qint64 runMs, qint64 limiterMs, int client, qint64 permits);
     const std::vector<AcceptedRecord>& records() const { return records_; }
 
 private:
     std::vector<AcceptedRecord> records_;
 };
 
-// The busiest intervals of one limiter: over all its accepted decisions, and per client.
+// The busiest intervals of one limiter: over all its accepted decisions on the limiter's clock
+// and on the run's, and per client on the limiter's clock.
 struct AdmittedBursts {
-    std::vector<BusiestInterval> overall;
+    std::vector<BusiestInterval> overall;                 // BurstClock::Limiter
+    std::vector<BusiestInterval> overallRunClock;         // BurstClock::Run
     std::vector<std::vector<BusiestInterval>> perClient;  // empty unless asked for
 };
 
 // `logs`: every worker's log of one limiter. For each window of `windowsMs` (ascending) the
-// busiest interval overall, and per client (clients 0..clients-1) when perClient is set.
+// busiest interval overall on both clocks, and per client (clients 0..clients-1) on the
+// limiter's clock when perClient is set.
 AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
                               const std::vector<qint64>& windowsMs, int clients, bool perClient);
 

@@ -13,7 +13,19 @@ namespace ratelab {
 // admits up to twice its limit across a boundary, a full bucket admits its capacity and then
 // its rate.
 
-// One accepted decision: the time the limiter decided at (ms) and the permits it granted.
+// Which clock an admitted burst counts grants on. Both answer a real question, each under its
+// own metric name:
+//  - Limiter: the time the limiter decided at (the now passed to its script, or the time the
+//    script reports it used). This is what the limiter enforces: a correct limiter never
+//    exceeds its limit on it, however many threads send and in whatever order their requests
+//    reach Redis. "max_accepted_in_any_<N>ms".
+//  - Run: the run's own clock at the decision (the virtual time a request was due, or the real
+//    time its batch was sent). What skewed client clocks break, and what a backend behind the
+//    limiter sees; with many threads and pipelines it also counts requests that reached Redis
+//    in another order than they were sent. "max_admitted_in_any_<N>ms_run_clock".
+enum class BurstClock { Limiter, Run };
+
+// One accepted decision: its time on one of those clocks (ms) and the permits it granted.
 struct AcceptedAt {
     qint64 ms = 0;
     qint64 permits = 0;

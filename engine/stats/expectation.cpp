@@ -13,6 +13,7 @@ namespace ratelab {
 namespace {
 
 const QLatin1String kBurstPrefix("max_accepted_in_any_");
+const QLatin1String kRunClockBurstPrefix("max_admitted_in_any_");
 
 double ms(std::int64_t us) {
     return double(us) / 1000.0;
@@ -65,19 +66,26 @@ const QStringList& expectationMetrics() {
     return metrics;
 }
 
-qint64 burstMetricWindow(const QString& metric, qint64 maxWindowMs) {
-    static const QRegularExpression pattern(QStringLiteral("^max_accepted_in_any_([0-9]+)ms$"));
+qint64 burstMetricWindow(const QString& metric, qint64 maxWindowMs, BurstClock* clock) {
+    static const QRegularExpression pattern(QStringLiteral(
+        "^(?:max_accepted_in_any_([0-9]+)ms|max_admitted_in_any_([0-9]+)ms_run_clock)$"));
     const QRegularExpressionMatch match = pattern.match(metric);
     if (!match.hasMatch()) {
         return 0;
     }
+    const bool runClock = match.captured(1).isEmpty();
     bool ok = false;
-    const qint64 n = match.captured(1).toLongLong(&ok);
+    const qint64 n = match.captured(runClock ? 2 : 1).toLongLong(&ok);
+    if (clock != nullptr) {
+        *clock = runClock ? BurstClock::Run : BurstClock::Limiter;
+    }
     return ok && n >= 1 && n <= maxWindowMs ? n : 0;
 }
 
-QString burstMetricName(qint64 windowMs) {
-    return kBurstPrefix + QString::number(windowMs) + QStringLiteral("ms");
+QString burstMetricName(qint64 windowMs, BurstClock clock) {
+    return clock == BurstClock::Run
+               ? kRunClockBurstPrefix + QString::number(windowMs) + QStringLiteral("ms_run_clock")
+               : kBurstPrefix + QString::number(windowMs) + QStringLiteral("ms");
 }
 
 Expectation parseExpectation(const QString& limiter, const QString& text, const QString& where,
@@ -93,19 +101,28 @@ Expectation parseExpectation(const QString& limiter, const QString& text, const 
     e.limiter = limiter;
     e.metric = match.captured(1);
     if (!expectationMetrics().contains(e.metric)) {
-        if (e.metric.startsWith(kBurstPrefix)) {
+        const bool runClock = e.metric.startsWith(kRunClockBurstPrefix);
+        if (runClock || e.metric.startsWith(kBurstPrefix)) {
             if (burstMetricWindow(e.metric, maxWindowMs) == 0) {
-                throw InputError(where, QStringLiteral("%1: the window must be a whole number of "
-                                                       "ms from 1 to %2, as in %3")
-                                            .arg(json_input::quoted(e.metric))
+                const BurstClock clock = runClock ? BurstClock::Run : BurstClock::Limiter;
+                const QString shapeOf = runClock
+                                            ? QStringLiteral("max_admitted_in_any_<N>ms_run_clock")
+                                            : QStringLiteral("max_accepted_in_any_<N>ms");
+                throw InputError(where, QStringLiteral("%1: expected %2 with the window N a whole "
+                                                       "number of ms from 1 to %3, as in %4")
+                                            .arg(json_input::quoted(e.metric), shapeOf)
                                             .arg(maxWindowMs)
-                                            .arg(burstMetricName(1000)));
+                                            .arg(burstMetricName(1000, clock)));
             }
         } else {
-            throw InputError(where, QStringLiteral("unknown metric %1; expected %2 or %3")
-                                        .arg(json_input::quoted(e.metric),
-                                             json_input::oneOf(expectationMetrics()),
-                                             QStringLiteral("max_accepted_in_any_<N>ms")));
+            throw InputError(
+                where,
+                QStringLiteral("unknown metric %1; expected %2")
+                    .arg(json_input::quoted(e.metric),
+                         json_input::oneOf(
+                             expectationMetrics() +
+                             QStringList{QStringLiteral("max_accepted_in_any_<N>ms"),
+                                         QStringLiteral("max_admitted_in_any_<N>ms_run_clock")})));
         }
     }
     const QString op = match.captured(2);
@@ -148,8 +165,9 @@ bool limiterMetric(const LimiterSnapshot& l, const QString& metric, double* valu
     } else if (metric == QLatin1String("max_wait_ms")) {
         *value = ms(l.waited.max);
     } else {
-        const qint64 window = burstMetricWindow(metric, std::numeric_limits<qint64>::max());
-        for (const BusiestInterval& b : l.admittedBurst) {
+        BurstClock clock = BurstClock::Limiter;
+        const qint64 window = burstMetricWindow(metric, std::numeric_limits<qint64>::max(), &clock);
+        for (const BusiestInterval& b : l.admittedBurstOn(clock)) {
             if (window > 0 && b.windowMs == window) {
                 *value = double(b.permits);
                 return true;

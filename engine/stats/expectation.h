@@ -4,6 +4,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include "stats/admitted_burst.h"
+
 namespace ratelab {
 
 struct LimiterSnapshot;
@@ -36,11 +38,13 @@ struct ExpectationResult {
 QString compareOpName(CompareOp op);  // "<", "<=", "==", ">=", ">"
 bool compareHolds(double measured, CompareOp op, double threshold);
 
-// The metrics an expectation may name, besides max_accepted_in_any_<N>ms.
+// The metrics an expectation may name, besides the admitted bursts (burstMetricName).
 const QStringList& expectationMetrics();
-// N of "max_accepted_in_any_<N>ms" (N from 1 to maxWindowMs); 0 for any other name.
-qint64 burstMetricWindow(const QString& metric, qint64 maxWindowMs);
-QString burstMetricName(qint64 windowMs);  // "max_accepted_in_any_1000ms"
+// N of "max_accepted_in_any_<N>ms" or "max_admitted_in_any_<N>ms_run_clock" (N from 1 to
+// maxWindowMs); 0 for any other name. `clock`, when given, is set to the figure's clock.
+qint64 burstMetricWindow(const QString& metric, qint64 maxWindowMs, BurstClock* clock = nullptr);
+// "max_accepted_in_any_1000ms" (the limiter's clock), "max_admitted_in_any_1000ms_run_clock".
+QString burstMetricName(qint64 windowMs, BurstClock clock = BurstClock::Limiter);
 
 // Reads "<metric> <op> <number>"; an InputError at `where` names what is wrong (an unknown
 // metric, a missing or unknown operator, a number that is not one).

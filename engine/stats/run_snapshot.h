@@ -24,7 +24,8 @@ struct ClientTotals {
     qint64 errorsClosed = 0;   // of errors: refused by on_error "closed"
     qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
     // Per-client limiters, finished runs: the busiest interval of this client's accepted
-    // permits for each of the limiter's admitted-burst windows (as LimiterSnapshot's).
+    // permits for each of the limiter's admitted-burst windows, on the limiter's clock (as
+    // LimiterSnapshot's).
     std::vector<BusiestInterval> admittedBurst;
 };
 
@@ -56,9 +57,14 @@ struct LimiterSnapshot {
     LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
     QVector<ClientTotals> clients;
     double fairness = 1.0;  // Jain's index over the clients' accepted counts
-    // Finished runs: the most permits accepted in any [t, t + N) of run time (ms since the
-    // run's start), one per window N, ascending (stats/admitted_burst.h); empty while running.
+    // Finished runs: the most permits accepted in any [t, t + N), one per window N, ascending
+    // (stats/admitted_burst.h), in ms since the run's start: on the time the limiter decided at
+    // (what it enforces) and on the run's own clock (BurstClock); empty while running.
     std::vector<BusiestInterval> admittedBurst;
+    std::vector<BusiestInterval> admittedBurstRunClock;
+    const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
+        return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
+    }
 };
 
 // Two limiters (indexes a < b into RunSnapshot::limiters) that decided the same requests: on

@@ -38,10 +38,11 @@ public:
                        ErrorCause cause = ErrorCause::Other);
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
-    // An accepted decision for the admitted-burst metric: the run time (ms) the limiter decided
-    // at. Recorded when the limiter grants, also for a grant that is then held (wait mode).
-    void recordAccepted(qint64 runMs, int client, qint64 permits) {
-        accepted_.record(runMs, client, permits);
+    // An accepted decision for the admitted-burst metric: the run's time of the decision and
+    // the time the limiter decided at, both in ms since the run's start (BurstClock). Recorded
+    // when the limiter grants, also for a grant that is then held (wait mode).
+    void recordAccepted(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
+        accepted_.record(runMs, limiterMs, client, permits);
     }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates

@@ -333,10 +333,11 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
     const TrafficSpec& traffic = *ctx_.traffic;
     if (decision->allowed) {
-        // The admitted-burst metric counts a grant at the run's own time of the decision, held
-        // or not: not at the limiter's time, which a skewed client clock or Redis TIME shifts,
-        // because what skew breaks is how many were admitted in a true interval.
-        counters.recordAccepted(attemptRunUs / 1000, job.client, job.permits);
+        // The admitted burst counts a grant, held or not, on two clocks (BurstClock): the time
+        // the limiter decided at (what it enforces, whatever order the threads' requests reached
+        // Redis in) and the run's own time of the attempt (what skewed clocks break).
+        counters.recordAccepted(attemptRunUs / 1000, decision->atMs - ctx_.clock->startEpochMs(),
+                                job.client, job.permits);
     }
     if (decision->allowed && traffic.mode == AcquireMode::Wait && decision->delayMs > 0) {
         // As nginx, the leaky bucket holds the request delay_ms before it proceeds: it completes

@@ -137,8 +137,9 @@ void TimelineChart::updateFrom(const RunSnapshot& run, int index, const LimiterS
     refresh();
 }
 
-void TimelineChart::setBusiestIntervals(const QVector<BusiestInterval>& intervals) {
-    model_.setBusiestIntervals(intervals);
+void TimelineChart::setBusiestIntervals(const QVector<BusiestInterval>& intervals,
+                                        const QVector<BusiestInterval>& runClock) {
+    model_.setBusiestIntervals(intervals, runClock);
     layoutOverlay();
 }
 

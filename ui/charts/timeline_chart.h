@@ -45,7 +45,8 @@ public:
     // The run's admitted-burst figures for this limiter (one per window length, from the run's
     // summary): the busiest interval of its shortest config window is marked on the timeline
     // ("20 accepted in 1000 ms here"), its tooltip lists them all. Empty clears the mark.
-    void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
+    void setBusiestIntervals(const QVector<BusiestInterval>& intervals,
+                             const QVector<BusiestInterval>& runClock = {});
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
     // "Compare with…": the baseline run's accepted and rejected per bucket of this limiter as

@@ -63,6 +63,7 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     clearStateHistory();
     markers_.clear();
     busiest_.clear();
+    busiestRunClock_.clear();
     useSpec(spec);
     limitHistory_ = {{0.0, spec}};
 }

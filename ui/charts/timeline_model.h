@@ -92,7 +92,7 @@ public:
         double x1 = 0;
         double first = 0;
         double last = 0;
-        QString label;    // "20 accepted in 1000 ms here"
+        QString label;    // "20 accepted in 1000 ms here" (" · 23 on the run's clock")
         QString toolTip;  // every window's figure (HTML)
     };
 
@@ -135,10 +135,13 @@ public:
     QVector<Span> spans() const;
     const QVector<Marker>& markers() const { return markers_; }
 
-    // The run's admitted-burst figures for this limiter (the summary's max_accepted_in_any_<N>ms,
-    // one per window length, times in epoch ms on the run's clock like LimiterState::nowMs);
-    // empty clears them. A new limiter or run (setLimiter) clears them too.
-    void setBusiestIntervals(const QVector<BusiestInterval>& intervals);
+    // The run's admitted-burst figures for this limiter, one per window length, times in epoch
+    // ms like LimiterState::nowMs: on the time the limiter decided at (the summary's
+    // max_accepted_in_any_<N>ms, what the timeline marks) and, when given, on the run's own clock
+    // (max_admitted_in_any_<N>ms_run_clock, named beside it where it differs); empty clears
+    // them. A new limiter or run (setLimiter) clears them too.
+    void setBusiestIntervals(const QVector<BusiestInterval>& intervals,
+                             const QVector<BusiestInterval>& runClock = {});
     const QVector<BusiestInterval>& busiestIntervals() const { return busiest_; }
     // What the timeline marks: the busiest interval of the shortest config window (of the
     // shortest window given when none is a config window); none without accepted permits.
@@ -197,6 +200,7 @@ private:
     QVector<Marker> markers_;
     QVector<LimitChange> limitHistory_;
     QVector<BusiestInterval> busiest_;
+    QVector<BusiestInterval> busiestRunClock_;
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

@@ -19,11 +19,15 @@ QVector<qint64> TimelineModel::configWindowsMs(const LimiterSpec& spec) {
     return windows;
 }
 
-void TimelineModel::setBusiestIntervals(const QVector<BusiestInterval>& intervals) {
+void TimelineModel::setBusiestIntervals(const QVector<BusiestInterval>& intervals,
+                                        const QVector<BusiestInterval>& runClock) {
+    const auto byWindow = [](const BusiestInterval& a, const BusiestInterval& b) {
+        return a.windowMs < b.windowMs;
+    };
     busiest_ = intervals;
-    std::sort(
-        busiest_.begin(), busiest_.end(),
-        [](const BusiestInterval& a, const BusiestInterval& b) { return a.windowMs < b.windowMs; });
+    std::sort(busiest_.begin(), busiest_.end(), byWindow);
+    busiestRunClock_ = runClock;
+    std::sort(busiestRunClock_.begin(), busiestRunClock_.end(), byWindow);
 }
 
 std::optional<TimelineModel::Burst> TimelineModel::burst() const {
@@ -48,18 +52,36 @@ std::optional<TimelineModel::Burst> TimelineModel::burst() const {
     burst.first = seconds(chosen->firstMs);
     burst.last = seconds(chosen->lastMs);
     burst.label = tr("%1 accepted in %2 ms here").arg(chosen->permits).arg(chosen->windowMs);
+    const BusiestInterval* runClock = nullptr;
+    for (const BusiestInterval& interval : busiestRunClock_) {
+        if (interval.windowMs == chosen->windowMs)
+            runClock = &interval;
+    }
+    if (runClock != nullptr && runClock->permits != chosen->permits)
+        burst.label += tr(" · %1 on the run's clock").arg(runClock->permits);
     const QLocale locale;
-    QStringList lines{tr("<b>Most accepted in any interval</b> (exact, from the decisions)")};
+    const auto lineOf = [&](const BusiestInterval& interval) {
+        return tr("%1 ms: %2 accepted, in %3 – %4 s (decisions %5 – %6 s)")
+            .arg(interval.windowMs)
+            .arg(interval.permits)
+            .arg(locale.toString(seconds(interval.fromMs), 'f', 3),
+                 locale.toString(seconds(interval.fromMs + interval.windowMs), 'f', 3),
+                 locale.toString(seconds(interval.firstMs), 'f', 3),
+                 locale.toString(seconds(interval.lastMs), 'f', 3));
+    };
+    QStringList lines{
+        tr("<b>Most accepted in any interval</b> (exact, at the times the limiter "
+           "decided at: what it enforces)")};
     for (const BusiestInterval& interval : busiest_) {
-        const QString line =
-            tr("%1 ms: %2 accepted, in %3 – %4 s (decisions %5 – %6 s)")
-                .arg(interval.windowMs)
-                .arg(interval.permits)
-                .arg(locale.toString(seconds(interval.fromMs), 'f', 3),
-                     locale.toString(seconds(interval.fromMs + interval.windowMs), 'f', 3),
-                     locale.toString(seconds(interval.firstMs), 'f', 3),
-                     locale.toString(seconds(interval.lastMs), 'f', 3));
+        const QString line = lineOf(interval);
         lines << (&interval == chosen ? QStringLiteral("<b>%1</b>").arg(line) : line);
+    }
+    if (!busiestRunClock_.isEmpty()) {
+        lines << tr(
+            "<b>On the run's own clock</b> (when the run sent them: what skewed clocks "
+            "break and a backend behind the limiter sees)");
+        for (const BusiestInterval& interval : busiestRunClock_)
+            lines << lineOf(interval);
     }
     burst.toolTip = lines.join(QStringLiteral("<br>"));
     return burst;

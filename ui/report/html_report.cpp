@@ -199,10 +199,18 @@ QString burstSection(const QJsonArray& limiters) {
     for (const QJsonValue& v : limiters) {
         const QJsonObject l = v.toObject();
         const QJsonArray bursts = l.value(QLatin1String("admitted_burst")).toArray();
-        if (!bursts.isEmpty()) {
+        const QJsonArray runClock = l.value(QLatin1String("admitted_burst_run_clock")).toArray();
+        if (!bursts.isEmpty() || !runClock.isEmpty()) {
             out +=
                 QStringLiteral("<h3>%1</h3>\n").arg(esc(l.value(QLatin1String("name")).toString()));
-            out += burstTable(bursts);
+        }
+        if (!bursts.isEmpty()) {
+            out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the limiter's time")) +
+                   burstTable(bursts);
+        }
+        if (!runClock.isEmpty()) {
+            out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the run's clock")) +
+                   burstTable(runClock);
         }
     }
     if (out.isEmpty()) {
@@ -211,7 +219,11 @@ QString burstSection(const QJsonArray& limiters) {
     return QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
                .arg(tr("Admitted burst"),
                     tr("The most permits accepted in any interval of each length; times in ms "
-                       "since the run's start.")) +
+                       "since the run's start. On the limiter's time, grants count at the time "
+                       "the limiter decided at: what it enforces, so a correct limiter never "
+                       "exceeds its limit there. On the run's clock, they count when the run "
+                       "sent them: what skewed clocks break and a backend behind the limiter "
+                       "sees.")) +
            out;
 }
 

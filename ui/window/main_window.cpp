@@ -411,22 +411,27 @@ bool MainWindow::confirmRename(const QString& from, const QString& to) {
     return box.exec() == QMessageBox::Yes;
 }
 
-// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
 // The busiest interval of each limiter, marked on its timeline once the run has finished (the
 // snapshot gives ms since the run's start; the timelines draw epoch ms on the run's clock).
 void MainWindow::showAdmittedBursts(const RunSnapshot& snapshot) {
-    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+    const auto onTimeline = [&snapshot](const std::vector<BusiestInterval>& bursts) {
         QVector<BusiestInterval> intervals;
-        for (BusiestInterval interval : snapshot.limiters[i].admittedBurst) {
+        for (BusiestInterval interval : bursts) {
             interval.fromMs += snapshot.startEpochMs;
             interval.firstMs += snapshot.startEpochMs;
             interval.lastMs += snapshot.startEpochMs;
             intervals.push_back(interval);
         }
-        timelines_[i]->setBusiestIntervals(intervals);
+        return intervals;
+    };
+    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+        const LimiterSnapshot& limiter = snapshot.limiters[i];
+        timelines_[i]->setBusiestIntervals(onTimeline(limiter.admittedBurst),
+                                           onTimeline(limiter.admittedBurstRunClock));
     }
 }
 
+// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
 void MainWindow::markStep(const StepSession::Step& step) {
     if (step.index < 0 || last_.startEpochMs == 0)
         return;
