@@ -80,6 +80,11 @@ QString oneOf(const QStringList& names) {
 
 void refuseUnknownFields(const QJsonObject& object, const QString& path,
                          std::initializer_list<QLatin1String> known) {
+    refuseUnknownFields(object, path, std::vector<QLatin1String>(known));
+}
+
+void refuseUnknownFields(const QJsonObject& object, const QString& path,
+                         const std::vector<QLatin1String>& known) {
     for (auto it = object.begin(); it != object.end(); ++it) {
         if (std::find(known.begin(), known.end(), it.key()) == known.end()) {
             throw InputError(memberPath(path, it.key()), QStringLiteral("unknown field"));

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 #include <initializer_list>
+#include <vector>
 
 #include "input_error.h"
 
@@ -27,6 +28,8 @@ QString oneOf(const QStringList& names);                    // "a, b or c"
 
 void refuseUnknownFields(const QJsonObject& object, const QString& path,
                          std::initializer_list<QLatin1String> known);
+void refuseUnknownFields(const QJsonObject& object, const QString& path,
+                         const std::vector<QLatin1String>& known);
 QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key);
 QString readString(const QJsonValue& value, const QString& where);
 

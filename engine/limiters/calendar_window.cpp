@@ -189,4 +189,22 @@ QTimeZone zoneForId(const QByteArray& ianaId) {
     return ianaId.isEmpty() ? QTimeZone::systemTimeZone() : QTimeZone(ianaId);
 }
 
+qint64 nominalUnitMs(CalendarUnit unit) {
+    switch (unit) {
+        case CalendarUnit::Milliseconds:
+            return 1;
+        case CalendarUnit::Seconds:
+            return 1000;
+        case CalendarUnit::Minutes:
+            return 60 * 1000;
+        case CalendarUnit::Hours:
+            return 3600 * 1000;
+        case CalendarUnit::Days:
+            return 24LL * 3600 * 1000;
+        case CalendarUnit::Months:
+            return 30LL * 24 * 3600 * 1000;
+    }
+    return 1;
+}
+
 }  // namespace ratelab

@@ -46,6 +46,9 @@ private:
     QTimeZone zone_;
 };
 
+// Nominal length of one calendar unit in ms (a day as 24 h, a month as 30 days).
+qint64 nominalUnitMs(CalendarUnit unit);
+
 // The zone of a spec: QTimeZone(id), or the system zone when id is empty.
 QTimeZone zoneForId(const QByteArray& ianaId);
 

@@ -1,12 +1,7 @@
 #include "limiters/limiter.h"
 
 #include "input_error.h"
-#include "limiters/fixed_window_limiter.h"
-#include "limiters/gcra_limiter.h"
-#include "limiters/leaky_bucket_limiter.h"
-#include "limiters/sliding_counter_limiter.h"
-#include "limiters/sliding_window_limiter.h"
-#include "limiters/token_bucket_limiter.h"
+#include "limiters/algorithm.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
@@ -287,21 +282,7 @@ long long Limiter::reset(RedisRouter& router) const {
 }
 
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {
-    switch (spec.type) {
-        case LimiterType::TokenBucket:
-            return std::make_unique<TokenBucketLimiter>(spec, options);
-        case LimiterType::FixedWindow:
-            return std::make_unique<FixedWindowLimiter>(spec, options);
-        case LimiterType::SlidingWindow:
-            return std::make_unique<SlidingWindowLimiter>(spec, options);
-        case LimiterType::Gcra:
-            return std::make_unique<GcraLimiter>(spec, options);
-        case LimiterType::SlidingCounter:
-            return std::make_unique<SlidingCounterLimiter>(spec, options);
-        case LimiterType::LeakyBucket:
-            return std::make_unique<LeakyBucketLimiter>(spec, options);
-    }
-    throw InputError(QStringLiteral("$.type"), QStringLiteral("unknown limiter type"));
+    return algorithmOf(spec).make(spec, options);
 }
 
 }  // namespace ratelab

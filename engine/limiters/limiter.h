@@ -128,6 +128,13 @@ public:
     long long reset(RedisConnection& connection) const;
     long long reset(RedisRouter& router) const;
 
+    // A string key's value as the state panel shows it (the value itself unless the limiter
+    // stores something a reader must decode).
+    virtual QString describeValue(const std::string& key, const QString& value) const {
+        (void)key;
+        return value;
+    }
+
     // "{name}", the hash tag every key of this limiter shares.
     const std::string& hashTag() const { return tag_; }
     // The Redis Cluster hash slot of every key of this limiter (Redisson's config hash `name`

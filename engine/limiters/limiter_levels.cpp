@@ -9,7 +9,6 @@
 #include "limiters/gcra_limiter.h"
 #include "limiters/leaky_bucket_limiter.h"
 #include "limiters/limiter_state.h"
-#include "limiters/sliding_counter_limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
 
@@ -58,33 +57,12 @@ LimiterState::Level leakyLevel(const LimiterSpec& spec, const QList<qint64>& n, 
 
 }  // namespace
 
-void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState* state) {
-    const LimiterSpec& spec = limiter.spec();
-    if (spec.type == LimiterType::SlidingCounter) {
-        readCounterLevels(c, static_cast<const SlidingCounterLimiter&>(limiter), state);
-        return;
-    }
-    const char* kind = spec.type == LimiterType::Gcra ? "tat" : "lb";
-    const QByteArray config = QByteArray::number(spec.rate) + '/' +
-                              QByteArray::number(spec.periodMs) + '/' +
-                              QByteArray::number(spec.burst);
+namespace {
 
-    std::string pattern = limiter.scanPattern();
-    pattern.pop_back();  // "{name}:" escaped
-    pattern += kind;
-    std::string prefix = limiter.hashTag() + ":" + kind;
-    // GCRA in units (gcra_limiter.h): {name}:tat:<fingerprint>[:client] holds TAT x u; the
-    // leaky bucket's {name}:lb:<fingerprint>[:client] holds "<excess> <last>".
-    const auto* units =
-        spec.type == LimiterType::Gcra ? static_cast<const GcraLimiter*>(&limiter) : nullptr;
-    const bool fingerprinted =
-        (units != nullptr && units->unitState()) || spec.type == LimiterType::LeakyBucket;
-    if (fingerprinted) {
-        prefix = units != nullptr
-                     ? units->unitKeyPrefix()
-                     : static_cast<const LeakyBucketLimiter&>(limiter).stateKeyPrefix();
-        pattern += prefix.substr(prefix.rfind(':'));  // ":<fingerprint>", hex: nothing to escape
-    }
+// The state strings of a limiter's scope keys whose names start with `prefix` (exactly, or
+// followed by ":<client>"), by key name; `pattern` is prefix as a SCAN pattern.
+std::vector<std::pair<std::string, QByteArray>> scopeStrings(RedisConnection& c,
+                                                             const std::string& pattern) {
     std::vector<std::string> names;
     for (const std::string& p : {pattern, pattern + ":*"}) {
         scanEach(c, p, [&](std::vector<std::string>& keys) {
@@ -95,37 +73,74 @@ void readLimiterLevels(RedisConnection& c, const Limiter& limiter, LimiterState*
     for (const std::string& k : names) {
         c.append({"GET", k});
     }
+    std::vector<std::pair<std::string, QByteArray>> values;
     for (const std::string& k : names) {
         RedisReply reply = c.readReply();
-        if (reply->type != REDIS_REPLY_STRING) {
-            continue;  // expired since the SCAN, or another type
+        if (reply->type == REDIS_REPLY_STRING) {  // else expired since the SCAN, or another type
+            values.emplace_back(k, QByteArray(reply->str, int(reply->len)));
         }
-        const QByteArray value(reply->str, int(reply->len));
+    }
+    return values;
+}
+
+// The client of a scope key "<prefix>[:client]".
+QString clientOf(const std::string& key, const std::string& prefix) {
+    return QString::fromStdString(key.size() > prefix.size() + 1 ? key.substr(prefix.size() + 1)
+                                                                 : std::string());
+}
+
+}  // namespace
+
+void readGcraLevels(RedisConnection& c, const GcraLimiter& limiter, LimiterState* state) {
+    const LimiterSpec& spec = limiter.spec();
+    const QByteArray config = QByteArray::number(spec.rate) + '/' +
+                              QByteArray::number(spec.periodMs) + '/' +
+                              QByteArray::number(spec.burst);
+    // GCRA in units (gcra_limiter.h): {name}:tat:<fingerprint>[:client] holds TAT x u; the
+    // float form {name}:tat[:client] holds "<q> <r> <config>".
+    std::string pattern = limiter.scanPattern();
+    pattern.pop_back();  // "{name}:" escaped
+    pattern += "tat";
+    std::string prefix = limiter.hashTag() + ":tat";
+    if (limiter.unitState()) {
+        prefix = limiter.unitKeyPrefix();
+        pattern += prefix.substr(prefix.rfind(':'));  // ":<fingerprint>", hex: nothing to escape
+    }
+    for (const auto& [key, value] : scopeStrings(c, pattern)) {
         QList<qint64> numbers;
-        if (units != nullptr && units->unitState()) {
+        if (limiter.unitState()) {
             // TAT = v / u ms = q + r / rate ms with q = floor(v / u), r = (v mod u) x rate / u
             bool ok = false;
             const qint64 v = value.toLongLong(&ok);
             if (ok) {
-                const qint64 u = units->unitsPerMs();
+                const qint64 u = limiter.unitsPerMs();
                 const qint64 q = floorDiv(v, u);
                 numbers = {q, (v - q * u) * (spec.rate / u)};
             }
-        } else if (spec.type == LimiterType::LeakyBucket) {
-            numbers = stateNumbers(value, QByteArray(), 2);
         } else {
             numbers = stateNumbers(value, config, 2);
         }
-        if (numbers.isEmpty()) {
-            continue;
+        if (!numbers.isEmpty()) {
+            LimiterState::Level level = gcraLevel(spec, numbers, state->nowMs);
+            level.client = clientOf(key, prefix);
+            state->levels.push_back(level);
         }
-        LimiterState::Level level = spec.type == LimiterType::Gcra
-                                        ? gcraLevel(spec, numbers, state->nowMs)
-                                        : leakyLevel(spec, numbers, state->nowMs);
-        const std::string client =
-            k.size() > prefix.size() + 1 ? k.substr(prefix.size() + 1) : std::string();
-        level.client = QString::fromStdString(client);
-        state->levels.push_back(level);
+    }
+}
+
+void readLeakyLevels(RedisConnection& c, const LeakyBucketLimiter& limiter, LimiterState* state) {
+    // {name}:lb:<fingerprint>[:client] holds "<excess> <last>".
+    const std::string prefix = limiter.stateKeyPrefix();
+    std::string pattern = limiter.scanPattern();
+    pattern.pop_back();                                  // "{name}:" escaped
+    pattern += "lb" + prefix.substr(prefix.rfind(':'));  // ":<fingerprint>": nothing to escape
+    for (const auto& [key, value] : scopeStrings(c, pattern)) {
+        const QList<qint64> numbers = stateNumbers(value, QByteArray(), 2);
+        if (!numbers.isEmpty()) {
+            LimiterState::Level level = leakyLevel(limiter.spec(), numbers, state->nowMs);
+            level.client = clientOf(key, prefix);
+            state->levels.push_back(level);
+        }
     }
 }
 

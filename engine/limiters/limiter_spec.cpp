@@ -1,75 +1,21 @@
 #include "limiters/limiter_spec.h"
 
-#include <algorithm>
+#include "limiters/algorithm.h"
 
 namespace ratelab {
 
 qint64 LimiterSpec::capacity() const {
-    switch (type) {
-        case LimiterType::TokenBucket:
-        case LimiterType::FixedWindow:
-            return rate;
-        case LimiterType::Gcra:
-            return burst;
-        case LimiterType::SlidingCounter:
-            return limit;
-        case LimiterType::LeakyBucket:
-            return burst + 1;  // the request itself plus `burst` waiting behind it
-        case LimiterType::SlidingWindow: {
-            if (rules.isEmpty()) {
-                return 0;
-            }
-            qint64 smallest = rules.first().limit;
-            for (const SlidingRule& rule : rules) {
-                smallest = std::min(smallest, rule.limit);
-            }
-            return smallest;
-        }
-    }
-    return 0;
+    return algorithmOf(type).capacity(*this);
 }
 
 bool LimiterSpec::operator==(const LimiterSpec& o) const {
-    if (type != o.type || name != o.name || scope != o.scope || onError != o.onError ||
-        time != o.time) {
-        return false;
-    }
     // Fields of the other types carry no meaning, so they do not take part.
-    switch (type) {
-        case LimiterType::TokenBucket:
-            return rate == o.rate && intervalMs == o.intervalMs;
-        case LimiterType::FixedWindow:
-            return rate == o.rate && interval == o.interval && unit == o.unit &&
-                   timezone == o.timezone;
-        case LimiterType::SlidingWindow:
-            return rules == o.rules;
-        case LimiterType::Gcra:
-            return rate == o.rate && periodMs == o.periodMs && burst == o.burst;
-        case LimiterType::SlidingCounter:
-            return limit == o.limit && windowMs == o.windowMs;
-        case LimiterType::LeakyBucket:
-            return rate == o.rate && periodMs == o.periodMs && burst == o.burst &&
-                   nodelay == o.nodelay;
-    }
-    return false;
+    return type == o.type && name == o.name && scope == o.scope && onError == o.onError &&
+           time == o.time && algorithmOf(type).sameFields(*this, o);
 }
 
 QString limiterTypeName(LimiterType type) {
-    switch (type) {
-        case LimiterType::TokenBucket:
-            return QStringLiteral("token_bucket");
-        case LimiterType::FixedWindow:
-            return QStringLiteral("fixed_window");
-        case LimiterType::SlidingWindow:
-            return QStringLiteral("sliding_window");
-        case LimiterType::Gcra:
-            return QStringLiteral("gcra");
-        case LimiterType::SlidingCounter:
-            return QStringLiteral("sliding_counter");
-        case LimiterType::LeakyBucket:
-            return QStringLiteral("leaky_bucket");
-    }
-    return QString();
+    return algorithmOf(type).name();
 }
 
 QString scopeName(Scope scope) {

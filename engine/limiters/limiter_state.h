@@ -7,6 +7,8 @@
 
 namespace ratelab {
 
+class GcraLimiter;
+class LeakyBucketLimiter;
 class SlidingCounterLimiter;
 
 // One Redis key of a limiter as the state panel shows it.
@@ -80,9 +82,11 @@ LimiterState readLimiterChartState(RedisConnection& connection, const Limiter& l
 void readLimiterKeys(RedisConnection& connection, const Limiter& limiter, LimiterState* state,
                      int maxKeys = 200, int membersPerKey = 20);
 
-// The levels of a gcra, sliding_counter or leaky_bucket limiter (limiter_levels.cpp); called by
-// readLimiterChartState for those types.
-void readLimiterLevels(RedisConnection& connection, const Limiter& limiter, LimiterState* state);
+// The levels of a gcra or leaky_bucket limiter at state->nowMs (limiter_levels.cpp), one per
+// scope key; their descriptors' readChartState.
+void readGcraLevels(RedisConnection& connection, const GcraLimiter& limiter, LimiterState* state);
+void readLeakyLevels(RedisConnection& connection, const LeakyBucketLimiter& limiter,
+                     LimiterState* state);
 // The sliding-window counter's (counter_levels.cpp): its window keys for the window at
 // state->nowMs and the one before, one level per client that has either.
 void readCounterLevels(RedisConnection& connection, const SlidingCounterLimiter& limiter,

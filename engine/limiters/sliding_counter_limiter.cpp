@@ -37,6 +37,10 @@ QString SlidingCounterLimiter::describeCount(const QString& stored) {
     return QStringLiteral("%1 · closed (stored 2^50 + %1)").arg(value - kClosedMark);
 }
 
+QString SlidingCounterLimiter::describeValue(const std::string& key, const QString& value) const {
+    return key.compare(0, windowPrefix_.size(), windowPrefix_) == 0 ? describeCount(value) : value;
+}
+
 RedisArgs SlidingCounterLimiter::windowKeys(qint64 window, const QString& client) const {
     const std::string suffix =
         spec().scope == Scope::PerClient ? ':' + client.toStdString() : std::string();

@@ -25,6 +25,8 @@ public:
     // A window key's value as the state panel shows it: "3", or a closed window's
     // "3 · closed (stored 2^50 + 3)"; anything else as it is.
     static QString describeCount(const QString& stored);
+    // A window key's value is shown with describeCount.
+    QString describeValue(const std::string& key, const QString& value) const override;
     // floor(prev x (W - offset) / W) + cur: the estimate at `offset` ms into the current window.
     qint64 estimate(qint64 cur, qint64 prev, qint64 offset) const;
 

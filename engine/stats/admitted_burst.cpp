@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "limiters/algorithm.h"
+
 namespace ratelab {
 
 BusiestInterval busiestInterval(std::vector<AcceptedAt> accepted, qint64 windowMs) {
@@ -51,41 +53,7 @@ std::vector<qint64> admittedBurstWindows(const std::vector<qint64>& configMs) {
 }
 
 std::vector<qint64> limiterWindowsMs(const LimiterSpec& spec) {
-    switch (spec.type) {
-        case LimiterType::TokenBucket:
-            return {spec.intervalMs};
-        case LimiterType::FixedWindow: {
-            constexpr qint64 kSecond = 1000;
-            switch (spec.unit) {
-                case CalendarUnit::Milliseconds:
-                    return {spec.interval};
-                case CalendarUnit::Seconds:
-                    return {spec.interval * kSecond};
-                case CalendarUnit::Minutes:
-                    return {spec.interval * 60 * kSecond};
-                case CalendarUnit::Hours:
-                    return {spec.interval * 3600 * kSecond};
-                case CalendarUnit::Days:
-                    return {spec.interval * 86400 * kSecond};
-                case CalendarUnit::Months:
-                    return {};
-            }
-            return {};
-        }
-        case LimiterType::SlidingWindow: {
-            std::vector<qint64> windows;
-            for (const SlidingRule& rule : spec.rules) {
-                windows.push_back(rule.windowMs);
-            }
-            return windows;
-        }
-        case LimiterType::Gcra:
-        case LimiterType::LeakyBucket:
-            return {spec.periodMs};
-        case LimiterType::SlidingCounter:
-            return {spec.windowMs};
-    }
-    return {};
+    return algorithmOf(spec).windowsMs(spec);
 }
 
 }  // namespace ratelab

@@ -1,0 +1,117 @@
+#include "limiters/algorithm.h"
+
+#include <cmath>
+
+#include "input_error.h"
+#include "json_input.h"
+#include "limiters/algorithm_list.h"
+#include "limiters/calendar_window.h"
+
+namespace ratelab {
+
+using namespace json_input;
+
+Algorithm::Algorithm(LimiterType type, QString name, std::vector<IntField> intFields,
+                     std::vector<QLatin1String> otherKeys)
+    : type_(type),
+      name_(std::move(name)),
+      intFields_(std::move(intFields)),
+      otherKeys_(std::move(otherKeys)) {}
+
+std::vector<QLatin1String> Algorithm::fieldKeys() const {
+    std::vector<QLatin1String> keys;
+    for (const IntField& field : intFields_) {
+        keys.push_back(field.key);
+    }
+    keys.insert(keys.end(), otherKeys_.begin(), otherKeys_.end());
+    return keys;
+}
+
+qint64 Algorithm::readInt(const QJsonObject& object, const QString& path, const IntField& field) {
+    const QString where = memberPath(path, field.key);
+    const QJsonValue value = required(object, path, field.key);
+    if (!value.isDouble() && field.min >= 1) {
+        throw InputError(where, QStringLiteral("must be an integer, got ") + describe(value));
+    }
+    const double number = value.isDouble() ? value.toDouble() : -1;
+    const bool integral = std::isfinite(number) && number == std::trunc(number);
+    if (!value.isDouble() || !integral || number < double(field.min) ||
+        number > double(field.max)) {
+        throw InputError(where, QStringLiteral("must be an integer from %1 to %2, got %3")
+                                    .arg(field.min)
+                                    .arg(field.max)
+                                    .arg(describe(value)));
+    }
+    return static_cast<qint64>(number);
+}
+
+void Algorithm::readFields(const QJsonObject& object, const QString& path,
+                           LimiterSpec& spec) const {
+    for (const IntField& field : intFields_) {
+        spec.*field.member = readInt(object, path, field);
+    }
+}
+
+void Algorithm::writeFields(const LimiterSpec& spec, QJsonObject& object) const {
+    for (const IntField& field : intFields_) {
+        object.insert(field.key, spec.*field.member);
+    }
+}
+
+bool Algorithm::sameFields(const LimiterSpec& a, const LimiterSpec& b) const {
+    for (const IntField& field : intFields_) {
+        if (a.*field.member != b.*field.member) {
+            return false;
+        }
+    }
+    return true;
+}
+
+std::optional<CalendarWindows> Algorithm::calendarWindows(const LimiterSpec&) const {
+    return std::nullopt;
+}
+
+std::vector<NumericParam> Algorithm::numericParams(const LimiterSpec& spec) const {
+    std::vector<NumericParam> params;
+    for (const IntField& field : intFields_) {
+        params.push_back({QString(field.key), spec.*field.member, field.min, field.max});
+    }
+    return params;
+}
+
+bool Algorithm::setNumericParam(LimiterSpec& spec, const QString& path, qint64 value) const {
+    for (const IntField& field : intFields_) {
+        if (path == field.key) {
+            spec.*field.member = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+const std::vector<const Algorithm*>& algorithms() {
+    static const std::vector<const Algorithm*> list = {
+        &tokenBucketAlgorithm(), &fixedWindowAlgorithm(),    &slidingWindowAlgorithm(),
+        &gcraAlgorithm(),        &slidingCounterAlgorithm(), &leakyBucketAlgorithm()};
+    return list;
+}
+
+const Algorithm& algorithmOf(LimiterType type) {
+    for (const Algorithm* algorithm : algorithms()) {
+        if (algorithm->type() == type) {
+            return *algorithm;
+        }
+    }
+    throw InputError(QStringLiteral("$.type"), QStringLiteral("unknown limiter type"));
+}
+
+const Algorithm* algorithmNamed(const QString& name) {
+    for (const Algorithm* algorithm : algorithms()) {
+        if (algorithm->name() == name) {
+            return algorithm;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace ratelab

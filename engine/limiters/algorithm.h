@@ -1,0 +1,118 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QLatin1String>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "limiters/limiter_spec.h"
+
+namespace ratelab {
+
+class CalendarWindows;
+class Limiter;
+class RedisConnection;
+struct LimiterOptions;
+struct LimiterState;
+
+// A numeric parameter of one limiter spec, addressed by its field path as a sweep's "vary" key
+// and an explanation's counterfactual name it ("rate", "burst", "rules[1].limit"): its value
+// and the values the parser accepts.
+struct NumericParam {
+    QString path;
+    qint64 value = 0;
+    qint64 min = 1;
+    qint64 max = 0;
+};
+
+// One limiter algorithm: everything the engine knows about a limiter type outside its Limiter
+// class and its script. One descriptor per type, listed once (algorithms.cpp); outside the
+// descriptors no code switches on LimiterType, so a new algorithm is its script, its class, its
+// descriptor and one line in that list (and its registration on the window's side).
+//
+// Integer fields are described by a table (IntField) that reads, writes, compares and exposes
+// them as numeric parameters alike; a type's other fields (the fixed window's unit and zone,
+// the sliding log's rules, the leaky bucket's nodelay) are its descriptor's own code.
+class Algorithm {
+public:
+    virtual ~Algorithm() = default;
+    Algorithm(const Algorithm&) = delete;
+    Algorithm& operator=(const Algorithm&) = delete;
+
+    LimiterType type() const { return type_; }
+    // The spec's "type": "token_bucket", "fixed_window", ...
+    const QString& name() const { return name_; }
+
+    // --- The spec's JSON (limiter_spec_parser.cpp reads the common fields) ---
+    // The fields of this type besides the common ones (type, name, scope, on_error, time).
+    std::vector<QLatin1String> fieldKeys() const;
+    // Reads this type's fields into `spec`, in the order their errors are reported.
+    virtual void readFields(const QJsonObject& object, const QString& path,
+                            LimiterSpec& spec) const;
+    virtual void writeFields(const LimiterSpec& spec, QJsonObject& object) const;
+    // Whether two specs of this type have the same fields of this type.
+    virtual bool sameFields(const LimiterSpec& a, const LimiterSpec& b) const;
+    // What a new limiter of this type starts with (the editor's "add").
+    virtual LimiterSpec defaults(const QString& name) const = 0;
+
+    // --- Semantics ---
+    // Largest permits one request may ask for; above it: rejected, retry -1.
+    virtual qint64 capacity(const LimiterSpec& spec) const = 0;
+    // The window lengths the config names (ms), for the admitted burst (stats/admitted_burst.h).
+    virtual std::vector<qint64> windowsMs(const LimiterSpec& spec) const = 0;
+    // The steady-state permits one scope key is admitted per bucketMs (limits/limit_geometry.h).
+    virtual double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const = 0;
+    // The calendar windows a fixed window counts in; none for the other types.
+    virtual std::optional<CalendarWindows> calendarWindows(const LimiterSpec& spec) const;
+    // Every numeric parameter of `spec`, in the spec's order.
+    virtual std::vector<NumericParam> numericParams(const LimiterSpec& spec) const;
+    // Sets the parameter at `path` (as numericParams names it); false for an unknown path.
+    // The value is not checked: the caller validates the result (parseLimiterSpec).
+    virtual bool setNumericParam(LimiterSpec& spec, const QString& path, qint64 value) const;
+
+    // --- Redis ---
+    virtual std::unique_ptr<Limiter> make(const LimiterSpec& spec,
+                                          const LimiterOptions& options) const = 0;
+    // What the timelines draw at state->nowMs (limiter_state.h, readLimiterChartState):
+    // read-only commands on the limiter's keys.
+    virtual void readChartState(RedisConnection& connection, const Limiter& limiter,
+                                LimiterState* state) const = 0;
+
+protected:
+    // An integer field: its JSON key, its member, and the accepted values (min 0 or 1).
+    struct IntField {
+        QLatin1String key;
+        qint64 LimiterSpec::*member;
+        qint64 min;
+        qint64 max;
+    };
+    Algorithm(LimiterType type, QString name, std::vector<IntField> intFields,
+              std::vector<QLatin1String> otherKeys = {});
+    const std::vector<IntField>& intFields() const { return intFields_; }
+    // Reads one integer field (limiter_spec_parser's rules: JSON has only doubles, so 1.0 is an
+    // integer but 1.5 is not; errors name its path and the accepted range).
+    static qint64 readInt(const QJsonObject& object, const QString& path, const IntField& field);
+    // `permits` per windowMs scaled to one bucket; 0 for a degenerate window.
+    static double permitsPerBucket(qint64 permits, qint64 windowMs, qint64 bucketMs) {
+        return windowMs > 0 ? double(permits) * double(bucketMs) / double(windowMs) : 0.0;
+    }
+
+private:
+    LimiterType type_;
+    QString name_;
+    std::vector<IntField> intFields_;
+    std::vector<QLatin1String> otherKeys_;
+};
+
+// The descriptor of a type, of a spec's type, or of a type's JSON name (nullptr when none).
+const Algorithm& algorithmOf(LimiterType type);
+inline const Algorithm& algorithmOf(const LimiterSpec& spec) {
+    return algorithmOf(spec.type);
+}
+const Algorithm* algorithmNamed(const QString& name);
+// Every algorithm, in the order the window and the documentation list them.
+const std::vector<const Algorithm*>& algorithms();
+
+}  // namespace ratelab

@@ -1,0 +1,17 @@
+#pragma once
+
+// The descriptor of each algorithm (one <name>_algorithm.cpp each), for the list in
+// algorithm.cpp. Everything else reaches them through algorithmOf() / algorithms().
+
+namespace ratelab {
+
+class Algorithm;
+
+const Algorithm& tokenBucketAlgorithm();
+const Algorithm& fixedWindowAlgorithm();
+const Algorithm& slidingWindowAlgorithm();
+const Algorithm& gcraAlgorithm();
+const Algorithm& slidingCounterAlgorithm();
+const Algorithm& leakyBucketAlgorithm();
+
+}  // namespace ratelab

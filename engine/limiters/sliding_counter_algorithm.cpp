@@ -1,0 +1,52 @@
+// The sliding-window counter of Cloudflare and upstash: `limit` permits per epoch-aligned
+// window of `window_ms`, the previous window weighted by how much of it is still in view.
+#include "limiters/algorithm.h"
+#include "limiters/algorithm_list.h"
+#include "limiters/limiter_state.h"
+#include "limiters/sliding_counter_limiter.h"
+
+namespace ratelab {
+namespace {
+
+class SlidingCounterAlgorithm final : public Algorithm {
+public:
+    SlidingCounterAlgorithm()
+        : Algorithm(
+              LimiterType::SlidingCounter, QStringLiteral("sliding_counter"),
+              {{QLatin1String("limit"), &LimiterSpec::limit, 1, spec_limits::kMaxCounterLimit},
+               {QLatin1String("window_ms"), &LimiterSpec::windowMs, 1,
+                spec_limits::kMaxAlgoPeriodMs}}) {}
+
+    LimiterSpec defaults(const QString& name) const override {
+        LimiterSpec spec;
+        spec.type = type();
+        spec.name = name;
+        spec.limit = 10;
+        spec.windowMs = 1000;
+        return spec;
+    }
+    qint64 capacity(const LimiterSpec& spec) const override { return spec.limit; }
+    std::vector<qint64> windowsMs(const LimiterSpec& spec) const override {
+        return {spec.windowMs};
+    }
+    double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
+        return permitsPerBucket(spec.limit, spec.windowMs, bucketMs);
+    }
+    std::unique_ptr<Limiter> make(const LimiterSpec& spec,
+                                  const LimiterOptions& options) const override {
+        return std::make_unique<SlidingCounterLimiter>(spec, options);
+    }
+    void readChartState(RedisConnection& c, const Limiter& limiter,
+                        LimiterState* state) const override {
+        readCounterLevels(c, static_cast<const SlidingCounterLimiter&>(limiter), state);
+    }
+};
+
+}  // namespace
+
+const Algorithm& slidingCounterAlgorithm() {
+    static const SlidingCounterAlgorithm algorithm;
+    return algorithm;
+}
+
+}  // namespace ratelab
