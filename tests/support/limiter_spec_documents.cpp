@@ -45,6 +45,35 @@ LimiterSpec slidingWindow(const QString& name, Scope scope, const QVector<Slidin
     return spec;
 }
 
+LimiterSpec gcra(const QString& name, Scope scope, qint64 rate, qint64 periodMs, qint64 burst) {
+    LimiterSpec spec;
+    spec.type = LimiterType::Gcra;
+    spec.name = name;
+    spec.scope = scope;
+    spec.rate = rate;
+    spec.periodMs = periodMs;
+    spec.burst = burst;
+    return spec;
+}
+
+LimiterSpec slidingCounter(const QString& name, Scope scope, qint64 limit, qint64 windowMs) {
+    LimiterSpec spec;
+    spec.type = LimiterType::SlidingCounter;
+    spec.name = name;
+    spec.scope = scope;
+    spec.limit = limit;
+    spec.windowMs = windowMs;
+    return spec;
+}
+
+LimiterSpec leakyBucket(const QString& name, Scope scope, qint64 rate, qint64 periodMs,
+                        qint64 burst, bool nodelay) {
+    LimiterSpec spec = gcra(name, scope, rate, periodMs, burst);
+    spec.type = LimiterType::LeakyBucket;
+    spec.nodelay = nodelay;
+    return spec;
+}
+
 LimiterSpec withPolicy(LimiterSpec spec, FailurePolicy policy) {
     spec.onError = policy;
     return spec;

@@ -1,8 +1,8 @@
 #pragma once
 
 // Limiter specs for the spec tests (tst_limiter_spec, tst_limiter_spec_errors,
-// tst_limiter_spec_files) and the editor tests: specs built field by field, and the JSON text of
-// short specs for table rows.
+// tst_limiter_spec_files) and the editor tests (tst_limiter_editor, tst_limiter_list_editor):
+// specs built field by field, and the JSON text of short specs for table rows.
 
 #include <QByteArray>
 #include <QString>
@@ -23,6 +23,10 @@ LimiterSpec tokenBucket(const QString& name, Scope scope, qint64 rate, qint64 in
 LimiterSpec fixedWindow(const QString& name, Scope scope, qint64 rate, qint64 interval,
                         CalendarUnit unit, const QByteArray& timezone = QByteArray());
 LimiterSpec slidingWindow(const QString& name, Scope scope, const QVector<SlidingRule>& rules);
+LimiterSpec gcra(const QString& name, Scope scope, qint64 rate, qint64 periodMs, qint64 burst);
+LimiterSpec slidingCounter(const QString& name, Scope scope, qint64 limit, qint64 windowMs);
+LimiterSpec leakyBucket(const QString& name, Scope scope, qint64 rate, qint64 periodMs,
+                        qint64 burst, bool nodelay);
 LimiterSpec withPolicy(LimiterSpec spec, FailurePolicy policy);
 
 // `{"type": "token_bucket", "name": "api", <extra>}` and friends, for short table rows.
