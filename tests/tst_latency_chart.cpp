@@ -168,8 +168,8 @@ void TestLatencyChart::latencyLabelsDoNotOverlap_data() {
     QTest::newRow("bimodal at 700") << "bimodal" << 700;
 }
 
-// Issue 11: the histogram's labels overlapped at 1024 x 700. They are horizontal and thinned
-// out so that each shown label fits in the space up to the next one.
+// The histogram's labels do not overlap, down to a 1024 x 700 window: they are horizontal and
+// thinned out so that each shown label fits in the space up to the next one.
 void TestLatencyChart::latencyLabelsDoNotOverlap() {
     QFETCH(QString, kind);
     QFETCH(int, width);
@@ -225,8 +225,9 @@ void TestLatencyChart::latencyTitleSaysWhatItCounts_data() {
     QTest::newRow("try mode") << "try" << QStringLiteral("p50");
 }
 
-// Issue 11: in wait mode the histogram counted script calls under a "requests" axis, and its
-// p99 sat beside a far longer mean wait without a word; a virtual run showed 0.000 everywhere.
+// The histogram says what it counts: script calls, on its axis too. In wait mode the title gives
+// the wait for a grant (its percentiles and mean) apart from the calls' percentiles; a virtual run
+// says its clock decides without waiting for Redis instead of showing 0.000 everywhere.
 void TestLatencyChart::latencyTitleSaysWhatItCounts() {
     QFETCH(QString, mode);
     QFETCH(QString, mentions);

@@ -219,7 +219,7 @@ void TestRunTables::comparisonRow_data() {
         << QVector<qint64>{0, 20, 127} << 0.5
         << texts({"api", "fixed_window (per_client)", "3", "1", "2", "0", "0", "0", "33.3", "0.020",
                   "0.127", "0.500"});
-    // Issue 11: a virtual clock showed 0.000 without saying why.
+    // A virtual clock's latencies say why they are 0 rather than showing a bare 0.000.
     QTest::newRow("virtual clock")
         << int(LimiterType::TokenBucket) << false << QVector<qint64>{4, 4, 0, 0, 0, 0}
         << QVector<qint64>{0, 0, 0, 0} << 1.0
@@ -374,8 +374,8 @@ void TestRunTables::headerToolTips_data() {
     QTest::newRow("mean wait") << false << 6 << QStringLiteral("Waited ms / Accepted");
 }
 
-// Issue 11: Fairness, Let through, Refused, Waited ms were explained nowhere. Every header
-// has a tooltip naming the column and saying what it counts.
+// Every header has a tooltip naming the column and saying what it counts (Fairness, Let through,
+// Refused and Waited ms among them).
 void TestRunTables::headerToolTips() {
     QFETCH(bool, comparison);
     QFETCH(int, column);
@@ -407,8 +407,8 @@ void TestRunTables::tablesFitTheWidth_data() {
     QTest::newRow("clients at 1024") << false << 1024;
 }
 
-// Issue 11: at 1024 x 700 the comparison table scrolled sideways. The columns share the width;
-// a text too long for its column is elided and whole in the cell's tooltip.
+// The tables fit their width (a 1024 x 700 window) without scrolling sideways: the columns share
+// the width; a text too long for its column is elided and whole in the cell's tooltip.
 void TestRunTables::tablesFitTheWidth() {
     QFETCH(bool, comparison);
     QFETCH(int, width);

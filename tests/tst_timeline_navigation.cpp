@@ -145,8 +145,8 @@ void TestTimelineNavigation::dragPansWhenPaused() {
     QCOMPARE(xAxis(chart)->max(), 61.0);
 }
 
-// Issue 11: the axis rescaled during a run (0-3-8-20 s), jumped to the full duration on Stop and
-// showed 0-30 before a 3 s scenario.
+// The axis shows the whole planned duration from before the run to after it: it does not rescale
+// as the run goes on (0-3-8-20 s), jump on Stop, or show 0-30 before a 3 s scenario.
 void TestTimelineNavigation::axisShowsTheWholeDuration() {
     TimelineChart chart;
     QVERIFY(show(chart));
@@ -173,8 +173,8 @@ void TestTimelineNavigation::axisShowsTheWholeDuration() {
     QCOMPARE(xAxis(chart)->max(), 20.0);
 }
 
-// Issue 11: zoom while paused changed one chart only. The timelines side by side share one time
-// axis: zooming or panning one applies to all.
+// The timelines side by side share one time axis: zooming or panning one while paused applies
+// to all of them, not to that chart only.
 void TestTimelineNavigation::pausedTimelinesZoomTogether() {
     QWidget window;
     auto* layout = new QVBoxLayout(&window);

@@ -314,7 +314,7 @@ void TestTimelineOverlays::markersKept() {
     QVERIFY(drawnTexts(chart).contains(other));
 }
 
-// Issue 11: the permits line was drawn straight across a Redis outage.
+// The permits line breaks where Redis was gone instead of running straight across the outage.
 void TestTimelineOverlays::tokenLineBreaksAtOutage() {
     TimelineChart chart;
     QVERIFY(show(chart));
@@ -356,8 +356,8 @@ void TestTimelineOverlays::tokenLineBreaksAtOutage() {
     }
 }
 
-// Issue 11: window counters appeared on some windows and not on others (a label wider than its
-// band was left out). A narrow band shows the count alone; the tooltip has it whole.
+// Every window shows its count, however narrow its band (a label wider than its band is not left
+// out): a narrow band shows the count alone; the tooltip has it whole.
 void TestTimelineOverlays::everyWindowShowsItsCount() {
     TimelineChart chart;
     QVERIFY(show(chart));

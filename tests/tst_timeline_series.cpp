@@ -250,10 +250,10 @@ void TestTimelineSeries::decisionsStack_data() {
     QTest::newRow("errors, dark") << true << true;
 }
 
-// Issue 11: accepted and rejected overlapped as translucent areas (an unlabelled brown where
-// both were, the load unreadable). Now rejected lies on accepted and errors on both: each area's
-// lower edge is the upper edge of the one below, the top is the fired count, and the fills are
-// nearly opaque, each in its own colour.
+// The decisions stack: rejected lies on accepted and errors on both, each area's lower edge is the
+// upper edge of the one below, the top is the fired count, and the fills are nearly opaque, each
+// in its own colour (translucent areas overlapping would make an unlabelled brown where both
+// were, the load unreadable).
 void TestTimelineSeries::decisionsStack() {
     QFETCH(bool, withErrors);
     QFETCH(bool, dark);
