@@ -132,8 +132,8 @@ private slots:
         QCOMPARE(back.front(), (QStringList{QStringLiteral("x"), text}));
     }
 
-    // buckets.csv: 9 fields in every row, whatever the limiter names hold (issue 16: a name
-    // with a comma gave 10 fields under the 9-field header).
+    // buckets.csv: 9 fields in every row, whatever the limiter names hold (a name with a comma,
+    // unquoted, would give 10 fields under the 9-field header).
     void bucketsCsvQuotesNames_data() {
         QTest::addColumn<QString>("name");
         for (const QString& name : kAwkwardNames) {

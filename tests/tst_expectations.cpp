@@ -1,5 +1,5 @@
-// Expectations (issue 13): a scenario's "expect" parsed and validated with its JSON path,
-// written back, checked against a run's figures, and written as JUnit XML.
+// Expectations: a scenario's "expect" parsed and validated with its JSON path, written back,
+// checked against a run's figures, and written as JUnit XML.
 #include <QJsonArray>
 #include <QXmlStreamReader>
 #include <QtTest>

@@ -121,8 +121,8 @@ private slots:
         QCOMPARE(changed->decide(c, Request{t + 2, QStringLiteral("b"), 4}).allowed, true);
     }
 
-    // Issue 16 item 8: a config change deletes only this limiter's own counters, never a key
-    // outside its hash tag, nor one a glob of its unescaped name would match.
+    // A config change deletes only this limiter's own counters, never a key outside its hash tag,
+    // nor one a glob of its unescaped name would match.
     void resetSparesForeignKeys_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("foreign");

@@ -279,10 +279,10 @@ private slots:
         deleteKeys(scenario);
     }
 
-    // Issue 11: at speed 0 the real-time poller read the bucket once or twice over the run (the
-    // chart drew a straight diagonal from full to empty). A virtual run is read at run-time
-    // instants with its clock held: every reading is what the reference model holds at its run
-    // time, through the drain, the refill and the second drain.
+    // A virtual run is read at run-time instants with its clock held (a real-time poller would
+    // read the bucket once or twice over a speed-0 run: a straight diagonal from full to empty):
+    // every reading is what the reference model holds at its run time, through the drain, the
+    // refill and the second drain.
     void virtualRunReadInRunTime() {
         const Scenario scenario = drainRefillScenario(0);
         RunIo io;

@@ -342,8 +342,8 @@ private slots:
         makeLimiter(scenario.limiters[0])->reset(c);
     }
 
-    // Issue 11: the view paused (F8) during a run and resumed after it ended kept the timelines
-    // cut at the pause and the comparison at the counts of then. Resuming draws the newest run.
+    // A view paused (F8) during a run and resumed after it ended draws the newest run: the
+    // timelines are not left cut at the pause, nor the comparison at the counts of then.
     // (A real clock: Pause now stops a virtual clock, whose run would wait for the resume.)
     void resumeAfterTheRunShowsItAll() {
         Scenario scenario = virtualScenario();

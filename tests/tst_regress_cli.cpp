@@ -1,5 +1,5 @@
-// Regression checks on the command line (issue 13): `ratelab run` with "expect" (the table,
-// exit codes, --junit, summary.json's verdict) and `ratelab compare` of two output folders.
+// Regression checks on the command line: `ratelab run` with "expect" (the table, exit codes,
+// --junit, summary.json's verdict) and `ratelab compare` of two output folders.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>

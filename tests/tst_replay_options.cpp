@@ -81,8 +81,8 @@ private slots:
         QCOMPARE(accepted, 1);
     }
 
-    // Issue 16 item 9: a sliding window takes at most kMaxSlidingWindowPermits per request;
-    // a trace asking more is bad input naming its line, before Redis sees any row.
+    // A sliding window takes at most kMaxSlidingWindowPermits per request; a trace asking more is
+    // bad input naming its line, before Redis sees any row.
     void traceCheckedAgainstTheLimiter_data() {
         QTest::addColumn<int>("type");
         QTest::addColumn<qint64>("permits");

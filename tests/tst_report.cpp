@@ -454,9 +454,9 @@ void TestReport::renderWithoutLimitersOrWithManyWindows() {
     QVERIFY(countNear(image, kRejectedColor) > 0);
 }
 
-// Issue 11: accepted and rejected were overlapping translucent areas (an unlabelled mix where
-// both were, the load unreadable). They stack: with as many rejected as accepted in every
-// bucket, each column shows the accepted fill at the bottom and as tall a rejected fill on it.
+// Accepted and rejected stack rather than overlap as translucent areas (an unlabelled mix where
+// both were, the load unreadable): with as many rejected as accepted in every bucket, each column
+// shows the accepted fill at the bottom and as tall a rejected fill on it.
 void TestReport::renderStacksDecisions() {
     RunSnapshot run;
     run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));

@@ -1,9 +1,9 @@
-// The window's run history and "compare with…" (issue 13, the window's part), offscreen against
-// the fixture Redis: every run of the session is kept (newest first, exact totals, stopped ones
-// marked), a run saves as the output folder `ratelab run --out` writes (`ratelab compare` finds
-// it equal to the same scenario run on the command line), and a baseline (a run of the history
-// or an output folder) is drawn over the timelines and added to the comparison table, survives
-// a new run, marks the limiters it lacks, and goes with Clear baseline.
+// The window's run history and "compare with…", offscreen against the fixture Redis: every run of
+// the session is kept (newest first, exact totals, stopped ones marked), a run saves as the output
+// folder `ratelab run --out` writes (`ratelab compare` finds it equal to the same scenario run on
+// the command line), and a baseline (a run of the history or an output folder) is drawn over the
+// timelines and added to the comparison table, survives a new run, marks the limiters it lacks, and
+// goes with Clear baseline.
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>

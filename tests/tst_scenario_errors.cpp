@@ -99,7 +99,7 @@ void TestScenarioErrors::parseInvalid_data() {
            "allowed (use bucket_ms >= 2)";
 
     // The memory budget: 64 threads x 4 limiters x 1,000,000 buckets x 5 counters x 8 bytes.
-    QTest::newRow("counters above the memory budget (issue 16)")
+    QTest::newRow("counters above the memory budget")
         << QByteArray(R"({"limiters": )") + manyLimiters(4) +
                R"(, "traffic": {"shape": {"type": "constant", "rate": 1}, "duration_s": 1000, )"
                R"("threads": 64}, "bucket_ms": 1})"
@@ -295,7 +295,7 @@ void TestScenarioErrors::parseInvalid_data() {
         << "$.traffic.shape.every_s"
         << "must be a number of seconds above 0 and at most 86400, got 86401";
 
-    QTest::newRow("burst above the rate ceiling (issue 16)")
+    QTest::newRow("burst of 1000000 every 1 ms, above the rate ceiling")
         << withShape(R"({"type": "burst", "rate": 1, "burst": 1000000, "every_s": 0.001})")
         << "$.traffic.shape.burst"
         << "peak at 1000000001 requests/s, above the ceiling of 1000000 requests/s";

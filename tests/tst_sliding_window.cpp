@@ -107,10 +107,10 @@ private slots:
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
-    // Issue 10: Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to
-    // end (a log of 30 grants cost a decision more than one of 30,000). A new log's first grant
-    // makes it a skiplist; later grants, and grants after a trim, keep it one, and the long
-    // member counts as one permit like any other.
+    // Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to end (a log
+    // of 30 grants cost a decision more than one of 30,000). A new log's first grant makes it a
+    // skiplist; later grants, and grants after a trim, keep it one, and the long member counts as
+    // one permit like any other.
     void logIsASkiplist_data() {
         QTest::addColumn<qint64>("permits");
         QTest::newRow("one permit") << qint64(1);
@@ -143,8 +143,8 @@ private slots:
         QCOMPARE(encoding(), QByteArray("skiplist"));
     }
 
-    // Issue 16 item 9: a request's permits are bounded (each is a member), so one decision's
-    // cost is bounded; above the bound the engine refuses before Redis sees it.
+    // A request's permits are bounded (each is a member), so one decision's cost is bounded; above
+    // the bound the engine refuses before Redis sees it.
     void permitsPerRequestBounded_data() {
         QTest::addColumn<qint64>("limit");
         QTest::addColumn<qint64>("permits");

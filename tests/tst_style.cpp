@@ -256,9 +256,9 @@ void TestStyle::decisionColoursSurviveColourBlindness_data() {
     }
 }
 
-// Issue 11: red accepted-or-rejected on green failed colour-blind viewers. Accepted, rejected
-// and errors stay clearly apart (an sRGB distance of at least 0.3, of 1.73 at most) for the two
-// common red-green dichromacies.
+// Accepted, rejected and errors stay clearly apart for colour-blind viewers (red
+// accepted-or-rejected on green would fail them): an sRGB distance of at least 0.3, of 1.73 at
+// most, for the two common red-green dichromacies.
 void TestStyle::decisionColoursSurviveColourBlindness() {
     QFETCH(bool, dark);
     QFETCH(int, vision);

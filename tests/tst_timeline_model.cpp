@@ -598,8 +598,8 @@ void TestTimelineModel::followRange() {
     QCOMPARE(model.title(), QStringLiteral("<b>api</b> · token_bucket · 10 per 1000 ms"));
 }
 
-// Issue 11: the axis rescaled as the run went on (0-3-8-20 s), jumped on Stop and showed 0-30
-// before a 3 s run. It shows [0, duration] throughout.
+// The axis shows [0, duration] throughout: it does not rescale as the run goes on (0-3-8-20 s),
+// jump on Stop, or show 0-30 before a 3 s run.
 void TestTimelineModel::followRangeIsTheWholeDuration() {
     TimelineModel model;
     model.setLimiter(tokenBucket(10), 1, 100, kStart);
@@ -627,8 +627,8 @@ void TestTimelineModel::followRangeIsTheWholeDuration() {
     QCOMPARE(model.followRange(30), std::make_pair(0.0, 3.4));
 }
 
-// Issue 11: accepted and rejected were overlapping translucent areas. They stack: the rejected
-// area lies on the accepted one, errors on both, the top is the fired count.
+// The counts stack rather than overlap: the rejected area lies on the accepted one, errors on
+// both, the top is the fired count.
 void TestTimelineModel::countsAreStacked() {
     TimelineModel model;
     model.setLimiter(tokenBucket(10), 1, 100, kStart);
@@ -689,8 +689,8 @@ void TestTimelineModel::editMarkerSaysWhatChanged() {
     QCOMPARE(model.markers().first().label, expected);
 }
 
-// Issue 11: the permits line was drawn straight across a Redis outage. Where decisions failed
-// nothing is known of the state: the line breaks there.
+// Where decisions failed nothing is known of the state: the permits line breaks there instead of
+// running straight across the Redis outage.
 void TestTimelineModel::tokenLineBreaksWhereDecisionsFailed() {
     TimelineModel model;
     model.setLimiter(tokenBucket(10), 1, 100, kStart);

@@ -1,7 +1,6 @@
-// The window's remaining defects of issue 11 (offscreen, against the fixture Redis): a bad URL
-// keeps the working connection and says why under the field, the connection status reads whole
-// at 1024 px, quitting waits for the abandoned limiters' keys to go, a long scenario name shows
-// its start.
+// Window behaviour, offscreen against the fixture Redis: a bad URL keeps the working connection
+// and says why under the field, the connection status reads whole at 1024 px, quitting waits for
+// the abandoned limiters' keys to go, a long scenario name shows its start.
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>

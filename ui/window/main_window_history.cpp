@@ -1,8 +1,8 @@
 #include "window/main_window.h"
 
-// The run history and "compare with…" (issue 13, the window's part): every run of this window
-// session in the "Runs" dock, each savable as an output folder; a baseline drawn over the
-// timelines and shown in the comparison table.
+// The window's run history and "compare with…": every run of this window session in the "Runs"
+// dock, each savable as an output folder; a baseline drawn over the timelines and shown in the
+// comparison table.
 
 #include <QDir>
 #include <QDockWidget>
