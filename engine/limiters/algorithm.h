@@ -7,11 +7,11 @@
 #include <optional>
 #include <vector>
 
+#include "limiters/calendar_window.h"
 #include "limiters/limiter_spec.h"
 
 namespace ratelab {
 
-class CalendarWindows;
 class Limiter;
 class RedisConnection;
 struct LimiterOptions;
