@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <iterator>
 
-#include "editors/fixed_window_page.h"
+#include "algorithms/fixed_window_page.h"
+#include "algorithms/rate_period_burst_page.h"
+#include "algorithms/sliding_window_page.h"
+#include "algorithms/token_bucket_page.h"
 #include "editors/limiter_types.h"
-#include "editors/rate_period_burst_page.h"
-#include "editors/sliding_window_page.h"
-#include "editors/token_bucket_page.h"
 #include "input_error.h"
 #include "style/inline_error.h"
 

@@ -5,8 +5,8 @@
 #include <QWidget>
 #include <optional>
 
-#include "editors/form_error_rows.h"
 #include "limiters/limiter_spec.h"
+#include "style/form_error_rows.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;

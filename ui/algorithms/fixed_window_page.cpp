@@ -1,4 +1,4 @@
-#include "editors/fixed_window_page.h"
+#include "algorithms/fixed_window_page.h"
 
 #include <QComboBox>
 #include <QCompleter>

@@ -1,4 +1,4 @@
-#include "editors/rate_period_burst_page.h"
+#include "algorithms/rate_period_burst_page.h"
 
 #include <QCheckBox>
 #include <QFormLayout>

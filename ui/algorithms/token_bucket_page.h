@@ -1,6 +1,6 @@
 #pragma once
 
-#include "editors/limiter_page.h"
+#include "algorithms/limiter_page.h"
 
 namespace ratelab {
 

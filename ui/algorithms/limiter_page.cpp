@@ -1,4 +1,4 @@
-#include "editors/limiter_page.h"
+#include "algorithms/limiter_page.h"
 
 #include <QFormLayout>
 #include <QLineEdit>

@@ -4,7 +4,7 @@
 #include <QLatin1String>
 #include <QWidget>
 
-#include "editors/form_error_rows.h"
+#include "style/form_error_rows.h"
 
 QT_BEGIN_NAMESPACE
 class QFormLayout;

@@ -1,4 +1,4 @@
-#include "editors/form_error_rows.h"
+#include "style/form_error_rows.h"
 
 #include <QFormLayout>
 #include <QLabel>

@@ -1,4 +1,4 @@
-#include "editors/sliding_window_page.h"
+#include "algorithms/sliding_window_page.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "editors/token_bucket_page.h"
+#include "algorithms/token_bucket_page.h"
 
 #include <QFormLayout>
 #include <QLineEdit>
