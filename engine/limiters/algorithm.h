@@ -27,6 +27,10 @@ struct NumericParam {
     qint64 max = 0;
 };
 
+// What a limiter's chart state holds (LimiterState): the token bucket's available permits, the
+// fixed window's window counts, the sliding log's rule spans, or the other algorithms' levels.
+enum class ChartKind { Tokens, Windows, RuleSpans, Levels };
+
 // One limiter algorithm: everything the engine knows about a limiter type outside its Limiter
 // class and its script. One descriptor per type, listed once (algorithms.cpp); outside the
 // descriptors no code switches on LimiterType, so a new algorithm is its script, its class, its
@@ -79,6 +83,8 @@ public:
     // read-only commands on the limiter's keys.
     virtual void readChartState(RedisConnection& connection, const Limiter& limiter,
                                 LimiterState* state) const = 0;
+    // Which part of LimiterState readChartState fills.
+    virtual ChartKind chartKind() const = 0;
 
 protected:
     // An integer field: its JSON key, its member, and the accepted values (min 0 or 1).

@@ -124,7 +124,11 @@ public:
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.interval * nominalUnitMs(spec.unit), bucketMs);
     }
+    // None for an interval out of range (a spec being edited).
     std::optional<CalendarWindows> calendarWindows(const LimiterSpec& spec) const override {
+        if (spec.interval < 1 || spec.interval > CalendarWindows::maxInterval(spec.unit)) {
+            return std::nullopt;
+        }
         return CalendarWindows(spec.interval, spec.unit, zoneForId(spec.timezone));
     }
     std::vector<NumericParam> numericParams(const LimiterSpec& spec) const override {
@@ -140,6 +144,7 @@ public:
         }
         return Algorithm::setNumericParam(spec, path, value);
     }
+    ChartKind chartKind() const override { return ChartKind::Windows; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<FixedWindowLimiter>(spec, options);

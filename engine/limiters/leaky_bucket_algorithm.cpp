@@ -61,6 +61,7 @@ public:
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.periodMs, bucketMs);
     }
+    ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<LeakyBucketLimiter>(spec, options);

@@ -32,6 +32,7 @@ public:
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.limit, spec.windowMs, bucketMs);
     }
+    ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<SlidingCounterLimiter>(spec, options);

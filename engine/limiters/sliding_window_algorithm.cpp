@@ -150,6 +150,7 @@ public:
         }
         return true;
     }
+    ChartKind chartKind() const override { return ChartKind::RuleSpans; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<SlidingWindowLimiter>(spec, options);

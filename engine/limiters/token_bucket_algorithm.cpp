@@ -32,6 +32,7 @@ public:
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.intervalMs, bucketMs);
     }
+    ChartKind chartKind() const override { return ChartKind::Tokens; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<TokenBucketLimiter>(spec, options);

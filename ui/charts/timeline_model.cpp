@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "charts/nice_scale.h"
+#include "limiters/algorithm.h"
 #include "limiters/floor_div.h"
 #include "limiters/limit_geometry.h"
 
@@ -259,9 +260,7 @@ bool TimelineModel::errorsBetween(double x0, double x1) const {
 // A new spec (setLimiter, or a config change during the run).
 void TimelineModel::useSpec(const LimiterSpec& spec) {
     spec_ = spec;
-    calendar_.reset();
-    if (spec_.type == LimiterType::FixedWindow && spec_.interval > 0)
-        calendar_.emplace(spec_.interval, spec_.unit, zoneForId(spec_.timezone));
+    calendar_ = algorithmOf(spec_).calendarWindows(spec_);
     configured_ = true;
 }
 

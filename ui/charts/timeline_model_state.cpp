@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/algorithm_view.h"
 #include "charts/series_decimation.h"
 
 namespace ratelab {
@@ -13,8 +14,9 @@ namespace ratelab {
 // The token history in view (and one point on each side), thinned out when too long.
 TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax, int columns) const {
     Tokens tokens;
-    tokens.shown = configured_ && spec_.type != LimiterType::FixedWindow &&
-                   spec_.type != LimiterType::SlidingWindow;
+    // The permits a request could take: the token bucket's own, the levels' as permits.
+    const ChartKind kind = algorithmOf(spec_).chartKind();
+    tokens.shown = configured_ && (kind == ChartKind::Tokens || kind == ChartKind::Levels);
     if (!tokens.shown)
         return tokens;
     auto first = std::lower_bound(tokenHistory_.cbegin(), tokenHistory_.cend(), viewMin,
@@ -58,7 +60,7 @@ TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax, int 
 // The calendar windows overlapping the view, with their remembered counts.
 QVector<TimelineModel::Band> TimelineModel::bands(double viewMin, double viewMax) {
     QVector<Band> bands;
-    if (spec_.type != LimiterType::FixedWindow || !calendar_)
+    if (!calendar_)  // only a fixed window counts in calendar windows
         return bands;
     const qint64 fromMs = startEpochMs_ + qint64(std::floor(viewMin * 1000.0));
     const qint64 toMs = startEpochMs_ + qint64(std::ceil(viewMax * 1000.0));
@@ -107,10 +109,10 @@ QVector<TimelineModel::Band> TimelineModel::bands(double viewMin, double viewMax
 
 QVector<TimelineModel::Span> TimelineModel::spans() const {
     QVector<Span> spans;
-    if (spec_.type == LimiterType::Gcra || spec_.type == LimiterType::SlidingCounter ||
-        spec_.type == LimiterType::LeakyBucket)
+    const ChartKind kind = algorithmOf(spec_).chartKind();
+    if (kind == ChartKind::Levels)
         return levelSpans_;
-    if (spec_.type != LimiterType::SlidingWindow)
+    if (kind != ChartKind::RuleSpans)
         return spans;
     const double now = double(spansNowMs_ - startEpochMs_) / 1000.0;
     for (const LimiterState::RuleSpan& rule : spans_) {
@@ -135,8 +137,8 @@ QVector<TimelineModel::Span> TimelineModel::spans() const {
 
 // What the limiter's Redis state adds to the history.
 void TimelineModel::ingest(const LimiterState& state) {
-    switch (spec_.type) {
-        case LimiterType::TokenBucket: {
+    switch (algorithmOf(spec_).chartKind()) {
+        case ChartKind::Tokens: {
             qint64 available = 0;
             for (const auto& scopeKey : state.tokensAvailable)
                 available += scopeKey.second;
@@ -152,7 +154,7 @@ void TimelineModel::ingest(const LimiterState& state) {
                 tokenHistory_.erase(tokenHistory_.begin(), tokenHistory_.end() - kMaxTokenHistory);
             break;
         }
-        case LimiterType::FixedWindow: {
+        case ChartKind::Windows: {
             QMap<qint64, qint64> seen;  // per_client: summed over the clients
             for (const LimiterState::WindowCount& w : state.windows)
                 seen[w.startMs] += w.count;
@@ -169,23 +171,21 @@ void TimelineModel::ingest(const LimiterState& state) {
                 windowCounts_.erase(windowCounts_.begin());
             break;
         }
-        case LimiterType::SlidingWindow:
+        case ChartKind::RuleSpans:
             spans_ = state.spans;
             spansNowMs_ = state.nowMs;
             break;
-        case LimiterType::Gcra:
-        case LimiterType::SlidingCounter:
-        case LimiterType::LeakyBucket:
+        case ChartKind::Levels:
             ingestLevels(state);
             break;
     }
 }
 
 // GCRA, the counter and the leaky bucket: the permits a request could take now on the token
-// axis (summed over the clients; a scope key not in Redis has all of them), and their state as
-// labelled spans: GCRA's theoretical arrival time ahead of now within its tolerance, the counter's
-// previous and current windows with the weighted estimate, the leaky bucket's water level and the
-// queue delay.
+// axis (summed over the clients; a scope key not in Redis has all of them), and the busiest
+// scope key's state as labelled spans (AlgorithmView::levelSpans: GCRA's theoretical arrival
+// time ahead of now within its tolerance, the counter's previous and current windows with the
+// weighted estimate, the leaky bucket's water level and the queue delay).
 void TimelineModel::ingestLevels(const LimiterState& state) {
     const double x = double(state.nowMs - startEpochMs_) / 1000.0;
     double used = 0;
@@ -211,57 +211,9 @@ void TimelineModel::ingestLevels(const LimiterState& state) {
     const QString who = spec_.scope == Scope::PerClient && !busiest->client.isEmpty()
                             ? tr(" (busiest client %1)").arg(busiest->client)
                             : QString();
-    switch (spec_.type) {
-        case LimiterType::Gcra: {
-            // The view ends at now, so the spans end there: the tolerance τ and, inside it, how
-            // far the theoretical arrival time is ahead of now (a request passes while TAT + T
-            // stays within τ of now).
-            const double emissionMs =
-                double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
-            const double toleranceMs = double(spec_.burst) * emissionMs;
-            levelSpans_.append({x - toleranceMs / 1000.0, x,
-                                tr("tolerance %1 ms = burst %2 × %3 ms")
-                                    .arg(toleranceMs, 0, 'f', toleranceMs < 10 ? 2 : 0)
-                                    .arg(spec_.burst)
-                                    .arg(emissionMs, 0, 'f', emissionMs < 10 ? 2 : 0)});
-            levelSpans_.append({x - double(busiest->aheadMs) / 1000.0, x,
-                                tr("TAT = now + %1 ms%2").arg(busiest->aheadMs).arg(who)});
-            break;
-        }
-        case LimiterType::SlidingCounter: {
-            const double start = double(busiest->windowStartMs - startEpochMs_) / 1000.0;
-            const double w = double(spec_.windowMs) / 1000.0;
-            const double weight =
-                1.0 - double(state.nowMs - busiest->windowStartMs) / double(spec_.windowMs);
-            levelSpans_.append(
-                {start - w, start,
-                 tr("previous %1 × %2%").arg(busiest->previous).arg(qRound(weight * 100))});
-            levelSpans_.append({start, start + w,
-                                tr("current %1 · estimate %2 of %3%4")
-                                    .arg(busiest->current)
-                                    .arg(qRound64(busiest->used))
-                                    .arg(spec_.limit)
-                                    .arg(who)});
-            break;
-        }
-        case LimiterType::LeakyBucket: {
-            // Ending at now: the time the water takes to drain at the leak rate.
-            const double drainMs =
-                busiest->used * double(spec_.periodMs) / double(std::max<qint64>(1, spec_.rate));
-            levelSpans_.append({x - drainMs / 1000.0, x,
-                                tr("water %1 of %2, drains in %3 ms · queue delay %4 ms%5")
-                                    .arg(busiest->used, 0, 'f', 1)
-                                    .arg(spec_.burst + 1)
-                                    .arg(qRound64(drainMs))
-                                    .arg(busiest->aheadMs)
-                                    .arg(who)});
-            break;
-        }
-        case LimiterType::TokenBucket:
-        case LimiterType::FixedWindow:
-        case LimiterType::SlidingWindow:
-            break;
-    }
+    for (const TimeSpan& span :
+         algorithmView(spec_).levelSpans(spec_, *busiest, state.nowMs, x, who))
+        levelSpans_.append({span.x0, span.x1, span.label});
 }
 
 }  // namespace ratelab

@@ -1,5 +1,7 @@
 #include "charts/timeline_model.h"
 
+#include "algorithms/algorithm_view.h"
+
 // The timeline's words: the chart title and what a live edit of the spec changed.
 
 namespace ratelab {
@@ -17,41 +19,7 @@ QString rulesText(const QVector<SlidingRule>& rules) {
 QString TimelineModel::title() const {
     if (spec_.name.isEmpty())
         return QString();
-    QString config;
-    switch (spec_.type) {
-        case LimiterType::TokenBucket:
-            config = tr("%1 per %2 ms").arg(spec_.rate).arg(spec_.intervalMs);
-            break;
-        case LimiterType::FixedWindow:
-            config = tr("%1 per %2 %3")
-                         .arg(spec_.rate)
-                         .arg(spec_.interval)
-                         .arg(calendarUnitName(spec_.unit));
-            if (!spec_.timezone.isEmpty())
-                config += QStringLiteral(" (%1)").arg(QString::fromUtf8(spec_.timezone));
-            break;
-        case LimiterType::SlidingWindow: {
-            QStringList rules;
-            for (const SlidingRule& rule : spec_.rules)
-                rules << tr("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
-            config = rules.join(QStringLiteral(", "));
-            break;
-        }
-        case LimiterType::Gcra:
-            config =
-                tr("%1 per %2 ms, burst %3").arg(spec_.rate).arg(spec_.periodMs).arg(spec_.burst);
-            break;
-        case LimiterType::SlidingCounter:
-            config = tr("%1 per %2 ms window").arg(spec_.limit).arg(spec_.windowMs);
-            break;
-        case LimiterType::LeakyBucket:
-            config = tr("%1 per %2 ms, burst %3%4")
-                         .arg(spec_.rate)
-                         .arg(spec_.periodMs)
-                         .arg(spec_.burst)
-                         .arg(spec_.nodelay ? tr(", nodelay") : QString());
-            break;
-    }
+    QString config = algorithmView(spec_).configText(spec_);
     if (spec_.scope == Scope::PerClient)
         config += tr(" per client");
     QString title =

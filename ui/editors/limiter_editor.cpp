@@ -10,11 +10,8 @@
 #include <algorithm>
 #include <iterator>
 
-#include "algorithms/fixed_window_page.h"
-#include "algorithms/rate_period_burst_page.h"
-#include "algorithms/sliding_window_page.h"
-#include "algorithms/token_bucket_page.h"
-#include "editors/limiter_types.h"
+#include "algorithms/algorithm_view.h"
+#include "algorithms/limiter_page.h"
 #include "input_error.h"
 #include "style/inline_error.h"
 
@@ -43,11 +40,6 @@ void alignLabels(const QList<QFormLayout*>& forms) {
         label->setMinimumWidth(width);
 }
 
-// The types whose rate is the common "rate" field (the logs and counters have limits instead).
-bool hasRateField(LimiterType type) {
-    return type != LimiterType::SlidingWindow && type != LimiterType::SlidingCounter;
-}
-
 }  // namespace
 
 LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
@@ -60,16 +52,8 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     type_ = new QComboBox(this);
     type_->setObjectName(QStringLiteral("type"));
     type_->setToolTip(tr("The algorithm; each keeps its whole state in Redis"));
-    type_->addItem(tr("Token bucket (Redisson RRateLimiter)"),
-                   limiterTypeName(LimiterType::TokenBucket));
-    type_->addItem(tr("Fixed window (natural calendar)"),
-                   limiterTypeName(LimiterType::FixedWindow));
-    type_->addItem(tr("Sliding window log (multi-rule)"),
-                   limiterTypeName(LimiterType::SlidingWindow));
-    type_->addItem(tr("GCRA (redis_rate, redis-cell)"), limiterTypeName(LimiterType::Gcra));
-    type_->addItem(tr("Sliding window counter (Cloudflare, upstash)"),
-                   limiterTypeName(LimiterType::SlidingCounter));
-    type_->addItem(tr("Leaky bucket (nginx limit_req)"), limiterTypeName(LimiterType::LeakyBucket));
+    for (const AlgorithmView* view : algorithmViews())
+        type_->addItem(view->selectorLabel(), view->algorithm().name());
     common_->addRow(tr("&Type"), type_);
     connect(type_, &QComboBox::currentIndexChanged, this, [this] {
         showType();
@@ -102,9 +86,8 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     pages_ = new QStackedWidget(this);
     pages_->setObjectName(QStringLiteral("pages"));
-    typePages_ = {new TokenBucketPage(pages_),    new FixedWindowPage(pages_),
-                  new SlidingWindowPage(pages_),  new RatePeriodBurstPage(false, pages_),
-                  new SlidingCounterPage(pages_), new RatePeriodBurstPage(true, pages_)};
+    for (const AlgorithmView* view : algorithmViews())
+        typePages_ << view->makePage(pages_);
     QList<QFormLayout*> forms{common_};
     for (LimiterPage* page : typePages_) {
         pages_->addWidget(page);
@@ -121,7 +104,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     alignLabels(forms);
 
     setFormJson(limiterSpecToJson(
-        defaultLimiterSpec(LimiterType::TokenBucket, QStringLiteral("limiter-1"))));
+        algorithmViews().front()->algorithm().defaults(QStringLiteral("limiter-1"))));
 }
 
 QLineEdit* LimiterEditor::addLineEdit(const QString& objectName, const QString& toolTip) {
@@ -180,7 +163,11 @@ QString LimiterEditor::errorText() const {
 }
 
 LimiterType LimiterEditor::currentType() const {
-    return kLimiterTypes[std::max(0, type_->currentIndex())];
+    return currentView().type();
+}
+
+const AlgorithmView& LimiterEditor::currentView() const {
+    return *algorithmViews()[size_t(std::max(0, type_->currentIndex()))];
 }
 
 void LimiterEditor::showType() {
@@ -192,20 +179,20 @@ void LimiterEditor::showType() {
             i == index ? QSizePolicy::Preferred : QSizePolicy::Ignored;
         pages_->widget(i)->setSizePolicy(policy, policy);
     }
-    common_->setRowVisible(rate_, hasRateField(currentType()));
+    common_->setRowVisible(rate_, currentView().usesCommonRate());
 }
 
 QJsonObject LimiterEditor::formJson() const {
     using namespace limiter_keys;
     QJsonObject json;
-    const LimiterType type = currentType();
-    json.insert(kType, limiterTypeName(type));
+    const AlgorithmView& view = currentView();
+    json.insert(kType, view.algorithm().name());
     json.insert(kName, name_->text());
     json.insert(kScope, scope_->currentData().toString());
     const QString onError = onError_->currentData().toString();
     if (onError != failurePolicyName(FailurePolicy::Error))  // as limiterSpecToJson writes it
         json.insert(kOnError, onError);
-    if (hasRateField(type))
+    if (view.usesCommonRate())
         json.insert(kRate, numberOrText(rate_->text()));
     typePages_[std::max(0, type_->currentIndex())]->writeJson(json);
     return json;
@@ -215,13 +202,14 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     using namespace limiter_keys;
     filling_ = true;
     QJsonObject values;
-    for (const LimiterType type : kLimiterTypes) {
-        const QJsonObject defaults = limiterSpecToJson(defaultLimiterSpec(type, QString()));
+    for (const AlgorithmView* view : algorithmViews()) {
+        const QJsonObject defaults = limiterSpecToJson(view->algorithm().defaults(QString()));
         for (auto it = defaults.begin(); it != defaults.end(); ++it)
             values.insert(it.key(), it.value());
     }
-    if (limiterTypeOf(json) == LimiterType::FixedWindow)
-        values.remove(kTimezone);  // absent means the system zone
+    // A field this type may leave out stays out (the fixed window's zone: the system's).
+    for (const QString& key : algorithmViewOf(json).optionalKeys())
+        values.remove(key);
     for (auto it = json.begin(); it != json.end(); ++it)
         values.insert(it.key(), it.value());
 
@@ -234,10 +222,10 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     // The other types' pages show their own defaults: GCRA and the leaky bucket share field
     // names (period_ms, burst) but not their defaults.
     const LimiterType shown = currentType();
-    for (size_t i = 0; i < std::size(kLimiterTypes); ++i) {
-        const LimiterType type = kLimiterTypes[i];
-        typePages_[i]->fill(type == shown ? values
-                                          : limiterSpecToJson(defaultLimiterSpec(type, QString())));
+    for (size_t i = 0; i < algorithmViews().size(); ++i) {
+        const Algorithm& algorithm = algorithmViews()[i]->algorithm();
+        typePages_[int(i)]->fill(
+            algorithm.type() == shown ? values : limiterSpecToJson(algorithm.defaults(QString())));
     }
     filling_ = false;
     showType();

@@ -17,6 +17,7 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
+class AlgorithmView;
 class InlineError;
 class LimiterPage;
 
@@ -53,6 +54,7 @@ private:
     QLineEdit* addLineEdit(const QString& objectName, const QString& toolTip);
     void addOnError();
     LimiterType currentType() const;
+    const AlgorithmView& currentView() const;
     void showType();
     void edited();
     void commit();
@@ -66,7 +68,7 @@ private:
     QComboBox* onError_ = nullptr;
     QLineEdit* rate_ = nullptr;
     QStackedWidget* pages_ = nullptr;
-    QVector<LimiterPage*> typePages_;  // in the order of kLimiterTypes
+    QVector<LimiterPage*> typePages_;  // in the order of algorithmViews()
     FormErrorRows commonErrors_;
     InlineError* formError_ = nullptr;  // anything no field shows (the type, the object)
 

@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <iterator>
 
+#include "algorithms/algorithm_view.h"
 #include "editors/field_help.h"
 #include "editors/limiter_editor.h"
-#include "editors/limiter_types.h"
 #include "input_error.h"
 #include "style/inline_error.h"
 
@@ -34,13 +34,14 @@ LimiterListEditor::LimiterListEditor(QWidget* parent) : QWidget(parent) {
     auto* addButton = new QPushButton(tr("Add"), this);
     addButton->setObjectName(QStringLiteral("addLimiter"));
     auto* menu = new QMenu(addButton);
-    const char* actionNames[] = {"addTokenBucket", "addFixedWindow",    "addSlidingWindow",
-                                 "addGcra",        "addSlidingCounter", "addLeakyBucket"};
-    static_assert(std::size(actionNames) == std::size(kLimiterTypes));
-    for (size_t i = 0; i < std::size(kLimiterTypes); ++i) {
-        const LimiterType type = kLimiterTypes[i];
-        QAction* action = menu->addAction(limiterTypeTitle(type));
-        action->setObjectName(QLatin1String(actionNames[i]));
+    for (const AlgorithmView* view : algorithmViews()) {
+        QAction* action = menu->addAction(view->title());
+        // "addTokenBucket" for "token_bucket"
+        QString objectName = QStringLiteral("add");
+        for (const QString& word : view->algorithm().name().split(QLatin1Char('_')))
+            objectName += word.left(1).toUpper() + word.mid(1);
+        action->setObjectName(objectName);
+        const LimiterType type = view->type();
         connect(action, &QAction::triggered, this, [this, type] { add(type); });
     }
     addButton->setMenu(menu);
@@ -103,7 +104,7 @@ QString LimiterListEditor::errorText() const {
 }
 
 void LimiterListEditor::add(LimiterType type) {
-    forms_.append(limiterSpecToJson(defaultLimiterSpec(type, unusedName())));
+    forms_.append(limiterSpecToJson(algorithmOf(type).defaults(unusedName())));
     {
         const QSignalBlocker blocker(list_);
         list_->addItem(QString());
@@ -187,7 +188,7 @@ void LimiterListEditor::revalidate(bool announce) {
 
         QListWidgetItem* item = list_->item(row);
         item->setText(tr("%1 — %2").arg(name.isEmpty() ? tr("(no name)") : name,
-                                        limiterTypeTitle(limiterTypeOf(form))));
+                                        algorithmViewOf(form).title()));
         item->setToolTip(problem);
         item->setIcon(problem.isEmpty()
                           ? QIcon()

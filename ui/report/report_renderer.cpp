@@ -1,4 +1,5 @@
 #include "report/report_renderer.h"
+#include "algorithms/algorithm_view.h"
 #include "charts/nice_scale.h"
 
 #include <QAreaSeries>
@@ -112,40 +113,7 @@ qint64 total(const QVector<qint64>& values) {
 }
 
 QString configText(const LimiterSpec& spec, int clients) {
-    QString text;
-    switch (spec.type) {
-        case LimiterType::TokenBucket:
-            text = tr("%1 per %2 ms").arg(spec.rate).arg(spec.intervalMs);
-            break;
-        case LimiterType::FixedWindow:
-            text = tr("%1 per %2 %3 (%4)")
-                       .arg(spec.rate)
-                       .arg(spec.interval)
-                       .arg(calendarUnitName(spec.unit), spec.timezone.isEmpty()
-                                                             ? tr("system zone")
-                                                             : QString::fromUtf8(spec.timezone));
-            break;
-        case LimiterType::SlidingWindow: {
-            QStringList rules;
-            for (const SlidingRule& rule : spec.rules)
-                rules << tr("%1 per %2 ms").arg(rule.limit).arg(rule.windowMs);
-            text = rules.join(QStringLiteral(", "));
-            break;
-        }
-        case LimiterType::Gcra:
-            text = tr("%1 per %2 ms, burst %3").arg(spec.rate).arg(spec.periodMs).arg(spec.burst);
-            break;
-        case LimiterType::SlidingCounter:
-            text = tr("%1 per %2 ms window").arg(spec.limit).arg(spec.windowMs);
-            break;
-        case LimiterType::LeakyBucket:
-            text = tr("%1 per %2 ms, burst %3%4")
-                       .arg(spec.rate)
-                       .arg(spec.periodMs)
-                       .arg(spec.burst)
-                       .arg(spec.nodelay ? tr(", nodelay") : QString());
-            break;
-    }
+    QString text = algorithmView(spec).configText(spec);
     if (spec.scope == Scope::PerClient)
         text += tr(" per client, %1 clients").arg(clients);
     return text;
@@ -280,7 +248,7 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     if (withErrors)
         series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors);
     // Window boundaries over the areas, under the limit line.
-    if (spec.type == LimiterType::FixedWindow) {
+    {  // only calendar windows have boundaries (windowBoundaries)
         const qint64 from = run.startEpochMs;
         const qint64 to = from + qint64(std::ceil(timeline.durationMs));
         const QVector<qint64> starts = windowBoundaries(spec, from, to, kMaxBoundaryLines + 1);

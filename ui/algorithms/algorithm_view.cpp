@@ -1,0 +1,32 @@
+#include "algorithms/algorithm_view.h"
+
+#include "algorithms/view_list.h"
+
+namespace ratelab {
+
+QVector<TimeSpan> AlgorithmView::levelSpans(const LimiterSpec&, const LimiterState::Level&, qint64,
+                                            double, const QString&) const {
+    return {};
+}
+
+const std::vector<const AlgorithmView*>& algorithmViews() {
+    static const std::vector<const AlgorithmView*> list = {
+        &tokenBucketView(), &fixedWindowView(),    &slidingWindowView(),
+        &gcraView(),        &slidingCounterView(), &leakyBucketView()};
+    return list;
+}
+
+const AlgorithmView& algorithmView(LimiterType type) {
+    for (const AlgorithmView* view : algorithmViews()) {
+        if (view->type() == type)
+            return *view;
+    }
+    return *algorithmViews().front();  // every type has a view (tst_algorithm_views)
+}
+
+const AlgorithmView& algorithmViewOf(const QJsonObject& json) {
+    const Algorithm* algorithm = algorithmNamed(json.value(QLatin1String("type")).toString());
+    return algorithm != nullptr ? algorithmView(algorithm->type()) : *algorithmViews().front();
+}
+
+}  // namespace ratelab
