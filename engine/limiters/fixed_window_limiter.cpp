@@ -61,7 +61,9 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                           guess,
                           request.permits > spec().rate ? -1 : window.endMs - guess,
                           0,
-                          request.permits};
+                          request.permits,
+                          window.startMs,
+                          window.endMs};
     }
     const CalendarWindow window = windows_.windowAt(request.nowMs);
     return ScriptCall{decisionKeys(window.startMs, request.client),
@@ -70,7 +72,9 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                       request.nowMs,
                       request.permits > spec().rate ? -1 : window.endMs - request.nowMs,
                       0,
-                      request.permits};
+                      request.permits,
+                      window.startMs,
+                      window.endMs};
 }
 
 RedisArgs FixedWindowLimiter::decisionKeys(qint64 windowStartMs, const QString& client) const {
@@ -96,6 +100,16 @@ std::optional<Decision> FixedWindowLimiter::decodeOwnReply(const redisReply* rep
     d.remaining = std::max<qint64>(0, spec().rate - count);
     d.retryAfterMs = d.allowed ? 0 : call.refusedRetryMs;
     return d;
+}
+
+// The calendar window's count before the request: what it granted of its rate (a full
+// window's counter may stand above the rate after refusals; it granted the rate).
+void FixedWindowLimiter::explain(Decision* d, const ScriptCall& call) const {
+    DecisionReason& r = d->reason;
+    r.limit = spec().rate;
+    r.counted = spec().rate - d->remaining - (d->allowed ? call.permits : 0);
+    r.fromMs = call.fromMs;
+    r.toMs = call.toMs;
 }
 
 }  // namespace ratelab

@@ -27,6 +27,7 @@ protected:
     // that a call with the config hash has checked the config.
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
+    void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     // The keys of one decision: the counter, and the config hash until a decision of this

@@ -107,6 +107,11 @@ Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const
     const qint64 now = call.atMs * unitsPerMs_;
     d.allowed = value >= 0;
     const qint64 tat = d.allowed ? value : -(value + 1);
+    // The TAT the request found: max(TAT, now) (a grant answers the TAT it left).
+    const qint64 permitsUnits = std::min(call.permits, spec().burst + 1) * periodUnits_;
+    d.reason.hasTat = true;
+    d.reason.tat = d.allowed ? tat - permitsUnits : tat;
+    d.reason.allowAt = d.reason.tat + permitsUnits - tauUnits_;
     // remaining = floor((now + tau - TAT) / T) at the TAT the decision leaves
     d.remaining = std::max<qint64>(0, floorDiv(now + tauUnits_ - tat, periodUnits_));
     if (!d.allowed) {
@@ -120,6 +125,21 @@ Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const
         }
     }
     return d;
+}
+
+// TAT, the tolerance and allow_at in units of 1/unitsPerMs ms; the packed float-state reply
+// (gcra.lua) carries no TAT: a refusal's allow_at is then now + the wait.
+void GcraLimiter::explain(Decision* d, const ScriptCall& call) const {
+    DecisionReason& r = d->reason;
+    r.limit = spec().burst;
+    if (r.hasTat) {
+        r.tolerance = tauUnits_;
+        r.unitsPerMs = unitsPerMs_;
+        return;
+    }
+    r.unitsPerMs = 1;
+    r.tolerance = (spec().burst * spec().periodMs) / spec().rate;
+    r.allowAt = d->allowed ? call.atMs : d->atMs + std::max<qint64>(0, d->retryAfterMs);
 }
 
 }  // namespace ratelab

@@ -35,6 +35,7 @@ public:
 protected:
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
+    void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     Decision decodeUnits(long long value, const ScriptCall& call) const;

@@ -89,6 +89,8 @@ Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsed
     Decision d;
     d.allowed = allowed;
     if (allowed) {
+        // The level found: e = x + 1000 x (permits - 1).
+        d.reason.levelMilli = excess - 1000 * (permits - 1);
         // remaining = floor((1000 x burst - e) / 1000); nginx holds it e x period / leak ms.
         d.remaining = (full - excess) / 1000;
         d.delayMs = s.nodelay ? 0 : excess * s.periodMs / leak;
@@ -96,6 +98,7 @@ Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsed
     }
     // The level the request found: empty (above full), else the state's leaked to now.
     const qint64 x = excess > full ? 0 : levelFound(s, excess, elapsedMs);
+    d.reason.levelMilli = x;
     // A refusal leaves the state: floor((1000 x burst - x) / 1000) + 1 requests fit.
     d.remaining = std::max<qint64>(0, floorDiv(full - x, 1000) + 1);
     if (permits > s.burst + 1) {
@@ -108,6 +111,14 @@ Decision LeakyBucketLimiter::decided(bool allowed, qint64 excess, qint64 elapsed
     const qint64 n = (excess + 1000 - 1000 * (s.burst - permits + 1)) * s.periodMs;
     d.retryAfterMs = std::max<qint64>(1, (n + leak - 1) / leak - elapsedMs);
     return d;
+}
+
+// The water level the request found against the bucket's capacity (burst + 1 requests).
+void LeakyBucketLimiter::explain(Decision* d, const ScriptCall&) const {
+    DecisionReason& r = d->reason;
+    r.limit = spec().burst + 1;
+    r.capacityMilli = 1000 * (spec().burst + 1);
+    r.counted = r.levelMilli < 0 ? -1 : (r.levelMilli + 999) / 1000;
 }
 
 }  // namespace ratelab

@@ -23,6 +23,7 @@ public:
 protected:
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
+    void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     // A grant that left `excess`, or a refusal that found the state's `excess` (above

@@ -135,6 +135,12 @@ std::optional<Decision> Limiter::decodeOwnReply(const redisReply*, const ScriptC
 }
 
 Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
+    Decision decision = decodeReply(reply, call);
+    explain(&decision, call);
+    return decision;
+}
+
+Decision Limiter::decodeReply(const redisReply* reply, const ScriptCall& call) const {
     if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
         throwIfError(reply, errorContext().c_str());
     }

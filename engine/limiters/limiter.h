@@ -25,6 +25,45 @@ struct Request {
     bool nowFromRedis = false;
 };
 
+// Why a decision went the way it did, from what the script saw (its reply; never recomputed
+// from a model): the rule that decided and what counted against it. Filled by parseReply for
+// every decision; Algorithm::reasonText says it in a sentence. Fields that do not apply to an
+// algorithm keep their defaults.
+struct DecisionReason {
+    // The deciding rule (sliding log: for a refusal the violated rule with the largest wait,
+    // ties to the lowest index; for a grant the rule with the least room left after it); 0 for
+    // single-rule limiters.
+    int rule = 0;
+    qint64 limit = 0;  // that rule's limit, the window's or bucket's rate, GCRA's burst, the
+                       // counter's limit, the leaky bucket's burst + 1 (requests)
+    // What stood against the request just before it, in permits: the rule's or window's count,
+    // the permits the bucket held (rate - available), the counter's estimate, the leaky
+    // bucket's water level (rounded up); -1 when the reply does not carry it.
+    qint64 counted = -1;
+    // The interval that counted, epoch ms (the limiter's time): the rule's (now - window, now],
+    // the calendar window [start, end), the bucket's (now - interval, now], the counter's
+    // current window; 0 and 0 when none.
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
+    qint64 releaseAtMs = -1;  // token bucket, refused: when enough permits are back
+    // GCRA: times in units of 1/unitsPerMs ms (exact); tat is max(TAT, now) before the request,
+    // allowAt = tat + permits x T - tolerance. hasTat false: the reply did not carry it.
+    bool hasTat = false;
+    qint64 tat = 0;
+    qint64 tolerance = 0;
+    qint64 allowAt = 0;
+    qint64 unitsPerMs = 1;
+    // Sliding-window counter: the previous and current windows' counts, the previous window's
+    // weight in per mille of (window - offset) / window, and the estimate.
+    qint64 previous = -1;
+    qint64 current = -1;
+    qint64 weightPerMille = 0;
+    qint64 estimate = -1;
+    // Leaky bucket: the level the request found and the capacity, in milli-requests.
+    qint64 levelMilli = -1;
+    qint64 capacityMilli = 0;
+};
+
 // The answer (docs/architecture.md, "Limiter semantics the code depends on").
 struct Decision {
     bool allowed = false;
@@ -34,6 +73,7 @@ struct Decision {
     bool configReset = false;  // this decision found a changed config and reset the counters
     qint64 delayMs = 0;        // accepted: how long the limiter holds the request before it
                                // proceeds (the leaky bucket without nodelay; 0 for the others)
+    DecisionReason reason;
 };
 
 // How a script invocation looks: keys (all sharing one hash tag) and arguments, and what a
@@ -47,6 +87,10 @@ struct ScriptCall {
     // wait and the delay itself (every limiter but the fixed window; see Limiter::parseReply).
     qint64 radix = 0;
     qint64 permits = 0;  // the request's (for replies the limiter decodes itself)
+    // The interval the decision counts in when the engine knows it before the reply (the fixed
+    // window's calendar window); 0 and 0 otherwise.
+    qint64 fromMs = 0;
+    qint64 toMs = 0;
 };
 
 // State keys outlive the last window they matter to by this much (server time), so that a worker
@@ -151,6 +195,9 @@ protected:
     // Decodes a reply only this limiter's script gives (before parseReply's own forms).
     virtual std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                                    const ScriptCall& call) const;
+    // Completes decision->reason from the decision and the call (parseReply calls it last);
+    // what only the reply carries, the decoder has set already.
+    virtual void explain(Decision* decision, const ScriptCall& call) const = 0;
     // "{name}:suffix" for a global limiter, "{name}:suffix:client" for a per-client one.
     std::string scopedKey(const char* suffix, const QString& client) const;
     // time: redis (readsRedisTime): the now argument is "redis" and the other time arguments
@@ -171,6 +218,7 @@ protected:
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
+    Decision decodeReply(const redisReply* reply, const ScriptCall& call) const;
     Decision parseTextReply(const std::string& text) const;
     static Decision parseCompactReply(long long value, const ScriptCall& call);
     Decision decisionOf(const long long* fields) const;  // 6 fields (delay 0), flags checked

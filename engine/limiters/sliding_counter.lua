@@ -17,8 +17,9 @@
 -- at most 1e6), and a marked value less 2^50 is the window's count. The mark costs one write
 -- per window, where reading the next window's key on every decision would cost one read each.
 --
--- Returns one packed integer (sliding_counter_limiter.cpp decodes it; the engine works out the
--- wait, which needs no state beyond the counts): granted 2 * remaining + reset, refused
+-- Returns one packed integer, the two counts the decision saw (sliding_counter_limiter.cpp
+-- decodes it; the engine works out remaining, the wait and the decision's reason from them):
+-- granted 2 * (cur * (limit + 1) + prev) + reset, refused
 -- -(2 * (cur * (limit + 1) + prev) + reset) - 1, at the engine's now; 'at <ms> <packed>' when
 -- it decided at a time the engine does not know (Redis's time, or the newest window's start);
 -- 'retime <ms>' when Redis's time is outside the window the engine guessed (limiter.h).
@@ -112,7 +113,7 @@ if estimate + permits <= limit then
             redis.call('incrby', prevKey, closed)
         end
     end
-    packed = 2 * (limit - estimate - permits) + reset
+    packed = 2 * (c * (limit + 1) + p) + reset
 else
     packed = -(2 * (c * (limit + 1) + p) + reset) - 1
 end

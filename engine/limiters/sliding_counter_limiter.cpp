@@ -90,21 +90,34 @@ Decision SlidingCounterLimiter::decodePacked(long long packed, qint64 atMs, qint
     Decision d;
     d.atMs = atMs;
     d.allowed = packed >= 0;
-    if (d.allowed) {
-        d.configReset = packed % 2 == 1;
-        d.remaining = packed / 2;
-        return d;
-    }
-    const long long value = -(packed + 1);
+    const long long value = d.allowed ? packed : -(packed + 1);
     d.configReset = value % 2 == 1;
     const qint64 limit = spec().limit;
     const qint64 cur = (value / 2) / (limit + 1);
     const qint64 prev = (value / 2) % (limit + 1);
     const qint64 w = spec().windowMs;
-    const qint64 offset = atMs - floorDiv(atMs, w) * w;
-    d.remaining = std::max<qint64>(0, limit - estimate(cur, prev, offset));
+    const qint64 windowStart = floorDiv(atMs, w) * w;
+    const qint64 offset = atMs - windowStart;
+    const qint64 seen = estimate(cur, prev, offset);
+    DecisionReason& r = d.reason;
+    r.previous = prev;
+    r.current = cur;
+    r.estimate = seen;
+    r.weightPerMille = (w - offset) * 1000 / w;
+    r.fromMs = windowStart;
+    r.toMs = windowStart + w;
+    if (d.allowed) {
+        d.remaining = limit - seen - permits;
+        return d;
+    }
+    d.remaining = std::max<qint64>(0, limit - seen);
     d.retryAfterMs = permits > limit ? -1 : retryAfter(cur, prev, offset, permits);
     return d;
+}
+
+void SlidingCounterLimiter::explain(Decision* d, const ScriptCall&) const {
+    d->reason.limit = spec().limit;
+    d->reason.counted = d->reason.estimate;
 }
 
 // floor(p x (W - off) / W) + c <= limit - permits is tried first in this window (p = prev,

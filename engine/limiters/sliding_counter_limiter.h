@@ -33,6 +33,7 @@ public:
 protected:
     std::optional<Decision> decodeOwnReply(const redisReply* reply,
                                            const ScriptCall& call) const override;
+    void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     // Window `window`'s key and the one before (the client converted once).

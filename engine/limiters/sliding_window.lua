@@ -9,6 +9,13 @@
 -- 2 * remaining, refused -(2 * ((retry_after_ms + 1) * radix + remaining)) - 1; with Redis's
 -- time (the engine does not know at_ms), a negative remaining (limits lowered under a full log)
 -- or a value past 2^53 the text "allowed retry_after_ms remaining at_ms 0".
+-- With R >= 2 rules the reply also names the deciding rule d (0-based: for a refusal the
+-- violated rule with the largest wait, ties to the lowest index, or the first rule the permits
+-- exceed; for a grant the rule with the least room left, ties to the lowest index) and, for a
+-- refusal, its count c: granted 2 * (remaining * R + d), refused
+-- -(2 * ((((retry_after_ms + 1) * radix + remaining) * radix + c) * R + d)) - 1; the text
+-- "allowed retry_after_ms remaining at_ms 0 0 d c". (A grant's c is the engine's: limit_d -
+-- remaining - permits.)
 --
 -- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
 -- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
@@ -41,6 +48,9 @@ local retry = 0
 local violated = false
 local tooLarge = false
 local live = false
+-- The deciding rule (1-based here) and its count: the tightest, the worst violated, the first
+-- too small for the permits.
+local tight, worst, worstCount, big, bigCount = 1, 0, 0, 0, 0
 for r = 1, rules do
     local limit = ARGV[3 + 3 * r] + 0
     local from = ARGV[5 + 3 * r]
@@ -53,8 +63,12 @@ for r = 1, rules do
     end
     if remaining == nil or limit - count < remaining then
         remaining = limit - count
+        tight = r
     end
     if permits > limit then
+        if not tooLarge then
+            big, bigCount = r, count
+        end
         tooLarge = true
     elseif count + permits > limit then
         violated = true
@@ -63,8 +77,9 @@ for r = 1, rules do
         local kth = redis.call('zrangebyscore', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT',
                                k == 1 and '0' or string.format('%d', k - 1), '1')
         local wait = kth[2] + ARGV[4 + 3 * r] - ARGV[2]
-        if wait > retry then
+        if wait > retry or worst == 0 then
             retry = wait
+            worst, worstCount = r, count
         end
     end
 end
@@ -113,15 +128,37 @@ elseif not violated then
     allowed, remaining = 1, remaining - permits
 end
 
-if knownTime and remaining >= 0 then
+if rules == 1 then
+    if knownTime and remaining >= 0 then
+        local packed
+        if allowed == 1 then
+            packed = 2 * remaining
+        else
+            packed = 2 * ((retry + 1) * (largest + 2) + remaining)
+        end
+        if packed < 9007199254740992 then
+            return allowed == 1 and packed or -packed - 1
+        end
+    end
+    return string.format('%d %d %d ', allowed, retry, remaining) .. ARGV[2] .. ' 0'
+end
+local decider, count = tight, 0
+if tooLarge then
+    decider, count = big, bigCount
+elseif violated then
+    decider, count = worst, worstCount
+end
+local radix = largest + 2
+if knownTime and remaining >= 0 and count < radix then
     local packed
     if allowed == 1 then
-        packed = 2 * remaining
+        packed = 2 * (remaining * rules + decider - 1)
     else
-        packed = 2 * ((retry + 1) * (largest + 2) + remaining)
+        packed = 2 * ((((retry + 1) * radix + remaining) * radix + count) * rules + decider - 1)
     end
     if packed < 9007199254740992 then
         return allowed == 1 and packed or -packed - 1
     end
 end
-return string.format('%d %d %d ', allowed, retry, remaining) .. ARGV[2] .. ' 0'
+return string.format('%d %d %d ', allowed, retry, remaining) .. ARGV[2] ..
+           string.format(' 0 0 %d %d', decider - 1, count)

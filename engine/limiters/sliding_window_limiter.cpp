@@ -51,4 +51,58 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     return call;
 }
 
+std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(const redisReply* reply,
+                                                             const ScriptCall& call) const {
+    const long long rules = spec().rules.size();
+    if (rules < 2) {
+        return std::nullopt;  // the packed reply or the text (Limiter::parseReply)
+    }
+    Decision d;
+    if (reply->type == REDIS_REPLY_INTEGER) {
+        d.atMs = call.atMs;
+        d.allowed = reply->integer >= 0;
+        long long value = d.allowed ? reply->integer / 2 : -(reply->integer + 1) / 2;
+        d.reason.rule = int(value % rules);
+        value /= rules;
+        if (d.allowed) {
+            d.remaining = value;
+            return d;
+        }
+        d.reason.counted = value % call.radix;
+        value /= call.radix;
+        d.remaining = value % call.radix;
+        d.retryAfterMs = value / call.radix - 1;
+        return d;
+    }
+    // "allowed retry remaining at_ms 0 0 rule count"
+    long long f[8] = {};
+    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "", f, 8) &&
+        (f[0] == 0 || f[0] == 1) && f[6] >= 0 && f[6] < rules) {
+        d.allowed = f[0] == 1;
+        d.retryAfterMs = f[1];
+        d.remaining = f[2];
+        d.atMs = f[3];
+        d.reason.rule = int(f[6]);
+        if (!d.allowed) {
+            d.reason.counted = f[7];
+        }
+        return d;
+    }
+    return std::nullopt;  // parseReply names what it got
+}
+
+void SlidingWindowLimiter::explain(Decision* d, const ScriptCall& call) const {
+    DecisionReason& r = d->reason;
+    const SlidingRule& rule = spec().rules.value(r.rule);
+    r.limit = rule.limit;
+    if (d->allowed) {
+        // The tightest rule: remaining is its room after the grant.
+        r.counted = rule.limit - d->remaining - call.permits;
+    } else if (spec().rules.size() == 1) {
+        r.counted = rule.limit - d->remaining;
+    }
+    r.fromMs = d->atMs - rule.windowMs;
+    r.toMs = d->atMs;
+}
+
 }  // namespace ratelab

@@ -25,6 +25,13 @@ public:
     std::string logKey(const QString& client) const;  // {name}:log[:client]
     qint64 longestWindowMs() const { return longestWindowMs_; }
 
+protected:
+    // With two or more rules the reply also names the deciding rule and its count
+    // (sliding_window.lua).
+    std::optional<Decision> decodeOwnReply(const redisReply* reply,
+                                           const ScriptCall& call) const override;
+    void explain(Decision* decision, const ScriptCall& call) const override;
+
 private:
     qint64 longestWindowMs_ = 0;
     qint64 largestLimit_ = 0;  // the packed reply's radix is this + 2

@@ -56,4 +56,15 @@ ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
                       request, s.rate);
 }
 
+// The permits the bucket held of its rate in (now - interval, now], and when enough come back.
+void TokenBucketLimiter::explain(Decision* d, const ScriptCall& call) const {
+    DecisionReason& r = d->reason;
+    const qint64 available = d->allowed ? d->remaining + call.permits : d->remaining;
+    r.limit = spec().rate;
+    r.counted = spec().rate - available;
+    r.fromMs = d->atMs - spec().intervalMs;
+    r.toMs = d->atMs;
+    r.releaseAtMs = !d->allowed && d->retryAfterMs >= 0 ? d->atMs + d->retryAfterMs : -1;
+}
+
 }  // namespace ratelab

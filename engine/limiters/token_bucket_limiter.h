@@ -15,6 +15,9 @@ public:
     ScriptCall prepare(const Request& request) const override;
     std::vector<std::string> exactKeys() const override;  // the config hash <name>
 
+protected:
+    void explain(Decision* decision, const ScriptCall& call) const override;
+
     std::string configKey() const;
     std::string valueKey(const QString& client) const;    // {name}:value[:client]
     std::string permitsKey(const QString& client) const;  // {name}:permits[:client]
