@@ -65,7 +65,7 @@ std::string Limiter::configFingerprint(const std::string& text) {
 
 std::string Limiter::ttlArg(qint64 ms) const {
     const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
-    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
+    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs);
 }
 
 std::string Limiter::scopedKey(const char* suffix, const QString& client) const {

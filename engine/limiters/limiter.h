@@ -53,10 +53,23 @@ struct ScriptCall {
 // whose clock lags behind by less than this still finds them.
 constexpr qint64 kStateGraceMs = 1000;
 
+// A clock that stands still while Redis's time goes on (a step session between two Steps)
+// would let state its next decisions need expire. Such a clock keeps its keys this much longer
+// in server time: a step session's limiters add it to every TTL (LimiterOptions::ttlExtraMs).
+// Bounded, so that the keys of a session left behind still go: a day after they were last
+// written (the token bucket's and the sliding log's, which are set to twice their TTL, two).
+constexpr qint64 kClockStandstillMs = 24LL * 3600 * 1000;
+
 struct LimiterOptions {
     // Key TTLs are in server (real) time while scores are in the engine's clock. A virtual clock
     // in slow motion (speed < 1) needs TTLs stretched by 1/speed so state outlives its windows.
     double ttlScale = 1.0;
+    // Server time added to every TTL after scaling (kClockStandstillMs for a step session). A
+    // TTL only collects state no later decision can need (every script compares its state with
+    // its now, never with whether a key is there), so a longer one decides the same: state
+    // outlives a clock that stands still for up to this long, and only a left session's keys
+    // stay longer.
+    qint64 ttlExtraMs = 0;
 };
 
 // A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
@@ -144,7 +157,7 @@ public:
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
-    std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
+    std::string ttlArg(qint64 ms) const;  // ms * ttlScale (at least 1) + ttlExtraMs, as text
     static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
     // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
     static std::string configFingerprint(const std::string& text);
