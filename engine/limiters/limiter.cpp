@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace ratelab {
 namespace {
@@ -47,6 +48,10 @@ std::string Limiter::scanPattern() const {
 
 std::vector<std::string> Limiter::exactKeys() const {
     return {};
+}
+
+qint64 Limiter::nextKeysMs(qint64) const {
+    return std::numeric_limits<qint64>::max();
 }
 
 std::string Limiter::configFingerprint(const std::string& text) {

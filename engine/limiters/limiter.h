@@ -53,9 +53,10 @@ struct ScriptCall {
 // whose clock lags behind by less than this still finds them.
 constexpr qint64 kStateGraceMs = 1000;
 
-// A clock that stands still while Redis's time goes on (a step session between two Steps)
-// would let state its next decisions need expire. Such a clock keeps its keys this much longer
-// in server time: a step session's limiters add it to every TTL (LimiterOptions::ttlExtraMs).
+// A clock that stands still while Redis's time goes on (a step session between two Steps, a
+// virtual run while paused) would let state its next decisions need expire. Such a clock keeps
+// its keys this much longer in server time: a step session's limiters add it to every TTL
+// (LimiterOptions::ttlExtraMs), a paused run to the keys its next decisions read (PausedKeyTtls).
 // Bounded, so that the keys of a session left behind still go: a day after they were last
 // written (the token bucket's and the sliding log's, which are set to twice their TTL, two).
 constexpr qint64 kClockStandstillMs = 24LL * 3600 * 1000;
@@ -94,6 +95,9 @@ public:
     virtual const LuaScript& script() const = 0;
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
+    // The first time after nowMs at which prepare() names other keys (the fixed window's next
+    // window, the counter's); never (the largest qint64) for keys that do not depend on the time.
+    virtual qint64 nextKeysMs(qint64 nowMs) const;
 
     // Checks and decodes the reply to `call`: {allowed, retry_after_ms, remaining, at_ms, reset}
     // and, from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms;
