@@ -77,6 +77,10 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
                       window.endMs};
 }
 
+qint64 FixedWindowLimiter::nextKeysMs(qint64 nowMs) const {
+    return windows_.windowAt(nowMs).endMs;
+}
+
 RedisArgs FixedWindowLimiter::decisionKeys(qint64 windowStartMs, const QString& client) const {
     if (configChecked_.load(std::memory_order_relaxed)) {
         return {counterKey(windowStartMs, client)};

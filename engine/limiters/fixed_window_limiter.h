@@ -17,6 +17,7 @@ public:
 
     const LuaScript& script() const override;
     ScriptCall prepare(const Request& request) const override;
+    qint64 nextKeysMs(qint64 nowMs) const override;  // the end of nowMs's window
 
     const CalendarWindows& windows() const { return windows_; }
     std::string configKey() const;  // {name}:config {fingerprint, rate} (fixed_window.lua)

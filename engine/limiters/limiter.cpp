@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace ratelab {
 namespace {
@@ -49,6 +50,10 @@ std::vector<std::string> Limiter::exactKeys() const {
     return {};
 }
 
+qint64 Limiter::nextKeysMs(qint64) const {
+    return std::numeric_limits<qint64>::max();
+}
+
 std::string Limiter::configFingerprint(const std::string& text) {
     quint32 hash = 2166136261u;
     for (const char c : text) {
@@ -65,7 +70,7 @@ std::string Limiter::configFingerprint(const std::string& text) {
 
 std::string Limiter::ttlArg(qint64 ms) const {
     const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
-    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)));
+    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs);
 }
 
 std::string Limiter::scopedKey(const char* suffix, const QString& client) const {

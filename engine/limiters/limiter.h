@@ -97,10 +97,24 @@ struct ScriptCall {
 // whose clock lags behind by less than this still finds them.
 constexpr qint64 kStateGraceMs = 1000;
 
+// A clock that stands still while Redis's time goes on (a step session between two Steps, a
+// virtual run while paused) would let state its next decisions need expire. Such a clock keeps
+// its keys this much longer in server time: a step session's limiters add it to every TTL
+// (LimiterOptions::ttlExtraMs), a paused run to the keys its next decisions read (PausedKeyTtls).
+// Bounded, so that the keys of a session left behind still go: a day after they were last
+// written (the token bucket's and the sliding log's, which are set to twice their TTL, two).
+constexpr qint64 kClockStandstillMs = 24LL * 3600 * 1000;
+
 struct LimiterOptions {
     // Key TTLs are in server (real) time while scores are in the engine's clock. A virtual clock
     // in slow motion (speed < 1) needs TTLs stretched by 1/speed so state outlives its windows.
     double ttlScale = 1.0;
+    // Server time added to every TTL after scaling (kClockStandstillMs for a step session). A
+    // TTL only collects state no later decision can need (every script compares its state with
+    // its now, never with whether a key is there), so a longer one decides the same: state
+    // outlives a clock that stands still for up to this long, and only a left session's keys
+    // stay longer.
+    qint64 ttlExtraMs = 0;
 };
 
 // A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
@@ -125,6 +139,9 @@ public:
     virtual const LuaScript& script() const = 0;
     // The keys and arguments of one decision. Throws InputError for permits < 1.
     virtual ScriptCall prepare(const Request& request) const = 0;
+    // The first time after nowMs at which prepare() names other keys (the fixed window's next
+    // window, the counter's); never (the largest qint64) for keys that do not depend on the time.
+    virtual qint64 nextKeysMs(qint64 nowMs) const;
 
     // Checks and decodes the reply to `call`: {allowed, retry_after_ms, remaining, at_ms, reset}
     // and, from the scripts that delay (gcra, sliding_counter, leaky_bucket), a 6th: delay_ms;
@@ -188,7 +205,7 @@ public:
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
-    std::string ttlArg(qint64 ms) const;               // ms * ttlScale, at least 1, as text
+    std::string ttlArg(qint64 ms) const;  // ms * ttlScale (at least 1) + ttlExtraMs, as text
     static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
     // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
     static std::string configFingerprint(const std::string& text);

@@ -53,6 +53,11 @@ qint64 SlidingCounterLimiter::estimate(qint64 cur, qint64 prev, qint64 offset) c
     return floorDiv(prev * (w - offset), w) + cur;
 }
 
+qint64 SlidingCounterLimiter::nextKeysMs(qint64 nowMs) const {
+    const qint64 w = spec().windowMs;
+    return (floorDiv(nowMs, w) + 1) * w;
+}
+
 ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const qint64 w = spec().windowMs;

@@ -15,6 +15,7 @@ public:
 
     const LuaScript& script() const override;
     ScriptCall prepare(const Request& request) const override;
+    qint64 nextKeysMs(qint64 nowMs) const override;  // the start of the next window
 
     // {name}:sc:<fingerprint>:<window>[:client]; the prefix is "{name}:sc:<fingerprint>:".
     std::string windowKey(qint64 window, const QString& client) const;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "redis/redis_error.h"
 #include "scenario/step_session.h"
 
 namespace ratelab {
@@ -46,6 +47,9 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
     context_.workers = workerCount_;
     context_.stop = &stop_;
     context_.progressUs = &progressUs_;
+    if (clock_.isVirtual()) {
+        clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
+    }
 }
 
 bool ScenarioRunner::sameSchedule(const Scenario& a, const Scenario& b) {
@@ -127,6 +131,32 @@ bool ScenarioRunner::setPaused(bool paused) {
         paused ? clock_.hold() : clock_.release();
     }
     return true;
+}
+
+void ScenarioRunner::holdKeyTtls(bool held) {
+    try {
+        if (!held) {
+            if (pauseRouter_) {
+                pausedKeys_.release(*pauseRouter_);
+            }
+            return;
+        }
+        if (!pauseRouter_) {
+            pauseRouter_ = std::make_unique<RedisRouter>(url_, options_);
+        }
+        std::vector<const Limiter*> limiters;
+        for (int i = 0; i < context_.limiterCount; ++i) {
+            limiters.push_back(context_.limiters[size_t(i)].load());
+        }
+        // No decision to come is before the last batch's due time (progressUs_), none made was
+        // after the time reached.
+        const qint64 fromMs =
+            clock_.startEpochMs() + std::min(progressUs_.load(), durationUs_) / 1000;
+        pausedKeys_.hold(*pauseRouter_, limiters, requests_, fromMs,
+                         std::max(fromMs, limiterNowMs()));
+    } catch (const RedisError&) {
+        // Redis is gone: the decisions after the pause count it.
+    }
 }
 
 void ScenarioRunner::requestStop() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "scenario/paused_key_ttls.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
 #include "traffic/request_factory.h"
@@ -52,8 +53,9 @@ public:
     // over the run (and at 0), on the worker thread with the clock held, before the decisions
     // scheduled from that time on. Call before start(). No effect on a real clock.
     void setStateSampler(int samples, RunClock::Sampler sample);
-    // Virtual clocks: paused, run time stops (the run resumes where it was). False for a real
-    // clock, which cannot be held.
+    // Virtual clocks: paused, run time stops (the run resumes where it was), and so do the TTLs
+    // of the keys its next decisions read (PausedKeyTtls, on the worker once no decision is in
+    // flight). False for a real clock, which cannot be held.
     bool setPaused(bool paused);
     bool paused() const { return paused_.load(); }
     // The limiter now in slot `index`.
@@ -99,7 +101,11 @@ private:
     // The busiest intervals, computed once from the accepted logs when the run is finished.
     mutable std::mutex burstsMutex_;
     mutable std::optional<std::vector<AdmittedBursts>> bursts_;
+    // The worker's, while a pause holds its clock (RunClock::setHoldWatcher).
+    PausedKeyTtls pausedKeys_;
+    std::unique_ptr<RedisRouter> pauseRouter_;
     void fillFinal(RunSnapshot& s) const;
+    void holdKeyTtls(bool held);
 };
 
 }  // namespace ratelab

@@ -10,8 +10,13 @@ namespace ratelab {
 
 StepSession::StepSession(Scenario scenario, RedisUrl url)
     : scenario_(std::move(scenario)), requests_(scenario_.traffic) {
+    // The session's clock stands still between two Steps while Redis's TTLs run on: its keys
+    // get a day more, so a slow step finds the state a quick one would (and so does a run that
+    // continues the session).
+    LimiterOptions options;
+    options.ttlExtraMs = kClockStandstillMs;
     for (const LimiterSpec& spec : scenario_.limiters) {
-        limiters_.push_back(makeLimiter(spec));
+        limiters_.push_back(makeLimiter(spec, options));
     }
     durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
     pacer_ = makePacer(scenario_.traffic.shape, durationUs_, scenario_.traffic.seed);

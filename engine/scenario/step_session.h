@@ -15,7 +15,9 @@ namespace ratelab {
 // Teaching mode: sends a scenario's requests one at a time, in schedule order, each at its
 // scheduled time on the scenario's clock (virtual: exactly the virtual time; real: from the
 // first step's wall time), to every limiter. Keeps stats like a run so the charts fill as in a
-// run. Not thread-safe: one caller (a worker thread of the window).
+// run. Its clock stands still between steps: every key TTL is kClockStandstillMs longer in
+// Redis's time, so steps any time apart (up to a day) decide as steps taken back to back. Not
+// thread-safe: one caller (a worker thread of the window).
 class StepSession {
 public:
     // Resets the limiters' keys. Throws RedisError when Redis cannot be reached.

@@ -97,9 +97,13 @@ bool RunClock::held() const {
     return holds_ > 0;
 }
 
-void RunClock::sleepUntil(qint64 runUs, const std::atomic<bool>& stop) const {
+void RunClock::sleepUntil(qint64 runUs, const std::atomic<bool>& stop) {
     while (!stop.load(std::memory_order_relaxed)) {
         const auto deadline = deadlineFor(runUs);  // moves on while the clock is held
+        if (deadline == Steady::time_point::max()) {
+            waitOutHold(stop);
+            continue;
+        }
         const auto now = Steady::now();
         if (now >= deadline) {
             return;
@@ -108,9 +112,24 @@ void RunClock::sleepUntil(qint64 runUs, const std::atomic<bool>& stop) const {
     }
 }
 
-void RunClock::waitWhileHeld(const std::atomic<bool>& stop) const {
+void RunClock::waitWhileHeld(const std::atomic<bool>& stop) {
+    waitOutHold(stop);
+}
+
+void RunClock::waitOutHold(const std::atomic<bool>& stop) {
+    if (!held()) {
+        return;
+    }
+    if (holdWatcher_) {
+        holdWatcher_(true);
+    }
     while (!stop.load(std::memory_order_relaxed) && held()) {
         std::this_thread::sleep_for(kSleepSlice);
+    }
+    if (holdWatcher_) {
+        hold();
+        holdWatcher_(false);
+        release();
     }
 }
 

@@ -54,9 +54,17 @@ public:
     void release();
     bool held() const;
     // Returns once run time reaches runUs (held time not counted) or `stop` is set.
-    void sleepUntil(qint64 runUs, const std::atomic<bool>& stop) const;
+    void sleepUntil(qint64 runUs, const std::atomic<bool>& stop);
     // Returns once the clock is not held or `stop` is set (speed 0 never sleeps otherwise).
-    void waitWhileHeld(const std::atomic<bool>& stop) const;
+    void waitWhileHeld(const std::atomic<bool>& stop);
+
+    // Called by the thread that waits in sleepUntil or waitWhileHeld (a virtual run's one
+    // worker, no decision in flight) when it finds the clock held by someone else (Pause):
+    // watch(true) before it waits, watch(false) once the hold is over or `stop` is set, with
+    // the clock held again for that call (its real time is no run time). A hold the waiting
+    // thread takes itself (a state sample) is over before it waits. Before start.
+    using HoldWatcher = std::function<void(bool held)>;
+    void setHoldWatcher(HoldWatcher watch) { holdWatcher_ = std::move(watch); }
 
     // Virtual clocks: sample(t) is to run at t = 0, everyUs, 2 everyUs, ... up to untilUs, with
     // the clock held, before any decision scheduled at or after t (sampleUntil). Before start.
@@ -69,6 +77,7 @@ public:
 
 private:
     Steady::duration heldTotal(Steady::time_point at) const;  // held time before `at`
+    void waitOutHold(const std::atomic<bool>& stop);          // held: wait, telling the watcher
 
     ClockSpec spec_;
     Steady::time_point start_{};
@@ -79,6 +88,7 @@ private:
     Steady::time_point heldSince_{};  // under holdMutex_, while holds_ > 0
     Steady::duration heldBefore_{0};  // under holdMutex_: held time of the finished holds
 
+    HoldWatcher holdWatcher_;
     Sampler sample_;
     qint64 sampleEveryUs_ = 0;
     qint64 sampleUntilUs_ = 0;

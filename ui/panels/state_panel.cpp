@@ -95,6 +95,15 @@ void updateKeyItem(QTreeWidgetItem* item, const KeyState& key) {
         item->setToolTip(kKeyColumn, key.key);  // the whole name where the column elides it
     setText(item, kTypeColumn, key.type);
     setText(item, kTtlColumn, ttlText(key.ttlMs));
+    // Step's keys and a paused run's keep a day more (limiter.h, kClockStandstillMs).
+    const QString ttlTip =
+        key.ttlMs >= kClockStandstillMs
+            ? tr("Over a day: a Step session's keys, and a paused run's, are kept a day longer "
+                 "than the limiter needs, since its clock stands still while Redis's time goes "
+                 "on. The limit never depends on a TTL.")
+            : QString();
+    if (item->toolTip(kTtlColumn) != ttlTip)
+        item->setToolTip(kTtlColumn, ttlTip);
     setText(item, kSizeColumn, locale.toString(key.size));
 
     QString value;
@@ -135,7 +144,8 @@ StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
         tr("Its Redis type: string (a counter or a value), hash (the limiter's settings), zset "
            "(grants scored by their time)."),
         tr("Time to live: when Redis deletes the key; it only collects old state, the limit "
-           "never depends on it."),
+           "never depends on it. A Step session's keys, and a paused run's, are kept a day "
+           "longer: their clock stands still while Redis's time goes on."),
         tr("String: its length; hash: its fields; zset: its members (the grants it holds)."),
         tr("The value, or the newest fields and members (hover a cell for more)."),
     };
@@ -148,8 +158,12 @@ StatePanel::StatePanel(QWidget* parent) : QWidget(parent) {
     const QFontMetrics metrics = tree->fontMetrics();
     tree->setColumnWidth(kKeyColumn, metrics.horizontalAdvance(QLatin1Char('x')) * 36);
     tree->setColumnWidth(kTypeColumn, metrics.horizontalAdvance(QStringLiteral("stringxx")) + 8);
-    tree->setColumnWidth(kTtlColumn,
-                         metrics.horizontalAdvance(tr("no expiry") + QStringLiteral("xx")) + 8);
+    // Wide enough for "no expiry" and for the two days a stepped token bucket's keys may keep.
+    tree->setColumnWidth(
+        kTtlColumn,
+        std::max(metrics.horizontalAdvance(tr("no expiry")),
+                 metrics.horizontalAdvance(ttlText(2 * (kClockStandstillMs + kStateGraceMs)))) +
+            metrics.horizontalAdvance(QStringLiteral("xx")) + 8);
     tree->setColumnWidth(kSizeColumn, metrics.horizontalAdvance(QStringLiteral("1,000,000x")) + 8);
     tree->header()->setStretchLastSection(true);
     layout->addWidget(tree);
