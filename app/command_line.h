@@ -9,7 +9,8 @@
 
 namespace ratelab::cli {
 
-// Exit codes of the command line (README, "Command line"): stable, scripts depend on them.
+// Exit codes of the command line (docs/command-line.md, "Exit codes"): stable, scripts
+// depend on them.
 //   0 done; 1 failed: an expectation of `run` did not hold, `compare` found a difference above
 //   the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`: Redis
 //   refused every decision, or could not be reached at the end; for `bench`: any decision

@@ -63,7 +63,7 @@ int main(int argc, char* argv[]) {
         window.show();
         ratelab::applyPresentationFlag(window, gui.arguments());
         if (command == QLatin1String("--screenshots")) {
-            // ratelab --screenshots DIR SCENARIO.json [SECONDS]: the README's pictures.
+            // ratelab --screenshots DIR SCENARIO.json [SECONDS]: the documentation's pictures.
             const QStringList rest = gui.arguments().mid(2);
             if (rest.size() < 2) {
                 std::fputs("usage: ratelab --screenshots DIR SCENARIO.json [SECONDS]\n", stderr);

@@ -1,7 +1,10 @@
 # `cpack -G DEB` in the build tree: ratelab_<version>_<arch>.deb installing under /usr. Its
 # dependencies are the Debian runtime packages of the libraries the binary links (found by
 # dpkg-shlibdeps, Debian package dpkg-dev) plus redis-server, which ratelab starts as its
-# managed server, and tzdata for the calendar windows' IANA zones.
+# managed server, and tzdata for the calendar windows' IANA zones. The licence is Apache-2.0
+# (LICENSE); the package says so in /usr/share/doc/ratelab/copyright (resources/debian/copyright,
+# Debian's machine-readable format, installed by RatelabInstall.cmake), where Debian packages
+# declare their licence.
 set(CPACK_PACKAGE_NAME ratelab)
 set(CPACK_PACKAGE_VENDOR "ratelab")
 set(CPACK_PACKAGE_CONTACT "ratelab maintainers <ratelab@localhost>")
@@ -12,6 +15,7 @@ bucket, natural-calendar fixed windows and multi-rule sliding windows. A Qt desk
 window draws decisions live; the command line replays traces, runs scenarios and
 benchmarks the same engine.")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_GENERATOR DEB)

@@ -2,8 +2,9 @@
 # Builds the Debian package (cpack -G DEB) of a built tree and installs it into a scratch root
 # with dpkg-deb -x (the machine's dpkg database is never touched), then checks what a desktop
 # user gets: the binary, the menu entry (desktop-file-validate), every icon size, the examples,
-# the package's dependencies, and that the installed binary runs: --help, and a replay of an
-# installed example, whose CSV must equal the build tree's binary's.
+# the licence (Apache-2.0 in /usr/share/doc/ratelab/copyright), the package's dependencies, and
+# that the installed binary runs: --help, and a replay of an installed example, whose CSV must
+# equal the build tree's binary's.
 #
 #   tests/package_check.sh BUILD_DIR SOURCE_DIR CPACK
 set -euo pipefail
@@ -84,6 +85,17 @@ for kind in scenarios examples; do
         check "example $kind/$(basename "$f")" cmp -s "$f" "$usr/share/ratelab/$kind/$(basename "$f")"
     done
 done
+
+# --- the licence: Debian's machine-readable copyright file -------------------------------------
+copyright=$usr/share/doc/ratelab/copyright
+check "the copyright file is installed" test -f "$copyright"
+check "the copyright file is in Debian's machine-readable format" \
+    grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' "$copyright"
+check "the copyright file declares Apache-2.0" grep -qx 'License: Apache-2.0' "$copyright"
+if [ -f /usr/share/common-licenses/Apache-2.0 ]; then
+    check "LICENSE is the Apache License 2.0 text (Debian's common-licenses copy)" \
+        cmp -s "$source_dir/LICENSE" /usr/share/common-licenses/Apache-2.0
+fi
 
 # --- the installed binary runs ----------------------------------------------------------------
 # No REDIS_URL: ratelab starts (and stops) its own redis-server, as it does from the menu.

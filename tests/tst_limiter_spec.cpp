@@ -1,6 +1,6 @@
-// Limiter spec parsing (README, "Limiter specs"): the valid forms, the round trip through JSON, the
-// JSON written, capacity, equality and the names of types, scopes, units and policies. Refused
-// specs: tst_limiter_spec_errors; spec files: tst_limiter_spec_files.
+// Limiter spec parsing (docs/scenarios.md, "Limiter specs"): the valid forms, the round trip
+// through JSON, the JSON written, capacity, equality and the names of types, scopes, units and
+// policies. Refused specs: tst_limiter_spec_errors; spec files: tst_limiter_spec_files.
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,7 +32,7 @@ void TestLimiterSpec::parseValid_data() {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<LimiterSpec>("expected");
 
-    // The three examples of the README's "Limiter specs", verbatim.
+    // The three examples of docs/scenarios.md's "Limiter specs", verbatim.
     QTest::newRow("design token bucket")
         << QByteArray(R"({"type": "token_bucket",   "name": "api", "scope": "global", )"
                       R"("rate": 10, "interval_ms": 1000})")

@@ -1,5 +1,5 @@
-// Limiter specs refused (README, "Limiter specs"): each bad field named by its JSON path, with
-// what is wrong with it; malformed and deeply nested JSON named by line and column.
+// Limiter specs refused (docs/scenarios.md, "Limiter specs"): each bad field named by its JSON
+// path, with what is wrong with it; malformed and deeply nested JSON named by line and column.
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-// Trace CSV reading (README, "Command line"; traffic/trace.h).
+// Trace CSV reading (docs/command-line.md, "replay"; traffic/trace.h).
 
 #include <QFile>
 #include <QTemporaryDir>

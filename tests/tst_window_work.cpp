@@ -477,7 +477,8 @@ private slots:
         QVERIFY(about);
         const QString text = about->findChild<QTextBrowser*>()->toPlainText();
         QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("Licence")));
+        QVERIFY2(text.contains(QStringLiteral("Licence: Apache License 2.0 (Apache-2.0)")),
+                 qPrintable(text));
         about->close();
     }
 

@@ -11,7 +11,7 @@ namespace ratelab {
 // - in units of 1/u ms, u = rate / gcd(rate, period_ms), when the engine decides the time and
 //   now x u stays below 2^53 for centuries (u <= kMaxUnitsPerMs): {name}:tat:<fingerprint>
 //   [:client] holds the TAT as one integer, {name}:tat:cfg the fingerprint deciding now
-//   (gcra_units.lua, the cheaper script: see bench/README.md);
+//   (gcra_units.lua, the cheaper script: bench/README.md, "Instructions per decision");
 // - otherwise (time: redis, or a rate whose units would not fit) {name}:tat[:client] =
 //   "<q> <r> <rate>/<period>/<burst>", TAT = q + r / rate ms (gcra.lua).
 class GcraLimiter final : public Limiter {

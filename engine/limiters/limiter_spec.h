@@ -35,8 +35,8 @@ struct SlidingRule {
     }
 };
 
-// One limiter as the user configured it (README, "Limiter specs"). Only the fields of its
-// type are meaningful.
+// One limiter as the user configured it (docs/scenarios.md, "Limiter specs"). Only the fields of
+// its type are meaningful.
 struct LimiterSpec {
     LimiterType type = LimiterType::TokenBucket;
     QString name;

@@ -1,4 +1,4 @@
-// Parsing and validation of limiter specs (README, "Limiter specs").
+// Parsing and validation of limiter specs (docs/scenarios.md, "Limiter specs").
 
 #include <QFile>
 #include <QJsonArray>

@@ -10,8 +10,8 @@
 
 namespace ratelab {
 
-// The regression-check parts of a run's report (README, "Regression checks"): the admitted
-// burst and the expectations, in summary.json, the printed summary and JUnit XML.
+// The regression-check parts of a run's report (docs/command-line.md, "Regression checks"): the
+// admitted burst and the expectations, in summary.json, the printed summary and JUnit XML.
 
 // Adds to a limiter's or client's summary.json object one metric per window (burstMetricName:
 // "max_accepted_in_any_<N>ms" on the limiter's clock, "max_admitted_in_any_<N>ms_run_clock" on

@@ -12,7 +12,8 @@ struct LimiterSnapshot;
 struct RunSnapshot;
 
 // A scenario's regression check on one limiter's figures: "<metric> <op> <number>", e.g.
-// "p99_ms < 50" or "max_accepted_in_any_1000ms <= 20" (README, "Regression checks").
+// "p99_ms < 50" or "max_accepted_in_any_1000ms <= 20" (docs/command-line.md, "Regression
+// checks").
 enum class CompareOp { Less, LessEqual, Equal, GreaterEqual, Greater };
 
 struct Expectation {

@@ -1,21 +1,28 @@
-# Sourced by run.sh and test.sh: installs the Debian 12 packages ratelab needs when any is
-# missing (as root, or through sudo). Does nothing when everything is already there.
-# librsvg2-bin renders the icon at build time; dpkg-dev (dpkg-shlibdeps) and desktop-file-utils
-# build and check the Debian package; clang-14 is the second compiler and the fuzzers'.
-# libssl-dev is the TLS transport's (rediss://); openssl makes the TLS tests' certificates.
-RATELAB_PACKAGES=(
-    build-essential cmake pkg-config
+# Sourced by run.sh, test.sh and screenshot.sh: installs the Debian 12 packages ratelab needs
+# when any is missing (as root, or through sudo). Does nothing when everything is already there.
+# The program's packages build and run it (librsvg2-bin renders the icon at build time;
+# libssl-dev is the TLS transport's, rediss://); the tests' add redis-tools (redis-cli makes the
+# test cluster), openssl (the TLS tests' certificates), clang-14 (the second compiler and the
+# fuzzers'), dpkg-dev (dpkg-shlibdeps) and desktop-file-utils (the Debian package's check).
+RATELAB_PROGRAM_PACKAGES=(
+    build-essential cmake pkg-config ninja-build
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
-    libhiredis-dev redis-server redis-tools tzdata
-    libssl-dev openssl
+    libhiredis-dev libssl-dev librsvg2-bin redis-server tzdata
+)
+RATELAB_PACKAGES=(
+    "${RATELAB_PROGRAM_PACKAGES[@]}"
+    redis-tools openssl
     clang-14 libclang-rt-14-dev
-    librsvg2-bin dpkg-dev desktop-file-utils ninja-build
+    dpkg-dev desktop-file-utils
 )
 
+# ratelab_install_deps [PACKAGE...]: the packages named (run.sh: the program's), by default
+# RATELAB_PACKAGES (everything the tests need too).
 ratelab_install_deps() {
     local missing=()
     local pkg
-    for pkg in "${RATELAB_PACKAGES[@]}"; do
+    [ $# -gt 0 ] || set -- "${RATELAB_PACKAGES[@]}"
+    for pkg in "$@"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
             missing+=("$pkg")
         fi
@@ -38,10 +45,17 @@ ratelab_install_deps() {
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# The program alone (run.sh, screenshot.sh): the ratelab target, no test executables (test.sh
+# builds and runs those), -O2 -g (the benchmarks' build), Ninja where installed. A new folder is
+# configured without tests; a folder test.sh made keeps them, and only the program is rebuilt.
 ratelab_build() {
     local build_dir=$1
-    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    cmake --build "$build_dir" -j"$(nproc)"
+    local tests=()
+    [ -f "$build_dir/CMakeCache.txt" ] || tests=(-DRATELAB_BUILD_TESTS=OFF)
+    # shellcheck disable=SC2046 # no generator, or "-G Ninja"
+    cmake -S . -B "$build_dir" $(ratelab_generator "$build_dir") -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+        "${tests[@]}"
+    cmake --build "$build_dir" -j"$(nproc)" --target ratelab
 }
 
 # The build the tests run: -O1 without debug information compiles about a third faster than
@@ -51,7 +65,7 @@ ratelab_build_tests() {
     local build_dir=$1
     # shellcheck disable=SC2046 # no generator, or "-G Ninja"
     cmake -S . -B "$build_dir" $(ratelab_generator "$build_dir") -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG"
+        -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DRATELAB_BUILD_TESTS=ON
     cmake --build "$build_dir" -j"$(nproc)"
 }
 

@@ -70,7 +70,8 @@ TimelineChart::TimelineChart(QWidget* parent)
 
     // No antialiasing: the steps, bands and the limit are all horizontal and vertical lines,
     // which it only blurs, and antialiased fills of the stacked areas were most of the window's
-    // painting at high request rates (bench/README.md, "The window"). Text stays smooth.
+    // painting at high request rates (bench/results/2026-11-23-window-painting.md). Text
+    // stays smooth.
     setRenderHint(QPainter::Antialiasing, false);
     // Items move on every redraw: a BSP index would be rebuilt each time for nothing.
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);

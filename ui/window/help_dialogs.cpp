@@ -14,9 +14,9 @@ QString tr(const char* text) {
     return QCoreApplication::translate("HelpDialogs", text);
 }
 
-// The project has not chosen a licence yet (no LICENSE file): say so rather than guess one.
+// The project's licence (the LICENSE file; the Debian package's copyright file says the same).
 QString licenceLine() {
-    return tr("Licence: none declared yet; the project ships no LICENSE file.");
+    return tr("Licence: Apache License 2.0 (Apache-2.0).");
 }
 
 }  // namespace
