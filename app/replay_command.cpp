@@ -19,6 +19,9 @@ int replayCommand(const QStringList& args) {
         {QStringLiteral("trace"), QStringLiteral("Trace CSV: t_ms,client,permits."),
          QStringLiteral("TRACE")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
+        {QStringLiteral("explain"),
+         QStringLiteral("Two more columns: rule (the deciding rule, 0-based) and reason (why, in "
+                        "one sentence with its numbers).")},
     });
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {QStringLiteral("limiter"), QStringLiteral("trace")})) {
@@ -34,7 +37,9 @@ int replayCommand(const QStringList& args) {
         const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
         checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));
 
-        std::fwrite(replayCsvHeader().constData(), 1, replayCsvHeader().size(), stdout);
+        const bool explain = parser.isSet(QStringLiteral("explain"));
+        const QByteArray header = replayCsvHeader(explain);
+        std::fwrite(header.constData(), 1, header.size(), stdout);
         QByteArray buffer;
         qint64 done = 0;
         auto writeOut = [&] {
@@ -46,7 +51,7 @@ int replayCommand(const QStringList& args) {
             done = replayTrace(
                 router, *limiter, trace,
                 [&](const TraceRow& row, const Decision& d) {
-                    buffer += replayCsvLine(row, d);
+                    buffer += explain ? replayCsvLine(row, d, spec) : replayCsvLine(row, d);
                     if (buffer.size() > 64 * 1024) {
                         writeOut();
                     }

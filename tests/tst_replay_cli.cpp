@@ -118,6 +118,50 @@ private slots:
         ScopedLimiter cleanup(ratelab::loadLimiterSpecFile(spec));
     }
 
+    // --explain keeps the columns as they are and adds the deciding rule and the reason, quoted
+    // per RFC 4180 (it holds commas): a two-rule log refused by its first rule, then by its
+    // second, and granted by the one with the least room left.
+    void explainsEachDecision() {
+        const QString name = uniqueName(QStringLiteral("why"));
+        const QString spec =
+            write(name + QStringLiteral(".json"),
+                  QStringLiteral(R"({"type": "sliding_window", "name": "%1", "rules":
+                               [{"limit": 2, "window_ms": 1000}, {"limit": 3, "window_ms": 10000}]})")
+                      .arg(name)
+                      .toUtf8());
+        const QString trace =
+            write(QStringLiteral("why.csv"),
+                  "t_ms,client,permits\n0,a,1\n100,a,1\n200,a,1\n1500,a,1\n1600,a,1\n");
+        const Result r = run({QStringLiteral("replay"), QStringLiteral("--limiter"), spec,
+                              QStringLiteral("--trace"), trace, QStringLiteral("--explain")});
+        QCOMPARE(r.err, QByteArray());
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.split('\n');
+        QCOMPARE(lines.size(), 7);  // header, 5 rows, the empty end
+        QCOMPARE(lines[0], QByteArray("t_ms,client,permits,allowed,retry_after_ms,remaining,"
+                                      "delay_ms,rule,reason"));
+        QCOMPARE(lines[1], QByteArray("0,a,1,1,0,1,0,0,\"rule 1 of 2 (the least room left): 2 per "
+                                      "1000 ms held 0 of 2 in (-1000 ms, 0 ms], asked 1 → "
+                                      "granted, 1 left\""));
+        QCOMPARE(lines[3], QByteArray("200,a,1,0,800,0,0,0,\"rule 1 of 2 (the longest wait): 2 "
+                                      "per 1000 ms held 2 of 2 in (-800 ms, 200 ms], asked 1 → "
+                                      "refused, retry in 800 ms\""));
+        QCOMPARE(lines[4], QByteArray("1500,a,1,1,0,0,0,1,\"rule 2 of 2 (the least room left): 3 "
+                                      "per 10000 ms held 2 of 3 in (-8500 ms, 1500 ms], asked 1 "
+                                      "→ granted, 0 left\""));
+        QCOMPARE(lines[5], QByteArray("1600,a,1,0,8400,0,0,1,\"rule 2 of 2 (the longest wait): 3 "
+                                      "per 10000 ms held 3 of 3 in (-8400 ms, 1600 ms], asked 1 "
+                                      "→ refused, retry in 8400 ms\""));
+        // Without --explain the same rows carry the same first seven columns.
+        const Result plain = run({QStringLiteral("replay"), QStringLiteral("--limiter"), spec,
+                                  QStringLiteral("--trace"), trace});
+        const QList<QByteArray> plainLines = plain.out.split('\n');
+        for (int i = 1; i <= 5; ++i) {
+            QVERIFY2(lines[i].startsWith(plainLines[i] + ','), lines[i].constData());
+        }
+        ScopedLimiter cleanup(ratelab::loadLimiterSpecFile(spec));
+    }
+
     // No --redis and no REDIS_URL: ratelab starts (and stops) its own redis-server.
     void managedLocalServer() {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

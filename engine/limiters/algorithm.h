@@ -13,6 +13,7 @@
 namespace ratelab {
 
 class Limiter;
+struct Decision;
 class RedisConnection;
 struct LimiterOptions;
 struct LimiterState;
@@ -85,6 +86,12 @@ public:
                                 LimiterState* state) const = 0;
     // Which part of LimiterState readChartState fills.
     virtual ChartKind chartKind() const = 0;
+
+    // --- Explanations ---
+    // Why `decision` went as it did, in one sentence with its numbers (Decision::reason):
+    // "rule 2 of 2: 40 per 10000 ms held 40 of 40 in (08:00:03.100, 08:00:13.100] → refused,
+    // retry in 312 ms".
+    virtual QString reasonText(const LimiterSpec& spec, const Decision& decision) const = 0;
 
 protected:
     // An integer field: its JSON key, its member, and the accepted values (min 0 or 1).

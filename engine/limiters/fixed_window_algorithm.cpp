@@ -11,6 +11,7 @@
 #include "limiters/calendar_window.h"
 #include "limiters/fixed_window_limiter.h"
 #include "limiters/limiter_state.h"
+#include "limiters/reason_text.h"
 #include "limiters/state_keys.h"
 
 namespace ratelab {
@@ -143,6 +144,20 @@ public:
             return true;
         }
         return Algorithm::setNumericParam(spec, path, value);
+    }
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        const QTimeZone zone = zoneForId(spec.timezone);
+        return QStringLiteral("%1 per %2 %3: the window %4 (%5) held %6 of %1, asked %7 → %8")
+            .arg(spec.rate)
+            .arg(spec.interval)
+            .arg(calendarUnitName(spec.unit))
+            .arg(reasonInterval(r.fromMs, r.toMs, false, zone))
+            .arg(spec.timezone.isEmpty() ? QStringLiteral("system zone")
+                                         : QString::fromUtf8(spec.timezone))
+            .arg(r.counted)
+            .arg(r.permits)
+            .arg(reasonOutcome(d));
     }
     ChartKind chartKind() const override { return ChartKind::Windows; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

@@ -4,6 +4,7 @@
 #include "limiters/algorithm_list.h"
 #include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
+#include "limiters/reason_text.h"
 
 namespace ratelab {
 namespace {
@@ -34,6 +35,29 @@ public:
     // The sustained rate.
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.periodMs, bucketMs);
+    }
+    // "TAT now + 4200 ms (tolerance 5000 ms = burst 5 × 1000 ms): allow at now + 200 ms"
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        const qint64 nowUnits = d.atMs * r.unitsPerMs;
+        const auto fromNow = [&](qint64 units) {
+            const qint64 ahead = units - nowUnits;
+            return ahead >= 0 ? QStringLiteral("now + %1").arg(reasonMs(ahead, r.unitsPerMs))
+                              : QStringLiteral("now − %1").arg(reasonMs(-ahead, r.unitsPerMs));
+        };
+        const QString tolerance = QStringLiteral("tolerance %1 = burst %2 × %3")
+                                      .arg(reasonMs(r.tolerance, r.unitsPerMs))
+                                      .arg(spec.burst)
+                                      .arg(reasonMs(spec.periodMs, spec.rate));
+        const QString tat =
+            r.hasTat ? QStringLiteral("TAT %1 (%2)").arg(fromNow(r.tat), tolerance) : tolerance;
+        return QStringLiteral("%1 per %2 ms, %3: allow at %4, asked %5 → %6")
+            .arg(spec.rate)
+            .arg(spec.periodMs)
+            .arg(tat)
+            .arg(fromNow(r.allowAt))
+            .arg(r.permits)
+            .arg(reasonOutcome(d));
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

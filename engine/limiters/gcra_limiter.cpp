@@ -127,9 +127,9 @@ Decision GcraLimiter::decodeUnits(long long value, const ScriptCall& call) const
     return d;
 }
 
-// TAT, the tolerance and allow_at in units of 1/unitsPerMs ms; the packed float-state reply
-// (gcra.lua) carries no TAT: a refusal's allow_at is then now + the wait.
-void GcraLimiter::explain(Decision* d, const ScriptCall& call) const {
+// TAT, the tolerance and allow_at in units of 1/unitsPerMs ms. The float-state script
+// (gcra.lua: Redis's time, or reduced units too fine for one integer) answers no TAT.
+void GcraLimiter::explain(Decision* d, const ScriptCall&) const {
     DecisionReason& r = d->reason;
     r.limit = spec().burst;
     if (r.hasTat) {
@@ -137,9 +137,11 @@ void GcraLimiter::explain(Decision* d, const ScriptCall& call) const {
         r.unitsPerMs = unitsPerMs_;
         return;
     }
-    r.unitsPerMs = 1;
-    r.tolerance = (spec().burst * spec().periodMs) / spec().rate;
-    r.allowAt = d->allowed ? call.atMs : d->atMs + std::max<qint64>(0, d->retryAfterMs);
+    // In 1/rate ms: tolerance = burst x period exactly; a refusal's allow_at to the whole ms
+    // (now + the wait), a grant's at or before now.
+    r.unitsPerMs = spec().rate;
+    r.tolerance = spec().burst * spec().periodMs;
+    r.allowAt = (d->atMs + (d->allowed ? 0 : std::max<qint64>(0, d->retryAfterMs))) * spec().rate;
 }
 
 }  // namespace ratelab

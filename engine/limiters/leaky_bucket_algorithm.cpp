@@ -6,6 +6,7 @@
 #include "limiters/algorithm_list.h"
 #include "limiters/leaky_bucket_limiter.h"
 #include "limiters/limiter_state.h"
+#include "limiters/reason_text.h"
 
 namespace ratelab {
 namespace {
@@ -60,6 +61,20 @@ public:
     // The sustained rate.
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.periodMs, bucketMs);
+    }
+    // "water level 4.200 of 5 (burst 4 + this one): ..."
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        return QStringLiteral(
+                   "%1 per %2 ms: water level %3 of %4 requests (burst %5 + this "
+                   "one), asked %6 → %7")
+            .arg(spec.rate)
+            .arg(spec.periodMs)
+            .arg(double(r.levelMilli) / 1000.0, 0, 'f', 3)
+            .arg(spec.burst + 1)
+            .arg(spec.burst)
+            .arg(r.permits)
+            .arg(reasonOutcome(d));
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

@@ -141,6 +141,7 @@ std::optional<Decision> Limiter::decodeOwnReply(const redisReply*, const ScriptC
 
 Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
     Decision decision = decodeReply(reply, call);
+    decision.reason.permits = call.permits;
     explain(&decision, call);
     return decision;
 }

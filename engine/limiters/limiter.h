@@ -30,6 +30,7 @@ struct Request {
 // every decision; Algorithm::reasonText says it in a sentence. Fields that do not apply to an
 // algorithm keep their defaults.
 struct DecisionReason {
+    qint64 permits = 0;  // the request's
     // The deciding rule (sliding log: for a refusal the violated rule with the largest wait,
     // ties to the lowest index; for a grant the rule with the least room left after it); 0 for
     // single-rule limiters.
@@ -229,7 +230,8 @@ protected:
     // it decides at the request's own now.
     static ScriptCall packedCall(RedisArgs keys, RedisArgs args, const Request& request,
                                  qint64 capacity) {
-        return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0, capacity + 2};
+        return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0,
+                          capacity + 2,    request.permits};
     }
 
 private:

@@ -3,6 +3,7 @@
 #include "limiters/algorithm.h"
 #include "limiters/algorithm_list.h"
 #include "limiters/limiter_state.h"
+#include "limiters/reason_text.h"
 #include "limiters/sliding_counter_limiter.h"
 
 namespace ratelab {
@@ -31,6 +32,22 @@ public:
     }
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.limit, spec.windowMs, bucketMs);
+    }
+    // "estimate 9 = floor(8 × 62.5%) + 4 of 10 in the window [..): ..."
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        return QStringLiteral(
+                   "%1 per %2 ms window: estimate %3 = floor(previous %4 × %5%) + "
+                   "current %6 of %1 in %7, asked %8 → %9")
+            .arg(spec.limit)
+            .arg(spec.windowMs)
+            .arg(r.estimate)
+            .arg(r.previous)
+            .arg(double(r.weightPerMille) / 10.0, 0, 'f', 1)
+            .arg(r.current)
+            .arg(reasonInterval(r.fromMs, r.toMs, false))
+            .arg(r.permits)
+            .arg(reasonOutcome(d));
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

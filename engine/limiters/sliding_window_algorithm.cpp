@@ -10,6 +10,7 @@
 #include "limiters/algorithm.h"
 #include "limiters/algorithm_list.h"
 #include "limiters/limiter_state.h"
+#include "limiters/reason_text.h"
 #include "limiters/sliding_window_limiter.h"
 #include "limiters/state_keys.h"
 
@@ -149,6 +150,25 @@ public:
             return false;
         }
         return true;
+    }
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        const SlidingRule rule = spec.rules.value(r.rule);
+        QString which;
+        if (spec.rules.size() > 1) {
+            which = QStringLiteral("rule %1 of %2 (%3): ")
+                        .arg(r.rule + 1)
+                        .arg(spec.rules.size())
+                        .arg(d.allowed ? QStringLiteral("the least room left")
+                                       : QStringLiteral("the longest wait"));
+        }
+        return which + QStringLiteral("%1 per %2 ms held %3 of %1 in %4, asked %5 → %6")
+                           .arg(rule.limit)
+                           .arg(rule.windowMs)
+                           .arg(r.counted)
+                           .arg(reasonInterval(r.fromMs, r.toMs, true))
+                           .arg(r.permits)
+                           .arg(reasonOutcome(d));
     }
     ChartKind chartKind() const override { return ChartKind::RuleSpans; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

@@ -3,6 +3,7 @@
 #include "limiters/algorithm_list.h"
 #include "limiters/limiter_state.h"
 #include "limiters/permit_record.h"
+#include "limiters/reason_text.h"
 #include "limiters/state_keys.h"
 #include "limiters/token_bucket_limiter.h"
 
@@ -31,6 +32,23 @@ public:
     }
     double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const override {
         return permitsPerBucket(spec.rate, spec.intervalMs, bucketMs);
+    }
+    QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        QString text = QStringLiteral(
+                           "%1 per %2 ms: %3 of %1 permits held in %4, %5 available, "
+                           "asked %6 → %7")
+                           .arg(spec.rate)
+                           .arg(spec.intervalMs)
+                           .arg(r.counted)
+                           .arg(reasonInterval(r.fromMs, r.toMs, true))
+                           .arg(spec.rate - r.counted)
+                           .arg(r.permits)
+                           .arg(reasonOutcome(d));
+        if (r.releaseAtMs >= 0) {
+            text += QStringLiteral(" (enough permits back at %1)").arg(reasonTime(r.releaseAtMs));
+        }
+        return text;
     }
     ChartKind chartKind() const override { return ChartKind::Tokens; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

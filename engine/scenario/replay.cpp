@@ -1,6 +1,7 @@
 #include "scenario/replay.h"
 
 #include "csv_writer.h"
+#include "limiters/algorithm.h"
 
 namespace ratelab {
 
@@ -20,8 +21,23 @@ qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<Tr
     return done;
 }
 
-QByteArray replayCsvHeader() {
-    return QByteArrayLiteral("t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms\n");
+QByteArray replayCsvHeader(bool explain) {
+    return explain ? QByteArrayLiteral(
+                         "t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms,rule,"
+                         "reason\n")
+                   : QByteArrayLiteral(
+                         "t_ms,client,permits,allowed,retry_after_ms,remaining,delay_ms\n");
+}
+
+QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const LimiterSpec& spec) {
+    QByteArray line = replayCsvLine(row, decision);
+    line.chop(1);  // the newline
+    line += ',';
+    line += QByteArray::number(decision.reason.rule);
+    line += ',';
+    appendCsvField(line, algorithmOf(spec).reasonText(spec, decision));
+    line += '\n';
+    return line;
 }
 
 QByteArray replayCsvLine(const TraceRow& row, const Decision& decision) {

@@ -18,8 +18,11 @@ qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<Tr
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop = nullptr);
 
-// The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining".
-QByteArray replayCsvHeader();
+// The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining,
+// delay_ms", and with `explain` two more columns: "rule" (the deciding rule, 0-based; 0 for
+// single-rule limiters) and "reason" (Algorithm::reasonText, quoted per RFC 4180).
+QByteArray replayCsvHeader(bool explain = false);
 QByteArray replayCsvLine(const TraceRow& row, const Decision& decision);
+QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const LimiterSpec& spec);
 
 }  // namespace ratelab

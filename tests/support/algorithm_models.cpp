@@ -61,16 +61,26 @@ Decision GcraModel::decide(const Request& r) {
     const auto remainingAt = [&](i128 t) {
         return qint64(std::max<i128>(0, floorDiv(now + tau - t, T)));
     };
-    if (r.permits > spec_.burst) {
-        return answer(false, -1, remainingAt(tat), r.nowMs);
-    }
-    const i128 newTat = tat + i128(r.permits) * T;
+    const i128 newTat = tat + i128(std::min(r.permits, spec_.burst + 1)) * T;
     const i128 allowAt = newTat - tau;
+    // Why, in ticks of 1/rate ms: max(TAT, now), the tolerance and allow_at.
+    const auto why = [&](Decision d) {
+        d.reason.limit = spec_.burst;
+        d.reason.hasTat = true;
+        d.reason.unitsPerMs = spec_.rate;
+        d.reason.tat = qint64(tat);
+        d.reason.tolerance = qint64(tau);
+        d.reason.allowAt = qint64(allowAt);
+        return d;
+    };
+    if (r.permits > spec_.burst) {
+        return why(answer(false, -1, remainingAt(tat), r.nowMs));
+    }
     if (allowAt <= now) {
         tat_[key] = newTat;
-        return answer(true, 0, remainingAt(newTat), r.nowMs);
+        return why(answer(true, 0, remainingAt(newTat), r.nowMs));
     }
-    return answer(false, qint64(ceilDiv(allowAt, rate)) - r.nowMs, remainingAt(tat), r.nowMs);
+    return why(answer(false, qint64(ceilDiv(allowAt, rate)) - r.nowMs, remainingAt(tat), r.nowMs));
 }
 
 qint64 SlidingCounterModel::estimate(const QString& key, qint64 t) const {
@@ -87,17 +97,36 @@ qint64 SlidingCounterModel::estimate(const QString& key, qint64 t) const {
 Decision SlidingCounterModel::decide(const Request& r) {
     const QString key = scopeKey(spec_, r);
     const qint64 est = estimate(key, r.nowMs);
+    const qint64 w = spec_.windowMs;
+    const qint64 i = qint64(floorDiv(r.nowMs, w));
+    // Why: the two windows' counts, the previous one's weight and the estimate.
+    const auto counts = counts_.value(key);
+    const auto count = [&](qint64 index) {
+        const auto it = counts.find(index);
+        return it == counts.end() ? 0 : it->second;
+    };
+    const auto why = [&](Decision d) {
+        d.reason.limit = spec_.limit;
+        d.reason.counted = est;
+        d.reason.estimate = est;
+        d.reason.previous = count(i - 1);
+        d.reason.current = count(i);
+        d.reason.weightPerMille = (w - (r.nowMs - i * w)) * 1000 / w;
+        d.reason.fromMs = i * w;
+        d.reason.toMs = (i + 1) * w;
+        return d;
+    };
     if (r.permits <= spec_.limit && est + r.permits <= spec_.limit) {
-        counts_[key][qint64(floorDiv(r.nowMs, spec_.windowMs))] += r.permits;
-        return answer(true, 0, spec_.limit - est - r.permits, r.nowMs);
+        counts_[key][i] += r.permits;
+        return why(answer(true, 0, spec_.limit - est - r.permits, r.nowMs));
     }
     const qint64 remaining = std::max<qint64>(0, spec_.limit - est);
     if (r.permits > spec_.limit) {
-        return answer(false, -1, remaining, r.nowMs);
+        return why(answer(false, -1, remaining, r.nowMs));
     }
     const qint64 wait = firstPassing(
-        [&](qint64 w) { return estimate(key, r.nowMs + w) + r.permits <= spec_.limit; });
-    return answer(false, wait, remaining, r.nowMs);
+        [&](qint64 ms) { return estimate(key, r.nowMs + ms) + r.permits <= spec_.limit; });
+    return why(answer(false, wait, remaining, r.nowMs));
 }
 
 qint64 LeakyBucketModel::level(const QString& key, qint64 t) const {
@@ -116,18 +145,26 @@ Decision LeakyBucketModel::decide(const Request& r) {
     const qint64 burst = spec_.burst;
     const qint64 refusedRemaining =
         std::max<qint64>(0, qint64(floorDiv(1000 * burst - x, 1000)) + 1);
+    // Why: the water level found, of burst + 1 requests.
+    const auto why = [&](Decision d) {
+        d.reason.limit = burst + 1;
+        d.reason.levelMilli = x;
+        d.reason.capacityMilli = 1000 * (burst + 1);
+        d.reason.counted = (x + 999) / 1000;
+        return d;
+    };
     if (r.permits > burst + 1) {
-        return answer(false, -1, refusedRemaining, r.nowMs);
+        return why(answer(false, -1, refusedRemaining, r.nowMs));
     }
     if (e <= 1000 * burst) {
         state_[key] = State{e, r.nowMs};
         const qint64 delay =
             spec_.nodelay ? 0 : qint64(floorDiv(i128(e) * spec_.periodMs, i128(spec_.rate) * 1000));
-        return answer(true, 0, qint64(floorDiv(1000 * burst - e, 1000)), r.nowMs, delay);
+        return why(answer(true, 0, qint64(floorDiv(1000 * burst - e, 1000)), r.nowMs, delay));
     }
     const qint64 wait = firstPassing(
         [&](qint64 w) { return level(key, r.nowMs + w) + 1000 * (r.permits - 1) <= 1000 * burst; });
-    return answer(false, wait, refusedRemaining, r.nowMs);
+    return why(answer(false, wait, refusedRemaining, r.nowMs));
 }
 
 }  // namespace ratelab::test

@@ -31,18 +31,29 @@ Decision TokenBucketModel::decide(const Request& r) {
         held += g.permits;
     }
     const qint64 value = spec_.rate - held;
+    // Why: the permits held in (now - interval, now] of the rate.
+    const auto why = [&](Decision d) {
+        d.reason.limit = spec_.rate;
+        d.reason.counted = held;
+        d.reason.fromMs = r.nowMs - spec_.intervalMs;
+        d.reason.toMs = r.nowMs;
+        if (!d.allowed && d.retryAfterMs >= 0) {
+            d.reason.releaseAtMs = r.nowMs + d.retryAfterMs;
+        }
+        return d;
+    };
     if (r.permits > spec_.rate) {
-        return make(false, -1, value, r.nowMs);
+        return why(make(false, -1, value, r.nowMs));
     }
     if (r.permits <= value) {
         grants.push_back({r.nowMs, r.permits});
-        return make(true, 0, value - r.permits, r.nowMs);
+        return why(make(true, 0, value - r.permits, r.nowMs));
     }
     qint64 released = 0;
     for (const Grant& g : grants) {
         released += g.permits;
         if (value + released >= r.permits) {
-            return make(false, g.t + spec_.intervalMs - r.nowMs, value, r.nowMs);
+            return why(make(false, g.t + spec_.intervalMs - r.nowMs, value, r.nowMs));
         }
     }
     qFatal("token bucket model: grants cannot cover a request within the rate");
@@ -54,14 +65,23 @@ FixedWindowModel::FixedWindowModel(const LimiterSpec& spec)
 Decision FixedWindowModel::decide(const Request& r) {
     const CalendarWindow w = windows_.windowAt(r.nowMs);
     qint64& count = counts_[{w.startMs, scopeKey(spec_, r.client)}];
+    // Why: the calendar window's count of its rate.
+    const auto why = [&](Decision d, qint64 counted) {
+        d.reason.limit = spec_.rate;
+        d.reason.counted = counted;
+        d.reason.fromMs = w.startMs;
+        d.reason.toMs = w.endMs;
+        return d;
+    };
     if (r.permits > spec_.rate) {
-        return make(false, -1, spec_.rate - count, r.nowMs);
+        return why(make(false, -1, spec_.rate - count, r.nowMs), count);
     }
     if (count + r.permits > spec_.rate) {
-        return make(false, w.endMs - r.nowMs, spec_.rate - count, r.nowMs);
+        return why(make(false, w.endMs - r.nowMs, spec_.rate - count, r.nowMs), count);
     }
+    const qint64 before = count;
     count += r.permits;
-    return make(true, 0, spec_.rate - count, r.nowMs);
+    return why(make(true, 0, spec_.rate - count, r.nowMs), before);
 }
 
 Decision SlidingWindowModel::decide(const Request& r) {
@@ -70,6 +90,10 @@ Decision SlidingWindowModel::decide(const Request& r) {
     qint64 retry = 0;
     bool violated = false;
     bool tooLarge = false;
+    // The deciding rule: the first too small for the permits, else the violated one with the
+    // longest wait (the first of equal ones), else the one with the least room (the first).
+    int tight = 0, worst = -1, big = -1;
+    std::vector<qint64> counts;
     for (const SlidingRule& rule : spec_.rules) {
         // Grants in (now - window, now], oldest first.
         std::vector<Grant> inWindow;
@@ -80,8 +104,14 @@ Decision SlidingWindowModel::decide(const Request& r) {
                 count += g.permits;
             }
         }
+        const int index = int(counts.size());
+        counts.push_back(count);
+        if (rule.limit - count < remaining) {
+            tight = index;
+        }
         remaining = std::min(remaining, rule.limit - count);
         if (r.permits > rule.limit) {
+            big = big < 0 ? index : big;
             tooLarge = true;
         } else if (count + r.permits > rule.limit) {
             violated = true;
@@ -90,20 +120,32 @@ Decision SlidingWindowModel::decide(const Request& r) {
             for (const Grant& g : inWindow) {
                 seen += g.permits;
                 if (seen >= k) {
-                    retry = std::max(retry, g.t + rule.windowMs - r.nowMs);
+                    const qint64 wait = g.t + rule.windowMs - r.nowMs;
+                    if (worst < 0 || wait > retry) {
+                        worst = index;
+                    }
+                    retry = std::max(retry, wait);
                     break;
                 }
             }
         }
     }
+    const auto why = [&](Decision d, int rule) {
+        d.reason.rule = rule;
+        d.reason.limit = spec_.rules[rule].limit;
+        d.reason.counted = counts[size_t(rule)];
+        d.reason.fromMs = r.nowMs - spec_.rules[rule].windowMs;
+        d.reason.toMs = r.nowMs;
+        return d;
+    };
     if (tooLarge) {
-        return make(false, -1, remaining, r.nowMs);
+        return why(make(false, -1, remaining, r.nowMs), big);
     }
     if (violated) {
-        return make(false, retry, remaining, r.nowMs);
+        return why(make(false, retry, remaining, r.nowMs), worst);
     }
     grants.push_back({r.nowMs, r.permits});
-    return make(true, 0, remaining - r.permits, r.nowMs);
+    return why(make(true, 0, remaining - r.permits, r.nowMs), tight);
 }
 
 ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {

@@ -1,5 +1,7 @@
 #include "support/trace_generator.h"
 
+#include "limiters/algorithm.h"
+
 #include <QRandomGenerator>
 #include <QtTest>
 
@@ -39,11 +41,54 @@ QVector<Request> generateTrace(const TraceShape& shape) {
 }
 
 static QString describe(const Decision& d) {
-    return QStringLiteral("allowed=%1 retry_after_ms=%2 remaining=%3 delay_ms=%4")
+    const DecisionReason& r = d.reason;
+    return QStringLiteral(
+               "allowed=%1 retry_after_ms=%2 remaining=%3 delay_ms=%4 | rule=%5 "
+               "limit=%6 counted=%7 interval=[%8,%9] release=%10 tat=%11/%12 "
+               "tolerance=%13 allow_at=%14 counter=%15,%16,%17,%18 level=%19")
         .arg(d.allowed)
         .arg(d.retryAfterMs)
         .arg(d.remaining)
-        .arg(d.delayMs);
+        .arg(d.delayMs)
+        .arg(r.rule)
+        .arg(r.limit)
+        .arg(r.counted)
+        .arg(r.fromMs)
+        .arg(r.toMs)
+        .arg(r.releaseAtMs)
+        .arg(r.tat)
+        .arg(r.unitsPerMs)
+        .arg(r.tolerance)
+        .arg(r.allowAt)
+        .arg(r.previous)
+        .arg(r.current)
+        .arg(r.weightPerMille)
+        .arg(r.estimate)
+        .arg(r.levelMilli);
+}
+
+// Two times in units of 1/a and 1/b ms are the same instant.
+static bool sameTime(qint64 x, qint64 a, qint64 y, qint64 b) {
+    return __int128(x) * b == __int128(y) * a;
+}
+
+// The reasons agree on everything the model says (it names GCRA's times in 1/rate ms, the
+// limiter in its own units).
+static bool sameReason(const DecisionReason& got, const DecisionReason& want) {
+    if (got.rule != want.rule || got.limit != want.limit || got.counted != want.counted ||
+        got.fromMs != want.fromMs || got.toMs != want.toMs || got.releaseAtMs != want.releaseAtMs ||
+        got.previous != want.previous || got.current != want.current ||
+        got.weightPerMille != want.weightPerMille || got.estimate != want.estimate ||
+        got.levelMilli != want.levelMilli) {
+        return false;
+    }
+    if (!want.hasTat) {
+        return !got.hasTat;
+    }
+    // GCRA's float-state script answers no TAT; its tolerance is still exact.
+    return sameTime(got.tolerance, got.unitsPerMs, want.tolerance, want.unitsPerMs) &&
+           (!got.hasTat || (sameTime(got.tat, got.unitsPerMs, want.tat, want.unitsPerMs) &&
+                            sameTime(got.allowAt, got.unitsPerMs, want.allowAt, want.unitsPerMs)));
 }
 
 void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) {
@@ -58,7 +103,8 @@ void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) 
         const Decision want = model.decide(r);
         const bool same = got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                           got.remaining == want.remaining && got.atMs == r.nowMs &&
-                          got.delayMs == want.delayMs;
+                          got.delayMs == want.delayMs && sameReason(got.reason, want.reason) &&
+                          !algorithmOf(spec).reasonText(spec, got).isEmpty();
         if (!same) {
             const QString message =
                 QStringLiteral("request %1 (t=%2 client=%3 permits=%4): redis %5, model %6")
