@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
@@ -33,6 +34,7 @@ namespace ratelab {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     normalFont_ = font();
     controller_ = new RunController(this);
+    timeAxis_ = new TimeAxis(this);
     buildLayout();
     buildActions();
 
@@ -304,7 +306,7 @@ void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs)
         if (presentation_)
             chart->setPresentation(true);
         chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, startEpochMs);
-        chart->setFollowing(!viewPaused_);
+        chart->setTimeAxis(timeAxis_);  // one time axis: zoom, pan and pause together
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
         chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
         timelineLayout_->addWidget(chart);

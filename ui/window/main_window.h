@@ -36,6 +36,7 @@ class RedissonWatchView;
 class RunController;
 class RunHistory;
 class StatePanel;
+class TimeAxis;
 class TimelineChart;
 class TrafficEditor;
 
@@ -153,6 +154,7 @@ private:
     QTabWidget* views_ = nullptr;
     QVBoxLayout* timelineLayout_ = nullptr;
     QVector<TimelineChart*> timelines_;
+    TimeAxis* timeAxis_ = nullptr;  // the timelines' one time axis (zoom, pan, pause)
     ComparisonTable* comparison_ = nullptr;
     RedisCostView* cost_ = nullptr;
     QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order

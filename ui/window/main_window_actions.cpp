@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
 #include "input_error.h"
 #include "panels/redis_cost_view.h"
@@ -213,9 +214,7 @@ void MainWindow::buildActions() {
         } else {
             statusBar()->clearMessage();
         }
-        for (TimelineChart* t : timelines_) {
-            t->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
-        }
+        timeAxis_->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
         if (!checked && std::exchange(snapshotHeld_, false)) {
             onSnapshot(last_);  // what came while paused (the run may have ended since)
         }
