@@ -35,8 +35,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     normalFont_ = font();
     controller_ = new RunController(this);
     timeAxis_ = new TimeAxis(this);
+    document_ = new ScenarioDocument(this);
+    document_->setSource([this] { return currentScenario(); });
     buildLayout();
     buildActions();
+    setWindowTitle(document_->title());
+    connect(document_, &ScenarioDocument::modifiedChanged, this, &QWidget::setWindowModified);
+    connect(document_, &ScenarioDocument::titleChanged, this, &QWidget::setWindowTitle);
+    connect(document_, &ScenarioDocument::loaded, this, &MainWindow::setScenario);
+    connect(document_, &ScenarioDocument::opened, banner_, &QWidget::hide);
+    connect(document_, &ScenarioDocument::failed, this, &MainWindow::showError);
+    connect(document_, &ScenarioDocument::recentFilesChanged, this, &MainWindow::showRecentFiles);
 
     connect(connection_, &ConnectionBar::targetReady, this, [this](const RedisUrl& url) {
         controller_->setRedisUrl(url);
@@ -46,14 +55,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
-    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::markModified);
-    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::markModified);
+    const auto markModified = [this] { document_->setModified(true); };
+    connect(limiters_, &LimiterListEditor::specsChanged, this, markModified);
+    connect(traffic_, &TrafficEditor::trafficChanged, this, markModified);
     // Start reads "Continue" after Step only while the scenario is the stepped one.
     connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
-    connect(scenarioName_, &QLineEdit::textEdited, this, [this] {
-        markModified();
-        updateTitle();
+    connect(scenarioName_, &QLineEdit::textEdited, this, [this](const QString& name) {
+        document_->setModified(true);
+        document_->setName(name);
     });
 
     connect(controller_, &RunController::started, this, [this] {
@@ -276,18 +286,9 @@ void MainWindow::setScenario(const Scenario& scenario) {
     rebuildTimelines(scenario, 0);
     decisions_->clear();
     stepText_.clear();
-    setWindowModified(false);
-    updateTitle();
+    document_->setName(scenario.name);
+    document_->setModified(false);
     updateEnabled();
-}
-
-void MainWindow::updateTitle() {
-    const QString name = scenarioName_->text().trimmed();
-    setWindowTitle(tr("%1[*] — ratelab").arg(name.isEmpty() ? tr("untitled") : name));
-}
-
-void MainWindow::markModified() {
-    setWindowModified(true);
 }
 
 void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs) {
@@ -472,6 +473,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             qWarning("ratelab: quit before every abandoned limiter's keys were deleted");
     }
     event->accept();
+}
+
+// The [*] mark and the document's modified flag are one: setWindowModified clears or sets it.
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::ModifiedChange && document_ != nullptr)
+        document_->setModified(isWindowModified());
+    QMainWindow::changeEvent(event);
 }
 
 }  // namespace ratelab

@@ -12,6 +12,7 @@
 #include "scenario/scenario.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
+#include "window/scenario_document.h"
 
 class QAction;
 class QDockWidget;
@@ -60,20 +61,20 @@ public:
     // The scenario the editors stand for (nullopt while any field is invalid).
     std::optional<Scenario> currentScenario() const;
     void setScenario(const Scenario& scenario);
-    bool openScenario(const QString& path);  // errors shown in the window's banner
-    // Saves to `path` (".json" added when it has no suffix) and clears the modified mark.
+    // The scenario's file, modified flag, title and recent files: the window shows what the
+    // document holds (its modified flag is the window's [*] mark, both ways) and asks it.
+    ScenarioDocument* document() const { return document_; }
+    // The document's open, save and questions (ScenarioDocument); errors in the window's banner.
+    bool openScenario(const QString& path);
     bool saveScenario(const QString& path);
-    // File → Save: to the open file, or through Save as when there is none or it is a shipped
-    // example (never overwritten without asking for a new name).
     bool save();
     bool saveAs();
     // The current view as a PNG, the run's time buckets as CSV (errors shown in the banner);
     // ".png" and ".csv" are added when the name lacks them. The path written, or empty.
     QString exportViewPng(const QString& path);
     QString exportDataCsv(const QString& path);
-    // Unsaved changes: asks to save, discard or cancel; true when it is fine to go on.
     bool maybeKeepChanges();
-    QString scenarioPath() const { return path_; }
+    QString scenarioPath() const;
 
     // Presentation mode (View menu, F11 / Ctrl+P, `ratelab --presentation`): larger fonts,
     // thicker chart lines, the editors hidden; one click on the toolbar switches back.
@@ -83,8 +84,7 @@ public:
 
     // Where Save as and the exports ask for a file name (a file dialog unless a test sets it);
     // with an empty filter for a folder (the run history's output folders).
-    using PathChooser =
-        std::function<QString(const QString& title, const QString& dir, const QString& filter)>;
+    using PathChooser = ScenarioDocument::PathChooser;
     void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
 
     // For tests and the screenshot demo.
@@ -120,6 +120,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildActions();
@@ -133,9 +134,8 @@ private:
     void forgetAbandonedLimiters();
     void showAdmittedBursts(const RunSnapshot& snapshot);
     void markStep(const StepSession::Step& step);
-    void markModified();
-    void updateTitle();
     void buildFileMenu(QMenu* file);
+    void showRecentFiles(const QStringList& files);
     void buildHelpMenu();
     void buildHistory(QMenu* view);
     void recordRun(const RunSnapshot& snapshot);
@@ -143,7 +143,6 @@ private:
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     void exportPng();
     void exportCsv();
-    void addRecent(const QString& path);
     void restoreSettings();
     void saveSettings();
 
@@ -180,7 +179,7 @@ private:
     QAction* pause_ = nullptr;
     QAction* presentationAction_ = nullptr;
     QMenu* recent_ = nullptr;
-    QString path_;
+    ScenarioDocument* document_ = nullptr;
     PathChooser choosePath_;
     RunSnapshot last_;
     QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
