@@ -10,15 +10,10 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
 #include <algorithm>
-#include <utility>
 
-#include "charts/time_axis.h"
-#include "charts/timeline_chart.h"
 #include "input_error.h"
-#include "panels/redis_cost_view.h"
 #include "run/run_controller.h"
 #include "scenario/run_report.h"
 #include "style/inline_error.h"
@@ -117,13 +112,13 @@ void MainWindow::buildActions() {
             // session go (a name the scenario no longer has, or the same name with another
             // type, whose keys the new run's reset would not find).
             abandoned_ += runningSpecs_ + stepSpecs_;
-            rebuildTimelines(*scenario, 0);
+            runView_->showScenario(*scenario);
         }
         runningSpecs_ = scenario->limiters;
         runScenario_ = *scenario;  // for the run history
         stepSpecs_.clear();
         forgetAbandonedLimiters();
-        cost_->clear();
+        runView_->clearCost();
         controller_->start(*scenario);
         updateEnabled();
     });
@@ -137,8 +132,8 @@ void MainWindow::buildActions() {
         if (!scenario) {
             return;
         }
-        if (timelines_.size() != scenario->limiters.size()) {
-            rebuildTimelines(*scenario, 0);
+        if (runView_->timelines().size() != scenario->limiters.size()) {
+            runView_->showScenario(*scenario);
         }
         // A step session's limiters that the scenario no longer has (renamed, removed).
         for (const LimiterSpec& old : std::as_const(stepSpecs_)) {
@@ -156,7 +151,6 @@ void MainWindow::buildActions() {
     step_->setShortcut(Qt::Key_F10);
     constexpr int kPauseMessageMs = 8000;  // the tooltip keeps saying it
     pause_ = tools->addAction(tr("Pause"), this, [this](bool checked) {
-        viewPaused_ = checked;
         // A virtual clock stops with the view; a real one cannot: the run goes on unseen.
         controller_->setPaused(checked);
         const std::optional<Scenario> scenario = currentScenario();
@@ -171,10 +165,7 @@ void MainWindow::buildActions() {
         } else {
             statusBar()->clearMessage();
         }
-        timeAxis_->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
-        if (!checked && std::exchange(snapshotHeld_, false)) {
-            onSnapshot(last_);  // what came while paused (the run may have ended since)
-        }
+        runView_->setPaused(checked);  // held, zoomed and panned; resumed: the newest drawn
     });
     pause_->setObjectName(QStringLiteral("pauseView"));
     pause_->setToolTip(
@@ -247,7 +238,7 @@ void MainWindow::exportCsv() {
 
 QString MainWindow::exportViewPng(const QString& requested) {
     const QString path = withSuffix(requested, QStringLiteral("png"));
-    if (!views_->currentWidget()->grab().save(path, "PNG")) {
+    if (!runView_->currentWidget()->grab().save(path, "PNG")) {
         showError(tr("Cannot write %1").arg(path));
         return QString();
     }
@@ -257,7 +248,7 @@ QString MainWindow::exportViewPng(const QString& requested) {
 QString MainWindow::exportDataCsv(const QString& requested) {
     const QString path = withSuffix(requested, QStringLiteral("csv"));
     QFile file(path);
-    const QByteArray csv = bucketsCsv(last_);
+    const QByteArray csv = bucketsCsv(runView_->lastSnapshot());
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
         showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
         return QString();
