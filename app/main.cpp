@@ -12,11 +12,11 @@
 #include "compare_command.h"
 #include "replay_command.h"
 #include "run_command.h"
+#include "tools/screenshot_demo.h"
+#include "tools/ui_bench.h"
 #include "watch_command.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
-#include "window/screenshot_demo.h"
-#include "window/ui_bench.h"
 
 namespace {
 

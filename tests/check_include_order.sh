@@ -5,7 +5,10 @@
 #    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
 #    the top-level headers include none of the folders;
 #  - no file under ui/ includes hiredis, a router, a connection or the local server
-#    (background Redis reading is engine/live's job).
+#    (background Redis reading is engine/live's job);
+#  - app/ -> ui/: no file under ui/ includes a header of app/, app/tools/ included (the
+#    screenshot demo and the UI bench are the executable's, not the product library's), and
+#    the tools (app/tools/) include ui/ and engine/ headers and their own, not the rest of app/.
 # Usage: check_include_order.sh SOURCE_DIR    (exit 0 clean, 1 with one line per violation)
 #        check_include_order.sh --self-test   (plants violations in a scratch tree: they must
 #                                              all be found, and a clean tree must pass)
@@ -58,6 +61,22 @@ check() {
         bad=1
     done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis/|redis/redis_router\.h|redis/redis_connection\.h|redis/local_redis_server\.h)' \
                  "$root/ui" --include='*.h' --include='*.cpp')
+
+    while IFS= read -r file; do
+        while IFS= read -r include; do
+            target=${include#*\"}
+            target=${target%\"*}
+            [[ -e "$root/app/$target" ]] || continue
+            if [[ "$file" == "$root"/ui/* ]]; then
+                echo "$file: includes \"$target\" (app/ is above ui/)"
+                bad=1
+            elif [[ "$target" != tools/* ]]; then
+                echo "$file: includes \"$target\" (app/tools/ sees ui/ and engine/, not app/)"
+                bad=1
+            fi
+        done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file")
+    done < <(find "$root/ui" "$root/app/tools" -type f \( -name '*.h' -o -name '*.cpp' \) \
+                 2>/dev/null | sort)
     return $bad
 }
 
@@ -66,11 +85,15 @@ self_test() {
     scratch=$(mktemp -d) || exit 2
     trap 'rm -rf "$scratch"' EXIT
     mkdir -p "$scratch/engine/redis" "$scratch/engine/live" "$scratch/engine/traffic" \
-        "$scratch/engine/stats" "$scratch/ui/window"
+        "$scratch/engine/stats" "$scratch/ui/window" "$scratch/app/tools"
     : >"$scratch/engine/input_limits.h"
+    : >"$scratch/app/command_line.h"
+    : >"$scratch/app/tools/ui_bench.h"
     printf '#include "redis/a.h"\n#include "input_limits.h"\n' >"$scratch/engine/live/ok.h"
     printf '#include "stats/s.h"\n' >"$scratch/engine/traffic/ok.h"
     printf '#include "redis/redis_url.h"\n' >"$scratch/ui/window/ok.cpp"
+    printf '#include "tools/ui_bench.h"\n#include "window/main_window.h"\n' \
+        >"$scratch/app/tools/ok.cpp"
     if ! check "$scratch" >/dev/null; then
         echo "self-test: a clean tree was refused"
         exit 1
@@ -85,6 +108,9 @@ self_test() {
         'ui/window/b.cpp|#include "redis/redis_router.h"'
         'ui/window/c.h|#include "redis/redis_connection.h"'
         'ui/window/d.cpp|#include "redis/local_redis_server.h"'
+        'ui/window/e.cpp|#include "tools/ui_bench.h"'
+        'ui/run/f.h|#include "command_line.h"'
+        'app/tools/g.cpp|#include "command_line.h"'
     )
     local entry path line found
     for entry in "${planted[@]}"; do

@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
 #include "stats/run_snapshot.h"
 #include "support/timeline_runs.h"
@@ -176,12 +177,14 @@ void TestTimelineNavigation::axisShowsTheWholeDuration() {
 // The timelines side by side share one time axis: zooming or panning one while paused applies
 // to all of them, not to that chart only.
 void TestTimelineNavigation::pausedTimelinesZoomTogether() {
+    ratelab::TimeAxis axis;
     QWidget window;
     auto* layout = new QVBoxLayout(&window);
     const LimiterSpec spec = tokenBucket(10, 1000);
     QVector<TimelineChart*> charts;
     for (int i = 0; i < 3; ++i) {
         auto* chart = new TimelineChart(&window);
+        chart->setTimeAxis(&axis);
         chart->setMinimumHeight(200);
         layout->addWidget(chart);
         chart->setLimiter(spec, 1, 100, kStart);

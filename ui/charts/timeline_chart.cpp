@@ -20,6 +20,7 @@
 #include "charts/chart_cost.h"
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
+#include "charts/time_axis.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
 
@@ -86,6 +87,8 @@ TimelineChart::TimelineChart(QWidget* parent)
         else
             layoutOverlay();
     });
+    ownAxis_ = new TimeAxis(this);
+    bindAxis(ownAxis_);
 }
 
 QValueAxis* TimelineChart::addAxis(Qt::Alignment alignment, const QString& title) {

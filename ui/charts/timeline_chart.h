@@ -16,6 +16,8 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
+class TimeAxis;
+
 // The live timeline of one limiter (Qt Charts): accepted, rejected and errors per time bucket
 // (from the run's counts) stacked in that order, so that the top edge is the fired count; the
 // limit as a dashed step over time (live edits change it, each with a marker saying what
@@ -26,8 +28,8 @@ namespace ratelab {
 // X is run time in seconds. While following, the axis shows the whole planned run [0, duration]
 // from before the start to after the end (the last `windowSeconds` only when the duration is
 // unknown); when not following (paused), the mouse wheel zooms and dragging pans, and the
-// timelines that share a parent widget zoom and pan together (one time axis for all). Redraws use
-// QXYSeries::replace with a bounded number of points per series.
+// timelines bound to one TimeAxis zoom, pan and pause together. Redraws use QXYSeries::replace
+// with a bounded number of points per series.
 //
 // The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
 // view owns the series, follows the palette and handles zoom and pan.
@@ -62,10 +64,16 @@ public:
     void setWindowSeconds(double seconds);  // default 30
     // The planned run's duration, known before the first snapshot (snapshots carry it too).
     void setDurationSeconds(double seconds);
-    // The paused view [lo, hi]; also applied to the sibling timelines.
+    // The time axis this chart shares with others (zoom, pan, pause): it shows the axis's
+    // paused range and writes its own zoom and pan there. Null (and the axis's destruction)
+    // goes back to an axis of its own. Not owned.
+    void setTimeAxis(TimeAxis* axis);
+    TimeAxis* timeAxis() const { return axis_; }
+    // The paused view [lo, hi]; through the axis also every chart bound to it.
     void setViewRange(double lo, double hi);
     std::pair<double, double> viewRange() const { return {viewMin_, viewMax_}; }
-    void setFollowing(bool following);  // false: zoom and pan
+    // False: zoom and pan. Set on the axis: every chart bound to it follows or pauses.
+    void setFollowing(bool following);
     bool following() const { return following_; }
 
     static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
@@ -118,6 +126,10 @@ private:
     double clampSpan(double span) const;
     void setView(double lo, double span);
     void applyView(double lo, double hi);
+    void bindAxis(TimeAxis* axis);
+    void showFollowing(bool following);
+    void applyFollowing(bool following);
+    void applyAxisRange(double lo, double hi);
     QLineSeries* tokenSegment(int i);
 
     TimelineModel model_;
@@ -154,6 +166,8 @@ private:
     QVector<TimelineModel::Band> bands_;
     QVector<TimelineModel::Span> spans_;
 
+    TimeAxis* ownAxis_ = nullptr;  // a child: the axis while no shared one is bound
+    TimeAxis* axis_ = nullptr;     // ownAxis_ or the shared axis
     // The visible x range (seconds); while following it is derived from the run time.
     double viewMin_ = 0;
     double viewMax_ = 30;

@@ -1,6 +1,7 @@
 #include "charts/timeline_chart.h"
 
-// The paused view: wheel zoom and drag pan, shared by the timelines side by side.
+// The paused view: wheel zoom and drag pan, shared through the time axis (charts/time_axis.h)
+// by the timelines side by side.
 
 #include <QAreaSeries>
 #include <QChart>
@@ -8,6 +9,8 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+
+#include "charts/time_axis.h"
 
 namespace ratelab {
 namespace {
@@ -24,14 +27,57 @@ void TimelineChart::setViewRange(double lo, double hi) {
     setView(lo, clampSpan(hi - lo));
 }
 
+void TimelineChart::setTimeAxis(TimeAxis* axis) {
+    if (axis == nullptr)
+        axis = ownAxis_;
+    if (axis == axis_)
+        return;
+    disconnect(axis_, nullptr, this, nullptr);
+    bindAxis(axis);
+    // The shared axis decides: pause or follow with it, and paused, show its range.
+    showFollowing(axis->following());
+    if (!following_) {
+        viewMin_ = axis->lo();
+        viewMax_ = axis->hi();
+    }
+    refresh();
+}
+
+void TimelineChart::bindAxis(TimeAxis* axis) {
+    axis_ = axis;
+    connect(axis, &TimeAxis::followingChanged, this, &TimelineChart::applyFollowing);
+    connect(axis, &TimeAxis::rangeChanged, this, &TimelineChart::applyAxisRange);
+    if (axis != ownAxis_) {
+        connect(axis, &QObject::destroyed, this, [this] {
+            // Its own axis takes over where the shared one was.
+            ownAxis_->setFollowing(following_);
+            ownAxis_->setRange(viewMin_, viewMax_);
+            bindAxis(ownAxis_);
+        });
+    }
+}
+
 void TimelineChart::setFollowing(bool following) {
+    if (axis_->following() != following)
+        axis_->setFollowing(following);  // every chart on the axis, this one too
+    else
+        applyFollowing(following);
+}
+
+void TimelineChart::showFollowing(bool following) {
     following_ = following;
     dragging_ = false;
     if (following)
         viewport()->unsetCursor();
     else
         viewport()->setCursor(Qt::OpenHandCursor);
+}
+
+void TimelineChart::applyFollowing(bool following) {
+    showFollowing(following);
     refresh();  // following again snaps back to the last windowSeconds
+    if (!following)
+        axis_->setRange(viewMin_, viewMax_);  // paused where it was: the axis's range
 }
 
 // How wide the paused view may be (seconds).
@@ -42,20 +88,18 @@ double TimelineChart::clampSpan(double span) const {
     return std::clamp(span, kMinViewSpan, widest);
 }
 
-// The paused view: [lo, lo + span], kept at or after run time 0 and showing some data.
+// The paused view: [lo, lo + span], kept at or after run time 0 and showing some data; the
+// other timelines on the axis show it too.
 void TimelineChart::setView(double lo, double span) {
     lo = std::min(lo, std::max(0.0, model_.elapsedSeconds() - span * 0.1));
     lo = std::max(lo, 0.0);
     applyView(lo, lo + span);
-    // One time axis for all the timelines side by side.
-    if (QWidget* parent = parentWidget()) {
-        const auto siblings =
-            parent->findChildren<TimelineChart*>(QString(), Qt::FindDirectChildrenOnly);
-        for (TimelineChart* other : siblings) {
-            if (other != this && !other->following_)
-                other->applyView(lo, lo + span);
-        }
-    }
+    axis_->setRange(lo, lo + span);
+}
+
+void TimelineChart::applyAxisRange(double lo, double hi) {
+    if (!following_ && (lo != viewMin_ || hi != viewMax_))
+        applyView(lo, hi);
 }
 
 void TimelineChart::applyView(double lo, double hi) {

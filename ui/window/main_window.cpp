@@ -6,22 +6,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QSplitter>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
-#include "panels/client_table.h"
-#include "panels/comparison_table.h"
-#include "panels/latency_chart.h"
-#include "panels/redis_cost_view.h"
-#include "panels/state_panel.h"
 #include "run/run_controller.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
@@ -33,8 +24,17 @@ namespace ratelab {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     normalFont_ = font();
     controller_ = new RunController(this);
+    document_ = new ScenarioDocument(this);
+    document_->setSource([this] { return currentScenario(); });
     buildLayout();
     buildActions();
+    setWindowTitle(document_->title());
+    connect(document_, &ScenarioDocument::modifiedChanged, this, &QWidget::setWindowModified);
+    connect(document_, &ScenarioDocument::titleChanged, this, &QWidget::setWindowTitle);
+    connect(document_, &ScenarioDocument::loaded, this, &MainWindow::setScenario);
+    connect(document_, &ScenarioDocument::opened, banner_, &QWidget::hide);
+    connect(document_, &ScenarioDocument::failed, this, &MainWindow::showError);
+    connect(document_, &ScenarioDocument::recentFilesChanged, this, &MainWindow::showRecentFiles);
 
     connect(connection_, &ConnectionBar::targetReady, this, [this](const RedisUrl& url) {
         controller_->setRedisUrl(url);
@@ -44,14 +44,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
-    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::markModified);
-    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::markModified);
+    const auto markModified = [this] { document_->setModified(true); };
+    connect(limiters_, &LimiterListEditor::specsChanged, this, markModified);
+    connect(traffic_, &TrafficEditor::trafficChanged, this, markModified);
     // Start reads "Continue" after Step only while the scenario is the stepped one.
     connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
-    connect(scenarioName_, &QLineEdit::textEdited, this, [this] {
-        markModified();
-        updateTitle();
+    connect(scenarioName_, &QLineEdit::textEdited, this, [this](const QString& name) {
+        document_->setModified(true);
+        document_->setName(name);
     });
 
     connect(controller_, &RunController::started, this, [this] {
@@ -61,10 +62,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         stepText_.clear();
         updateEnabled();
     });
-    connect(controller_, &RunController::snapshotReady, this, &MainWindow::onSnapshot);
+    // The run view draws every snapshot, state and step (connected first, drawn first).
     connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
-        onSnapshot(s);
-        showAdmittedBursts(s);
         recordRun(s);
         forgetAbandonedLimiters();  // again: a decision in flight at the rename may have written
         updateEnabled();
@@ -80,28 +79,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::decided, this,
             [this](const StepSession::Step& step, const QStringList& names) {
                 decisions_->addStep(step, names);
-                markStep(step);
                 if (decisionsDock_->isHidden()) {
                     decisionsDock_->show();
                     fitBottomDocks();
                 }
                 decisionsDock_->raise();
             });
-    connect(controller_, &RunController::stateReady, this,
-            [this](int i, const LimiterState& state) {
-                // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
-                QVector<LimiterState>& pending = pendingStates_[i];
-                pending.push_back(state);
-                if (pending.size() > kMaxPendingStates)
-                    pending.remove(0, pending.size() - kMaxPendingStates);
-            });
-    // The key listing is read only while the state tab is shown (setKeyListing below).
-    connect(controller_, &RunController::keysReady, this,
-            [this](int i, const LimiterState& state) { state_->updateState(i, state); });
-    connect(controller_, &RunController::stateFailed, this,
-            [this](int i, const QString& message) { state_->showError(i, message); });
-    connect(controller_, &RunController::costReady, this,
-            [this](const RunCost& cost) { cost_->updateCost(cost, limiterNames_); });
 
     restoreSettings();
     updateEnabled();
@@ -129,34 +112,13 @@ void MainWindow::buildLayout() {
     banner_->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(banner_);
 
-    views_ = new QTabWidget(central);
-    views_->setObjectName(QStringLiteral("views"));
-    auto* scroll = new QScrollArea(views_);
-    scroll->setWidgetResizable(true);
-    auto* timelineHost = new QWidget(scroll);
-    timelineLayout_ = new QVBoxLayout(timelineHost);
-    scroll->setWidget(timelineHost);
-    views_->addTab(scroll, tr("Timelines"));
-
-    auto* compare = new QSplitter(Qt::Vertical, views_);
-    comparison_ = new ComparisonTable(compare);
-    cost_ = new RedisCostView(compare);
-    auto* lower = new QSplitter(Qt::Horizontal, compare);
-    clients_ = new ClientTable(lower);
-    latency_ = new LatencyChart(lower);
-    views_->addTab(compare, tr("Comparison"));
-
-    state_ = new StatePanel(views_);
-    views_->addTab(state_, tr("Redis state"));
+    runView_ = new RunView(controller_, central);
     // Attach to a live Redisson RRateLimiter on the bar's Redis (read-only, its own thread).
-    redisson_ = new RedissonWatchView(views_);
+    redisson_ = new RedissonWatchView(runView_);
     redisson_->setObjectName(QStringLiteral("redissonWatch"));
-    views_->addTab(redisson_, tr("Redisson limiter"));
+    runView_->addTab(redisson_, tr("Redisson limiter"));
     connect(connection_, &ConnectionBar::targetReady, redisson_, &RedissonWatchView::setRedisUrl);
-    // The key tree costs Redis reads and UI time with many keys: read only while it is shown.
-    connect(views_, &QTabWidget::currentChanged, this,
-            [this] { controller_->setKeyListing(views_->currentWidget() == state_); });
-    layout->addWidget(views_, 1);
+    layout->addWidget(runView_, 1);
     setCentralWidget(central);
 
     editorsDock_ = new QDockWidget(tr("Scenario"), this);
@@ -191,6 +153,7 @@ void MainWindow::buildLayout() {
     accounting_->setObjectName(QStringLiteral("accountingLine"));
     accounting_->setWordWrap(true);
     statusBar()->addWidget(accounting_, 1);
+    connect(runView_, &RunView::accountingChanged, accounting_, &QLabel::setText);
 }
 
 void MainWindow::updateEnabled() {
@@ -271,97 +234,12 @@ void MainWindow::setScenario(const Scenario& scenario) {
     expectations_ = scenario.expectations;
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
-    rebuildTimelines(scenario, 0);
+    runView_->showScenario(scenario);
     decisions_->clear();
     stepText_.clear();
-    setWindowModified(false);
-    updateTitle();
+    document_->setName(scenario.name);
+    document_->setModified(false);
     updateEnabled();
-}
-
-void MainWindow::updateTitle() {
-    const QString name = scenarioName_->text().trimmed();
-    setWindowTitle(tr("%1[*] — ratelab").arg(name.isEmpty() ? tr("untitled") : name));
-}
-
-void MainWindow::markModified() {
-    setWindowModified(true);
-}
-
-void MainWindow::rebuildTimelines(const Scenario& scenario, qint64 startEpochMs) {
-    for (TimelineChart* t : timelines_) {
-        t->deleteLater();
-    }
-    timelines_.clear();
-    latestStates_.clear();
-    pendingStates_.clear();
-    snapshotHeld_ = false;
-    controller_->forgetFinishedRun();
-    QStringList names;
-    for (const LimiterSpec& spec : scenario.limiters) {
-        auto* chart = new TimelineChart(timelineLayout_->parentWidget());
-        chart->setMinimumHeight(260);
-        if (presentation_)
-            chart->setPresentation(true);
-        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, startEpochMs);
-        chart->setFollowing(!viewPaused_);
-        chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
-        chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
-        timelineLayout_->addWidget(chart);
-        timelines_.push_back(chart);
-        names.push_back(spec.name);
-    }
-    state_->setLimiterNames(names);
-}
-
-void MainWindow::onSnapshot(const RunSnapshot& snapshot) {
-    const bool restarted = snapshot.startEpochMs != last_.startEpochMs;
-    last_ = snapshot;
-    if (restarted) {
-        for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
-            timelines_[i]->setLimiter(snapshot.limiters[i].spec,
-                                      snapshot.limiters[i].clients.size(), snapshot.bucketMs,
-                                      snapshot.startEpochMs);
-        }
-    }
-    QStringList lines;
-    limiterNames_.clear();
-    for (const LimiterSnapshot& l : snapshot.limiters) {
-        limiterNames_ << l.spec.name;
-        lines << tr("%1: fired %2 = accepted %3 + rejected %4 + errors %5")
-                     .arg(l.spec.name)
-                     .arg(l.fired)
-                     .arg(l.accepted)
-                     .arg(l.rejected)
-                     .arg(l.errors);
-        if (l.errorsOpen > 0 || l.errorsClosed > 0) {
-            lines.last() += tr(" (%1 let through, %2 refused by on_error %3)")
-                                .arg(l.errorsOpen)
-                                .arg(l.errorsClosed)
-                                .arg(failurePolicyName(l.spec.onError));
-        }
-    }
-    accounting_->setText(lines.join(QStringLiteral("   ·   ")));
-    if (viewPaused_) {
-        snapshotHeld_ = true;
-        return;
-    }
-    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
-        // Every reading that came since (a virtual run's, each at its own run time), in order.
-        const QVector<LimiterState> pending = pendingStates_.take(i);
-        for (const LimiterState& state : pending) {
-            timelines_[i]->updateFrom(snapshot, i, &state);
-            latestStates_[i] = state;
-        }
-        if (!pending.isEmpty())
-            continue;
-        const auto state = latestStates_.constFind(i);
-        timelines_[i]->updateFrom(snapshot, i,
-                                  state == latestStates_.cend() ? nullptr : &state.value());
-    }
-    comparison_->updateFrom(snapshot);
-    clients_->updateFrom(snapshot);
-    latency_->updateFrom(snapshot);
 }
 
 void MainWindow::onLimitersEdited() {
@@ -374,7 +252,6 @@ void MainWindow::onLimitersEdited() {
         showError(tr("Adding or removing limiters applies to the next run"));
         return;
     }
-    const double now = double(last_.elapsedUs) / 1e6;
     for (int i = 0; i < specs.size(); ++i) {
         LimiterSpec spec = specs[i];
         if (spec == runningSpecs_[i])
@@ -392,9 +269,8 @@ void MainWindow::onLimitersEdited() {
         controller_->updateLimiter(i, spec);
         if (spec.name != old.name)
             controller_->deleteLimiterKeys(old);
-        const bool resets = spec.type == LimiterType::FixedWindow || spec.name != old.name;
-        timelines_[i]->addMarker(
-            now, resets ? tr("config changed: counters reset") : tr("config changed"));
+        runView_->markLimiterChange(i,
+                                    spec.type == LimiterType::FixedWindow || spec.name != old.name);
         runningSpecs_[i] = spec;
         emit limiterApplied(i, spec);
     }
@@ -409,39 +285,6 @@ bool MainWindow::confirmRename(const QString& from, const QString& to) {
     box.setObjectName(QStringLiteral("confirmRename"));
     box.setDefaultButton(QMessageBox::No);
     return box.exec() == QMessageBox::Yes;
-}
-
-// The busiest interval of each limiter, marked on its timeline once the run has finished (the
-// snapshot gives ms since the run's start; the timelines draw epoch ms on the run's clock).
-void MainWindow::showAdmittedBursts(const RunSnapshot& snapshot) {
-    const auto onTimeline = [&snapshot](const std::vector<BusiestInterval>& bursts) {
-        QVector<BusiestInterval> intervals;
-        for (BusiestInterval interval : bursts) {
-            interval.fromMs += snapshot.startEpochMs;
-            interval.firstMs += snapshot.startEpochMs;
-            interval.lastMs += snapshot.startEpochMs;
-            intervals.push_back(interval);
-        }
-        return intervals;
-    };
-    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
-        const LimiterSnapshot& limiter = snapshot.limiters[i];
-        timelines_[i]->setBusiestIntervals(onTimeline(limiter.admittedBurst),
-                                           onTimeline(limiter.admittedBurstRunClock));
-    }
-}
-
-// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
-void MainWindow::markStep(const StepSession::Step& step) {
-    if (step.index < 0 || last_.startEpochMs == 0)
-        return;
-    const double x = double(step.nowMs - last_.startEpochMs) / 1000.0;
-    for (int i = 0; i < timelines_.size() && size_t(i) < step.decisions.size(); ++i) {
-        const QString outcome = !step.errors.value(i).isEmpty()     ? tr("error")
-                                : step.decisions[size_t(i)].allowed ? tr("allowed")
-                                                                    : tr("rejected");
-        timelines_[i]->addMarker(x, tr("step #%1: %2").arg(step.index + 1).arg(outcome));
-    }
 }
 
 // Deletes the keys of the limiters this window created and left behind.
@@ -470,6 +313,13 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             qWarning("ratelab: quit before every abandoned limiter's keys were deleted");
     }
     event->accept();
+}
+
+// The [*] mark and the document's modified flag are one: setWindowModified clears or sets it.
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::ModifiedChange && document_ != nullptr)
+        document_->setModified(isWindowModified());
+    QMainWindow::changeEvent(event);
 }
 
 }  // namespace ratelab

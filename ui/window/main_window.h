@@ -2,16 +2,14 @@
 
 #include <QFont>
 #include <QMainWindow>
-#include <QMap>
 #include <QVector>
-#include <functional>
 #include <memory>
 
-#include "limiters/limiter_state.h"
+#include "run/run_view.h"
 #include "scenario/run_baseline.h"
 #include "scenario/scenario.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
+#include "window/scenario_document.h"
 
 class QAction;
 class QDockWidget;
@@ -20,38 +18,35 @@ class QLineEdit;
 class QMenu;
 class QTabWidget;
 class QToolBar;
-class QVBoxLayout;
 
 namespace ratelab {
 
-class ClientTable;
 class ComparisonTable;
-class RedisCostView;
 class ConnectionBar;
 class DecisionPanel;
 class InlineError;
-class LatencyChart;
 class LimiterListEditor;
 class RedissonWatchView;
 class RunController;
 class RunHistory;
-class StatePanel;
 class TimelineChart;
 class TrafficEditor;
 
-// ratelab's window: the connection bar on top, the limiter and traffic editors on the left,
-// and the live views in the middle (timelines on a shared time axis, the side-by-side
-// comparison with clients and latency, and the limiters' Redis keys), the decisions of Step in a
-// dock below. main_window.cpp builds the layout and shows runs; main_window_actions.cpp holds
-// the menus and the file actions; presentation_mode.cpp the projector look.
+// ratelab's window, a shell around its parts: the connection bar on top, the limiter and traffic
+// editors on the left, the run view in the middle (RunView: the timelines on one time axis, the
+// side-by-side comparison with clients and latency, the limiters' Redis keys; it shows what each
+// run reports) with the Redisson tab, the decisions of Step and the run history in docks below.
+// The scenario's file, title and modified mark are its ScenarioDocument's. The window starts,
+// steps and stops runs, applies live limiter edits and keeps the run toolbar's state.
+// main_window.cpp builds the layout and handles runs; main_window_actions.cpp the menus, the
+// exports and the settings; main_window_history.cpp the run history; presentation_mode.cpp the
+// projector look.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     // Quitting waits at most this long for a run to stop and abandoned limiters' keys to go.
     static constexpr int kQuitWaitMs = 2000;
-    // Readings kept per limiter while they wait to be drawn (the view paused, say).
-    static constexpr int kMaxPendingStates = 4000;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -59,20 +54,20 @@ public:
     // The scenario the editors stand for (nullopt while any field is invalid).
     std::optional<Scenario> currentScenario() const;
     void setScenario(const Scenario& scenario);
-    bool openScenario(const QString& path);  // errors shown in the window's banner
-    // Saves to `path` (".json" added when it has no suffix) and clears the modified mark.
+    // The scenario's file, modified flag, title and recent files: the window shows what the
+    // document holds (its modified flag is the window's [*] mark, both ways) and asks it.
+    ScenarioDocument* document() const { return document_; }
+    // The document's open, save and questions (ScenarioDocument); errors in the window's banner.
+    bool openScenario(const QString& path);
     bool saveScenario(const QString& path);
-    // File → Save: to the open file, or through Save as when there is none or it is a shipped
-    // example (never overwritten without asking for a new name).
     bool save();
     bool saveAs();
     // The current view as a PNG, the run's time buckets as CSV (errors shown in the banner);
     // ".png" and ".csv" are added when the name lacks them. The path written, or empty.
     QString exportViewPng(const QString& path);
     QString exportDataCsv(const QString& path);
-    // Unsaved changes: asks to save, discard or cancel; true when it is fine to go on.
     bool maybeKeepChanges();
-    QString scenarioPath() const { return path_; }
+    QString scenarioPath() const;
 
     // Presentation mode (View menu, F11 / Ctrl+P, `ratelab --presentation`): larger fonts,
     // thicker chart lines, the editors hidden; one click on the toolbar switches back.
@@ -82,19 +77,20 @@ public:
 
     // Where Save as and the exports ask for a file name (a file dialog unless a test sets it);
     // with an empty filter for a folder (the run history's output folders).
-    using PathChooser =
-        std::function<QString(const QString& title, const QString& dir, const QString& filter)>;
+    using PathChooser = ScenarioDocument::PathChooser;
     void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
 
     // For tests and the screenshot demo.
     RunController* controller() const { return controller_; }
     ConnectionBar* connectionBar() const { return connection_; }
-    QTabWidget* views() const { return views_; }
+    // The live views (tabs) and what they show: the run view owns the fan-out of each run.
+    RunView* runView() const { return runView_; }
+    QTabWidget* views() const { return runView_; }
     RedissonWatchView* redissonView() const { return redisson_; }
     QAction* startAction() const { return start_; }
     QAction* stepAction() const { return step_; }
-    QVector<TimelineChart*> timelines() const { return timelines_; }
-    const RunSnapshot& lastSnapshot() const { return last_; }
+    QVector<TimelineChart*> timelines() const { return runView_->timelines(); }
+    const RunSnapshot& lastSnapshot() const { return runView_->lastSnapshot(); }
     QString bannerText() const;
     QString stepText() const;
     DecisionPanel* decisions() const { return decisions_; }
@@ -104,8 +100,8 @@ public:
     // in the "Runs" dock; a baseline (a run of it, or an output folder on disk) drawn over the
     // timelines and added to the comparison table, kept for the next runs until cleared.
     RunHistory* runHistory() const { return history_; }
-    ComparisonTable* comparison() const { return comparison_; }
-    const RunBaseline* baseline() const { return baseline_.get(); }
+    ComparisonTable* comparison() const { return runView_->comparison(); }
+    const RunBaseline* baseline() const { return runView_->baseline(); }
     QDockWidget* runsDock() const { return runsDock_; }
     // Writes run `number`'s output folder (as `ratelab run --out`); errors in the banner.
     bool saveRunFolder(int number, const QString& dir);
@@ -119,22 +115,18 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildActions();
     void buildLayout();
     void updateEnabled();
     void showError(const QString& message);
-    void rebuildTimelines(const Scenario& scenario, qint64 startEpochMs);
-    void onSnapshot(const RunSnapshot& snapshot);
     void onLimitersEdited();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
-    void showAdmittedBursts(const RunSnapshot& snapshot);
-    void markStep(const StepSession::Step& step);
-    void markModified();
-    void updateTitle();
     void buildFileMenu(QMenu* file);
+    void showRecentFiles(const QStringList& files);
     void buildHelpMenu();
     void buildHistory(QMenu* view);
     void recordRun(const RunSnapshot& snapshot);
@@ -142,7 +134,6 @@ private:
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     void exportPng();
     void exportCsv();
-    void addRecent(const QString& path);
     void restoreSettings();
     void saveSettings();
 
@@ -150,15 +141,7 @@ private:
     ConnectionBar* connection_ = nullptr;
     LimiterListEditor* limiters_ = nullptr;
     TrafficEditor* traffic_ = nullptr;
-    QTabWidget* views_ = nullptr;
-    QVBoxLayout* timelineLayout_ = nullptr;
-    QVector<TimelineChart*> timelines_;
-    ComparisonTable* comparison_ = nullptr;
-    RedisCostView* cost_ = nullptr;
-    QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order
-    ClientTable* clients_ = nullptr;
-    LatencyChart* latency_ = nullptr;
-    StatePanel* state_ = nullptr;
+    RunView* runView_ = nullptr;
     RedissonWatchView* redisson_ = nullptr;
     InlineError* banner_ = nullptr;
     QLineEdit* scenarioName_ = nullptr;
@@ -178,19 +161,13 @@ private:
     QAction* pause_ = nullptr;
     QAction* presentationAction_ = nullptr;
     QMenu* recent_ = nullptr;
-    QString path_;
+    ScenarioDocument* document_ = nullptr;
     PathChooser choosePath_;
-    RunSnapshot last_;
-    QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
-    // States not drawn yet, oldest first: a virtual run's readings in run time, every one drawn.
-    QMap<int, QVector<LimiterState>> pendingStates_;
     QVector<LimiterSpec> runningSpecs_;
     // Limiters this window wrote to Redis and then left (renamed mid-run, or a step session's
     // limiters the scenario no longer has): their keys are deleted.
     QVector<LimiterSpec> abandoned_;
     QVector<LimiterSpec> stepSpecs_;  // the limiters of the current step session
-    bool viewPaused_ = false;
-    bool snapshotHeld_ = false;  // last_ came while the view was paused: drawn on resume
     bool presentation_ = false;
     QFont normalFont_;
     // The run history: what the run under way started from, the list, the baseline.
@@ -198,7 +175,6 @@ private:
     RunHistory* history_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
     bool runsDockShown_ = false;  // shown once, by the first run; then as the user leaves it
-    std::shared_ptr<const RunBaseline> baseline_;
 };
 
 }  // namespace ratelab

@@ -1,27 +1,19 @@
-// MainWindow's menus and toolbar, and everything that reads or writes files: scenarios (open,
-// save, recent), exports and the settings (main_window.cpp builds the layout and shows runs).
+// MainWindow's menus and toolbar, the exports and the settings; the scenario's files (open,
+// save, recent) are its ScenarioDocument's (main_window.cpp builds the layout and shows runs).
 
 #include <QAction>
-#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
 #include <algorithm>
-#include <utility>
 
-#include "charts/timeline_chart.h"
 #include "input_error.h"
-#include "panels/redis_cost_view.h"
 #include "run/run_controller.h"
 #include "scenario/run_report.h"
 #include "style/inline_error.h"
@@ -34,36 +26,6 @@
 namespace ratelab {
 namespace {
 
-constexpr int kMaxRecent = 8;
-
-Scenario defaultScenario() {
-    Scenario s;
-    s.name = QStringLiteral("untitled");
-    LimiterSpec fixed;
-    fixed.type = LimiterType::FixedWindow;
-    fixed.name = QStringLiteral("fixed-10-per-s");
-    fixed.rate = 10;
-    fixed.interval = 1;
-    fixed.unit = CalendarUnit::Seconds;
-    fixed.timezone = "UTC";
-    LimiterSpec sliding;
-    sliding.type = LimiterType::SlidingWindow;
-    sliding.name = QStringLiteral("sliding-10-per-s");
-    sliding.rules = {{10, 1000}};
-    LimiterSpec bucket;
-    bucket.type = LimiterType::TokenBucket;
-    bucket.name = QStringLiteral("bucket-10-per-s");
-    bucket.rate = 10;
-    bucket.intervalMs = 1000;
-    s.limiters = {fixed, sliding, bucket};
-    s.traffic.shape.type = ShapeSpec::Type::Poisson;
-    s.traffic.shape.rate = 25;
-    s.traffic.durationS = 60;
-    s.traffic.clients = 4;
-    s.traffic.threads = 2;
-    return s;
-}
-
 // `path` with `suffix` added unless it already ends in it (case-insensitively).
 QString withSuffix(const QString& path, const QString& suffix) {
     return QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) == 0
@@ -74,31 +36,17 @@ QString withSuffix(const QString& path, const QString& suffix) {
 }  // namespace
 
 void MainWindow::buildFileMenu(QMenu* file) {
-    QAction* newScenario = file->addAction(tr("&New scenario"), this, [this] {
-        if (maybeKeepChanges()) {
-            setScenario(defaultScenario());
-            path_.clear();
-        }
-    });
+    QAction* newScenario =
+        file->addAction(tr("&New scenario"), document_, &ScenarioDocument::newScenario);
     newScenario->setShortcut(QKeySequence::New);
-    QAction* open = file->addAction(tr("&Open scenario…"), this, [this] {
-        if (!maybeKeepChanges())
-            return;
-        const QString start = path_.isEmpty() ? examplesDirectory() : path_;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), start,
-                                                          tr("Scenarios (*.json)"));
-        if (!path.isEmpty()) {
-            openScenario(path);
-        }
-    });
+    QAction* open =
+        file->addAction(tr("&Open scenario…"), document_, &ScenarioDocument::openChosen);
     open->setShortcut(QKeySequence::Open);
     QMenu* examples = file->addMenu(tr("&Examples"));
     examples->setObjectName(QStringLiteral("examplesMenu"));
     for (const QString& path : exampleScenarios()) {
-        examples->addAction(QFileInfo(path).completeBaseName(), this, [this, path] {
-            if (maybeKeepChanges())
-                openScenario(path);
-        });
+        examples->addAction(QFileInfo(path).completeBaseName(), document_,
+                            [this, path] { document_->replaceWith(path); });
     }
     examples->setEnabled(!examples->isEmpty());
     recent_ = file->addMenu(tr("Open &recent"));
@@ -134,6 +82,11 @@ void MainWindow::buildActions() {
             return QFileDialog::getExistingDirectory(this, title, dir);
         return QFileDialog::getSaveFileName(this, title, dir, filter);
     };
+    // Save as asks where the window asks (a test's chooser too).
+    document_->setPathChooser(
+        [this](const QString& title, const QString& dir, const QString& filter) {
+            return choosePath_(title, dir, filter);
+        });
     buildFileMenu(menuBar()->addMenu(tr("&File")));
     QToolBar* tools = addToolBar(tr("Run"));
     tools->setObjectName(QStringLiteral("runToolbar"));
@@ -159,13 +112,13 @@ void MainWindow::buildActions() {
             // session go (a name the scenario no longer has, or the same name with another
             // type, whose keys the new run's reset would not find).
             abandoned_ += runningSpecs_ + stepSpecs_;
-            rebuildTimelines(*scenario, 0);
+            runView_->showScenario(*scenario);
         }
         runningSpecs_ = scenario->limiters;
         runScenario_ = *scenario;  // for the run history
         stepSpecs_.clear();
         forgetAbandonedLimiters();
-        cost_->clear();
+        runView_->clearCost();
         controller_->start(*scenario);
         updateEnabled();
     });
@@ -179,8 +132,8 @@ void MainWindow::buildActions() {
         if (!scenario) {
             return;
         }
-        if (timelines_.size() != scenario->limiters.size()) {
-            rebuildTimelines(*scenario, 0);
+        if (runView_->timelines().size() != scenario->limiters.size()) {
+            runView_->showScenario(*scenario);
         }
         // A step session's limiters that the scenario no longer has (renamed, removed).
         for (const LimiterSpec& old : std::as_const(stepSpecs_)) {
@@ -198,7 +151,6 @@ void MainWindow::buildActions() {
     step_->setShortcut(Qt::Key_F10);
     constexpr int kPauseMessageMs = 8000;  // the tooltip keeps saying it
     pause_ = tools->addAction(tr("Pause"), this, [this](bool checked) {
-        viewPaused_ = checked;
         // A virtual clock stops with the view; a real one cannot: the run goes on unseen.
         controller_->setPaused(checked);
         const std::optional<Scenario> scenario = currentScenario();
@@ -213,12 +165,7 @@ void MainWindow::buildActions() {
         } else {
             statusBar()->clearMessage();
         }
-        for (TimelineChart* t : timelines_) {
-            t->setFollowing(!checked);  // paused: zoom with the wheel, pan by dragging
-        }
-        if (!checked && std::exchange(snapshotHeld_, false)) {
-            onSnapshot(last_);  // what came while paused (the run may have ended since)
-        }
+        runView_->setPaused(checked);  // held, zoomed and panned; resumed: the newest drawn
     });
     pause_->setObjectName(QStringLiteral("pauseView"));
     pause_->setToolTip(
@@ -252,75 +199,27 @@ void MainWindow::buildActions() {
 }
 
 bool MainWindow::openScenario(const QString& path) {
-    try {
-        setScenario(loadScenarioFile(path));
-    } catch (const InputError& e) {
-        showError(e.message());
-        return false;
-    }
-    banner_->hide();
-    path_ = path;
-    addRecent(path);
-    return true;
+    return document_->open(path);
+}
+
+bool MainWindow::saveScenario(const QString& path) {
+    return document_->saveTo(path);
 }
 
 bool MainWindow::save() {
-    if (path_.isEmpty() || isShippedExample(path_))
-        return saveAs();
-    return saveScenario(path_);
+    return document_->save();
 }
 
 bool MainWindow::saveAs() {
-    // A shipped example is offered a copy in the user's documents, not the examples directory.
-    QString dir = path_;
-    if (path_.isEmpty() || isShippedExample(path_)) {
-        dir = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                  .filePath(path_.isEmpty() ? QStringLiteral("scenario.json")
-                                            : QFileInfo(path_).fileName());
-    }
-    const QString path = choosePath_(tr("Save scenario as"), dir, tr("Scenarios (*.json)"));
-    return !path.isEmpty() && saveScenario(path);
+    return document_->saveAs();
 }
 
 bool MainWindow::maybeKeepChanges() {
-    if (!isWindowModified())
-        return true;
-    QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
-                    tr("The scenario \"%1\" has unsaved changes. Save them?")
-                        .arg(currentScenario() ? currentScenario()->name : tr("untitled")),
-                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
-    box.setObjectName(QStringLiteral("unsavedChanges"));
-    box.setDefaultButton(QMessageBox::Save);
-    switch (box.exec()) {
-        case QMessageBox::Save:
-            return save();
-        case QMessageBox::Discard:
-            return true;
-        default:
-            return false;
-    }
+    return document_->maybeKeepChanges();
 }
 
-bool MainWindow::saveScenario(const QString& requested) {
-    const QString path =
-        QFileInfo(requested).suffix().isEmpty() ? requested + QStringLiteral(".json") : requested;
-    const std::optional<Scenario> scenario = currentScenario();
-    if (!scenario) {
-        showError(tr("Cannot save: the scenario has errors"));
-        return false;
-    }
-    // The scenario holds no connection details, so no password can end up in the file.
-    QFile file(path);
-    const QByteArray json =
-        QJsonDocument(scenarioToJson(*scenario)).toJson(QJsonDocument::Indented);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(json) != json.size()) {
-        showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
-        return false;
-    }
-    path_ = path;
-    addRecent(path);
-    setWindowModified(false);
-    return true;
+QString MainWindow::scenarioPath() const {
+    return document_->path();
 }
 
 void MainWindow::exportPng() {
@@ -339,7 +238,7 @@ void MainWindow::exportCsv() {
 
 QString MainWindow::exportViewPng(const QString& requested) {
     const QString path = withSuffix(requested, QStringLiteral("png"));
-    if (!views_->currentWidget()->grab().save(path, "PNG")) {
+    if (!runView_->currentWidget()->grab().save(path, "PNG")) {
         showError(tr("Cannot write %1").arg(path));
         return QString();
     }
@@ -349,7 +248,7 @@ QString MainWindow::exportViewPng(const QString& requested) {
 QString MainWindow::exportDataCsv(const QString& requested) {
     const QString path = withSuffix(requested, QStringLiteral("csv"));
     QFile file(path);
-    const QByteArray csv = bucketsCsv(last_);
+    const QByteArray csv = bucketsCsv(runView_->lastSnapshot());
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
         showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
         return QString();
@@ -357,19 +256,11 @@ QString MainWindow::exportDataCsv(const QString& requested) {
     return path;
 }
 
-void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    files.removeAll(path);
-    files.prepend(path);
-    files = files.mid(0, kMaxRecent);
-    settings.setValue(QStringLiteral("recentFiles"), files);
+void MainWindow::showRecentFiles(const QStringList& files) {
     recent_->clear();
     for (const QString& f : files) {
-        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] {
-            if (maybeKeepChanges())
-                openScenario(f);
-        });
+        recent_->addAction(QFileInfo(f).fileName(), document_,
+                           [this, f] { document_->replaceWith(f); });
     }
 }
 
@@ -384,23 +275,8 @@ void MainWindow::restoreSettings() {
         connection_->setSavePassword(true);
         connection_->setPassword(settings.value(QStringLiteral("redis/password")).toString());
     }
-    const QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    for (const QString& f : files) {
-        recent_->addAction(QFileInfo(f).fileName(), this, [this, f] {
-            if (maybeKeepChanges())
-                openScenario(f);
-        });
-    }
-    Scenario scenario = defaultScenario();
-    const QByteArray last = settings.value(QStringLiteral("lastScenario")).toByteArray();
-    if (!last.isEmpty()) {
-        try {
-            scenario = parseScenarioJson(last, QString());
-        } catch (const InputError&) {
-            // An older or damaged saved scenario: start from the default one.
-        }
-    }
-    setScenario(scenario);
+    showRecentFiles(document_->recentFiles());
+    setScenario(document_->restoredScenario());
 }
 
 void MainWindow::saveSettings() {
@@ -424,10 +300,7 @@ void MainWindow::saveSettings() {
     } else {
         settings.remove(QStringLiteral("redis/password"));
     }
-    if (const std::optional<Scenario> scenario = currentScenario()) {
-        settings.setValue(QStringLiteral("lastScenario"),
-                          QJsonDocument(scenarioToJson(*scenario)).toJson(QJsonDocument::Compact));
-    }
+    document_->rememberScenario();
 }
 
 }  // namespace ratelab

@@ -8,9 +8,7 @@
 #include <QDockWidget>
 #include <QMenu>
 
-#include "charts/timeline_chart.h"
 #include "input_error.h"
-#include "panels/comparison_table.h"
 #include "report/output_folder.h"
 #include "style/inline_error.h"
 #include "window/run_history.h"
@@ -128,12 +126,8 @@ void MainWindow::clearBaseline() {
 }
 
 void MainWindow::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
-    baseline_ = std::move(baseline);
-    for (TimelineChart* chart : std::as_const(timelines_))
-        chart->setBaseline(baseline_);
-    comparison_->setBaseline(baseline_);
-    comparison_->updateFrom(last_);
-    history_->setBaselineLabel(baseline_ ? baseline_->label : QString());
+    history_->setBaselineLabel(baseline ? baseline->label : QString());
+    runView_->setBaseline(std::move(baseline));
 }
 
 }  // namespace ratelab

@@ -8,7 +8,7 @@
 #include <QDockWidget>
 #include <QToolBar>
 
-#include "charts/timeline_chart.h"
+#include "run/run_view.h"
 #include "window/main_window.h"
 
 namespace ratelab {
@@ -27,8 +27,7 @@ void MainWindow::setPresentation(bool on) {
             f.setPixelSize(int(f.pixelSize() * kPresentationFontScale));
     }
     setFont(f);
-    for (TimelineChart* chart : std::as_const(timelines_))
-        chart->setPresentation(on);
+    runView_->setPresentation(on);
     editorsDock_->setVisible(!on);
     connectionRow_->setVisible(!on);  // the audience needs the charts, not the URL
     presentationAction_->setChecked(on);

@@ -1,4 +1,4 @@
-#include "window/ui_bench.h"
+#include "tools/ui_bench.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,4 +1,4 @@
-#include "window/screenshot_demo.h"
+#include "tools/screenshot_demo.h"
 
 #include <QAction>
 #include <QApplication>

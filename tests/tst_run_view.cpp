@@ -1,0 +1,173 @@
+// The run view's fan-out without Redis: what the RunController reports (its signals, emitted
+// by the test) reaches every timeline and panel; paused, the newest snapshot waits and is
+// drawn on resume; steps and live edits become markers on each limiter's timeline.
+#include <QSignalSpy>
+#include <QtTest>
+#include <memory>
+
+#include "charts/time_axis.h"
+#include "charts/timeline_chart.h"
+#include "panels/comparison_table.h"
+#include "run/run_controller.h"
+#include "run/run_view.h"
+
+using ratelab::LimiterSnapshot;
+using ratelab::LimiterSpec;
+using ratelab::LimiterType;
+using ratelab::RunController;
+using ratelab::RunSnapshot;
+using ratelab::RunView;
+using ratelab::Scenario;
+using ratelab::StepSession;
+using ratelab::TimelineChart;
+
+namespace {
+
+constexpr qint64 kStart = 1'700'000'040'000;
+
+Scenario twoLimiters() {
+    Scenario s;
+    s.name = QStringLiteral("fan-out");
+    for (const char* name : {"first", "second"}) {
+        LimiterSpec spec;
+        spec.type = LimiterType::TokenBucket;
+        spec.name = QLatin1String(name);
+        spec.rate = 10;
+        spec.intervalMs = 1000;
+        s.limiters << spec;
+    }
+    s.traffic.durationS = 20;
+    s.bucketMs = 100;
+    return s;
+}
+
+// The run at `elapsedMs`, `accepted` of each limiter's decisions accepted in its first bucket.
+RunSnapshot runAt(const Scenario& scenario, qint64 elapsedMs, qint64 accepted) {
+    RunSnapshot run;
+    run.scenarioName = scenario.name;
+    run.startEpochMs = kStart;
+    run.bucketMs = scenario.bucketMs;
+    run.elapsedUs = elapsedMs * 1000;
+    run.durationUs = qint64(scenario.traffic.durationS * 1e6);
+    for (const LimiterSpec& spec : scenario.limiters) {
+        LimiterSnapshot l;
+        l.spec = spec;
+        l.fired = l.accepted = accepted;
+        l.bucketAccepted = QVector<qint64>(200, 0);
+        l.bucketAccepted[0] = accepted;
+        l.bucketRejected = l.bucketErrors = QVector<qint64>(200, 0);
+        run.limiters << l;
+    }
+    return run;
+}
+
+}  // namespace
+
+class TestRunView : public QObject {
+    Q_OBJECT
+
+    // A view of twoLimiters(), its controller never connected: the test emits its signals.
+    std::unique_ptr<RunController> controller_;
+    std::unique_ptr<RunView> view_;
+    const Scenario scenario_ = twoLimiters();
+
+private slots:
+    void init() {
+        controller_ = std::make_unique<RunController>();
+        view_ = std::make_unique<RunView>(controller_.get());
+        view_->showScenario(scenario_);
+    }
+    void cleanup() {
+        view_.reset();
+        controller_.reset();
+    }
+
+    void snapshotReachesEveryView() {
+        QCOMPARE(view_->timelines().size(), 2);
+        for (TimelineChart* chart : view_->timelines())
+            QCOMPARE(chart->timeAxis(), view_->timeAxis());
+        QSignalSpy accounting(view_.get(), &RunView::accountingChanged);
+        emit controller_->snapshotReady(runAt(scenario_, 4000, 7));
+        QCOMPARE(view_->lastSnapshot().elapsedUs, 4'000'000);
+        for (TimelineChart* chart : view_->timelines())
+            QCOMPARE(chart->model().elapsedSeconds(), 4.0);
+        QCOMPARE(view_->comparison()->row(1).value(0), QStringLiteral("second"));
+        QCOMPARE(accounting.count(), 1);
+        QCOMPARE(accounting.first().value(0).toString(),
+                 QStringLiteral("first: fired 7 = accepted 7 + rejected 0 + errors 0   ·   "
+                                "second: fired 7 = accepted 7 + rejected 0 + errors 0"));
+    }
+
+    // Paused: the accounting goes on, the views wait; resumed: the newest snapshot is drawn.
+    void pausedHoldsTheNewestSnapshot() {
+        emit controller_->snapshotReady(runAt(scenario_, 2000, 1));
+        view_->setPaused(true);
+        QVERIFY(!view_->timeAxis()->following());
+        for (TimelineChart* chart : view_->timelines())
+            QVERIFY(!chart->following());
+        QSignalSpy accounting(view_.get(), &RunView::accountingChanged);
+        emit controller_->snapshotReady(runAt(scenario_, 5000, 3));
+        emit controller_->snapshotReady(runAt(scenario_, 6000, 4));
+        QCOMPARE(accounting.count(), 2);
+        QCOMPARE(view_->lastSnapshot().elapsedUs, 6'000'000);
+        for (TimelineChart* chart : view_->timelines())
+            QCOMPARE(chart->model().elapsedSeconds(), 2.0);
+        view_->setPaused(false);
+        for (TimelineChart* chart : view_->timelines()) {
+            QVERIFY(chart->following());
+            QCOMPARE(chart->model().elapsedSeconds(), 6.0);
+        }
+    }
+
+    // Each stepped request marked on every limiter's timeline with its outcome there.
+    void stepsMarkEveryTimeline_data() {
+        QTest::addColumn<bool>("allowed");
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("allowed") << true << QString() << "step #3: allowed";
+        QTest::newRow("rejected") << false << QString() << "step #3: rejected";
+        QTest::newRow("error") << false << "timeout"
+                               << "step #3: error";
+    }
+    void stepsMarkEveryTimeline() {
+        QFETCH(bool, allowed);
+        QFETCH(QString, error);
+        QFETCH(QString, label);
+        emit controller_->snapshotReady(runAt(scenario_, 1000, 1));
+        StepSession::Step step;
+        step.index = 2;
+        step.nowMs = kStart + 1500;
+        step.decisions.resize(2);
+        step.decisions[0].allowed = step.decisions[1].allowed = allowed;
+        step.errors = QStringList{error, error};
+        emit controller_->decided(step,
+                                  QStringList{QStringLiteral("first"), QStringLiteral("second")});
+        for (TimelineChart* chart : view_->timelines()) {
+            QCOMPARE(chart->model().markers().size(), 1);
+            QCOMPARE(chart->model().markers()[0].x, 1.5);
+            QCOMPARE(chart->model().markers()[0].label, label);
+        }
+    }
+
+    // A live edit: a marker on that limiter's timeline at the newest snapshot's run time.
+    void limiterChangeMarked_data() {
+        QTest::addColumn<bool>("reset");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("counters kept") << false << "config changed";
+        QTest::newRow("counters reset") << true << "config changed: counters reset";
+    }
+    void limiterChangeMarked() {
+        QFETCH(bool, reset);
+        QFETCH(QString, label);
+        emit controller_->snapshotReady(runAt(scenario_, 3500, 1));
+        view_->markLimiterChange(1, reset);
+        view_->markLimiterChange(5, reset);  // no such limiter: nothing
+        QVERIFY(view_->timelines()[0]->model().markers().isEmpty());
+        QCOMPARE(view_->timelines()[1]->model().markers().size(), 1);
+        QCOMPARE(view_->timelines()[1]->model().markers()[0].x, 3.5);
+        QCOMPARE(view_->timelines()[1]->model().markers()[0].label, label);
+    }
+};
+
+QTEST_MAIN(TestRunView)
+#include "tst_run_view.moc"

@@ -1,0 +1,220 @@
+#include "run/run_view.h"
+
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <utility>
+
+#include "charts/time_axis.h"
+#include "charts/timeline_chart.h"
+#include "panels/client_table.h"
+#include "panels/comparison_table.h"
+#include "panels/latency_chart.h"
+#include "panels/redis_cost_view.h"
+#include "panels/state_panel.h"
+#include "run/run_controller.h"
+
+namespace ratelab {
+
+RunView::RunView(RunController* controller, QWidget* parent)
+    : QTabWidget(parent), controller_(controller) {
+    setObjectName(QStringLiteral("views"));
+    axis_ = new TimeAxis(this);
+    buildTabs();
+
+    connect(controller_, &RunController::snapshotReady, this, &RunView::showSnapshot);
+    connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
+        showSnapshot(s);
+        showAdmittedBursts(s);
+    });
+    connect(controller_, &RunController::decided, this,
+            [this](const StepSession::Step& step) { markStep(step); });
+    connect(controller_, &RunController::stateReady, this, &RunView::queueState);
+    // The key listing is read only while the state tab is shown (setKeyListing below).
+    connect(controller_, &RunController::keysReady, this,
+            [this](int i, const LimiterState& state) { state_->updateState(i, state); });
+    connect(controller_, &RunController::stateFailed, this,
+            [this](int i, const QString& message) { state_->showError(i, message); });
+    connect(controller_, &RunController::costReady, this,
+            [this](const RunCost& cost) { cost_->updateCost(cost, limiterNames_); });
+    // The key tree costs Redis reads and UI time with many keys: read only while it is shown.
+    connect(this, &QTabWidget::currentChanged, this,
+            [this] { controller_->setKeyListing(currentWidget() == state_); });
+}
+
+void RunView::buildTabs() {
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    auto* timelineHost = new QWidget(scroll);
+    timelineLayout_ = new QVBoxLayout(timelineHost);
+    scroll->setWidget(timelineHost);
+    addTab(scroll, tr("Timelines"));
+
+    auto* compare = new QSplitter(Qt::Vertical, this);
+    comparison_ = new ComparisonTable(compare);
+    cost_ = new RedisCostView(compare);
+    auto* lower = new QSplitter(Qt::Horizontal, compare);
+    clients_ = new ClientTable(lower);
+    latency_ = new LatencyChart(lower);
+    addTab(compare, tr("Comparison"));
+
+    state_ = new StatePanel(this);
+    addTab(state_, tr("Redis state"));
+}
+
+void RunView::showScenario(const Scenario& scenario) {
+    for (TimelineChart* t : std::as_const(timelines_)) {
+        t->deleteLater();
+    }
+    timelines_.clear();
+    latestStates_.clear();
+    pendingStates_.clear();
+    snapshotHeld_ = false;
+    controller_->forgetFinishedRun();
+    QStringList names;
+    for (const LimiterSpec& spec : scenario.limiters) {
+        auto* chart = new TimelineChart(timelineLayout_->parentWidget());
+        chart->setMinimumHeight(260);
+        if (presentation_)
+            chart->setPresentation(true);
+        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, 0);
+        chart->setTimeAxis(axis_);  // one time axis: zoom, pan and pause together
+        chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
+        chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
+        timelineLayout_->addWidget(chart);
+        timelines_.push_back(chart);
+        names.push_back(spec.name);
+    }
+    state_->setLimiterNames(names);
+}
+
+void RunView::setPaused(bool paused) {
+    paused_ = paused;
+    axis_->setFollowing(!paused);  // paused: zoom with the wheel, pan by dragging
+    if (!paused && std::exchange(snapshotHeld_, false)) {
+        drawSnapshot(last_);  // what came while paused (the run may have ended since)
+    }
+}
+
+void RunView::setPresentation(bool on) {
+    presentation_ = on;
+    for (TimelineChart* chart : std::as_const(timelines_))
+        chart->setPresentation(on);
+}
+
+void RunView::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
+    baseline_ = std::move(baseline);
+    for (TimelineChart* chart : std::as_const(timelines_))
+        chart->setBaseline(baseline_);
+    comparison_->setBaseline(baseline_);
+    comparison_->updateFrom(last_);
+}
+
+void RunView::clearCost() {
+    cost_->clear();
+}
+
+void RunView::markLimiterChange(int index, bool countersReset) {
+    if (index < 0 || index >= timelines_.size())
+        return;
+    const double now = double(last_.elapsedUs) / 1e6;
+    timelines_[index]->addMarker(
+        now, countersReset ? tr("config changed: counters reset") : tr("config changed"));
+}
+
+void RunView::queueState(int limiter, const LimiterState& state) {
+    // Drawn with the next snapshot (20 Hz), not redrawn once more per state.
+    QVector<LimiterState>& pending = pendingStates_[limiter];
+    pending.push_back(state);
+    if (pending.size() > kMaxPendingStates)
+        pending.remove(0, pending.size() - kMaxPendingStates);
+}
+
+void RunView::showSnapshot(const RunSnapshot& snapshot) {
+    const bool restarted = snapshot.startEpochMs != last_.startEpochMs;
+    last_ = snapshot;
+    if (restarted) {
+        for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+            timelines_[i]->setLimiter(snapshot.limiters[i].spec,
+                                      snapshot.limiters[i].clients.size(), snapshot.bucketMs,
+                                      snapshot.startEpochMs);
+        }
+    }
+    QStringList lines;
+    limiterNames_.clear();
+    for (const LimiterSnapshot& l : snapshot.limiters) {
+        limiterNames_ << l.spec.name;
+        lines << tr("%1: fired %2 = accepted %3 + rejected %4 + errors %5")
+                     .arg(l.spec.name)
+                     .arg(l.fired)
+                     .arg(l.accepted)
+                     .arg(l.rejected)
+                     .arg(l.errors);
+        if (l.errorsOpen > 0 || l.errorsClosed > 0) {
+            lines.last() += tr(" (%1 let through, %2 refused by on_error %3)")
+                                .arg(l.errorsOpen)
+                                .arg(l.errorsClosed)
+                                .arg(failurePolicyName(l.spec.onError));
+        }
+    }
+    emit accountingChanged(lines.join(QStringLiteral("   ·   ")));
+    if (paused_) {
+        snapshotHeld_ = true;
+        return;
+    }
+    drawSnapshot(snapshot);
+}
+
+void RunView::drawSnapshot(const RunSnapshot& snapshot) {
+    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+        // Every reading that came since (a virtual run's, each at its own run time), in order.
+        const QVector<LimiterState> pending = pendingStates_.take(i);
+        for (const LimiterState& state : pending) {
+            timelines_[i]->updateFrom(snapshot, i, &state);
+            latestStates_[i] = state;
+        }
+        if (!pending.isEmpty())
+            continue;
+        const auto state = latestStates_.constFind(i);
+        timelines_[i]->updateFrom(snapshot, i,
+                                  state == latestStates_.cend() ? nullptr : &state.value());
+    }
+    comparison_->updateFrom(snapshot);
+    clients_->updateFrom(snapshot);
+    latency_->updateFrom(snapshot);
+}
+
+// The busiest interval of each limiter, marked on its timeline once the run has finished (the
+// snapshot gives ms since the run's start; the timelines draw epoch ms on the run's clock).
+void RunView::showAdmittedBursts(const RunSnapshot& snapshot) {
+    const auto onTimeline = [&snapshot](const std::vector<BusiestInterval>& bursts) {
+        QVector<BusiestInterval> intervals;
+        for (BusiestInterval interval : bursts) {
+            interval.fromMs += snapshot.startEpochMs;
+            interval.firstMs += snapshot.startEpochMs;
+            interval.lastMs += snapshot.startEpochMs;
+            intervals.push_back(interval);
+        }
+        return intervals;
+    };
+    for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
+        const LimiterSnapshot& limiter = snapshot.limiters[i];
+        timelines_[i]->setBusiestIntervals(onTimeline(limiter.admittedBurst),
+                                           onTimeline(limiter.admittedBurstRunClock));
+    }
+}
+
+// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
+void RunView::markStep(const StepSession::Step& step) {
+    if (step.index < 0 || last_.startEpochMs == 0)
+        return;
+    const double x = double(step.nowMs - last_.startEpochMs) / 1000.0;
+    for (int i = 0; i < timelines_.size() && size_t(i) < step.decisions.size(); ++i) {
+        const QString outcome = !step.errors.value(i).isEmpty()     ? tr("error")
+                                : step.decisions[size_t(i)].allowed ? tr("allowed")
+                                                                    : tr("rejected");
+        timelines_[i]->addMarker(x, tr("step #%1: %2").arg(step.index + 1).arg(outcome));
+    }
+}
+
+}  // namespace ratelab
