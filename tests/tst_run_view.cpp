@@ -151,17 +151,20 @@ private slots:
 
     // A live edit: a marker on that limiter's timeline at the newest snapshot's run time.
     void limiterChangeMarked_data() {
-        QTest::addColumn<bool>("reset");
+        QTest::addColumn<int>("change");
         QTest::addColumn<QString>("label");
-        QTest::newRow("counters kept") << false << "config changed";
-        QTest::newRow("counters reset") << true << "config changed: counters reset";
+        QTest::newRow("state kept") << int(RunView::StateChange::Kept) << "config changed";
+        QTest::newRow("state reset")
+            << int(RunView::StateChange::Reset) << "config changed: state reset";
+        QTest::newRow("renamed") << int(RunView::StateChange::Renamed)
+                                 << "renamed: fresh state in Redis";
     }
     void limiterChangeMarked() {
-        QFETCH(bool, reset);
+        QFETCH(int, change);
         QFETCH(QString, label);
         emit controller_->snapshotReady(runAt(scenario_, 3500, 1));
-        view_->markLimiterChange(1, reset);
-        view_->markLimiterChange(5, reset);  // no such limiter: nothing
+        view_->markLimiterChange(1, RunView::StateChange(change));
+        view_->markLimiterChange(5, RunView::StateChange(change));  // no such limiter: nothing
         QVERIFY(view_->timelines()[0]->model().markers().isEmpty());
         QCOMPARE(view_->timelines()[1]->model().markers().size(), 1);
         QCOMPARE(view_->timelines()[1]->model().markers()[0].x, 3.5);

@@ -71,6 +71,9 @@ public:
     virtual double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const = 0;
     // The calendar windows a fixed window counts in; none for the other types.
     virtual std::optional<CalendarWindows> calendarWindows(const LimiterSpec& spec) const;
+    // Whether a changed config keeps the state (the sliding log's grants apply to new rules);
+    // the others start afresh (their keys or the config they hold name the config).
+    virtual bool keepsStateOnConfigChange() const { return false; }
     // Every numeric parameter of `spec`, in the spec's order.
     virtual std::vector<NumericParam> numericParams(const LimiterSpec& spec) const;
     // Sets the parameter at `path` (as numericParams names it); false for an unknown path.

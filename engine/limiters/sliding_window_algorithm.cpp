@@ -99,6 +99,8 @@ public:
         return spec;
     }
 
+    // The log holds grants, not a config: new rules count the same grants.
+    bool keepsStateOnConfigChange() const override { return true; }
     // The smallest rule limit.
     qint64 capacity(const LimiterSpec& spec) const override {
         qint64 smallest = 0;

@@ -114,12 +114,16 @@ void RunView::clearCost() {
     cost_->clear();
 }
 
-void RunView::markLimiterChange(int index, bool countersReset) {
+void RunView::markLimiterChange(int index, StateChange change) {
     if (index < 0 || index >= timelines_.size())
         return;
     const double now = double(last_.elapsedUs) / 1e6;
-    timelines_[index]->addMarker(
-        now, countersReset ? tr("config changed: counters reset") : tr("config changed"));
+    QString label = tr("config changed");
+    if (change == StateChange::Reset)
+        label = tr("config changed: state reset");
+    else if (change == StateChange::Renamed)
+        label = tr("renamed: fresh state in Redis");
+    timelines_[index]->addMarker(now, label);
 }
 
 void RunView::queueState(int limiter, const LimiterState& state) {

@@ -55,7 +55,9 @@ public:
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     const RunBaseline* baseline() const { return baseline_.get(); }
     // A live edit reached limiter `index`: a marker at the newest snapshot's run time.
-    void markLimiterChange(int index, bool countersReset);
+    // What a live edit did to a limiter's state in Redis.
+    enum class StateChange { Kept, Reset, Renamed };
+    void markLimiterChange(int index, StateChange change);
     // A run starts: Redis's cost of the previous one goes.
     void clearCost();
 

@@ -13,6 +13,7 @@
 
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
+#include "limiters/algorithm.h"
 #include "run/run_controller.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
@@ -269,8 +270,11 @@ void MainWindow::onLimitersEdited() {
         controller_->updateLimiter(i, spec);
         if (spec.name != old.name)
             controller_->deleteLimiterKeys(old);
-        runView_->markLimiterChange(i,
-                                    spec.type == LimiterType::FixedWindow || spec.name != old.name);
+        using StateChange = RunView::StateChange;
+        const bool reset = spec.type != old.type || !algorithmOf(spec).keepsStateOnConfigChange();
+        runView_->markLimiterChange(i, spec.name != old.name ? StateChange::Renamed
+                                       : reset               ? StateChange::Reset
+                                                             : StateChange::Kept);
         runningSpecs_[i] = spec;
         emit limiterApplied(i, spec);
     }
