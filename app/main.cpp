@@ -10,6 +10,7 @@
 #include "bench_command.h"
 #include "command_line.h"
 #include "compare_command.h"
+#include "explain_command.h"
 #include "replay_command.h"
 #include "run_command.h"
 #include "tools/screenshot_demo.h"
@@ -25,6 +26,8 @@ const char kUsage[] =
     "  ratelab [--presentation]     opens the window (--presentation: for a projector)\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
+    "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
+    "                [--json] [--redis URL]   why one decision went as it did\n"
     "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]\n"
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
@@ -107,6 +110,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("run")) {
         return ratelab::cli::runCommand(args);
+    }
+    if (command == QLatin1String("explain")) {
+        return ratelab::cli::explainCommand(args);
     }
     if (command == QLatin1String("compare")) {
         return ratelab::cli::compareCommand(args);

@@ -6,6 +6,10 @@
 #include "json_input.h"
 #include "limiters/algorithm_list.h"
 #include "limiters/calendar_window.h"
+#include "limiters/limiter.h"
+#include "redis/redis_reply.h"
+
+#include <algorithm>
 
 namespace ratelab {
 
@@ -74,7 +78,8 @@ std::optional<CalendarWindows> Algorithm::calendarWindows(const LimiterSpec&) co
 std::vector<NumericParam> Algorithm::numericParams(const LimiterSpec& spec) const {
     std::vector<NumericParam> params;
     for (const IntField& field : intFields_) {
-        params.push_back({QString(field.key), spec.*field.member, field.min, field.max});
+        params.push_back(
+            {QString(field.key), spec.*field.member, field.min, field.max, field.moreAdmits});
     }
     return params;
 }
@@ -87,6 +92,40 @@ bool Algorithm::setNumericParam(LimiterSpec& spec, const QString& path, qint64 v
         }
     }
     return false;
+}
+
+bool Algorithm::copyState(RedisRouter& connection, const Limiter& from, const Limiter& to,
+                          const Request& request, qint64 ttlMs) const {
+    copyKeys(connection, from, to, request, ttlMs);
+    return true;
+}
+
+qint64 Algorithm::countedSinceMs(const LimiterSpec&, const Decision& decision) const {
+    return decision.reason.fromMs + 1;  // (from, now]
+}
+
+void Algorithm::copyKeys(RedisRouter& c, const Limiter& from, const Limiter& to,
+                         const Request& request, qint64 ttlMs, std::vector<int> skip) {
+    RedisArgs source = from.prepare(request).keys;
+    RedisArgs target = to.prepare(request).keys;
+    const std::vector<std::string> fromExact = from.exactKeys();
+    const std::vector<std::string> toExact = to.exactKeys();
+    source.insert(source.end(), fromExact.begin(), fromExact.end());
+    target.insert(target.end(), toExact.begin(), toExact.end());
+    const std::string ttl = std::to_string(ttlMs);
+    // Each key on its own node: the two limiters' hash tags may live in different slots.
+    for (size_t i = 0; i < source.size() && i < target.size(); ++i) {
+        c.command(to.slot(), {"DEL", target[i]});
+        if (std::find(skip.begin(), skip.end(), int(i)) != skip.end()) {
+            continue;
+        }
+        const RedisReply dump = c.command(from.slot(), {"DUMP", source[i]});
+        if (dump->type == REDIS_REPLY_STRING) {
+            const RedisReply restored = c.command(
+                to.slot(), {"RESTORE", target[i], ttl, std::string(dump->str, dump->len), "REPLACE"});
+            throwIfError(restored.get(), "RESTORE");
+        }
+    }
 }
 
 const std::vector<const Algorithm*>& algorithms() {

@@ -14,7 +14,9 @@ namespace ratelab {
 
 class Limiter;
 struct Decision;
+struct Request;
 class RedisConnection;
+class RedisRouter;
 struct LimiterOptions;
 struct LimiterState;
 
@@ -26,6 +28,22 @@ struct NumericParam {
     qint64 value = 0;
     qint64 min = 1;
     qint64 max = 0;
+    // A larger value admits more (a rate, a limit, a burst); false: a smaller one does (a
+    // window, an interval, a period).
+    bool moreAdmits = true;
+};
+
+// One quota of the IETF httpapi rate-limit header fields for a decision: RateLimit-Policy's
+// "name";q=quota;w=window and RateLimit's "name";r=remaining;t=reset (ms here; the headers
+// say seconds).
+struct HeaderQuota {
+    QString name;
+    qint64 quota = 0;
+    qint64 windowMs = 0;
+    qint64 remaining = 0;
+    // Refused: the wait; granted: when the quota is whole again if nothing else came.
+    qint64 resetMs = 0;
+    bool deciding = true;  // RateLimit names it (the deciding rule's quota)
 };
 
 // What a limiter's chart state holds (LimiterState): the token bucket's available permits, the
@@ -95,6 +113,21 @@ public:
     // "rule 2 of 2: 40 per 10000 ms held 40 of 40 in (08:00:03.100, 08:00:13.100] → refused,
     // retry in 312 ms".
     virtual QString reasonText(const LimiterSpec& spec, const Decision& decision) const = 0;
+    // The decision's quotas for the rate-limit headers: every rule's in RateLimit-Policy, the
+    // deciding ones in RateLimit.
+    virtual std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                                  const Decision& decision) const = 0;
+    // The first instant (epoch ms) whose grants still count against the decision: the
+    // interval of its reason (DecisionReason::fromMs, inclusive for a calendar window);
+    // the counter's previous window; GCRA's and the leaky bucket's last (burst + 1) periods.
+    virtual qint64 countedSinceMs(const LimiterSpec& spec, const Decision& decision) const;
+    // Copies the state one request's decision reads (its scope key's) from limiter `from` to
+    // limiter `to`, of this type and possibly another config, as `to` would hold it: the
+    // "same state" an explanation's counterfactual decides on. False when that state has no
+    // meaning under `to`'s config (a fixed window or counter of another window length).
+    // Read and write commands on both limiters' keys; `ttlMs` is the copies' TTL.
+    virtual bool copyState(RedisRouter& router, const Limiter& from, const Limiter& to,
+                           const Request& request, qint64 ttlMs) const;
 
 protected:
     // An integer field: its JSON key, its member, and the accepted values (min 0 or 1).
@@ -103,7 +136,13 @@ protected:
         qint64 LimiterSpec::*member;
         qint64 min;
         qint64 max;
+        bool moreAdmits = true;  // NumericParam::moreAdmits
     };
+    // copyState's common case: the call's keys (and exact keys) of `from` copied to `to`'s in
+    // the same places (DUMP and RESTORE), but for the positions in `skip`; absent keys stay
+    // absent.
+    static void copyKeys(RedisRouter& router, const Limiter& from, const Limiter& to,
+                         const Request& request, qint64 ttlMs, std::vector<int> skip = {});
     Algorithm(LimiterType type, QString name, std::vector<IntField> intFields,
               std::vector<QLatin1String> otherKeys = {});
     const std::vector<IntField>& intFields() const { return intFields_; }

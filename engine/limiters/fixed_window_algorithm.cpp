@@ -13,6 +13,7 @@
 #include "limiters/limiter_state.h"
 #include "limiters/reason_text.h"
 #include "limiters/state_keys.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {
@@ -135,7 +136,7 @@ public:
     std::vector<NumericParam> numericParams(const LimiterSpec& spec) const override {
         std::vector<NumericParam> params = Algorithm::numericParams(spec);
         params.push_back(
-            {QString(kInterval), spec.interval, 1, CalendarWindows::maxInterval(spec.unit)});
+            {QString(kInterval), spec.interval, 1, CalendarWindows::maxInterval(spec.unit), false});
         return params;
     }
     bool setNumericParam(LimiterSpec& spec, const QString& path, qint64 value) const override {
@@ -158,6 +159,38 @@ public:
             .arg(r.counted)
             .arg(r.permits)
             .arg(reasonOutcome(d));
+    }
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        return {{QStringLiteral("default"), spec.rate, r.toMs - r.fromMs, d.remaining,
+                 r.toMs - d.atMs, true}};
+    }
+    // What the window granted, when both count in the same calendar windows: a full window's
+    // counter stands above the rate (refusals are not taken back), and granted min(it, rate).
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to, const Request& request,
+                   qint64 ttlMs) const override {
+        const LimiterSpec& a = from.spec();
+        const LimiterSpec& b = to.spec();
+        if (a.interval != b.interval || a.unit != b.unit || a.timezone != b.timezone) {
+            return false;
+        }
+        const RedisArgs source = from.prepare(request).keys;
+        const RedisArgs target = to.prepare(request).keys;
+        for (const std::string& k : target) {
+            c.command(to.slot(), {"DEL", k});  // the counter, and the config check's hash
+        }
+        const RedisReply count = c.command(from.slot(), {"GET", source.front()});
+        if (count->type == REDIS_REPLY_STRING) {
+            const qint64 granted =
+                std::min(QByteArray(count->str, int(count->len)).toLongLong(), a.rate);
+            c.command(to.slot(), {"SET", target.front(), std::to_string(granted), "PX",
+                                  std::to_string(ttlMs)});
+        }
+        return true;
+    }
+    qint64 countedSinceMs(const LimiterSpec&, const Decision& d) const override {
+        return d.reason.fromMs;  // [start, end)
     }
     ChartKind chartKind() const override { return ChartKind::Windows; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

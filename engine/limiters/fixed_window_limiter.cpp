@@ -116,4 +116,15 @@ void FixedWindowLimiter::explain(Decision* d, const ScriptCall& call) const {
     r.toMs = call.toMs;
 }
 
+QString FixedWindowLimiter::describeValue(const std::string& key, const QString& value) const {
+    bool ok = false;
+    const qint64 count = value.toLongLong(&ok);
+    if (!ok || count <= spec().rate || key.compare(0, counterPrefix_.size(), counterPrefix_) != 0) {
+        return value;
+    }
+    return QStringLiteral("%1 · %2 granted (refusals counted above the rate)")
+        .arg(count)
+        .arg(spec().rate);
+}
+
 }  // namespace ratelab

@@ -23,6 +23,10 @@ public:
     std::string configKey() const;  // {name}:config {fingerprint, rate} (fixed_window.lua)
     std::string counterKey(qint64 windowStartMs, const QString& client) const;
 
+    // A full window's counter stands above the rate (refusals are not taken back): "12 · 10
+    // granted (refusals counted above the rate)".
+    QString describeValue(const std::string& key, const QString& value) const override;
+
 protected:
     // A one-permit request's reply: 2 x the window's count + reset (fixed_window.lua); notes
     // that a call with the config hash has checked the config.

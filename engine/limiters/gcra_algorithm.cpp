@@ -5,6 +5,7 @@
 #include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
 #include "limiters/reason_text.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace {
@@ -16,7 +17,7 @@ public:
               LimiterType::Gcra, QStringLiteral("gcra"),
               {{QLatin1String("rate"), &LimiterSpec::rate, 1, spec_limits::kMaxAlgoRate},
                {QLatin1String("period_ms"), &LimiterSpec::periodMs, 1,
-                spec_limits::kMaxAlgoPeriodMs},
+                spec_limits::kMaxAlgoPeriodMs, false},
                {QLatin1String("burst"), &LimiterSpec::burst, 1, spec_limits::kMaxAlgoBurst}}) {}
 
     LimiterSpec defaults(const QString& name) const override {
@@ -59,6 +60,29 @@ public:
             .arg(r.permits)
             .arg(reasonOutcome(d));
     }
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        const DecisionReason& r = d.reason;
+        const qint64 tolerance = (spec.burst * spec.periodMs + spec.rate - 1) / spec.rate;
+        qint64 reset = d.retryAfterMs < 0 ? tolerance : d.retryAfterMs;
+        if (d.allowed) {
+            // Whole again when TAT has passed: the TAT the grant left, less now.
+            const qint64 left = r.hasTat ? r.tat - d.atMs * r.unitsPerMs +
+                                               std::min(r.permits, spec.burst) * spec.periodMs *
+                                                   r.unitsPerMs / spec.rate
+                                         : tolerance * r.unitsPerMs;
+            reset = std::max<qint64>(0, (left + r.unitsPerMs - 1) / r.unitsPerMs);
+        }
+        return {{QStringLiteral("default"), spec.burst, tolerance, d.remaining, reset, true}};
+    }
+    // TAT, as `to` keeps it: in its units (rounded up to the next one when `to`'s grid is
+    // coarser) or as "q r config" (the float-state script).
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
+                   const Request& request, qint64 ttlMs) const override;
+    // TAT (the water) reaches back at most (burst + 1) periods' worth of grants.
+    qint64 countedSinceMs(const LimiterSpec& spec, const Decision& d) const override {
+        return d.atMs - ((spec.burst + 1) * spec.periodMs + spec.rate - 1) / spec.rate + 1;
+    }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
@@ -69,6 +93,52 @@ public:
         readGcraLevels(c, static_cast<const GcraLimiter&>(limiter), state);
     }
 };
+
+bool GcraAlgorithm::copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
+                              const Request& request, qint64 ttlMs) const {
+    const auto& a = static_cast<const GcraLimiter&>(from);
+    const auto& b = static_cast<const GcraLimiter&>(to);
+    const std::string source = a.stateKey(request.client);
+    const std::string target = b.stateKey(request.client);
+    c.command(b.slot(), {"DEL", target});
+    const RedisReply value = c.command(a.slot(), {"GET", source});
+    if (value->type != REDIS_REPLY_STRING) {
+        return true;  // no TAT: absent in both
+    }
+    // TAT = num / den ms.
+    const QByteArray text(value->str, int(value->len));
+    __int128 num = 0;
+    __int128 den = 1;
+    if (a.unitState()) {
+        num = text.toLongLong();
+        den = a.unitsPerMs();
+    } else {
+        const QList<QByteArray> parts = text.split(' ');  // "q r config"
+        den = a.spec().rate;
+        num = __int128(parts.value(0).toLongLong()) * den + parts.value(1).toLongLong();
+    }
+    const auto ceilDiv = [](__int128 x, __int128 y) {
+        return x >= 0 ? (x + y - 1) / y : -((-x) / y);
+    };
+    std::string written;
+    if (b.unitState()) {
+        written = std::to_string(qint64(ceilDiv(num * b.unitsPerMs(), den)));
+    } else {
+        const LimiterSpec& s = b.spec();
+        const __int128 ticks = ceilDiv(num * s.rate, den);  // in 1/rate ms
+        __int128 q = ticks / s.rate;
+        __int128 r = ticks % s.rate;
+        if (r < 0) {
+            r += s.rate;
+            q -= 1;
+        }
+        written = std::to_string(qint64(q)) + ' ' + std::to_string(qint64(r)) + ' ' +
+                  std::to_string(s.rate) + '/' + std::to_string(s.periodMs) + '/' +
+                  std::to_string(s.burst);
+    }
+    c.command(b.slot(), {"SET", target, written, "PX", std::to_string(ttlMs)});
+    return true;
+}
 
 }  // namespace
 

@@ -19,7 +19,7 @@ public:
         : Algorithm(LimiterType::LeakyBucket, QStringLiteral("leaky_bucket"),
                     {{QLatin1String("rate"), &LimiterSpec::rate, 1, spec_limits::kMaxAlgoRate},
                      {QLatin1String("period_ms"), &LimiterSpec::periodMs, 1,
-                      spec_limits::kMaxAlgoPeriodMs},
+                      spec_limits::kMaxAlgoPeriodMs, false},
                      // 0: no queue, only the request itself
                      {QLatin1String("burst"), &LimiterSpec::burst, 0, spec_limits::kMaxAlgoBurst}},
                     {kNodelay}) {}
@@ -75,6 +75,22 @@ public:
             .arg(spec.burst)
             .arg(r.permits)
             .arg(reasonOutcome(d));
+    }
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        const qint64 leak = spec.rate * 1000;  // milli-requests per period
+        const qint64 window = ((spec.burst + 1) * 1000 * spec.periodMs + leak - 1) / leak;
+        qint64 reset = d.retryAfterMs < 0 ? window : d.retryAfterMs;
+        if (d.allowed) {
+            // The excess the grant left drains (as levelFound counts) after this long.
+            const qint64 excess = d.reason.levelMilli + 1000 * (d.reason.permits - 1);
+            reset = (excess + 1000) * spec.periodMs / leak + 1;
+        }
+        return {{QStringLiteral("default"), spec.burst + 1, window, d.remaining, reset, true}};
+    }
+    // TAT (the water) reaches back at most (burst + 1) periods' worth of grants.
+    qint64 countedSinceMs(const LimiterSpec& spec, const Decision& d) const override {
+        return d.atMs - ((spec.burst + 1) * spec.periodMs + spec.rate - 1) / spec.rate + 1;
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

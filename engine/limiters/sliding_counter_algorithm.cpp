@@ -16,7 +16,7 @@ public:
               LimiterType::SlidingCounter, QStringLiteral("sliding_counter"),
               {{QLatin1String("limit"), &LimiterSpec::limit, 1, spec_limits::kMaxCounterLimit},
                {QLatin1String("window_ms"), &LimiterSpec::windowMs, 1,
-                spec_limits::kMaxAlgoPeriodMs}}) {}
+                spec_limits::kMaxAlgoPeriodMs, false}}) {}
 
     LimiterSpec defaults(const QString& name) const override {
         LimiterSpec spec;
@@ -48,6 +48,26 @@ public:
             .arg(reasonInterval(r.fromMs, r.toMs, false))
             .arg(r.permits)
             .arg(reasonOutcome(d));
+    }
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        // A grant weighs on this window and the next: whole again when the next one ends.
+        const qint64 offset = d.atMs - d.reason.fromMs;
+        return {{QStringLiteral("default"), spec.limit, spec.windowMs, d.remaining,
+                 d.allowed || d.retryAfterMs < 0 ? 2 * spec.windowMs - offset : d.retryAfterMs,
+                 true}};
+    }
+    // The two windows' counts, when both count in windows of the same length.
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
+                   const Request& request, qint64 ttlMs) const override {
+        if (from.spec().windowMs != to.spec().windowMs) {
+            return false;
+        }
+        copyKeys(c, from, to, request, ttlMs);
+        return true;
+    }
+    qint64 countedSinceMs(const LimiterSpec& spec, const Decision& d) const override {
+        return d.reason.fromMs - spec.windowMs;  // the previous window weighs in too
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

@@ -132,8 +132,8 @@ public:
         for (int i = 0; i < spec.rules.size(); ++i) {
             params.push_back(
                 {rulePath(i, kLimit), spec.rules[i].limit, 1, spec_limits::kMaxSlidingLimit});
-            params.push_back(
-                {rulePath(i, kWindowMs), spec.rules[i].windowMs, 1, spec_limits::kMaxIntervalMs});
+            params.push_back({rulePath(i, kWindowMs), spec.rules[i].windowMs, 1,
+                              spec_limits::kMaxIntervalMs, false});
         }
         return params;
     }
@@ -171,6 +171,24 @@ public:
                            .arg(reasonInterval(r.fromMs, r.toMs, true))
                            .arg(r.permits)
                            .arg(reasonOutcome(d));
+    }
+    // One quota per rule; RateLimit names the deciding rule's.
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        std::vector<HeaderQuota> quotas;
+        for (int i = 0; i < spec.rules.size(); ++i) {
+            const SlidingRule& rule = spec.rules[i];
+            const bool deciding = i == d.reason.rule;
+            const qint64 left = deciding
+                                    ? std::max<qint64>(0, rule.limit - d.reason.counted -
+                                                              (d.allowed ? d.reason.permits : 0))
+                                    : 0;
+            // A grant made now leaves the window, and the rule is whole, one window from now.
+            quotas.push_back({QStringLiteral("rule-%1").arg(i + 1), rule.limit, rule.windowMs, left,
+                              d.allowed || d.retryAfterMs < 0 ? rule.windowMs : d.retryAfterMs,
+                              deciding});
+        }
+        return quotas;
     }
     ChartKind chartKind() const override { return ChartKind::RuleSpans; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

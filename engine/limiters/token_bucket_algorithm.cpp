@@ -16,7 +16,7 @@ public:
         : Algorithm(LimiterType::TokenBucket, QStringLiteral("token_bucket"),
                     {{QLatin1String("rate"), &LimiterSpec::rate, 1, spec_limits::kMaxRate},
                      {QLatin1String("interval_ms"), &LimiterSpec::intervalMs, 1,
-                      spec_limits::kMaxIntervalMs}}) {}
+                      spec_limits::kMaxIntervalMs, false}}) {}
 
     LimiterSpec defaults(const QString& name) const override {
         LimiterSpec spec;
@@ -49,6 +49,19 @@ public:
             text += QStringLiteral(" (enough permits back at %1)").arg(reasonTime(r.releaseAtMs));
         }
         return text;
+    }
+    std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
+                                          const Decision& d) const override {
+        // A grant made now is back, and the bucket whole, one interval from now.
+        return {{QStringLiteral("default"), spec.rate, spec.intervalMs, d.remaining,
+                 d.allowed || d.retryAfterMs < 0 ? spec.intervalMs : d.retryAfterMs, true}};
+    }
+    // The grants (and the clock); the config hash and the value are left out: the script
+    // creates the one and rebuilds the other from the grants, at `to`'s rate.
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
+                   const Request& request, qint64 ttlMs) const override {
+        copyKeys(c, from, to, request, ttlMs, {0, 1, 4});
+        return true;
     }
     ChartKind chartKind() const override { return ChartKind::Tokens; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,

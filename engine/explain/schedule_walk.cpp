@@ -1,0 +1,28 @@
+#include "explain/schedule_walk.h"
+
+#include <cmath>
+
+namespace ratelab {
+
+ScheduleWalk::ScheduleWalk(const Scenario& scenario, qint64 startMs)
+    : requests_(scenario.traffic), startMs_(startMs) {
+    const qint64 durationUs = std::llround(scenario.traffic.durationS * 1e6);
+    pacer_ = makePacer(scenario.traffic.shape, durationUs, scenario.traffic.seed);
+}
+
+ScheduleWalk::Step ScheduleWalk::next() {
+    Step step;
+    const qint64 runUs = pacer_->next();
+    if (runUs == Pacer::kNoMore) {
+        return step;
+    }
+    const RequestFactory::Draw draw = requests_.draw(k_);
+    step.index = k_++;
+    step.runUs = runUs;
+    step.request.nowMs = startMs_ + runUs / 1000 + requests_.clockSkewMs(draw.client);
+    step.request.client = requests_.clientNames()[draw.client];
+    step.request.permits = draw.permits;
+    return step;
+}
+
+}  // namespace ratelab
