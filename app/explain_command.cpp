@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "command_line.h"
-#include "explain/decision_explainer.h"
+#include "scenario/scenario_explainer.h"
 #include "explain/explanation_output.h"
 #include "input_error.h"
 #include "redis/redis_target.h"

@@ -10,8 +10,8 @@
 #include <QtTest>
 #include <cmath>
 
-#include "explain/decision_explainer.h"
-#include "explain/schedule_walk.h"
+#include "scenario/scenario_explainer.h"
+#include "scenario/schedule_walk.h"
 #include "input_error.h"
 #include "support/reference_models.h"
 #include "support/test_redis.h"

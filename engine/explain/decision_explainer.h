@@ -1,28 +1,40 @@
 #pragma once
 
+#include <memory>
+
 #include "explain/explanation.h"
 #include "redis/redis_router.h"
-#include "scenario/scenario.h"
 
 namespace ratelab {
 
-// Explains one decision of a scenario's limiter (`ratelab explain`, the window's Step panel
-// and click-to-explain): replays the schedule up to that request on real Redis in virtual time,
-// as a virtual-clock run decides it, under scratch names ("explain-<random>-…") whose keys are
-// deleted before it returns, so no key of the user's limiters is touched. Then it decides the
-// request, reads the keys before and after, forms the rate-limit headers, and finds the
-// counterfactuals by deciding again from the same state (Counterfactuals).
-// A real-clock scenario is explained on a virtual clock (said in the notes), a "time": "redis"
-// limiter at the engine's time, and wait mode as try mode (each request decided once).
-// Throws InputError for an unknown limiter or a request the schedule does not have (naming
-// them), RedisError when Redis fails.
-Explanation explainDecision(const Scenario& scenario, const QString& limiterName,
-                            const ExplainTarget& target, RedisRouter& router);
+// Explains the decisions of one limiter as they are made (the window's Step panel, and below
+// `ratelab explain`): reads the keys the decision reads and writes just before and just after
+// it (by name, no SCAN), keeps the state it found in a scratch limiter, and finds the
+// counterfactuals by deciding again from that state (Counterfactuals). Its two scratch
+// limiters ("<scratchBase>before", "<scratchBase>probe") are deleted when it goes (one SCAN
+// each). Not thread-safe: one caller.
+class DecisionExplainer {
+public:
+    DecisionExplainer(RedisRouter& router, const Limiter& limiter, QString shownName,
+                      QString scratchBase);
+    ~DecisionExplainer();
+    DecisionExplainer(const DecisionExplainer&) = delete;
+    DecisionExplainer& operator=(const DecisionExplainer&) = delete;
 
-// The checks explainDecision makes before it touches Redis, for callers that check input
-// first: the limiter of that name, and the index of the request `target` names. Both throw
-// InputError naming what is wrong.
-const LimiterSpec& explainedLimiter(const Scenario& scenario, const QString& limiterName);
-qint64 explainedRequest(const Scenario& scenario, const ExplainTarget& target);
+    // Decides `request` on the limiter and explains it: the request, decision, reason, keys
+    // before and after (named as `shownName` names them), headers, passes_at_ms and the
+    // counterfactuals. Throws RedisError when Redis fails.
+    Explanation decide(const Request& request);
+
+private:
+    RedisRouter& router_;
+    const Limiter& limiter_;
+    QString shownName_;
+    std::unique_ptr<Limiter> before_;
+    std::unique_ptr<Limiter> probe_;
+};
+
+// "explain-<10 random hex digits>-": scratch limiter names no user's limiter has.
+QString explainScratchBase();
 
 }  // namespace ratelab

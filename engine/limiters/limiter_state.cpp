@@ -69,10 +69,14 @@ void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* s
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     state->totalKeys = int(names.size());
-    state->keys.clear();
     // Only the first maxKeys are read: the panel shows no more.
     names.resize(std::min(names.size(), size_t(std::max(maxKeys, 0))));
+    state->keys = readKeysNamed(c, limiter, names, membersPerKey);
+}
 
+QVector<KeyState> readKeysNamed(RedisConnection& c, const Limiter& limiter,
+                                const std::vector<std::string>& names, int membersPerKey) {
+    QVector<KeyState> keys;
     // 2. Type and TTL of each (pipelined).
     for (const std::string& k : names) {
         c.append({"TYPE", k});
@@ -98,7 +102,7 @@ void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* s
             c.append({"ZRANGE", k, std::to_string(-membersPerKey), "-1", "WITHSCORES"});
         }
     }
-    state->keys.reserve(int(names.size()));
+    keys.reserve(int(names.size()));
     for (size_t i = 0; i < names.size(); ++i) {
         KeyState key;
         key.key = fromStd(names[i]);
@@ -137,8 +141,11 @@ void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* s
                 }
             }
         }
-        state->keys.push_back(std::move(key));
+        if (key.type != QLatin1String("none")) {
+            keys.push_back(std::move(key));
+        }
     }
+    return keys;
 }
 
 LimiterState readLimiterState(RedisConnection& c, const Limiter& limiter, qint64 nowMs, int maxKeys,

@@ -82,6 +82,11 @@ LimiterState readLimiterChartState(RedisConnection& connection, const Limiter& l
 void readLimiterKeys(RedisConnection& connection, const Limiter& limiter, LimiterState* state,
                      int maxKeys = 200, int membersPerKey = 20);
 
+// The keys `names` (of `limiter`) as readLimiterKeys reads them, without a SCAN; keys that do
+// not exist are left out.
+QVector<KeyState> readKeysNamed(RedisConnection& connection, const Limiter& limiter,
+                                const std::vector<std::string>& names, int membersPerKey = 20);
+
 // The levels of a gcra or leaky_bucket limiter at state->nowMs (limiter_levels.cpp), one per
 // scope key; their descriptors' readChartState.
 void readGcraLevels(RedisConnection& connection, const GcraLimiter& limiter, LimiterState* state);

@@ -1,4 +1,4 @@
-#include "explain/schedule_walk.h"
+#include "scenario/schedule_walk.h"
 
 #include <cmath>
 
