@@ -63,7 +63,7 @@ private slots:
         QTest::newRow("fixed window in the system zone")
             << QByteArray(R"({"type":"fixed_window","name":"a","rate":5,"interval":1,)"
                           R"("unit":"seconds"})")
-            << "5 per 1 seconds (system zone)";
+            << "5 per second (system zone)";
         QTest::newRow("two rules")
             << QByteArray(R"({"type":"sliding_window","name":"a","rules":[{"limit":5,)"
                           R"("window_ms":1000},{"limit":20,"window_ms":60000}]})")

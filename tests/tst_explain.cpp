@@ -10,9 +10,9 @@
 #include <QtTest>
 #include <cmath>
 
+#include "input_error.h"
 #include "scenario/scenario_explainer.h"
 #include "scenario/schedule_walk.h"
-#include "input_error.h"
 #include "support/reference_models.h"
 #include "support/test_redis.h"
 
@@ -224,8 +224,9 @@ private slots:
         }
         QVERIFY2(found > 0, "no counterfactual found");
 
-        // Nothing of the explainer stays in Redis.
-        const RedisReply left = connectFixture()->command({"KEYS", "*explain-*"});
+        // Nothing of the explainer stays in Redis (its scratch names end in the limiter's).
+        const RedisReply left =
+            connectFixture()->command({"KEYS", "*explain-*" + spec.name.toStdString() + "*"});
         QCOMPARE(left->elements, size_t(0));
     }
 

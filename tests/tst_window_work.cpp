@@ -241,8 +241,11 @@ private slots:
         const Scenario second = bucketScenario(1);
         startRun(second);
         finishRun();
+        // The new run's keys stay (checked first: on a loaded machine waiting for the old ones
+        // could outlast their TTLs), the previous run's go.
+        QVERIFY(keyCount(c, second.limiters[0]) > 0);
         QTRY_COMPARE_WITH_TIMEOUT(keyCount(c, first.limiters[0]), 0LL, 5000);
-        QVERIFY(makeLimiter(second.limiters[0])->reset(c) > 0);  // the new run's keys stay
+        makeLimiter(second.limiters[0])->reset(c);
     }
 
     // No modified mark, no question on quit: work was lost silently.
@@ -445,7 +448,10 @@ private slots:
              {"fired = accepted + rejected + errors", "accepted ratio", "Jain's fairness index",
               "(Σx)² / (n · Σx²)", "p50 / p99 latency", "waited ms", "let through", "refused",
               "on_error", "retry_after_ms", "remaining", "server time per decision",
-              "decisions per Redis core", "key memory"})
+              "decisions per Redis core", "key memory", "limit (steady state)", "scope",
+              "window", "interval", "available permits", "burst", "admitted burst", "rule",
+              "TAT", "tolerance", "estimate", "water level", "reason", "headers",
+              "counterfactual"})
             QTest::newRow(t) << QString::fromUtf8(t);
     }
     void glossaryExplainsEveryMetric() {

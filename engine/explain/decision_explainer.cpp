@@ -2,6 +2,7 @@
 
 #include <QRandomGenerator>
 #include <algorithm>
+#include <chrono>
 
 #include "explain/counterfactuals.h"
 #include "explain/rate_limit_headers.h"
@@ -47,19 +48,33 @@ QString explainScratchBase() {
 }
 
 DecisionExplainer::DecisionExplainer(RedisRouter& router, const Limiter& limiter, QString shownName,
-                                     QString scratchBase)
-    : router_(router), limiter_(limiter), shownName_(std::move(shownName)) {
+                                     QString scratchBase, bool ownsScratch)
+    : router_(router),
+      limiter_(limiter),
+      shownName_(std::move(shownName)),
+      ownsScratch_(ownsScratch) {
+    // "<base>before-<name>": each scratch name says whose it is (cut to the longest name).
+    const auto scratchName = [&](const QString& role) {
+        const QString prefix = scratchBase + role + QLatin1Char('-');
+        return prefix + shownName_.left(spec_limits::kMaxNameLength - prefix.size());
+    };
     LimiterSpec before = limiter.spec();
-    before.name = scratchBase + QStringLiteral("before");
+    before.name = scratchName(QStringLiteral("before"));
     before_ = makeLimiter(before);
     LimiterSpec probe = limiter.spec();
-    probe.name = scratchBase + QStringLiteral("probe");
+    probe.name = scratchName(QStringLiteral("probe"));
     probe_ = makeLimiter(probe);
 }
 
 DecisionExplainer::~DecisionExplainer() {
-    resetQuietly(router_, *before_);
-    resetQuietly(router_, *probe_);
+    if (ownsScratch_) {
+        resetQuietly(router_, *before_);
+        resetQuietly(router_, *probe_);
+    }
+}
+
+std::vector<LimiterSpec> DecisionExplainer::scratchLimiters() const {
+    return {before_->spec(), probe_->spec()};
 }
 
 Explanation DecisionExplainer::decide(const Request& request) {
@@ -71,7 +86,11 @@ Explanation DecisionExplainer::decide(const Request& request) {
     e.request = request;
     e.stateBefore = decisionKeys(router_, limiter_, request, shownName_);
     algorithm.copyState(router_, limiter_, *before_, request, 10 * 60 * 1000);
+    const auto sent = std::chrono::steady_clock::now();
     e.decision = limiter_.decide(router_, request);
+    e.decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::steady_clock::now() - sent)
+                     .count();
     e.reason = algorithm.reasonText(e.spec, e.decision);
     e.stateAfter = decisionKeys(router_, limiter_, request, shownName_);
     e.quotas = algorithm.headerQuotas(spec, e.decision);

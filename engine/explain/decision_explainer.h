@@ -11,12 +11,14 @@ namespace ratelab {
 // `ratelab explain`): reads the keys the decision reads and writes just before and just after
 // it (by name, no SCAN), keeps the state it found in a scratch limiter, and finds the
 // counterfactuals by deciding again from that state (Counterfactuals). Its two scratch
-// limiters ("<scratchBase>before", "<scratchBase>probe") are deleted when it goes (one SCAN
-// each). Not thread-safe: one caller.
+// limiters ("<scratchBase>before-<name>", "<scratchBase>probe-<name>") are deleted when it goes
+// (one SCAN each). Not thread-safe: one caller.
 class DecisionExplainer {
 public:
+    // `ownsScratch`: the destructor deletes the scratch limiters' keys (on the caller's thread,
+    // with Redis commands); false leaves that to whoever holds scratchLimiters().
     DecisionExplainer(RedisRouter& router, const Limiter& limiter, QString shownName,
-                      QString scratchBase);
+                      QString scratchBase, bool ownsScratch = true);
     ~DecisionExplainer();
     DecisionExplainer(const DecisionExplainer&) = delete;
     DecisionExplainer& operator=(const DecisionExplainer&) = delete;
@@ -25,6 +27,8 @@ public:
     // before and after (named as `shownName` names them), headers, passes_at_ms and the
     // counterfactuals. Throws RedisError when Redis fails.
     Explanation decide(const Request& request);
+    // The scratch limiters' specs (their keys are deleted with Limiter::reset).
+    std::vector<LimiterSpec> scratchLimiters() const;
 
 private:
     RedisRouter& router_;
@@ -32,6 +36,7 @@ private:
     QString shownName_;
     std::unique_ptr<Limiter> before_;
     std::unique_ptr<Limiter> probe_;
+    bool ownsScratch_;
 };
 
 // "explain-<10 random hex digits>-": scratch limiter names no user's limiter has.

@@ -48,6 +48,7 @@ struct Explanation {
     qint64 startEpochMs = 0;
     Request request;  // the limiter's now (skew included), client, permits
     Decision decision;
+    qint64 decideUs = 0;            // how long the decision itself took (its script call)
     QString reason;                 // Algorithm::reasonText
     QVector<KeyState> stateBefore;  // the decision's keys, named as the limiter's own
     QVector<KeyState> stateAfter;

@@ -207,4 +207,12 @@ qint64 nominalUnitMs(CalendarUnit unit) {
     return 1;
 }
 
+QString calendarSpanText(qint64 interval, CalendarUnit unit) {
+    const QString plural = calendarUnitName(unit);  // "seconds"
+    if (interval == 1) {
+        return plural.chopped(1);
+    }
+    return QStringLiteral("%1 %2").arg(interval).arg(plural);
+}
+
 }  // namespace ratelab

@@ -46,6 +46,9 @@ private:
     QTimeZone zone_;
 };
 
+// "second", "2 seconds", "15 minutes": a calendar window's length in words.
+QString calendarSpanText(qint64 interval, CalendarUnit unit);
+
 // Nominal length of one calendar unit in ms (a day as 24 h, a month as 30 days).
 qint64 nominalUnitMs(CalendarUnit unit);
 

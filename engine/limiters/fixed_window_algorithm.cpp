@@ -149,10 +149,9 @@ public:
     QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
         const DecisionReason& r = d.reason;
         const QTimeZone zone = zoneForId(spec.timezone);
-        return QStringLiteral("%1 per %2 %3: the window %4 (%5) held %6 of %1, asked %7 → %8")
+        return QStringLiteral("%1 per %2: the window %3 (%4) held %5 of %1, asked %6 → %7")
             .arg(spec.rate)
-            .arg(spec.interval)
-            .arg(calendarUnitName(spec.unit))
+            .arg(calendarSpanText(spec.interval, spec.unit))
             .arg(reasonInterval(r.fromMs, r.toMs, false, zone))
             .arg(spec.timezone.isEmpty() ? QStringLiteral("system zone")
                                          : QString::fromUtf8(spec.timezone))

@@ -65,7 +65,7 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
     thread_.post([this, scenario, url, session](LimiterStatePoller& p) mutable {
         try {
             if (!session) {
-                session = std::make_shared<StepSession>(scenario, url);
+                session = std::make_shared<StepSession>(scenario, url, true);
             }
             const StepSession::Step step = session->next();
             const RunSnapshot snapshot = session->snapshot();
@@ -75,6 +75,20 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
             QMetaObject::invokeMethod(this, [this, message] { emit stepFailed(message); });
+        }
+    });
+}
+
+void RunIo::explain(const Scenario& scenario, const QString& limiter, const ExplainTarget& target,
+                    const RedisUrl& url) {
+    thread_.post([this, scenario, limiter, target, url](LimiterStatePoller&) {
+        try {
+            RedisRouter router(url);
+            const Explanation e = explainDecision(scenario, limiter, target, router);
+            QMetaObject::invokeMethod(this, [this, e] { emit explained(e); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit explainFailed(message); });
         }
     });
 }

@@ -9,6 +9,7 @@
 #include "live/worker_thread.h"
 #include "redis/redis_url.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_explainer.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
@@ -39,6 +40,10 @@ public:
     // Sends the next request of `session` (a new session of `scenario` when null); stepped or
     // stepFailed follows, and the session is watched.
     void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);
+    // Explains one decision of `scenario` (explainDecision: a replay in virtual time under
+    // scratch names); explained or explainFailed follows.
+    void explain(const Scenario& scenario, const QString& limiter, const ExplainTarget& target,
+                 const RedisUrl& url);
     // Deletes `spec`'s keys (Limiter::reset), after the jobs posted before; resetFailed on error.
     // For the limiters the window created and then left (renamed mid-run, an earlier run's).
     void resetLimiter(const LimiterSpec& spec, const RedisUrl& url);
@@ -57,6 +62,8 @@ signals:
     void stepped(const std::shared_ptr<ratelab::StepSession>& session,
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
+    void explained(const ratelab::Explanation& explanation);
+    void explainFailed(const QString& message);
     void resetFailed(const QString& message);
     void resetDone();
     void stateReady(int limiter, const ratelab::LimiterState& state);

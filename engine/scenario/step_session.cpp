@@ -8,7 +8,7 @@
 
 namespace ratelab {
 
-StepSession::StepSession(Scenario scenario, RedisUrl url)
+StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
     : scenario_(std::move(scenario)), requests_(scenario_.traffic) {
     // The session's clock stands still between two Steps while Redis's TTLs run on: its keys
     // get a day more, so a slow step finds the state a quick one would (and so does a run that
@@ -25,6 +25,14 @@ StepSession::StepSession(Scenario scenario, RedisUrl url)
     for (const auto& limiter : limiters_) {
         limiter->reset(*router_);
     }
+    if (explain) {
+        const QString base = explainScratchBase();
+        for (size_t l = 0; l < limiters_.size(); ++l) {
+            explainers_.push_back(std::make_unique<DecisionExplainer>(
+                *router_, *limiters_[l], limiters_[l]->spec().name,
+                base + QString::number(l) + QLatin1Char('-'), false));
+        }
+    }
     const qint64 bucketUs = scenario_.bucketMs * 1000;
     stats_ = std::make_unique<RunStats>(
         scenario_.limiters, requests_.clientNames(), 1,
@@ -35,6 +43,15 @@ StepSession::StepSession(Scenario scenario, RedisUrl url)
 }
 
 StepSession::~StepSession() = default;
+
+std::vector<LimiterSpec> StepSession::scratchLimiters() const {
+    std::vector<LimiterSpec> specs;
+    for (const auto& explainer : explainers_) {
+        const std::vector<LimiterSpec> own = explainer->scratchLimiters();
+        specs.insert(specs.end(), own.begin(), own.end());
+    }
+    return specs;
+}
 
 StepSession::Step StepSession::next() {
     Step step;
@@ -59,14 +76,30 @@ StepSession::Step StepSession::next() {
         try {
             // The router reconnects a broken node itself.
             // A skewed client asks at its own clock (traffic "clock_skew_ms").
-            const auto sentAt = std::chrono::steady_clock::now();
-            const Decision d = limiters_[l]->decide(
-                *router_, Request{step.nowMs + requests_.clockSkewMs(draw.client), step.client,
-                                  step.permits});
+            const Request request{step.nowMs + requests_.clockSkewMs(draw.client), step.client,
+                                  step.permits};
             // A step is sent when the user asks, so its latency counts from the send.
-            counters.recordAttempt(std::chrono::duration_cast<std::chrono::microseconds>(
-                                       std::chrono::steady_clock::now() - sentAt)
-                                       .count());
+            Decision d;
+            qint64 latencyUs = 0;
+            if (!explainers_.empty()) {
+                Explanation explained = explainers_[l]->decide(request);
+                explained.index = step.index;
+                explained.requests = step.index + 1;
+                explained.runMs = runUs / 1000;
+                explained.startEpochMs = startEpochMs_;
+                explained.scenario = scenario_.name;
+                d = explained.decision;
+                latencyUs = explained.decideUs;
+                step.explanations.resize(l);
+                step.explanations.push_back(std::move(explained));
+            } else {
+                const auto sentAt = std::chrono::steady_clock::now();
+                d = limiters_[l]->decide(*router_, request);
+                latencyUs = std::chrono::duration_cast<std::chrono::microseconds>(
+                                std::chrono::steady_clock::now() - sentAt)
+                                .count();
+            }
+            counters.recordAttempt(latencyUs);
             counters.recordOutcome(bucket, draw.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
             if (d.allowed) {
@@ -92,6 +125,9 @@ StepSession::Step StepSession::next() {
             }
             step.errors.push_back(why);
         }
+    }
+    if (!explainers_.empty()) {
+        step.explanations.resize(limiters_.size());  // none for a failed decision
     }
     if (limiters_.size() > 1 && scenario_.traffic.mode == AcquireMode::Try) {
         // As a run's worker does: how the limiters' decisions of this request compare.

@@ -4,6 +4,9 @@
 #include <memory>
 #include <vector>
 
+#include <optional>
+
+#include "explain/decision_explainer.h"
 #include "limiters/limiter.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
@@ -20,8 +23,11 @@ namespace ratelab {
 // thread-safe: one caller (a worker thread of the window).
 class StepSession {
 public:
-    // Resets the limiters' keys. Throws RedisError when Redis cannot be reached.
-    StepSession(Scenario scenario, RedisUrl url);
+    // Resets the limiters' keys. Throws RedisError when Redis cannot be reached. With
+    // `explain`, every step is explained per limiter (Step::explanations: the keys before and
+    // after, headers, counterfactuals) under scratch limiters whose keys the holder of
+    // scratchLimiters() deletes when the session is done.
+    StepSession(Scenario scenario, RedisUrl url, bool explain = false);
     ~StepSession();
 
     struct Step {
@@ -32,6 +38,8 @@ public:
         std::vector<Decision> decisions;  // one per limiter
         QStringList errors;  // per limiter: empty, or why the decision failed (and, with an
                              // on_error policy, that it was let through or refused by it)
+        // Explaining sessions: per limiter (in order), none where the decision failed.
+        std::vector<std::optional<Explanation>> explanations;
     };
     Step next();
 
@@ -46,6 +54,9 @@ public:
     qint64 lastRunUs() const { return lastRunUs_; }
     qint64 startEpochMs() const { return startEpochMs_; }
     bool scheduleOver() const { return over_.load(); }
+    // The scratch limiters an explaining session decides again on (their keys are to be
+    // deleted with Limiter::reset once the session is done); empty otherwise.
+    std::vector<LimiterSpec> scratchLimiters() const;
     // Hands the stepped requests' counts to a run; this session's own counts start again.
     std::unique_ptr<WorkerStats> takeStats() { return stats_->takeWorker(0); }
 
@@ -55,6 +66,7 @@ private:
     std::vector<std::unique_ptr<Limiter>> limiters_;
     std::unique_ptr<Pacer> pacer_;
     std::unique_ptr<RedisRouter> router_;
+    std::vector<std::unique_ptr<DecisionExplainer>> explainers_;  // explaining sessions
     std::unique_ptr<RunStats> stats_;
     qint64 durationUs_ = 0;
     qint64 startEpochMs_ = 0;

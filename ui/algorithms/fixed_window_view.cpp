@@ -3,6 +3,7 @@
 #include "algorithms/algorithm_view.h"
 #include "algorithms/fixed_window_page.h"
 #include "algorithms/view_list.h"
+#include "limiters/calendar_window.h"
 
 namespace ratelab {
 namespace {
@@ -17,10 +18,9 @@ public:
     QStringList optionalKeys() const override { return {QStringLiteral("timezone")}; }
     LimiterPage* makePage(QWidget* parent) const override { return new FixedWindowPage(parent); }
     QString configText(const LimiterSpec& spec) const override {
-        return tr("%1 per %2 %3 (%4)")
+        return tr("%1 per %2 (%3)")
             .arg(spec.rate)
-            .arg(spec.interval)
-            .arg(calendarUnitName(spec.unit),
+            .arg(calendarSpanText(spec.interval, spec.unit),
                  spec.timezone.isEmpty() ? tr("system zone") : QString::fromUtf8(spec.timezone));
     }
 };

@@ -72,6 +72,10 @@ public:
     // The paused view [lo, hi]; through the axis also every chart bound to it.
     void setViewRange(double lo, double hi);
     std::pair<double, double> viewRange() const { return {viewMin_, viewMax_}; }
+    // A virtual-clock run's chart: a click on the plot (not a drag) asks for the explanation
+    // of the request nearest that time (explainRequested).
+    void setExplainable(bool on);
+    bool explainable() const { return explainable_; }
     // False: zoom and pan. Set on the axis: every chart bound to it follows or pauses.
     void setFollowing(bool following);
     bool following() const { return following_; }
@@ -100,6 +104,10 @@ public:
     int windowBandCount() const;
     QStringList windowLabels() const;  // the counts written in the bands, oldest first
     QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
+
+signals:
+    // A click on an explainable chart's plot: run time `seconds`.
+    void explainRequested(double seconds);
 
 protected:
     bool viewportEvent(QEvent* event) override;
@@ -172,6 +180,8 @@ private:
     double viewMin_ = 0;
     double viewMax_ = 30;
     bool dragging_ = false;
+    bool explainable_ = false;
+    QPointF pressPos_;  // where the left button went down (a click explains)
     double dragStartX_ = 0;
     double dragMin_ = 0;
     double dragMax_ = 0;

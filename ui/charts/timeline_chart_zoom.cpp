@@ -3,6 +3,7 @@
 // The paused view: wheel zoom and drag pan, shared through the time axis (charts/time_axis.h)
 // by the timelines side by side.
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
 #include <QMouseEvent>
@@ -131,7 +132,16 @@ void TimelineChart::wheelEvent(QWheelEvent* event) {
     event->accept();
 }
 
+void TimelineChart::setExplainable(bool on) {
+    explainable_ = on;
+    viewport()->setToolTip(on ? tr("Click a request to see why it was granted or refused")
+                              : QString());
+}
+
 void TimelineChart::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        pressPos_ = event->position();
+    }
     if (following_ || event->button() != Qt::LeftButton) {
         QChartView::mousePressEvent(event);
         return;
@@ -156,6 +166,13 @@ void TimelineChart::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineChart::mouseReleaseEvent(QMouseEvent* event) {
+    // A click (the button released where it went down) on the plot explains that time.
+    const bool click =
+        event->button() == Qt::LeftButton &&
+        (event->position() - pressPos_).manhattanLength() < QApplication::startDragDistance();
+    if (click && explainable_ && chart_->plotArea().contains(event->position())) {
+        emit explainRequested(chart_->mapToValue(event->position()).x());
+    }
     if (following_ || !dragging_) {
         QChartView::mouseReleaseEvent(event);
         return;

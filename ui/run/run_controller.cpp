@@ -33,7 +33,9 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
             [this](const std::shared_ptr<StepSession>& session, const RunSnapshot& snapshot,
                    const StepSession::Step& step) {
                 if (!running_) {
-                    stepper_ = session;  // a run started meanwhile reset its keys
+                    stepper_ = session;
+                } else {
+                    deleteScratch(*session);  // a run started meanwhile reset its keys
                 }
                 stepping_ = false;
                 emit snapshotReady(snapshot);
@@ -42,6 +44,8 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
                 emit decided(step, stepNames_);
             });
     connect(io_.get(), &RunIo::resetFailed, this, &RunController::failed);
+    connect(io_.get(), &RunIo::explained, this, &RunController::explained);
+    connect(io_.get(), &RunIo::explainFailed, this, &RunController::explainFailed);
     connect(io_.get(), &RunIo::stepFailed, this, [this](const QString& message) {
         stepping_ = false;
         emit failed(message);
@@ -59,9 +63,31 @@ RunController::~RunController() {
 }
 
 void RunController::setRedisUrl(const RedisUrl& url) {
+    dropSteps();
     url_ = url;
-    stepper_.reset();
     io_->setUrl(url);
+}
+
+void RunController::explain(const Scenario& scenario, int limiter, qint64 runMs) {
+    if (limiter < 0 || limiter >= scenario.limiters.size()) {
+        return;
+    }
+    ExplainTarget target;
+    target.atMs = std::max<qint64>(0, runMs);  // below the start: ms since the run's start
+    io_->explain(scenario, scenario.limiters[limiter].name, target, url_);
+}
+
+void RunController::dropSteps() {
+    if (stepper_) {
+        deleteScratch(*stepper_);
+    }
+    stepper_.reset();
+}
+
+void RunController::deleteScratch(const StepSession& session) {
+    for (const LimiterSpec& spec : session.scratchLimiters()) {
+        io_->resetLimiter(spec, url_);
+    }
 }
 
 void RunController::setKeyListing(bool on) {
@@ -86,6 +112,9 @@ void RunController::start(const Scenario& scenario) {
     }
     running_ = true;
     continued_ = continuesSteps(scenario);
+    if (stepper_) {
+        deleteScratch(*stepper_);  // a run explains no decision
+    }
     io_->startRun(scenario, url_, continued_ ? std::move(stepper_) : nullptr);
     stepper_.reset();
 }

@@ -55,6 +55,12 @@ public:
     // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
     // thread; a failure is reported through failed().
     void deleteLimiterKeys(const LimiterSpec& spec);
+    // Explains limiter `limiter` of `scenario`'s request nearest run time `runMs` (ms since the
+    // run's start); explained or explainFailed follows.
+    void explain(const Scenario& scenario, int limiter, qint64 runMs);
+    // Ends the step session: its scratch limiters' keys (the explanations') are deleted on the
+    // I/O thread, like an abandoned limiter's.
+    void dropSteps();
     // Key deletions asked for and not done yet.
     int pendingKeyDeletions() const;
     // Stops a run and waits, handling events, until it has finished and every key deletion is
@@ -84,6 +90,8 @@ public:
 
 signals:
     void started();
+    void explained(const ratelab::Explanation& explanation);
+    void explainFailed(const QString& message);
     void snapshotReady(const ratelab::RunSnapshot& snapshot);
     // What the charts draw (keys empty unless read with a listing).
     void stateReady(int limiter, const ratelab::LimiterState& state);
@@ -105,6 +113,7 @@ private:
     QTimer refresh_;
     std::shared_ptr<ScenarioRunner> runner_;  // shared with the I/O thread
     std::shared_ptr<StepSession> stepper_;
+    void deleteScratch(const StepSession& session);
     QStringList stepNames_;  // the limiters of the step under way
     bool continued_ = false;
     RedisUrl url_;

@@ -81,6 +81,11 @@ void RunView::showScenario(const Scenario& scenario) {
         chart->setTimeAxis(axis_);  // one time axis: zoom, pan and pause together
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
         chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
+        // A virtual clock repeats every decision: a click explains the request there.
+        chart->setExplainable(scenario.traffic.clock.isVirtual);
+        const int index = int(timelines_.size());
+        connect(chart, &TimelineChart::explainRequested, this,
+                [this, index](double seconds) { emit explainRequested(index, seconds); });
         timelineLayout_->addWidget(chart);
         timelines_.push_back(chart);
         names.push_back(spec.name);

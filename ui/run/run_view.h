@@ -69,6 +69,8 @@ public:
 signals:
     // Each snapshot's accounting, one line: per limiter fired = accepted + rejected + errors.
     void accountingChanged(const QString& text);
+    // A click on limiter `limiter`'s timeline of a virtual-clock scenario at run time `seconds`.
+    void explainRequested(int limiter, double seconds);
 
 private:
     void buildTabs();

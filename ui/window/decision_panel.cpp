@@ -2,9 +2,12 @@
 
 #include <QDateTime>
 #include <QHeaderView>
+#include <QSplitter>
 #include <QTableWidget>
 #include <QTimeZone>
 #include <QVBoxLayout>
+
+#include "panels/explanation_view.h"
 
 namespace ratelab {
 
@@ -21,8 +24,27 @@ DecisionPanel::DecisionPanel(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setToolTip(
         tr("Step (F10) sends one request to every limiter; its decisions are "
-           "listed here, newest first"));
-    layout->addWidget(table_);
+           "listed here, newest first. Select one to see why."));
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    explanation_ = new ExplanationView(this);
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->addWidget(table_);
+    split_->addWidget(explanation_);
+    split_->setStretchFactor(0, 2);
+    split_->setStretchFactor(1, 3);
+    layout->addWidget(split_);
+    connect(table_, &QTableWidget::itemSelectionChanged, this, &DecisionPanel::showSelected);
+}
+
+void DecisionPanel::showSelected() {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= explanations_.size()) {
+        explanation_->show(std::nullopt, tr("Select a decision to see why."));
+        return;
+    }
+    explanation_->show(explanations_[row],
+                       tr("This decision failed: Redis gave no answer to explain."));
 }
 
 void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& names) {
@@ -31,8 +53,10 @@ void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& na
     const QString time =
         QDateTime::fromMSecsSinceEpoch(step.nowMs, QTimeZone::utc()).toString(Qt::ISODateWithMs);
     const int rows = int(step.decisions.size());
-    for (int i = 0; i < rows; ++i)
+    for (int i = 0; i < rows; ++i) {
         table_->insertRow(0);
+        explanations_.insert(0, std::nullopt);
+    }
     for (int i = 0; i < rows; ++i) {
         const Decision& d = step.decisions[size_t(i)];
         const QString error = step.errors.value(i);
@@ -50,19 +74,27 @@ void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& na
             !error.isEmpty() ? QStringLiteral("–") : QString::number(d.remaining)};
         for (int c = 0; c < cells.size(); ++c)
             table_->setItem(i, c, new QTableWidgetItem(cells[c]));
+        if (size_t(i) < step.explanations.size())
+            explanations_[i] = step.explanations[size_t(i)];
     }
     rowsPerRequest_.prepend(rows);
     ++requests_;
     while (requests_ > kMaxRequests) {
         const int drop = rowsPerRequest_.takeLast();
-        for (int r = 0; r < drop; ++r)
+        for (int r = 0; r < drop; ++r) {
             table_->removeRow(table_->rowCount() - 1);
+            explanations_.removeLast();
+        }
         --requests_;
     }
+    table_->selectRow(0);  // the new step's first decision explained
+    showSelected();
 }
 
 void DecisionPanel::clear() {
     table_->setRowCount(0);
+    explanations_.clear();
+    showSelected();
     rowsPerRequest_.clear();
     requests_ = 0;
 }

@@ -5,14 +5,19 @@
 #include "scenario/step_session.h"
 
 QT_BEGIN_NAMESPACE
+class QSplitter;
 class QTableWidget;
 QT_END_NAMESPACE
 
 namespace ratelab {
 
+class ExplanationView;
+
 // The last decisions Step made, newest first: one row per request and limiter with the time,
-// client, permits and the limiter's answer (allowed, retry_after_ms, remaining). Replaces the
-// status bar message, which had no room for three limiters; cleared when a run starts.
+// client, permits and the limiter's answer (allowed, retry_after_ms, remaining), and beside the
+// table the selected decision explained (ExplanationView: why, Redis before and after, the
+// headers, what would have let it through). A new step selects its first decision. Replaces
+// the status bar message, which had no room for three limiters; cleared when a run starts.
 class DecisionPanel : public QWidget {
     Q_OBJECT
 
@@ -28,11 +33,17 @@ public:
     int requestCount() const { return requests_; }
     QString cellText(int row, int column) const;
     QTableWidget* table() const { return table_; }
+    ExplanationView* explanation() const { return explanation_; }
 
     enum Column { kTime, kClient, kPermits, kLimiter, kAllowed, kRetryAfter, kRemaining };
 
 private:
+    void showSelected();
+
     QTableWidget* table_ = nullptr;
+    ExplanationView* explanation_ = nullptr;
+    QSplitter* split_ = nullptr;
+    QVector<std::optional<Explanation>> explanations_;  // per table row
     int requests_ = 0;
     QVector<int> rowsPerRequest_;  // newest first
 };

@@ -18,6 +18,7 @@
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
+#include "window/explanation_dialog.h"
 #include "window/redisson_watch_view.h"
 
 namespace ratelab {
@@ -155,6 +156,21 @@ void MainWindow::buildLayout() {
     accounting_->setWordWrap(true);
     statusBar()->addWidget(accounting_, 1);
     connect(runView_, &RunView::accountingChanged, accounting_, &QLabel::setText);
+
+    // A click on a virtual-clock run's timeline: why that request went as it did.
+    explanation_ = new ExplanationDialog(this);
+    connect(runView_, &RunView::explainRequested, this, [this](int limiter, double seconds) {
+        if (limiter < 0 || limiter >= runScenario_.limiters.size())
+            return;
+        explanation_->showExplaining(tr("the request of %1 nearest %2 s")
+                                         .arg(runScenario_.limiters[limiter].name)
+                                         .arg(seconds, 0, 'f', 3));
+        controller_->explain(runScenario_, limiter, qRound64(seconds * 1000));
+    });
+    connect(controller_, &RunController::explained, explanation_,
+            &ExplanationDialog::showExplanation);
+    connect(controller_, &RunController::explainFailed, explanation_,
+            &ExplanationDialog::showProblem);
 }
 
 void MainWindow::updateEnabled() {
@@ -305,6 +321,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     saveSettings();
     forgetAbandonedLimiters();
+    controller_->dropSteps();
     // The deletions run on the I/O thread, which ends with the window: wait for them (and for
     // a run to stop, whose end deletes again what a decision in flight wrote), bounded.
     if (controller_->running() || controller_->pendingKeyDeletions() > 0) {

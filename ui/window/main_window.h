@@ -21,6 +21,8 @@ class QToolBar;
 
 namespace ratelab {
 
+class ExplanationDialog;
+
 class ComparisonTable;
 class ConnectionBar;
 class DecisionPanel;
@@ -142,6 +144,7 @@ private:
     LimiterListEditor* limiters_ = nullptr;
     TrafficEditor* traffic_ = nullptr;
     RunView* runView_ = nullptr;
+    ExplanationDialog* explanation_ = nullptr;  // a clicked request explained
     RedissonWatchView* redisson_ = nullptr;
     InlineError* banner_ = nullptr;
     QLineEdit* scenarioName_ = nullptr;

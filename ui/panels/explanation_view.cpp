@@ -1,0 +1,147 @@
+#include "panels/explanation_view.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QEvent>
+#include <QTextBrowser>
+#include <QTimeZone>
+#include <QVBoxLayout>
+
+#include "limiters/reason_text.h"
+#include "style/palette_colors.h"
+
+namespace ratelab {
+namespace {
+
+QString esc(const QString& text) {
+    return text.toHtmlEscaped();
+}
+
+QString keyValue(const KeyState& key) {
+    if (key.type == QLatin1String("string"))
+        return esc(key.value);
+    if (key.type == QLatin1String("hash")) {
+        QStringList fields;
+        for (const auto& [field, v] : key.fields)
+            fields << esc(field + QLatin1Char('=') + v);
+        return fields.join(QStringLiteral("<br>"));
+    }
+    if (key.type == QLatin1String("zset")) {
+        QStringList times;
+        const int from = std::max(0, int(key.members.size()) - 5);
+        for (int i = from; i < key.members.size(); ++i)
+            times << esc(reasonTime(qint64(key.members[i].second)));
+        return QCoreApplication::translate("ratelab::ExplanationView", "%1 entries, newest at %2")
+            .arg(key.size)
+            .arg(times.join(QStringLiteral(", ")));
+    }
+    return esc(key.value);
+}
+
+QString keysTable(const QVector<KeyState>& keys) {
+    if (keys.isEmpty())
+        return QCoreApplication::translate("ratelab::ExplanationView",
+                                           "<p><i>no key: this scope starts fresh</i></p>");
+    QString out = QStringLiteral("<table cellpadding=\"3\">");
+    for (const KeyState& key : keys) {
+        QString ttl = key.ttlMs < 0
+                          ? QStringLiteral("–")
+                          : QStringLiteral("%1 s").arg(double(key.ttlMs) / 1000.0, 0, 'f', 1);
+        if (key.ttlMs >= kClockStandstillMs)
+            ttl += QCoreApplication::translate("ratelab::ExplanationView",
+                                               " (stepping keeps keys a day)");
+        out +=
+            QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>TTL %3</td><td>%4</td></tr>")
+                .arg(esc(key.key), esc(key.type), ttl, keyValue(key));
+    }
+    return out + QStringLiteral("</table>");
+}
+
+}  // namespace
+
+ExplanationView::ExplanationView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    text_ = new QTextBrowser(this);
+    text_->setObjectName(QStringLiteral("explanation"));
+    text_->setOpenLinks(false);
+    layout->addWidget(text_);
+    show(std::nullopt, tr("Step (F10) a request, or click a timeline of a virtual-clock run: "
+                          "why it was granted or refused shows here."));
+}
+
+void ExplanationView::show(const std::optional<Explanation>& explanation,
+                           const QString& placeholder) {
+    shown_ = explanation;
+    placeholder_ = placeholder;
+    render();
+}
+
+QString ExplanationView::plainText() const {
+    return text_->toPlainText();
+}
+
+void ExplanationView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange)
+        render();  // the outcome's colours follow the palette
+    QWidget::changeEvent(event);
+}
+
+void ExplanationView::render() {
+    text_->setHtml(shown_ ? html(*shown_)
+                          : QStringLiteral("<p><i>%1</i></p>").arg(esc(placeholder_)));
+}
+
+QString ExplanationView::html(const Explanation& e) const {
+    const Decision& d = e.decision;
+    const QPalette& p = palette();
+    // A refusal in the palette's readable red, a grant in its text colour.
+    const QString outcomeColor =
+        (d.allowed ? p.color(QPalette::Text) : style::errorColor(p)).name();
+    QString out;
+    out += QStringLiteral("<h2 style=\"color:%1\">%2</h2>")
+               .arg(outcomeColor, d.allowed ? tr("%1: granted").arg(esc(e.spec.name))
+                                            : tr("%1: refused").arg(esc(e.spec.name)));
+    out += tr("<p>Request #%1 at %2 (run +%3 ms) from <b>%4</b>, %5 permit(s).</p>")
+               .arg(e.index + 1)
+               .arg(esc(reasonTime(e.request.nowMs)))
+               .arg(e.runMs)
+               .arg(esc(e.request.client))
+               .arg(e.request.permits);
+    out += QStringLiteral("<p style=\"font-size:large\"><b>%1</b></p>").arg(esc(e.reason));
+    // A refusal: what would have let it through; a grant: how much room it had.
+    out += QStringLiteral("<h3>%1</h3>")
+               .arg(d.allowed ? tr("How much room it had (each setting alone, same state)")
+                              : tr("What would have let it through"));
+    QStringList what;
+    if (e.passesAtMs < 0)
+        what << tr("No wait: it asks for more than the limiter ever allows.");
+    else if (!d.allowed)
+        what << tr("Waiting until %1 (%2 ms later).")
+                    .arg(esc(reasonTime(e.passesAtMs)))
+                    .arg(e.passesAtMs - e.request.nowMs);
+    for (const Counterfactual& c : e.counterfactuals) {
+        if (c.found && d.allowed)
+            what << tr("<code>%1 %2 %3</code> would still grant it (now %4)")
+                        .arg(esc(c.path), c.moreAdmits ? QStringLiteral("≥") : QStringLiteral("≤"))
+                        .arg(c.value)
+                        .arg(c.current);
+        else if (c.found)
+            what << tr("<code>%1 %2 %3</code> (now %4)")
+                        .arg(esc(c.path), c.moreAdmits ? QStringLiteral("≥") : QStringLiteral("≤"))
+                        .arg(c.value)
+                        .arg(c.current);
+        else
+            what << QStringLiteral("<code>%1</code>: %2").arg(esc(c.path), esc(c.note));
+    }
+    out += QStringLiteral("<ul><li>%1</li></ul>").arg(what.join(QStringLiteral("</li><li>")));
+    out += QStringLiteral("<h3>%1</h3>").arg(tr("Redis just before"));
+    out += keysTable(e.stateBefore);
+    out += QStringLiteral("<h3>%1</h3>").arg(tr("Redis just after"));
+    out += keysTable(e.stateAfter);
+    out += QStringLiteral("<h3>%1</h3><pre>%2</pre>")
+               .arg(tr("HTTP headers a server would send"), esc(e.headers.join(QLatin1Char('\n'))));
+    return out;
+}
+
+}  // namespace ratelab
