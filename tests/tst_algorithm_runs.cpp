@@ -197,6 +197,7 @@ private slots:
         const qint64 durationUs = qint64(scenario.traffic.durationS * 1e6);
         auto pacer = makePacer(scenario.traffic.shape, durationUs, scenario.traffic.seed);
         QVector<qint64> expected(6, 0);
+        QVector<QMap<qint64, qint64>> expectedByBucket(6);  // per pair: bucket -> count
         qint64 sends = 0;
         for (qint64 at = pacer->next(); at != Pacer::kNoMore; at = pacer->next(), ++sends) {
             const RequestFactory::Draw draw = requests.draw(sends);
@@ -209,6 +210,9 @@ private slots:
             for (int a = 0, p = 0; a < 4; ++a) {
                 for (int b = a + 1; b < 4; ++b, ++p) {
                     expected[p] += allowed[a] != allowed[b] ? 1 : 0;
+                    if (allowed[a] != allowed[b]) {
+                        expectedByBucket[p][at / 1000 / scenario.bucketMs] += 1;
+                    }
                 }
             }
         }
@@ -228,6 +232,12 @@ private slots:
         for (int p = 0; p < 6; ++p) {
             QCOMPARE(run.disagreements[p].compared, sends);
             QCOMPARE(run.disagreements[p].disagreed, expected[p]);
+            // Per time bucket too (the timelines' marks), at the requests' scheduled times.
+            const QVector<qint64>& buckets = run.disagreements[p].bucketDisagreed;
+            QCOMPARE(buckets.size(), run.limiters[0].bucketAccepted.size());
+            for (int b = 0; b < buckets.size(); ++b) {
+                QCOMPARE(buckets[b], expectedByBucket[p].value(b));
+            }
         }
         QCOMPARE(pair(run, gcra, nginx)->disagreed, 0);
         QVERIFY(pair(run, counter, log)->disagreed > 0);

@@ -1,13 +1,16 @@
 // The run view's fan-out without Redis: what the RunController reports (its signals, emitted
 // by the test) reaches every timeline and panel; paused, the newest snapshot waits and is
 // drawn on resume; steps and live edits become markers on each limiter's timeline.
+#include <QScatterSeries>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QtTest>
 #include <memory>
 
 #include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
 #include "panels/comparison_table.h"
+#include "panels/disagreement_table.h"
 #include "run/run_controller.h"
 #include "run/run_view.h"
 
@@ -169,6 +172,51 @@ private slots:
         QCOMPARE(view_->timelines()[1]->model().markers().size(), 1);
         QCOMPARE(view_->timelines()[1]->model().markers()[0].x, 3.5);
         QCOMPARE(view_->timelines()[1]->model().markers()[0].label, label);
+    }
+
+    // Two limiters deciding the same requests: the Comparison tab lists the pair; choosing it
+    // marks each disagreeing step on both timelines, each naming the other; a run in wait mode
+    // compares nothing and says why.
+    void disagreementsMarked() {
+        RunSnapshot run = runAt(scenario_, 2000, 5);
+        run.sameRequests = true;
+        ratelab::LimiterDisagreement pair;
+        pair.a = 0;
+        pair.b = 1;
+        pair.compared = 40;
+        pair.disagreed = 3;
+        pair.bucketDisagreed = QVector<qint64>(200, 0);
+        pair.bucketDisagreed[4] = 2;
+        pair.bucketDisagreed[15] = 1;
+        run.disagreements = {pair};
+        emit controller_->snapshotReady(run);
+        QTableWidget* table = view_->disagreements()->table();
+        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("first / second"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("3"));
+        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("7.5 %"));
+        for (TimelineChart* chart : view_->timelines()) {
+            QVERIFY(chart->model().disagreementOther().isEmpty());  // none chosen yet
+        }
+        QSignalSpy chosen(view_->disagreements(), &ratelab::DisagreementTable::pairChosen);
+        table->selectRow(0);
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(view_->timelines()[0]->model().disagreementOther(), QStringLiteral("second"));
+        QCOMPARE(view_->timelines()[1]->model().disagreementOther(), QStringLiteral("first"));
+        // Steps of 100 ms: two of them carry a mark.
+        const QList<QPointF> marks = view_->timelines()[0]->model().disagreements(0, 20, 100);
+        QCOMPARE(marks.size(), 2);
+        QCOMPARE(marks[0].x(), 0.45);
+        QCOMPARE(marks[0].y(), 2.0);
+        QVERIFY(view_->timelines()[0]->disagreementSeries()->isVisible());
+        QVERIFY2(view_->timelines()[0]->toolTipAt(0.45).contains(
+                     QStringLiteral("2 decided differently from second")),
+                 qPrintable(view_->timelines()[0]->toolTipAt(0.45)));
+        // Wait mode: nothing compared, and the table says why.
+        run.sameRequests = false;
+        emit controller_->snapshotReady(run);
+        QCOMPARE(table->rowCount(), 0);
+        QVERIFY(view_->timelines()[0]->model().disagreementOther().isEmpty());
     }
 };
 

@@ -137,7 +137,7 @@ StepSession::Step StepSession::next() {
                                : step.decisions[l].allowed    ? 1
                                                               : 0);
         }
-        stats.agreement().record(outcomes.data());
+        stats.agreement().record(outcomes.data(), bucket);
     }
     return step;
 }

@@ -74,6 +74,9 @@ struct LimiterDisagreement {
     int b = 0;
     qint64 compared = 0;
     qint64 disagreed = 0;
+    // Per time bucket (as the limiters' buckets), for runs of at most
+    // AgreementCounters::kMaxBucketedLimiters limiters; empty otherwise.
+    QVector<qint64> bucketDisagreed;
 };
 
 // A consistent-enough view of a run, cheap to take while it runs.

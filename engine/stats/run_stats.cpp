@@ -57,7 +57,7 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
     latency_.record(latencyUs);
 }
 
-WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(limiters) {
+WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(limiters, buckets) {
     for (int i = 0; i < limiters; ++i) {
         limiters_.push_back(std::make_unique<LimiterCounters>(buckets, clients));
     }

@@ -97,13 +97,13 @@ public:
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
     AgreementCounters& agreement() { return agreement_; }
-    // What one worker's stats allocate (see LimiterCounters::allocatedBytes; the agreement
-    // counters hold two per pair of limiters).
+    // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
+    // AgreementCounters::allocatedBytes).
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
         return qint64(sizeof(WorkerStats)) + qint64(sizeof(std::atomic<long long>)) +
                limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
                            LimiterCounters::allocatedBytes(buckets, clients)) +
-               limiters * (limiters - 1) * qint64(sizeof(std::atomic<long long>));
+               AgreementCounters::allocatedBytes(limiters, buckets);
     }
 
 private:

@@ -298,7 +298,7 @@ void Worker::compareDecisions(const std::vector<Job>& batch, const std::vector<D
             const size_t i = start + l;
             outcomes_[l] = decided[i] ? (decisions[i].allowed ? 1 : 0) : -1;
         }
-        stats_.agreement().record(outcomes_.data());
+        stats_.agreement().record(outcomes_.data(), bucketOf(batch[start].scheduledRunUs));
     }
 }
 

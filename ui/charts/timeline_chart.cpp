@@ -9,6 +9,7 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
+#include <QScatterSeries>
 #include <QScopedValueRollback>
 #include <QToolTip>
 #include <QValueAxis>
@@ -32,7 +33,7 @@ constexpr int kMaxTokenPieces = 64;
 
 // Replaces a series' points only when they differ: every replace makes Qt Charts map all the
 // points again and repaint the plot.
-void replaceIfChanged(QLineSeries* series, const QList<QPointF>& points) {
+void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
     if (series->count() != points.size() || series->points() != points)
         series->replace(points);
 }
@@ -62,6 +63,10 @@ TimelineChart::TimelineChart(QWidget* parent)
     tokens_ = addLine(tr("available permits"));
     baselineAccepted_ = addLine(tr("baseline accepted"));
     baselineRejected_ = addLine(tr("baseline rejected"));
+    disagree_ = new QScatterSeries(chart_);
+    disagree_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    disagree_->setMarkerSize(9);
+    chart_->addSeries(disagree_);
     for (QAbstractSeries* s : chart_->series()) {
         s->attachAxis(axisX_);
         s->attachAxis(s == tokens_ ? axisTokens_ : axisY_);
@@ -116,6 +121,12 @@ QLineSeries* TimelineChart::addLine(const QString& name) {
     line->setName(name);
     chart_->addSeries(line);
     return line;
+}
+
+void TimelineChart::setDisagreements(const QVector<qint64>& perBucket, const QString& other) {
+    model_.setDisagreements(perBucket, other);
+    disagree_->setName(tr("decided differently from %1").arg(other));
+    refresh();
 }
 
 void TimelineChart::setLimiter(const LimiterSpec& spec, int clients, qint64 bucketMs,
@@ -249,6 +260,8 @@ void TimelineChart::applyTheme() {
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokens_->setPen(style::seriesPen(colors.tokens, 2.0));
+    disagree_->setColor(colors.marker);
+    disagree_->setBorderColor(colors.marker.darker(dark_ ? 100 : 140));
     // Thin and dashed over the run's areas: a shade apart from the fills of the same colour
     // (darker on a light background, lighter on a dark one).
     for (const auto& [line, color] : {std::pair{baselineAccepted_, colors.accepted},
@@ -322,6 +335,12 @@ void TimelineChart::updateSeries() {
     setShown(baselineAccepted_, baseline);
     setShown(baselineRejected_, baseline);
     baselineGroupMs_ = counts.baselineGroupMs;
+    // Disagreements: a triangle at the top of each step that has any (the count's tooltip).
+    QList<QPointF> marks = model_.disagreements(viewMin_, viewMax_, counts.groupMs);
+    for (QPointF& mark : marks)
+        mark.setY(counts.yMax * 1.05);
+    replaceIfChanged(disagree_, marks);
+    setShown(disagree_, !model_.disagreementOther().isEmpty());
     const QString title = tr("requests per %1").arg(durationText(counts.groupMs));
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);

@@ -11,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QAreaSeries;
 class QLineSeries;
+class QScatterSeries;
 class QValueAxis;
 QT_END_NAMESPACE
 
@@ -56,6 +57,12 @@ public:
     // and the tooltip); a baseline without this limiter says so in the title. Null removes
     // it. Kept by setLimiter (a new run).
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
+
+    // Marks where this limiter and `other` decided the same requests differently: a triangle
+    // at the top of each step with any (per bucket of the run; empty clears), the count in the
+    // tooltip ("3 decided differently from sliding").
+    void setDisagreements(const QVector<qint64>& perBucket, const QString& other);
+    QScatterSeries* disagreementSeries() const { return disagree_; }
 
     // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
     // back to the normal look (the theme).
@@ -161,6 +168,7 @@ private:
     QLineSeries* tokens_ = nullptr;
     QLineSeries* baselineAccepted_ = nullptr;
     QLineSeries* baselineRejected_ = nullptr;
+    QScatterSeries* disagree_ = nullptr;
     qint64 baselineGroupMs_ = 0;
     QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
     int tokenPiecesShown_ = 1;

@@ -91,6 +91,11 @@ QString TimelineChart::toolTipAt(double seconds) const {
                          .arg(label.toHtmlEscaped());
         }
     }
+    if (const qint64 n = model_.disagreementsAt(seconds, groupMs_); n > 0) {
+        lines << tr("%1 decided differently from %2 (the triangle)")
+                     .arg(n)
+                     .arg(model_.disagreementOther().toHtmlEscaped());
+    }
     const double limit = stepValueAt(limit_->points(), seconds);
     if (limit_->isVisible() && limit >= 0) {
         lines << tr("limit (steady state): %1 per %2")

@@ -65,6 +65,8 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     markers_.clear();
     busiest_.clear();
     busiestRunClock_.clear();
+    disagreed_.clear();
+    disagreeWith_.clear();
     useSpec(spec);
     limitHistory_ = {{0.0, spec}};
 }

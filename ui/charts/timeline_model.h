@@ -146,6 +146,16 @@ public:
     // What the timeline marks: the busiest interval of the shortest config window (of the
     // shortest window given when none is a config window); none without accepted permits.
     std::optional<Burst> burst() const;
+
+    // Where this limiter and `other` decided the same requests differently: the count per time
+    // bucket of the run (LimiterDisagreement::bucketDisagreed); empty clears them. A new
+    // limiter or run (setLimiter) clears them too.
+    void setDisagreements(const QVector<qint64>& perBucket, const QString& other);
+    const QString& disagreementOther() const { return disagreeWith_; }
+    // The groups of `groupMs` (multiples of the bucket) in [lo, hi] with any: (middle in run
+    // seconds, count), and the count of the group holding `seconds` (0 for none).
+    QList<QPointF> disagreements(double lo, double hi, qint64 groupMs) const;
+    qint64 disagreementsAt(double seconds, qint64 groupMs) const;
     // The window lengths the spec names (ms), ascending: the token bucket's interval, the fixed
     // window's length (a month as 30 days), each sliding rule's window, GCRA's and the leaky
     // bucket's period, the counter's window.
@@ -201,6 +211,8 @@ private:
     QVector<LimitChange> limitHistory_;
     QVector<BusiestInterval> busiest_;
     QVector<BusiestInterval> busiestRunClock_;
+    QVector<qint64> disagreed_;  // per bucket, with disagreeWith_
+    QString disagreeWith_;
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

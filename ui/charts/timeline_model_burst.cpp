@@ -4,6 +4,7 @@
 
 #include <QLocale>
 #include <algorithm>
+#include <cmath>
 
 namespace ratelab {
 
@@ -85,6 +86,39 @@ std::optional<TimelineModel::Burst> TimelineModel::burst() const {
     }
     burst.toolTip = lines.join(QStringLiteral("<br>"));
     return burst;
+}
+
+void TimelineModel::setDisagreements(const QVector<qint64>& perBucket, const QString& other) {
+    disagreed_ = perBucket;
+    disagreeWith_ = perBucket.isEmpty() ? QString() : other;
+}
+
+QList<QPointF> TimelineModel::disagreements(double lo, double hi, qint64 groupMs) const {
+    QList<QPointF> points;
+    const qint64 per = std::max<qint64>(1, groupMs / std::max<qint64>(1, bucketMs_));
+    const qint64 first = std::max<qint64>(0, qint64(std::floor(lo * 1000.0 / double(bucketMs_))));
+    for (qint64 g = first / per * per;
+         g < disagreed_.size() && double(g * bucketMs_) <= hi * 1000.0; g += per) {
+        qint64 count = 0;
+        for (qint64 b = g; b < g + per && b < disagreed_.size(); ++b)
+            count += disagreed_[int(b)];
+        if (count > 0)
+            points << QPointF((double(g * bucketMs_) + double(per * bucketMs_) / 2.0) / 1000.0,
+                              double(count));
+    }
+    return points;
+}
+
+qint64 TimelineModel::disagreementsAt(double seconds, qint64 groupMs) const {
+    const qint64 per = std::max<qint64>(1, groupMs / std::max<qint64>(1, bucketMs_));
+    const qint64 bucket = qint64(std::floor(seconds * 1000.0 / double(bucketMs_)));
+    if (bucket < 0 || bucket >= disagreed_.size())
+        return 0;
+    const qint64 g = bucket / per * per;
+    qint64 count = 0;
+    for (qint64 b = g; b < g + per && b < disagreed_.size(); ++b)
+        count += disagreed_[int(b)];
+    return count;
 }
 
 }  // namespace ratelab

@@ -9,6 +9,7 @@
 #include "charts/timeline_chart.h"
 #include "panels/client_table.h"
 #include "panels/comparison_table.h"
+#include "panels/disagreement_table.h"
 #include "panels/latency_chart.h"
 #include "panels/redis_cost_view.h"
 #include "panels/state_panel.h"
@@ -52,6 +53,11 @@ void RunView::buildTabs() {
 
     auto* compare = new QSplitter(Qt::Vertical, this);
     comparison_ = new ComparisonTable(compare);
+    disagreements_ = new DisagreementTable(compare);
+    connect(disagreements_, &DisagreementTable::pairChosen, this, [this](int a, int b) {
+        markedPair_ = {a, b};
+        markDisagreements();
+    });
     cost_ = new RedisCostView(compare);
     auto* lower = new QSplitter(Qt::Horizontal, compare);
     clients_ = new ClientTable(lower);
@@ -67,6 +73,7 @@ void RunView::showScenario(const Scenario& scenario) {
         t->deleteLater();
     }
     timelines_.clear();
+    markedPair_ = {-1, -1};
     latestStates_.clear();
     pendingStates_.clear();
     snapshotHeld_ = false;
@@ -189,8 +196,31 @@ void RunView::drawSnapshot(const RunSnapshot& snapshot) {
                                   state == latestStates_.cend() ? nullptr : &state.value());
     }
     comparison_->updateFrom(snapshot);
+    disagreements_->updateFrom(snapshot);
+    markDisagreements();
     clients_->updateFrom(snapshot);
     latency_->updateFrom(snapshot);
+}
+
+// The chosen pair's disagreements on both of its timelines (each names the other); the others'
+// marks are cleared.
+void RunView::markDisagreements() {
+    const auto [a, b] = markedPair_;
+    for (int i = 0; i < timelines_.size(); ++i) {
+        const int other = i == a ? b : i == b ? a : -1;
+        const LimiterDisagreement* pair = nullptr;
+        for (const LimiterDisagreement& p : last_.disagreements) {
+            if (other >= 0 && p.a == std::min(i, other) && p.b == std::max(i, other))
+                pair = &p;
+        }
+        if (pair == nullptr) {
+            if (!timelines_[i]->model().disagreementOther().isEmpty())
+                timelines_[i]->setDisagreements({}, QString());
+            continue;
+        }
+        timelines_[i]->setDisagreements(pair->bucketDisagreed,
+                                        last_.limiters.value(other).spec.name);
+    }
 }
 
 // The busiest interval of each limiter, marked on its timeline once the run has finished (the

@@ -18,6 +18,7 @@ namespace ratelab {
 
 class ClientTable;
 class ComparisonTable;
+class DisagreementTable;
 class LatencyChart;
 class RedisCostView;
 class RunController;
@@ -65,6 +66,7 @@ public:
     QVector<TimelineChart*> timelines() const { return timelines_; }
     TimeAxis* timeAxis() const { return axis_; }
     ComparisonTable* comparison() const { return comparison_; }
+    DisagreementTable* disagreements() const { return disagreements_; }
 
 signals:
     // Each snapshot's accounting, one line: per limiter fired = accepted + rejected + errors.
@@ -79,12 +81,15 @@ private:
     void queueState(int limiter, const LimiterState& state);
     void showAdmittedBursts(const RunSnapshot& snapshot);
     void markStep(const StepSession::Step& step);
+    void markDisagreements();
 
     RunController* controller_;
     TimeAxis* axis_ = nullptr;
     QVBoxLayout* timelineLayout_ = nullptr;
     QVector<TimelineChart*> timelines_;
     ComparisonTable* comparison_ = nullptr;
+    DisagreementTable* disagreements_ = nullptr;
+    std::pair<int, int> markedPair_{-1, -1};  // the pair whose disagreements are marked
     RedisCostView* cost_ = nullptr;
     ClientTable* clients_ = nullptr;
     LatencyChart* latency_ = nullptr;
