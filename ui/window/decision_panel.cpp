@@ -16,7 +16,7 @@ DecisionPanel::DecisionPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     table_ = new QTableWidget(0, 7, this);
     table_->setObjectName(QStringLiteral("decisions"));
-    table_->setHorizontalHeaderLabels({tr("Time"), tr("Client"), tr("Permits"), tr("Limiter"),
+    table_->setHorizontalHeaderLabels({tr("Time (UTC)"), tr("Client"), tr("Permits"), tr("Limiter"),
                                        tr("Allowed"), tr("retry_after_ms"), tr("Remaining")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
@@ -50,8 +50,9 @@ void DecisionPanel::showSelected() {
 void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& names) {
     if (step.index < 0)
         return;  // the schedule is over: nothing was decided
-    const QString time =
-        QDateTime::fromMSecsSinceEpoch(step.nowMs, QTimeZone::utc()).toString(Qt::ISODateWithMs);
+    // The time of day (UTC) to the ms: the date is the scenario's and says nothing here.
+    const QString time = QDateTime::fromMSecsSinceEpoch(step.nowMs, QTimeZone::utc())
+                             .toString(QStringLiteral("HH:mm:ss.zzz"));
     const int rows = int(step.decisions.size());
     for (int i = 0; i < rows; ++i) {
         table_->insertRow(0);

@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -83,7 +84,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                 decisions_->addStep(step, names);
                 if (decisionsDock_->isHidden()) {
                     decisionsDock_->show();
-                    fitBottomDocks();
+                    // Room for the explanation beside the table: two fifths of the height
+                    // (once the dock is laid out: a dock just shown keeps its old size).
+                    QTimer::singleShot(0, this, [this] {
+                        resizeDocks({decisionsDock_}, {height() * 2 / 5}, Qt::Vertical);
+                        fitBottomDocks();
+                    });
                 }
                 decisionsDock_->raise();
             });
