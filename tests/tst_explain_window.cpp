@@ -199,6 +199,9 @@ private slots:
         QVERIFY2(shown.contains(QStringLiteral("refused")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("held 3 of 3")), qPrintable(shown));
         QVERIFY(shown.contains(QStringLiteral("Request #4")));
+        // A global limiter says whose grants counted: the one client's three.
+        QVERIFY2(shown.contains(QStringLiteral("Grants that counted against it, by client: c0: 3")),
+                 qPrintable(shown));
         QCOMPARE(scratchKeys(scenario), 0LL);
         for (const LimiterSpec& spec : scenario.limiters) {
             makeLimiter(spec)->reset(*routeFixture());

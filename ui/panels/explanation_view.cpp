@@ -135,6 +135,14 @@ QString ExplanationView::html(const Explanation& e) const {
             what << QStringLiteral("<code>%1</code>: %2").arg(esc(c.path), esc(c.note));
     }
     out += QStringLiteral("<ul><li>%1</li></ul>").arg(what.join(QStringLiteral("</li><li>")));
+    if (!e.capacityUsedBy.empty()) {
+        // A global limiter: whose grants stood in the interval that counted.
+        QStringList used;
+        for (const ClientUse& u : e.capacityUsedBy)
+            used << tr("%1: %2").arg(esc(u.client)).arg(u.permits);
+        out += tr("<p>Grants that counted against it, by client: %1</p>")
+                   .arg(used.join(QStringLiteral(", ")));
+    }
     out += QStringLiteral("<h3>%1</h3>").arg(tr("Redis just before"));
     out += keysTable(e.stateBefore);
     out += QStringLiteral("<h3>%1</h3>").arg(tr("Redis just after"));
