@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fails on an include that points the wrong way (docs/architecture.md, "Layers"):
 #  - an engine folder may include only its own folder, the folders before it in
-#      redis -> limiters -> redisson -> stats -> traffic -> explain -> scenario -> live
+#      url -> redis -> limiters -> redisson -> stats -> traffic -> explain -> scenario -> live
 #    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
 #    the top-level headers include none of the folders;
-#  - no file under ui/ includes hiredis, a router, a connection or the local server
-#    (background Redis reading is engine/live's job);
+#  - engine/url/ (URL parsing) includes no hiredis: it knows no connection;
+#  - no file under ui/ includes hiredis or anything from engine/redis/ (the URL value types
+#    are engine/url's; background Redis reading is engine/live's job);
 #  - app/ -> ui/: no file under ui/ includes a header of app/, app/tools/ included (the
 #    screenshot demo and the UI bench are the executable's, not the product library's), and
 #    the tools (app/tools/) include ui/ and engine/ headers and their own, not the rest of app/.
@@ -14,7 +15,7 @@
 #                                              all be found, and a clean tree must pass)
 set -u
 
-ORDER=(redis limiters redisson stats traffic explain scenario live)
+ORDER=(url redis limiters redisson stats traffic explain scenario live)
 declare -A RANK
 for i in "${!ORDER[@]}"; do
     RANK[${ORDER[$i]}]=$i
@@ -57,9 +58,15 @@ check() {
     done < <(find "$root/engine" -type f \( -name '*.h' -o -name '*.cpp' \) | sort)
 
     while IFS= read -r include; do
-        echo "ui: $include (only engine/live reads Redis)"
+        echo "url: $include (URL parsing knows no connection)"
         bad=1
-    done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis/|redis/redis_router\.h|redis/redis_connection\.h|redis/local_redis_server\.h)' \
+    done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]hiredis/' \
+                 "$root/engine/url" --include='*.h' --include='*.cpp' 2>/dev/null)
+
+    while IFS= read -r include; do
+        echo "ui: $include (ui/ includes nothing from engine/redis/; only engine/live reads Redis)"
+        bad=1
+    done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis|redis)/' \
                  "$root/ui" --include='*.h' --include='*.cpp')
 
     while IFS= read -r file; do
@@ -84,14 +91,15 @@ self_test() {
     # global: the EXIT trap runs after this function returns
     scratch=$(mktemp -d) || exit 2
     trap 'rm -rf "$scratch"' EXIT
-    mkdir -p "$scratch/engine/redis" "$scratch/engine/live" "$scratch/engine/traffic" \
-        "$scratch/engine/stats" "$scratch/ui/window" "$scratch/app/tools"
+    mkdir -p "$scratch/engine/url" "$scratch/engine/redis" "$scratch/engine/live" \
+        "$scratch/engine/traffic" "$scratch/engine/stats" "$scratch/ui/window" "$scratch/app/tools"
     : >"$scratch/engine/input_limits.h"
     : >"$scratch/app/command_line.h"
     : >"$scratch/app/tools/ui_bench.h"
     printf '#include "redis/a.h"\n#include "input_limits.h"\n' >"$scratch/engine/live/ok.h"
     printf '#include "stats/s.h"\n' >"$scratch/engine/traffic/ok.h"
-    printf '#include "redis/redis_url.h"\n' >"$scratch/ui/window/ok.cpp"
+    printf '#include "url/redis_url.h"\n' >"$scratch/ui/window/ok.cpp"
+    printf '#include "url/redis_url.h"\n' >"$scratch/engine/redis/ok.h"
     printf '#include "tools/ui_bench.h"\n#include "window/main_window.h"\n' \
         >"$scratch/app/tools/ok.cpp"
     if ! check "$scratch" >/dev/null; then
@@ -100,6 +108,8 @@ self_test() {
     fi
     local -a planted=(
         'engine/redis/up.h|#include "live/run_io.h"'
+        'engine/url/up.h|#include "redis/redis_error.h"'
+        'engine/url/c.cpp|#include <hiredis/hiredis.h>'
         'engine/stats/up.cpp|#include "traffic/worker.h"'
         'engine/top_level.h|#include "scenario/scenario.h"'
         'engine/live/x.cpp|#include "no_such_header.h"'
@@ -108,6 +118,8 @@ self_test() {
         'ui/window/b.cpp|#include "redis/redis_router.h"'
         'ui/window/c.h|#include "redis/redis_connection.h"'
         'ui/window/d.cpp|#include "redis/local_redis_server.h"'
+        'ui/window/h.h|#include "redis/redis_error.h"'
+        'ui/window/i.h|#include "redis/redis_url.h"'
         'ui/window/e.cpp|#include "tools/ui_bench.h"'
         'ui/run/f.h|#include "command_line.h"'
         'app/tools/g.cpp|#include "command_line.h"'

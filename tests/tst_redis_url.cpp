@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "input_error.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 using namespace ratelab;
 

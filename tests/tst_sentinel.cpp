@@ -23,12 +23,12 @@
 #include "live/server_probe.h"
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
-#include "redis/sentinel_url.h"
 #include "scenario/scenario_runner.h"
 #include "stats/error_cause.h"
 #include "support/fake_redis_server.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
+#include "url/sentinel_url.h"
 
 using namespace ratelab;
 using namespace ratelab::test;

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "input_error.h"
-#include "redis/redis_url.h"
-#include "redis/sentinel_url.h"
+#include "url/redis_url.h"
+#include "url/sentinel_url.h"
 
 using namespace ratelab;
 

@@ -9,7 +9,7 @@
 
 #include "limiters/limiter_cost.h"
 #include "live/state_mailbox.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

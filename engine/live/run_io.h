@@ -7,11 +7,11 @@
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/worker_thread.h"
-#include "redis/redis_url.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_explainer.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

@@ -5,7 +5,7 @@
 #include <mutex>
 
 #include "live/state_mailbox.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

@@ -4,7 +4,7 @@
 #include <QString>
 
 #include "live/worker_thread.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "redis/redis_transport.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

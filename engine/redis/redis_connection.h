@@ -11,8 +11,8 @@
 
 #include "redis/redis_reply.h"
 #include "redis/redis_transport.h"
-#include "redis/redis_url.h"
 #include "redis/resp_writer.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

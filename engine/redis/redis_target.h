@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "redis/local_redis_server.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

@@ -7,7 +7,7 @@
 #include "redis/redis_connection.h"
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
-#include "redis/sentinel_url.h"
+#include "url/sentinel_url.h"
 
 namespace ratelab {
 namespace {

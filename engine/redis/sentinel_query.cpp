@@ -1,7 +1,7 @@
 #include "redis/sentinel_query.h"
 
 #include "redis/redis_error.h"
-#include "redis/sentinel_url.h"
+#include "url/sentinel_url.h"
 
 namespace ratelab {
 

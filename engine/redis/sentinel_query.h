@@ -5,7 +5,7 @@
 #include <string>
 
 #include "redis/redis_connection.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 struct ssl_ctx_st;  // OpenSSL's SSL_CTX, kept out of this header
 

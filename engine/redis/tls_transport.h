@@ -6,7 +6,7 @@
 #include <string>
 
 #include "redis/redis_transport.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 struct ssl_st;
 struct ssl_ctx_st;

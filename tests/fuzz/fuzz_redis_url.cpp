@@ -1,4 +1,4 @@
-// libFuzzer target: RedisUrl::parse and RedisUrl::toDisplayString (engine/redis/redis_url.cpp).
+// libFuzzer target: RedisUrl::parse and RedisUrl::toDisplayString (engine/url/redis_url.cpp).
 //
 // Input: UTF-8 text, or UTF-16LE code units after a FF FE byte order mark.
 // Expected outcomes: a RedisUrl, or an InputError with a non-empty message. Anything else is a
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "input_error.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 using namespace ratelab;
 

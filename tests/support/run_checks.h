@@ -2,9 +2,9 @@
 
 #include <functional>
 
-#include "redis/redis_url.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
+#include "url/redis_url.h"
 
 namespace ratelab::test {
 

@@ -7,10 +7,10 @@
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/run_cost.h"
-#include "redis/redis_url.h"
 #include "scenario/scenario.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

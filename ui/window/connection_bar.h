@@ -3,7 +3,7 @@
 #include <QWidget>
 
 #include "live/server_probe.h"
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 class QCheckBox;
 class QComboBox;

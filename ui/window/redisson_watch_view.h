@@ -8,8 +8,8 @@
 #include <memory>
 #include <optional>
 
-#include "redis/redis_url.h"
 #include "redisson/redisson_limiter_reader.h"
+#include "url/redis_url.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;

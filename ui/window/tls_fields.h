@@ -3,7 +3,7 @@
 #include <QDialog>
 #include <QWidget>
 
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 class QLabel;
 class QLineEdit;

@@ -13,7 +13,7 @@ namespace ratelab {
 //   rediss://... and rediss-cluster://...           (the same over TLS: tls is set)
 //   redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/MASTER_NAME[?db=N]
 //                                                   (a primary found through its sentinels;
-//                                                   see redis/sentinel_url.h; no TLS)
+//                                                   see url/sentinel_url.h; no TLS)
 // Other schemes are refused with InputError.
 // User and password are percent-decoded. Passwords never appear in toDisplayString(). User info
 // without ':' ("redis://SECRET@host") is refused: some clients take it as a password.

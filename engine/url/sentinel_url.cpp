@@ -1,11 +1,11 @@
-#include "redis/sentinel_url.h"
+#include "url/sentinel_url.h"
 
 #include <QByteArray>
 #include <QList>
 #include <QStringList>
 
 #include "input_error.h"
-#include "redis/url_text.h"
+#include "url/url_text.h"
 
 namespace ratelab {
 namespace {

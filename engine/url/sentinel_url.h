@@ -3,7 +3,7 @@
 #include <QString>
 #include <QStringView>
 
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

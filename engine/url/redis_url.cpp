@@ -1,4 +1,4 @@
-#include "redis/redis_url.h"
+#include "url/redis_url.h"
 
 #include <QByteArray>
 #include <QList>
@@ -8,8 +8,8 @@
 #include <limits>
 
 #include "input_error.h"
-#include "redis/sentinel_url.h"
-#include "redis/url_text.h"
+#include "url/sentinel_url.h"
+#include "url/url_text.h"
 
 namespace ratelab {
 
