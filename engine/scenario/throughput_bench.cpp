@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "redis/redis_error.h"
+#include "traffic/decision_batch.h"
 
 namespace ratelab {
 namespace {
@@ -26,36 +27,19 @@ struct Counts {
     }
 };
 
-// A RedisError met after the batch went out: a broken connection leaves the outcome unknown.
-ErrorCause causeAfterSending(const RedisError& e) {
-    return e.kind() == RedisError::Kind::Connect || !e.connectionBroken()
-               ? errorCauseOf(e)
-               : ErrorCause::UnknownOutcome;
-}
-
-// One pipeline's worth of prepared decisions, formatted as RESP, one buffer per node.
-struct Batch {
-    std::vector<ScriptCall> calls;
-    std::vector<const Limiter*> limiters;
-    std::vector<int> node;         // node index of each call
-    std::vector<RespWriter> resp;  // by node index
-    std::vector<size_t> commands;  // by node index
-    std::vector<int> slot;         // by node index: a slot it serves (to find its connection)
-    int depth = 0;
-};
-
-void tally(Counts& counts, const Limiter& limiter, const ScriptCall& call, const redisReply* reply,
-           int node) {
-    try {
-        (limiter.parseReply(reply, call).allowed ? counts.accepted : counts.rejected)++;
-        if (size_t(node) >= counts.perNode.size()) {
-            counts.perNode.resize(size_t(node) + 1, 0);
+// Counts a decided batch's results.
+void tally(Counts& counts, const DecisionBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const DecisionBatch::Result& result = batch.result(i);
+        if (!result.decided) {
+            counts.error(result.cause);
+            continue;
         }
-        counts.perNode[size_t(node)]++;
-    } catch (const RedisError&) {
-        counts.error(reply->type == REDIS_REPLY_ERROR
-                         ? errorCauseOfReply(std::string_view(reply->str, reply->len))
-                         : ErrorCause::BadReply);
+        (result.decision.allowed ? counts.accepted : counts.rejected)++;
+        if (std::size_t(result.node) >= counts.perNode.size()) {
+            counts.perNode.resize(std::size_t(result.node) + 1, 0);
+        }
+        counts.perNode[std::size_t(result.node)]++;
     }
 }
 
@@ -70,103 +54,32 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
     }
     const size_t limiterCount = limiters.size();
     qint64 prepared = 0;
-    auto prepare = [&](Batch& batch) {
-        batch.calls.clear();
-        batch.limiters.clear();
-        batch.node.clear();
-        for (RespWriter& w : batch.resp) {
-            w.clear();
-        }
-        std::fill(batch.commands.begin(), batch.commands.end(), 0);
-        batch.depth = static_cast<int>(std::min<qint64>(pipeline, requests - prepared));
+    auto prepare = [&](DecisionBatch& batch) {
+        batch.clear();
+        const int depth = static_cast<int>(std::min<qint64>(pipeline, requests - prepared));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        for (int i = 0; i < batch.depth; ++i) {
+        for (int i = 0; i < depth; ++i) {
             const qint64 k = offset + prepared + i;
             const Limiter& limiter = *limiters[size_t(k) % limiterCount];
             const QString& client = names[int((k / qint64(limiterCount)) % clients)];
-            const int node = router.nodeIndexForSlot(limiter.slot());
-            if (size_t(node) >= batch.resp.size()) {
-                batch.resp.resize(size_t(node) + 1);
-                batch.commands.resize(size_t(node) + 1, 0);
-                batch.slot.resize(size_t(node) + 1, 0);
-            }
-            batch.calls.push_back(limiter.prepare(Request{now, client, 1}));
-            batch.limiters.push_back(&limiter);
-            batch.node.push_back(node);
-            limiter.script().formatEvalsha(batch.resp[size_t(node)], batch.calls.back().keys,
-                                           batch.calls.back().args);
-            batch.commands[size_t(node)]++;
-            batch.slot[size_t(node)] = limiter.slot();
+            batch.add(router, limiter, Request{now, client, 1});
         }
-        prepared += batch.depth;
+        prepared += depth;
     };
 
-    Batch first;
-    Batch second;
-    Batch* current = &first;
-    Batch* next = &second;
+    DecisionBatch first;
+    DecisionBatch second;
+    DecisionBatch* current = &first;
+    DecisionBatch* next = &second;
     prepare(*current);
-    std::vector<int> retry;
-    std::vector<RedisConnection*> connectionOf;
-    std::vector<ErrorCause> failedNode;
-    while (current->depth > 0) {
+    while (!current->empty()) {
         if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
             counts.stopped = true;
             break;
         }
-        // One deadline for the whole batch, however many nodes and replies.
-        router.setDeadline(std::chrono::steady_clock::now() + options.connect.commandTimeout);
-        // One pipeline per node, all sent before any reply is read.
-        connectionOf.assign(current->resp.size(), nullptr);
-        failedNode.assign(current->resp.size(), ErrorCause::Other);
-        for (size_t node = 0; node < current->resp.size(); ++node) {
-            if (current->commands[node] == 0) {
-                continue;
-            }
-            try {
-                RedisConnection& connection = router.connectionForSlot(current->slot[node]);
-                connection.appendFormatted(current->resp[node].bytes(), current->commands[node]);
-                connection.flush();
-                connectionOf[node] = &connection;
-            } catch (const RedisError& e) {
-                // This node's share of the batch fails; the other nodes go on.
-                failedNode[node] = causeAfterSending(e);
-            }
-        }
         // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
-        prepare(*next);
-        retry.clear();
-        for (int i = 0; i < current->depth; ++i) {
-            const size_t node = size_t(current->node[size_t(i)]);
-            RedisConnection* connection = connectionOf[node];
-            if (connection == nullptr) {
-                counts.error(failedNode[node]);
-                continue;
-            }
-            try {
-                RedisReply reply = connection->readReply();
-                if (RedisRouter::needsRetry(reply.get())) {
-                    retry.push_back(i);  // re-sent once this pipeline is drained
-                    continue;
-                }
-                tally(counts, *current->limiters[size_t(i)], current->calls[size_t(i)], reply.get(),
-                      current->node[size_t(i)]);
-            } catch (const RedisError& e) {
-                counts.error(causeAfterSending(e));
-            }
-        }
-        for (int i : retry) {
-            const ScriptCall& call = current->calls[size_t(i)];
-            const Limiter& limiter = *current->limiters[size_t(i)];
-            try {
-                RedisReply reply =
-                    router.runScript(limiter.slot(), limiter.script(), call.keys, call.args);
-                tally(counts, limiter, call, reply.get(), router.nodeIndexForSlot(limiter.slot()));
-            } catch (const RedisError& e) {
-                counts.error(causeAfterSending(e));
-            }
-        }
-        router.clearDeadline();
+        current->run(router, options.connect.commandTimeout, {}, [&] { prepare(*next); });
+        tally(counts, *current);
         std::swap(current, next);
     }
     return counts;

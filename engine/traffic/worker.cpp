@@ -13,7 +13,11 @@ constexpr std::chrono::milliseconds kMaxBackoff{2000};
 }  // namespace
 
 Worker::Worker(const RunContext& context, int index, WorkerStats& stats)
-    : ctx_(context), index_(index), stats_(stats), pacer_(context.pacer->clone()) {
+    : ctx_(context),
+      index_(index),
+      stats_(stats),
+      pacer_(context.pacer->clone()),
+      replyClock_([clock = context.clock] { return clock->elapsedUs(); }) {
     advanceSchedule();
 }
 
@@ -121,35 +125,6 @@ bool Worker::ensureConnected() {
     }
 }
 
-namespace {
-
-// The cause of a decision whose reply came back but is not a decision.
-ErrorCause causeOfReply(const redisReply* reply) {
-    if (reply != nullptr && reply->type == REDIS_REPLY_ERROR) {
-        return errorCauseOfReply(std::string_view(reply->str, reply->len));
-    }
-    return ErrorCause::BadReply;
-}
-
-// The cause of a RedisError met after the command may have gone out: a connection that broke
-// (or a deadline that passed) leaves its outcome unknown.
-ErrorCause causeAfterSending(const RedisError& e) {
-    return e.kind() == RedisError::Kind::Connect || !e.connectionBroken()
-               ? errorCauseOf(e)
-               : ErrorCause::UnknownOutcome;
-}
-
-// Clears the router's batch deadline however the batch ends.
-struct BatchDeadline {
-    BatchDeadline(RedisRouter& router, std::chrono::milliseconds timeout) : router_(router) {
-        router_.setDeadline(std::chrono::steady_clock::now() + timeout);
-    }
-    ~BatchDeadline() { router_.clearDeadline(); }
-    RedisRouter& router_;
-};
-
-}  // namespace
-
 void Worker::execute(std::vector<Job>& batch) {
     if (batch.empty()) {
         return;
@@ -161,132 +136,32 @@ void Worker::execute(std::vector<Job>& batch) {
         }
         return;
     }
-    const BatchDeadline deadline(*router_, ctx_.connectOptions.commandTimeout);
     const QStringList& names = ctx_.requests->clientNames();
-    const size_t n = batch.size();
-    std::vector<const Limiter*> used(n);
-    std::vector<ScriptCall> calls(n);
-    // The connection each command went out on; nullptr: it could not be sent (an error).
-    std::vector<RedisConnection*> sentOn(n, nullptr);
-    std::vector<Decision> decisions(n);
-    std::vector<char> decided(n, 0);
-    std::vector<ErrorCause> causes(n, ErrorCause::Other);
-    std::vector<size_t> retry;  // NOSCRIPT, a cluster redirection, a retime: re-run once drained
-    std::vector<qint64> nows(n);
-    for (size_t i = 0; i < n; ++i) {
-        const Job& job = batch[i];
+    decisions_.clear();
+    for (const Job& job : batch) {
         // A client whose clock is off asks at its own wrong time (traffic "clock_skew_ms").
         const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) +
                            ctx_.requests->clockSkewMs(job.client);
-        nows[i] = now;
-        const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
-        used[i] = &limiter;
-        calls[i] = limiter.prepare(Request{now, names[job.client], job.permits});
-        try {
-            RedisConnection& connection = router_->connectionForSlot(limiter.slot());
-            limiter.script().appendEvalsha(connection, calls[i].keys, calls[i].args);
-            sentOn[i] = &connection;
-        } catch (const RedisError& e) {
-            // This node is unreachable (or backing off): this decision fails, others go on.
-            causes[i] = errorCauseOf(e);
-        }
+        decisions_.add(*router_, *ctx_.limiters[size_t(job.limiter)].load(),
+                       Request{now, names[job.client], job.permits});
     }
-    // Send every node's pipeline before reading any reply, so the nodes work in parallel.
-    std::vector<RedisConnection*> flushed;
-    for (RedisConnection* connection : sentOn) {
-        if (connection != nullptr &&
-            std::find(flushed.begin(), flushed.end(), connection) == flushed.end()) {
-            flushed.push_back(connection);
-            try {
-                connection->flush();
-            } catch (const RedisError&) {
-                // Broken now: reading its replies fails below, and those decisions are errors.
-            }
-        }
-    }
-    // Replies come back in order per connection. A connection that breaks fails every read
-    // after it, so its remaining decisions are errors while other nodes' replies still count.
-    // A server at maxclients answers a new connection with one error and closes it: it ran
-    // none of the commands, so the reads that fail after that error are "max clients" too,
-    // not unknown outcomes.
-    std::vector<RedisConnection*> turnedAway;
     // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
     // by how long their scripts took (the replies come back one after the other).
     const bool waits = ctx_.clock->waits();
-    std::vector<qint64> repliedRunUs(n, sendRunUs);
-    for (size_t i = 0; i < n; ++i) {
-        if (sentOn[i] == nullptr) {
-            continue;
-        }
-        RedisReply reply;
-        try {
-            reply = sentOn[i]->readReply();
-            if (waits) {
-                repliedRunUs[i] = ctx_.clock->elapsedUs();
-            }
-        } catch (const RedisError& e) {
-            const bool wasTurnedAway =
-                std::find(turnedAway.begin(), turnedAway.end(), sentOn[i]) != turnedAway.end();
-            causes[i] = wasTurnedAway ? ErrorCause::MaxClients : causeAfterSending(e);
-            continue;
-        }
-        if (RedisRouter::needsRetry(reply.get())) {
-            retry.push_back(i);
-            continue;
-        }
-        qint64 redisNow = 0;
-        if (used[i]->retimed(reply.get(), nows[i], &redisNow)) {
-            // time: redis, the fixed window: Redis's time is in another window than the one
-            // guessed; decide at that time (Limiter::retimed).
-            calls[i] =
-                used[i]->prepare(Request{redisNow, names[batch[i].client], batch[i].permits, true});
-            retry.push_back(i);
-            continue;
-        }
-        try {
-            decisions[i] = used[i]->parseReply(reply.get(), calls[i]);
-            decided[i] = 1;
-        } catch (const RedisError&) {
-            causes[i] = causeOfReply(reply.get());  // an error reply, or garbage from the script
-            if (causes[i] == ErrorCause::MaxClients) {
-                turnedAway.push_back(sentOn[i]);
-            }
-        }
-    }
-    for (size_t i : retry) {
-        const Limiter& limiter = *used[i];
-        RedisReply reply;
-        try {
-            reply =
-                router_->runScript(limiter.slot(), limiter.script(), calls[i].keys, calls[i].args);
-        } catch (const RedisError& e) {
-            causes[i] = causeAfterSending(e);
-            continue;
-        }
-        try {
-            decisions[i] = limiter.parseReply(reply.get(), calls[i]);
-            decided[i] = 1;
-        } catch (const RedisError&) {
-            causes[i] = causeOfReply(reply.get());
-        }
-        if (waits) {
-            repliedRunUs[i] = ctx_.clock->elapsedUs();
-        }
-    }
-    const qint64 doneRunUs = waits ? ctx_.clock->elapsedUs() : sendRunUs;
-    for (size_t i = 0; i < n; ++i) {
-        // Failed reads end when the batch does.
-        const qint64 endUs = decided[i] ? repliedRunUs[i] : doneRunUs;
+    decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
+                   waits ? replyClock_ : DecisionBatch::ReplyClock{});
+    for (size_t i = 0; i < batch.size(); ++i) {
+        const DecisionBatch::Result& result = decisions_.result(i);
+        const qint64 endUs = waits ? result.replyTime : sendRunUs;
         stats_.limiter(batch[i].limiter).recordAttempt(endUs - batch[i].dueRunUs);
-        finish(batch[i], decided[i] ? &decisions[i] : nullptr, sendRunUs, causes[i]);
+        finish(batch[i], result.decided ? &result.decision : nullptr, sendRunUs, result.cause);
     }
     if (ctx_.traffic->mode == AcquireMode::Try) {
-        compareDecisions(batch, decisions, decided);
+        compareDecisions(batch);
     }
 }
 
-void Worker::compareDecisions(const std::vector<Job>& batch, const std::vector<Decision>& decisions,
-                              const std::vector<char>& decided) {
+void Worker::compareDecisions(const std::vector<Job>& batch) {
     // Without retries a request's jobs sit together in the batch, one per limiter, in order.
     const size_t limiters = size_t(ctx_.limiterCount);
     if (limiters < 2) {
@@ -295,8 +170,8 @@ void Worker::compareDecisions(const std::vector<Job>& batch, const std::vector<D
     outcomes_.resize(limiters);
     for (size_t start = 0; start + limiters <= batch.size(); start += limiters) {
         for (size_t l = 0; l < limiters; ++l) {
-            const size_t i = start + l;
-            outcomes_[l] = decided[i] ? (decisions[i].allowed ? 1 : 0) : -1;
+            const DecisionBatch::Result& result = decisions_.result(start + l);
+            outcomes_[l] = result.decided ? (result.decision.allowed ? 1 : 0) : -1;
         }
         stats_.agreement().record(outcomes_.data(), bucketOf(batch[start].scheduledRunUs));
     }

@@ -8,6 +8,7 @@
 #include "limiters/limiter.h"
 #include "redis/redis_router.h"
 #include "stats/run_stats.h"
+#include "traffic/decision_batch.h"
 #include "traffic/pacer.h"
 #include "traffic/request_factory.h"
 #include "traffic/run_clock.h"
@@ -38,9 +39,9 @@ struct RunContext {
 // no coordinated omission), pipelines due requests on its own connection, keeps wait-mode
 // retries in its own queue, and records outcomes in its own stats. Redis failures become
 // errors, counted by cause (a decision sent but never answered is an "unknown outcome", apart
-// from refusals); connections are re-established with backoff. One batch has one deadline
-// (commandTimeout) for all its I/O. Against a cluster, one batch spans several nodes: each
-// node's commands are pipelined on its own connection.
+// from refusals); connections are re-established with backoff. A batch is sent, read and
+// retried by a DecisionBatch: one deadline (commandTimeout) for all its I/O; against a cluster
+// it spans several nodes, each node's commands pipelined on its own connection.
 class Worker {
 public:
     Worker(const RunContext& context, int index, WorkerStats& stats);
@@ -83,8 +84,7 @@ private:
     // A held request proceeds: accepted, having waited from its first try until it was due.
     void release(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
-    void compareDecisions(const std::vector<Job>& batch, const std::vector<Decision>& decisions,
-                          const std::vector<char>& decided);
+    void compareDecisions(const std::vector<Job>& batch);
     bool ensureConnected();
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
@@ -102,7 +102,9 @@ private:
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
-    std::vector<signed char> outcomes_;  // compareDecisions: one request's, per limiter
+    DecisionBatch decisions_;               // the batch being decided, one per job (reused)
+    DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
+    std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
 };
 
 }  // namespace ratelab

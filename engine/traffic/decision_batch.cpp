@@ -1,0 +1,210 @@
+#include "traffic/decision_batch.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "redis/redis_error.h"
+
+namespace ratelab {
+namespace {
+
+// The cause of a decision whose reply came back but is not a decision.
+ErrorCause causeOfReply(const redisReply* reply) {
+    if (reply != nullptr && reply->type == REDIS_REPLY_ERROR) {
+        return errorCauseOfReply(std::string_view(reply->str, reply->len));
+    }
+    return ErrorCause::BadReply;
+}
+
+// The cause of a RedisError met after the command may have gone out: a connection that broke
+// (or a deadline that passed) leaves its outcome unknown.
+ErrorCause causeAfterSending(const RedisError& e) {
+    return e.kind() == RedisError::Kind::Connect || !e.connectionBroken()
+               ? errorCauseOf(e)
+               : ErrorCause::UnknownOutcome;
+}
+
+// Clears the router's batch deadline however the batch ends.
+struct BatchDeadline {
+    BatchDeadline(RedisRouter& router, std::chrono::milliseconds timeout) : router_(router) {
+        router_.setDeadline(std::chrono::steady_clock::now() + timeout);
+    }
+    ~BatchDeadline() { router_.clearDeadline(); }
+    BatchDeadline(const BatchDeadline&) = delete;
+    BatchDeadline& operator=(const BatchDeadline&) = delete;
+    RedisRouter& router_;
+};
+
+}  // namespace
+
+void DecisionBatch::clear() {
+    items_.clear();
+    for (Pipeline& pipeline : pipelines_) {
+        pipeline.resp.clear();
+        pipeline.commands = 0;
+        pipeline.connection = nullptr;
+    }
+}
+
+void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request request) {
+    items_.push_back(Item{&limiter, std::move(request), {}, {}});
+    Item& item = items_.back();
+    item.call = limiter.prepare(item.request);
+    try {
+        item.result.node = router.nodeIndexForSlot(limiter.slot());
+    } catch (const RedisError& e) {
+        item.result.cause = errorCauseOf(e);  // no node serves its slot: never sent
+        return;
+    }
+    if (std::size_t(item.result.node) >= pipelines_.size()) {
+        pipelines_.resize(std::size_t(item.result.node) + 1);
+    }
+    Pipeline& pipeline = pipelines_[std::size_t(item.result.node)];
+    limiter.script().formatEvalsha(pipeline.resp, item.call.keys, item.call.args);
+    pipeline.commands++;
+    pipeline.slot = limiter.slot();
+}
+
+void DecisionBatch::run(RedisRouter& router, std::chrono::milliseconds timeout,
+                        const ReplyClock& clock, const std::function<void()>& whileSent) {
+    if (items_.empty()) {
+        return;
+    }
+    {
+        const BatchDeadline deadline(router, timeout);
+        send(router);
+        if (whileSent) {
+            whileSent();
+        }
+        readReplies(clock);
+        retry(router, clock);
+    }
+    if (!clock) {
+        return;
+    }
+    std::optional<qint64> end;  // failed decisions end when the batch does
+    for (Item& item : items_) {
+        if (!item.result.decided) {
+            if (!end) {
+                end = clock();
+            }
+            item.result.replyTime = *end;
+        }
+    }
+}
+
+void DecisionBatch::send(RedisRouter& router) {
+    for (Pipeline& pipeline : pipelines_) {
+        if (pipeline.commands == 0) {
+            continue;
+        }
+        RedisConnection* connection = nullptr;
+        try {
+            connection = &router.connectionForSlot(pipeline.slot);
+            connection->appendFormatted(pipeline.resp.bytes(), pipeline.commands);
+        } catch (const RedisError& e) {
+            // This node is unreachable (or backing off): its share fails, never sent; the
+            // other nodes go on.
+            pipeline.failed = errorCauseOf(e);
+            continue;
+        }
+        try {
+            connection->flush();
+            pipeline.connection = connection;
+        } catch (const RedisError& e) {
+            pipeline.failed = causeAfterSending(e);  // part of it may have gone out
+        }
+    }
+}
+
+void DecisionBatch::readReplies(const ReplyClock& clock) {
+    retries_.clear();
+    turnedAway_.clear();
+    for (std::size_t i = 0; i < items_.size(); ++i) {
+        Item& item = items_[i];
+        if (item.result.node < 0) {
+            continue;
+        }
+        const Pipeline& pipeline = pipelines_[std::size_t(item.result.node)];
+        RedisConnection* connection = pipeline.connection;
+        if (connection == nullptr) {
+            item.result.cause = pipeline.failed;
+            continue;
+        }
+        // A connection that breaks fails every read after it, so its remaining decisions fail
+        // while other nodes' replies still count.
+        RedisReply reply;
+        try {
+            reply = connection->readReply();
+        } catch (const RedisError& e) {
+            const bool wasTurnedAway =
+                std::find(turnedAway_.begin(), turnedAway_.end(), connection) != turnedAway_.end();
+            item.result.cause = wasTurnedAway ? ErrorCause::MaxClients : causeAfterSending(e);
+            continue;
+        }
+        if (clock) {
+            item.result.replyTime = clock();
+        }
+        if (RedisRouter::needsRetry(reply.get()) || retimed(item, reply.get())) {
+            retries_.push_back(i);
+            continue;
+        }
+        decide(item, reply.get());
+        if (item.result.cause == ErrorCause::MaxClients) {
+            turnedAway_.push_back(connection);
+        }
+    }
+}
+
+void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
+    for (std::size_t i : retries_) {
+        Item& item = items_[i];
+        const Limiter& limiter = *item.limiter;
+        RedisReply reply;
+        try {
+            reply =
+                router.runScript(limiter.slot(), limiter.script(), item.call.keys, item.call.args);
+            if (retimed(item, reply.get())) {  // after NOSCRIPT or a redirection
+                reply = router.runScript(limiter.slot(), limiter.script(), item.call.keys,
+                                         item.call.args);
+            }
+        } catch (const RedisError& e) {
+            item.result.cause = causeAfterSending(e);
+            continue;
+        }
+        decide(item, reply.get());
+        if (clock) {
+            item.result.replyTime = clock();
+        }
+        try {
+            item.result.node =
+                router.nodeIndexForSlot(limiter.slot());  // a MOVED slot has a new one
+        } catch (const RedisError&) {
+            // The map lost the slot meanwhile: the decision counts on the node it was sent to.
+        }
+    }
+}
+
+bool DecisionBatch::retimed(Item& item, const redisReply* reply) {
+    qint64 redisNow = 0;
+    if (item.request.nowFromRedis || !item.limiter->retimed(reply, item.request.nowMs, &redisNow)) {
+        return false;
+    }
+    // time: redis, the fixed window: Redis's time is in another window than the one guessed;
+    // decide at that time (Limiter::retimed).
+    item.request.nowMs = redisNow;
+    item.request.nowFromRedis = true;
+    item.call = item.limiter->prepare(item.request);
+    return true;
+}
+
+void DecisionBatch::decide(Item& item, const redisReply* reply) {
+    try {
+        item.result.decision = item.limiter->parseReply(reply, item.call);
+        item.result.decided = true;
+    } catch (const RedisError&) {
+        item.result.cause = causeOfReply(reply);  // an error reply, or garbage from the script
+    }
+}
+
+}  // namespace ratelab
