@@ -5,6 +5,8 @@
 #    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
 #    the top-level headers include none of the folders;
 #  - engine/url/ (URL parsing) includes no hiredis: it knows no connection;
+#  - engine/stats/ includes nothing from engine/redis/ (a RedisError becomes an error cause
+#    in traffic/, next to the request loop);
 #  - no file under ui/ includes hiredis or anything from engine/redis/ (the URL value types
 #    are engine/url's; background Redis reading is engine/live's job);
 #  - app/ -> ui/: no file under ui/ includes a header of app/, app/tools/ included (the
@@ -64,6 +66,12 @@ check() {
                  "$root/engine/url" --include='*.h' --include='*.cpp' 2>/dev/null)
 
     while IFS= read -r include; do
+        echo "stats: $include (counters know no Redis: classify RedisError in traffic/)"
+        bad=1
+    done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis|redis)/' \
+                 "$root/engine/stats" --include='*.h' --include='*.cpp' 2>/dev/null)
+
+    while IFS= read -r include; do
         echo "ui: $include (ui/ includes nothing from engine/redis/; only engine/live reads Redis)"
         bad=1
     done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis|redis)/' \
@@ -111,6 +119,7 @@ self_test() {
         'engine/url/up.h|#include "redis/redis_error.h"'
         'engine/url/c.cpp|#include <hiredis/hiredis.h>'
         'engine/stats/up.cpp|#include "traffic/worker.h"'
+        'engine/stats/e.cpp|#include "redis/redis_error.h"'
         'engine/top_level.h|#include "scenario/scenario.h"'
         'engine/live/x.cpp|#include "no_such_header.h"'
         'engine/live/ui.h|#include "window/main_window.h"'

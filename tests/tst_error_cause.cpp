@@ -6,6 +6,7 @@
 #include "redis/redis_error.h"
 #include "scenario/run_report.h"
 #include "stats/error_cause.h"
+#include "traffic/redis_error_cause.h"
 
 using namespace ratelab;
 

@@ -28,6 +28,7 @@
 #include "support/fake_redis_server.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
+#include "traffic/redis_error_cause.h"
 #include "url/sentinel_url.h"
 
 using namespace ratelab;

@@ -9,7 +9,8 @@ namespace ratelab {
 // must be re-established; Reply means Redis answered with an error or with something the
 // caller cannot use (the connection itself is still fine). `cause` names why in a word or
 // two when it is known ("connection refused", "timeout", "WRONGPASS"...): what failed
-// decisions are counted by (see stats/error_cause.h).
+// decisions are counted by (stats/error_cause.h; traffic/redis_error_cause.h maps an error
+// to its cause).
 class RedisError : public std::runtime_error {
 public:
     enum class Kind { Connect, Io, Timeout, Protocol, Reply };

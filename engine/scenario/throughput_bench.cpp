@@ -9,6 +9,7 @@
 
 #include "redis/redis_error.h"
 #include "traffic/decision_batch.h"
+#include "traffic/redis_error_cause.h"
 
 namespace ratelab {
 namespace {

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <array>
 
-#include "redis/redis_error.h"
-
 namespace ratelab {
 namespace {
 
@@ -42,19 +40,19 @@ constexpr std::array<const char*, kErrorCauses> kNames = {
     "other",
 };
 
-ErrorCause byName(std::string_view name) {
+}  // namespace
+
+QString errorCauseName(ErrorCause cause) {
+    return QString::fromLatin1(kNames[size_t(cause)]);
+}
+
+ErrorCause errorCauseNamed(std::string_view name) {
     for (int i = 0; i < kErrorCauses; ++i) {
         if (name == kNames[size_t(i)]) {
             return ErrorCause(i);
         }
     }
     return ErrorCause::Other;
-}
-
-}  // namespace
-
-QString errorCauseName(ErrorCause cause) {
-    return QString::fromLatin1(kNames[size_t(cause)]);
 }
 
 ErrorCause errorCauseOfReply(std::string_view text) {
@@ -66,32 +64,8 @@ ErrorCause errorCauseOfReply(std::string_view text) {
     if (word.empty() || word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") != word.npos) {
         return ErrorCause::ErrReply;
     }
-    const ErrorCause cause = byName(word);
+    const ErrorCause cause = errorCauseNamed(word);
     return cause == ErrorCause::Other ? ErrorCause::ErrReply : cause;
-}
-
-ErrorCause errorCauseOf(const RedisError& error) {
-    const std::string& cause = error.cause();
-    if (!cause.empty()) {
-        const ErrorCause named = byName(cause);
-        if (named != ErrorCause::Other) {
-            return named;
-        }
-        return errorCauseOfReply(cause);  // an error word of the server's (AUTH, SELECT)
-    }
-    switch (error.kind()) {
-        case RedisError::Kind::Connect:
-            return ErrorCause::ConnectionFailed;
-        case RedisError::Kind::Io:
-            return ErrorCause::ConnectionLost;
-        case RedisError::Kind::Timeout:
-            return ErrorCause::Timeout;
-        case RedisError::Kind::Protocol:
-            return ErrorCause::ProtocolError;
-        case RedisError::Kind::Reply:
-            return ErrorCause::BadReply;
-    }
-    return ErrorCause::Other;
 }
 
 QVector<ErrorCauseCount> nonZeroCauses(const qint64 (&counts)[kErrorCauses]) {

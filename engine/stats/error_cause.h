@@ -6,8 +6,6 @@
 
 namespace ratelab {
 
-class RedisError;
-
 // Why a decision failed. A small fixed set, so each worker counts causes in plain lock-free
 // slots like its other counters; anything else counts as Other.
 //  - UnknownOutcome: the command was sent, then no reply came before the deadline or the
@@ -54,11 +52,11 @@ constexpr int kErrorCauses = int(ErrorCause::Count);
 
 // "unknown outcome", "connection refused", "NOPERM", "OOM", ...
 QString errorCauseName(ErrorCause cause);
+// The cause errorCauseName names `name`; Other for any other text.
+ErrorCause errorCauseNamed(std::string_view name);
 // From a Redis error reply's text: its first word ("ERR max number of clients reached": max
 // clients; unlisted words: ERR).
 ErrorCause errorCauseOfReply(std::string_view errorText);
-// From a RedisError: its cause() when it names one, else by its kind.
-ErrorCause errorCauseOf(const RedisError& error);
 
 // Counts per cause, non-zero ones, largest first: "NOPERM 400, unknown outcome 3".
 struct ErrorCauseCount {

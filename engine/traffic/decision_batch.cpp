@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "redis/redis_error.h"
+#include "traffic/redis_error_cause.h"
 
 namespace ratelab {
 namespace {

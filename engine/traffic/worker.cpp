@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "redis/redis_error.h"
+#include "traffic/redis_error_cause.h"
 
 namespace ratelab {
 namespace {
