@@ -39,7 +39,7 @@ struct BatchDeadline {
 }  // namespace
 
 void DecisionBatch::clear() {
-    items_.clear();
+    size_ = 0;  // the items stay, to be overwritten: no Decision is cleared per request
     for (Pipeline& pipeline : pipelines_) {
         pipeline.resp.clear();
         pipeline.commands = 0;
@@ -48,8 +48,16 @@ void DecisionBatch::clear() {
 }
 
 void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request request) {
-    items_.push_back(Item{&limiter, std::move(request), {}, {}});
-    Item& item = items_.back();
+    if (size_ == items_.size()) {
+        items_.emplace_back();
+    }
+    Item& item = items_[size_++];
+    item.limiter = &limiter;
+    item.request = std::move(request);
+    item.result.decided = false;  // the decision itself is read only once decided
+    item.result.cause = ErrorCause::Other;
+    item.result.replyTime = 0;
+    item.result.node = -1;
     item.call = limiter.prepare(item.request);
     try {
         item.result.node = router.nodeIndexForSlot(limiter.slot());
@@ -68,7 +76,7 @@ void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request req
 
 void DecisionBatch::run(RedisRouter& router, std::chrono::milliseconds timeout,
                         const ReplyClock& clock, const std::function<void()>& whileSent) {
-    if (items_.empty()) {
+    if (size_ == 0) {
         return;
     }
     {
@@ -84,7 +92,8 @@ void DecisionBatch::run(RedisRouter& router, std::chrono::milliseconds timeout,
         return;
     }
     std::optional<qint64> end;  // failed decisions end when the batch does
-    for (Item& item : items_) {
+    for (std::size_t i = 0; i < size_; ++i) {
+        Item& item = items_[i];
         if (!item.result.decided) {
             if (!end) {
                 end = clock();
@@ -121,7 +130,7 @@ void DecisionBatch::send(RedisRouter& router) {
 void DecisionBatch::readReplies(const ReplyClock& clock) {
     retries_.clear();
     turnedAway_.clear();
-    for (std::size_t i = 0; i < items_.size(); ++i) {
+    for (std::size_t i = 0; i < size_; ++i) {
         Item& item = items_[i];
         if (item.result.node < 0) {
             continue;
@@ -188,8 +197,9 @@ void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
 
 bool DecisionBatch::retimed(Item& item, const redisReply* reply) {
     qint64 redisNow = 0;
-    if (item.request.nowFromRedis || !item.limiter->retimed(reply, item.request.nowMs, &redisNow)) {
-        return false;
+    if (!item.limiter->readsRedisTime(item.request) ||
+        !item.limiter->retimed(reply, item.request.nowMs, &redisNow)) {
+        return false;  // only a script that read Redis's time answers "retime"
     }
     // time: redis, the fixed window: Redis's time is in another window than the one guessed;
     // decide at that time (Limiter::retimed).

@@ -54,13 +54,13 @@ public:
     void run(RedisRouter& router, std::chrono::milliseconds timeout, const ReplyClock& clock = {},
              const std::function<void()>& whileSent = {});
 
-    std::size_t size() const { return items_.size(); }
-    bool empty() const { return items_.empty(); }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
     const Result& result(std::size_t i) const { return items_[i].result; }
 
 private:
     struct Item {
-        const Limiter* limiter;
+        const Limiter* limiter = nullptr;
         Request request;
         ScriptCall call;
         Result result;  // node -1: never sent (cause says why)
@@ -82,7 +82,8 @@ private:
     // The "retime" answer of time: redis: prepares the request again at Redis's time.
     bool retimed(Item& item, const redisReply* reply);
 
-    std::vector<Item> items_;
+    std::vector<Item> items_;  // the first size_ are this batch's
+    std::size_t size_ = 0;
     std::vector<Pipeline> pipelines_;  // by node index
     std::vector<std::size_t> retries_;
     std::vector<RedisConnection*> turnedAway_;  // answered "max clients"
