@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "output/summary_json.h"
 #include "scenario/run_report.h"
 #include "scenario/scenario_runner.h"
 #include "support/reference_models.h"

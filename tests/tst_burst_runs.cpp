@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QtTest>
 
+#include "output/summary_json.h"
 #include "scenario/run_report.h"
 #include "scenario/scenario_runner.h"
 #include "support/test_redis.h"

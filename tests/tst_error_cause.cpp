@@ -3,6 +3,7 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include "output/summary_json.h"
 #include "redis/redis_error.h"
 #include "scenario/run_report.h"
 #include "stats/error_cause.h"

@@ -14,8 +14,8 @@
 #include <algorithm>
 
 #include "input_error.h"
+#include "output/buckets_csv.h"
 #include "run/run_controller.h"
-#include "scenario/run_report.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"

@@ -3,7 +3,7 @@
 #include <QString>
 #include <QVector>
 
-#include "stats/run_snapshot.h"
+#include "output/run_summary.h"
 
 namespace ratelab {
 
@@ -39,13 +39,15 @@ struct RunBaseline {
     const BaselineLimiter* find(const QString& name) const;
 };
 
-// The figures of a finished run. `label` names it in legends and headers ("#3").
+// The baseline's figures of a run's summary. `label` names it in legends and headers ("#3").
+RunBaseline baselineOf(const RunSummary& summary, const QString& label);
+// baselineOf(summaryOf(run), label): the figures of a finished run.
 RunBaseline baselineFromSnapshot(const RunSnapshot& run, const QString& label);
 
 // Reads an output folder written by `ratelab run --out` (or the window's "Save as output
-// folder…"): summary.json for the totals and buckets.csv for the counts per bucket. A folder
-// without buckets.csv, or a malformed file, is an InputError naming the file and the JSON path
-// or line. The label is the folder's name.
+// folder…") with readOutputFolder: summary.json for the totals and buckets.csv for the counts
+// per bucket. A folder without buckets.csv, or a malformed file, is an InputError naming the
+// file and the JSON path or line. The label is the folder's name.
 RunBaseline readBaselineFolder(const QString& dir);
 
 }  // namespace ratelab
