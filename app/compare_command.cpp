@@ -41,8 +41,7 @@ bool isTiming(const QString& metric) {
 }
 
 // The counts of a limiter or a client.
-template <typename Totals>
-void addCounts(const Totals& t, const QString& limiter, const QString& client,
+void addCounts(const OutcomeCounts& t, const QString& limiter, const QString& client,
                std::vector<Figure>& out) {
     out.push_back({limiter, client, QStringLiteral("fired"), double(t.fired)});
     out.push_back({limiter, client, QStringLiteral("accepted"), double(t.accepted)});
@@ -60,18 +59,19 @@ void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, con
 // The metric set of expectations, read back from summary.json; per client its counts and
 // admitted burst.
 void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
-    addCounts(l, l.name, QString(), out);
+    addCounts(l.counts, l.name, QString(), out);
+    const OutcomeCounts& c = l.counts;
     out.push_back({l.name, QString(), QStringLiteral("accepted_ratio"),
-                   l.fired > 0 ? double(l.accepted) / double(l.fired) : 0});
+                   c.fired > 0 ? double(c.accepted) / double(c.fired) : 0});
     out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});
     out.push_back({l.name, QString(), QStringLiteral("p99_ms"), l.latency.p99Ms});
     out.push_back({l.name, QString(), QStringLiteral("max_wait_ms"), l.waited.maxMs});
     for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
         addBursts(l.admittedBurstOn(clock), clock, l.name, QString(), out);
     }
-    for (const ClientSummary& c : l.clients) {
-        addCounts(c, l.name, c.client, out);
-        addBursts(c.admittedBurst, BurstClock::Limiter, l.name, c.client, out);
+    for (const ClientSummary& client : l.clients) {
+        addCounts(client.counts, l.name, client.client, out);
+        addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
     }
 }
 

@@ -18,9 +18,9 @@ namespace {
 ClientSummary client(const QString& name, qint64 fired, qint64 accepted, qint64 burst) {
     ClientSummary c;
     c.client = name;
-    c.fired = fired;
-    c.accepted = accepted;
-    c.rejected = fired - accepted;
+    c.counts.fired = fired;
+    c.counts.accepted = accepted;
+    c.counts.rejected = fired - accepted;
     if (burst >= 0) {
         c.admittedBurst = {{burst, 0, 1000, 0, 900}};
     }
@@ -31,9 +31,9 @@ LimiterSummary limiter(const QString& name, qint64 fired, qint64 accepted, bool 
     LimiterSummary l;
     l.name = name;
     l.type = QStringLiteral("fixed_window");
-    l.fired = fired;
-    l.accepted = accepted;
-    l.rejected = fired - accepted;
+    l.counts.fired = fired;
+    l.counts.accepted = accepted;
+    l.counts.rejected = fired - accepted;
     l.latency.p50Ms = 0.125;
     l.latency.p99Ms = 2.5;
     l.fairness = 0.875;

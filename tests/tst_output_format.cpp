@@ -139,6 +139,15 @@ void compare(const Percentiles& a, const Percentiles& b) {
     QCOMPARE(a.meanMs, b.meanMs);
 }
 
+void compare(const OutcomeCounts& a, const OutcomeCounts& b) {
+    QCOMPARE(a.fired, b.fired);
+    QCOMPARE(a.accepted, b.accepted);
+    QCOMPARE(a.rejected, b.rejected);
+    QCOMPARE(a.errors, b.errors);
+    QCOMPARE(a.errorsOpen, b.errorsOpen);
+    QCOMPARE(a.errorsClosed, b.errorsClosed);
+}
+
 void compare(const std::vector<BusiestInterval>& a, const std::vector<BusiestInterval>& b) {
     QCOMPARE(a.size(), b.size());
     for (size_t i = 0; i < a.size(); ++i) {
@@ -154,12 +163,7 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.name, b.name);
     QCOMPARE(a.type, b.type);
     QCOMPARE(a.onError, b.onError);
-    QCOMPARE(a.fired, b.fired);
-    QCOMPARE(a.accepted, b.accepted);
-    QCOMPARE(a.rejected, b.rejected);
-    QCOMPARE(a.errors, b.errors);
-    QCOMPARE(a.errorsOpen, b.errorsOpen);
-    QCOMPARE(a.errorsClosed, b.errorsClosed);
+    compare(a.counts, b.counts);
     QCOMPARE(a.attempts, b.attempts);
     QCOMPARE(a.errorsByCause, b.errorsByCause);
     QCOMPARE(a.accountingExact, b.accountingExact);
@@ -171,12 +175,7 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         const ClientSummary& x = a.clients[i];
         const ClientSummary& y = b.clients[i];
         QCOMPARE(x.client, y.client);
-        QCOMPARE(x.fired, y.fired);
-        QCOMPARE(x.accepted, y.accepted);
-        QCOMPARE(x.rejected, y.rejected);
-        QCOMPARE(x.errors, y.errors);
-        QCOMPARE(x.errorsOpen, y.errorsOpen);
-        QCOMPARE(x.errorsClosed, y.errorsClosed);
+        compare(x.counts, y.counts);
         QCOMPARE(x.waitedMsTotal, y.waitedMsTotal);
         compare(x.admittedBurst, y.admittedBurst);
     }
@@ -358,7 +357,7 @@ private slots:
             const RunSummary s = readOutputFolder(dir.path());
             QCOMPARE(s.format, read);
             QCOMPARE(s.limiters.size(), 1);
-            QCOMPARE(s.limiters[0].accepted, qint64(2));
+            QCOMPARE(s.limiters[0].counts.accepted, qint64(2));
             QCOMPARE(s.limiters[0].buckets.accepted, QVector<qint64>{2});
             QCOMPARE(s.bucketTargetRate, QVector<double>{30});
         } else {

@@ -39,15 +39,16 @@ QVector<T> sized(const QVector<T>& counts, int buckets) {
     return out;
 }
 
+// A LimiterSnapshot's or a ClientTotals' counts.
+template <typename Totals>
+OutcomeCounts countsOf(const Totals& t) {
+    return {t.fired, t.accepted, t.rejected, t.errors, t.errorsOpen, t.errorsClosed};
+}
+
 ClientSummary clientOf(const ClientTotals& c) {
     ClientSummary out;
     out.client = c.client;
-    out.fired = c.fired;
-    out.accepted = c.accepted;
-    out.rejected = c.rejected;
-    out.errors = c.errors;
-    out.errorsOpen = c.errorsOpen;
-    out.errorsClosed = c.errorsClosed;
+    out.counts = countsOf(c);
     out.waitedMsTotal = c.waitedMsTotal;
     out.admittedBurst = c.admittedBurst;
     return out;
@@ -58,12 +59,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.name = l.spec.name;
     out.type = limiterTypeName(l.spec.type);
     out.onError = failurePolicyName(l.spec.onError);
-    out.fired = l.fired;
-    out.accepted = l.accepted;
-    out.rejected = l.rejected;
-    out.errors = l.errors;
-    out.errorsOpen = l.errorsOpen;
-    out.errorsClosed = l.errorsClosed;
+    out.counts = countsOf(l);
     out.attempts = l.attempts;
     out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));
     out.accountingExact = l.fired == l.accepted + l.rejected + l.errors;

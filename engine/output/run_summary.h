@@ -37,14 +37,21 @@ struct BucketCounts {
     QVector<qint64> errorsClosed;
 };
 
-struct ClientSummary {
-    QString client;
+// The outcomes of a limiter's requests or of one client's: fired = accepted + rejected + errors;
+// errorsOpen and errorsClosed are the part of the errors its on_error policy let through or
+// refused.
+struct OutcomeCounts {
     qint64 fired = 0;
     qint64 accepted = 0;
     qint64 rejected = 0;
     qint64 errors = 0;
     qint64 errorsOpen = 0;
     qint64 errorsClosed = 0;
+};
+
+struct ClientSummary {
+    QString client;
+    OutcomeCounts counts;
     qint64 waitedMsTotal = 0;
     std::vector<BusiestInterval> admittedBurst;  // the limiter's clock; per-client limiters
 };
@@ -53,12 +60,7 @@ struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
     QString onError;  // failurePolicyName
-    qint64 fired = 0;
-    qint64 accepted = 0;
-    qint64 rejected = 0;
-    qint64 errors = 0;
-    qint64 errorsOpen = 0;
-    qint64 errorsClosed = 0;
+    OutcomeCounts counts;
     qint64 attempts = 0;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
     bool accountingExact = true;          // fired == accepted + rejected + errors

@@ -56,49 +56,22 @@ public:
     }
     double number(const QJsonObject& o, const QString& path, QLatin1String k,
                   double fallback = 0) const {
-        const QJsonValue v = o.value(k);
-        if (v.isUndefined()) {
-            return fallback;
-        }
-        if (!v.isDouble()) {
-            wrong(json_input::memberPath(path, k), QStringLiteral("a number"), v);
-        }
-        return v.toDouble();
+        const QJsonValue v = typed(o, path, k, &QJsonValue::isDouble, "a number");
+        return v.isUndefined() ? fallback : v.toDouble();
     }
     bool flag(const QJsonObject& o, const QString& path, QLatin1String k,
               bool fallback = false) const {
-        const QJsonValue v = o.value(k);
-        if (v.isUndefined()) {
-            return fallback;
-        }
-        if (!v.isBool()) {
-            wrong(json_input::memberPath(path, k), QStringLiteral("true or false"), v);
-        }
-        return v.toBool();
+        const QJsonValue v = typed(o, path, k, &QJsonValue::isBool, "true or false");
+        return v.isUndefined() ? fallback : v.toBool();
     }
     QString text(const QJsonObject& o, const QString& path, QLatin1String k) const {
-        const QJsonValue v = o.value(k);
-        if (v.isUndefined()) {
-            return {};
-        }
-        if (!v.isString()) {
-            wrong(json_input::memberPath(path, k), QStringLiteral("a string"), v);
-        }
-        return v.toString();
+        return typed(o, path, k, &QJsonValue::isString, "a string").toString();
     }
     QJsonObject object(const QJsonObject& o, const QString& path, QLatin1String k) const {
-        const QJsonValue v = o.value(k);
-        if (!v.isUndefined() && !v.isObject()) {
-            wrong(json_input::memberPath(path, k), QStringLiteral("an object"), v);
-        }
-        return v.toObject();
+        return typed(o, path, k, &QJsonValue::isObject, "an object").toObject();
     }
     QJsonArray array(const QJsonObject& o, const QString& path, QLatin1String k) const {
-        const QJsonValue v = o.value(k);
-        if (!v.isUndefined() && !v.isArray()) {
-            wrong(json_input::memberPath(path, k), QStringLiteral("an array"), v);
-        }
-        return v.toArray();
+        return typed(o, path, k, &QJsonValue::isArray, "an array").toArray();
     }
     // Element i of an array of objects.
     QJsonObject element(const QJsonArray& a, const QString& path, qsizetype i) const {
@@ -109,6 +82,16 @@ public:
     }
 
 private:
+    // The value at `k`: undefined when absent, else one that passes `is`.
+    QJsonValue typed(const QJsonObject& o, const QString& path, QLatin1String k,
+                     bool (QJsonValue::*is)() const, const char* expected) const {
+        const QJsonValue v = o.value(k);
+        if (!v.isUndefined() && !(v.*is)()) {
+            wrong(json_input::memberPath(path, k), QLatin1String(expected), v);
+        }
+        return v;
+    }
+
     QString file_;
 };
 
@@ -174,15 +157,16 @@ std::vector<BusiestInterval> burstsFrom(const Reader& r, const QJsonObject& pare
     return bursts;
 }
 
+OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    return {r.count(o, path, key::kFired),      r.count(o, path, key::kAccepted),
+            r.count(o, path, key::kRejected),   r.count(o, path, key::kErrors),
+            r.count(o, path, key::kErrorsOpen), r.count(o, path, key::kErrorsClosed)};
+}
+
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     ClientSummary c;
     c.client = r.text(o, path, key::kClient);
-    c.fired = r.count(o, path, key::kFired);
-    c.accepted = r.count(o, path, key::kAccepted);
-    c.rejected = r.count(o, path, key::kRejected);
-    c.errors = r.count(o, path, key::kErrors);
-    c.errorsOpen = r.count(o, path, key::kErrorsOpen);
-    c.errorsClosed = r.count(o, path, key::kErrorsClosed);
+    c.counts = countsFrom(r, o, path);
     c.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     c.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     return c;
@@ -199,16 +183,12 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.name = o.value(key::kName).toString();
     l.type = r.text(o, path, key::kType);
     l.onError = r.text(o, path, key::kOnError);
-    l.fired = r.count(o, path, key::kFired);
-    l.accepted = r.count(o, path, key::kAccepted);
-    l.rejected = r.count(o, path, key::kRejected);
-    l.errors = r.count(o, path, key::kErrors);
-    l.errorsOpen = r.count(o, path, key::kErrorsOpen);
-    l.errorsClosed = r.count(o, path, key::kErrorsClosed);
+    l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
     l.errorsByCause = causesFrom(r, o, path);
+    const OutcomeCounts& c = l.counts;
     l.accountingExact =
-        r.flag(o, path, key::kAccountingExact, l.fired == l.accepted + l.rejected + l.errors);
+        r.flag(o, path, key::kAccountingExact, c.fired == c.accepted + c.rejected + c.errors);
     l.latency = percentilesFrom(r, o, path, key::kLatency);
     l.waited = percentilesFrom(r, o, path, key::kWaited);
     l.fairness = r.number(o, path, key::kFairness, 1);

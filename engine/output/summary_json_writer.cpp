@@ -40,15 +40,18 @@ void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>
                   list);
 }
 
+void insertCounts(QJsonObject& object, const OutcomeCounts& c) {
+    object.insert(key::kFired, double(c.fired));
+    object.insert(key::kAccepted, double(c.accepted));
+    object.insert(key::kRejected, double(c.rejected));
+    object.insert(key::kErrors, double(c.errors));
+    object.insert(key::kErrorsOpen, double(c.errorsOpen));
+    object.insert(key::kErrorsClosed, double(c.errorsClosed));
+}
+
 QJsonObject clientJson(const ClientSummary& c) {
-    QJsonObject client{{key::kClient, c.client},
-                       {key::kFired, double(c.fired)},
-                       {key::kAccepted, double(c.accepted)},
-                       {key::kRejected, double(c.rejected)},
-                       {key::kErrors, double(c.errors)},
-                       {key::kErrorsOpen, double(c.errorsOpen)},
-                       {key::kErrorsClosed, double(c.errorsClosed)},
-                       {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
+    QJsonObject client{{key::kClient, c.client}, {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
+    insertCounts(client, c.counts);
     if (!c.admittedBurst.empty()) {
         insertAdmittedBurst(client, c.admittedBurst, BurstClock::Limiter);
     }
@@ -63,12 +66,6 @@ QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonObject limiter{{key::kName, l.name},
                         {key::kType, l.type},
                         {key::kOnError, l.onError},
-                        {key::kFired, double(l.fired)},
-                        {key::kAccepted, double(l.accepted)},
-                        {key::kRejected, double(l.rejected)},
-                        {key::kErrors, double(l.errors)},
-                        {key::kErrorsOpen, double(l.errorsOpen)},
-                        {key::kErrorsClosed, double(l.errorsClosed)},
                         {key::kAttempts, double(l.attempts)},
                         {key::kErrorsByCause, causesJson(l.errorsByCause)},
                         {key::kAccountingExact, l.accountingExact},
@@ -76,6 +73,7 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kWaited, percentilesJson(l.waited)},
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
+    insertCounts(limiter, l.counts);
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
     return limiter;

@@ -69,6 +69,11 @@ QString number(qint64 v) {
     return QString::number(v);
 }
 
+// Fired, accepted, rejected and errors.
+QStringList countCells(const OutcomeCounts& c) {
+    return {number(c.fired), number(c.accepted), number(c.rejected), number(c.errors)};
+}
+
 QString yesNo(bool v) {
     return v ? tr("yes") : tr("no");
 }
@@ -144,9 +149,9 @@ QString limitersTable(const QVector<LimiterSummary>& limiters) {
                 tr("Fairness (Jain)")},
                true, 2);
     for (const LimiterSummary& l : limiters) {
-        out += row({esc(l.name), esc(l.type), number(l.fired), number(l.accepted),
-                    number(l.rejected), number(l.errors), number(l.latency.p50Ms),
-                    number(l.latency.p99Ms), number(l.waited.maxMs), number(l.fairness)},
+        out += row(QStringList{esc(l.name), esc(l.type)} + countCells(l.counts) +
+                       QStringList{number(l.latency.p50Ms), number(l.latency.p99Ms),
+                                   number(l.waited.maxMs), number(l.fairness)},
                    false, 2);
     }
     return out + QStringLiteral("</table>\n");
@@ -223,8 +228,8 @@ QString clientsSection(const QVector<LimiterSummary>& limiters) {
         out += QStringLiteral("<h3>%1</h3>\n<table>\n").arg(esc(l.name));
         out += row(header, true);
         for (const ClientSummary& c : l.clients) {
-            QStringList cells{esc(c.client),      number(c.fired),  number(c.accepted),
-                              number(c.rejected), number(c.errors), number(c.waitedMsTotal)};
+            QStringList cells = QStringList{esc(c.client)} + countCells(c.counts);
+            cells << number(c.waitedMsTotal);
             for (const qint64 window : windows) {
                 const auto burst =
                     std::find_if(c.admittedBurst.begin(), c.admittedBurst.end(),
