@@ -290,6 +290,22 @@ private slots:
         compare(summaryOnly, written);
     }
 
+    // A summary as ratelab wrote it before "format" (the same keys, no "format") is format 1
+    // and reads every figure the same.
+    void unversionedReadsTheSame() {
+        const RunSummary written = summaryOf(fullRun());
+        QTemporaryDir dir;
+        writeOutputFiles(dir.path(), written);
+        QJsonObject json = summaryToJson(written);
+        json.remove(QStringLiteral("format"));
+        writeBytes(dir.filePath(QStringLiteral("summary.json")), QJsonDocument(json).toJson());
+        const RunSummary read = readOutputFolder(dir.path());
+        QCOMPARE(read.format, output_format::kUnversionedFormat);
+        RunSummary expected = written;
+        expected.format = output_format::kUnversionedFormat;
+        compare(read, expected);
+    }
+
     // What summaryOf takes from the snapshot: the figures the old writer wrote.
     void summaryOfTheRun() {
         const RunSnapshot run = fullRun();
