@@ -10,11 +10,11 @@
 #include "input_error.h"
 #include "interrupt.h"
 #include "output/output_folder.h"
+#include "output/regression_report.h"
+#include "output/run_report.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
 #include "report/output_folder.h"
-#include "scenario/regression_report.h"
-#include "scenario/run_report.h"
 #include "scenario/scenario_budget.h"
 #include "scenario/scenario_runner.h"
 

@@ -7,8 +7,8 @@
 #include <QtTest>
 
 #include "input_error.h"
+#include "output/run_report.h"
 #include "output/summary_json.h"
-#include "scenario/run_report.h"
 #include "scenario/scenario_runner.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"

@@ -4,8 +4,8 @@
 #include <QDateTime>
 #include <QtTest>
 
+#include "output/run_report.h"
 #include "output/summary_json.h"
-#include "scenario/run_report.h"
 #include "scenario/scenario_runner.h"
 #include "support/test_redis.h"
 

@@ -7,8 +7,8 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "output/run_report.h"
 #include "redis/redis_reply.h"
-#include "scenario/run_report.h"
 #include "scenario/scenario_runner.h"
 #include "support/test_redis.h"
 

@@ -11,9 +11,9 @@
 #include "limiters/calendar_window.h"
 #include "limiters/limit_geometry.h"
 #include "output/buckets_csv.h"
+#include "output/run_report.h"
 #include "output/summary_json.h"
 #include "report/report_renderer.h"
-#include "scenario/run_report.h"
 #include "stats/run_snapshot.h"
 #include "style/series_style.h"
 

@@ -27,12 +27,12 @@
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
+#include "output/run_baseline.h"
 #include "output/summary_json.h"
 #include "panels/comparison_table.h"
 #include "panels/table_cells.h"
 #include "report/output_folder.h"
 #include "run/run_controller.h"
-#include "scenario/run_baseline.h"
 #include "scenario/scenario_json.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"

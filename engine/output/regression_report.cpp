@@ -1,4 +1,4 @@
-#include "scenario/regression_report.h"
+#include "output/regression_report.h"
 
 #include <QTextStream>
 #include <QXmlStreamWriter>

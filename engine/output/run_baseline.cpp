@@ -1,4 +1,4 @@
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
 
 #include <QDir>
 #include <QFileInfo>

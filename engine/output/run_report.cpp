@@ -1,8 +1,8 @@
-#include "scenario/run_report.h"
+#include "output/run_report.h"
 
 #include <QTextStream>
 
-#include "scenario/regression_report.h"
+#include "output/regression_report.h"
 
 namespace ratelab {
 namespace {

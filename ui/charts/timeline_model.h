@@ -12,7 +12,7 @@
 
 #include "limiters/calendar_window.h"
 #include "limiters/limiter_state.h"
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
 #include "stats/admitted_burst.h"
 #include "stats/run_snapshot.h"
 

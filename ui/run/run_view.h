@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "limiters/limiter_state.h"
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
 #include "scenario/scenario.h"
 #include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
