@@ -15,8 +15,8 @@
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
 #include "report/output_folder.h"
+#include "run/scenario_runner.h"
 #include "scenario/scenario_budget.h"
-#include "scenario/scenario_runner.h"
 
 namespace ratelab::cli {
 namespace {

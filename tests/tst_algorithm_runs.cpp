@@ -9,7 +9,7 @@
 #include "input_error.h"
 #include "output/run_report.h"
 #include "output/summary_json.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"

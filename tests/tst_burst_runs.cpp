@@ -6,7 +6,7 @@
 
 #include "output/run_report.h"
 #include "output/summary_json.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;

@@ -5,7 +5,7 @@
 
 #include "csv_writer.h"
 #include "output/buckets_csv.h"
-#include "scenario/replay.h"
+#include "run/replay.h"
 
 using namespace ratelab;
 

@@ -24,7 +24,7 @@
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
 #include "redis/sentinel_url.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "stats/error_cause.h"
 #include "support/fake_redis_server.h"
 #include "support/run_checks.h"

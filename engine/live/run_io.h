@@ -8,9 +8,9 @@
 #include "live/limiter_state_poller.h"
 #include "live/worker_thread.h"
 #include "redis/redis_url.h"
+#include "run/scenario_explainer.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/scenario_explainer.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {

@@ -8,8 +8,8 @@
 #include "live/limiter_state_poller.h"
 #include "live/run_cost.h"
 #include "redis/redis_url.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
