@@ -138,23 +138,32 @@ QMap<QString, qint64> causesFrom(const Reader& r, const QJsonObject& parent,
     return causes;
 }
 
+// Every object of the array at `k`, each read by `read(r, object, its path)`.
+template <typename List, typename Read>
+List listFrom(const Reader& r, const QJsonObject& parent, const QString& parentPath,
+              QLatin1String k, Read read) {
+    const QJsonArray array = r.array(parent, parentPath, k);
+    const QString path = at(parentPath, k);
+    List list;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        list.push_back(read(r, r.element(array, path, i), json_input::elementPath(path, i)));
+    }
+    return list;
+}
+
+BusiestInterval burstFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    BusiestInterval b;
+    b.windowMs = r.whole(o, path, key::kWindowMs, 1, 1);
+    b.permits = r.count(o, path, key::kAccepted);
+    b.fromMs = r.signedWhole(o, path, key::kFromMs);
+    b.firstMs = r.signedWhole(o, path, key::kFirstMs);
+    b.lastMs = r.signedWhole(o, path, key::kLastMs);
+    return b;
+}
+
 std::vector<BusiestInterval> burstsFrom(const Reader& r, const QJsonObject& parent,
                                         const QString& parentPath, QLatin1String k) {
-    const QJsonArray list = r.array(parent, parentPath, k);
-    const QString path = at(parentPath, k);
-    std::vector<BusiestInterval> bursts;
-    for (qsizetype i = 0; i < list.size(); ++i) {
-        const QJsonObject o = r.element(list, path, i);
-        const QString where = json_input::elementPath(path, i);
-        BusiestInterval b;
-        b.windowMs = r.whole(o, where, key::kWindowMs, 1, 1);
-        b.permits = r.count(o, where, key::kAccepted);
-        b.fromMs = r.signedWhole(o, where, key::kFromMs);
-        b.firstMs = r.signedWhole(o, where, key::kFirstMs);
-        b.lastMs = r.signedWhole(o, where, key::kLastMs);
-        bursts.push_back(b);
-    }
-    return bursts;
+    return listFrom<std::vector<BusiestInterval>>(r, parent, parentPath, k, burstFrom);
 }
 
 OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
@@ -192,12 +201,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.latency = percentilesFrom(r, o, path, key::kLatency);
     l.waited = percentilesFrom(r, o, path, key::kWaited);
     l.fairness = r.number(o, path, key::kFairness, 1);
-    const QJsonArray clients = r.array(o, path, key::kClients);
-    const QString clientsPath = at(path, key::kClients);
-    for (qsizetype i = 0; i < clients.size(); ++i) {
-        l.clients.append(clientFrom(r, r.element(clients, clientsPath, i),
-                                    json_input::elementPath(clientsPath, i)));
-    }
+    l.clients = listFrom<QVector<ClientSummary>>(r, o, path, key::kClients, clientFrom);
     l.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     l.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
     return l;
@@ -265,12 +269,8 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
     }
     s.virtualClock = clock == output_format::kVirtualClock;
     s.clockSpeed = r.number(root, top, key::kClockSpeed, 1);
-    const QJsonArray expectations = r.array(root, top, key::kExpectations);
-    const QString expectationsPath = at(top, key::kExpectations);
-    for (qsizetype i = 0; i < expectations.size(); ++i) {
-        s.expectations.append(expectationFrom(r, r.element(expectations, expectationsPath, i),
-                                              json_input::elementPath(expectationsPath, i)));
-    }
+    s.expectations =
+        listFrom<QVector<ExpectationResult>>(r, root, top, key::kExpectations, expectationFrom);
     s.verdict = root.contains(key::kVerdict) ? r.text(root, top, key::kVerdict)
                                              : expectationVerdict(s.expectations);
     s.startEpochMs = r.signedWhole(root, top, key::kStartEpochMs);
@@ -284,18 +284,9 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
     s.targetRate = r.number(root, top, key::kTargetRate);
     s.achievedRate = r.number(root, top, key::kAchievedRate);
     s.scheduleLag = percentilesFrom(r, root, top, key::kScheduleLag);
-    const QJsonArray limiters = root.value(key::kLimiters).toArray();
-    const QString limitersPath = at(top, key::kLimiters);
-    for (qsizetype i = 0; i < limiters.size(); ++i) {
-        s.limiters.append(limiterFrom(r, r.element(limiters, limitersPath, i),
-                                      json_input::elementPath(limitersPath, i)));
-    }
-    const QJsonArray pairs = r.array(root, top, key::kDisagreements);
-    const QString pairsPath = at(top, key::kDisagreements);
-    for (qsizetype i = 0; i < pairs.size(); ++i) {
-        s.disagreements.append(disagreementFrom(r, r.element(pairs, pairsPath, i),
-                                                json_input::elementPath(pairsPath, i)));
-    }
+    s.limiters = listFrom<QVector<LimiterSummary>>(r, root, top, key::kLimiters, limiterFrom);
+    s.disagreements =
+        listFrom<QVector<DisagreementSummary>>(r, root, top, key::kDisagreements, disagreementFrom);
     return s;
 }
 
