@@ -9,7 +9,7 @@
 #include "interrupt.h"
 #include "limiters/limiter_cost.h"
 #include "redis/redis_target.h"
-#include "scenario/throughput_bench.h"
+#include "run/throughput_bench.h"
 
 namespace ratelab::cli {
 namespace {

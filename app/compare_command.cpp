@@ -1,9 +1,6 @@
 #include "compare_command.h"
 
 #include <QDir>
-#include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QLocale>
 #include <QTextStream>
 #include <algorithm>
@@ -14,14 +11,12 @@
 #include "command_line.h"
 #include "input_error.h"
 #include "json_input.h"
-#include "scenario/regression_report.h"
+#include "output/output_folder.h"
 #include "stats/expectation.h"
 
 namespace ratelab::cli {
 namespace {
 
-// summary.json grows with clients × limiters; far below this even at the largest scenario.
-constexpr qint64 kMaxSummaryBytes = 512LL * 1024 * 1024;
 // Real-clock runs (and latencies of a virtual clock that paces in real time) never repeat
 // exactly: differences up to this many percent are noise by default.
 constexpr double kRealClockTolerancePct = 5;
@@ -37,7 +32,6 @@ struct Figure {
 struct Summary {
     QString path;  // the summary.json read
     bool virtualClock = false;
-    double clockSpeed = 1;
     QStringList limiters;
     std::vector<Figure> figures;
 };
@@ -46,93 +40,48 @@ bool isTiming(const QString& metric) {
     return metric == QLatin1String("p50_ms") || metric == QLatin1String("p99_ms");
 }
 
-double number(const QJsonObject& object, const QString& key) {
-    return object.value(key).toDouble();
-}
-
-// The counts and admitted-burst figures an object (a limiter or a client) carries.
-void addCounts(const QJsonObject& o, const QString& limiter, const QString& client,
+// The counts of a limiter or a client.
+void addCounts(const OutcomeCounts& t, const QString& limiter, const QString& client,
                std::vector<Figure>& out) {
-    for (const char* key : {"fired", "accepted", "rejected", "errors"}) {
-        const QString metric = QLatin1String(key);
-        if (o.value(metric).isDouble()) {
-            out.push_back({limiter, client, metric, number(o, metric)});
-        }
-    }
-    if (!client.isEmpty()) {
-        const QJsonArray bursts = o.value(QLatin1String("admitted_burst")).toArray();
-        for (const QJsonValue& b : bursts) {
-            const QJsonObject burst = b.toObject();
-            out.push_back({limiter, client,
-                           burstMetricName(qint64(number(burst, QStringLiteral("window_ms")))),
-                           number(burst, QStringLiteral("accepted"))});
-        }
+    out.push_back({limiter, client, QStringLiteral("fired"), double(t.fired)});
+    out.push_back({limiter, client, QStringLiteral("accepted"), double(t.accepted)});
+    out.push_back({limiter, client, QStringLiteral("rejected"), double(t.rejected)});
+    out.push_back({limiter, client, QStringLiteral("errors"), double(t.errors)});
+}
+
+void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, const QString& limiter,
+               const QString& client, std::vector<Figure>& out) {
+    for (const BusiestInterval& b : bursts) {
+        out.push_back({limiter, client, burstMetricName(b.windowMs, clock), double(b.permits)});
     }
 }
 
-// The metric set of expectations, read back from summary.json.
-void addLimiter(const QJsonObject& l, std::vector<Figure>& out) {
-    const QString name = l.value(QLatin1String("name")).toString();
-    addCounts(l, name, QString(), out);
-    const double fired = number(l, QStringLiteral("fired"));
-    out.push_back({name, QString(), QStringLiteral("accepted_ratio"),
-                   fired > 0 ? number(l, QStringLiteral("accepted")) / fired : 0});
-    const QJsonObject latency = l.value(QLatin1String("latency")).toObject();
-    out.push_back(
-        {name, QString(), QStringLiteral("p50_ms"), number(latency, QStringLiteral("p50_ms"))});
-    out.push_back(
-        {name, QString(), QStringLiteral("p99_ms"), number(latency, QStringLiteral("p99_ms"))});
-    const QJsonObject waited = l.value(QLatin1String("waited")).toObject();
-    out.push_back(
-        {name, QString(), QStringLiteral("max_wait_ms"), number(waited, QStringLiteral("max_ms"))});
+// The metric set of expectations, read back from summary.json; per client its counts and
+// admitted burst.
+void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
+    addCounts(l.counts, l.name, QString(), out);
+    const OutcomeCounts& c = l.counts;
+    out.push_back({l.name, QString(), QStringLiteral("accepted_ratio"),
+                   c.fired > 0 ? double(c.accepted) / double(c.fired) : 0});
+    out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});
+    out.push_back({l.name, QString(), QStringLiteral("p99_ms"), l.latency.p99Ms});
+    out.push_back({l.name, QString(), QStringLiteral("max_wait_ms"), l.waited.maxMs});
     for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
-        for (const QJsonValue& b : l.value(admittedBurstKey(clock)).toArray()) {
-            const QJsonObject burst = b.toObject();
-            out.push_back(
-                {name, QString(),
-                 burstMetricName(qint64(number(burst, QStringLiteral("window_ms"))), clock),
-                 number(burst, QStringLiteral("accepted"))});
-        }
+        addBursts(l.admittedBurstOn(clock), clock, l.name, QString(), out);
     }
-    for (const QJsonValue& c : l.value(QLatin1String("clients")).toArray()) {
-        const QJsonObject client = c.toObject();
-        addCounts(client, name, client.value(QLatin1String("client")).toString(), out);
+    for (const ClientSummary& client : l.clients) {
+        addCounts(client.counts, l.name, client.client, out);
+        addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
     }
 }
 
 Summary loadSummary(const QString& dir) {
-    if (!QFileInfo(dir).isDir()) {
-        throw InputError(dir, QStringLiteral("no such output folder"));
-    }
+    const RunSummary run = readOutputFolder(dir, OutputParts::Summary);
     Summary s;
-    s.path = QDir(dir).filePath(QStringLiteral("summary.json"));
-    if (!QFileInfo::exists(s.path)) {
-        throw InputError(s.path, QStringLiteral("missing: not a ratelab run's output folder"));
-    }
-    const QByteArray data = json_input::readSmallFile(
-        s.path, kMaxSummaryBytes, QStringLiteral("not a summary.json written by ratelab run"));
-    QJsonObject root;
-    try {
-        root = json_input::parseObject(data);
-    } catch (const InputError& e) {
-        throw e.within(s.path);
-    }
-    const QJsonValue limiters = root.value(QLatin1String("limiters"));
-    if (!limiters.isArray()) {
-        throw InputError(s.path + QStringLiteral(": $.limiters"),
-                         QStringLiteral("missing or not an array: not a summary.json"));
-    }
-    s.virtualClock = root.value(QLatin1String("clock")).toString() == QLatin1String("virtual");
-    s.clockSpeed = root.value(QLatin1String("clock_speed")).toDouble(1);
-    const QJsonArray array = limiters.toArray();
-    for (qsizetype i = 0; i < array.size(); ++i) {
-        const QJsonObject l = array.at(i).toObject();
-        if (!l.value(QLatin1String("name")).isString()) {
-            throw InputError(s.path + QStringLiteral(": ") +
-                                 json_input::elementPath(QStringLiteral("$.limiters"), i),
-                             QStringLiteral("a limiter without a name"));
-        }
-        s.limiters << l.value(QLatin1String("name")).toString();
+    s.path = QDir(dir).filePath(output_format::kSummaryFile);
+    s.virtualClock = run.virtualClock;
+    for (const LimiterSummary& l : run.limiters) {
+        s.limiters << l.name;
         addLimiter(l, s.figures);
     }
     return s;

@@ -4,10 +4,10 @@
 #include <cstdio>
 
 #include "command_line.h"
-#include "scenario/scenario_explainer.h"
 #include "explain/explanation_output.h"
 #include "input_error.h"
 #include "redis/redis_target.h"
+#include "run/scenario_explainer.h"
 #include "scenario/scenario.h"
 
 namespace ratelab::cli {

@@ -7,8 +7,8 @@
 #include "limiters/limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
-#include "scenario/replay.h"
-#include "scenario/replay_options.h"
+#include "run/replay.h"
+#include "run/replay_options.h"
 
 namespace ratelab::cli {
 

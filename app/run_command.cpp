@@ -2,34 +2,24 @@
 
 #include <unistd.h>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QThread>
 #include <cstdio>
 
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
+#include "output/output_folder.h"
+#include "output/regression_report.h"
+#include "output/run_report.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
-#include "report/html_report.h"
-#include "report/report_renderer.h"
-#include "scenario/regression_report.h"
-#include "scenario/run_report.h"
+#include "report/output_folder.h"
+#include "run/scenario_runner.h"
 #include "scenario/scenario_budget.h"
-#include "scenario/scenario_runner.h"
 
 namespace ratelab::cli {
 namespace {
-
-void writeFile(const QString& path, const QByteArray& content) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        file.write(content) != content.size() || !file.flush()) {
-        throw InputError(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
-    }
-}
 
 // Empty when Redis answers PING on every master now; else why not.
 QString unreachableNow(const RedisUrl& url) {
@@ -143,23 +133,15 @@ int runCommand(const QStringList& args) {
             std::fprintf(stderr, "\r%s\x1b[K\n", qPrintable(progressLine(run)));
         }
 
-        const QDir dir(outDir);
-        const QJsonObject summary = summaryJson(run);
-        writeFile(dir.filePath(QStringLiteral("summary.json")),
-                  QJsonDocument(summary).toJson(QJsonDocument::Indented));
-        writeFile(dir.filePath(QStringLiteral("buckets.csv")), bucketsCsv(run));
         QString error;
-        if (!writeReportPng(run, dir.filePath(QStringLiteral("report.png")), &error)) {
-            throw InputError(QStringLiteral("--out"), error);
-        }
-        if (!writeReportHtml(outDir, &error)) {  // from summary.json and report.png
+        if (!writeOutputFolder(run, outDir, &error)) {
             throw InputError(QStringLiteral("--out"), error);
         }
         const QString junit = parser.value(QStringLiteral("junit"));
         if (!junit.isEmpty()) {
-            writeFile(junit, expectationsJUnit(run.scenarioName,
-                                               summary.value(QLatin1String("run_s")).toDouble(),
-                                               run.expectations));
+            writeFileAtomically(junit,
+                                expectationsJUnit(run.scenarioName, double(runLengthUs(run)) / 1e6,
+                                                  run.expectations));
         }
         std::fputs(qPrintable(summaryText(run)), stdout);
         std::fputs(qPrintable(expectationsTable(run.expectations)), stdout);

@@ -51,4 +51,12 @@ constexpr qint64 kMaxClockSkewMs = 24LL * 3600 * 1000;
 constexpr qint64 kDefaultMaxMemoryBytes = 1LL << 30;
 }  // namespace scenario_limits
 
+// A run's output folder read back (output/output_folder.h: `ratelab compare`, the window's
+// "compare with" a folder).
+namespace output_limits {
+// summary.json grows with clients x limiters, buckets.csv with buckets x limiters; far below
+// this even for the largest scenario.
+constexpr qint64 kMaxOutputFileBytes = 512LL * 1024 * 1024;
+}  // namespace output_limits
+
 }  // namespace ratelab

@@ -7,8 +7,9 @@
 #include <QtTest>
 
 #include "input_error.h"
-#include "scenario/run_report.h"
-#include "scenario/scenario_runner.h"
+#include "output/run_report.h"
+#include "output/summary_json.h"
+#include "run/scenario_runner.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"

@@ -4,8 +4,9 @@
 #include <QDateTime>
 #include <QtTest>
 
-#include "scenario/run_report.h"
-#include "scenario/scenario_runner.h"
+#include "output/run_report.h"
+#include "output/summary_json.h"
+#include "run/scenario_runner.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;

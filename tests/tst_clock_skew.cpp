@@ -7,9 +7,9 @@
 
 #include "input_error.h"
 #include "limiters/limiter.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;

@@ -19,7 +19,7 @@
 
 #include "redis/cluster_slot.h"
 #include "redis/redis_error.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/cluster_admin.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"

@@ -4,8 +4,8 @@
 #include <QtTest>
 
 #include "csv_writer.h"
-#include "scenario/replay.h"
-#include "scenario/run_report.h"
+#include "output/buckets_csv.h"
+#include "run/replay.h"
 
 using namespace ratelab;
 

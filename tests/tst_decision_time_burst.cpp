@@ -7,9 +7,9 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "output/run_report.h"
 #include "redis/redis_reply.h"
-#include "scenario/run_report.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;

@@ -3,8 +3,9 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include "output/run_report.h"
+#include "output/summary_json.h"
 #include "redis/redis_error.h"
-#include "scenario/run_report.h"
 #include "stats/error_cause.h"
 #include "traffic/redis_error_cause.h"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "input_error.h"
-#include "scenario/regression_report.h"
-#include "scenario/run_report.h"
+#include "output/regression_report.h"
+#include "output/summary_json.h"
 #include "scenario/scenario.h"
 
 using namespace ratelab;

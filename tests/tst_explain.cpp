@@ -11,8 +11,8 @@
 #include <cmath>
 
 #include "input_error.h"
-#include "scenario/scenario_explainer.h"
-#include "scenario/schedule_walk.h"
+#include "run/scenario_explainer.h"
+#include "run/schedule_walk.h"
 #include "support/reference_models.h"
 #include "support/test_redis.h"
 

@@ -14,7 +14,7 @@
 #include "panels/explanation_view.h"
 #include "run/run_controller.h"
 #include "run/run_view.h"
-#include "scenario/step_session.h"
+#include "run/step_session.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"

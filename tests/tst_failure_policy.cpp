@@ -8,11 +8,11 @@
 #include <QThread>
 #include <QtTest>
 
+#include "output/summary_json.h"
 #include "redis/local_redis_server.h"
 #include "redis/redis_error.h"
-#include "scenario/run_report.h"
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 

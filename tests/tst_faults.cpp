@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "redis/local_redis_server.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 

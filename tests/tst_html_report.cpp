@@ -1,76 +1,89 @@
 // report.html: well-formed XHTML, self-contained (no http(s) URL, the chart inline), the
-// summary's figures and names (escaped), and only the sections the summary holds.
+// summary's figures and names (escaped), and only the sections the run has something for;
+// written by the one output-folder writer from what the folder's reader reads back.
+#include <QDir>
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "output/output_folder.h"
 #include "report/html_report.h"
+#include "report/output_folder.h"
 
 using namespace ratelab;
 
 namespace {
 
-QJsonObject client(const QString& name, double fired, double accepted, double burst) {
-    QJsonObject c{
-        {QStringLiteral("client"), name},       {QStringLiteral("fired"), fired},
-        {QStringLiteral("accepted"), accepted}, {QStringLiteral("rejected"), fired - accepted},
-        {QStringLiteral("errors"), 0},          {QStringLiteral("waited_ms_total"), 0}};
+ClientSummary client(const QString& name, qint64 fired, qint64 accepted, qint64 burst) {
+    ClientSummary c;
+    c.client = name;
+    c.counts.fired = fired;
+    c.counts.accepted = accepted;
+    c.counts.rejected = fired - accepted;
     if (burst >= 0) {
-        c.insert(QStringLiteral("max_accepted_in_any_1000ms"), burst);
+        c.admittedBurst = {{burst, 0, 1000, 0, 900}};
     }
     return c;
 }
 
-QJsonObject limiter(const QString& name, double fired, double accepted, bool withBurst) {
-    QJsonObject l{
-        {QStringLiteral("name"), name},
-        {QStringLiteral("type"), QStringLiteral("fixed_window")},
-        {QStringLiteral("fired"), fired},
-        {QStringLiteral("accepted"), accepted},
-        {QStringLiteral("rejected"), fired - accepted},
-        {QStringLiteral("errors"), 0},
-        {QStringLiteral("latency"),
-         QJsonObject{{QStringLiteral("p50_ms"), 0.125}, {QStringLiteral("p99_ms"), 2.5}}},
-        {QStringLiteral("waited"), QJsonObject{{QStringLiteral("max_ms"), 0}}},
-        {QStringLiteral("fairness_jain"), 0.875},
-        {QStringLiteral("clients"),
-         QJsonArray{client(QStringLiteral("c0"), fired - 7, accepted - 3, withBurst ? 4 : -1),
-                    client(QStringLiteral("c<1>"), 7, 3, withBurst ? 3 : -1)}}};
+LimiterSummary limiter(const QString& name, qint64 fired, qint64 accepted, bool withBurst) {
+    LimiterSummary l;
+    l.name = name;
+    l.type = QStringLiteral("fixed_window");
+    l.counts.fired = fired;
+    l.counts.accepted = accepted;
+    l.counts.rejected = fired - accepted;
+    l.latency.p50Ms = 0.125;
+    l.latency.p99Ms = 2.5;
+    l.fairness = 0.875;
+    l.clients = {client(QStringLiteral("c0"), fired - 7, accepted - 3, withBurst ? 4 : -1),
+                 client(QStringLiteral("c<1>"), 7, 3, withBurst ? 3 : -1)};
     if (withBurst) {
-        l.insert(QStringLiteral("max_accepted_in_any_1000ms"), 17);
-        l.insert(QStringLiteral("admitted_burst"),
-                 QJsonArray{QJsonObject{{QStringLiteral("window_ms"), 1000},
-                                        {QStringLiteral("accepted"), 17},
-                                        {QStringLiteral("from_ms"), 1200},
-                                        {QStringLiteral("first_ms"), 1200},
-                                        {QStringLiteral("last_ms"), 2150}}});
+        l.admittedBurst = {{17, 1200, 1000, 1200, 2150}};
+        l.admittedBurstRunClock = {{19, 1190, 1000, 1190, 2180}};
     }
     return l;
 }
 
-QJsonObject summary(bool full) {
-    QJsonObject s{{QStringLiteral("scenario"), QStringLiteral("skew & <friends>")},
-                  {QStringLiteral("start_epoch_ms"), 1714521600000.0},
-                  {QStringLiteral("duration_s"), 3},
-                  {QStringLiteral("requests"), 60},
-                  {QStringLiteral("limiters"),
-                   QJsonArray{limiter(QStringLiteral("<b>&x"), 60, 23, full),
-                              limiter(QStringLiteral("redis-time"), 60, 15, full)}},
-                  {QStringLiteral("disagreements"), QJsonArray()}};
+RunSummary summary(bool full) {
+    RunSummary s;
+    s.scenario = QStringLiteral("skew & <friends>");
+    s.startEpochMs = 1714521600000;
+    s.durationS = 3;
+    s.requests = 60;
+    s.limiters = {limiter(QStringLiteral("<b>&x"), 60, 23, full),
+                  limiter(QStringLiteral("redis-time"), 60, 15, full)};
+    s.verdict = QStringLiteral("none");
     if (full) {
-        s.insert(QStringLiteral("verdict"), QStringLiteral("failed"));
-        s.insert(QStringLiteral("expectations"),
-                 QJsonArray{QJsonObject{{QStringLiteral("limiter"), QStringLiteral("<b>&x")},
-                                        {QStringLiteral("expression"),
-                                         QStringLiteral("max_accepted_in_any_1000ms <= 10")},
-                                        {QStringLiteral("measured"), 17},
-                                        {QStringLiteral("held"), false}}});
+        ExpectationResult e;
+        e.limiter = QStringLiteral("<b>&x");
+        e.expectation = {e.limiter, QStringLiteral("max_accepted_in_any_1000ms"),
+                         CompareOp::LessEqual, 10};
+        e.measured = 17;
+        s.expectations = {e};
+        s.verdict = QStringLiteral("failed");
     }
     return s;
+}
+
+// A finished run of two buckets, for the output folder.
+RunSnapshot folderRun() {
+    RunSnapshot run;
+    run.scenarioName = QStringLiteral("folder");
+    run.durationUs = 200000;
+    run.finished = true;
+    run.bucketTargetRate = {50, 50};
+    LimiterSnapshot l;
+    l.spec.name = QStringLiteral("l");
+    l.fired = 10;
+    l.accepted = 6;
+    l.rejected = 4;
+    l.bucketAccepted = {4, 2};
+    l.bucketRejected = {1, 3};
+    l.bucketErrors = {0, 0};
+    run.limiters = {l};
+    return run;
 }
 
 // Every text node of the page, joined, or the XML error.
@@ -131,32 +144,50 @@ private slots:
             QCOMPARE(images[0], QStringLiteral("data:image/png;base64,") +
                                     QString::fromLatin1(png.toBase64()));
         }
-        // Sections of fields the summary lacks are left out, not faked.
+        // Sections the run has nothing for are left out, not faked.
         QCOMPARE(text.contains(QLatin1String("Expectations")), full);
         QCOMPARE(text.contains(QLatin1String("Admitted burst")), full);
         QCOMPARE(text.contains(QLatin1String("Most accepted in 1000 ms")), full);
         QCOMPARE(text.contains(QLatin1String("FAILED")), full);
         QCOMPARE(text.contains(QLatin1String("max_accepted_in_any_1000ms <= 10")), full);
         QCOMPARE(text.contains(QLatin1String("2150")), full);
-        QVERIFY(!text.contains(QLatin1String("Disagreements")));  // an empty list
+        QCOMPARE(text.contains(QLatin1String("On the run's clock")), full);
+        QCOMPARE(text.contains(QLatin1String("2180")), full);
+        QVERIFY(!text.contains(QLatin1String("Disagreements")));  // none
     }
 
-    void writesBesideTheSummary() {
+    // The one folder writer: report.html is the page of the summary the folder's reader reads
+    // back, with the folder's report.png; no other file is left beside the four.
+    void outputFolderPageFromTheReader() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         QString error;
-        QVERIFY(!writeReportHtml(dir.path(), &error));  // no summary.json yet
-        QVERIFY2(error.contains(QLatin1String("summary.json")), qPrintable(error));
-        QFile json(dir.filePath(QStringLiteral("summary.json")));
-        QVERIFY(json.open(QIODevice::WriteOnly));
-        json.write(QJsonDocument(summary(true)).toJson());
-        json.close();
-        QVERIFY2(writeReportHtml(dir.path(), &error), qPrintable(error));
+        QVERIFY2(writeOutputFolder(folderRun(), dir.path(), &error), qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden, QDir::Name),
+                 (QStringList{QStringLiteral("buckets.csv"), QStringLiteral("report.html"),
+                              QStringLiteral("report.png"), QStringLiteral("summary.json")}));
+        QFile png(dir.filePath(QStringLiteral("report.png")));
+        QVERIFY(png.open(QIODevice::ReadOnly));
         QFile html(dir.filePath(QStringLiteral("report.html")));
         QVERIFY(html.open(QIODevice::ReadOnly));
-        QCOMPARE(html.readAll(), reportHtml(summary(true), QByteArray()));
+        QCOMPARE(html.readAll(), reportHtml(readOutputFolder(dir.path()), png.readAll()));
+    }
+
+    // A folder that cannot be made: the error names it, nothing is written.
+    void unwritableFolder() {
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("a-file")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const QString inside = file.fileName() + QStringLiteral("/inside");
+        QString error;
+        QVERIFY(!writeOutputFolder(folderRun(), inside, &error));
+        QVERIFY2(error.startsWith(inside + QStringLiteral(": cannot create the folder")),
+                 qPrintable(error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList{QStringLiteral("a-file")});
     }
 };
 
-QTEST_GUILESS_MAIN(TestHtmlReport)
+QTEST_MAIN(TestHtmlReport)
 #include "tst_html_report.moc"

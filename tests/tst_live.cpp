@@ -13,7 +13,7 @@
 #include "live/run_time_sampler.h"
 #include "live/server_probe.h"
 #include "live/state_mailbox.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "support/redisson_writer.h"
 #include "support/reference_models.h"
 #include "support/test_redis.h"

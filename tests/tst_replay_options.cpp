@@ -1,4 +1,4 @@
-// What `ratelab replay` does before its first decision (scenario/replay_options.h): a replay
+// What `ratelab replay` does before its first decision (run/replay_options.h): a replay
 // slower than its trace keeps its limiter's state (the key TTLs, in server time, are stretched
 // by the trace's busiest second), and every row is checked against the limiter.
 #include <QThread>
@@ -6,8 +6,8 @@
 
 #include "input_error.h"
 #include "limiters/limiter.h"
-#include "scenario/replay.h"
-#include "scenario/replay_options.h"
+#include "run/replay.h"
+#include "run/replay_options.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;

@@ -1,10 +1,8 @@
 #include <QApplication>
 #include <QDateTime>
-#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonObject>
-#include <QTemporaryDir>
 #include <QTimeZone>
 #include <QtTest>
 
@@ -12,8 +10,10 @@
 
 #include "limiters/calendar_window.h"
 #include "limiters/limit_geometry.h"
+#include "output/buckets_csv.h"
+#include "output/run_report.h"
+#include "output/summary_json.h"
 #include "report/report_renderer.h"
-#include "scenario/run_report.h"
 #include "stats/run_snapshot.h"
 #include "style/series_style.h"
 
@@ -187,8 +187,7 @@ private slots:
     void renderShowsBothLimiters();
     void renderWithoutLimitersOrWithManyWindows();
     void renderStacksDecisions();
-    void writeReportPng();
-    void writeReportPngToUnwritablePath();
+    void reportPngDecodes();
     void summaryCarriesFailurePolicy_data();
     void summaryCarriesFailurePolicy();
 };
@@ -503,30 +502,13 @@ void TestReport::renderStacksDecisions() {
     }
 }
 
-void TestReport::writeReportPng() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("report.png"));
-    QString error;
-    QVERIFY2(ratelab::writeReportPng(syntheticRun(), path, &error), qPrintable(error));
-    QVERIFY(error.isEmpty());
-
+void TestReport::reportPngDecodes() {
+    const QByteArray png = ratelab::reportPng(syntheticRun());
     QImage image;
-    QVERIFY(image.load(path, "PNG"));
+    QVERIFY(image.loadFromData(png, "PNG"));
     QCOMPARE(image.size(), QSize(1200, 720));
     QVERIFY(countNear(image, kAcceptedColor) > 0);
     QVERIFY(countNear(image, kRejectedColor) > 0);
-}
-
-void TestReport::writeReportPngToUnwritablePath() {
-    // A missing folder: unwritable even for root.
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString path = dir.filePath(QStringLiteral("missing/folder/report.png"));
-    QString error;
-    QVERIFY(!ratelab::writeReportPng(syntheticRun(), path, &error));
-    QVERIFY2(error.contains(QDir::toNativeSeparators(path)), qPrintable(error));
-    QVERIFY(!QFileInfo::exists(path));
 }
 
 // summary.json, buckets.csv and the printed summary carry the on_error policy and the errors it

@@ -27,12 +27,12 @@
 
 #include "charts/timeline_chart.h"
 #include "input_error.h"
+#include "output/run_baseline.h"
+#include "output/summary_json.h"
 #include "panels/comparison_table.h"
 #include "panels/table_cells.h"
 #include "report/output_folder.h"
 #include "run/run_controller.h"
-#include "scenario/run_baseline.h"
-#include "scenario/run_report.h"
 #include "scenario/scenario_json.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
@@ -539,12 +539,12 @@ private slots:
             "0,0,\"a,\"\"b\"\"\",2,2,0\r\n");
         b.close();
         const RunBaseline base = readBaselineFolder(folder.path());
-        QCOMPARE(base.bucketMs, qint64(250));
-        QCOMPARE(base.limiters.size(), 1);
-        QCOMPARE(base.limiters[0].name, QStringLiteral("a,\"b\""));
-        QCOMPARE(base.limiters[0].bucketAccepted, (QVector<qint64>{2, 0, 4}));
-        QCOMPARE(base.limiters[0].bucketRejected, (QVector<qint64>{2, 0, 1}));
-        QCOMPARE(base.limiters[0].accepted, qint64(6));
+        QCOMPARE(base.run.bucketMs, qint64(250));
+        QCOMPARE(base.run.limiters.size(), 1);
+        QCOMPARE(base.run.limiters[0].name, QStringLiteral("a,\"b\""));
+        QCOMPARE(base.run.limiters[0].buckets.accepted, (QVector<qint64>{2, 0, 4}));
+        QCOMPARE(base.run.limiters[0].buckets.rejected, (QVector<qint64>{2, 0, 1}));
+        QCOMPARE(base.run.limiters[0].counts.accepted, qint64(6));
     }
 
     // The model's baseline steps when the baseline ran with other buckets than the run: whole
@@ -563,15 +563,15 @@ private slots:
         LimiterSpec spec = tokenBucket();
         auto base = std::make_shared<RunBaseline>();
         base->label = QStringLiteral("#7");
-        base->bucketMs = baseBucketMs;
-        base->runSeconds = 2;
-        BaselineLimiter l;
+        base->run.bucketMs = baseBucketMs;
+        base->run.runS = 2;
+        LimiterSummary l;
         l.name = spec.name;
         for (qint64 i = 0; i < 2000 / baseBucketMs; ++i) {
-            l.bucketAccepted.append(i % 7);
-            l.bucketRejected.append(i % 3);
+            l.buckets.accepted.append(i % 7);
+            l.buckets.rejected.append(i % 3);
         }
-        base->limiters = {l};
+        base->run.limiters = {l};
         TimelineModel model;
         model.setLimiter(spec, 1, runBucketMs, 0);
         model.setBaseline(base);
@@ -582,12 +582,14 @@ private slots:
         QVERIFY(counts.baselineGroupMs < runBucketMs + baseBucketMs);
         qint64 accepted = 0;
         qint64 rejected = 0;
-        QVERIFY(checkSteps(counts.baselineAccepted, l.bucketAccepted, baseBucketMs,
+        QVERIFY(checkSteps(counts.baselineAccepted, l.buckets.accepted, baseBucketMs,
                            counts.baselineGroupMs, &accepted) > 0);
-        QVERIFY(checkSteps(counts.baselineRejected, l.bucketRejected, baseBucketMs,
+        QVERIFY(checkSteps(counts.baselineRejected, l.buckets.rejected, baseBucketMs,
                            counts.baselineGroupMs, &rejected) > 0);
-        QCOMPARE(accepted, std::accumulate(l.bucketAccepted.begin(), l.bucketAccepted.end(), 0LL));
-        QCOMPARE(rejected, std::accumulate(l.bucketRejected.begin(), l.bucketRejected.end(), 0LL));
+        QCOMPARE(accepted,
+                 std::accumulate(l.buckets.accepted.begin(), l.buckets.accepted.end(), 0LL));
+        QCOMPARE(rejected,
+                 std::accumulate(l.buckets.rejected.begin(), l.buckets.rejected.end(), 0LL));
         // A new run (setLimiter) keeps the baseline; another name has none.
         model.setLimiter(spec, 1, runBucketMs, 0);
         QVERIFY(model.baselineLimiter());
@@ -606,12 +608,12 @@ private slots:
         chart.setLimiter(spec, 1, 100, 0);
         auto base = std::make_shared<RunBaseline>();
         base->label = QStringLiteral("#2");
-        base->runSeconds = 0.2;
-        BaselineLimiter l;
+        base->run.runS = 0.2;
+        LimiterSummary l;
         l.name = spec.name;
-        l.bucketAccepted = {1, 2};
-        l.bucketRejected = {0, 1};
-        base->limiters = {l};
+        l.buckets.accepted = {1, 2};
+        l.buckets.rejected = {0, 1};
+        base->run.limiters = {l};
         chart.setBaseline(base);
         QCOMPARE(chart.baselineAcceptedSeries()->points(),
                  (QList<QPointF>{{0, 1}, {0.1, 1}, {0.1, 2}, {0.2, 2}}));

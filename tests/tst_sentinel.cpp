@@ -23,7 +23,7 @@
 #include "live/server_probe.h"
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 #include "stats/error_cause.h"
 #include "support/fake_redis_server.h"
 #include "support/run_checks.h"

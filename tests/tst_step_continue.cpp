@@ -4,8 +4,8 @@
 // stepped: same decisions, same buckets, same clients, same busiest interval.
 #include <QtTest>
 
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 

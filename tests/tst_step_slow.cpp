@@ -11,9 +11,9 @@
 #include <chrono>
 #include <thread>
 
-#include "scenario/paused_key_ttls.h"
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
+#include "run/paused_key_ttls.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 

@@ -4,8 +4,8 @@
 
 #include "limiters/limiter.h"
 #include "redis/redis_router.h"
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 
 namespace ratelab {
 

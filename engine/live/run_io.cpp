@@ -5,7 +5,7 @@
 #include "limiters/limiter.h"
 #include "live/run_time_sampler.h"
 #include "redis/redis_router.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 
 namespace ratelab {
 

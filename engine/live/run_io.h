@@ -7,9 +7,9 @@
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/worker_thread.h"
+#include "run/scenario_explainer.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/scenario_explainer.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 #include "url/redis_url.h"
 

@@ -4,7 +4,7 @@
 
 #include "limiters/limiter_state.h"
 #include "redis/redis_router.h"
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 
 namespace ratelab {
 

@@ -1,6 +1,6 @@
 #include "support/run_checks.h"
 
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 
 #include <QThread>
 #include <QtTest>

@@ -198,7 +198,7 @@ void TimelineModel::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     baseline_ = std::move(baseline);
 }
 
-const BaselineLimiter* TimelineModel::baselineLimiter() const {
+const LimiterSummary* TimelineModel::baselineLimiter() const {
     return baseline_ ? baseline_->find(spec_.name) : nullptr;
 }
 
@@ -209,24 +209,24 @@ QString TimelineModel::baselineNote() const {
 // The baseline's counts over the view, in groups of its own buckets as close to the run's
 // groups as they come (the same groups when both runs used the same bucket length).
 void TimelineModel::addBaseline(Counts& counts, double viewMin, double viewMax) const {
-    const BaselineLimiter* base = baselineLimiter();
+    const LimiterSummary* base = baselineLimiter();
     if (base == nullptr)
         return;
-    const qint64 bucketMs = std::max<qint64>(baseline_->bucketMs, 1);
+    const qint64 bucketMs = std::max<qint64>(baseline_->run.bucketMs, 1);
     const qint64 group = std::max<qint64>((counts.groupMs + bucketMs - 1) / bucketMs, 1);
     const qint64 firstVisible = qint64(std::floor(viewMin * 1000.0 / double(bucketMs)));
     const qint64 endVisible = qint64(std::ceil(viewMax * 1000.0 / double(bucketMs)));
     const qint64 from = std::max<qint64>(0, (floorDiv(firstVisible, group) - 1) * group);
-    const qint64 buckets = base->bucketAccepted.size();
-    const double endMs =
-        baseline_->runSeconds > 0 ? baseline_->runSeconds * 1000.0 : double(buckets * bucketMs);
+    const qint64 buckets = base->buckets.accepted.size();
+    const double runS = baseline_->run.runS;
+    const double endMs = runS > 0 ? runS * 1000.0 : double(buckets * bucketMs);
     // Not past the time the baseline covered (a stopped run's later buckets are empty).
     const qint64 reached = qint64(std::ceil(endMs / double(bucketMs)));
     const qint64 to = std::min((floorDiv(endVisible + group - 1, group) + 1) * group, reached);
     counts.baselineAccepted =
-        stepPoints(base->bucketAccepted, from, to, group, bucketMs, endMs, &counts.yMax);
+        stepPoints(base->buckets.accepted, from, to, group, bucketMs, endMs, &counts.yMax);
     counts.baselineRejected =
-        stepPoints(base->bucketRejected, from, to, group, bucketMs, endMs, &counts.yMax);
+        stepPoints(base->buckets.rejected, from, to, group, bucketMs, endMs, &counts.yMax);
     counts.baselineGroupMs = group * bucketMs;
 }
 

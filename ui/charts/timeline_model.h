@@ -12,7 +12,7 @@
 
 #include "limiters/calendar_window.h"
 #include "limiters/limiter_state.h"
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
 #include "stats/admitted_burst.h"
 #include "stats/run_snapshot.h"
 
@@ -166,7 +166,7 @@ public:
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     const RunBaseline* baseline() const { return baseline_.get(); }
     // This limiter's figures in the baseline; null without one or when it has no such limiter.
-    const BaselineLimiter* baselineLimiter() const;
+    const LimiterSummary* baselineLimiter() const;
     // A baseline that has no limiter of this name: the chart says so ("not in baseline #3").
     bool baselineMissing() const { return baseline_ && !baselineLimiter(); }
     QString baselineNote() const;  // empty unless baselineMissing()

@@ -77,12 +77,12 @@ BaselineCell countCell(const QString& label, qint64 base, qint64 now) {
 }
 
 // A baseline latency percentile (ms), as latencyText shows this run's.
-BaselineCell latencyCell(const QString& label, const BaselineLimiter& b, double baseMs,
+BaselineCell latencyCell(const QString& label, const Percentiles& base, double baseMs,
                          const LatencyHistogram::Snapshot& now, double percentile) {
     const QString nowText = latencyText(now, percentile);
-    if (b.latencyCount == 0)
+    if (base.count == 0)
         return {panel::dash(), ComparisonTable::tr("baseline %1: no decision timed").arg(label)};
-    if (b.latencyMaxMs == 0)
+    if (base.maxMs == 0)
         return baselineCell(label, ComparisonTable::tr("0 (virtual)"), nowText, QString());
     const qint64 baseUs = qint64(std::llround(baseMs * 1000));
     if (now.total == 0 || now.max == 0)
@@ -246,7 +246,7 @@ QStringList ComparisonTable::baselineRow(int limiter) const {
 // The baseline's figures for the limiter `s` names, in italics under its row.
 void ComparisonTable::showBaselineRow(int row, const LimiterSnapshot& s) {
     const QString label = baseline_->label;
-    const BaselineLimiter* b = baseline_->find(s.spec.name);
+    const LimiterSummary* b = baseline_->find(s.spec.name);
     BaselineCell cells[kFairness + 1];
     if (b == nullptr) {
         cells[kLimiter] = {
@@ -258,18 +258,19 @@ void ComparisonTable::showBaselineRow(int row, const LimiterSnapshot& s) {
         const QLocale locale;
         cells[kLimiter] = {tr("baseline %1").arg(label),
                            tr("The baseline run %1 (%2): its figures for \"%3\"")
-                               .arg(label, baseline_->scenarioName, s.spec.name)};
+                               .arg(label, baseline_->run.scenario, s.spec.name)};
         cells[kType] = {QString(), cells[kLimiter].toolTip};
-        cells[kFired] = countCell(label, b->fired, s.fired);
-        cells[kAccepted] = countCell(label, b->accepted, s.accepted);
-        cells[kRejected] = countCell(label, b->rejected, s.rejected);
-        cells[kErrors] = countCell(label, b->errors, s.errors);
-        cells[kErrorsOpen] = countCell(label, b->errorsOpen, s.errorsOpen);
-        cells[kErrorsClosed] = countCell(label, b->errorsClosed, s.errorsClosed);
+        const OutcomeCounts& base = b->counts;
+        cells[kFired] = countCell(label, base.fired, s.fired);
+        cells[kAccepted] = countCell(label, base.accepted, s.accepted);
+        cells[kRejected] = countCell(label, base.rejected, s.rejected);
+        cells[kErrors] = countCell(label, base.errors, s.errors);
+        cells[kErrorsOpen] = countCell(label, base.errorsOpen, s.errorsOpen);
+        cells[kErrorsClosed] = countCell(label, base.errorsClosed, s.errorsClosed);
         const auto pct = [](qint64 accepted, qint64 fired) {
             return fired > 0 ? 100.0 * double(accepted) / double(fired) : -1.0;
         };
-        const double basePct = pct(b->accepted, b->fired);
+        const double basePct = pct(base.accepted, base.fired);
         const double nowPct = pct(s.accepted, s.fired);
         const auto pctText = [&](double v) {
             return v < 0 ? panel::dash() : locale.toString(v, 'f', 1);
@@ -280,8 +281,8 @@ void ComparisonTable::showBaselineRow(int row, const LimiterSnapshot& s) {
                 : baselineCell(label, pctText(basePct), pctText(nowPct),
                                signedText(std::round((nowPct - basePct) * 10) / 10,
                                           locale.toString(std::abs(nowPct - basePct), 'f', 1)));
-        cells[kP50] = latencyCell(label, *b, b->p50Ms, s.latency, 50);
-        cells[kP99] = latencyCell(label, *b, b->p99Ms, s.latency, 99);
+        cells[kP50] = latencyCell(label, b->latency, b->latency.p50Ms, s.latency, 50);
+        cells[kP99] = latencyCell(label, b->latency, b->latency.p99Ms, s.latency, 99);
         const double fairDelta = std::round((s.fairness - b->fairness) * 1000) / 1000;
         cells[kFairness] = baselineCell(
             label, locale.toString(b->fairness, 'f', 3), locale.toString(s.fairness, 'f', 3),

@@ -2,11 +2,6 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QDir>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QSaveFile>
 #include <QStringList>
 #include <QTimeZone>
 
@@ -54,16 +49,9 @@ QString esc(const QString& text) {
     return out;
 }
 
-// A summary number as the page shows it: integers whole, others to 3 decimals (trailing zeros
+// A figure as the page shows it: integers whole, others to 3 decimals (trailing zeros
 // dropped), so the page shows the figures summary.json holds.
-QString number(const QJsonValue& value) {
-    if (value.isBool()) {
-        return value.toBool() ? tr("yes") : tr("no");
-    }
-    if (!value.isDouble()) {
-        return esc(value.toString());
-    }
-    const double v = value.toDouble();
+QString number(double v) {
     if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e15) {
         return QString::number(static_cast<qint64>(v));
     }
@@ -75,6 +63,19 @@ QString number(const QJsonValue& value) {
         text.chop(1);
     }
     return text;
+}
+
+QString number(qint64 v) {
+    return QString::number(v);
+}
+
+// Fired, accepted, rejected and errors.
+QStringList countCells(const OutcomeCounts& c) {
+    return {number(c.fired), number(c.accepted), number(c.rejected), number(c.errors)};
+}
+
+QString yesNo(bool v) {
+    return v ? tr("yes") : tr("no");
 }
 
 const char* const kStyle =
@@ -99,118 +100,90 @@ QString row(const QStringList& cells, bool header = false, int textColumns = 1) 
     return out + QStringLiteral("</tr>\n");
 }
 
-QString factsTable(const QJsonObject& s) {
+QString factsTable(const RunSummary& s) {
     QString out = QStringLiteral("<table>\n");
-    const auto fact = [&](const QString& label, const QString& value) {
-        out += QStringLiteral("<tr><th class=\"t\">%1</th><td>%2</td></tr>\n").arg(label, value);
+    const auto fact = [&](const char* label, const QString& value) {
+        out +=
+            QStringLiteral("<tr><th class=\"t\">%1</th><td>%2</td></tr>\n").arg(tr(label), value);
     };
-    if (s.contains(QLatin1String("start_epoch_ms"))) {
-        const auto ms = static_cast<qint64>(s.value(QLatin1String("start_epoch_ms")).toDouble());
-        fact(tr("Start (UTC)"),
-             QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(Qt::ISODateWithMs));
-    }
-    const std::pair<const char*, const char*> facts[] = {{"duration_s", "Duration (s)"},
-                                                         {"run_s", "Ran (s)"},
-                                                         {"requests", "Requests"},
-                                                         {"target_rate", "Target rate (/s)"},
-                                                         {"achieved_rate", "Achieved rate (/s)"},
-                                                         {"bucket_ms", "Bucket (ms)"},
-                                                         {"finished", "Finished"}};
-    for (const auto& [key, label] : facts) {
-        if (s.contains(QLatin1String(key))) {
-            fact(tr(label), number(s.value(QLatin1String(key))));
-        }
-    }
+    fact("Start (UTC)", QDateTime::fromMSecsSinceEpoch(s.startEpochMs, QTimeZone::utc())
+                            .toString(Qt::ISODateWithMs));
+    fact("Duration (s)", number(s.durationS));
+    fact("Ran (s)", number(s.runS));
+    fact("Requests", number(s.requests));
+    fact("Target rate (/s)", number(s.targetRate));
+    fact("Achieved rate (/s)", number(s.achievedRate));
+    fact("Bucket (ms)", number(s.bucketMs));
+    fact("Finished", yesNo(s.finished));
     return out + QStringLiteral("</table>\n");
 }
 
-QString verdictSection(const QJsonObject& s) {
+QString verdictSection(const RunSummary& s) {
     QString out;
-    const QString verdict = s.value(QLatin1String("verdict")).toString();
-    if (!verdict.isEmpty()) {
-        const QString cls = verdict == QLatin1String("failed")   ? QStringLiteral("failed")
-                            : verdict == QLatin1String("passed") ? QStringLiteral("passed")
-                                                                 : QString();
+    if (!s.verdict.isEmpty()) {
+        const QString cls = s.verdict == QLatin1String("failed")   ? QStringLiteral("failed")
+                            : s.verdict == QLatin1String("passed") ? QStringLiteral("passed")
+                                                                   : QString();
         out += QStringLiteral("<p>%1 <span class=\"%2\">%3</span></p>\n")
-                   .arg(tr("Verdict:"), cls, esc(verdict));
+                   .arg(tr("Verdict:"), cls, esc(s.verdict));
     }
-    const QJsonArray expectations = s.value(QLatin1String("expectations")).toArray();
-    if (expectations.isEmpty()) {
+    if (s.expectations.isEmpty()) {
         return out;
     }
     out += QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Expectations"));
     out += row({tr("Limiter"), tr("Expectation"), tr("Measured"), tr("Result")}, true, 2);
-    for (const QJsonValue& v : expectations) {
-        const QJsonObject e = v.toObject();
-        const bool held = e.value(QLatin1String("held")).toBool();
-        out += row({esc(e.value(QLatin1String("limiter")).toString()),
-                    esc(e.value(QLatin1String("expression")).toString()),
-                    number(e.value(QLatin1String("measured"))),
-                    held ? QStringLiteral("<span class=\"passed\">%1</span>").arg(tr("held"))
-                         : QStringLiteral("<span class=\"failed\">%1</span>").arg(tr("FAILED"))},
+    for (const ExpectationResult& e : s.expectations) {
+        out += row({esc(e.limiter), esc(e.expectation.text()),
+                    std::isnan(e.measured) ? tr("n/a") : number(e.measured),
+                    e.held ? QStringLiteral("<span class=\"passed\">%1</span>").arg(tr("held"))
+                           : QStringLiteral("<span class=\"failed\">%1</span>").arg(tr("FAILED"))},
                    false, 2);
     }
     return out + QStringLiteral("</table>\n");
 }
 
-QString limitersTable(const QJsonArray& limiters) {
+QString limitersTable(const QVector<LimiterSummary>& limiters) {
     QString out = QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Limiters"));
     out += row({tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"), tr("Rejected"),
                 tr("Errors"), tr("Latency p50 (ms)"), tr("Latency p99 (ms)"), tr("Waited max (ms)"),
                 tr("Fairness (Jain)")},
                true, 2);
-    for (const QJsonValue& v : limiters) {
-        const QJsonObject l = v.toObject();
-        const QJsonObject latency = l.value(QLatin1String("latency")).toObject();
-        const QJsonObject waited = l.value(QLatin1String("waited")).toObject();
-        out += row(
-            {esc(l.value(QLatin1String("name")).toString()),
-             esc(l.value(QLatin1String("type")).toString()),
-             number(l.value(QLatin1String("fired"))), number(l.value(QLatin1String("accepted"))),
-             number(l.value(QLatin1String("rejected"))), number(l.value(QLatin1String("errors"))),
-             number(latency.value(QLatin1String("p50_ms"))),
-             number(latency.value(QLatin1String("p99_ms"))),
-             number(waited.value(QLatin1String("max_ms"))),
-             number(l.value(QLatin1String("fairness_jain")))},
-            false, 2);
+    for (const LimiterSummary& l : limiters) {
+        out += row(QStringList{esc(l.name), esc(l.type)} + countCells(l.counts) +
+                       QStringList{number(l.latency.p50Ms), number(l.latency.p99Ms),
+                                   number(l.waited.maxMs), number(l.fairness)},
+                   false, 2);
     }
     return out + QStringLiteral("</table>\n");
 }
 
 // The most permits accepted in any interval of each window length, and where that was.
-QString burstTable(const QJsonArray& bursts) {
+QString burstTable(const std::vector<BusiestInterval>& bursts) {
     QString out = QStringLiteral("<table>\n");
     out += row({tr("Window (ms)"), tr("Most accepted"), tr("From (ms)"), tr("First (ms)"),
                 tr("Last (ms)")},
                true, 0);
-    for (const QJsonValue& v : bursts) {
-        const QJsonObject b = v.toObject();
-        out += row(
-            {number(b.value(QLatin1String("window_ms"))),
-             number(b.value(QLatin1String("accepted"))), number(b.value(QLatin1String("from_ms"))),
-             number(b.value(QLatin1String("first_ms"))), number(b.value(QLatin1String("last_ms")))},
-            false, 0);
+    for (const BusiestInterval& b : bursts) {
+        out += row({number(b.windowMs), number(b.permits), number(b.fromMs), number(b.firstMs),
+                    number(b.lastMs)},
+                   false, 0);
     }
     return out + QStringLiteral("</table>\n");
 }
 
-QString burstSection(const QJsonArray& limiters) {
+QString burstSection(const QVector<LimiterSummary>& limiters) {
     QString out;
-    for (const QJsonValue& v : limiters) {
-        const QJsonObject l = v.toObject();
-        const QJsonArray bursts = l.value(QLatin1String("admitted_burst")).toArray();
-        const QJsonArray runClock = l.value(QLatin1String("admitted_burst_run_clock")).toArray();
-        if (!bursts.isEmpty() || !runClock.isEmpty()) {
-            out +=
-                QStringLiteral("<h3>%1</h3>\n").arg(esc(l.value(QLatin1String("name")).toString()));
+    for (const LimiterSummary& l : limiters) {
+        if (!l.admittedBurst.empty() || !l.admittedBurstRunClock.empty()) {
+            out += QStringLiteral("<h3>%1</h3>\n").arg(esc(l.name));
         }
-        if (!bursts.isEmpty()) {
+        if (!l.admittedBurst.empty()) {
             out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the limiter's time")) +
-                   burstTable(bursts);
+                   burstTable(l.admittedBurst);
         }
-        if (!runClock.isEmpty()) {
+        if (!l.admittedBurstRunClock.empty()) {
             out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the run's clock")) +
-                   burstTable(runClock);
+                   burstTable(l.admittedBurstRunClock);
         }
     }
     if (out.isEmpty()) {
@@ -227,52 +200,41 @@ QString burstSection(const QJsonArray& limiters) {
            out;
 }
 
-// "max_accepted_in_any_<N>ms" keys of the clients, ordered by N.
-QStringList burstKeys(const QJsonArray& clients) {
-    QStringList keys;
-    for (const QJsonValue& v : clients) {
-        for (const QString& key : v.toObject().keys()) {
-            if (key.startsWith(QLatin1String("max_accepted_in_any_")) && !keys.contains(key)) {
-                keys << key;
-            }
+// The admitted-burst windows of the clients, ascending.
+std::vector<qint64> burstWindows(const QVector<ClientSummary>& clients) {
+    std::vector<qint64> windows;
+    for (const ClientSummary& c : clients) {
+        for (const BusiestInterval& b : c.admittedBurst) {
+            windows.push_back(b.windowMs);
         }
     }
-    const auto windowOf = [](const QString& key) {
-        return key.mid(int(qstrlen("max_accepted_in_any_"))).chopped(2).toLongLong();
-    };
-    std::sort(keys.begin(), keys.end(),
-              [&](const QString& a, const QString& b) { return windowOf(a) < windowOf(b); });
-    return keys;
+    std::sort(windows.begin(), windows.end());
+    windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+    return windows;
 }
 
-QString clientsSection(const QJsonArray& limiters) {
+QString clientsSection(const QVector<LimiterSummary>& limiters) {
     QString out;
-    for (const QJsonValue& v : limiters) {
-        const QJsonObject l = v.toObject();
-        const QJsonArray clients = l.value(QLatin1String("clients")).toArray();
-        if (clients.isEmpty()) {
+    for (const LimiterSummary& l : limiters) {
+        if (l.clients.isEmpty()) {
             continue;
         }
-        const QStringList bursts = burstKeys(clients);
+        const std::vector<qint64> windows = burstWindows(l.clients);
         QStringList header{tr("Client"),   tr("Fired"),  tr("Accepted"),
                            tr("Rejected"), tr("Errors"), tr("Waited total (ms)")};
-        for (const QString& key : bursts) {
-            header << tr("Most accepted in %1 ms")
-                          .arg(key.mid(int(qstrlen("max_accepted_in_any_"))).chopped(2));
+        for (const qint64 window : windows) {
+            header << tr("Most accepted in %1 ms").arg(window);
         }
-        out += QStringLiteral("<h3>%1</h3>\n<table>\n")
-                   .arg(esc(l.value(QLatin1String("name")).toString()));
+        out += QStringLiteral("<h3>%1</h3>\n<table>\n").arg(esc(l.name));
         out += row(header, true);
-        for (const QJsonValue& cv : clients) {
-            const QJsonObject c = cv.toObject();
-            QStringList cells{esc(c.value(QLatin1String("client")).toString()),
-                              number(c.value(QLatin1String("fired"))),
-                              number(c.value(QLatin1String("accepted"))),
-                              number(c.value(QLatin1String("rejected"))),
-                              number(c.value(QLatin1String("errors"))),
-                              number(c.value(QLatin1String("waited_ms_total")))};
-            for (const QString& key : bursts) {
-                cells << (c.contains(key) ? number(c.value(key)) : QString());
+        for (const ClientSummary& c : l.clients) {
+            QStringList cells = QStringList{esc(c.client)} + countCells(c.counts);
+            cells << number(c.waitedMsTotal);
+            for (const qint64 window : windows) {
+                const auto burst =
+                    std::find_if(c.admittedBurst.begin(), c.admittedBurst.end(),
+                                 [&](const BusiestInterval& b) { return b.windowMs == window; });
+                cells << (burst != c.admittedBurst.end() ? number(burst->permits) : QString());
             }
             out += row(cells);
         }
@@ -281,34 +243,29 @@ QString clientsSection(const QJsonArray& limiters) {
     return out.isEmpty() ? out : QStringLiteral("<h2>%1</h2>\n").arg(tr("Clients")) + out;
 }
 
-QString disagreementsSection(const QJsonArray& pairs) {
+QString disagreementsSection(const QVector<DisagreementSummary>& pairs) {
     if (pairs.isEmpty()) {
         return QString();
     }
     QString out = QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Disagreements"));
     out += row({tr("Limiters"), tr("Compared"), tr("Decided differently")}, true);
-    for (const QJsonValue& v : pairs) {
-        const QJsonObject p = v.toObject();
-        const QJsonArray names = p.value(QLatin1String("limiters")).toArray();
-        out +=
-            row({esc(names.at(0).toString()) + QStringLiteral(" / ") + esc(names.at(1).toString()),
-                 number(p.value(QLatin1String("compared"))),
-                 number(p.value(QLatin1String("disagreed")))});
+    for (const DisagreementSummary& p : pairs) {
+        out += row(
+            {esc(p.a) + QStringLiteral(" / ") + esc(p.b), number(p.compared), number(p.disagreed)});
     }
     return out + QStringLiteral("</table>\n");
 }
 
 }  // namespace
 
-QByteArray reportHtml(const QJsonObject& summary, const QByteArray& png) {
-    const QString scenario = summary.value(QLatin1String("scenario")).toString();
-    const QJsonArray limiters = summary.value(QLatin1String("limiters")).toArray();
+QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
+    const QString title = esc(tr("ratelab report: %1").arg(summary.scenario));
     QString html = QStringLiteral(
                        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
                        "<meta charset=\"utf-8\"/>\n<title>%1</title>\n"
                        "<style>%2</style>\n</head>\n<body>\n")
-                       .arg(esc(tr("ratelab report: %1").arg(scenario)), QLatin1String(kStyle));
-    html += QStringLiteral("<h1>%1</h1>\n").arg(esc(tr("ratelab report: %1").arg(scenario)));
+                       .arg(title, QLatin1String(kStyle));
+    html += QStringLiteral("<h1>%1</h1>\n").arg(title);
     html += factsTable(summary);
     html += verdictSection(summary);
     if (!png.isEmpty()) {
@@ -318,44 +275,12 @@ QByteArray reportHtml(const QJsonObject& summary, const QByteArray& png) {
                     .arg(tr("Timeline"), esc(tr("accepted and rejected per time bucket")),
                          QString::fromLatin1(png.toBase64()));
     }
-    html += limitersTable(limiters);
-    html += burstSection(limiters);
-    html += clientsSection(limiters);
-    html += disagreementsSection(summary.value(QLatin1String("disagreements")).toArray());
+    html += limitersTable(summary.limiters);
+    html += burstSection(summary.limiters);
+    html += clientsSection(summary.limiters);
+    html += disagreementsSection(summary.disagreements);
     html += QStringLiteral("</body>\n</html>\n");
     return html.toUtf8();
-}
-
-bool writeReportHtml(const QString& outDir, QString* error) {
-    const QDir dir(outDir);
-    QFile summaryFile(dir.filePath(QStringLiteral("summary.json")));
-    if (!summaryFile.open(QIODevice::ReadOnly)) {
-        *error = tr("cannot read %1: %2").arg(summaryFile.fileName(), summaryFile.errorString());
-        return false;
-    }
-    QJsonParseError parseError;
-    const QJsonDocument summary = QJsonDocument::fromJson(summaryFile.readAll(), &parseError);
-    if (!summary.isObject()) {
-        *error =
-            tr("%1 is not a JSON object: %2").arg(summaryFile.fileName(), parseError.errorString());
-        return false;
-    }
-    QByteArray png;
-    QFile pngFile(dir.filePath(QStringLiteral("report.png")));
-    if (pngFile.exists()) {
-        if (!pngFile.open(QIODevice::ReadOnly)) {
-            *error = tr("cannot read %1: %2").arg(pngFile.fileName(), pngFile.errorString());
-            return false;
-        }
-        png = pngFile.readAll();
-    }
-    QSaveFile out(dir.filePath(QStringLiteral("report.html")));
-    if (!out.open(QIODevice::WriteOnly) || out.write(reportHtml(summary.object(), png)) < 0 ||
-        !out.commit()) {
-        *error = tr("cannot write %1: %2").arg(out.fileName(), out.errorString());
-        return false;
-    }
-    return true;
 }
 
 }  // namespace ratelab

@@ -6,10 +6,12 @@
 
 namespace ratelab {
 
-// Writes the output folder of a run, the same files `ratelab run --out DIR` writes:
-// summary.json (summaryJson), buckets.csv (bucketsCsv), report.png (writeReportPng) and
-// report.html (writeReportHtml), so that `ratelab compare` reads it like any other. The folder
-// is made when missing. Returns false and sets *error (naming the file) on failure.
+// Writes the output folder of a run: the one function behind `ratelab run --out DIR` and the
+// window's "Save as output folder…". report.png (reportPng) and report.html (reportHtml, from
+// the run's summary) are rendered first, then summary.json, buckets.csv and both are written by
+// writeOutputFiles (output/output_folder.h), each to a temporary file renamed into place, so
+// that `ratelab compare` and "compare with…" read it like any other. The folder is made when
+// missing. Returns false and sets *error (naming the folder or file) on failure.
 bool writeOutputFolder(const RunSnapshot& run, const QString& dir, QString* error);
 
 }  // namespace ratelab

@@ -3,16 +3,15 @@
 #include "charts/nice_scale.h"
 
 #include <QAreaSeries>
+#include <QBuffer>
 #include <QChart>
 #include <QCoreApplication>
-#include <QDir>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
-#include <QSaveFile>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -355,26 +354,13 @@ QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
     return image;
 }
 
-bool writeReportPng(const RunSnapshot& run, const QString& path, QString* error) {
-    const auto fail = [&](const QString& why) {
-        if (error)
-            *error = tr("cannot write %1: %2").arg(QDir::toNativeSeparators(path), why);
-        return false;
-    };
+QByteArray reportPng(const RunSnapshot& run) {
     const QImage image = renderReport(run);
-    if (image.isNull())
-        return fail(tr("the report could not be rendered"));
-    // QSaveFile: a failed write never leaves a truncated PNG behind.
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
-    if (!image.save(&file, "PNG")) {
-        file.cancelWriting();
-        return fail(tr("PNG encoding failed"));
-    }
-    if (!file.commit())
-        return fail(file.errorString());
-    return true;
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+        return {};
+    return png;
 }
 
 }  // namespace ratelab

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QImage>
 #include <QString>
 
@@ -14,7 +15,7 @@ namespace ratelab {
 // limiter and its totals. Needs a QApplication (QT_QPA_PLATFORM=offscreen works headless).
 QImage renderReport(const RunSnapshot& run, int width = 1200, int heightPerLimiter = 360);
 
-// renderReport + save as PNG. Returns false and sets *error (naming the path) on failure.
-bool writeReportPng(const RunSnapshot& run, const QString& path, QString* error);
+// renderReport encoded as PNG (report.png); empty when it could not be rendered or encoded.
+QByteArray reportPng(const RunSnapshot& run);
 
 }  // namespace ratelab

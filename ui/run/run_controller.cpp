@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "live/run_io.h"
-#include "scenario/scenario_runner.h"
-#include "scenario/step_session.h"
+#include "run/scenario_runner.h"
+#include "run/step_session.h"
 
 namespace ratelab {
 

@@ -7,8 +7,8 @@
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/run_cost.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 #include "url/redis_url.h"
 

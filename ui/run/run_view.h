@@ -7,9 +7,9 @@
 #include <memory>
 
 #include "limiters/limiter_state.h"
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
+#include "run/step_session.h"
 #include "scenario/scenario.h"
-#include "scenario/step_session.h"
 #include "stats/run_snapshot.h"
 
 class QVBoxLayout;

@@ -2,7 +2,7 @@
 
 #include <QWidget>
 
-#include "scenario/step_session.h"
+#include "run/step_session.h"
 
 QT_BEGIN_NAMESPACE
 class QSplitter;

@@ -5,8 +5,8 @@
 #include <QVector>
 #include <memory>
 
+#include "output/run_baseline.h"
 #include "run/run_view.h"
-#include "scenario/run_baseline.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
 #include "window/scenario_document.h"

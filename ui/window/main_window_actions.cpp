@@ -3,7 +3,6 @@
 
 #include <QAction>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -14,8 +13,9 @@
 #include <algorithm>
 
 #include "input_error.h"
+#include "output/buckets_csv.h"
+#include "output/output_folder.h"
 #include "run/run_controller.h"
-#include "scenario/run_report.h"
 #include "style/inline_error.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
@@ -247,10 +247,10 @@ QString MainWindow::exportViewPng(const QString& requested) {
 
 QString MainWindow::exportDataCsv(const QString& requested) {
     const QString path = withSuffix(requested, QStringLiteral("csv"));
-    QFile file(path);
-    const QByteArray csv = bucketsCsv(runView_->lastSnapshot());
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(csv) != csv.size()) {
-        showError(tr("Cannot write %1: %2").arg(path, file.errorString()));
+    try {
+        writeFileAtomically(path, bucketsCsv(runView_->lastSnapshot()));
+    } catch (const InputError& e) {
+        showError(tr("Cannot export the data: %1").arg(e.message()));
         return QString();
     }
     return path;

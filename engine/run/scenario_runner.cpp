@@ -1,11 +1,11 @@
-#include "scenario/scenario_runner.h"
+#include "run/scenario_runner.h"
 
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
 
 #include "redis/redis_error.h"
-#include "scenario/step_session.h"
+#include "run/step_session.h"
 
 namespace ratelab {
 

@@ -1,4 +1,4 @@
-#include "scenario/scenario_explainer.h"
+#include "run/scenario_explainer.h"
 
 #include <QDateTime>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include "explain/decision_explainer.h"
 #include "input_error.h"
 #include "json_input.h"
-#include "scenario/schedule_walk.h"
+#include "run/schedule_walk.h"
 
 namespace ratelab {
 namespace {

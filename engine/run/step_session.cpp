@@ -1,4 +1,4 @@
-#include "scenario/step_session.h"
+#include "run/step_session.h"
 
 #include <QDateTime>
 #include <chrono>

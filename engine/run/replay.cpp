@@ -1,4 +1,4 @@
-#include "scenario/replay.h"
+#include "run/replay.h"
 
 #include "csv_writer.h"
 #include "limiters/algorithm.h"

@@ -1,4 +1,4 @@
-#include "scenario/throughput_bench.h"
+#include "run/throughput_bench.h"
 
 #include <QDateTime>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "scenario/schedule_walk.h"
+#include "run/schedule_walk.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "scenario/replay_options.h"
+#include "run/replay_options.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "scenario/regression_report.h"
+#include "output/regression_report.h"
 
 #include <QTextStream>
 #include <QXmlStreamWriter>
@@ -37,42 +37,6 @@ int failures(const QVector<ExpectationResult>& results) {
 }
 
 }  // namespace
-
-QString admittedBurstKey(BurstClock clock) {
-    return clock == BurstClock::Run ? QStringLiteral("admitted_burst_run_clock")
-                                    : QStringLiteral("admitted_burst");
-}
-
-void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts,
-                         BurstClock clock) {
-    QJsonArray list;
-    for (const BusiestInterval& b : bursts) {
-        object.insert(burstMetricName(b.windowMs, clock), double(b.permits));
-        list.append(QJsonObject{{QStringLiteral("window_ms"), double(b.windowMs)},
-                                {QStringLiteral("accepted"), double(b.permits)},
-                                {QStringLiteral("from_ms"), double(b.fromMs)},
-                                {QStringLiteral("first_ms"), double(b.firstMs)},
-                                {QStringLiteral("last_ms"), double(b.lastMs)}});
-    }
-    object.insert(admittedBurstKey(clock), list);
-}
-
-QJsonArray expectationsJson(const QVector<ExpectationResult>& results) {
-    QJsonArray out;
-    for (const ExpectationResult& r : results) {
-        const Expectation& e = r.expectation;
-        out.append(QJsonObject{
-            {QStringLiteral("limiter"), r.limiter},
-            {QStringLiteral("expression"), e.text()},
-            {QStringLiteral("metric"), e.metric},
-            {QStringLiteral("op"), compareOpName(e.op)},
-            {QStringLiteral("threshold"), e.threshold},
-            {QStringLiteral("measured"),
-             std::isnan(r.measured) ? QJsonValue(QJsonValue::Null) : QJsonValue(r.measured)},
-            {QStringLiteral("held"), r.held}});
-    }
-    return out;
-}
 
 QString admittedBurstLine(const std::vector<BusiestInterval>& bursts) {
     QStringList parts;

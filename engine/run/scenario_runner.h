@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "limiters/limiter.h"
-#include "scenario/paused_key_ttls.h"
+#include "run/paused_key_ttls.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
 #include "traffic/request_factory.h"

@@ -1,4 +1,4 @@
-#include "scenario/paused_key_ttls.h"
+#include "run/paused_key_ttls.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,0 +1,212 @@
+#include "output/buckets_csv.h"
+
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+
+#include "csv_writer.h"
+#include "input_error.h"
+#include "json_input.h"
+
+namespace ratelab {
+namespace {
+
+namespace column = output_format::column;
+
+// One line of RFC 4180 CSV (as csv_writer writes it: a field with a comma or a quote is quoted,
+// its quotes doubled). False when a quote is not closed on the line.
+bool splitCsvLine(const QString& line, QStringList* fields) {
+    fields->clear();
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar c = line[i];
+        if (quoted) {
+            if (c != QLatin1Char('"')) {
+                field += c;
+            } else if (i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else {
+                quoted = false;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            fields->append(field);
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    fields->append(field);
+    return !quoted;
+}
+
+// The columns of one buckets.csv, by the header's names; -1 for a column it lacks.
+struct Columns {
+    qsizetype bucket = -1;
+    qsizetype limiter = -1;
+    qsizetype accepted = -1;
+    qsizetype rejected = -1;
+    qsizetype errors = -1;
+    qsizetype targetRate = -1;
+    qsizetype errorsOpen = -1;
+    qsizetype errorsClosed = -1;
+};
+
+// One row's fields, read with the line named in errors.
+class Row {
+public:
+    Row(const QStringList& fields, QString where) : fields_(fields), where_(std::move(where)) {}
+
+    // A count of the column (0 when the file has no such column).
+    qint64 count(qsizetype column, QLatin1String name) const {
+        if (column < 0) {
+            return 0;
+        }
+        bool ok = false;
+        const qint64 n = fields_[column].toLongLong(&ok);
+        if (!ok || n < 0) {
+            fail(name, QStringLiteral("a count (a whole number from 0)"), column);
+        }
+        return n;
+    }
+    double rate(qsizetype column, QLatin1String name) const {
+        if (column < 0) {
+            return 0;
+        }
+        bool ok = false;
+        const double r = QLocale::c().toDouble(fields_[column], &ok);
+        if (!ok || !std::isfinite(r) || r < 0) {
+            fail(name, QStringLiteral("a rate (a number from 0)"), column);
+        }
+        return r;
+    }
+    [[noreturn]] void fail(QLatin1String name, const QString& expected, qsizetype column) const {
+        throw InputError(where_, QStringLiteral("%1: expected %2, got %3")
+                                     .arg(name, expected, json_input::quoted(fields_[column])));
+    }
+
+private:
+    const QStringList& fields_;
+    QString where_;
+};
+
+void resizeAll(RunSummary& summary, qsizetype buckets) {
+    summary.bucketTargetRate.resize(buckets);
+    for (LimiterSummary& l : summary.limiters) {
+        for (QVector<qint64>* v : {&l.buckets.accepted, &l.buckets.rejected, &l.buckets.errors,
+                                   &l.buckets.errorsOpen, &l.buckets.errorsClosed}) {
+            v->resize(buckets);
+        }
+    }
+}
+
+}  // namespace
+
+QByteArray bucketsToCsv(const RunSummary& s) {
+    QByteArray out;
+    for (const QLatin1String name :
+         {column::kBucket, column::kTMs, column::kLimiter, column::kAccepted, column::kRejected,
+          column::kErrors, column::kTargetRate, column::kErrorsOpen, column::kErrorsClosed}) {
+        out += (out.isEmpty() ? "" : ",") + QByteArray(name.data(), name.size());
+    }
+    out += '\n';
+    for (qsizetype b = 0; b < s.bucketTargetRate.size(); ++b) {
+        // The rate in the fewest digits that read back as the same double.
+        const QByteArray rate =
+            QByteArray::number(s.bucketTargetRate[b], 'g', QLocale::FloatingPointShortest);
+        for (const LimiterSummary& l : s.limiters) {
+            out += QByteArray::number(b) + ',' + QByteArray::number(qint64(b) * s.bucketMs) + ',';
+            appendCsvField(out, l.name);
+            out += ',' + QByteArray::number(l.buckets.accepted.value(b)) + ',' +
+                   QByteArray::number(l.buckets.rejected.value(b)) + ',' +
+                   QByteArray::number(l.buckets.errors.value(b)) + ',' + rate + ',' +
+                   QByteArray::number(l.buckets.errorsOpen.value(b)) + ',' +
+                   QByteArray::number(l.buckets.errorsClosed.value(b)) + '\n';
+        }
+    }
+    return out;
+}
+
+QByteArray bucketsCsv(const RunSnapshot& run) {
+    return bucketsToCsv(summaryOf(run));
+}
+
+void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summary) {
+    const QStringList lines = QString::fromUtf8(csv).split(QLatin1Char('\n'));
+    QStringList header;
+    QString first = lines.value(0);
+    if (first.endsWith(QLatin1Char('\r'))) {
+        first.chop(1);
+    }
+    splitCsvLine(first, &header);
+    Columns c;
+    c.bucket = header.indexOf(column::kBucket);
+    c.limiter = header.indexOf(column::kLimiter);
+    c.accepted = header.indexOf(column::kAccepted);
+    c.rejected = header.indexOf(column::kRejected);
+    c.errors = header.indexOf(column::kErrors);
+    c.targetRate = header.indexOf(column::kTargetRate);
+    c.errorsOpen = header.indexOf(column::kErrorsOpen);
+    c.errorsClosed = header.indexOf(column::kErrorsClosed);
+    if (c.bucket < 0 || c.limiter < 0 || c.accepted < 0 || c.rejected < 0) {
+        throw InputError(file + QStringLiteral(": line 1"),
+                         QStringLiteral("expected the columns bucket, limiter, accepted and "
+                                        "rejected (a buckets.csv written by ratelab run)"));
+    }
+    qsizetype buckets = 0;  // the highest bucket read + 1
+    resizeAll(summary, 0);
+    QStringList fields;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        QString line = lines[i];
+        if (line.endsWith(QLatin1Char('\r'))) {
+            line.chop(1);
+        }
+        if (line.isEmpty()) {
+            continue;
+        }
+        const QString where = QStringLiteral("%1: line %2").arg(file).arg(i + 1);
+        if (!splitCsvLine(line, &fields)) {
+            throw InputError(where, QStringLiteral("a quote is not closed on the line"));
+        }
+        if (fields.size() != header.size()) {
+            throw InputError(where, QStringLiteral("expected %1 comma-separated fields (as the "
+                                                   "header has), got %2")
+                                        .arg(header.size())
+                                        .arg(fields.size()));
+        }
+        const Row row(fields, where);
+        const qint64 bucket = row.count(c.bucket, column::kBucket);
+        // A bucket index past the number of rows would allocate for nothing.
+        if (bucket >= lines.size()) {
+            throw InputError(where, QStringLiteral("bucket %1 is past the file's %2 rows")
+                                        .arg(bucket)
+                                        .arg(lines.size() - 1));
+        }
+        auto limiter =
+            std::find_if(summary.limiters.begin(), summary.limiters.end(),
+                         [&](const LimiterSummary& l) { return l.name == fields[c.limiter]; });
+        if (limiter == summary.limiters.end()) {
+            throw InputError(where, QStringLiteral("limiter %1 is not in summary.json")
+                                        .arg(json_input::quoted(fields[c.limiter])));
+        }
+        if (bucket >= summary.bucketTargetRate.size()) {
+            // Twice as many at least: the rows come in ascending buckets.
+            resizeAll(summary, std::min(std::max(bucket + 1, 2 * summary.bucketTargetRate.size()),
+                                        lines.size()));
+        }
+        buckets = std::max(buckets, bucket + 1);
+        BucketCounts& counts = limiter->buckets;
+        counts.accepted[bucket] = row.count(c.accepted, column::kAccepted);
+        counts.rejected[bucket] = row.count(c.rejected, column::kRejected);
+        counts.errors[bucket] = row.count(c.errors, column::kErrors);
+        counts.errorsOpen[bucket] = row.count(c.errorsOpen, column::kErrorsOpen);
+        counts.errorsClosed[bucket] = row.count(c.errorsClosed, column::kErrorsClosed);
+        summary.bucketTargetRate[bucket] = row.rate(c.targetRate, column::kTargetRate);
+    }
+    resizeAll(summary, buckets);
+}
+
+}  // namespace ratelab

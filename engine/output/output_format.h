@@ -1,0 +1,122 @@
+#pragma once
+
+#include <QLatin1String>
+
+// The output folder of a run (`ratelab run --out DIR`, the window's "Save as output folder…"):
+// its file names, summary.json's keys and buckets.csv's columns, named once. The writer
+// (summary_json.h, buckets_csv.h, output_folder.h) and the reader (the same files) use these
+// names; nothing else names a key.
+//
+// summary.json carries its format in the top-level "format": an integer, kFormat as this build
+// writes it. A summary without it is format 1 (every summary written before the field existed)
+// and reads the same way. A reader refuses a format newer than kFormat: that file was written by
+// a newer ratelab whose figures may mean something else. A field added to the summary keeps the
+// format (readers skip fields they do not know, and read a missing field as 0 or empty); a field
+// whose meaning or type changes, or that goes, takes a new format number.
+
+namespace ratelab::output_format {
+
+constexpr int kFormat = 2;             // what this build writes, the newest it reads
+constexpr int kUnversionedFormat = 1;  // a summary.json without "format"
+
+inline constexpr QLatin1String kSummaryFile("summary.json");
+inline constexpr QLatin1String kBucketsFile("buckets.csv");
+inline constexpr QLatin1String kReportPngFile("report.png");
+inline constexpr QLatin1String kReportHtmlFile("report.html");
+
+// summary.json, top level.
+namespace key {
+inline constexpr QLatin1String kFormat("format");
+inline constexpr QLatin1String kScenario("scenario");
+inline constexpr QLatin1String kClock("clock");  // kVirtualClock or kRealClock
+inline constexpr QLatin1String kClockSpeed("clock_speed");
+inline constexpr QLatin1String kExpectations("expectations");
+inline constexpr QLatin1String kVerdict("verdict");
+inline constexpr QLatin1String kStartEpochMs("start_epoch_ms");
+inline constexpr QLatin1String kDurationS("duration_s");
+inline constexpr QLatin1String kRunS("run_s");
+inline constexpr QLatin1String kFinished("finished");
+inline constexpr QLatin1String kStoppedEarly("stopped_early");
+inline constexpr QLatin1String kErrorsByCause("errors_by_cause");  // also per limiter
+inline constexpr QLatin1String kBucketMs("bucket_ms");
+inline constexpr QLatin1String kRequests("requests");
+inline constexpr QLatin1String kTargetRate("target_rate");
+inline constexpr QLatin1String kAchievedRate("achieved_rate");
+inline constexpr QLatin1String kScheduleLag("schedule_lag");
+inline constexpr QLatin1String kLimiters("limiters");  // also a disagreement's pair
+inline constexpr QLatin1String kDisagreements("disagreements");
+
+// A limiter (the counts also per client).
+inline constexpr QLatin1String kName("name");
+inline constexpr QLatin1String kType("type");
+inline constexpr QLatin1String kOnError("on_error");
+inline constexpr QLatin1String kFired("fired");
+inline constexpr QLatin1String kAccepted("accepted");
+inline constexpr QLatin1String kRejected("rejected");
+inline constexpr QLatin1String kErrors("errors");
+inline constexpr QLatin1String kErrorsOpen("errors_open");
+inline constexpr QLatin1String kErrorsClosed("errors_closed");
+inline constexpr QLatin1String kAttempts("attempts");
+inline constexpr QLatin1String kAccountingExact("accounting_exact");
+inline constexpr QLatin1String kLatency("latency");
+inline constexpr QLatin1String kWaited("waited");
+inline constexpr QLatin1String kFairness("fairness_jain");
+inline constexpr QLatin1String kClients("clients");
+// The admitted burst's lists; beside each, one figure per window named by burstMetricName
+// (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
+inline constexpr QLatin1String kAdmittedBurst("admitted_burst");
+inline constexpr QLatin1String kAdmittedBurstRunClock("admitted_burst_run_clock");
+
+// A client.
+inline constexpr QLatin1String kClient("client");
+inline constexpr QLatin1String kWaitedMsTotal("waited_ms_total");
+
+// Percentiles (latency, waited, schedule_lag), in ms.
+inline constexpr QLatin1String kCount("count");
+inline constexpr QLatin1String kP50Ms("p50_ms");
+inline constexpr QLatin1String kP90Ms("p90_ms");
+inline constexpr QLatin1String kP99Ms("p99_ms");
+inline constexpr QLatin1String kP999Ms("p999_ms");
+inline constexpr QLatin1String kMaxMs("max_ms");
+inline constexpr QLatin1String kMeanMs("mean_ms");
+
+// An admitted burst: one window.
+inline constexpr QLatin1String kWindowMs("window_ms");
+// kAccepted: the permits accepted in it
+inline constexpr QLatin1String kFromMs("from_ms");
+inline constexpr QLatin1String kFirstMs("first_ms");
+inline constexpr QLatin1String kLastMs("last_ms");
+
+// An expectation (kLimiter: the limiter's own name).
+inline constexpr QLatin1String kLimiter("limiter");
+inline constexpr QLatin1String kExpression("expression");
+inline constexpr QLatin1String kMetric("metric");
+inline constexpr QLatin1String kOp("op");
+inline constexpr QLatin1String kThreshold("threshold");
+inline constexpr QLatin1String kMeasured("measured");  // null: the run has no such figure
+inline constexpr QLatin1String kHeld("held");
+
+// A disagreement: kLimiters (the pair's two names) and these.
+inline constexpr QLatin1String kCompared("compared");
+inline constexpr QLatin1String kDisagreed("disagreed");
+}  // namespace key
+
+inline constexpr QLatin1String kVirtualClock("virtual");
+inline constexpr QLatin1String kRealClock("real");
+
+// buckets.csv's columns, in order: one row per bucket and limiter. errors_open and
+// errors_closed came last (older readers keep their columns); a reader needs bucket, limiter,
+// accepted and rejected and reads a column the file lacks as 0.
+namespace column {
+inline constexpr QLatin1String kBucket("bucket");
+inline constexpr QLatin1String kTMs("t_ms");  // the bucket's start in run time: bucket x bucket_ms
+inline constexpr QLatin1String kLimiter("limiter");
+inline constexpr QLatin1String kAccepted("accepted");
+inline constexpr QLatin1String kRejected("rejected");
+inline constexpr QLatin1String kErrors("errors");
+inline constexpr QLatin1String kTargetRate("target_rate");
+inline constexpr QLatin1String kErrorsOpen("errors_open");
+inline constexpr QLatin1String kErrorsClosed("errors_closed");
+}  // namespace column
+
+}  // namespace ratelab::output_format

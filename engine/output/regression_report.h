@@ -1,0 +1,30 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+
+// The regression-check parts of a run's report (docs/command-line.md, "Regression checks"): the
+// admitted burst and the expectations in the printed summary and JUnit XML (summary.json's are
+// written by output/summary_json.h).
+
+// "20 in any 1000 ms (from 990 ms), ..." for the printed summary.
+QString admittedBurstLine(const std::vector<BusiestInterval>& bursts);
+
+// The printed table of every expectation: limiter, expectation, measured, verdict; then the
+// verdict line. Empty when the run has none.
+QString expectationsTable(const QVector<ExpectationResult>& results);
+
+// How a failed expectation missed: "measured 12 > 10" for "accepted <= 10".
+QString failureMessage(const ExpectationResult& result);
+
+// JUnit XML: one testsuite (the scenario), one testcase per expectation, a <failure> for each
+// that failed. `runS`: the run's length, as the suite's time.
+QByteArray expectationsJUnit(const QString& scenarioName, double runS,
+                             const QVector<ExpectationResult>& results);
+
+}  // namespace ratelab

@@ -1,0 +1,115 @@
+#include "output/run_report.h"
+
+#include <QTextStream>
+
+#include "output/regression_report.h"
+
+namespace ratelab {
+namespace {
+
+constexpr int kClientsPrinted = 8;
+
+double ms(std::int64_t us) {
+    return double(us) / 1000.0;
+}
+
+// The pairs whose decisions compare: try mode, two limiters or more.
+bool comparesPairs(const RunSnapshot& run) {
+    return run.sameRequests && !run.disagreements.isEmpty();
+}
+
+}  // namespace
+
+QString progressLine(const RunSnapshot& run) {
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    for (const LimiterSnapshot& l : run.limiters) {
+        accepted += l.accepted;
+        rejected += l.rejected;
+        errors += l.errors;
+    }
+    return QStringLiteral("%1/%2 s  %3 req/s  accepted %4  rejected %5  errors %6")
+        .arg(double(run.elapsedUs) / 1e6, 0, 'f', 1)
+        .arg(double(run.durationUs) / 1e6, 0, 'f', 1)
+        .arg(achievedRate(run), 0, 'f', 0)
+        .arg(accepted)
+        .arg(rejected)
+        .arg(errors);
+}
+
+QString summaryText(const RunSnapshot& run) {
+    QString text;
+    QTextStream out(&text);
+    out << "scenario: " << run.scenarioName << "\n";
+    if (run.stoppedEarly) {
+        out << QStringLiteral(
+                   "stopped early: after %1 s of %2 s (the counts cover what was sent)\n")
+                   .arg(double(runLengthUs(run)) / 1e6, 0, 'f', 3)
+                   .arg(double(run.durationUs) / 1e6, 0, 'f', 3);
+    }
+    out << QStringLiteral("requests: %1 in %2 s (target %3 req/s, achieved %4 req/s)\n")
+               .arg(run.scheduled)
+               .arg(double(runLengthUs(run)) / 1e6, 0, 'f', 3)
+               .arg(run.targetRate, 0, 'f', 1)
+               .arg(achievedRate(run), 0, 'f', 1);
+    out << QStringLiteral("schedule lag: p50 %1 ms  p99 %2 ms  max %3 ms\n")
+               .arg(ms(run.lag.percentile(50)), 0, 'f', 3)
+               .arg(ms(run.lag.percentile(99)), 0, 'f', 3)
+               .arg(ms(run.lag.max), 0, 'f', 3);
+    for (const LimiterSnapshot& l : run.limiters) {
+        out << QStringLiteral("%1 (%2): fired %3 = accepted %4 + rejected %5 + errors %6%7\n")
+                   .arg(l.spec.name, limiterTypeName(l.spec.type))
+                   .arg(l.fired)
+                   .arg(l.accepted)
+                   .arg(l.rejected)
+                   .arg(l.errors)
+                   .arg(l.fired == l.accepted + l.rejected + l.errors
+                            ? QString()
+                            : QStringLiteral(" (MISMATCH)"));
+        if (l.errors > 0) {
+            out << QStringLiteral("  errors by cause: %1\n")
+                       .arg(errorCausesText(nonZeroCauses(l.errorCauses)));
+        }
+        if (l.spec.onError != FailurePolicy::Error || l.errorsOpen > 0 || l.errorsClosed > 0) {
+            out << QStringLiteral("  on_error %1: of the errors, %2 let through, %3 refused\n")
+                       .arg(failurePolicyName(l.spec.onError))
+                       .arg(l.errorsOpen)
+                       .arg(l.errorsClosed);
+        }
+        out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
+                   .arg(ms(l.latency.percentile(50)), 0, 'f', 3)
+                   .arg(ms(l.latency.percentile(99)), 0, 'f', 3)
+                   .arg(ms(l.latency.percentile(99.9)), 0, 'f', 3)
+                   .arg(l.fairness, 0, 'f', 3);
+        if (!l.admittedBurst.empty()) {
+            out << QStringLiteral("  admitted burst, limiter's time: %1\n")
+                       .arg(admittedBurstLine(l.admittedBurst));
+        }
+        if (!l.admittedBurstRunClock.empty()) {
+            out << QStringLiteral("  admitted burst, run's clock:    %1\n")
+                       .arg(admittedBurstLine(l.admittedBurstRunClock));
+        }
+        // Per client only for a few clients: summary.json has every one.
+        if (l.clients.size() <= kClientsPrinted) {
+            for (const ClientTotals& c : l.clients) {
+                if (!c.admittedBurst.empty()) {
+                    out << QStringLiteral("    %1: %2\n")
+                               .arg(c.client, admittedBurstLine(c.admittedBurst));
+                }
+            }
+        }
+    }
+    if (comparesPairs(run)) {
+        out << "disagreements (same requests; accepted by one, rejected by the other):\n";
+        for (const LimiterDisagreement& d : run.disagreements) {
+            out << QStringLiteral("  %1 vs %2: %3 of %4\n")
+                       .arg(run.limiters[d.a].spec.name, run.limiters[d.b].spec.name)
+                       .arg(d.disagreed)
+                       .arg(d.compared);
+        }
+    }
+    return text;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,152 @@
+#include "output/run_summary.h"
+
+#include <algorithm>
+
+namespace ratelab {
+namespace {
+
+double ms(std::int64_t us) {
+    return double(us) / 1000.0;
+}
+
+Percentiles percentilesOf(const LatencyHistogram::Snapshot& h) {
+    Percentiles p;
+    p.count = qint64(h.total);
+    p.p50Ms = ms(h.percentile(50));
+    p.p90Ms = ms(h.percentile(90));
+    p.p99Ms = ms(h.percentile(99));
+    p.p999Ms = ms(h.percentile(99.9));
+    p.maxMs = ms(h.max);
+    p.meanMs = h.mean() / 1000.0;
+    return p;
+}
+
+QMap<QString, qint64> causeMap(const QVector<ErrorCauseCount>& causes) {
+    QMap<QString, qint64> out;
+    for (const ErrorCauseCount& c : causes) {
+        out.insert(errorCauseName(c.cause), c.count);
+    }
+    return out;
+}
+
+// The first `buckets` values of `counts`, zeros past its end.
+template <typename T>
+QVector<T> sized(const QVector<T>& counts, int buckets) {
+    QVector<T> out(buckets);
+    for (int b = 0; b < buckets; ++b) {
+        out[b] = counts.value(b);
+    }
+    return out;
+}
+
+// A LimiterSnapshot's or a ClientTotals' counts.
+template <typename Totals>
+OutcomeCounts countsOf(const Totals& t) {
+    return {t.fired, t.accepted, t.rejected, t.errors, t.errorsOpen, t.errorsClosed};
+}
+
+ClientSummary clientOf(const ClientTotals& c) {
+    ClientSummary out;
+    out.client = c.client;
+    out.counts = countsOf(c);
+    out.waitedMsTotal = c.waitedMsTotal;
+    out.admittedBurst = c.admittedBurst;
+    return out;
+}
+
+LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
+    LimiterSummary out;
+    out.name = l.spec.name;
+    out.type = limiterTypeName(l.spec.type);
+    out.onError = failurePolicyName(l.spec.onError);
+    out.counts = countsOf(l);
+    out.attempts = l.attempts;
+    out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));
+    out.accountingExact = l.fired == l.accepted + l.rejected + l.errors;
+    out.latency = percentilesOf(l.latency);
+    out.waited = percentilesOf(l.waited);
+    out.fairness = l.fairness;
+    for (const ClientTotals& c : l.clients) {
+        out.clients.append(clientOf(c));
+    }
+    out.admittedBurst = l.admittedBurst;
+    out.admittedBurstRunClock = l.admittedBurstRunClock;
+    out.buckets.accepted = sized(l.bucketAccepted, buckets);
+    out.buckets.rejected = sized(l.bucketRejected, buckets);
+    out.buckets.errors = sized(l.bucketErrors, buckets);
+    out.buckets.errorsOpen = sized(l.bucketErrorsOpen, buckets);
+    out.buckets.errorsClosed = sized(l.bucketErrorsClosed, buckets);
+    return out;
+}
+
+}  // namespace
+
+const LimiterSummary* RunSummary::find(const QString& name) const {
+    for (const LimiterSummary& l : limiters) {
+        if (l.name == name) {
+            return &l;
+        }
+    }
+    return nullptr;
+}
+
+qint64 runLengthUs(const RunSnapshot& run) {
+    if (run.finished && run.stoppedEarly) {
+        return run.finishedAtUs;  // what it really ran
+    }
+    return run.finished ? std::max(run.finishedAtUs, run.durationUs) : run.elapsedUs;
+}
+
+double achievedRate(const RunSnapshot& run) {
+    const qint64 us = runLengthUs(run);
+    return us > 0 ? double(run.scheduled) / (double(us) / 1e6) : 0;
+}
+
+QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run) {
+    qint64 total[kErrorCauses] = {};
+    for (const LimiterSnapshot& l : run.limiters) {
+        for (int c = 0; c < kErrorCauses; ++c) {
+            total[c] += l.errorCauses[c];
+        }
+    }
+    return nonZeroCauses(total);
+}
+
+RunSummary summaryOf(const RunSnapshot& run) {
+    RunSummary s;
+    s.scenario = run.scenarioName;
+    s.virtualClock = run.virtualClock;
+    s.clockSpeed = run.clockSpeed;
+    s.expectations = run.expectations;
+    for (ExpectationResult& r : s.expectations) {
+        r.expectation.limiter = r.limiter;  // "*" checked on this limiter
+    }
+    s.verdict = expectationVerdict(run.expectations);
+    s.startEpochMs = run.startEpochMs;
+    s.durationS = double(run.durationUs) / 1e6;
+    s.runS = double(runLengthUs(run)) / 1e6;
+    s.finished = run.finished && !run.stoppedEarly;
+    s.stoppedEarly = run.stoppedEarly;
+    s.errorsByCause = causeMap(runErrorCauses(run));
+    s.bucketMs = run.bucketMs;
+    s.requests = run.scheduled;
+    s.targetRate = run.targetRate;
+    s.achievedRate = achievedRate(run);
+    s.scheduleLag = percentilesOf(run.lag);
+    const int buckets =
+        run.limiters.isEmpty() ? 0 : int(run.limiters.front().bucketAccepted.size());
+    for (const LimiterSnapshot& l : run.limiters) {
+        s.limiters.append(limiterOf(l, buckets));
+    }
+    // The pairs compare only when the limiters decided the same requests (try mode).
+    if (run.sameRequests) {
+        for (const LimiterDisagreement& d : run.disagreements) {
+            s.disagreements.append({run.limiters[d.a].spec.name, run.limiters[d.b].spec.name,
+                                    d.compared, d.disagreed});
+        }
+    }
+    s.bucketTargetRate = sized(run.bucketTargetRate, buckets);
+    return s;
+}
+
+}  // namespace ratelab

@@ -1,0 +1,133 @@
+#pragma once
+
+#include <QMap>
+#include <QString>
+#include <QVector>
+#include <vector>
+
+#include "output/output_format.h"
+#include "stats/admitted_burst.h"
+#include "stats/expectation.h"
+#include "stats/run_snapshot.h"
+
+namespace ratelab {
+
+// A run as its output folder holds it: every figure of summary.json, typed, and the counts per
+// bucket of buckets.csv. The writer makes one from a RunSnapshot (summaryOf) and writes it; the
+// reader reads one back (output_folder.h), equal field by field. Figures a summary of an older
+// ratelab lacks read as 0 (fairness 1, clock speed 1) or empty.
+
+// Percentiles of a histogram, in ms (latency, waited, schedule lag).
+struct Percentiles {
+    qint64 count = 0;  // values recorded
+    double p50Ms = 0;
+    double p90Ms = 0;
+    double p99Ms = 0;
+    double p999Ms = 0;
+    double maxMs = 0;
+    double meanMs = 0;
+};
+
+// A limiter's counts per bucket (buckets.csv), each as long as the run's bucketTargetRate.
+struct BucketCounts {
+    QVector<qint64> accepted;
+    QVector<qint64> rejected;
+    QVector<qint64> errors;
+    QVector<qint64> errorsOpen;
+    QVector<qint64> errorsClosed;
+};
+
+// The outcomes of a limiter's requests or of one client's: fired = accepted + rejected + errors;
+// errorsOpen and errorsClosed are the part of the errors its on_error policy let through or
+// refused.
+struct OutcomeCounts {
+    qint64 fired = 0;
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    qint64 errorsOpen = 0;
+    qint64 errorsClosed = 0;
+};
+
+struct ClientSummary {
+    QString client;
+    OutcomeCounts counts;
+    qint64 waitedMsTotal = 0;
+    std::vector<BusiestInterval> admittedBurst;  // the limiter's clock; per-client limiters
+};
+
+struct LimiterSummary {
+    QString name;
+    QString type;     // limiterTypeName
+    QString onError;  // failurePolicyName
+    OutcomeCounts counts;
+    qint64 attempts = 0;
+    QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
+    bool accountingExact = true;          // fired == accepted + rejected + errors
+    Percentiles latency;
+    Percentiles waited;
+    double fairness = 1;  // Jain's index over the clients' accepted counts
+    QVector<ClientSummary> clients;
+    std::vector<BusiestInterval> admittedBurst;          // ascending by window
+    std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
+    BucketCounts buckets;
+
+    const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
+        return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
+    }
+};
+
+// Two limiters that decided the same requests (try mode): both decided `compared`, one
+// accepted and the other rejected `disagreed`.
+struct DisagreementSummary {
+    QString a;
+    QString b;
+    qint64 compared = 0;
+    qint64 disagreed = 0;
+};
+
+struct RunSummary {
+    int format = output_format::kFormat;  // the summary's "format" as read
+    QString scenario;
+    bool virtualClock = false;
+    double clockSpeed = 1;
+    // Each expectation checked, in the scenario's order: its limiter is the limiter's own name
+    // (a "*" expectation gives one per limiter); measured NaN when the run has no such figure.
+    // summary.json's "expression" is expectation.text().
+    QVector<ExpectationResult> expectations;
+    QString verdict;  // expectationVerdict: "passed", "failed" or "none"
+    qint64 startEpochMs = 0;
+    double durationS = 0;  // the schedule's length
+    double runS = 0;       // what the run covered (a stopped run: until it stopped)
+    bool finished = false;
+    bool stoppedEarly = false;
+    QMap<QString, qint64> errorsByCause;  // over all limiters
+    qint64 bucketMs = 100;
+    qint64 requests = 0;  // sent
+    double targetRate = 0;
+    double achievedRate = 0;
+    Percentiles scheduleLag;
+    QVector<LimiterSummary> limiters;
+    QVector<DisagreementSummary> disagreements;  // try mode, two limiters or more; else empty
+    // buckets.csv: the target rate at each bucket's start (its length is the bucket count);
+    // the counts are in each limiter's `buckets`. Empty when buckets.csv was not read.
+    QVector<double> bucketTargetRate;
+
+    // The limiter of that name, or null.
+    const LimiterSummary* find(const QString& name) const;
+};
+
+// Everything summary.json and buckets.csv hold of a run: the percentiles computed, the
+// expectations with their limiter's own name, the counts per bucket of every limiter (and the
+// target rate) as long as the first limiter's.
+RunSummary summaryOf(const RunSnapshot& run);
+
+// The run time a run covered (µs): a stopped run until it stopped, a finished one its schedule
+// or past it (late workers, wait-mode retries), a running one so far.
+qint64 runLengthUs(const RunSnapshot& run);
+// Requests sent per second of run time so far (finished runs: over their whole length).
+double achievedRate(const RunSnapshot& run);
+// Every limiter's errors by cause, added up (largest first).
+QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run);
+
+}  // namespace ratelab

@@ -1,0 +1,144 @@
+#include <QJsonArray>
+#include <cmath>
+
+#include "output/summary_json.h"
+
+namespace ratelab {
+namespace {
+
+namespace key = output_format::key;
+
+QJsonObject percentilesJson(const Percentiles& p) {
+    return QJsonObject{{key::kCount, double(p.count)}, {key::kP50Ms, p.p50Ms},
+                       {key::kP90Ms, p.p90Ms},         {key::kP99Ms, p.p99Ms},
+                       {key::kP999Ms, p.p999Ms},       {key::kMaxMs, p.maxMs},
+                       {key::kMeanMs, p.meanMs}};
+}
+
+QJsonObject causesJson(const QMap<QString, qint64>& causes) {
+    QJsonObject out;
+    for (auto it = causes.begin(); it != causes.end(); ++it) {
+        out.insert(it.key(), double(it.value()));
+    }
+    return out;
+}
+
+// One figure per window (burstMetricName) and the list: [{"window_ms", "accepted", "from_ms",
+// "first_ms", "last_ms"}] ascending by window (ms since the run's start).
+void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>& bursts,
+                         BurstClock clock) {
+    QJsonArray list;
+    for (const BusiestInterval& b : bursts) {
+        object.insert(burstMetricName(b.windowMs, clock), double(b.permits));
+        list.append(QJsonObject{{key::kWindowMs, double(b.windowMs)},
+                                {key::kAccepted, double(b.permits)},
+                                {key::kFromMs, double(b.fromMs)},
+                                {key::kFirstMs, double(b.firstMs)},
+                                {key::kLastMs, double(b.lastMs)}});
+    }
+    object.insert(clock == BurstClock::Run ? key::kAdmittedBurstRunClock : key::kAdmittedBurst,
+                  list);
+}
+
+void insertCounts(QJsonObject& object, const OutcomeCounts& c) {
+    object.insert(key::kFired, double(c.fired));
+    object.insert(key::kAccepted, double(c.accepted));
+    object.insert(key::kRejected, double(c.rejected));
+    object.insert(key::kErrors, double(c.errors));
+    object.insert(key::kErrorsOpen, double(c.errorsOpen));
+    object.insert(key::kErrorsClosed, double(c.errorsClosed));
+}
+
+QJsonObject clientJson(const ClientSummary& c) {
+    QJsonObject client{{key::kClient, c.client}, {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
+    insertCounts(client, c.counts);
+    if (!c.admittedBurst.empty()) {
+        insertAdmittedBurst(client, c.admittedBurst, BurstClock::Limiter);
+    }
+    return client;
+}
+
+QJsonObject limiterJson(const LimiterSummary& l) {
+    QJsonArray clients;
+    for (const ClientSummary& c : l.clients) {
+        clients.append(clientJson(c));
+    }
+    QJsonObject limiter{{key::kName, l.name},
+                        {key::kType, l.type},
+                        {key::kOnError, l.onError},
+                        {key::kAttempts, double(l.attempts)},
+                        {key::kErrorsByCause, causesJson(l.errorsByCause)},
+                        {key::kAccountingExact, l.accountingExact},
+                        {key::kLatency, percentilesJson(l.latency)},
+                        {key::kWaited, percentilesJson(l.waited)},
+                        {key::kFairness, l.fairness},
+                        {key::kClients, clients}};
+    insertCounts(limiter, l.counts);
+    insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
+    insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
+    return limiter;
+}
+
+// [{"limiter", "expression", "metric", "op", "threshold", "measured", "held"}] (measured null
+// when the run has no such figure).
+QJsonArray expectationsJson(const QVector<ExpectationResult>& results) {
+    QJsonArray out;
+    for (const ExpectationResult& r : results) {
+        const Expectation& e = r.expectation;
+        out.append(
+            QJsonObject{{key::kLimiter, r.limiter},
+                        {key::kExpression, e.text()},
+                        {key::kMetric, e.metric},
+                        {key::kOp, compareOpName(e.op)},
+                        {key::kThreshold, e.threshold},
+                        {key::kMeasured, std::isnan(r.measured) ? QJsonValue(QJsonValue::Null)
+                                                                : QJsonValue(r.measured)},
+                        {key::kHeld, r.held}});
+    }
+    return out;
+}
+
+QJsonArray disagreementsJson(const QVector<DisagreementSummary>& pairs) {
+    QJsonArray out;
+    for (const DisagreementSummary& d : pairs) {
+        out.append(QJsonObject{{key::kLimiters, QJsonArray{d.a, d.b}},
+                               {key::kCompared, double(d.compared)},
+                               {key::kDisagreed, double(d.disagreed)}});
+    }
+    return out;
+}
+
+}  // namespace
+
+QJsonObject summaryToJson(const RunSummary& s) {
+    QJsonArray limiters;
+    for (const LimiterSummary& l : s.limiters) {
+        limiters.append(limiterJson(l));
+    }
+    return QJsonObject{
+        {key::kFormat, output_format::kFormat},
+        {key::kScenario, s.scenario},
+        {key::kClock, s.virtualClock ? output_format::kVirtualClock : output_format::kRealClock},
+        {key::kClockSpeed, s.clockSpeed},
+        {key::kExpectations, expectationsJson(s.expectations)},
+        {key::kVerdict, s.verdict},
+        {key::kStartEpochMs, double(s.startEpochMs)},
+        {key::kDurationS, s.durationS},
+        {key::kRunS, s.runS},
+        {key::kFinished, s.finished},
+        {key::kStoppedEarly, s.stoppedEarly},
+        {key::kErrorsByCause, causesJson(s.errorsByCause)},
+        {key::kBucketMs, double(s.bucketMs)},
+        {key::kRequests, double(s.requests)},
+        {key::kTargetRate, s.targetRate},
+        {key::kAchievedRate, s.achievedRate},
+        {key::kScheduleLag, percentilesJson(s.scheduleLag)},
+        {key::kLimiters, limiters},
+        {key::kDisagreements, disagreementsJson(s.disagreements)}};
+}
+
+QJsonObject summaryJson(const RunSnapshot& run) {
+    return summaryToJson(summaryOf(run));
+}
+
+}  // namespace ratelab
