@@ -107,6 +107,29 @@ private slots:
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
+    // A member is the grant's time in 16 characters and 12 random hex digits; a refusal reads
+    // the time of the grant it waits for from its member. Two grants of one millisecond drawing
+    // the same digits are still two permits.
+    void sameMemberInOneMillisecond() {
+        const LimiterSpec s = spec(Scope::Global, {{2, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        for (int i = 0; i < 2; ++i) {
+            ScriptCall call = limiter->prepare(Request{5000, QString(), 1});
+            QCOMPARE(call.args[2].substr(0, 16), std::string("0000000000005000"));
+            QCOMPARE(call.args[2].size(), size_t(28));
+            call.args[2] = "0000000000005000abcdefabcdef";
+            RedisReply reply = limiter->script().run(c, call.keys, call.args);
+            QVERIFY(limiter->parseReply(reply.get(), call).allowed);
+        }
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 2LL);
+        const Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 600);
+        QCOMPARE(d.remaining, 0);
+    }
+
     // Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to end (a log
     // of 30 grants cost a decision more than one of 30,000). A new log's first grant makes it a
     // skiplist; later grants, and grants after a trim, keep it one, and the long member counts as
