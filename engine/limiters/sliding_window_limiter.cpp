@@ -54,7 +54,6 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
                  std::to_string(now - longestWindowMs_ - kStateGraceMs)};
     for (const SlidingRule& rule : spec().rules) {
         call.args.push_back(std::to_string(rule.limit));
-        call.args.push_back(std::to_string(rule.windowMs));
         call.args.push_back("(" + std::to_string(now - rule.windowMs));
     }
     return call;
