@@ -169,6 +169,16 @@ script_usec() {
     awk -v t="$total" -v c="$calls" 'BEGIN { if (c) printf "%.0f", t / c; else printf "nan" }'
 }
 
+# Redis calls per EVALSHA since the server started: the commands the scripts ran (every
+# command INFO commandstats counts, less the client's own: EVALSHA, EVAL, SCRIPT, the
+# replay's reset scan and the bench's own reads).
+script_calls() {
+    redis-cli -s "$1" INFO commandstats | tr -d '\r' | awk -F'[_:,=]' '
+        /^cmdstat_/ { if ($2 == "evalsha") decisions = $4
+            else if ($2 !~ /^(eval|script|scan|echo|info|ping|monitor|memory|config|command)(\|.*)?$/) calls += $4 }
+        END { if (decisions) printf "%.1f", calls / decisions; else printf "nan" }'
+}
+
 # "<bytes> <keys>": MEMORY USAGE summed over the keys matching PATTERN and the EXACT keys.
 key_bytes() {
     local sock=$1 pattern=$2 exact=${3:-}
@@ -295,7 +305,8 @@ replay_grants() { awk -F, 'NR > 1 && $4 == 1 { n++ } END { print n + 0 }' "$1"; 
 # another, the production commands of KIND at RATE for TRACE (OTHER empty: made here into
 # $work/theirs.commands once a cell) or the commands in OTHER (a previous ratelab's), sent by
 # paired_calls alternating call by call: "<ours µs per call> <theirs µs per call> <ours bytes>
-# <ours keys> <theirs bytes> <theirs keys> <theirs grants>" (the last three for production).
+# <ours keys> <theirs bytes> <theirs keys> <theirs grants> <ours Redis calls per decision>
+# <theirs Redis calls per decision>" (bytes, keys and grants of theirs for production only).
 run_paired() {
     local kind=$1 rate=$2 trace=$3 commands=$4 other=${5:-} ours theirs sha name=bench-$1
     local exact="" our_memory their_memory="- -" granted=-
@@ -316,7 +327,8 @@ run_paired() {
         granted=$(grep -c "$(production_granted "$kind")" "$work/theirs.replies" || true)
     fi
     echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
-        "$our_memory $their_memory $granted"
+        "$our_memory $their_memory $granted $(script_calls "$ours/redis.sock")" \
+        "$(script_calls "$theirs/redis.sock")"
     stop_server "$ours"
     stop_server "$theirs"
 }
@@ -431,8 +443,8 @@ unit="µs"
 paired_previous=""
 [ -n "$paired" ] && [ -n "$previous" ] && paired_previous=1
 if [ -n "$paired" ]; then
-    echo "| limiter | rate/s | load | requests | ratelab µs, paired | production µs, paired | ratio, paired (quartiles) | goal |${paired_previous:+ new/previous, paired (quartiles) |} ratelab bytes (keys) | production bytes (keys) | bytes ratio | accepted (ratelab / production) |"
-    echo "|---|---|---|---|---|---|---|---|${paired_previous:+---|}---|---|---|---|"
+    echo "| limiter | rate/s | load | requests | ratelab µs, paired | production µs, paired | ratio, paired (quartiles) | goal |${paired_previous:+ new/previous, paired (quartiles) |} Redis calls per decision (ratelab / production) | ratelab bytes (keys) | production bytes (keys) | bytes ratio | accepted (ratelab / production) |"
+    echo "|---|---|---|---|---|---|---|---|${paired_previous:+---|}---|---|---|---|---|"
 else
     echo "| limiter | rate/s | load | requests | ratelab $unit | production $unit | ratio (quartiles) |${previous:+ previous $unit | new/previous |} ratelab bytes (keys) | production bytes (keys) | bytes ratio | accepted (ratelab / production) |"
     echo "|---|---|---|---|---|---|---|${previous:+---|---|}---|---|---|---|"
@@ -463,7 +475,7 @@ for kind in $limiters; do
         fi
         for round in $(seq "$rounds"); do
             if [ -n "$paired" ]; then
-                read -r us them bytes keys tbytes tkeys taccepted \
+                read -r us them bytes keys tbytes tkeys taccepted our_calls their_calls \
                     <<<"$(run_paired "$kind" "$rate" "$trace" "$work/ours.commands")"
                 ours+=("$us") theirs+=("$them") ratio+=("$(ratio_of "$us" "$them")")
                 our_mem="$bytes ($keys)" their_mem="$tbytes ($tkeys)"
@@ -515,6 +527,7 @@ for kind in $limiters; do
             row="$row $b | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         fi
         [ -n "$paired_previous" ] && row="$row $(printf '%s\n' "${ratio_paired_before[@]}" | quartiles) |"
+        [ -n "$paired" ] && row="$row $our_calls / $their_calls |"
         echo "$row $our_mem | $their_mem | $(bytes_ratio "${our_mem%% *}" "${their_mem%% *}") | $our_accepted / $their_accepted |"
         unset their_accepted
         done
