@@ -9,16 +9,20 @@
 # whose every decision is the same grant, so a fixed argument list costs what the run's do).
 # Per round, alternating:
 # - `ratelab run SCENARIO` (its threads, its pipeline, real clock): decisions per second =
-#   decisions in summary.json / the run's seconds;
+#   the decisions in summary.json (accepted + rejected, every limiter) / its run_s;
 # - for each limiter L of the scenario, the redis-benchmark command `ratelab bench --limiter L
 #   --connections <threads> --pipeline <pipeline>` prints (the same EVALSHA, keys and
 #   arguments as one of the run's decisions), run alone: r_L requests per second. The run
 #   sends every request to each limiter, so the same mix through redis-benchmark decides
-#   n / (sum over L of 1 / r_L) per second.
+#   n / (sum over L of 1 / r_L) per second. Each redis-benchmark run sends 90,000 calls: below
+#   the scenario's GCRA burst, so that every one of its calls at one fixed now is a grant, as
+#   every decision of the run is.
 # Prints each round's figures and ratio and the median ratio.
 set -euo pipefail
 scenario=$1 rounds=${2:-5}
 ratelab=${RATELAB:-$(dirname "$0")/../build/bin/ratelab}
+# shellcheck source=bench/redis_benchmark_lib.sh
+. "$(dirname "$0")/redis_benchmark_lib.sh"
 : "${REDIS_URL:?set REDIS_URL to the server to measure}"
 for tool in jq redis-benchmark; do
     command -v "$tool" >/dev/null || { echo "needs $tool" >&2; exit 2; }
@@ -39,19 +43,21 @@ done
 
 ratios=()
 for round in $(seq "$rounds"); do
+    start=$(awk '{ print $16 + $17 }' /proc/$$/stat)
     "${clients_cpu[@]}" "$ratelab" run "$scenario" --redis "$REDIS_URL" --out "$work/run" \
         >"$work/run.txt" 2>&1
-    ours=$(jq '[.limiters[] | .decided // (.accepted + .rejected)] | add / .seconds' \
-        "$work/run/summary.json" 2>/dev/null || true)
-    [ -n "$ours" ] || ours=$(jq -r '.' "$work/run/summary.json" | head -c 0)
+    # The run's own CPU (this shell's children: user + system clock ticks).
+    cpu=$(awk -v s="$start" -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($16 + $17 - s) / hz }' /proc/$$/stat)
+    ours=$(jq '([.limiters[] | .accepted + .rejected] | add) / .run_s' "$work/run/summary.json")
+    seconds=$(jq '.run_s' "$work/run/summary.json")
+    echo "round $round: ratelab run: $(awk -v c="$cpu" -v s="$seconds" 'BEGIN { printf "%.0f", 100 * c / s }') % of a core over ${seconds} s" >&2
     inverse=0
     for ((i = 0; i < count; i++)); do
         command=$("$ratelab" bench --limiter "$work/limiter-$i.json" --connections "$threads" \
             --pipeline "$pipeline" --requests 1000 --redis "$REDIS_URL" |
             sed -n 's/^same script with redis-benchmark: //p')
-        command=$(sed 's/ -n [0-9]* / -n 300000 /' <<<"$command")
-        rate=$(eval "${clients_cpu[*]} $command" 2>/dev/null | tr '\r' '\n' |
-            sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1)
+        command=$(sed 's/ -n [0-9]* / -n 90000 /' <<<"$command")
+        rate=$(redis_benchmark_rate "${clients_cpu[*]} $command")
         inverse=$(awk -v s="$inverse" -v r="$rate" 'BEGIN { print s + 1 / r }')
         echo "round $round: redis-benchmark, $(jq -r .name "$work/limiter-$i.json"): $rate/s" >&2
     done
@@ -61,6 +67,4 @@ for round in $(seq "$rounds"); do
     printf 'round %d: ratelab run %.0f decisions/s  redis-benchmark (same mix) %s/s  ratio %s\n' \
         "$round" "$ours" "$theirs" "$ratio"
 done
-printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {
-    m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-    printf "median ratio (ratelab run / redis-benchmark): %.3f over %d rounds\n", m, NR}'
+printf '%s\n' "${ratios[@]}" | print_median_ratio "ratelab run / redis-benchmark"
