@@ -13,3 +13,6 @@ print_median_ratio() {
         m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
         printf "median ratio (%s): %.3f over %d rounds\n", label, m, NR}'
 }
+
+# A / B to three decimals.
+ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
