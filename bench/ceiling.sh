@@ -62,9 +62,7 @@ for round in $(seq "$rounds"); do
         echo "round $round: redis-benchmark, $(jq -r .name "$work/limiter-$i.json"): $rate/s" >&2
     done
     theirs=$(awk -v n="$count" -v s="$inverse" 'BEGIN { printf "%.0f", n / s }')
-    ratio=$(ratio3 "$ours" "$theirs")
-    ratios+=("$ratio")
-    printf 'round %d: ratelab run %.0f decisions/s  redis-benchmark (same mix) %s/s  ratio %s\n' \
-        "$round" "$ours" "$theirs" "$ratio"
+    report_round "$round" "ratelab run, decisions:" "$(printf '%.0f' "$ours")" \
+        "redis-benchmark, the same mix:" "$theirs"
 done
 printf '%s\n' "${ratios[@]}" | print_median_ratio "ratelab run / redis-benchmark"

@@ -19,9 +19,6 @@ for round in $(seq 1 "$rounds"); do
     ours=$(echo "$out" | awk '/^decisions_per_s:/ {print $2}')
     cmd=$(echo "$out" | sed -n 's/^same script with redis-benchmark: //p')
     theirs=$(redis_benchmark_rate "$cmd")
-    ratio=$(ratio3 "$ours" "$theirs")
-    ratios+=("$ratio")
-    printf 'round %d: ratelab %s/s  redis-benchmark %s/s  ratio %s\n' \
-        "$round" "$ours" "$theirs" "$ratio"
+    report_round "$round" ratelab "$ours" redis-benchmark "$theirs"
 done
 printf '%s\n' "${ratios[@]}" | print_median_ratio "ratelab / redis-benchmark"

@@ -14,5 +14,11 @@ print_median_ratio() {
         printf "median ratio (%s): %.3f over %d rounds\n", label, m, NR}'
 }
 
-# A / B to three decimals.
-ratio3() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# One round: appends OURS / THEIRS (three decimals) to the caller's array `ratios` and prints
+# "round ROUND: OURS_LABEL OURS/s  THEIRS_LABEL THEIRS/s  ratio R".
+report_round() {  # ROUND OURS_LABEL OURS THEIRS_LABEL THEIRS
+    local ratio
+    ratio=$(awk -v a="$3" -v b="$5" 'BEGIN { printf "%.3f", a / b }')
+    ratios+=("$ratio")
+    printf 'round %d: %s %s/s  %s %s/s  ratio %s\n' "$1" "$2" "$3" "$4" "$5" "$ratio"
+}
