@@ -130,6 +130,25 @@ private slots:
         QCOMPARE(d.remaining, 0);
     }
 
+    // A log an earlier ratelab wrote holds members without a time ("<16 hex digits>" and
+    // "<16 hex digits>:<i>"): a refusal waiting for one reads its score instead.
+    void membersWithoutATime() {
+        const LimiterSpec s = spec(Scope::Global, {{3, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        c.command({"ZADD", key, "5000", "0123456789abcdef", "5100", "0123456789abcdee:1", "5100",
+                   "0123456789abcdee:2"});
+        Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 600);  // the 5000 grant leaves the window at 6000
+        d = limiter->decide(c, Request{6000, QString(), 1});
+        QVERIFY(d.allowed);
+        d = limiter->decide(c, Request{6050, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 50);  // "...:1" at 5100
+    }
+
     // Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to end (a log
     // of 30 grants cost a decision more than one of 30,000). A new log's first grant makes it a
     // skiplist; later grants, and grants after a trim, keep it one, and the long member counts as

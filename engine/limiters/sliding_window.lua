@@ -84,8 +84,16 @@ for r = 1, rules do
         -- ZRANGE by rank, and its time is the member's first 16 characters.
         local rank = permits == 1 and '-' .. ARGV[4 + 2 * r] or
                          string.format('%d', permits - limit - 1)
-        local kth = redis.call('zrange', KEYS[1], rank, rank)
-        local wait = string.sub(kth[1], 1, 16) - string.sub(from, 2)
+        local member = redis.call('zrange', KEYS[1], rank, rank)[1]
+        local id = string.byte(member, 17)
+        local at
+        if id and (id >= 97 and id <= 102 or id >= 48 and id <= 57) then
+            at = string.sub(member, 1, 16)
+        else
+            -- A member an earlier ratelab wrote ("<16 hex digits>[:<i>]", no time): its score.
+            at = redis.call('zscore', KEYS[1], member)
+        end
+        local wait = at - string.sub(from, 2)
         if wait > retry or worst == 0 then
             retry = wait
             worst, worstCount = r, count
