@@ -8,6 +8,8 @@
 set -euo pipefail
 spec=$1 connections=$2 pipeline=$3 requests=${4:-400000} rounds=${5:-5}
 ratelab=${RATELAB:-$(dirname "$0")/../build/bin/ratelab}
+# shellcheck source=bench/redis_benchmark_lib.sh
+. "$(dirname "$0")/redis_benchmark_lib.sh"
 : "${REDIS_URL:?set REDIS_URL to the server to measure}"
 
 ratios=()
@@ -16,13 +18,7 @@ for round in $(seq 1 "$rounds"); do
         --pipeline "$pipeline" --requests "$requests")
     ours=$(echo "$out" | awk '/^decisions_per_s:/ {print $2}')
     cmd=$(echo "$out" | sed -n 's/^same script with redis-benchmark: //p')
-    theirs=$(eval "$cmd" 2>/dev/null | tr '\r' '\n' |
-        sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1)
-    ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN {printf "%.3f", a / b}')
-    ratios+=("$ratio")
-    printf 'round %d: ratelab %s/s  redis-benchmark %s/s  ratio %s\n' \
-        "$round" "$ours" "$theirs" "$ratio"
+    theirs=$(redis_benchmark_rate "$cmd")
+    report_round "$round" ratelab "$ours" redis-benchmark "$theirs"
 done
-printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {
-    m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-    printf "median ratio (ratelab / redis-benchmark): %.3f over %d rounds\n", m, NR}'
+printf '%s\n' "${ratios[@]}" | print_median_ratio "ratelab / redis-benchmark"

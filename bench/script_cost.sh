@@ -7,13 +7,18 @@
 # ratelab (A/B): --ab REV builds REV's ratelab in a temp worktree, --previous BIN uses a binary.
 #
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
+#            [--loads "0.5 1 1.5 3 10 burst"]
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
-#                         leaky_bucket"] [--seconds 3]
+#                         leaky_bucket"] [--flavors native] [--seconds 3] [--max-requests 300000]
 #            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--paired]
-#            [--instructions]
+#            [--instructions] [--keep DIR]
 #
-# Per rate R (permits per second), traffic is poisson 1.5 R requests/s of 1 permit, one client,
-# for max(--seconds, 3000 requests); each round alternates the tools and the medians are shown.
+# Per rate R (permits per second) and load L, traffic is L x R requests/s of 1 permit, one
+# client, for --seconds (at least 3000 requests, at most --max-requests): poisson for a number
+# (0.5: half the limit, 1: offered = the limit, 10: an attack refused nine times in ten), and
+# for "burst" 3.5 R/s in bursts that share one millisecond (poisson burst times, burst sizes
+# geometric with mean 4: three requests in four share their millisecond with the one before).
+# Each round alternates the tools and the medians are shown.
 #   token_bucket  rate R per 1000 ms (global)      vs Redisson's tryAcquire
 #   sliding_N     N rules: R x 2^i per 1000 x 2^i ms vs the copied ZSET script (UUID members)
 #   fixed_window  R per 1 second (UTC)             vs INCRBY + PEXPIRE
@@ -25,20 +30,28 @@
 # over the rounds; a ratio is the median of each round's own ratio (the two sides of a round
 # run seconds apart, so a shared host's slow minutes weigh on both alike), and which side runs
 # first alternates from round to round.
-# --paired adds three columns where the two scripts run side by side: the commands `ratelab
-# replay` sends are recorded (MONITOR on a scratch server), then they and the production
-# commands go to two fresh servers through one sender (paired_calls, built beside ratelab), one
-# call at a time, alternating between the servers. Both servers see the same client and the same
-# host at the same moments. Checked on ratelab against itself (--paired --previous with the same
-# binary, 5 rounds): unpaired 0.83-1.09, paired 0.99-1.01. This is the column that says which
-# script costs Redis more.
+# --paired measures the two scripts side by side instead: the commands `ratelab replay` sends
+# are recorded once a cell (MONITOR on a scratch server), then each round they and the
+# production commands go to two fresh servers through one sender (paired_calls, built beside
+# ratelab), one call at a time, alternating between the servers. Both servers see the same
+# client and the same host at the same moments. Checked on ratelab against itself (--paired
+# --previous with the same binary, 5 rounds): unpaired 0.83-1.09, paired 0.99-1.01. This is the
+# figure that says which script costs Redis more; its goal column says "met" when the median is
+# at most 0.95 and the upper quartile at most 1.0. With --ab/--previous it adds the new
+# ratelab paired against the previous one.
 # --instructions runs every server under valgrind (callgrind) and shows, instead of µs, the
 # instructions the server executes per EVALSHA (inside evalShaCommand: the script, its Redis
 # calls, the reply): the same figure on every run, where µs on a shared machine move by ±15 %.
+# --keep DIR keeps each cell's trace and (paired) both sides' commands in DIR, for callgrind of
+# one script against another on the same commands.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 ratelab=${RATELAB:-$here/../build/bin/ratelab}
 rates="10 100 1000 10000 100000"
+loads="0.5 1 1.5 3 10 burst"
+flavors="native"
+max_requests=300000
+keep=""
 limiters="token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter leaky_bucket"
 seconds=3
 rounds=1
@@ -50,6 +63,10 @@ while [ $# -gt 0 ]; do
     case $1 in
         --rates) rates=$2; shift 2 ;;
         --limiters) limiters=$2; shift 2 ;;
+        --loads) loads=$2; shift 2 ;;
+        --flavors) flavors=$2; shift 2 ;;
+        --max-requests) max_requests=$2; shift 2 ;;
+        --keep) keep=$2; shift 2 ;;
         --seconds) seconds=$2; shift 2 ;;
         --rounds) rounds=$2; shift 2 ;;
         --ab) ab_rev=$2; shift 2 ;;
@@ -126,6 +143,10 @@ start_server() {
         redis-cli -s "$dir/redis.sock" ping >/dev/null 2>&1 && break
         sleep 0.05
     done
+    # One key with a TTL, outside every limiter's keys, as a production server holds many:
+    # while no key of a database has one, Redis skips the TTL lookup of every key it reads,
+    # which only the side whose keys never expire (Redisson's, keepAliveTime 0) would enjoy.
+    redis-cli -s "$dir/redis.sock" SET script-cost:volatile 1 PX 86400000 >/dev/null
     echo "$dir"
 }
 stop_server() { redis-cli -s "$1/redis.sock" shutdown nosave >/dev/null 2>&1 || true; }
@@ -152,6 +173,16 @@ script_usec() {
     awk -v t="$total" -v c="$calls" 'BEGIN { if (c) printf "%.0f", t / c; else printf "nan" }'
 }
 
+# Redis calls per EVALSHA since the server started: the commands the scripts ran (every
+# command INFO commandstats counts, less the client's own: EVALSHA, EVAL, SCRIPT, the
+# replay's reset scan and the bench's own reads).
+script_calls() {
+    redis-cli -s "$1" INFO commandstats | tr -d '\r' | awk -F'[_:,=]' '
+        /^cmdstat_/ { if ($2 == "evalsha") decisions = $4
+            else if ($2 !~ /^(eval|script|scan|echo|info|ping|monitor|memory|config|command)(\|.*)?$/) calls += $4 }
+        END { if (decisions) printf "%.1f", calls / decisions; else printf "nan" }'
+}
+
 # "<bytes> <keys>": MEMORY USAGE summed over the keys matching PATTERN and the EXACT keys.
 key_bytes() {
     local sock=$1 pattern=$2 exact=${3:-}
@@ -160,12 +191,24 @@ key_bytes() {
         awk '/^[0-9]+$/ { bytes += $1; keys++ } END { printf "%d %d", bytes, keys }'
 }
 
-# Poisson trace: TRAFFIC requests/s, ROWS rows, one client, 1 permit.
+# The trace of LOAD (a factor of the rate, or "burst") at RATE: ROWS rows, one client,
+# 1 permit. Poisson at LOAD x RATE requests/s; "burst": 3.5 x RATE requests/s in bursts of one
+# millisecond, burst times poisson, sizes geometric with mean 4.
 make_trace() {
-    awk -v r="$1" -v n="$2" -v seed="$3" 'BEGIN {
+    awk -v rate="$1" -v load="$2" -v n="$3" -v seed="$4" 'BEGIN {
         srand(seed); t = 1700000000000; print "t_ms,client,permits"
-        for (i = 0; i < n; i++) { t += -log(1 - rand()) * 1000 / r; printf "%.0f,c,1\n", int(t) } }'
+        if (load != "burst") {
+            for (i = 0; i < n; i++) { t += -log(1 - rand()) * 1000 / (load * rate); printf "%.0f,c,1\n", int(t) }
+            exit
+        }
+        for (i = 0; i < n;) {
+            t += -log(1 - rand()) * 1000 / (3.5 * rate / 4)
+            do { printf "%.0f,c,1\n", int(t); i++ } while (i < n && rand() >= 0.25)
+        } }'
 }
+
+# The requests/s LOAD offers at RATE.
+offered() { awk -v r="$1" -v l="$2" 'BEGIN { print (l == "burst" ? 3.5 : l) * r }'; }
 
 # The rules of sliding_N at rate R: min(R x 2^i, 1,000,000) permits per 1000 x 2^i ms,
 # i = 0 .. N-1 (a rule's limit is at most 1,000,000).
@@ -182,6 +225,21 @@ sliding_rules_args() {
 # GCRA's and the leaky bucket's burst at rate R: min(R, 100,000) (the parser's bound).
 burst_of() { awk -v r="$1" 'BEGIN { print (r < 100000 ? r : 100000) }'; }
 
+# Flavors: a limiter type deciding in another library's key layout and script (upstash's,
+# go-redis redis_rate's), to be added with the flavors themselves. "native" is ratelab's own.
+# A flavor needs three things here, each marked "flavor:" below: the spec field that selects it
+# (write_spec), the library's own script as its yardstick (production_script, in
+# production_scripts/) and that script's commands (production_commands).
+check_flavor() {
+    case $1 in
+        native) ;;
+        *)
+            echo "flavor $1: not known to bench/script_cost.sh yet (see check_flavor)" >&2
+            exit 2 ;;
+    esac
+}
+
+# flavor: a flavor's spec adds its field to the spec written here.
 write_spec() {  # KIND RATE NAME > spec.json
     local kind=$1 rate=$2 name=$3
     case $kind in
@@ -219,7 +277,8 @@ run_ratelab() {
 }
 
 # The commands `ratelab replay` BIN sends for KIND at RATE over TRACE, recorded with MONITOR
-# on a scratch server, one per line in redis-cli's syntax, into FILE.
+# on a scratch server, one per line in redis-cli's syntax, into FILE; the replay's decisions
+# into FILE.csv.
 record_ratelab_commands() {
     local bin=$1 kind=$2 rate=$3 trace=$4 file=$5 name=bench-$2 dir monitor
     dir=$(start_server)
@@ -228,7 +287,7 @@ record_ratelab_commands() {
     monitor=$!
     sleep 0.2
     "$bin" replay --limiter "$work/spec.json" --trace "$trace" \
-        --redis "unix://$dir/redis.sock" >/dev/null
+        --redis "unix://$dir/redis.sock" >"$file.csv"
     # The marker's echo in the recording says every command before it is there.
     redis-cli -s "$dir/redis.sock" ECHO script-cost-end >/dev/null
     for _ in $(seq 600); do
@@ -243,37 +302,37 @@ record_ratelab_commands() {
         sed 's/^[0-9.]* \[[^]]*\] //' >"$file"
 }
 
-# Side by side: ratelab's recorded commands and the production commands sent by paired_calls
-# to two fresh servers, alternating call by call: "<ratelab µs per call> <production µs per
-# call> <production grants>".
-run_paired() {
-    local bin=$1 kind=$2 rate=$3 trace=$4 ours theirs sha
-    record_ratelab_commands "$bin" "$kind" "$rate" "$trace" "$work/ours.commands"
-    ours=$(start_server pinned)
-    theirs=$(start_server pinned)
-    sha=$(production_setup "$kind" "$rate" "$theirs/redis.sock")
-    production_commands "$kind" "$rate" "$trace" "$sha" >"$work/theirs.commands"
-    "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
-        "$theirs/redis.sock" "$work/theirs.commands" "$work/theirs.replies" ||
-        echo "$kind $rate: paired_calls failed (status $?): the paired figures are not to be trusted" >&2
-    echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
-        "$(grep -c "$(production_granted "$kind")" "$work/theirs.replies")"
-    stop_server "$ours"
-    stop_server "$theirs"
-}
+# The grants in a replay's decisions (its CSV).
+replay_grants() { awk -F, 'NR > 1 && $4 == 1 { n++ } END { print n + 0 }' "$1"; }
 
-# Side by side, the new ratelab against PREVIOUS: the new one's commands as run_paired
-# recorded them this round, PREVIOUS's recorded now, both sent by paired_calls:
-# "<new µs per call> <previous µs per call>".
-run_paired_previous() {
-    local before=$1 kind=$2 rate=$3 trace=$4 ours theirs
-    record_ratelab_commands "$before" "$kind" "$rate" "$trace" "$work/previous.commands"
+# Side by side, one round: ratelab's commands OURS (recorded) on one fresh server and, on
+# another, the production commands of KIND at RATE for TRACE (OTHER empty: made here into
+# $work/theirs.commands once a cell) or the commands in OTHER (a previous ratelab's), sent by
+# paired_calls alternating call by call: "<ours µs per call> <theirs µs per call> <ours bytes>
+# <ours keys> <theirs bytes> <theirs keys> <theirs grants> <ours Redis calls per decision>
+# <theirs Redis calls per decision>" (bytes, keys and grants of theirs for production only).
+run_paired() {
+    local kind=$1 rate=$2 trace=$3 commands=$4 other=${5:-} ours theirs sha name=bench-$1
+    local exact="" our_memory their_memory="- -" granted=-
     ours=$(start_server pinned)
     theirs=$(start_server pinned)
-    "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$work/ours.commands" "$work/ours.replies" \
-        "$theirs/redis.sock" "$work/previous.commands" "$work/previous.replies" ||
+    if [ -z "$other" ]; then
+        sha=$(production_setup "$kind" "$rate" "$theirs/redis.sock")
+        other=$work/theirs.commands
+        [ -s "$other" ] || production_commands "$kind" "$rate" "$trace" "$sha" >"$other"
+    fi
+    "${sender_cpu[@]}" "$paired_calls" "$ours/redis.sock" "$commands" "$work/ours.replies" \
+        "$theirs/redis.sock" "$other" "$work/theirs.replies" ||
         echo "$kind $rate: paired_calls failed (status $?): the paired figures are not to be trusted" >&2
-    echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")"
+    [ "$kind" = token_bucket ] && exact=$name
+    our_memory=$(key_bytes "$ours/redis.sock" "{$name}:*" "$exact")
+    if [ "$other" = "$work/theirs.commands" ]; then
+        their_memory=$(production_key_bytes "$kind" "$theirs/redis.sock")
+        granted=$(grep -c "$(production_granted "$kind")" "$work/theirs.replies" || true)
+    fi
+    echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
+        "$our_memory $their_memory $granted $(script_calls "$ours/redis.sock")" \
+        "$(script_calls "$theirs/redis.sock")"
     stop_server "$ours"
     stop_server "$theirs"
 }
@@ -296,6 +355,7 @@ run_production() {
     stop_server "$dir"
 }
 
+# flavor: a flavor's yardstick is its library's own script.
 production_script() {  # KIND: the file in production_scripts/
     case $1 in
         token_bucket) echo redisson_try_acquire.lua ;;
@@ -327,7 +387,7 @@ production_key_bytes() {  # KIND SOCKET: "<bytes> <keys>" of the production keys
     esac
 }
 
-# The EVALSHA commands for TRACE, one per line.
+# The EVALSHA commands for TRACE, one per line (flavor: its library's keys and arguments).
 production_commands() {
     local kind=$1 rate=$2 trace=$3 sha=$4 name=prod-$1 rules=""
     case $kind in sliding_counter) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
@@ -372,23 +432,67 @@ quartiles() {
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# "met" when the ratios' median is at most 0.95 and their upper quartile at most 1.0 (the
+# goal of every paired cell), else "over".
+verdict() {
+    sort -g | awk '{ v[NR] = $1 }
+        function at(q,   i, f) { i = 1 + (NR - 1) * q; f = int(i); return v[f] + (i - f) * (v[f + 1] - v[f]) }
+        END { print (at(0.5) <= 0.95 && at(0.75) <= 1.0) ? "met" : "over" }'
+}
+ratio_of() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) print a / b; else print "nan" }'; }
+bytes_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+
 unit="µs"
 [ -n "$instructions" ] && unit="instructions"
 paired_previous=""
 [ -n "$paired" ] && [ -n "$previous" ] && paired_previous=1
-echo "| limiter | rate/s | requests | ratelab $unit | production $unit | ratio (quartiles) |${paired:+ ratelab µs, paired | production µs, paired | ratio, paired (quartiles) |}${previous:+ previous $unit | new/previous |}${paired_previous:+ new/previous, paired (quartiles) |} ratelab bytes (keys) | production bytes (keys) | accepted (ratelab / production) |"
-echo "|---|---|---|---|---|---|${paired:+---|---|---|}${previous:+---|---|}${paired_previous:+---|}---|---|---|"
+if [ -n "$paired" ]; then
+    echo "| limiter | rate/s | load | requests | ratelab µs, paired | production µs, paired | ratio, paired (quartiles) | goal |${paired_previous:+ new/previous, paired (quartiles) |} Redis calls per decision (ratelab / production) | ratelab bytes (keys) | production bytes (keys) | bytes ratio | accepted (ratelab / production) |"
+    echo "|---|---|---|---|---|---|---|---|${paired_previous:+---|}---|---|---|---|---|"
+else
+    echo "| limiter | rate/s | load | requests | ratelab $unit | production $unit | ratio (quartiles) |${previous:+ previous $unit | new/previous |} ratelab bytes (keys) | production bytes (keys) | bytes ratio | accepted (ratelab / production) |"
+    echo "|---|---|---|---|---|---|---|${previous:+---|---|}---|---|---|---|"
+fi
+for flavor in $flavors; do
+    check_flavor "$flavor"
 for kind in $limiters; do
+    label=$kind
+    [ "$flavor" = native ] || label="$kind ($flavor)"
     for rate in $rates; do
-        traffic=$(awk -v r="$rate" 'BEGIN { print r * 1.5 }')
-        rows=$(awk -v t="$traffic" -v s="$seconds" 'BEGIN { n = t * s; print (n < 3000 ? 3000 : int(n)) }')
-        trace=$work/trace-$rate.csv
-        make_trace "$traffic" "$rows" 42 >"$trace"
+        for load in $loads; do
+        rows=$(awk -v t="$(offered "$rate" "$load")" -v s="$seconds" -v cap="$max_requests" \
+            'BEGIN { n = int(t * s); if (n > cap) n = cap; print (n < 3000 ? 3000 : n) }')
+        trace=$work/trace-$rate-$load.csv
+        make_trace "$rate" "$load" "$rows" 42 >"$trace"
         # Ratios are medians of each round's own ratio: the two runs of a round are seconds
-        # apart, so a shared host's slow minutes weigh on both sides of it alike.
-        ours=() theirs=() before=() ratio=() ratio_before=()
-        paired_ours=() paired_theirs=() ratio_paired=() ratio_paired_before=()
+        # apart (or, paired, call by call), so a shared host's slow minutes weigh on both
+        # sides of it alike.
+        ours=() theirs=() before=() ratio=() ratio_before=() ratio_paired_before=()
+        if [ -n "$paired" ]; then
+            # One recording per cell: the decisions are the same in every round (the request
+            # ids are random, so the commands differ only in them).
+            record_ratelab_commands "$ratelab" "$kind" "$rate" "$trace" "$work/ours.commands"
+            our_accepted=$(replay_grants "$work/ours.commands.csv")
+            [ -n "$paired_previous" ] &&
+                record_ratelab_commands "$previous" "$kind" "$rate" "$trace" "$work/previous.commands"
+            rm -f "$work/theirs.commands"
+        fi
         for round in $(seq "$rounds"); do
+            if [ -n "$paired" ]; then
+                read -r us them bytes keys tbytes tkeys taccepted our_calls their_calls \
+                    <<<"$(run_paired "$kind" "$rate" "$trace" "$work/ours.commands")"
+                ours+=("$us") theirs+=("$them") ratio+=("$(ratio_of "$us" "$them")")
+                our_mem="$bytes ($keys)" their_mem="$tbytes ($tkeys)"
+                [ -z "${their_accepted:-}" ] || [ "$taccepted" = "$their_accepted" ] ||
+                    echo "$kind $rate $load: production granted $taccepted, $their_accepted the round before" >&2
+                their_accepted=$taccepted
+                if [ -n "$paired_previous" ]; then
+                    read -r a b _ <<<"$(run_paired "$kind" "$rate" "$trace" "$work/ours.commands" \
+                        "$work/previous.commands")"
+                    ratio_paired_before+=("$(ratio_of "$a" "$b")")
+                fi
+                continue
+            fi
             # Which side runs first alternates: the first run of a pair can find the machine
             # in another state (frequency, caches) than the second.
             if ((round % 2)); then
@@ -400,38 +504,37 @@ for kind in $limiters; do
             fi
             ours+=("$us"); our_mem="$bytes ($keys)"; our_accepted=$accepted
             theirs+=("$them"); their_mem="$tbytes ($tkeys)"; their_accepted=$taccepted
-            ratio+=("$(awk -v a="$us" -v b="$them" 'BEGIN { print a / b }')")
-            if [ -n "$paired" ]; then
-                read -r a b granted <<<"$(run_paired "$ratelab" "$kind" "$rate" "$trace")"
-                [ "$granted" = "$taccepted" ] ||
-                    echo "$kind $rate: the paired production run granted $granted, not $taccepted" >&2
-                paired_ours+=("$a") paired_theirs+=("$b")
-                ratio_paired+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
-            fi
-            if [ -n "$paired_previous" ]; then
-                read -r a b <<<"$(run_paired_previous "$previous" "$kind" "$rate" "$trace")"
-                ratio_paired_before+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
-            fi
+            ratio+=("$(ratio_of "$us" "$them")")
             if [ -n "$previous" ]; then
                 read -r b _ _ _ <<<"$(run_ratelab "$previous" "$kind" "$rate" "$trace")"
                 before+=("$b")
-                ratio_before+=("$(awk -v a="$us" -v b="$b" 'BEGIN { print a / b }')")
+                ratio_before+=("$(ratio_of "$us" "$b")")
             fi
         done
+        if [ -n "$keep" ]; then
+            # The trace and, paired, both sides' commands, for a closer look (callgrind of one
+            # script against another on the same commands, replies compared line by line).
+            mkdir -p "$keep"
+            cp "$trace" "$keep/$kind-$rate-$load.trace.csv"
+            if [ -n "$paired" ]; then
+                cp "$work/ours.commands" "$keep/$kind-$rate-$load.ratelab.commands"
+                cp "$work/theirs.commands" "$keep/$kind-$rate-$load.production.commands"
+            fi
+        fi
         o=$(printf '%s\n' "${ours[@]}" | median)
         p=$(printf '%s\n' "${theirs[@]}" | median)
-        row="| $kind | $rate | $rows | $o | $p | $(printf '%s\n' "${ratio[@]}" | quartiles) |"
-        if [ -n "$paired" ]; then
-            row="$row $(printf '%s\n' "${paired_ours[@]}" | median) |"
-            row="$row $(printf '%s\n' "${paired_theirs[@]}" | median) |"
-            row="$row $(printf '%s\n' "${ratio_paired[@]}" | quartiles) |"
-        fi
-        if [ -n "$previous" ]; then
+        row="| $label | $rate | $load | $rows | $o | $p | $(printf '%s\n' "${ratio[@]}" | quartiles) |"
+        [ -n "$paired" ] && row="$row $(printf '%s\n' "${ratio[@]}" | verdict) |"
+        if [ -n "$previous" ] && [ -z "$paired" ]; then
             b=$(printf '%s\n' "${before[@]}" | median)
             r=$(printf '%s\n' "${ratio_before[@]}" | median)
             row="$row $b | $(awk -v r="$r" 'BEGIN { printf "%.2f", r }') |"
         fi
         [ -n "$paired_previous" ] && row="$row $(printf '%s\n' "${ratio_paired_before[@]}" | quartiles) |"
-        echo "$row $our_mem | $their_mem | $our_accepted / $their_accepted |"
+        [ -n "$paired" ] && row="$row $our_calls / $their_calls |"
+        echo "$row $our_mem | $their_mem | $(bytes_ratio "${our_mem%% *}" "${their_mem%% *}") | $our_accepted / $their_accepted |"
+        unset their_accepted
+        done
     done
+done
 done

@@ -256,8 +256,34 @@ private slots:
         const ScriptCall last = limiter->prepare(Request{endMs - 1, QString(), 1});
         QCOMPARE(last.keys, first.keys);
         QCOMPARE(last.args, first.args);
-        QCOMPARE(first.args.at(2), std::to_string(endMs - startMs + kStateGraceMs));
+        QCOMPARE(first.args.at(0), std::to_string(endMs - startMs + kStateGraceMs));
         QCOMPARE(last.refusedRetryMs, 1);
+    }
+
+    // Every ARGV element costs Redis a part of the table it builds for the script: once the
+    // config is checked, a decision of one permit sends the counter's TTL alone; the config
+    // check and larger requests send the permits and the rate too.
+    void onePermitSendsTheTtlAlone() {
+        ScopedLimiter limiter(spec(Scope::Global, 3, 1, CalendarUnit::Seconds, "UTC"));
+        RedisConnection& c = limiter.connection();
+        const qint64 t = ms("2024-05-01T10:16:30.000Z");
+        const ScriptCall checking = limiter->prepare(Request{t, QString(), 1});
+        QCOMPARE(checking.keys.size(), size_t(2));
+        QCOMPARE(checking.args, (RedisArgs{"2000", "1", "3"}));
+        QVERIFY(limiter->decide(c, Request{t, QString(), 1}).allowed);
+        const ScriptCall one = limiter->prepare(Request{t + 1, QString(), 1});
+        QCOMPARE(one.keys.size(), size_t(1));
+        QCOMPARE(one.args, RedisArgs{"2000"});
+        QCOMPARE(limiter->prepare(Request{t + 1, QString(), 2}).args,
+                 (RedisArgs{"2000", "2", "3"}));
+        for (int i = 2; i <= 3; ++i) {
+            const Decision d = limiter->decide(c, Request{t + i, QString(), 1});
+            QVERIFY(d.allowed);
+            QCOMPARE(d.remaining, 3 - i);
+        }
+        const Decision d = limiter->decide(c, Request{t + 4, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 1000 - 4);
     }
 
     // A changed config found by a refusal (permits above the new rate) is reported too.

@@ -107,6 +107,48 @@ private slots:
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
+    // A member is the grant's time in 16 characters and 12 random hex digits; a refusal reads
+    // the time of the grant it waits for from its member. Two grants of one millisecond drawing
+    // the same digits are still two permits.
+    void sameMemberInOneMillisecond() {
+        const LimiterSpec s = spec(Scope::Global, {{2, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        for (int i = 0; i < 2; ++i) {
+            ScriptCall call = limiter->prepare(Request{5000, QString(), 1});
+            QCOMPARE(call.args[2].substr(0, 16), std::string("0000000000005000"));
+            QCOMPARE(call.args[2].size(), size_t(28));
+            call.args[2] = "0000000000005000abcdefabcdef";
+            RedisReply reply = limiter->script().run(c, call.keys, call.args);
+            QVERIFY(limiter->parseReply(reply.get(), call).allowed);
+        }
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 2LL);
+        const Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 600);
+        QCOMPARE(d.remaining, 0);
+    }
+
+    // A log an earlier ratelab wrote holds members without a time ("<16 hex digits>" and
+    // "<16 hex digits>:<i>"): a refusal waiting for one reads its score instead.
+    void membersWithoutATime() {
+        const LimiterSpec s = spec(Scope::Global, {{3, 1000}});
+        ScopedLimiter limiter(s);
+        RedisConnection& c = limiter.connection();
+        const std::string key = "{" + s.name.toStdString() + "}:log";
+        c.command({"ZADD", key, "5000", "0123456789abcdef", "5100", "0123456789abcdee:1", "5100",
+                   "0123456789abcdee:2"});
+        Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 600);  // the 5000 grant leaves the window at 6000
+        d = limiter->decide(c, Request{6000, QString(), 1});
+        QVERIFY(d.allowed);
+        d = limiter->decide(c, Request{6050, QString(), 1});
+        QVERIFY(!d.allowed);
+        QCOMPARE(d.retryAfterMs, 50);  // "...:1" at 5100
+    }
+
     // Redis keeps a small zset as a listpack, which every ZCOUNT and ZADD scans end to end (a log
     // of 30 grants cost a decision more than one of 30,000). A new log's first grant makes it a
     // skiplist; later grants, and grants after a trim, keep it one, and the long member counts as

@@ -24,7 +24,7 @@ std::string randomRecordId() {
 std::string randomRequestId() {
     static const char kHex[] = "0123456789abcdef";
     quint64 value = threadGenerator().generate64();
-    std::string id(16, '0');
+    std::string id(12, '0');
     for (char& c : id) {
         c = kHex[value & 0xf];
         value >>= 4;

@@ -3,12 +3,14 @@
 -- KEYS[1] {<name>}:sc:<fingerprint>:<i>[:<client>], this window's count (an integer string
 --         that INCRBY updates in place, as the common two-key counter keeps it)
 -- KEYS[2] the same for window i - 1
--- ARGV: limit, window_ms, permits, now mod window_ms (or 'redis'), config ("<limit>/<window_ms>"),
---       ttl_ms (two windows and a grace: a count matters until the next window ends), and with
---       'redis' the window index the engine guessed for Redis's time
+-- ARGV: limit, window_ms, now mod window_ms (or 'redis'), ttl_ms (two windows and a grace: a
+--       count matters until the next window ends)[, permits (absent: 1)[, with 'redis' the
+--       window index the engine guessed for Redis's time]] (every ARGV element costs Redis
+--       200 to 1,300 instructions to build the table from: a decision of one permit sends 4)
 -- The fingerprint names the config, so a changed config counts in new keys. {<name>}:sc:cfg
--- holds the config last seen; only a decision that finds no count at all (a new config, a
--- quiet client) reads it, to answer whether this decision reset the counters.
+-- holds the fingerprint last seen (taken from KEYS[1]); only a decision that finds no count at
+-- all (a new config, a quiet client) reads it, to answer whether this decision reset the
+-- counters.
 --
 -- A window's first grant marks the previous window's key closed by adding 2^50 to it (or
 -- creating it at 2^50): a worker whose clock lags into a window that has a successor finds the
@@ -30,11 +32,11 @@
 -- quotient's floor is never too small and at most one too large.
 local closed = 1125899906842624 -- 2^50
 local limit = ARGV[1] + 0
-local permits = 1
-if ARGV[3] ~= '1' then
-    permits = ARGV[3] + 0
+local permits, permitsText = 1, ARGV[5] or '1'
+if permitsText ~= '1' then
+    permits = permitsText + 0
 end
-local offset, at = ARGV[4], nil
+local offset, at = ARGV[3], nil
 if offset == 'redis' then
     local t = redis.call('time')
     local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -43,7 +45,7 @@ if offset == 'redis' then
     if i * W > now then
         i = i - 1
     end
-    if string.format('%d', i) ~= ARGV[7] then
+    if string.format('%d', i) ~= ARGV[6] then
         return 'retime ' .. string.format('%d', now)
     end
     offset, at = now - i * W, now
@@ -79,10 +81,12 @@ if prev and not prevClosed then
     end
 end
 if not cur and not prev then
-    local configKey = string.sub(curKey, 1, string.find(curKey, '}', 1, true)) .. ':sc:cfg'
+    local brace = string.find(curKey, '}', 1, true)
+    local configKey = string.sub(curKey, 1, brace) .. ':sc:cfg'
+    local fingerprint = string.sub(curKey, brace + 5, brace + 12)
     local seen = redis.call('get', configKey)
-    if seen ~= ARGV[5] then
-        redis.call('set', configKey, ARGV[5])
+    if seen ~= fingerprint then
+        redis.call('set', configKey, fingerprint)
         if seen then
             reset = 1
         end
@@ -102,15 +106,17 @@ end
 local packed
 if estimate + permits <= limit then
     if cur then
-        redis.call('incrby', curKey, ARGV[3])
+        redis.call('incrby', curKey, permitsText)
     else
         -- This window's first grant: its count lives until the next window ends (and the
-        -- grace), and the previous window is closed.
-        redis.call('set', curKey, ARGV[3], 'PX', ARGV[6])
+        -- grace), and the previous window is closed (the mark passed as text: a number
+        -- passed to redis.call is formatted with printf("%.17g") by Redis, about 3,500
+        -- instructions).
+        redis.call('set', curKey, permitsText, 'PX', ARGV[4])
         if not prev then
-            redis.call('set', prevKey, closed, 'PX', ARGV[6])
+            redis.call('set', prevKey, '1125899906842624', 'PX', ARGV[4])
         elseif not prevClosed then
-            redis.call('incrby', prevKey, closed)
+            redis.call('incrby', prevKey, '1125899906842624')
         end
     end
     packed = 2 * (c * (limit + 1) + p) + reset

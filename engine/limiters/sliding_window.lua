@@ -1,10 +1,13 @@
 -- Multi-rule sliding-window log, one decision. A request passes only if for every rule the
 -- permits granted in (now - window_ms, now] plus its own stay within the rule's limit.
 -- KEYS[1] log zset {<name>}:log[:<client>]: one member per granted permit, score = grant time
---         (ms), member "<request id>" for a grant of one permit, "<request id>:<i>" for the
---         i-th permit of a larger one (unique even within one millisecond)
--- ARGV: permits, now_ms, request id (random hex), ttl_ms, trim cutoff, then per rule: limit,
---       window_ms, "(<now - window_ms>"
+--         (ms), member "<time><request id>" for a grant of one permit, "<time><request
+--         id>:<i>" for the i-th permit of a larger one (unique even within one millisecond),
+--         <time> the grant time in 16 characters ("%016d": every time the engine forms fits)
+-- ARGV: permits, now_ms, "<time><request id>" (12 random hex digits; with Redis's time the id
+--       alone), ttl_ms, trim cutoff, then per rule: limit, "(<now - window_ms>" (a refusal's
+--       wait, the grant's time + window_ms - now, is the grant's time - (now - window_ms):
+--       every ARGV element costs Redis 200 to 1,300 instructions to build the table from)
 -- Returns one packed integer (Limiter::parseReply, radix = the largest limit + 2): granted
 -- 2 * remaining, refused -(2 * ((retry_after_ms + 1) * radix + remaining)) - 1; with Redis's
 -- time (the engine does not know at_ms), a negative remaining (limits lowered under a full log)
@@ -17,7 +20,9 @@
 -- "allowed retry_after_ms remaining at_ms 0 0 d c". (A grant's c is the engine's: limit_d -
 -- remaining - permits.)
 --
--- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant. Number <-> text
+-- Cost: one ZCOUNT per rule (an integer reply), a ZADD and a PTTL per grant, a ZRANGE of one
+-- member per violated rule. The member carries its grant's time: a reply WITH SCORES is a
+-- double Redis formats with printf, which cost a refusal more than its ZCOUNT. Number <-> text
 -- conversions in Lua (strtod, printf) cost Redis as much as a command, so the engine formats
 -- every number the script only passes on, and a grant converts none but permits and limits,
 -- by arithmetic (ARGV[i] + 0: tonumber() is a C call that parses its string twice).
@@ -34,13 +39,14 @@ if not knownTime then
     local t = redis.call('time')
     local now = t[1] * 1000 + math.floor(t[2] / 1000)
     ARGV[2] = string.format('%d', now)
+    ARGV[3] = string.format('%016d', now) .. ARGV[3]
     ARGV[5] = string.format('%d', now + ARGV[5])
-    for i = 8, #ARGV, 3 do
+    for i = 7, #ARGV, 2 do
         ARGV[i] = '(' .. string.format('%d', now + string.sub(ARGV[i], 2))
     end
 end
 local permits = ARGV[1] + 0
-local rules = (#ARGV - 5) / 3
+local rules = (#ARGV - 5) / 2
 
 local remaining = nil
 local largest = 0
@@ -52,8 +58,8 @@ local live = false
 -- too small for the permits.
 local tight, worst, worstCount, big, bigCount = 1, 0, 0, 0, 0
 for r = 1, rules do
-    local limit = ARGV[3 + 3 * r] + 0
-    local from = ARGV[5 + 3 * r]
+    local limit = ARGV[4 + 2 * r] + 0
+    local from = ARGV[5 + 2 * r]
     local count = redis.call('zcount', KEYS[1], from, '+inf')
     if limit > largest then
         largest = limit
@@ -72,11 +78,22 @@ for r = 1, rules do
         tooLarge = true
     elseif count + permits > limit then
         violated = true
-        -- The k-th oldest permit in the window must leave it before this request fits.
-        local k = count + permits - limit
-        local kth = redis.call('zrangebyscore', KEYS[1], from, '+inf', 'WITHSCORES', 'LIMIT',
-                               k == 1 and '0' or string.format('%d', k - 1), '1')
-        local wait = kth[2] + ARGV[4 + 3 * r] - ARGV[2]
+        -- The k-th oldest permit in the window, k = count + permits - limit, must leave it
+        -- before this request fits. The window's members are the log's last count (its scores
+        -- reach +inf), so that is the (limit - permits + 1)-th newest whatever the count: one
+        -- ZRANGE by rank, and its time is the member's first 16 characters.
+        local rank = permits == 1 and '-' .. ARGV[4 + 2 * r] or
+                         string.format('%d', permits - limit - 1)
+        local member = redis.call('zrange', KEYS[1], rank, rank)[1]
+        local id = string.byte(member, 17)
+        local at
+        if id and (id >= 97 and id <= 102 or id >= 48 and id <= 57) then
+            at = string.sub(member, 1, 16)
+        else
+            -- A member an earlier ratelab wrote ("<16 hex digits>[:<i>]", no time): its score.
+            at = redis.call('zscore', KEYS[1], member)
+        end
+        local wait = at - string.sub(from, 2)
         if wait > retry or worst == 0 then
             retry = wait
             worst, worstCount = r, count
@@ -89,8 +106,8 @@ if tooLarge then
     retry = -1
 elseif not violated then
     -- Trimming costs a call and counts never depend on it: it happens for one grant in 16 (the
-    -- request id is random) and whenever no rule's window holds a grant.
-    if not live or string.byte(ARGV[3], 1) == 48 then
+    -- request id, after the time, is random) and whenever no rule's window holds a grant.
+    if not live or string.byte(ARGV[3], 17) == 48 then
         redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[5])
     end
     -- The first grant into a log with no live grant (a new log, or one idle for a window)
@@ -100,8 +117,12 @@ elseif not violated then
     -- Redis more per decision than one of a million.
     local skiplist = ' (a new log: a member of over 64 bytes keeps this zset a skiplist)'
     if permits == 1 then
+        -- Two grants of one millisecond with the same 12 random digits (one pair in 2^48)
+        -- would be one member: the second takes another.
         if live then
-            redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+            if redis.call('zadd', KEYS[1], ARGV[2], ARGV[3]) == 0 then
+                redis.call('zadd', KEYS[1], ARGV[2], ARGV[3] .. ':0')
+            end
         else
             redis.call('zadd', KEYS[1], ARGV[2], ARGV[3] .. skiplist)
         end

@@ -1,6 +1,7 @@
 #include "limiters/sliding_window_limiter.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "input_error.h"
 #include "limiters/request_ids.h"
@@ -40,12 +41,19 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     // sliding_window.lua).
     const qint64 now = timeBase(request);
     ScriptCall call = packedCall({logKey(request.client)}, {}, request, largestLimit_);
-    call.args = {std::to_string(request.permits), nowArg(request), randomRequestId(),
+    // A grant's member starts with its time in 16 characters (the script prefixes Redis's):
+    // a refusal reads the time of the grant it waits for from its member.
+    std::string member = randomRequestId();
+    if (!readsRedisTime(request)) {
+        char time[32];
+        std::snprintf(time, sizeof time, "%016lld", static_cast<long long>(request.nowMs));
+        member.insert(0, time);
+    }
+    call.args = {std::to_string(request.permits), nowArg(request), std::move(member),
                  ttlArg(longestWindowMs_ + kStateGraceMs),
                  std::to_string(now - longestWindowMs_ - kStateGraceMs)};
     for (const SlidingRule& rule : spec().rules) {
         call.args.push_back(std::to_string(rule.limit));
-        call.args.push_back(std::to_string(rule.windowMs));
         call.args.push_back("(" + std::to_string(now - rule.windowMs));
     }
     return call;

@@ -132,11 +132,13 @@ if permits <= available and permits <= rate then
     end
     redis.call('zadd', KEYS[3], nowArg, struct.pack('Bc0I', string.len(ARGV[6]), ARGV[6], permits))
     allowed, retry, remaining = 1, 0, available - permits
+    -- A grant that released as many permits as it takes leaves the value as it was: near the
+    -- rate that is most grants, and an INCRBY of 0 cost them a call and a number to format.
     if rebuilt then
         redis.call('set', KEYS[2], remaining, 'PX', keepAlive or ttl)
     elseif released == 0 then
         redis.call('decrby', KEYS[2], ARGV[4])
-    else
+    elseif released ~= permits then
         redis.call('incrby', KEYS[2], released - permits)
     end
     -- After ttl_ms (interval_ms plus a grace for lagging clocks) without grants every permit is
