@@ -18,6 +18,7 @@
 #include "limiters/limit_geometry.h"
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
+#include "style/palette_colors.h"
 #include "style/series_style.h"
 #include "support/timeline_runs.h"
 
@@ -80,6 +81,8 @@ private slots:
     void decisionsStack_data();
     void decisionsStack();
     void hiddenTabCatchesUpWhenShown();
+    void acceptedAndRejectedApartInGrayscale_data();
+    void acceptedAndRejectedApartInGrayscale();
 };
 
 void TestTimelineSeries::countsMatchVisibleBuckets_data() {
@@ -346,6 +349,55 @@ void TestTimelineSeries::hiddenTabCatchesUpWhenShown() {
     last.finishedAtUs = 8'000'000;
     chart->updateFrom(last, 0, nullptr);
     QCOMPARE(chart->acceptedSeries()->points().last().x(), 8.0);
+}
+
+void TestTimelineSeries::acceptedAndRejectedApartInGrayscale_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+// Accepted and rejected as drawn (pixels of the shown chart) differ in luminance by at least
+// 3:1, so a grayscale print or a colour-blind viewer still tells them apart: the old blue and
+// vermillion were 1.2:1 on white, the sky blue and orange of the dark look 1.0:1.
+void TestTimelineSeries::acceptedAndRejectedApartInGrayscale() {
+    QFETCH(bool, dark);
+    TimelineChart chart;
+    if (dark) {
+        QPalette pal;
+        pal.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+        pal.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        pal.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        chart.setPalette(pal);
+    }
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    const QImage image = chart.viewport()->grab().toImage();
+    // Bucket 1: 10 accepted, 2 rejected on them; the middle of each fill.
+    QCOMPARE(acceptedAt(1), 10);
+    QCOMPARE(rejectedAt(1), 2);
+    const auto pixelAt = [&](double y) {
+        const QPointF inChart =
+            chart.chart()->mapToPosition(QPointF(0.15, y), chart.acceptedArea());
+        const QPoint at = chart.mapFromScene(chart.chart()->mapToScene(inChart));
+        return image.pixelColor(at);
+    };
+    const QColor accepted = pixelAt(5);
+    const QColor rejected = pixelAt(11);
+    const QColor background = chart.palette().color(QPalette::Base);
+    const double apart = style::contrastRatio(accepted, rejected);
+    const QString seen = QStringLiteral("accepted %1, rejected %2: %3:1")
+                             .arg(accepted.name(), rejected.name())
+                             .arg(apart, 0, 'f', 2);
+    QVERIFY2(apart >= style::kDecisionContrast, qPrintable(seen));
+    // The main message stands out most: accepted farther from the background than rejected.
+    QVERIFY2(
+        style::contrastRatio(accepted, background) > style::contrastRatio(rejected, background),
+        qPrintable(seen));
+    // In grayscale too (ImageMagick's and Qt's gray: the luma of the pixels).
+    QVERIFY2(std::abs(qGray(accepted.rgb()) - qGray(rejected.rgb())) >= 60, qPrintable(seen));
 }
 
 QTEST_MAIN(TestTimelineSeries)

@@ -250,13 +250,13 @@ void TimelineChart::applyTheme() {
     chart_->setTitleFont(titleFont);
     setBackgroundBrush(pal.color(QPalette::Base));
 
-    // Stacked areas never overlap: each fill is nearly opaque, its own colour.
+    // Stacked areas never overlap: each fill is opaque, its own colour (errors hatched).
     const QPair<QAreaSeries*, QColor> areas[] = {{acceptedArea_, colors.accepted},
                                                  {rejectedArea_, colors.rejected},
                                                  {errorsArea_, colors.errors}};
     for (const auto& [area, color] : areas) {
         area->setPen(style::seriesPen(color.darker(dark_ ? 100 : 120), 1.0));
-        area->setBrush(style::withAlpha(color, colors.areaAlpha));
+        area->setBrush(style::areaBrush(color, area == errorsArea_));
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokens_->setPen(style::seriesPen(colors.tokens, 2.0));

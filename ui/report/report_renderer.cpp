@@ -31,8 +31,8 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
 }
 
-// The report is printed on white: the light series colours (blue / vermillion / grey, the
-// colour-blind-safe set of the window).
+// The report is printed on white: the light series colours (deep blue / orange / hatched grey,
+// the colour-blind-safe set of the window, apart in grayscale too).
 const style::SeriesColors& colors() {
     static const style::SeriesColors light = style::seriesColors(false);
     return light;
@@ -132,7 +132,7 @@ QList<QPointF> stackedOn(const QList<QPointF>& lower, const QList<QPointF>& uppe
 
 // A step-shaped filled area between `lower` (empty: the axis) and `upper`.
 QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& upperPoints,
-                     const QList<QPointF>& lowerPoints, const QColor& color) {
+                     const QList<QPointF>& lowerPoints, const QColor& color, bool hatched = false) {
     auto* area = new QAreaSeries(chart);
     auto* upper = new QLineSeries(area);
     upper->replace(upperPoints);
@@ -144,7 +144,7 @@ QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& u
     }
     area->setName(name);
     area->setPen(style::seriesPen(color.darker(120), 1.0));
-    area->setBrush(style::withAlpha(color, colors().reportAreaAlpha));
+    area->setBrush(style::areaBrush(color, hatched));
     chart->addSeries(area);
     return area;
 }
@@ -246,7 +246,7 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     series << addArea(chart, tr("accepted"), accepted, {}, colors().accepted);
     series << addArea(chart, tr("rejected"), rejectedTop, accepted, colors().rejected);
     if (withErrors)
-        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors);
+        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors, true);
     // Window boundaries over the areas, under the limit line.
     {  // only calendar windows have boundaries (windowBoundaries)
         const qint64 from = run.startEpochMs;
