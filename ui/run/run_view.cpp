@@ -69,35 +69,51 @@ void RunView::buildTabs() {
 }
 
 void RunView::showScenario(const Scenario& scenario) {
-    for (TimelineChart* t : std::as_const(timelines_)) {
-        t->deleteLater();
-    }
-    timelines_.clear();
+    shown_ = scenario;
     markedPair_ = {-1, -1};
     latestStates_.clear();
     pendingStates_.clear();
     snapshotHeld_ = false;
     controller_->forgetFinishedRun();
+    // The charts there are start over (no flicker when a preview follows an edit); those the
+    // scenario no longer needs go, new ones join.
+    while (timelines_.size() > scenario.limiters.size())
+        timelines_.takeLast()->deleteLater();
     QStringList names;
-    for (const LimiterSpec& spec : scenario.limiters) {
-        auto* chart = new TimelineChart(timelineLayout_->parentWidget());
-        chart->setMinimumHeight(260);
-        if (presentation_)
-            chart->setPresentation(true);
+    for (int i = 0; i < scenario.limiters.size(); ++i) {
+        const LimiterSpec& spec = scenario.limiters[i];
+        TimelineChart* chart = timelines_.value(i);
+        if (chart == nullptr) {
+            chart = new TimelineChart(timelineLayout_->parentWidget());
+            chart->setMinimumHeight(260);
+            if (presentation_)
+                chart->setPresentation(true);
+            chart->setTimeAxis(axis_);      // one time axis: zoom, pan and pause together
+            chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
+            connect(chart, &TimelineChart::explainRequested, this,
+                    [this, i](double seconds) { emit explainRequested(i, seconds); });
+            timelineLayout_->addWidget(chart);
+            timelines_.push_back(chart);
+        }
         chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, 0);
-        chart->setTimeAxis(axis_);  // one time axis: zoom, pan and pause together
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
-        chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
         // A virtual clock repeats every decision: a click explains the request there.
         chart->setExplainable(scenario.traffic.clock.isVirtual);
-        const int index = int(timelines_.size());
-        connect(chart, &TimelineChart::explainRequested, this,
-                [this, index](double seconds) { emit explainRequested(index, seconds); });
-        timelineLayout_->addWidget(chart);
-        timelines_.push_back(chart);
         names.push_back(spec.name);
     }
     state_->setLimiterNames(names);
+}
+
+void RunView::previewScenario(const Scenario& scenario) {
+    // Only what the timelines draw before a run: the limiters, the axis, the buckets, the clock.
+    const bool same = scenario.limiters == shown_.limiters &&
+                      scenario.traffic.durationS == shown_.traffic.durationS &&
+                      scenario.traffic.clients == shown_.traffic.clients &&
+                      scenario.traffic.clock.isVirtual == shown_.traffic.clock.isVirtual &&
+                      scenario.traffic.clock.startMs == shown_.traffic.clock.startMs &&
+                      scenario.bucketMs == shown_.bucketMs;
+    if (!same)
+        showScenario(scenario);
 }
 
 void RunView::setPaused(bool paused) {

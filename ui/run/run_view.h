@@ -45,6 +45,9 @@ public:
     // New timelines for the scenario's limiters (another scenario, a new run): the axis before
     // the first data, the baseline and the presentation look kept; the state panel lists them.
     void showScenario(const Scenario& scenario);
+    // The timelines of an edited scenario before it runs (the limit lines, calendar windows and
+    // axis as it will run): showScenario when what they draw differs from what they show.
+    void previewScenario(const Scenario& scenario);
     // Paused, the time axis stops following (the wheel zooms, dragging pans) and snapshots wait;
     // resumed, the newest one is drawn.
     void setPaused(bool paused);
@@ -102,6 +105,7 @@ private:
     bool paused_ = false;
     bool snapshotHeld_ = false;  // last_ came while paused: drawn on resume
     bool presentation_ = false;
+    Scenario shown_;  // what the timelines were last set up for (showScenario)
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

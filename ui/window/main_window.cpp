@@ -53,6 +53,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Start reads "Continue" after Step only while the scenario is the stepped one.
     connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
+    // Between runs the timelines show the edited scenario as it will run.
+    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::previewEdits);
+    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::previewEdits);
     connect(scenarioName_, &QLineEdit::textEdited, this, [this](const QString& name) {
         document_->setModified(true);
         document_->setName(name);
@@ -263,6 +266,13 @@ void MainWindow::setScenario(const Scenario& scenario) {
     document_->setName(scenario.name);
     document_->setModified(false);
     updateEnabled();
+}
+
+void MainWindow::previewEdits() {
+    if (controller_->running())
+        return;  // a live edit marks its timeline instead (onLimitersEdited)
+    if (const std::optional<Scenario> scenario = currentScenario())
+        runView_->previewScenario(*scenario);
 }
 
 void MainWindow::onLimitersEdited() {

@@ -125,6 +125,7 @@ private:
     void updateEnabled();
     void showError(const QString& message);
     void onLimitersEdited();
+    void previewEdits();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
     void buildFileMenu(QMenu* file);

@@ -1,0 +1,109 @@
+// What the window shows between and around runs (offscreen, against the fixture Redis): the
+// timelines preview an edited scenario before it runs.
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "charts/timeline_chart.h"
+#include "editors/limiter_list_editor.h"
+#include "editors/traffic_editor.h"
+#include "run/run_controller.h"
+#include "support/test_redis.h"
+#include "window/connection_bar.h"
+#include "window/main_window.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+LimiterSpec bucket(const QString& name, qint64 rate) {
+    LimiterSpec spec;
+    spec.type = LimiterType::TokenBucket;
+    spec.name = uniqueName(name);
+    spec.rate = rate;
+    spec.intervalMs = 1000;
+    return spec;
+}
+
+// Three token buckets at 10 per 1000 ms under 50 req/s for `seconds`, on a virtual clock.
+Scenario threeBuckets(int seconds) {
+    Scenario s;
+    s.name = QStringLiteral("window edits");
+    s.limiters = {bucket(QStringLiteral("edits-a"), 10), bucket(QStringLiteral("edits-b"), 10),
+                  bucket(QStringLiteral("edits-c"), 10)};
+    s.traffic.shape.type = ShapeSpec::Type::Constant;
+    s.traffic.shape.rate = 50;
+    s.traffic.durationS = seconds;
+    s.traffic.clock.isVirtual = true;
+    s.traffic.clock.speed = 1;
+    s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
+    return s;
+}
+
+// Replaces a line edit's text as a user would (select all, type, Enter).
+void retype(QLineEdit* edit, const QString& text) {
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+}  // namespace
+
+class TestWindowEdits : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ratelab-test-edits"));
+        QSettings().clear();
+        qRegisterMetaType<RunSnapshot>();
+    }
+
+    // Removing limiters and changing the rate and the duration left the charts at three
+    // limiters, 10 per 1000 ms over 60 s until Start. Between runs the timelines now preview
+    // the edited scenario: its limiters, their limit lines and the axis of its duration.
+    void timelinesPreviewEdits() {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.setScenario(threeBuckets(60));
+        QCOMPARE(w.timelines().size(), 3);
+        QCOMPARE(w.timelines().value(0)->viewRange().second, 60.0);
+
+        auto* list = w.findChild<LimiterListEditor*>();
+        auto* rows = list->findChild<QListWidget*>(QStringLiteral("limiterList"));
+        auto* remove = list->findChild<QAbstractButton*>(QStringLiteral("removeLimiter"));
+        rows->setCurrentRow(2);
+        remove->click();
+        rows->setCurrentRow(1);
+        remove->click();
+        QCOMPARE(w.timelines().size(), 1);
+        retype(list->findChild<QLineEdit*>(QStringLiteral("rate")), QStringLiteral("30"));
+        retype(w.findChild<TrafficEditor*>()->findChild<QLineEdit*>(QStringLiteral("duration")),
+               QStringLiteral("20"));
+
+        QCOMPARE(w.timelines().size(), 1);
+        TimelineChart* chart = w.timelines().value(0);
+        QCOMPARE(chart->model().spec().rate, 30);
+        QVERIFY2(chart->titleText().contains(QStringLiteral("30 per 1000 ms")),
+                 qPrintable(chart->titleText()));
+        const QList<QPointF> limit = chart->limitSeries()->points();
+        QVERIFY(!limit.isEmpty());
+        QCOMPARE(limit.first().y(), 3.0);  // 30 per 1000 ms: 3 per 100 ms bucket
+        QCOMPARE(chart->viewRange().second, 20.0);
+        w.setWindowModified(false);
+    }
+};
+
+QTEST_MAIN(TestWindowEdits)
+#include "tst_window_edits.moc"
