@@ -207,7 +207,9 @@ private slots:
         QVERIFY(window_->runsDock()->isHidden());
         const RunSnapshot first = run(historyScenario(bucket_, fixed_));
         QVERIFY(first.finished && !first.stoppedEarly);
-        QVERIFY(window_->runsDock()->isVisible());  // the first run shows the list
+        QVERIFY(window_->runsDock()->isHidden());  // the list opens when asked
+        window_->runsDock()->toggleViewAction()->trigger();
+        QVERIFY(window_->runsDock()->isVisible());
         Scenario faster = historyScenario(bucket_, fixed_);
         faster.traffic.shape.rate = 80;
         const RunSnapshot second = run(faster);

@@ -1,23 +1,32 @@
 // What the window shows between and around runs (offscreen, against the fixture Redis): the
-// timelines preview an edited scenario before it runs.
+// timelines preview an edited scenario before it runs; the comparison reads whole at 1024 x 700
+// and the Runs list opens when asked.
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
+#include <QToolBar>
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
+#include "panels/comparison_table.h"
+#include "redis/redis_connection.h"
 #include "run/run_controller.h"
+#include "support/table_checks.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
+#include "window/run_history.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
@@ -46,6 +55,36 @@ Scenario threeBuckets(int seconds) {
     s.traffic.clock.speed = 1;
     s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
     return s;
+}
+
+// A fixed window, a sliding window and a token bucket, each 10 per second, with names as long as
+// the examples' ("demo-sliding"), under 25 req/s for 3 s, at 100 times the speed.
+Scenario threeKinds() {
+    Scenario s = threeBuckets(3);
+    s.limiters[0].type = LimiterType::FixedWindow;
+    s.limiters[0].interval = 1;
+    s.limiters[0].unit = CalendarUnit::Seconds;
+    s.limiters[0].timezone = "UTC";
+    s.limiters[1].type = LimiterType::SlidingWindow;
+    s.limiters[1].rules = {{10, 1000}};
+    for (LimiterSpec& spec : s.limiters)
+        spec.name = uniqueName(QStringLiteral("d")).left(12);
+    s.traffic.shape.rate = 25;
+    s.traffic.clock.speed = 100;
+    return s;
+}
+
+void connectToFixture(MainWindow& w) {
+    w.connectionBar()->setUseManagedServer(false);
+    w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
+    w.connectionBar()->connectToRedis();
+    QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
+}
+
+void forget(const Scenario& s) {
+    RedisConnection c(fixtureUrl());
+    for (const LimiterSpec& spec : s.limiters)
+        makeLimiter(spec)->reset(c);
 }
 
 // Replaces a line edit's text as a user would (select all, type, Enter).
@@ -101,6 +140,44 @@ private slots:
         QVERIFY(!limit.isEmpty());
         QCOMPARE(limit.first().y(), 3.0);  // 30 per 1000 ms: 3 per 100 ms bucket
         QCOMPARE(chart->viewRange().second, 20.0);
+        w.setWindowModified(false);
+    }
+
+    // At 1024 x 700 the comparison read "dem…" and "Rejecte" in two and a half rows, and the
+    // Runs list opened by itself after the run, taking a quarter of the height. Now every name,
+    // header and row of the table reads whole beside the scenario dock, and the list opens when
+    // asked (the run toolbar's Runs, View → Runs).
+    void comparisonReadsAt1024() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        connectToFixture(w);
+        const Scenario s = threeKinds();
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        w.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        QVERIFY(w.runsDock()->isHidden());
+        w.views()->setCurrentIndex(1);
+        QCoreApplication::processEvents();
+
+        auto* table = w.comparison()->findChild<QTableWidget*>(QStringLiteral("comparison"));
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 3);
+        QString cut;
+        QVERIFY2(columnsWhole(table, &cut), qPrintable(cut));
+        QVERIFY(!table->verticalScrollBar()->isVisible());
+        QVERIFY(table->visibleRegion().boundingRect().height() >= table->height() - 2);
+
+        QAction* runs = w.runsDock()->toggleViewAction();
+        auto* toolbar = w.findChild<QToolBar*>(QStringLiteral("runToolbar"));
+        QVERIFY(toolbar->actions().contains(runs));
+        QCOMPARE(runs->iconText(), QStringLiteral("Runs"));
+        runs->trigger();
+        QVERIFY(w.runsDock()->isVisible());
+        QCOMPARE(w.runHistory()->rowCount(), 1);
+        forget(s);
         w.setWindowModified(false);
     }
 };

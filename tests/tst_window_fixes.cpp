@@ -215,6 +215,8 @@ private slots:
         // The Runs list opened beside the step decisions gets the width its columns need (at
         // most half the window, and what the decisions leave): it was a narrow strip that cut
         // every cell.
+        QVERIFY(w.runsDock()->isHidden());  // opened when asked
+        w.runsDock()->toggleViewAction()->trigger();
         QVERIFY(w.runsDock()->isVisible());
         auto* decisionsDock = qobject_cast<QDockWidget*>(w.decisions()->parentWidget());
         QVERIFY(decisionsDock != nullptr && decisionsDock->isVisible());

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 #include "style/palette_colors.h"
 
@@ -132,6 +133,8 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
          tr("Jain's fairness index over the clients' accepted counts: (\u03a3x)\u00b2 / "
             "(n \u00b7 \u03a3x\u00b2). 1 when every client got as much, 1/n when one client "
             "got everything.")});
+    // Too narrow for every column, the algorithm's name is cut first (the names stay whole).
+    panel::setYieldingColumn(table_, kType);
     layout->addWidget(table_, 1);
 }
 
@@ -189,8 +192,19 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             }
         }
     }
+    // The error columns only when there were errors (in this run or the baseline): the
+    // accounting line above says "errors 0", and the room goes to the names.
+    bool errors = false;
+    for (const LimiterSnapshot& s : run.limiters) {
+        const BaselineLimiter* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
+        errors = errors || s.errors > 0 || (b != nullptr && b->errors > 0);
+    }
+    for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
+        table_->setColumnHidden(c, !errors);
     plainText_ = lines_.join(QLatin1Char('\n'));
     renderAccounting();
+    panel::refitColumns(table_);
+    panel::showAllRows(table_);  // the comparison tab scrolls as a whole
 }
 
 QString ComparisonTable::accountingLine(const LimiterSnapshot& s, bool holds,

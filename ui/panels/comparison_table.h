@@ -16,8 +16,9 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 // Side-by-side comparison: one row per limiter with fired, accepted, rejected, errors, the
-// errors let through / refused by its on_error policy, accepted %, p50 and p99 latency (ms),
-// Jain fairness; and above it the exact-accounting line
+// errors let through / refused by its on_error policy (the three error columns shown when
+// there were errors), accepted %, p50 and p99 latency (ms), Jain fairness, every row shown and
+// the columns as wide as their texts; and above it the exact-accounting line
 // "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold),
 // followed by "(errors X let through, Y refused by on_error P)" when the policy acted.
 // With a baseline (setBaseline: "compare with…"), each limiter's row is followed by the

@@ -1,17 +1,14 @@
 #include "run/run_view.h"
 
 #include <QScrollArea>
-#include <QSplitter>
 #include <QVBoxLayout>
 #include <utility>
 
 #include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
-#include "panels/client_table.h"
 #include "panels/comparison_table.h"
+#include "panels/comparison_view.h"
 #include "panels/disagreement_table.h"
-#include "panels/latency_chart.h"
-#include "panels/redis_cost_view.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
 
@@ -37,7 +34,7 @@ RunView::RunView(RunController* controller, QWidget* parent)
     connect(controller_, &RunController::stateFailed, this,
             [this](int i, const QString& message) { state_->showError(i, message); });
     connect(controller_, &RunController::costReady, this,
-            [this](const RunCost& cost) { cost_->updateCost(cost, limiterNames_); });
+            [this](const RunCost& cost) { compare_->updateCost(cost, limiterNames_); });
     // The key tree costs Redis reads and UI time with many keys: read only while it is shown.
     connect(this, &QTabWidget::currentChanged, this,
             [this] { controller_->setKeyListing(currentWidget() == state_); });
@@ -51,18 +48,12 @@ void RunView::buildTabs() {
     scroll->setWidget(timelineHost);
     addTab(scroll, tr("Timelines"));
 
-    auto* compare = new QSplitter(Qt::Vertical, this);
-    comparison_ = new ComparisonTable(compare);
-    disagreements_ = new DisagreementTable(compare);
-    connect(disagreements_, &DisagreementTable::pairChosen, this, [this](int a, int b) {
+    compare_ = new ComparisonView(this);
+    connect(compare_->disagreements(), &DisagreementTable::pairChosen, this, [this](int a, int b) {
         markedPair_ = {a, b};
         markDisagreements();
     });
-    cost_ = new RedisCostView(compare);
-    auto* lower = new QSplitter(Qt::Horizontal, compare);
-    clients_ = new ClientTable(lower);
-    latency_ = new LatencyChart(lower);
-    addTab(compare, tr("Comparison"));
+    addTab(compare_, tr("Comparison"));
 
     state_ = new StatePanel(this);
     addTab(state_, tr("Redis state"));
@@ -116,6 +107,14 @@ void RunView::previewScenario(const Scenario& scenario) {
         showScenario(scenario);
 }
 
+ComparisonTable* RunView::comparison() const {
+    return compare_->table();
+}
+
+DisagreementTable* RunView::disagreements() const {
+    return compare_->disagreements();
+}
+
 void RunView::setPaused(bool paused) {
     paused_ = paused;
     axis_->setFollowing(!paused);  // paused: zoom with the wheel, pan by dragging
@@ -134,12 +133,12 @@ void RunView::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     baseline_ = std::move(baseline);
     for (TimelineChart* chart : std::as_const(timelines_))
         chart->setBaseline(baseline_);
-    comparison_->setBaseline(baseline_);
-    comparison_->updateFrom(last_);
+    compare_->setBaseline(baseline_);
+    compare_->table()->updateFrom(last_);
 }
 
 void RunView::clearCost() {
-    cost_->clear();
+    compare_->clearCost();
 }
 
 void RunView::markLimiterChange(int index, StateChange change) {
@@ -211,11 +210,8 @@ void RunView::drawSnapshot(const RunSnapshot& snapshot) {
         timelines_[i]->updateFrom(snapshot, i,
                                   state == latestStates_.cend() ? nullptr : &state.value());
     }
-    comparison_->updateFrom(snapshot);
-    disagreements_->updateFrom(snapshot);
+    compare_->updateFrom(snapshot);
     markDisagreements();
-    clients_->updateFrom(snapshot);
-    latency_->updateFrom(snapshot);
 }
 
 // The chosen pair's disagreements on both of its timelines (each names the other); the others'

@@ -16,23 +16,22 @@ class QVBoxLayout;
 
 namespace ratelab {
 
-class ClientTable;
 class ComparisonTable;
+class ComparisonView;
 class DisagreementTable;
-class LatencyChart;
-class RedisCostView;
 class RunController;
 class StatePanel;
 class TimeAxis;
 class TimelineChart;
 
 // The window's live views of a run, as tabs: the timelines (one per limiter, all bound to one
-// TimeAxis), the comparison (the side-by-side table, Redis's own cost, the clients and the
-// latency) and the limiters' Redis keys. It takes what the RunController reports and hands it
-// to every view: each snapshot to the timelines and the tables, the limiters' state readings
-// to their timelines (every one, in order) and key listings to the state panel, a step's
-// decisions as markers, the admitted bursts once a run ends. Paused, it holds the newest
-// snapshot back and draws it on resume. The window adds tabs of its own after these.
+// TimeAxis), the comparison (ComparisonView: a chart per measure across the limiters, the
+// side-by-side table, Redis's own cost, the clients and the latency) and the limiters' Redis keys.
+// It takes what the RunController reports and hands it to every view: each snapshot to the
+// timelines and the tables, the limiters' state readings to their timelines (every one, in order)
+// and key listings to the state panel, a step's decisions as markers, the admitted bursts once a
+// run ends. Paused, it holds the newest snapshot back and draws it on resume. The window adds tabs
+// of its own after these.
 class RunView : public QTabWidget {
     Q_OBJECT
 
@@ -68,8 +67,9 @@ public:
     const RunSnapshot& lastSnapshot() const { return last_; }
     QVector<TimelineChart*> timelines() const { return timelines_; }
     TimeAxis* timeAxis() const { return axis_; }
-    ComparisonTable* comparison() const { return comparison_; }
-    DisagreementTable* disagreements() const { return disagreements_; }
+    ComparisonTable* comparison() const;
+    ComparisonView* comparisonView() const { return compare_; }
+    DisagreementTable* disagreements() const;
 
 signals:
     // Each snapshot's accounting, one line: per limiter fired = accepted + rejected + errors.
@@ -90,12 +90,8 @@ private:
     TimeAxis* axis_ = nullptr;
     QVBoxLayout* timelineLayout_ = nullptr;
     QVector<TimelineChart*> timelines_;
-    ComparisonTable* comparison_ = nullptr;
-    DisagreementTable* disagreements_ = nullptr;
+    ComparisonView* compare_ = nullptr;
     std::pair<int, int> markedPair_{-1, -1};  // the pair whose disagreements are marked
-    RedisCostView* cost_ = nullptr;
-    ClientTable* clients_ = nullptr;
-    LatencyChart* latency_ = nullptr;
     StatePanel* state_ = nullptr;
     QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order
     RunSnapshot last_;

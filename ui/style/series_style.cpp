@@ -39,6 +39,23 @@ QBrush areaBrush(const QColor& color, bool hatched) {
     return QBrush(color, hatched ? Qt::BDiagPattern : Qt::SolidPattern);
 }
 
+QPen limiterPen(int index, bool dark, qreal width) {
+    using namespace okabe_ito;
+    // The set's colours that read on either background, in an order that keeps neighbours
+    // apart; yellow only on dark, where the blue is too dark to read.
+    static constexpr QRgb kLight[kLimiterPens] = {kBlue,          kOrange,  kBluishGreen,
+                                                  kReddishPurple, kSkyBlue, 0x000000};
+    static constexpr QRgb kDark[kLimiterPens] = {kSkyBlue,       kOrange, kBluishGreen,
+                                                 kReddishPurple, kYellow, 0xf0f0f0};
+    static constexpr Qt::PenStyle kStyles[kLimiterPens] = {Qt::SolidLine,      Qt::DashLine,
+                                                           Qt::DotLine,        Qt::DashDotLine,
+                                                           Qt::DashDotDotLine, Qt::SolidLine};
+    const int i = ((index % kLimiterPens) + kLimiterPens) % kLimiterPens;
+    QPen pen = seriesPen(QColor(dark ? kDark[i] : kLight[i]), width, kStyles[i]);
+    pen.setCapStyle(Qt::RoundCap);  // dots stay dots
+    return pen;
+}
+
 QPen seriesPen(const QColor& color, qreal width, Qt::PenStyle style) {
     QPen pen{color};
     pen.setWidthF(width);

@@ -36,6 +36,12 @@ constexpr double kDecisionContrast = 3.0;
 // from the solid fills beside it whatever their lightness).
 QBrush areaBrush(const QColor& color, bool hatched = false);
 
+// The line of the limiter at `index` where several share one chart (the comparison's
+// accepted-over-time chart): a colour of the Okabe–Ito set and a dash pattern of its own, so
+// that the lines stay apart in grayscale too; the cycle repeats after kLimiterPens.
+QPen limiterPen(int index, bool dark, qreal width = 2.0);
+constexpr int kLimiterPens = 6;
+
 // A series pen: flat caps and mitred joins, so that steps stay sharp.
 QPen seriesPen(const QColor& color, qreal width = 1.5, Qt::PenStyle style = Qt::SolidLine);
 

@@ -352,6 +352,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    fitEditorsDock();
+}
+
+// In a narrow window the editors keep at most kEditorsShare of the width (or the least they
+// need), so that the charts and tables keep the rest: at 1024 px the comparison's columns read
+// whole. A wider window leaves the dock as the user sized it.
+void MainWindow::fitEditorsDock() {
+    if (editorsDock_ == nullptr || editorsDock_->isHidden() || editorsDock_->isFloating())
+        return;
+    const int most =
+        std::max(editorsDock_->minimumSizeHint().width(), int(double(width()) * kEditorsShare));
+    if (editorsDock_->width() > most)
+        resizeDocks({editorsDock_}, {most}, Qt::Horizontal);
+}
+
 // The [*] mark and the document's modified flag are one: setWindowModified clears or sets it.
 void MainWindow::changeEvent(QEvent* event) {
     if (event->type() == QEvent::ModifiedChange && document_ != nullptr)

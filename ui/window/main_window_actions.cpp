@@ -195,6 +195,7 @@ void MainWindow::buildActions() {
     view->addAction(editorsDock_->toggleViewAction());
     view->addAction(decisionsDock_->toggleViewAction());
     buildHistory(view);
+    tools->addAction(runsDock_->toggleViewAction());  // "Runs": the list opens when asked
     buildHelpMenu();
 }
 

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 #include "scenario/scenario_json.h"
 
@@ -220,6 +221,7 @@ void RunHistory::showRuns() {
             table_->item(row, c)->setToolTip(perLimiter);
         table_->item(row, kScenario)->setToolTip(scenarioText(r.scenario));
     }
+    panel::refitColumns(table_);
 }
 
 void RunHistory::updateActions() {
