@@ -64,9 +64,11 @@ public:
     void setDisagreements(const QVector<qint64>& perBucket, const QString& other);
     QScatterSeries* disagreementSeries() const { return disagree_; }
 
-    // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
-    // back to the normal look (the theme).
+    // For a projector: thicker lines, larger title, axis labels and notes in the chart (window
+    // counts, the admitted burst, markers), no titles on the time and request axes (the right
+    // axis keeps its own); false goes back to the normal look, fonts and all.
     void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
 
     void setWindowSeconds(double seconds);  // default 30
     // The planned run's duration, known before the first snapshot (snapshots carry it too).
@@ -151,6 +153,13 @@ private:
     bool following_ = true;
     double windowSeconds_ = 30;
     bool dark_ = false;
+    bool presentation_ = false;
+    // The chart theme's fonts, which the normal look goes back to (setTheme with the theme in
+    // use changes nothing, so leaving presentation mode cannot count on it).
+    struct {
+        QFont legend;
+        QFont labels;
+    } themeFonts_;
 
     QChart* chart_ = nullptr;  // made and owned by QChartView
     QValueAxis* axisX_ = nullptr;

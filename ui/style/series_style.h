@@ -28,6 +28,9 @@ struct SeriesColors {
 };
 SeriesColors seriesColors(bool dark);
 
+// Presentation mode's scale (for a projector): fonts everywhere, the lines and texts of charts.
+constexpr double kPresentationScale = 1.5;
+
 // The least luminance contrast between the accepted and the rejected fill (3:1, WCAG's
 // minimum for graphical objects).
 constexpr double kDecisionContrast = 3.0;
