@@ -78,6 +78,7 @@ private slots:
     void limitSeries();
     void themeFollowsPalette();
     void liveConfigChange();
+    void renameRetitles();
     void decisionsStack_data();
     void decisionsStack();
     void hiddenTabCatchesUpWhenShown();
@@ -243,6 +244,31 @@ void TestTimelineSeries::liveConfigChange() {
     const QStringList texts = drawnTexts(chart);
     QVERIFY2(texts.contains(QStringLiteral("rate 10 \u2192 30: config changed")),
              qPrintable(texts.join(QLatin1Char('|'))));
+}
+
+// A limiter renamed mid-run kept its old name in the chart title. The title now names it as it
+// is; the rename alone changes no limit (no marker of the chart's own: the window marks it).
+void TestTimelineSeries::renameRetitles() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    QVERIFY(chart.titleText().contains(QStringLiteral("<b>api</b>")));
+    spec.name = QStringLiteral("api-v2");
+    chart.updateFrom(makeRun(spec, 100, 4000), 0, nullptr);
+    QVERIFY2(chart.titleText().contains(QStringLiteral("<b>api-v2</b>")),
+             qPrintable(chart.titleText()));
+    QCOMPARE(chart.model().spec().name, QStringLiteral("api-v2"));
+    QVERIFY(chart.model().markers().isEmpty());
+    // Renamed and changed at once: the change is marked.
+    spec.name = QStringLiteral("api-v3");
+    spec.rate = 20;
+    chart.updateFrom(makeRun(spec, 100, 5000), 0, nullptr);
+    QVERIFY(chart.titleText().contains(QStringLiteral("<b>api-v3</b>")));
+    QCOMPARE(chart.model().markers().size(), 1);
+    QCOMPARE(chart.model().markers().first().label, QStringLiteral("rate 10 \u2192 20"));
+    QCOMPARE(chart.limitSeries()->points().last().y(), 2.0);
 }
 
 void TestTimelineSeries::decisionsStack_data() {
