@@ -51,7 +51,7 @@ QString TimelineChart::durationText(qint64 ms) {
 
 TimelineChart::TimelineChart(QWidget* parent)
     : QChartView(parent), chart_(chart()), overlay_(chart_) {
-    chart_->setMargins(QMargins(6, 2, 6, 2));
+    chart_->setMargins(QMargins(kChartMargin, kChartMarginV, kChartMargin, kChartMarginV));
     chart_->legend()->setAlignment(Qt::AlignBottom);
     axisX_ = addAxis(Qt::AlignBottom, tr("run time (s)"));
     axisY_ = addAxis(Qt::AlignLeft, tr("requests"));
@@ -94,6 +94,7 @@ TimelineChart::TimelineChart(QWidget* parent)
             refresh();
         else
             layoutOverlay();
+        reportPlot();  // the timelines' plots line up
     });
     ownAxis_ = new TimeAxis(this);
     bindAxis(ownAxis_);

@@ -29,8 +29,9 @@ class TimeAxis;
 // X is run time in seconds. While following, the axis shows the whole planned run [0, duration]
 // from before the start to after the end (the last `windowSeconds` only when the duration is
 // unknown); when not following (paused), the mouse wheel zooms and dragging pans, and the
-// timelines bound to one TimeAxis zoom, pan and pause together. Redraws use QXYSeries::replace
-// with a bounded number of points per series.
+// timelines bound to one TimeAxis zoom, pan and pause together; their plots line up (one second
+// at one x, with a permits axis on the right or without). Redraws use QXYSeries::replace with a
+// bounded number of points per series.
 //
 // The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
 // view owns the series, follows the palette and handles zoom and pan.
@@ -147,6 +148,8 @@ private:
     void showFollowing(bool following);
     void applyFollowing(bool following);
     void applyAxisRange(double lo, double hi);
+    void reportPlot();
+    void alignPlot(int left, int right);
     QLineSeries* tokenSegment(int i);
 
     TimelineModel model_;
@@ -190,6 +193,15 @@ private:
     // What is drawn now.
     QVector<TimelineModel::Band> bands_;
     QVector<TimelineModel::Span> spans_;
+
+    // The chart's margins around its plot, and what is added to line the plot up with the other
+    // charts of the axis (the room their axes take).
+    static constexpr int kChartMargin = 6;
+    static constexpr int kChartMarginV = 2;
+    int naturalLeft_ = 0;  // the room left and right of the plot without padding
+    int naturalRight_ = 0;
+    int padLeft_ = 0;
+    int padRight_ = 0;
 
     TimeAxis* ownAxis_ = nullptr;  // a child: the axis while no shared one is bound
     TimeAxis* axis_ = nullptr;     // ownAxis_ or the shared axis
