@@ -143,6 +143,30 @@ private slots:
         w.setWindowModified(false);
     }
 
+    // The reason Start is disabled went stale: it said got "a" while the field held "abc"
+    // (it was updated only when the limiters' validity flipped). It follows the typing.
+    void startReasonFollowsTyping() {
+        MainWindow w;
+        w.show();
+        w.setScenario(threeBuckets(10));
+        QLineEdit* rate =
+            w.findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QStringLiteral("rate"));
+        rate->setFocus();
+        rate->selectAll();
+        QTest::keyClicks(rate, QStringLiteral("a"));
+        QVERIFY2(w.startBlockedText().contains(QStringLiteral("\"a\"")),
+                 qPrintable(w.startBlockedText()));
+        QTest::keyClicks(rate, QStringLiteral("bc"));
+        QVERIFY2(w.startBlockedText().contains(QStringLiteral("\"abc\"")),
+                 qPrintable(w.startBlockedText()));
+        QVERIFY(!w.startAction()->isEnabled());
+        rate->selectAll();
+        QTest::keyClicks(rate, QStringLiteral("20"));
+        QVERIFY2(!w.startBlockedText().contains(QStringLiteral("rate")),
+                 qPrintable(w.startBlockedText()));
+        w.setWindowModified(false);
+    }
+
     // At 1024 x 700 the comparison read "dem…" and "Rejecte" in two and a half rows, and the
     // Runs list opened by itself after the run, taking a quarter of the height. Now every name,
     // header and row of the table reads whole beside the scenario dock, and the list opens when

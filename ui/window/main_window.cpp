@@ -45,6 +45,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(connection_, &ConnectionBar::targetLost, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
+    // The reason Start is blocked follows the text as typed, not only validity flips.
+    connect(limiters_, &LimiterListEditor::errorChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
     const auto markModified = [this] { document_->setModified(true); };
