@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QListWidget>
@@ -164,6 +165,27 @@ private slots:
         QTest::keyClicks(rate, QStringLiteral("20"));
         QVERIFY2(!w.startBlockedText().contains(QStringLiteral("rate")),
                  qPrintable(w.startBlockedText()));
+        w.setWindowModified(false);
+    }
+
+    // After File → New the status line still showed the previous run's accounting. Another
+    // scenario now starts with an empty status line and comparison (the Runs list keeps it).
+    void newScenarioForgetsTheRun() {
+        MainWindow w;
+        w.show();
+        connectToFixture(w);
+        const Scenario s = threeKinds();
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        w.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        auto* status = w.findChild<QLabel*>(QStringLiteral("accountingLine"));
+        QVERIFY(status->text().contains(s.limiters[0].name));
+        QVERIFY(w.document()->newScenario());
+        QCOMPARE(status->text(), QString());
+        QCOMPARE(w.comparison()->row(0), QStringList());
+        QCOMPARE(w.runHistory()->rowCount(), 1);
+        forget(s);
         w.setWindowModified(false);
     }
 

@@ -141,6 +141,15 @@ void RunView::clearCost() {
     compare_->clearCost();
 }
 
+void RunView::forgetRun() {
+    last_ = RunSnapshot();
+    snapshotHeld_ = false;
+    limiterNames_.clear();
+    compare_->clearCost();
+    compare_->updateFrom(last_);
+    emit accountingChanged(QString());
+}
+
 void RunView::markLimiterChange(int index, StateChange change) {
     if (index < 0 || index >= timelines_.size())
         return;

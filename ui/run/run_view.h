@@ -63,6 +63,9 @@ public:
     void markLimiterChange(int index, StateChange change);
     // A run starts: Redis's cost of the previous one goes.
     void clearCost();
+    // Another scenario (File → New, Open, an example): the last run's figures go from the
+    // comparison and the accounting line (the Runs list keeps the run).
+    void forgetRun();
 
     const RunSnapshot& lastSnapshot() const { return last_; }
     QVector<TimelineChart*> timelines() const { return timelines_; }

@@ -263,6 +263,8 @@ void MainWindow::setScenario(const Scenario& scenario) {
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     runView_->showScenario(scenario);
+    if (!controller_->running())
+        runView_->forgetRun();  // the status line and the comparison were the last run's
     decisions_->clear();
     stepText_.clear();
     document_->setName(scenario.name);
