@@ -189,6 +189,44 @@ private slots:
         w.setWindowModified(false);
     }
 
+    void stopFollowsThePausedRun_data() {
+        QTest::addColumn<bool>("pauseDuringRun");
+        QTest::newRow("paused during the run") << true;
+        QTest::newRow("paused after it ended") << false;
+    }
+
+    // Paused, Stop stays enabled exactly while a run is under way: a real clock's run ends
+    // behind the paused view and disables it; Pause after the end does not enable it.
+    void stopFollowsThePausedRun() {
+        QFETCH(bool, pauseDuringRun);
+        MainWindow w;
+        w.show();
+        connectToFixture(w);
+        Scenario s = threeKinds();
+        s.traffic.durationS = 1;
+        s.traffic.clock.isVirtual = false;
+        w.setScenario(s);
+        auto* pause = w.findChild<QAction*>(QStringLiteral("pauseView"));
+        auto* stop = w.findChild<QAction*>(QStringLiteral("stop"));
+        QSignalSpy started(w.controller(), &RunController::started);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        w.startAction()->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        if (pauseDuringRun) {
+            pause->trigger();
+            QVERIFY(stop->isEnabled());
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        if (!pauseDuringRun)
+            pause->trigger();
+        QVERIFY(pause->isChecked());
+        QVERIFY(!stop->isEnabled());
+        pause->trigger();
+        QVERIFY(!stop->isEnabled());
+        forget(s);
+        w.setWindowModified(false);
+    }
+
     // At 1024 x 700 the comparison read "dem…" and "Rejecte" in two and a half rows, and the
     // Runs list opened by itself after the run, taking a quarter of the height. Now every name,
     // header and row of the table reads whole beside the scenario dock, and the list opens when
