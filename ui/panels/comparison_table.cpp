@@ -38,8 +38,8 @@ QString runIdOf(const RunSnapshot& run) {
     return id;
 }
 
-// A latency percentile cell. A virtual clock decides each request at its scheduled time without
-// waiting for Redis: every latency is 0, and the cell says why.
+// A latency percentile cell. A virtual clock run as fast as possible decides each request at its
+// scheduled time without waiting for Redis: every latency is 0, and the cell says why.
 QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile) {
     if (latency.total == 0)
         return panel::dash();
@@ -124,10 +124,11 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
             "(counted in Errors, not in Rejected)."),
          tr("Accepted / Fired \u00d7 100."),
          tr("Median time per script call (each wait-mode retry is one call), from the "
-            "request's scheduled send time to this limiter's reply, in ms. A virtual clock "
-            "decides at the scheduled time: 0 (virtual). Wait mode: not the wait, see the Clients "
-            "tab "
-            "and the latency histogram for that."),
+            "request's scheduled send time to this limiter's reply, in ms. A virtual clock at a "
+            "speed measures it on the run's clock (the time on the wall times the speed); as "
+            "fast as possible it decides at the scheduled time, with nothing to measure: "
+            "0 (virtual). Wait mode: not the wait, see the Clients tab and the latency "
+            "histogram for that."),
          tr("99th percentile of the same time per script call, in ms (1 call in 100 took "
             "longer)."),
          tr("Jain's fairness index over the clients' accepted counts: (\u03a3x)\u00b2 / "
@@ -187,8 +188,9 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             for (int c : {kP50, kP99}) {
                 table_->item(rowOf(i), c)
                     ->setToolTip(
-                        tr("A virtual clock decides each request at its scheduled time without "
-                           "waiting for Redis: there is no latency to measure."));
+                        tr("A virtual clock as fast as possible decides each request at its "
+                           "scheduled time without waiting for Redis: there is no latency to "
+                           "measure."));
             }
         }
     }
