@@ -14,6 +14,41 @@ namespace {
 constexpr int kMeasuredRows = 100;
 const char kFitterName[] = "columnFitter";
 
+// What each shown column needs to show its header and its first cells whole (0 if hidden).
+QVector<int> columnNeeds(const QTableWidget* table) {
+    const int columns = table->columnCount();
+    QVector<int> need(columns, 0);
+    const QFontMetrics cells = table->fontMetrics();
+    const QHeaderView* header = table->horizontalHeader();
+    const QFontMetrics heads = header->fontMetrics();
+    // The style's own text margins (an item's: the focus frame's and 1 on each side; a
+    // header section's), and a pixel to spare.
+    const QStyle* style = table->style();
+    const int margin = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 1;
+    const int headerMargin = 2 * style->pixelMetric(QStyle::PM_HeaderMargin) + 2;
+    const int sortRoom = table->isSortingEnabled() ? heads.height() + 4 : 0;
+    const int rows = std::min(table->rowCount(), kMeasuredRows);
+    for (int c = 0; c < columns; ++c) {
+        if (table->isColumnHidden(c))
+            continue;
+        if (const QTableWidgetItem* item = table->horizontalHeaderItem(c))
+            need[c] = heads.horizontalAdvance(item->text()) + headerMargin + sortRoom;
+        for (int r = 0; r < rows; ++r) {
+            if (const QTableWidgetItem* item = table->item(r, c)) {
+                // An item's font (italic, say) on the table's, as the view draws it.
+                const QVariant own = item->data(Qt::FontRole);
+                const int width = own.isValid()
+                                      ? QFontMetrics(own.value<QFont>().resolve(table->font()))
+                                            .horizontalAdvance(item->text())
+                                      : cells.horizontalAdvance(item->text());
+                need[c] = std::max(need[c], width + margin);
+            }
+        }
+        need[c] = std::max(need[c], header->minimumSectionSize());
+    }
+    return need;
+}
+
 class ColumnFitter : public QObject {
 public:
     ColumnFitter(QTableWidget* table, int stretchColumn)
@@ -35,36 +70,9 @@ public:
     }
 
     void fit() {
-        const int columns = table_->columnCount();
-        QVector<int> need(columns, 0);
-        const QFontMetrics cells = table_->fontMetrics();
+        const QVector<int> need = columnNeeds(table_);
+        const int columns = int(need.size());
         QHeaderView* header = table_->horizontalHeader();
-        const QFontMetrics heads = header->fontMetrics();
-        // The style's own text margins (an item's: the focus frame's and 1 on each side; a
-        // header section's), and a pixel to spare.
-        const QStyle* style = table_->style();
-        const int margin = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 1;
-        const int headerMargin = 2 * style->pixelMetric(QStyle::PM_HeaderMargin) + 2;
-        const int sortRoom = table_->isSortingEnabled() ? heads.height() + 4 : 0;
-        const int rows = std::min(table_->rowCount(), kMeasuredRows);
-        for (int c = 0; c < columns; ++c) {
-            if (table_->isColumnHidden(c))
-                continue;
-            if (const QTableWidgetItem* item = table_->horizontalHeaderItem(c))
-                need[c] = heads.horizontalAdvance(item->text()) + headerMargin + sortRoom;
-            for (int r = 0; r < rows; ++r) {
-                if (const QTableWidgetItem* item = table_->item(r, c)) {
-                    // An item's font (italic, say) on the table's, as the view draws it.
-                    const QVariant own = item->data(Qt::FontRole);
-                    const int width = own.isValid()
-                                          ? QFontMetrics(own.value<QFont>().resolve(table_->font()))
-                                                .horizontalAdvance(item->text())
-                                          : cells.horizontalAdvance(item->text());
-                    need[c] = std::max(need[c], width + margin);
-                }
-            }
-            need[c] = std::max(need[c], header->minimumSectionSize());
-        }
         const int available = table_->viewport()->width();
         if (available <= 0 || (need == lastNeed_ && available == lastWidth_))
             return;
@@ -195,6 +203,11 @@ void setYieldingColumn(QTableWidget* table, int column) {
         fitter->setYielding(column);
         fitter->fit();
     }
+}
+
+int contentsWidth(const QTableWidget* table) {
+    const QVector<int> need = columnNeeds(table);
+    return std::accumulate(need.begin(), need.end(), 0);
 }
 
 void showAllRows(QTableWidget* table) {

@@ -17,6 +17,9 @@ void fitColumnsToContents(QTableWidget* table, int stretchColumn = -1);
 void setYieldingColumn(QTableWidget* table, int column);
 void refitColumns(QTableWidget* table);
 
+// The width the shown columns need to read whole (their headers and first cells).
+int contentsWidth(const QTableWidget* table);
+
 // A table as tall as its header and rows, without a scroll bar of its own (for a few rows in
 // a view that scrolls as a whole); called again when the rows change.
 void showAllRows(QTableWidget* table);
