@@ -86,7 +86,10 @@ void RunView::showScenario(const Scenario& scenario) {
             timelineLayout_->addWidget(chart);
             timelines_.push_back(chart);
         }
-        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, 0);
+        // A virtual clock's start is known before the run: calendar windows fall where they
+        // will (a start at .900 s puts the first boundary at 0.1 s, not 1 s).
+        const qint64 start = scenario.traffic.clock.isVirtual ? scenario.traffic.clock.startMs : 0;
+        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, start);
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
         // A virtual clock repeats every decision: a click explains the request there.
         chart->setExplainable(scenario.traffic.clock.isVirtual);
