@@ -1,10 +1,12 @@
-// The window's files and connection (offscreen): "Discard" at quit discards.
+// The window's files and connection (offscreen): `ratelab FILE.json` opens that scenario,
+// "Discard" at quit discards, and the connection bar.
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QProcess>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -15,6 +17,7 @@
 #include "scenario/scenario.h"
 #include "support/test_files.h"
 #include "window/main_window.h"
+#include "window/window_arguments.h"
 
 using namespace ratelab;
 
@@ -84,6 +87,80 @@ private slots:
                  qPrintable(next.windowTitle()));
         QCOMPARE(next.currentScenario()->limiters.value(0).rate, 7);
         next.setWindowModified(false);
+    }
+
+    void windowArguments_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("error");
+        const QString p = QStringLiteral("ratelab");
+        QTest::newRow("none") << QStringList{p} << false << QString() << QString();
+        QTest::newRow("a file") << QStringList{p, QStringLiteral("a.json")} << false
+                                << QStringLiteral("a.json") << QString();
+        QTest::newRow("presentation and a file")
+            << QStringList{p, QStringLiteral("--presentation"), QStringLiteral("B.JSON")} << true
+            << QStringLiteral("B.JSON") << QString();
+        QTest::newRow("two files")
+            << QStringList{p, QStringLiteral("a.json"), QStringLiteral("b.json")} << false
+            << QStringLiteral("a.json") << QStringLiteral("one scenario file at a time");
+        QTest::newRow("something else")
+            << QStringList{p, QStringLiteral("a.json"), QStringLiteral("--fast")} << false
+            << QStringLiteral("a.json") << QStringLiteral("unknown argument \"--fast\"");
+    }
+
+    void windowArguments() {
+        QFETCH(QStringList, arguments);
+        QFETCH(bool, presentation);
+        QFETCH(QString, scenario);
+        QFETCH(QString, error);
+        const WindowArguments parsed = parseWindowArguments(arguments);
+        QCOMPARE(parsed.presentation, presentation);
+        QCOMPARE(parsed.scenario, scenario);
+        QVERIFY2(error.isEmpty() ? parsed.error.isEmpty() : parsed.error.contains(error),
+                 qPrintable(parsed.error));
+        QVERIFY(opensWindow(arguments.value(1)));
+        QVERIFY(!opensWindow(QStringLiteral("run")));
+        QVERIFY(!opensWindow(QStringLiteral("nonsense")));
+    }
+
+    // `ratelab FILE.json` said "unknown command". It opens the window with that scenario; a
+    // file that cannot be read says so, naming it, and exits 2 as the command line does.
+    void scenarioOnTheCommandLine() {
+        QTemporaryDir dir;
+        const QString path = writeScenario(dir, 7);
+        MainWindow w;
+        QString error;
+        QVERIFY(applyWindowArguments(w,
+                                     parseWindowArguments({QStringLiteral("ratelab"), path,
+                                                           QStringLiteral("--presentation")}),
+                                     &error));
+        QCOMPARE(w.scenarioPath(), path);
+        QVERIFY(w.presentation());
+        QVERIFY(!w.isWindowModified());
+        QCOMPARE(w.currentScenario()->limiters.value(0).rate, 7);
+
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        test::writeTestFile(broken, QByteArray("{\"name\": 3}"));
+        for (const QString& bad : {broken, dir.filePath(QStringLiteral("missing.json"))}) {
+            MainWindow other;
+            QVERIFY(!applyWindowArguments(other, parseWindowArguments({QStringLiteral("x"), bad}),
+                                          &error));
+            QVERIFY2(error.contains(bad), qPrintable(error));
+            other.setWindowModified(false);
+
+            QProcess ratelab;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+            ratelab.setProcessEnvironment(env);
+            ratelab.start(qEnvironmentVariable("RATELAB_BIN"), {bad});
+            QVERIFY(ratelab.waitForFinished(30000));
+            QCOMPARE(ratelab.exitCode(), 2);
+            const QString said = QString::fromLocal8Bit(ratelab.readAllStandardError());
+            QVERIFY2(said.contains(bad) && !said.contains(QStringLiteral("unknown command")),
+                     qPrintable(said));
+        }
+        w.setWindowModified(false);
     }
 };
 
