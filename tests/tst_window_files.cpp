@@ -1,13 +1,17 @@
 // The window's files and connection (offscreen): `ratelab FILE.json` opens that scenario,
-// "Discard" at quit discards, and the connection bar.
+// "Discard" at quit discards; the connection bar reconnects to the managed server when it is
+// chosen again, says a URL's error on a line of its own, and names the managed server's socket.
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QProcess>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -16,6 +20,7 @@
 #include "editors/limiter_list_editor.h"
 #include "scenario/scenario.h"
 #include "support/test_files.h"
+#include "window/connection_bar.h"
 #include "window/main_window.h"
 #include "window/window_arguments.h"
 
@@ -161,6 +166,67 @@ private slots:
                      qPrintable(said));
         }
         w.setWindowModified(false);
+    }
+
+    // Back from a URL that failed to "Managed local server", the old error stayed and nothing
+    // connected until Connect. Choosing the managed server connects to it at once.
+    void managedAgainReconnects() {
+        ConnectionBar bar;
+        bar.show();
+        bar.connectToRedis();
+        QTRY_VERIFY_WITH_TIMEOUT(bar.connected(), 15000);
+        auto* mode = bar.findChild<QComboBox*>(QStringLiteral("redisMode"));
+        QVERIFY(mode);
+        mode->setCurrentIndex(1);
+        emit mode->activated(1);  // as the user's choice
+        QVERIFY(!bar.useManagedServer());
+        bar.setUrlText(QStringLiteral("redis://127.0.0.1:1"));  // nothing listens there
+        QSignalSpy lost(&bar, &ConnectionBar::targetLost);
+        bar.connectToRedis();
+        QVERIFY(lost.wait(15000));
+        QVERIFY2(bar.statusText().startsWith(QStringLiteral("not connected")),
+                 qPrintable(bar.statusText()));
+        QSignalSpy ready(&bar, &ConnectionBar::targetReady);
+        mode->setCurrentIndex(0);
+        emit mode->activated(0);
+        QVERIFY(ready.wait(15000));
+        QVERIFY(bar.connected());
+        QVERIFY2(bar.statusText().startsWith(QStringLiteral("connected · managed local server")),
+                 qPrintable(bar.statusText()));
+    }
+
+    // A URL's error sat beside the status on one line ("… out of range connected · managed
+    // local server …"): it has a line of its own now. The managed server is named by its
+    // socket, and its choice's tooltip says how to look at it with redis-cli.
+    void urlErrorApartAndSocketShown() {
+        ConnectionBar bar;
+        bar.resize(1000, bar.sizeHint().height());
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        bar.connectToRedis();
+        QTRY_VERIFY_WITH_TIMEOUT(bar.connected(), 15000);
+        const QString socket = bar.currentUrl().socketPath;
+        QVERIFY(!socket.isEmpty() && QFile::exists(socket));
+        QVERIFY2(bar.statusText().contains(socket), qPrintable(bar.statusText()));
+        auto* status = bar.findChild<QLabel*>(QStringLiteral("redisStatus"));
+        auto* mode = bar.findChild<QComboBox*>(QStringLiteral("redisMode"));
+        QVERIFY2(mode->toolTip().contains(QStringLiteral("redis-cli -s ") + socket),
+                 qPrintable(mode->toolTip()));
+        QVERIFY(mode->itemData(0, Qt::ToolTipRole).toString().contains(socket));
+
+        bar.setUseManagedServer(false);
+        bar.setUrlText(QStringLiteral("redis://127.0.0.1:99999"));
+        bar.connectToRedis();
+        auto* error = bar.findChild<QLabel*>(QStringLiteral("redisUrlError"));
+        QTRY_VERIFY(error->isVisible());
+        QVERIFY(status->isVisible());
+        QVERIFY2(error->geometry().bottom() < status->geometry().top(),
+                 qPrintable(QStringLiteral("error %1..%2, status %3..%4")
+                                .arg(error->geometry().top())
+                                .arg(error->geometry().bottom())
+                                .arg(status->geometry().top())
+                                .arg(status->geometry().bottom())));
+        QVERIFY(!status->text().contains(error->text()));
     }
 };
 
