@@ -227,6 +227,30 @@ private slots:
         w.setWindowModified(false);
     }
 
+    // Made smaller (1600 to 1024 px), the window kept its timelines as wide as before (a
+    // chart's minimum grew with its width and never came down), cut behind a scroll bar. They
+    // fit the narrower window.
+    void timelinesFitANarrowerWindow() {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setScenario(threeBuckets(30));
+        QTest::qWait(100);
+        w.resize(1024, 700);
+        QTest::qWait(100);
+        auto* scroll = qobject_cast<QAbstractScrollArea*>(w.views()->widget(0));
+        QVERIFY(scroll);
+        for (TimelineChart* chart : w.timelines()) {
+            QVERIFY2(chart->width() <= scroll->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 px in %2")
+                                    .arg(chart->width())
+                                    .arg(scroll->viewport()->width())));
+        }
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible());
+        w.setWindowModified(false);
+    }
+
     // At 1024 x 700 the comparison read "dem…" and "Rejecte" in two and a half rows, and the
     // Runs list opened by itself after the run, taking a quarter of the height. Now every name,
     // header and row of the table reads whole beside the scenario dock, and the list opens when

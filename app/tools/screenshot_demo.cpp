@@ -134,8 +134,15 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
              }
              tab(kComparison);
          }},
-        // The comparison once the run is over: its admitted bursts are measured then.
-        {300, [shot] { shot("comparison.png"); },
+        // The comparison once the run is over: its admitted bursts are measured then. The run's
+        // output folder too (scripts/screenshot.sh shows its report.html in a browser).
+        {300,
+         [&window, shot, dir] {
+             shot("comparison.png");
+             const QString folder = QDir(dir).filePath(QStringLiteral("run"));
+             if (window.saveRunFolder(1, folder))
+                 std::printf("screenshot: %s\n", qPrintable(folder));
+         },
          [&window] { return !window.controller()->running(); }},
         {500,
          [&window, tab] {

@@ -222,6 +222,16 @@ QStringList TimelineChart::spanLabels() const {
     return labels;
 }
 
+// QChartView makes its minimum size the chart's at every resize and never lowers it again; a
+// chart laid out wide once reported a minimum near that width (887 px of 1101), and the
+// timelines then stayed that wide in a narrower window, cut behind a scroll bar. Their least
+// width is their own.
+void TimelineChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    if (minimumWidth() > kMinimumWidth)
+        setMinimumWidth(kMinimumWidth);
+}
+
 void TimelineChart::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange)
         applyTheme();

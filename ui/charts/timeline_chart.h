@@ -91,6 +91,8 @@ public:
     bool following() const { return following_; }
 
     static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
+    // The least width a timeline asks for (its axes, legend and a readable plot).
+    static constexpr int kMinimumWidth = 320;
 
     // For tests and exports.
     const TimelineModel& model() const { return model_; }
@@ -122,6 +124,7 @@ signals:
 protected:
     bool viewportEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "charts/nice_axis.h"
+#include "charts/nice_scale.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
 
@@ -44,6 +45,8 @@ CumulativeChart::CumulativeChart(QWidget* parent) : QChartView(parent), chart_(c
     chart_->setTitle(tr("Accepted so far, per limiter (the grey line: requests fired)"));
     axisX_ = new QValueAxis(chart_);
     axisX_->setTitleText(tr("run time (s)"));
+    axisX_->setTickType(QValueAxis::TicksDynamic);
+    axisX_->setTickAnchor(0);
     axisY_ = new QValueAxis(chart_);
     axisY_->setTitleText(tr("requests"));
     axisY_->setLabelFormat(QStringLiteral("%.0f"));
@@ -65,6 +68,15 @@ void CumulativeChart::updateFrom(const RunSnapshot& run) {
         return;
     }
     draw();
+}
+
+// QChartView raises its minimum to the chart's at each resize and never lowers it: kept to
+// the chart's own least width, so the tab can narrow again (as TimelineChart does).
+void CumulativeChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    const int least = fontMetrics().averageCharWidth() * 40;
+    if (minimumWidth() > least)
+        setMinimumWidth(least);
 }
 
 void CumulativeChart::showEvent(QShowEvent* event) {
@@ -120,7 +132,12 @@ void CumulativeChart::draw() {
     const double duration = double(run_.durationUs) / 1e6;
     const double end =
         std::max({duration, fired_->count() > 0 ? fired_->points().last().x() : 0.0, 1.0});
+    // Ticks on round seconds, as on the timelines.
+    const double step = niceStep(end, 8);
     axisX_->setRange(0, end);
+    if (axisX_->tickInterval() != step)
+        axisX_->setTickInterval(step);
+    axisX_->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     setNiceRange(axisY_, top * 1.05);
 }
 
