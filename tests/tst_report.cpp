@@ -103,6 +103,25 @@ int countNear(const QImage& image, const QColor& color, int tolerance = 40) {
     return count;
 }
 
+// A token bucket's run of 10 s: 4 accepted and 4 rejected in every 100 ms bucket.
+RunSnapshot fourAndFour() {
+    RunSnapshot run;
+    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
+    run.bucketMs = 100;
+    run.durationUs = 10 * 1000 * 1000;
+    LimiterSnapshot limiter;
+    limiter.spec = tokenBucket(40, 1000);
+    for (int i = 0; i < 100; ++i) {
+        limiter.bucketAccepted << 4;
+        limiter.bucketRejected << 4;
+        limiter.bucketErrors << 0;
+    }
+    limiter.accepted = limiter.rejected = 400;
+    limiter.fired = 800;
+    run.limiters = {limiter};
+    return run;
+}
+
 int countNotWhite(const QImage& image) {
     int count = 0;
     for (int y = 0; y < image.height(); ++y) {
@@ -454,21 +473,7 @@ void TestReport::renderWithoutLimitersOrWithManyWindows() {
 // both were, the load unreadable): with as many rejected as accepted in every bucket, each column
 // shows the accepted fill at the bottom and as tall a rejected fill on it.
 void TestReport::renderStacksDecisions() {
-    RunSnapshot run;
-    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
-    run.bucketMs = 100;
-    run.durationUs = 10 * 1000 * 1000;
-    LimiterSnapshot limiter;
-    limiter.spec = tokenBucket(40, 1000);
-    for (int i = 0; i < 100; ++i) {
-        limiter.bucketAccepted << 4;
-        limiter.bucketRejected << 4;
-        limiter.bucketErrors << 0;
-    }
-    limiter.accepted = limiter.rejected = 400;
-    limiter.fired = 800;
-    run.limiters = {limiter};
-    const QImage image = ratelab::renderReport(run, 1200, 400);
+    const QImage image = ratelab::renderReport(fourAndFour(), 1200, 400);
     for (const int x : {400, 600, 800}) {
         int acceptedTop = image.height();
         int acceptedBottom = -1;
@@ -503,19 +508,7 @@ void TestReport::renderStacksDecisions() {
 // apart: the two fills of a column, bottom and top, differ in luminance by at least 3:1 (the
 // blue and vermillion at alpha 210 were 1.2:1).
 void TestReport::acceptedAndRejectedApartInGrayscale() {
-    RunSnapshot run;
-    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
-    run.bucketMs = 100;
-    run.durationUs = 10 * 1000 * 1000;
-    LimiterSnapshot limiter;
-    limiter.spec = tokenBucket(40, 1000);
-    for (int i = 0; i < 100; ++i) {
-        limiter.bucketAccepted << 4;
-        limiter.bucketRejected << 4;
-        limiter.bucketErrors << 0;
-    }
-    run.limiters = {limiter};
-    const QImage image = ratelab::renderReport(run, 1200, 400);
+    const QImage image = ratelab::renderReport(fourAndFour(), 1200, 400);
     // The runs of one colour longer than 20 pixels in a column, from the bottom: the accepted
     // fill, then the rejected one (the background and the grid lines are white and thin).
     QVector<QColor> fills;

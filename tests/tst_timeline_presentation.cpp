@@ -121,12 +121,7 @@ private slots:
     // one that never was: the same fonts, titles and plot area.
     void leavingGivesTheNormalLookBack() {
         QFETCH(bool, dark);
-        QPalette palette;
-        if (dark) {
-            palette.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-            palette.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-            palette.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-        }
+        const QPalette palette = dark ? darkPalette() : QPalette();
         TimelineChart was;
         TimelineChart never;
         for (TimelineChart* chart : {&was, &never}) {

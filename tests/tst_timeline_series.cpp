@@ -389,13 +389,8 @@ void TestTimelineSeries::acceptedAndRejectedApartInGrayscale_data() {
 void TestTimelineSeries::acceptedAndRejectedApartInGrayscale() {
     QFETCH(bool, dark);
     TimelineChart chart;
-    if (dark) {
-        QPalette pal;
-        pal.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
-        pal.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-        pal.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
-        chart.setPalette(pal);
-    }
+    if (dark)
+        chart.setPalette(darkPalette());
     QVERIFY(show(chart));
     const LimiterSpec spec = tokenBucket(10, 1000);
     chart.setLimiter(spec, 1, 100, kStart);

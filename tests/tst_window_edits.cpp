@@ -25,6 +25,7 @@
 #include "run/run_controller.h"
 #include "support/table_checks.h"
 #include "support/test_redis.h"
+#include "support/window_driving.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
 #include "window/run_history.h"
@@ -75,25 +76,18 @@ Scenario threeKinds() {
     return s;
 }
 
-void connectToFixture(MainWindow& w) {
-    w.connectionBar()->setUseManagedServer(false);
-    w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
-    w.connectionBar()->connectToRedis();
-    QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
+// Runs `s` in the window to its end.
+void runToEnd(MainWindow& w, const Scenario& s) {
+    w.setScenario(s);
+    QSignalSpy finished(w.controller(), &RunController::finished);
+    w.startAction()->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
 }
 
 void forget(const Scenario& s) {
     RedisConnection c(fixtureUrl());
     for (const LimiterSpec& spec : s.limiters)
         makeLimiter(spec)->reset(c);
-}
-
-// Replaces a line edit's text as a user would (select all, type, Enter).
-void retype(QLineEdit* edit, const QString& text) {
-    edit->setFocus();
-    edit->selectAll();
-    QTest::keyClicks(edit, text);
-    QTest::keyClick(edit, Qt::Key_Return);
 }
 
 }  // namespace
@@ -175,10 +169,7 @@ private slots:
         w.show();
         connectToFixture(w);
         const Scenario s = threeKinds();
-        w.setScenario(s);
-        QSignalSpy finished(w.controller(), &RunController::finished);
-        w.startAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        runToEnd(w, s);
         auto* status = w.findChild<QLabel*>(QStringLiteral("accountingLine"));
         QVERIFY(status->text().contains(s.limiters[0].name));
         QVERIFY(w.document()->newScenario());
@@ -262,10 +253,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         connectToFixture(w);
         const Scenario s = threeKinds();
-        w.setScenario(s);
-        QSignalSpy finished(w.controller(), &RunController::finished);
-        w.startAction()->trigger();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+        runToEnd(w, s);
         QVERIFY(w.runsDock()->isHidden());
         w.views()->setCurrentIndex(1);
         QCoreApplication::processEvents();

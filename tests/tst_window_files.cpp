@@ -20,25 +20,15 @@
 #include "editors/limiter_list_editor.h"
 #include "scenario/scenario.h"
 #include "support/test_files.h"
+#include "support/window_driving.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
 #include "window/window_arguments.h"
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
-
-// Clicks `button` of the next message box named `objectName` once it is shown.
-void answerMessageBox(const QString& objectName, QMessageBox::StandardButton button) {
-    QTimer::singleShot(0, qApp, [objectName, button] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (box == nullptr || box->objectName() != objectName) {
-            answerMessageBox(objectName, button);
-            return;
-        }
-        box->button(button)->click();
-    });
-}
 
 // A scenario file of one token bucket at `rate` per second named "from a file".
 QString writeScenario(const QTemporaryDir& dir, qint64 rate) {

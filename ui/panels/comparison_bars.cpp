@@ -42,17 +42,24 @@ QSize ComparisonBars::sizeHint() const {
     return {metrics.horizontalAdvance(QLatin1Char('x')) * 40, height};
 }
 
-// The title whole, or a name, a short bar and the value, whichever is wider.
-QSize ComparisonBars::minimumSizeHint() const {
+// The widest name and the widest value, in pixels.
+std::pair<int, int> ComparisonBars::widest() const {
     const QFontMetrics metrics = fontMetrics();
-    QFont bold = font();
-    bold.setBold(true);
     int names = 0;
     int texts = 0;
     for (const Bar& bar : bars_) {
         names = std::max(names, metrics.horizontalAdvance(bar.name));
         texts = std::max(texts, metrics.horizontalAdvance(bar.text));
     }
+    return {names, texts};
+}
+
+// The title whole, or a name, a short bar and the value, whichever is wider.
+QSize ComparisonBars::minimumSizeHint() const {
+    const QFontMetrics metrics = fontMetrics();
+    QFont bold = font();
+    bold.setBold(true);
+    const auto [names, texts] = widest();
     const int x = metrics.horizontalAdvance(QLatin1Char('x'));
     const int row = names + texts + 12 * x;
     return {std::max(QFontMetrics(bold).horizontalAdvance(title_) + x, row), sizeHint().height()};
@@ -63,12 +70,7 @@ ComparisonBars::Geometry ComparisonBars::geometry() const {
     Geometry g;
     g.top = int(metrics.height() * 1.5) + (note_.isEmpty() ? 0 : metrics.height());
     g.rowHeight = int(metrics.height() * 1.6);
-    int names = 0;
-    int texts = 0;
-    for (const Bar& bar : bars_) {
-        names = std::max(names, metrics.horizontalAdvance(bar.name));
-        texts = std::max(texts, metrics.horizontalAdvance(bar.text));
-    }
+    const auto [names, texts] = widest();
     // A long name gives up room (elided, whole in the tooltip) before the bars do.
     const int gap = metrics.horizontalAdvance(QLatin1Char('x'));
     g.nameWidth = std::min(names + gap / 2, width() * 2 / 5);

@@ -2,6 +2,7 @@
 
 #include <QVector>
 #include <QWidget>
+#include <utility>
 
 namespace ratelab {
 
@@ -51,6 +52,7 @@ private:
         int barSpan = 0;  // pixels of a full bar
     };
     Geometry geometry() const;
+    std::pair<int, int> widest() const;
     int rowAt(const QPoint& pos) const;
 
     QString title_;
