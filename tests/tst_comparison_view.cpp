@@ -100,6 +100,13 @@ private slots:
         QCOMPARE(bursts[0].reference, 10.0);  // 10 per 1 s
         QCOMPARE(bursts[2].reference, 10.0);
         QVERIFY(view.burstBars()->note().isEmpty());
+        // The limit's line crosses a bar, never its value: "25 in 10|00 ms" when the limit lay
+        // beyond a shorter bar.
+        for (int i = 0; i < bursts.size(); ++i) {
+            const int x = view.burstBars()->referenceX(i);
+            QVERIFY(x >= view.burstBars()->barRect(i).left());
+            QVERIFY(view.burstBars()->valueRect(i).left() > x);
+        }
         QVERIFY(bursts[0].toolTip.contains(QStringLiteral("5.500")));
     }
 

@@ -83,14 +83,38 @@ QRect ComparisonBars::barRect(int i) const {
     if (i < 0 || i >= bars_.size())
         return {};
     const Geometry g = geometry();
+    const double scale = fullScale();
+    const double share = scale > 0 ? std::clamp(bars_[i].value / scale, 0.0, 1.0) : 0.0;
+    const int y = g.top + i * g.rowHeight;
+    return {g.barLeft, y + g.rowHeight / 6, int(share * g.barSpan + 0.5), g.rowHeight * 2 / 3};
+}
+
+// The value a full bar stands for: the scale given, else the largest value or reference.
+double ComparisonBars::fullScale() const {
     double scale = scale_;
     if (scale <= 0) {
         for (const Bar& bar : bars_)
             scale = std::max({scale, bar.value, bar.reference});
     }
-    const double share = scale > 0 ? std::clamp(bars_[i].value / scale, 0.0, 1.0) : 0.0;
-    const int y = g.top + i * g.rowHeight;
-    return {g.barLeft, y + g.rowHeight / 6, int(share * g.barSpan + 0.5), g.rowHeight * 2 / 3};
+    return scale;
+}
+
+int ComparisonBars::referenceX(int i) const {
+    if (i < 0 || i >= bars_.size() || bars_[i].reference < 0)
+        return -1;
+    const double scale = fullScale();
+    if (scale <= 0)
+        return -1;
+    const Geometry g = geometry();
+    return g.barLeft + int(std::clamp(bars_[i].reference / scale, 0.0, 1.0) * g.barSpan);
+}
+
+// After the bar, or after the reference when that lies beyond the bar (not crossed by it).
+QRect ComparisonBars::valueRect(int i) const {
+    const QRect name = nameRect(i);
+    const int end = std::max(barRect(i).right(), referenceX(i));
+    const int left = end + fontMetrics().horizontalAdvance(QLatin1Char(' '));
+    return {left, name.top(), std::max(0, width() - left), name.height()};
 }
 
 QRect ComparisonBars::nameRect(int i) const {
@@ -124,28 +148,20 @@ void ComparisonBars::paintEvent(QPaintEvent*) {
                          Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(note_, Qt::ElideRight, width()));
     }
-    const Geometry g = geometry();
-    double scale = scale_;
-    if (scale <= 0) {
-        for (const Bar& bar : std::as_const(bars_))
-            scale = std::max({scale, bar.value, bar.reference});
-    }
     for (int i = 0; i < bars_.size(); ++i) {
         const Bar& bar = bars_[i];
         const QRect name = nameRect(i);
         painter.setPen(pal.color(QPalette::WindowText));
         painter.drawText(name, Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(bar.name, Qt::ElideRight, name.width()));
-        const QRect rect = barRect(i);
-        painter.fillRect(rect, colors.accepted);
-        painter.drawText(QRect(rect.right() + metrics.horizontalAdvance(QLatin1Char(' ')),
-                               name.top(), width(), name.height()),
-                         Qt::AlignLeft | Qt::AlignVCenter, bar.text);
-        if (bar.reference >= 0 && scale > 0) {
-            const int x = g.barLeft + int(std::clamp(bar.reference / scale, 0.0, 1.0) * g.barSpan);
+        painter.fillRect(barRect(i), colors.accepted);
+        const int x = referenceX(i);
+        if (x >= 0) {
             painter.setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
             painter.drawLine(x, name.top() + 1, x, name.bottom() - 1);
+            painter.setPen(pal.color(QPalette::WindowText));
         }
+        painter.drawText(valueRect(i), Qt::AlignLeft | Qt::AlignVCenter, bar.text);
     }
 }
 

@@ -32,9 +32,12 @@ public:
     const QVector<Bar>& bars() const { return bars_; }
     QString note() const { return note_; }
     QString title() const { return title_; }
-    // Where bar `i` is drawn (its full length at its value), for tests.
+    // Where bar `i` is drawn (its full length at its value), its name and its value, and the x
+    // of its reference (-1 for none); for tests.
     QRect barRect(int i) const;
     QRect nameRect(int i) const;
+    QRect valueRect(int i) const;
+    int referenceX(int i) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -53,6 +56,7 @@ private:
     };
     Geometry geometry() const;
     std::pair<int, int> widest() const;
+    double fullScale() const;
     int rowAt(const QPoint& pos) const;
 
     QString title_;
