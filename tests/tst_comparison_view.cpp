@@ -169,6 +169,13 @@ private slots:
                  "rows as tall as the font");
         QVERIFY(table->height() >= table->horizontalHeader()->height() +
                                        3 * table->verticalHeader()->defaultSectionSize());
+        // The accounting holds: the status bar says it, its lines go to the table here; broken,
+        // it shows (in red) here too.
+        QVERIFY(!view.table()->accountingShown());
+        RunSnapshot broken = threeLimiters(true);
+        broken.limiters[0].fired += 1;
+        view.updateFrom(broken);
+        QVERIFY(view.table()->accountingShown());
         for (ComparisonBars* bars : {view.acceptedBars(), view.burstBars()}) {
             for (int i = 0; i < bars->bars().size(); ++i) {
                 const QString name = bars->bars()[i].name;

@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -240,6 +241,17 @@ void ComparisonTable::renderAccounting() {
                             : line);
     }
     panel::setText(accounting_, html.join(QStringLiteral("<br>")));
+    const bool broken = std::find(red_.cbegin(), red_.cend(), true) != red_.cend();
+    accounting_->setVisible(!accountingOnlyWhenBroken_ || broken);
+}
+
+bool ComparisonTable::accountingShown() const {
+    return !accounting_->isHidden();
+}
+
+void ComparisonTable::setAccountingOnlyWhenBroken(bool only) {
+    accountingOnlyWhenBroken_ = only;
+    renderAccounting();
 }
 
 QString ComparisonTable::accountingText() const {

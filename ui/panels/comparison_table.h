@@ -30,7 +30,11 @@ class ComparisonTable : public QWidget {
 public:
     explicit ComparisonTable(QWidget* parent = nullptr);
     void updateFrom(const RunSnapshot& run);
-    QString accountingText() const;      // for tests
+    QString accountingText() const;  // for tests
+    // Shows the accounting line only while it does not hold (red): where the status bar says it
+    // already (the window's comparison tab), its rows go to the table.
+    void setAccountingOnlyWhenBroken(bool only);
+    bool accountingShown() const;
     QStringList row(int limiter) const;  // the cells' texts, for tests
     // A baseline's figures under each limiter's row (null removes them). Shown from the next
     // updateFrom.
@@ -56,6 +60,7 @@ private:
     QVector<bool> everBroken_;
     QStringList lines_;
     QVector<bool> red_;
+    bool accountingOnlyWhenBroken_ = false;
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

@@ -60,6 +60,7 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
     layout->addWidget(cumulative_);
 
     table_ = new ComparisonTable(host);
+    table_->setAccountingOnlyWhenBroken(true);  // the status bar says it; red, it shows here too
     layout->addWidget(table_);
     disagreements_ = new DisagreementTable(host);
     layout->addWidget(disagreements_);
