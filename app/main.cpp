@@ -18,12 +18,14 @@
 #include "watch_command.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
+#include "window/window_arguments.h"
 
 namespace {
 
 const char kUsage[] =
     "usage:\n"
-    "  ratelab [--presentation]     opens the window (--presentation: for a projector)\n"
+    "  ratelab [--presentation] [SCENARIO.json]\n"
+    "                opens the window (--presentation: for a projector), with the scenario\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
@@ -53,16 +55,31 @@ int main(int argc, char* argv[]) {
     sinceLaunch.start();
     const QString command = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     std::unique_ptr<QCoreApplication> app;
-    if (command.isEmpty() || command == QLatin1String("--presentation") ||
-        command == QLatin1String("--screenshots") || command == QLatin1String("--ui-bench")) {
+    if (ratelab::opensWindow(command) || command == QLatin1String("--screenshots") ||
+        command == QLatin1String("--ui-bench")) {
         QApplication gui(argc, argv);
         QCoreApplication::setOrganizationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationName(QStringLiteral("ratelab"));
         QCoreApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
         QApplication::setWindowIcon(ratelab::applicationIcon());
         QGuiApplication::setDesktopFileName(QLatin1String(ratelab::kDesktopFileName));
+        const bool tool =
+            command == QLatin1String("--screenshots") || command == QLatin1String("--ui-bench");
+        const ratelab::WindowArguments arguments =
+            tool ? ratelab::WindowArguments() : ratelab::parseWindowArguments(gui.arguments());
+        if (!arguments.error.isEmpty()) {
+            ratelab::cli::printError(arguments.error);
+            std::fputs(kUsage, stderr);
+            return ratelab::cli::kBadInput;
+        }
         ratelab::MainWindow window;
         window.resize(1600, 1000);
+        QString error;
+        if (!ratelab::applyWindowArguments(window, arguments, &error)) {
+            ratelab::cli::printError(error);  // names the file: exit 2, as on the command line
+            window.setWindowModified(false);
+            return ratelab::cli::kBadInput;
+        }
         window.show();
         ratelab::applyPresentationFlag(window, gui.arguments());
         if (command == QLatin1String("--screenshots")) {

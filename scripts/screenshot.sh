@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Runs the real ratelab window under Xvfb through a short scripted demo (its own managed local
-# Redis) and writes main.png, comparison.png, state.png, redisson.png, small-1024x700.png (the
-# smallest size the layout is made for), presentation.png, and main-dark.png and
-# redisson-dark.png (a dark palette) into the folder given.
+# Redis) and writes into the folder given: main.png (and main-gray.png, as a grayscale handout
+# shows it), state.png and redisson.png while the run goes; once it is over comparison.png, the
+# run's output folder run/ and report-html.png (its report.html as Chromium renders it), the
+# timelines and the comparison at 1024x700 (small-1024x700.png, comparison-1024x700.png, the
+# smallest size the layout is made for), in presentation mode (presentation.png,
+# presentation-comparison.png) and after leaving it (after-presentation.png), and with a dark
+# palette (main-dark.png, comparison-dark.png, redisson-dark.png).
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +14,7 @@ out=${1:?usage: scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]}
 scenario=${2:-resources/scenarios/three-limiters-live.json}
 seconds=${3:-8}
 . scripts/lib/deps.sh
-RATELAB_PACKAGES+=(xvfb xauth)
+RATELAB_PACKAGES+=(xvfb xauth chromium)
 BUILD_DIR=${BUILD_DIR:-build}
 ratelab_install_deps
 [ -x "$BUILD_DIR/bin/ratelab" ] || ratelab_build "$BUILD_DIR"
@@ -20,4 +24,15 @@ export XDG_RUNTIME_DIR=$(mktemp -d)
 unset REDIS_URL
 xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD_DIR/bin/ratelab" --screenshots "$out" \
     "$scenario" "$seconds"
+# The run's report.html as a browser shows it (headless: no display needed; --no-sandbox when
+# run as root, as in a container).
+if [ -f "$out/run/report.html" ]; then
+    sandbox=()
+    [ "$(id -u)" -ne 0 ] || sandbox=(--no-sandbox)
+    chromium --headless "${sandbox[@]}" --disable-gpu --hide-scrollbars --window-size=1280,2000 \
+        --user-data-dir="$XDG_CONFIG_HOME/chromium" \
+        --screenshot="$(realpath "$out")/report-html.png" \
+        "file://$(realpath "$out/run/report.html")" 2>/dev/null &&
+        echo "screenshot: $out/report-html.png"
+fi
 rm -rf "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"

@@ -72,6 +72,18 @@ private slots:
         QCOMPARE(table->columnWidth(0) + table->columnWidth(1) + keys, table->viewport()->width());
     }
 
+    // Every header explains itself: "Limiter" had no tooltip, beside "Key memory" and "Keys".
+    void everyHeaderExplainsItself() {
+        RedisCostView view;
+        auto* table = view.findChild<QTableWidget*>(QStringLiteral("costTable"));
+        QVERIFY(table);
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QTableWidgetItem* header = table->horizontalHeaderItem(c);
+            QVERIFY2(header->toolTip().size() > header->text().size() + 20,
+                     qPrintable(header->text()));
+        }
+    }
+
     void refusalsAreSaid() {
         RunCost c;
         c.scriptsRefusal = QStringLiteral("NOPERM this user has no permissions to run 'info'");

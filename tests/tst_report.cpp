@@ -15,6 +15,7 @@
 #include "output/summary_json.h"
 #include "report/report_renderer.h"
 #include "stats/run_snapshot.h"
+#include "style/palette_colors.h"
 #include "style/series_style.h"
 
 using ratelab::CalendarUnit;
@@ -34,15 +35,9 @@ constexpr qint64 kSecondMs = 1000;
 constexpr qint64 kMinuteMs = 60 * kSecondMs;
 constexpr qint64 kHourMs = 60 * kMinuteMs;
 
-// A series colour as the report fills it: at the style's report alpha, on white.
-QColor filledOnWhite(const QColor& color) {
-    const double a = style::seriesColors(false).reportAreaAlpha / 255.0;
-    const auto mix = [a](int c) { return int(std::lround(c * a + 255 * (1 - a))); };
-    return QColor(mix(color.red()), mix(color.green()), mix(color.blue()));
-}
-// The renderer's series colours (the light set of ui/style): accepted, rejected.
-const QColor kAcceptedColor = filledOnWhite(style::seriesColors(false).accepted);
-const QColor kRejectedColor = filledOnWhite(style::seriesColors(false).rejected);
+// The renderer's series colours (the light set of ui/style, opaque fills): accepted, rejected.
+const QColor kAcceptedColor = style::seriesColors(false).accepted;
+const QColor kRejectedColor = style::seriesColors(false).rejected;
 
 LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope = Scope::Global) {
     LimiterSpec spec;
@@ -106,6 +101,25 @@ int countNear(const QImage& image, const QColor& color, int tolerance = 40) {
         }
     }
     return count;
+}
+
+// A token bucket's run of 10 s: 4 accepted and 4 rejected in every 100 ms bucket.
+RunSnapshot fourAndFour() {
+    RunSnapshot run;
+    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
+    run.bucketMs = 100;
+    run.durationUs = 10 * 1000 * 1000;
+    LimiterSnapshot limiter;
+    limiter.spec = tokenBucket(40, 1000);
+    for (int i = 0; i < 100; ++i) {
+        limiter.bucketAccepted << 4;
+        limiter.bucketRejected << 4;
+        limiter.bucketErrors << 0;
+    }
+    limiter.accepted = limiter.rejected = 400;
+    limiter.fired = 800;
+    run.limiters = {limiter};
+    return run;
 }
 
 int countNotWhite(const QImage& image) {
@@ -188,6 +202,7 @@ private slots:
     void renderWithoutLimitersOrWithManyWindows();
     void renderStacksDecisions();
     void reportPngDecodes();
+    void acceptedAndRejectedApartInGrayscale();
     void summaryCarriesFailurePolicy_data();
     void summaryCarriesFailurePolicy();
 };
@@ -457,21 +472,7 @@ void TestReport::renderWithoutLimitersOrWithManyWindows() {
 // both were, the load unreadable): with as many rejected as accepted in every bucket, each column
 // shows the accepted fill at the bottom and as tall a rejected fill on it.
 void TestReport::renderStacksDecisions() {
-    RunSnapshot run;
-    run.startEpochMs = parseIso(QStringLiteral("2024-01-01T10:00:00Z"));
-    run.bucketMs = 100;
-    run.durationUs = 10 * 1000 * 1000;
-    LimiterSnapshot limiter;
-    limiter.spec = tokenBucket(40, 1000);
-    for (int i = 0; i < 100; ++i) {
-        limiter.bucketAccepted << 4;
-        limiter.bucketRejected << 4;
-        limiter.bucketErrors << 0;
-    }
-    limiter.accepted = limiter.rejected = 400;
-    limiter.fired = 800;
-    run.limiters = {limiter};
-    const QImage image = ratelab::renderReport(run, 1200, 400);
+    const QImage image = ratelab::renderReport(fourAndFour(), 1200, 400);
     for (const int x : {400, 600, 800}) {
         int acceptedTop = image.height();
         int acceptedBottom = -1;
@@ -500,6 +501,31 @@ void TestReport::renderStacksDecisions() {
         QVERIFY2(rejectedBottom <= acceptedTop + 2, qPrintable(where));  // on top of it
         QVERIFY2(std::abs(acceptedHeight - rejectedHeight) <= 4, qPrintable(where));
     }
+}
+
+// report.png (and report.html, which shows it) printed in grayscale keeps accepted and rejected
+// apart: the two fills of a column, bottom and top, differ in luminance by at least 3:1 (the
+// blue and vermillion at alpha 210 were 1.2:1).
+void TestReport::acceptedAndRejectedApartInGrayscale() {
+    const QImage image = ratelab::renderReport(fourAndFour(), 1200, 400);
+    // The runs of one colour longer than 20 pixels in a column, from the bottom: the accepted
+    // fill, then the rejected one (the background and the grid lines are white and thin).
+    QVector<QColor> fills;
+    QColor current;
+    int length = 0;
+    for (int y = image.height() - 1; y >= 0; --y) {
+        const QColor pixel = image.pixelColor(600, y);
+        length = pixel == current ? length + 1 : 1;
+        current = pixel;
+        if (length == 20 && pixel != QColor(Qt::white))
+            fills << pixel;
+    }
+    QVERIFY2(fills.size() >= 2, qPrintable(QString::number(fills.size())));
+    const double apart = style::contrastRatio(fills[0], fills[1]);
+    QVERIFY2(apart >= style::kDecisionContrast,
+             qPrintable(QStringLiteral("%1 / %2: %3:1")
+                            .arg(fills[0].name(), fills[1].name())
+                            .arg(apart, 0, 'f', 2)));
 }
 
 void TestReport::reportPngDecodes() {

@@ -34,6 +34,7 @@
 #include "report/output_folder.h"
 #include "run/run_controller.h"
 #include "scenario/scenario_json.h"
+#include "support/table_checks.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
@@ -81,17 +82,22 @@ LimiterSpec fixedWindow(const QString& prefix) {
     return fixed;
 }
 
+// What the Runs list shows of a run: the requests fired (each limiter decides every one), and
+// each limiter's outcomes side by side ("a / b").
 struct Totals {
-    qint64 fired = 0, accepted = 0, rejected = 0, errors = 0;
+    qint64 fired = 0;
+    QStringList accepted, rejected, errors;
 };
 
 Totals totalsOf(const RunSnapshot& run) {
     Totals t;
     for (const LimiterSnapshot& l : run.limiters) {
-        t.fired += l.fired;
-        t.accepted += l.accepted;
-        t.rejected += l.rejected;
-        t.errors += l.errors;
+        if (t.fired != 0 && l.fired != t.fired)
+            qWarning("limiters fired %lld and %lld", t.fired, l.fired);
+        t.fired = std::max(t.fired, l.fired);
+        t.accepted << panel::count(l.accepted);
+        t.rejected << panel::count(l.rejected);
+        t.errors << panel::count(l.errors);
     }
     return t;
 }
@@ -207,7 +213,9 @@ private slots:
         QVERIFY(window_->runsDock()->isHidden());
         const RunSnapshot first = run(historyScenario(bucket_, fixed_));
         QVERIFY(first.finished && !first.stoppedEarly);
-        QVERIFY(window_->runsDock()->isVisible());  // the first run shows the list
+        QVERIFY(window_->runsDock()->isHidden());  // the list opens when asked
+        window_->runsDock()->toggleViewAction()->trigger();
+        QVERIFY(window_->runsDock()->isVisible());
         Scenario faster = historyScenario(bucket_, fixed_);
         faster.traffic.shape.rate = 80;
         const RunSnapshot second = run(faster);
@@ -218,14 +226,16 @@ private slots:
             const auto& [number, snapshot] = expected[row];
             const Totals t = totalsOf(snapshot);
             QVERIFY(t.fired > 0);
-            QCOMPARE(t.fired, t.accepted + t.rejected + t.errors);
+            for (const LimiterSnapshot& l : snapshot.limiters)
+                QCOMPARE(l.fired, l.accepted + l.rejected + l.errors);
             const QStringList cells = history->rowTexts(row);
             QCOMPARE(cells.value(0), QStringLiteral("#%1").arg(number));
             QCOMPARE(cells.value(2), QStringLiteral("history"));
-            QCOMPARE(cells.value(3), panel::count(t.fired));
-            QCOMPARE(cells.value(4), panel::count(t.accepted));
-            QCOMPARE(cells.value(5), panel::count(t.rejected));
-            QCOMPARE(cells.value(6), panel::count(t.errors));
+            // The run's requests, not their sum over the limiters (it said 1,800 for 600).
+            QCOMPARE(cells.value(3), panel::count(snapshot.limiters.value(0).fired));
+            QCOMPARE(cells.value(4), t.accepted.join(QStringLiteral(" / ")));
+            QCOMPARE(cells.value(5), t.rejected.join(QStringLiteral(" / ")));
+            QCOMPARE(cells.value(6), t.errors.join(QStringLiteral(" / ")));
             QCOMPARE(cells.value(7), QStringLiteral("virtual ×0"));
             QCOMPARE(cells.value(8), QString());
             QCOMPARE(history->runs()[row].number, number);
@@ -473,6 +483,35 @@ private slots:
                              menu->menu()->actions().contains(history->compareFolderAction());
         }
         QVERIFY(inViewMenu);
+    }
+
+    // A long scenario name was elided beside columns of free space (the columns shared the
+    // width equally): each column is now as wide as its texts, the room left shared out.
+    void namesWholeBesideFreeSpace() {
+        RunHistory history;
+        history.resize(1100, 300);
+        history.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&history));
+        Scenario scenario;
+        RunSnapshot snapshot;
+        snapshot.scenarioName =
+            QStringLiteral("Three limiters, 10 per second each, under the same sine-wave traffic");
+        for (const char* name : {"demo-fixed", "demo-sliding", "demo-bucket"}) {
+            LimiterSnapshot limiter;
+            limiter.spec.name = QLatin1String(name);
+            limiter.fired = 600;
+            limiter.accepted = 283;
+            limiter.rejected = 317;
+            snapshot.limiters << limiter;
+        }
+        history.add(scenario, snapshot);
+        QCoreApplication::processEvents();
+        const auto* table = history.findChild<QTableWidget*>(QStringLiteral("runHistory"));
+        QString cut;
+        QVERIFY2(ratelab::test::columnsWhole(table, &cut), qPrintable(cut));
+        QCOMPARE(history.rowTexts(0).value(3), QStringLiteral("600"));  // not 1,800
+        QCOMPARE(history.rowTexts(0).value(4), QStringLiteral("283 / 283 / 283"));
+        QVERIFY(history.preferredWidth() <= 1100);
     }
 
     // readBaselineFolder's bad input names the file and the place.

@@ -85,6 +85,29 @@ private slots:
         controller_.reset();
     }
 
+    // Before a run the fixed window's calendar windows ignored a virtual start of .900 s and
+    // fell on whole run seconds; they fall where the run will have them, the first boundary at
+    // 0.1 s.
+    void previewWindowsFollowAVirtualStart() {
+        Scenario s = scenario_;
+        LimiterSpec fixed;
+        fixed.type = LimiterType::FixedWindow;
+        fixed.name = QStringLiteral("fixed");
+        fixed.rate = 10;
+        fixed.interval = 1;
+        fixed.unit = ratelab::CalendarUnit::Seconds;
+        fixed.timezone = "UTC";
+        s.limiters = {fixed};
+        s.traffic.clock.isVirtual = true;
+        s.traffic.clock.startMs = kStart + 900;
+        view_->showScenario(s);
+        ratelab::TimelineModel model = view_->timelines().value(0)->model();
+        const QVector<ratelab::TimelineModel::Band> bands = model.bands(0, 5);
+        QVERIFY(bands.size() >= 5);
+        QVERIFY2(std::abs(bands[0].x1 - 0.1) < 1e-9, qPrintable(QString::number(bands[0].x1)));
+        QVERIFY(std::abs(bands[1].x1 - 1.1) < 1e-9);
+    }
+
     void snapshotReachesEveryView() {
         QCOMPARE(view_->timelines().size(), 2);
         for (TimelineChart* chart : view_->timelines())

@@ -300,6 +300,51 @@ private slots:
         QCOMPARE(ScenarioDocument().restoredScenario().limiters,
                  ScenarioDocument::defaultScenario().limiters);
     }
+
+    // "Discard" at the unsaved-changes question discards: the edited example came back at the
+    // next start, unmarked, under the example's title. The next window opens the file as
+    // saved; a scenario without a file gives way to the default one.
+    void discardedChangesStayDiscarded() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("example.json"));
+        {
+            ScenarioDocument writer;
+            bind(writer);
+            QVERIFY(writer.saveTo(path));
+        }
+        ScenarioDocument document;
+        bind(document);
+        QVERIFY(document.open(path));
+        scenario_->traffic.durationS = 99;  // edited in the "editors"
+        document.setModified(true);
+        document.setChangesQuestion([](const QString&) { return Keep::Discard; });
+        QVERIFY(document.maybeKeepChanges());
+        document.rememberScenario();
+        ScenarioDocument next;
+        QCOMPARE(next.restoredPath(), path);  // the file is opened again, as saved
+        QVERIFY(next.restoredScenario().traffic.durationS != 99.0);
+
+        // Kept (saved or unmodified), the file and the scenario are remembered.
+        QVERIFY(document.open(path));
+        document.rememberScenario();
+        QCOMPARE(ScenarioDocument().restoredPath(), path);
+        QCOMPARE(ScenarioDocument().restoredScenario().traffic.durationS, 99.0);
+
+        // Without a file, discarded changes give the default scenario.
+        ScenarioDocument untitled;
+        bind(untitled);
+        QVERIFY(untitled.newScenario());
+        untitled.setModified(true);
+        untitled.setChangesQuestion([](const QString&) { return Keep::Discard; });
+        QVERIFY(untitled.maybeKeepChanges());
+        untitled.rememberScenario();
+        QCOMPARE(ScenarioDocument().restoredPath(), QString());
+        QCOMPARE(ScenarioDocument().restoredScenario().limiters,
+                 ScenarioDocument::defaultScenario().limiters);
+        QVERIFY(ScenarioDocument().restoredScenario().traffic.durationS != 99.0);
+        QFile::remove(path);
+        QCOMPARE(ScenarioDocument().restoredPath(), QString());  // a file gone is not opened
+    }
 };
 
 QTEST_MAIN(TestScenarioDocument)

@@ -58,6 +58,8 @@ private slots:
     void trafficEditorRecolours();
     void limiterEditorRecolours();
     void seriesColours();
+    void decisionColoursApartInGrayscale_data();
+    void decisionColoursApartInGrayscale();
     void decisionColoursSurviveColourBlindness_data();
     void decisionColoursSurviveColourBlindness();
 };
@@ -202,9 +204,10 @@ void TestStyle::limiterEditorRecolours() {
 void TestStyle::seriesColours() {
     const style::SeriesColors lightColors = style::seriesColors(false);
     const style::SeriesColors darkColors = style::seriesColors(true);
-    // Everything lightens on dark, accepted and rejected keep their hue family (blue, orange).
+    // Accepted lightens on dark and rejected darkens (accepted stands out most on either),
+    // both keep their hue family (blue, orange).
     QVERIFY(darkColors.accepted.lightness() > lightColors.accepted.lightness());
-    QVERIFY(darkColors.rejected.lightness() > lightColors.rejected.lightness());
+    QVERIFY(darkColors.rejected.lightness() < lightColors.rejected.lightness());
     QVERIFY(std::abs(darkColors.accepted.hue() - lightColors.accepted.hue()) < 20);
     QVERIFY(std::abs(darkColors.rejected.hue() - lightColors.rejected.hue()) < 20);
     QVERIFY(darkColors.limit.lightness() > lightColors.limit.lightness());
@@ -216,6 +219,33 @@ void TestStyle::seriesColours() {
     QCOMPARE(pen.widthF(), 1.5);
     QCOMPARE(pen.style(), Qt::DashLine);
     QCOMPARE(pen.capStyle(), Qt::FlatCap);
+}
+
+void TestStyle::decisionColoursApartInGrayscale_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<QColor>("base");
+    QTest::newRow("light, white") << false << QColor(Qt::white);
+    QTest::newRow("dark, #1e1e1e") << true << QColor(0x1e, 0x1e, 0x1e);
+    QTest::newRow("dark, #18181c") << true << QColor(0x18, 0x18, 0x1c);
+    QTest::newRow("dark, #353535") << true << QColor(0x35, 0x35, 0x35);
+}
+
+// Printed in grayscale, accepted and rejected stay apart: their fills (opaque) differ in
+// luminance by at least 3:1; accepted, the main message, stands out most from the background,
+// rejected still reads on it; the errors' fill is hatched.
+void TestStyle::decisionColoursApartInGrayscale() {
+    QFETCH(bool, dark);
+    QFETCH(QColor, base);
+    const style::SeriesColors colors = style::seriesColors(dark);
+    const double apart = style::contrastRatio(colors.accepted, colors.rejected);
+    QVERIFY2(apart >= style::kDecisionContrast, qPrintable(QString::number(apart)));
+    QVERIFY(style::contrastRatio(colors.accepted, base) >
+            style::contrastRatio(colors.rejected, base));
+    QVERIFY2(style::contrastRatio(colors.rejected, base) >= 2.0,
+             qPrintable(QString::number(style::contrastRatio(colors.rejected, base))));
+    QCOMPARE(style::areaBrush(colors.accepted).style(), Qt::SolidPattern);
+    QCOMPARE(style::areaBrush(colors.errors, true).style(), Qt::BDiagPattern);
+    QCOMPARE(style::areaBrush(colors.errors, true).color(), colors.errors);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QHBoxLayout>
 #include <QSignalSpy>
+#include <QVBoxLayout>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <QtTest>
@@ -12,6 +13,7 @@
 
 #include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
+#include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
 
 using ratelab::LimiterSnapshot;
@@ -205,6 +207,50 @@ private slots:
         QVERIFY(!chart->following());
         QCOMPARE(chart->viewRange(), std::make_pair(12.0, 24.0));
         QCOMPARE(shownRange(*chart), std::make_pair(12.0, 24.0));
+    }
+
+    // A timeline with a permits axis on the right had a narrower plot than the others: the
+    // same second sat at different x positions. The plots of the charts bound to one axis now
+    // line up; a chart bound to none keeps its own; a chart gone takes its room with it.
+    void plotsLineUp() {
+        TimeAxis axis;
+        QWidget host;
+        new QVBoxLayout(&host);
+        host.resize(900, 900);
+        TimelineChart* bucket = addChart(&host);  // a token bucket: permits on the right
+        TimelineChart* fixed = addChart(&host);
+        TimelineChart* alone = addChart(&host);
+        RunSnapshot run = sixtySeconds();
+        run.limiters[0].spec.type = LimiterType::FixedWindow;
+        run.limiters[0].spec.interval = 1;
+        run.limiters[0].spec.unit = ratelab::CalendarUnit::Seconds;
+        run.limiters[0].spec.timezone = "UTC";
+        for (TimelineChart* chart : {fixed, alone}) {
+            chart->setLimiter(run.limiters[0].spec, 1, kBucketMs, kStart);
+            chart->updateFrom(run, 0, nullptr);
+        }
+        bucket->setTimeAxis(&axis);
+        fixed->setTimeAxis(&axis);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        ratelab::LimiterState state;
+        state.nowMs = kStart + 60'000;
+        state.tokensAvailable = {{QString(), 4}};
+        bucket->updateFrom(sixtySeconds(), 0, &state);
+        const auto xOf = [](const TimelineChart* chart, double seconds) {
+            return chart->chart()->mapToPosition(QPointF(seconds, 0)).x();
+        };
+        QVERIFY(bucket->tokenSeries()->isVisible());
+        for (double seconds : {0.0, 30.0, 65.0})
+            QTRY_COMPARE(qRound(xOf(fixed, seconds)), qRound(xOf(bucket, seconds)));
+        const auto width = [](const TimelineChart* chart) {
+            return chart->chart()->plotArea().width();
+        };
+        QVERIFY(std::abs(width(fixed) - width(bucket)) < 1);  // within a pixel
+        // Not bound to the axis: its plot as wide as its own axes leave it.
+        QVERIFY(width(alone) > width(fixed) + 10);
+        delete bucket;
+        QTRY_VERIFY(std::abs(width(fixed) - width(alone)) < 1);
     }
 
     // The shared axis going first leaves the chart on an axis of its own, where it was.

@@ -287,6 +287,16 @@ void TestTimelineOverlays::slidingSpans() {
     // Kept until the next state.
     chart.updateFrom(makeRun(spec, 100, 8100), 0, nullptr);
     QCOMPARE(chart.spanLabels(), labels);
+
+    // Hovering an earlier step says the span is the state at the last reading, not that step's
+    // (at 7.25 s it read "… · 30 in all" as if counted then).
+    const QString past = chart.toolTipAt(7.25);
+    QVERIFY2(past.contains(QStringLiteral("Redis at 8.00 s (the last reading, not this step): ") +
+                           labels.last().toHtmlEscaped()),
+             qPrintable(past));
+    QVERIFY(!past.contains(QStringLiteral("sliding window")));
+    const QString now = chart.toolTipAt(7.95);
+    QVERIFY2(now.contains(QStringLiteral("Redis at 8.00 s (the last reading): ")), qPrintable(now));
 }
 
 void TestTimelineOverlays::markersKept() {

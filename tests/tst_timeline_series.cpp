@@ -18,6 +18,7 @@
 #include "limiters/limit_geometry.h"
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
+#include "style/palette_colors.h"
 #include "style/series_style.h"
 #include "support/timeline_runs.h"
 
@@ -77,9 +78,12 @@ private slots:
     void limitSeries();
     void themeFollowsPalette();
     void liveConfigChange();
+    void renameRetitles();
     void decisionsStack_data();
     void decisionsStack();
     void hiddenTabCatchesUpWhenShown();
+    void acceptedAndRejectedApartInGrayscale_data();
+    void acceptedAndRejectedApartInGrayscale();
 };
 
 void TestTimelineSeries::countsMatchVisibleBuckets_data() {
@@ -242,6 +246,31 @@ void TestTimelineSeries::liveConfigChange() {
              qPrintable(texts.join(QLatin1Char('|'))));
 }
 
+// A limiter renamed mid-run kept its old name in the chart title. The title now names it as it
+// is; the rename alone changes no limit (no marker of the chart's own: the window marks it).
+void TestTimelineSeries::renameRetitles() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    QVERIFY(chart.titleText().contains(QStringLiteral("<b>api</b>")));
+    spec.name = QStringLiteral("api-v2");
+    chart.updateFrom(makeRun(spec, 100, 4000), 0, nullptr);
+    QVERIFY2(chart.titleText().contains(QStringLiteral("<b>api-v2</b>")),
+             qPrintable(chart.titleText()));
+    QCOMPARE(chart.model().spec().name, QStringLiteral("api-v2"));
+    QVERIFY(chart.model().markers().isEmpty());
+    // Renamed and changed at once: the change is marked.
+    spec.name = QStringLiteral("api-v3");
+    spec.rate = 20;
+    chart.updateFrom(makeRun(spec, 100, 5000), 0, nullptr);
+    QVERIFY(chart.titleText().contains(QStringLiteral("<b>api-v3</b>")));
+    QCOMPARE(chart.model().markers().size(), 1);
+    QCOMPARE(chart.model().markers().first().label, QStringLiteral("rate 10 \u2192 20"));
+    QCOMPARE(chart.limitSeries()->points().last().y(), 2.0);
+}
+
 void TestTimelineSeries::decisionsStack_data() {
     QTest::addColumn<bool>("withErrors");
     QTest::addColumn<bool>("dark");
@@ -346,6 +375,50 @@ void TestTimelineSeries::hiddenTabCatchesUpWhenShown() {
     last.finishedAtUs = 8'000'000;
     chart->updateFrom(last, 0, nullptr);
     QCOMPARE(chart->acceptedSeries()->points().last().x(), 8.0);
+}
+
+void TestTimelineSeries::acceptedAndRejectedApartInGrayscale_data() {
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light") << false;
+    QTest::newRow("dark") << true;
+}
+
+// Accepted and rejected as drawn (pixels of the shown chart) differ in luminance by at least
+// 3:1, so a grayscale print or a colour-blind viewer still tells them apart: the old blue and
+// vermillion were 1.2:1 on white, the sky blue and orange of the dark look 1.0:1.
+void TestTimelineSeries::acceptedAndRejectedApartInGrayscale() {
+    QFETCH(bool, dark);
+    TimelineChart chart;
+    if (dark)
+        chart.setPalette(darkPalette());
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    const QImage image = chart.viewport()->grab().toImage();
+    // Bucket 1: 10 accepted, 2 rejected on them; the middle of each fill.
+    QCOMPARE(acceptedAt(1), 10);
+    QCOMPARE(rejectedAt(1), 2);
+    const auto pixelAt = [&](double y) {
+        const QPointF inChart =
+            chart.chart()->mapToPosition(QPointF(0.15, y), chart.acceptedArea());
+        const QPoint at = chart.mapFromScene(chart.chart()->mapToScene(inChart));
+        return image.pixelColor(at);
+    };
+    const QColor accepted = pixelAt(5);
+    const QColor rejected = pixelAt(11);
+    const QColor background = chart.palette().color(QPalette::Base);
+    const double apart = style::contrastRatio(accepted, rejected);
+    const QString seen = QStringLiteral("accepted %1, rejected %2: %3:1")
+                             .arg(accepted.name(), rejected.name())
+                             .arg(apart, 0, 'f', 2);
+    QVERIFY2(apart >= style::kDecisionContrast, qPrintable(seen));
+    // The main message stands out most: accepted farther from the background than rejected.
+    QVERIFY2(
+        style::contrastRatio(accepted, background) > style::contrastRatio(rejected, background),
+        qPrintable(seen));
+    // In grayscale too (ImageMagick's and Qt's gray: the luma of the pixels).
+    QVERIFY2(std::abs(qGray(accepted.rgb()) - qGray(rejected.rgb())) >= 60, qPrintable(seen));
 }
 
 QTEST_MAIN(TestTimelineSeries)

@@ -214,6 +214,7 @@ private slots:
     void speedSlider();
     void asFastAsPossible();
     void speedKeptExactly();
+    void clockNotCarriedOver();
     void errorFollowsPalette();
 
 private:
@@ -722,6 +723,34 @@ void TestTrafficEditor::asFastAsPossible() {
     QCOMPARE(speeds.count(), 2);
     QCOMPARE(speeds.last().at(0).toDouble(), 1.0);
     QVERIFY(slider->isEnabled());
+}
+
+// "As fast as possible" carried over from one scenario to the next: loaded under a real clock it
+// stayed ticked, and switching to a virtual clock ran the next scenario at full speed. Each
+// scenario now brings its own speed, or the defaults.
+void TestTrafficEditor::clockNotCarriedOver() {
+    TrafficEditor editor;
+    TrafficSpec fastest = defaults();
+    fastest.clock.isVirtual = true;
+    fastest.clock.speed = 0;
+    editor.setTraffic(fastest, 100);
+    auto* box = editor.findChild<QCheckBox*>(QStringLiteral("asFastAsPossible"));
+    QVERIFY(box->isChecked());
+    QCOMPARE(editor.speed(), 0.0);
+
+    editor.setTraffic(defaults(), 100);  // a real clock
+    QVERIFY(!box->isChecked());
+    apply(editor, {"clock=virtual"});
+    QCOMPARE(editor.traffic()->clock.speed, 1.0);
+
+    TrafficSpec slow = defaults();
+    slow.clock.isVirtual = true;
+    slow.clock.speed = 0.5;
+    editor.setTraffic(slow, 100);
+    editor.setTraffic(fastest, 100);
+    editor.setTraffic(defaults(), 100);
+    apply(editor, {"clock=virtual"});
+    QCOMPARE(editor.traffic()->clock.speed, 1.0);  // not 0.5 from two scenarios before
 }
 
 void TestTrafficEditor::speedKeptExactly() {

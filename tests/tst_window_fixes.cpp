@@ -17,10 +17,9 @@
 
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
-#include "redis/redis_reply.h"
-#include "redis/redis_scan.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"
+#include "support/window_driving.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
 #include "window/main_window.h"
@@ -47,36 +46,6 @@ Scenario bucketScenario(int seconds) {
     s.traffic.clock.speed = 1;
     s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
     return s;
-}
-
-// Clicks `button` of the next message box named `objectName` once it is shown.
-void answerMessageBox(const QString& objectName, QMessageBox::StandardButton button) {
-    QTimer::singleShot(0, qApp, [objectName, button] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (box == nullptr || box->objectName() != objectName) {
-            answerMessageBox(objectName, button);
-            return;
-        }
-        box->button(button)->click();
-    });
-}
-
-// How many keys `spec`'s limiter owns, read-only.
-long long keyCount(RedisConnection& c, const LimiterSpec& spec) {
-    const std::unique_ptr<Limiter> limiter = makeLimiter(spec);
-    long long n = 0;
-    for (const std::string& key : limiter->exactKeys())
-        n += replyInteger(c.command({"EXISTS", key}).get(), "EXISTS");
-    scanEach(c, limiter->scanPattern(),
-             [&n](std::vector<std::string>& keys) { n += qint64(keys.size()); });
-    return n;
-}
-
-void connectToFixture(MainWindow& w) {
-    w.connectionBar()->setUseManagedServer(false);
-    w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
-    w.connectionBar()->connectToRedis();
-    QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
 }
 
 }  // namespace
@@ -215,6 +184,8 @@ private slots:
         // The Runs list opened beside the step decisions gets the width its columns need (at
         // most half the window, and what the decisions leave): it was a narrow strip that cut
         // every cell.
+        QVERIFY(w.runsDock()->isHidden());  // opened when asked
+        w.runsDock()->toggleViewAction()->trigger();
         QVERIFY(w.runsDock()->isVisible());
         auto* decisionsDock = qobject_cast<QDockWidget*>(w.decisions()->parentWidget());
         QVERIFY(decisionsDock != nullptr && decisionsDock->isVisible());

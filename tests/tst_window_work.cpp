@@ -30,10 +30,9 @@
 #include "charts/timeline_chart.h"
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
-#include "redis/redis_reply.h"
-#include "redis/redis_scan.h"
 #include "run/run_controller.h"
 #include "support/test_redis.h"
+#include "support/window_driving.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
 #include "window/example_scenarios.h"
@@ -67,30 +66,6 @@ QLineEdit* limiterField(MainWindow& w, const char* name) {
     return w.findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QLatin1String(name));
 }
 
-// Clicks `button` of the next message box named `objectName` once it is shown.
-void answerMessageBox(const QString& objectName, QMessageBox::StandardButton button) {
-    QTimer::singleShot(0, qApp, [objectName, button] {
-        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (box == nullptr || box->objectName() != objectName) {
-            answerMessageBox(objectName, button);  // not shown yet: look again
-            return;
-        }
-        box->button(button)->click();
-    });
-}
-
-// How many keys `spec`'s limiter owns, read-only (reset would delete them, and a QTRY on
-// reset's count would pass on its second try whatever happened).
-long long keyCount(RedisConnection& c, const LimiterSpec& spec) {
-    const std::unique_ptr<Limiter> limiter = makeLimiter(spec);
-    long long n = 0;
-    for (const std::string& key : limiter->exactKeys())
-        n += replyInteger(c.command({"EXISTS", key}).get(), "EXISTS");
-    scanEach(c, limiter->scanPattern(),
-             [&n](std::vector<std::string>& keys) { n += qint64(keys.size()); });
-    return n;
-}
-
 int markerCount(const MainWindow& w, int limiter) {
     return int(w.timelines().value(limiter)->model().markers().size());
 }
@@ -102,13 +77,6 @@ class TestWindowWork : public QObject {
 
 private:
     std::unique_ptr<MainWindow> window_;
-
-    void connectToFixture(MainWindow& w) {
-        w.connectionBar()->setUseManagedServer(false);
-        w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
-        w.connectionBar()->connectToRedis();
-        QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
-    }
 
     // Starts `scenario` in the shared window and waits until it runs.
     void startRun(const Scenario& scenario) {
@@ -444,14 +412,35 @@ private slots:
 
     void glossaryExplainsEveryMetric_data() {
         QTest::addColumn<QString>("text");
-        for (const char* t :
-             {"fired = accepted + rejected + errors", "accepted ratio", "Jain's fairness index",
-              "(Σx)² / (n · Σx²)", "p50 / p99 latency", "waited ms", "let through", "refused",
-              "on_error", "retry_after_ms", "remaining", "server time per decision",
-              "decisions per Redis core", "key memory", "limit (steady state)", "scope",
-              "window", "interval", "available permits", "burst", "admitted burst", "rule",
-              "TAT", "tolerance", "estimate", "water level", "reason", "headers",
-              "counterfactual"})
+        for (const char* t : {"fired = accepted + rejected + errors",
+                              "accepted ratio",
+                              "Jain's fairness index",
+                              "(Σx)² / (n · Σx²)",
+                              "p50 / p99 latency",
+                              "waited ms",
+                              "let through",
+                              "refused",
+                              "on_error",
+                              "retry_after_ms",
+                              "remaining",
+                              "server time per decision",
+                              "decisions per Redis core",
+                              "key memory",
+                              "limit (steady state)",
+                              "scope",
+                              "window",
+                              "interval",
+                              "available permits",
+                              "burst",
+                              "admitted burst",
+                              "rule",
+                              "TAT",
+                              "tolerance",
+                              "estimate",
+                              "water level",
+                              "reason",
+                              "headers",
+                              "counterfactual"})
             QTest::newRow(t) << QString::fromUtf8(t);
     }
     void glossaryExplainsEveryMetric() {

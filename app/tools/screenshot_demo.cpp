@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QImage>
 #include <QPalette>
 #include <QTabWidget>
 #include <QTimer>
@@ -11,6 +12,7 @@
 #include <memory>
 #include <vector>
 
+#include "run/run_controller.h"
 #include "scenario/scenario.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
@@ -19,8 +21,8 @@
 namespace ratelab {
 namespace {
 
-void save(QWidget* widget, const QString& path) {
-    if (!widget->grab().save(path, "PNG")) {
+void write(const QImage& image, const QString& path) {
+    if (!image.save(path, "PNG")) {
         std::fprintf(stderr, "screenshot: cannot write %s\n", qPrintable(path));
     } else {
         std::printf("screenshot: %s\n", qPrintable(path));
@@ -28,17 +30,25 @@ void save(QWidget* widget, const QString& path) {
     std::fflush(stdout);
 }
 
-// Runs steps one after another, each `delayMs` after the previous one.
+// Runs steps one after another, each `delayMs` after the previous one and, when it has a
+// `ready` condition, once that holds (looked at every 200 ms).
 struct Step {
     int delayMs;
     std::function<void()> run;
+    std::function<bool()> ready = {};
 };
 void runSteps(QObject* context, std::shared_ptr<std::vector<Step>> steps, size_t next = 0) {
     if (next >= steps->size()) {
         return;
     }
     QTimer::singleShot((*steps)[next].delayMs, context, [context, steps, next] {
-        (*steps)[next].run();
+        Step& step = (*steps)[next];
+        if (step.ready && !step.ready()) {
+            step.delayMs = 200;
+            runSteps(context, steps, next);  // not yet: look again
+            return;
+        }
+        step.run();
         runSteps(context, steps, next + 1);
     });
 }
@@ -87,62 +97,103 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
     }
     const QString bucket = firstTokenBucket(scenarioPath);
     RedissonWatchView* watch = window.redissonView();
-    auto shot = [&window, dir](const char* name) {
-        save(&window, QDir(dir).filePath(QString::fromLatin1(name)));
+    const bool redisson = watch != nullptr && !bucket.isEmpty();
+    // Each shot is the whole window; `gray` also writes a grayscale copy (a printed handout).
+    auto shot = [&window, dir](const char* name, const char* gray = nullptr) {
+        const QImage image = window.grab().toImage();
+        write(image, QDir(dir).filePath(QString::fromLatin1(name)));
+        if (gray != nullptr) {
+            write(image.convertToFormat(QImage::Format_Grayscale8),
+                  QDir(dir).filePath(QString::fromLatin1(gray)));
+        }
     };
+    auto tab = [&window](int index) { window.views()->setCurrentIndex(index); };
+    constexpr int kTimelines = 0;
+    constexpr int kComparison = 1;
+    constexpr int kState = 2;
     auto steps = std::make_shared<std::vector<Step>>(std::vector<Step>{
         {runSeconds * 1000,
-         [&window, shot] {
-             window.views()->setCurrentIndex(0);
-             shot("main.png");
-             window.views()->setCurrentIndex(1);
+         [shot, tab] {
+             tab(kTimelines);
+             shot("main.png", "main-gray.png");  // the run under way
+             tab(kState);
          }},
         {300,
-         [&window, shot] {
-             shot("comparison.png");
-             window.views()->setCurrentIndex(2);
-         }},
-        {300,
-         [&window, shot, watch, bucket] {
+         [&window, shot, watch, bucket, redisson] {
              shot("state.png");
-             if (watch != nullptr && !bucket.isEmpty()) {
+             if (redisson) {
                  window.views()->setCurrentWidget(watch);
                  watch->setLimiterName(bucket);
                  watch->attach();
              }
          }},
         {3000,
-         [&window, shot, watch, bucket] {
-             if (watch != nullptr && !bucket.isEmpty()) {
+         [shot, tab, redisson] {
+             if (redisson) {
                  shot("redisson.png");
              }
+             tab(kComparison);
+         }},
+        // The comparison once the run is over: its admitted bursts are measured then. The run's
+        // output folder too (scripts/screenshot.sh shows its report.html in a browser).
+        {300,
+         [&window, shot, dir] {
+             shot("comparison.png");
+             const QString folder = QDir(dir).filePath(QStringLiteral("run"));
+             if (window.saveRunFolder(1, folder))
+                 std::printf("screenshot: %s\n", qPrintable(folder));
+         },
+         [&window] { return !window.controller()->running(); }},
+        {500,
+         [&window, tab] {
              // The smallest size the layout is made for.
-             window.views()->setCurrentIndex(0);
+             tab(kTimelines);
              window.resize(1024, 700);
          }},
         {500,
-         [&window, shot] {
+         [shot, tab] {
              shot("small-1024x700.png");
+             tab(kComparison);
+         }},
+        {500,
+         [&window, shot, tab] {
+             shot("comparison-1024x700.png");
              window.resize(1600, 1000);
+             tab(kTimelines);
              window.setPresentation(true);
          }},
         {500,
-         [&window, shot] {
+         [shot, tab] {
              shot("presentation.png");
-             window.setPresentation(false);
-             window.setPalette(darkPalette());  // every chart follows the palette
-             window.views()->setCurrentIndex(0);
+             tab(kComparison);
          }},
         {500,
-         [&window, shot, watch, bucket] {
+         [&window, shot, tab] {
+             shot("presentation-comparison.png");
+             tab(kTimelines);
+             window.setPresentation(false);
+         }},
+        {500,
+         [&window, shot, tab] {
+             shot("after-presentation.png");  // the normal look again, as before
+             window.setPalette(darkPalette());  // every chart follows the palette
+             tab(kTimelines);
+         }},
+        {500,
+         [shot, tab] {
              shot("main-dark.png");
-             if (watch != nullptr && !bucket.isEmpty()) {
+             tab(kComparison);
+         }},
+        {500,
+         [&window, shot, watch, redisson] {
+             shot("comparison-dark.png");
+             if (redisson) {
                  window.views()->setCurrentWidget(watch);
              }
          }},
         {500,
-         [&window, shot, watch, bucket] {
-             if (watch != nullptr && !bucket.isEmpty()) {
+         [&window, shot, redisson] {
+             if (redisson) {
                  shot("redisson-dark.png");
              }
              window.setWindowModified(false);  // a demo: nothing of the user's to keep

@@ -82,6 +82,14 @@ LimiterState tokenState(qint64 nowMs, const QVector<QPair<QString, qint64>>& tok
     return state;
 }
 
+QPalette darkPalette() {
+    QPalette palette;
+    palette.setColor(QPalette::Window, QColor(0x2b, 0x2b, 0x2b));
+    palette.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+    palette.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+    return palette;
+}
+
 bool show(TimelineChart& chart) {
     chart.resize(1000, 320);
     chart.show();

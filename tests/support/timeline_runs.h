@@ -5,6 +5,7 @@
 // and what the chart shows of them. Built into each of those tests (it needs the widgets).
 
 #include <QPair>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 #include <QValueAxis>
@@ -40,6 +41,9 @@ RunSnapshot makeRun(const LimiterSpec& spec, qint64 bucketMs, qint64 elapsedMs);
 RunSnapshot withoutDuration(RunSnapshot run);
 
 LimiterState tokenState(qint64 nowMs, const QVector<QPair<QString, qint64>>& tokens);
+
+// The screenshots' dark theme (window #2b2b2b, base #1e1e1e, text #e6e6e6).
+QPalette darkPalette();
 
 // Each test draws into a shown 1000 x 320 chart, as in the window.
 bool show(TimelineChart& chart);

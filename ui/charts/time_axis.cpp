@@ -1,5 +1,7 @@
 #include "charts/time_axis.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 TimeAxis::TimeAxis(QObject* parent) : QObject(parent) {}
@@ -17,6 +19,37 @@ void TimeAxis::setRange(double lo, double hi) {
     lo_ = lo;
     hi_ = hi;
     emit rangeChanged(lo, hi);
+}
+
+void TimeAxis::reportInsets(QObject* chart, int left, int right) {
+    const auto found = reported_.constFind(chart);
+    if (found != reported_.cend() && *found == std::pair{left, right})
+        return;
+    if (found == reported_.cend())
+        connect(chart, &QObject::destroyed, this, [this, chart] { forgetInsets(chart); });
+    reported_.insert(chart, {left, right});
+    updateInsets();
+}
+
+void TimeAxis::forgetInsets(QObject* chart) {
+    if (reported_.remove(chart) == 0)
+        return;
+    disconnect(chart, &QObject::destroyed, this, nullptr);
+    updateInsets();
+}
+
+void TimeAxis::updateInsets() {
+    int left = 0;
+    int right = 0;
+    for (const std::pair<int, int>& insets : std::as_const(reported_)) {
+        left = std::max(left, insets.first);
+        right = std::max(right, insets.second);
+    }
+    if (left == left_ && right == right_)
+        return;
+    left_ = left;
+    right_ = right;
+    emit insetsChanged(left, right);
 }
 
 }  // namespace ratelab

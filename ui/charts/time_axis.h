@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QHash>
 #include <QObject>
 #include <utility>
 
@@ -10,8 +11,9 @@ namespace ratelab {
 // zoom and drag pan set. Every TimelineChart bound to it (TimelineChart::setTimeAxis) writes its
 // zoom, pan and pause here and shows what the axis holds, so zooming or panning one chart moves
 // them all. While following, each chart derives its range from its own run (the whole planned
-// run, or the last seconds of one without a duration). A chart bound to no shared axis keeps one
-// of its own.
+// run, or the last seconds of one without a duration). Their plot areas line up (the largest
+// room any chart's axes take on either side). A chart bound to no shared axis keeps one of its
+// own.
 class TimeAxis : public QObject {
     Q_OBJECT
 
@@ -28,15 +30,29 @@ public:
     double lo() const { return lo_; }
     double hi() const { return hi_; }
 
+    // The charts bound to the axis line their plots up, so that one second sits at one x in
+    // all of them: each reports the room its own axes take left and right of its plot (whole
+    // pixels), the axis holds the largest of each, and every chart keeps that much. A chart's
+    // report goes with the chart (or forgetInsets, when it binds another axis).
+    void reportInsets(QObject* chart, int left, int right);
+    void forgetInsets(QObject* chart);
+    std::pair<int, int> insets() const { return {left_, right_}; }
+
 signals:
     // Each emitted only when the value changed.
     void followingChanged(bool following);
     void rangeChanged(double lo, double hi);
+    void insetsChanged(int left, int right);
 
 private:
+    void updateInsets();
+
     bool following_ = true;
     double lo_ = 0;
     double hi_ = 30;
+    QHash<QObject*, std::pair<int, int>> reported_;
+    int left_ = 0;
+    int right_ = 0;
 };
 
 }  // namespace ratelab

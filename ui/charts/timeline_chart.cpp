@@ -51,7 +51,7 @@ QString TimelineChart::durationText(qint64 ms) {
 
 TimelineChart::TimelineChart(QWidget* parent)
     : QChartView(parent), chart_(chart()), overlay_(chart_) {
-    chart_->setMargins(QMargins(6, 2, 6, 2));
+    chart_->setMargins(QMargins(kChartMargin, kChartMarginV, kChartMargin, kChartMarginV));
     chart_->legend()->setAlignment(Qt::AlignBottom);
     axisX_ = addAxis(Qt::AlignBottom, tr("run time (s)"));
     axisY_ = addAxis(Qt::AlignLeft, tr("requests"));
@@ -81,6 +81,9 @@ TimelineChart::TimelineChart(QWidget* parent)
     setRenderHint(QPainter::Antialiasing, false);
     // Items move on every redraw: a BSP index would be rebuilt each time for nothing.
     scene()->setItemIndexMethod(QGraphicsScene::NoIndex);
+    chart_->setTheme(QChart::ChartThemeLight);
+    themeFonts_.legend = chart_->legend()->font();
+    themeFonts_.labels = axisX_->labelsFont();
     applyTheme();
     connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF& plot) {
         // Resized by more than a tenth: one step per pixel column again. Not from inside a
@@ -91,6 +94,7 @@ TimelineChart::TimelineChart(QWidget* parent)
             refresh();
         else
             layoutOverlay();
+        reportPlot();  // the timelines' plots line up
     });
     ownAxis_ = new TimeAxis(this);
     bindAxis(ownAxis_);
@@ -218,6 +222,16 @@ QStringList TimelineChart::spanLabels() const {
     return labels;
 }
 
+// QChartView makes its minimum size the chart's at every resize and never lowers it again; a
+// chart laid out wide once reported a minimum near that width (887 px of 1101), and the
+// timelines then stayed that wide in a narrower window, cut behind a scroll bar. Their least
+// width is their own.
+void TimelineChart::resizeEvent(QResizeEvent* event) {
+    QChartView::resizeEvent(event);
+    if (minimumWidth() > kMinimumWidth)
+        setMinimumWidth(kMinimumWidth);
+}
+
 void TimelineChart::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange)
         applyTheme();
@@ -241,22 +255,26 @@ void TimelineChart::applyTheme() {
     dark_ = style::isDark(pal);
     const style::SeriesColors colors = style::seriesColors(dark_);
     chart_->setTheme(dark_ ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    // The theme resets what follows.
+    // The theme resets what follows, but only when it changes: the fonts are set every time
+    // (leaving presentation mode brings them back to these).
     chart_->setBackgroundBrush(pal.color(QPalette::Base));
     chart_->setBackgroundRoundness(0);
     chart_->setDropShadowEnabled(false);
     QFont titleFont = chart_->titleFont();
     titleFont.setPointSizeF(10);
     chart_->setTitleFont(titleFont);
+    chart_->legend()->setFont(themeFonts_.legend);
+    for (QValueAxis* axis : {axisX_, axisY_, axisTokens_})
+        axis->setLabelsFont(themeFonts_.labels);
     setBackgroundBrush(pal.color(QPalette::Base));
 
-    // Stacked areas never overlap: each fill is nearly opaque, its own colour.
+    // Stacked areas never overlap: each fill is opaque, its own colour (errors hatched).
     const QPair<QAreaSeries*, QColor> areas[] = {{acceptedArea_, colors.accepted},
                                                  {rejectedArea_, colors.rejected},
                                                  {errorsArea_, colors.errors}};
     for (const auto& [area, color] : areas) {
         area->setPen(style::seriesPen(color.darker(dark_ ? 100 : 120), 1.0));
-        area->setBrush(style::withAlpha(color, colors.areaAlpha));
+        area->setBrush(style::areaBrush(color, area == errorsArea_));
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokens_->setPen(style::seriesPen(colors.tokens, 2.0));
@@ -396,7 +414,7 @@ void TimelineChart::layoutOverlay() {
     look.marker = colors.marker;
     look.burst = pal.color(QPalette::Highlight);
     look.font = font();
-    look.font.setPointSizeF(8.5);
+    look.font.setPointSizeF(8.5 * (presentation_ ? style::kPresentationScale : 1.0));
     look.dark = dark_;
     overlay_.layout(
         chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, viewMin_,
@@ -407,11 +425,18 @@ void TimelineChart::layoutOverlay() {
 }
 
 void TimelineChart::setPresentation(bool on) {
-    applyTheme();  // the normal look (the theme resets fonts and pens)
-    for (QValueAxis* axis : {axisX_, axisY_, axisTokens_})
-        axis->setTitleVisible(!on);  // fewer labels: the chart title names the limiter
+    presentation_ = on;
+    applyTheme();  // the normal look: fonts, pens, the notes' size
+    // Fewer labels: the chart title names the limiter and the left axis counts requests; the
+    // right axis keeps its title, or nothing would say what its scale is.
+    for (QValueAxis* axis : {axisX_, axisY_})
+        axis->setTitleVisible(!on);
+    axisTokens_->setTitleVisible(true);
+    // Larger, the long title would be cut along a short plot: one word says it.
+    axisTokens_->setTitleText(on ? tr("permits") : tr("permits available"));
     if (!on)
         return;
+    const double scale = style::kPresentationScale;
     for (QAbstractSeries* series : chart_->series()) {
         if (auto* area = qobject_cast<QAreaSeries*>(series)) {
             QPen pen = area->pen();
@@ -424,16 +449,19 @@ void TimelineChart::setPresentation(bool on) {
         }
     }
     QFont title = chart_->titleFont();
-    title.setPointSizeF(title.pointSizeF() * 1.5);
+    title.setPointSizeF(title.pointSizeF() * scale);
     chart_->setTitleFont(title);
     QFont legend = chart_->legend()->font();
-    legend.setPointSizeF(legend.pointSizeF() * 1.5);
+    legend.setPointSizeF(legend.pointSizeF() * scale);
     chart_->legend()->setFont(legend);
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
         QFont labels = axis->labelsFont();
-        labels.setPointSizeF(labels.pointSizeF() * 1.5);
+        labels.setPointSizeF(labels.pointSizeF() * scale);
         axis->setLabelsFont(labels);
     }
+    QFont axisTitle = axisTokens_->titleFont();
+    axisTitle.setPointSizeF(axisTitle.pointSizeF() * scale);
+    axisTokens_->setTitleFont(axisTitle);
 }
 
 }  // namespace ratelab

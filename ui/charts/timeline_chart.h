@@ -29,8 +29,9 @@ class TimeAxis;
 // X is run time in seconds. While following, the axis shows the whole planned run [0, duration]
 // from before the start to after the end (the last `windowSeconds` only when the duration is
 // unknown); when not following (paused), the mouse wheel zooms and dragging pans, and the
-// timelines bound to one TimeAxis zoom, pan and pause together. Redraws use QXYSeries::replace
-// with a bounded number of points per series.
+// timelines bound to one TimeAxis zoom, pan and pause together; their plots line up (one second
+// at one x, with a permits axis on the right or without). Redraws use QXYSeries::replace with a
+// bounded number of points per series.
 //
 // The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
 // view owns the series, follows the palette and handles zoom and pan.
@@ -64,9 +65,11 @@ public:
     void setDisagreements(const QVector<qint64>& perBucket, const QString& other);
     QScatterSeries* disagreementSeries() const { return disagree_; }
 
-    // For a projector: thicker lines, larger title and axis labels, no axis titles; false goes
-    // back to the normal look (the theme).
+    // For a projector: thicker lines, larger title, axis labels and notes in the chart (window
+    // counts, the admitted burst, markers), no titles on the time and request axes (the right
+    // axis keeps its own); false goes back to the normal look, fonts and all.
     void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
 
     void setWindowSeconds(double seconds);  // default 30
     // The planned run's duration, known before the first snapshot (snapshots carry it too).
@@ -88,6 +91,8 @@ public:
     bool following() const { return following_; }
 
     static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
+    // The least width a timeline asks for (its axes, legend and a readable plot).
+    static constexpr int kMinimumWidth = 320;
 
     // For tests and exports.
     const TimelineModel& model() const { return model_; }
@@ -119,6 +124,7 @@ signals:
 protected:
     bool viewportEvent(QEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -145,12 +151,21 @@ private:
     void showFollowing(bool following);
     void applyFollowing(bool following);
     void applyAxisRange(double lo, double hi);
+    void reportPlot();
+    void alignPlot(int left, int right);
     QLineSeries* tokenSegment(int i);
 
     TimelineModel model_;
     bool following_ = true;
     double windowSeconds_ = 30;
     bool dark_ = false;
+    bool presentation_ = false;
+    // The chart theme's fonts, which the normal look goes back to (setTheme with the theme in
+    // use changes nothing, so leaving presentation mode cannot count on it).
+    struct {
+        QFont legend;
+        QFont labels;
+    } themeFonts_;
 
     QChart* chart_ = nullptr;  // made and owned by QChartView
     QValueAxis* axisX_ = nullptr;
@@ -181,6 +196,15 @@ private:
     // What is drawn now.
     QVector<TimelineModel::Band> bands_;
     QVector<TimelineModel::Span> spans_;
+
+    // The chart's margins around its plot, and what is added to line the plot up with the other
+    // charts of the axis (the room their axes take).
+    static constexpr int kChartMargin = 6;
+    static constexpr int kChartMarginV = 2;
+    int naturalLeft_ = 0;  // the room left and right of the plot without padding
+    int naturalRight_ = 0;
+    int padLeft_ = 0;
+    int padRight_ = 0;
 
     TimeAxis* ownAxis_ = nullptr;  // a child: the axis while no shared one is bound
     TimeAxis* axis_ = nullptr;     // ownAxis_ or the shared axis

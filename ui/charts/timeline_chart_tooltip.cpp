@@ -46,9 +46,9 @@ QString TimelineChart::toolTipAt(double seconds) const {
     const QList<QPointF> accepted = accepted_->points();
     const double a = stepValueAt(accepted, seconds);
     QStringList lines;
+    double x0 = seconds;  // the step under the cursor
+    double x1 = seconds;
     if (a >= 0) {
-        double x0 = seconds;
-        double x1 = seconds;
         for (int i = 0; i + 1 < accepted.size(); i += 2) {
             if (seconds >= accepted[i].x() && seconds < accepted[i + 1].x()) {
                 x0 = accepted[i].x();
@@ -133,9 +133,16 @@ QString TimelineChart::toolTipAt(double seconds) const {
                                      QLocale().toString(band.x1, 'f', 2), band.label));
         }
     }
+    // The spans are the limiter's state at its last reading (its window ending then, a level
+    // then): said as such, not as this step's (a past step showed the run's end's totals).
     for (const TimelineModel::Span& span : spans_) {
-        if (seconds >= span.x0 && seconds <= span.x1)
-            lines << tr("sliding window %1").arg(span.label.toHtmlEscaped());
+        if (seconds < span.x0 || seconds > span.x1)
+            continue;
+        const QString when = QLocale().toString(span.x1, 'f', 2);
+        const bool thisStep = span.x1 >= x0 && span.x1 <= x1;
+        lines << (thisStep ? tr("Redis at %1 s (the last reading): %2")
+                           : tr("Redis at %1 s (the last reading, not this step): %2"))
+                     .arg(when, span.label.toHtmlEscaped());
     }
     if (const std::optional<TimelineModel::Burst> burst = model_.burst()) {
         if (seconds >= burst->x0 && seconds < burst->x1)

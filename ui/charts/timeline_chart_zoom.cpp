@@ -1,7 +1,7 @@
 #include "charts/timeline_chart.h"
 
-// The paused view: wheel zoom and drag pan, shared through the time axis (charts/time_axis.h)
-// by the timelines side by side.
+// What the timelines side by side share through the time axis (charts/time_axis.h): the paused
+// view (wheel zoom and drag pan) and plot areas that line up.
 
 #include <QApplication>
 #include <QAreaSeries>
@@ -33,6 +33,7 @@ void TimelineChart::setTimeAxis(TimeAxis* axis) {
         axis = ownAxis_;
     if (axis == axis_)
         return;
+    axis_->forgetInsets(this);
     disconnect(axis_, nullptr, this, nullptr);
     bindAxis(axis);
     // The shared axis decides: pause or follow with it, and paused, show its range.
@@ -48,6 +49,8 @@ void TimelineChart::bindAxis(TimeAxis* axis) {
     axis_ = axis;
     connect(axis, &TimeAxis::followingChanged, this, &TimelineChart::applyFollowing);
     connect(axis, &TimeAxis::rangeChanged, this, &TimelineChart::applyAxisRange);
+    connect(axis, &TimeAxis::insetsChanged, this, &TimelineChart::alignPlot);
+    reportPlot();
     if (axis != ownAxis_) {
         connect(axis, &QObject::destroyed, this, [this] {
             // Its own axis takes over where the shared one was.
@@ -56,6 +59,32 @@ void TimelineChart::bindAxis(TimeAxis* axis) {
             bindAxis(ownAxis_);
         });
     }
+}
+
+// The room this chart's own axes take beside its plot (without what alignPlot added), to the
+// axis; then its plot as wide as the axis's widest room allows.
+void TimelineChart::reportPlot() {
+    const QRectF plot = chart_->plotArea();
+    if (plot.width() < 1)
+        return;  // not laid out yet
+    naturalLeft_ = qRound(plot.left()) - padLeft_;
+    naturalRight_ = qRound(chart_->size().width() - plot.right()) - padRight_;
+    axis_->reportInsets(this, naturalLeft_, naturalRight_);
+    const auto [left, right] = axis_->insets();
+    alignPlot(left, right);
+}
+
+// Margins that put the plot `left` and `right` pixels in from the chart's edges, as on every
+// chart of the axis (a permits axis on the right no longer narrows one plot alone).
+void TimelineChart::alignPlot(int left, int right) {
+    const int padLeft = std::max(0, left - naturalLeft_);
+    const int padRight = std::max(0, right - naturalRight_);
+    if (padLeft == padLeft_ && padRight == padRight_)
+        return;
+    padLeft_ = padLeft;
+    padRight_ = padRight;
+    chart_->setMargins(
+        QMargins(kChartMargin + padLeft_, kChartMarginV, kChartMargin + padRight_, kChartMarginV));
 }
 
 void TimelineChart::setFollowing(bool following) {

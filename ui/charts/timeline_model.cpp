@@ -81,15 +81,16 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
     const LimiterSnapshot& limiter = run.limiters[index];
     if (startEpochMs_ == 0)
         startEpochMs_ = run.startEpochMs;  // set up before the run's clock was known
-    // The snapshot carries the live spec: a config changed during the run shows at once.
-    if (!configured_ || (limiter.spec.name == spec_.name && limiter.spec != spec_)) {
+    // The snapshot carries the live spec: a config changed during the run shows at once, a
+    // rename too (the title names the limiter as it is now).
+    if (!configured_ || limiter.spec != spec_) {
         const LimiterSpec& next = limiter.spec;
         // Another limiter type, or other calendar windows: the history no longer applies.
         if (next.type != spec_.type || next.interval != spec_.interval || next.unit != spec_.unit ||
             next.timezone != spec_.timezone) {
             clearStateHistory();
         }
-        const bool edited = configured_ && limiter.spec.name == spec_.name;
+        const bool edited = configured_;
         const LimiterSpec previous = spec_;
         useSpec(limiter.spec);
         const double x = double(std::max<qint64>(run.elapsedUs, 0)) / 1e6;
@@ -101,7 +102,10 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
             limitHistory_.append({x, limiter.spec});
             if (limitHistory_.size() > kMaxMarkers)
                 limitHistory_.removeFirst();
-            addMarker(x, describeChange(previous, limiter.spec));
+            // A rename alone changes no limit: the window marks it ("renamed: …").
+            const QString change = describeChange(previous, limiter.spec);
+            if (!change.isEmpty())
+                addMarker(x, change);
         }
     }
     bucketAccepted_ = limiter.bucketAccepted;

@@ -146,6 +146,9 @@ public:
     // What the timeline marks: the busiest interval of the shortest config window (of the
     // shortest window given when none is a config window); none without accepted permits.
     std::optional<Burst> burst() const;
+    // That interval among `intervals` (any order) for `spec`; null when there is none.
+    static const BusiestInterval* markedInterval(const LimiterSpec& spec,
+                                                 const QVector<BusiestInterval>& intervals);
 
     // Where this limiter and `other` decided the same requests differently: the count per time
     // bucket of the run (LimiterDisagreement::bucketDisagreed); empty clears them. A new

@@ -31,20 +31,25 @@ void TimelineModel::setBusiestIntervals(const QVector<BusiestInterval>& interval
     std::sort(busiestRunClock_.begin(), busiestRunClock_.end(), byWindow);
 }
 
-std::optional<TimelineModel::Burst> TimelineModel::burst() const {
-    if (busiest_.isEmpty())
-        return std::nullopt;
-    const QVector<qint64> config = configWindowsMs(spec_);
+const BusiestInterval* TimelineModel::markedInterval(const LimiterSpec& spec,
+                                                     const QVector<BusiestInterval>& intervals) {
+    const QVector<qint64> config = configWindowsMs(spec);
     const BusiestInterval* chosen = nullptr;
-    for (const BusiestInterval& interval : busiest_) {  // ascending by window
-        if (config.contains(interval.windowMs)) {
+    for (const BusiestInterval& interval : intervals) {
+        const bool fromConfig = config.contains(interval.windowMs);
+        const bool chosenFromConfig = chosen != nullptr && config.contains(chosen->windowMs);
+        // The shortest config window, else the shortest window.
+        if (chosen == nullptr || (fromConfig && !chosenFromConfig) ||
+            (fromConfig == chosenFromConfig && interval.windowMs < chosen->windowMs)) {
             chosen = &interval;
-            break;
         }
     }
-    if (chosen == nullptr)
-        chosen = &busiest_.first();
-    if (chosen->permits <= 0)
+    return chosen;
+}
+
+std::optional<TimelineModel::Burst> TimelineModel::burst() const {
+    const BusiestInterval* chosen = markedInterval(spec_, busiest_);
+    if (chosen == nullptr || chosen->permits <= 0)
         return std::nullopt;
     auto seconds = [this](qint64 ms) { return double(ms - startEpochMs_) / 1000.0; };
     Burst burst;

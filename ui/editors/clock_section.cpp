@@ -106,12 +106,13 @@ void ClockSection::load(const ClockSpec& clock) {
         const QDateTime start = QDateTime::fromMSecsSinceEpoch(clock.startMs, Qt::UTC);
         start_->setText(
             start.toString(clock.startMs % 1000 == 0 ? Qt::ISODate : Qt::ISODateWithMs));
-        asFastAsPossible_->setChecked(clock.speed == 0);
-        if (clock.speed > 0) {
-            sliderSpeed_ = clock.speed;
-            speed_->setValue(speedToSlider(clock.speed));
-        }
     }
+    // The scenario's speed, or the defaults (1x): nothing carries over from the scenario before
+    // (its "as fast as possible" stayed ticked under a real clock, and came back with virtual).
+    const bool fastest = clock.isVirtual && clock.speed == 0;
+    asFastAsPossible_->setChecked(fastest);
+    sliderSpeed_ = clock.isVirtual && clock.speed > 0 ? clock.speed : 1.0;
+    speed_->setValue(speedToSlider(sliderSpeed_));
     loading_ = false;
 }
 

@@ -164,6 +164,7 @@ void LimiterListEditor::replaceSpec(int row, const LimiterSpec& spec) {
 }
 
 void LimiterListEditor::revalidate(bool announce) {
+    const QString before = error_;
     error_.clear();
     errorRow_ = -1;
     errorAtField_ = false;
@@ -208,6 +209,8 @@ void LimiterListEditor::revalidate(bool announce) {
     valid_ = valid;
     if (flipped)
         emit validityChanged(valid);
+    if (error_ != before)
+        emit errorChanged(error_);
     if (announce)
         emit specsChanged();
 }

@@ -37,6 +37,8 @@ signals:
     // A committed change (Enter, focus-out, a choice, add, remove); typing only revalidates.
     void specsChanged();
     void validityChanged(bool valid);
+    // The first problem changed (as typed: "got \"a\"", then "got \"abc\""); empty when none.
+    void errorChanged(const QString& error);
 
 private:
     void add(LimiterType type);

@@ -11,6 +11,7 @@
 #include <numeric>
 #include <vector>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 
 namespace ratelab {
@@ -135,6 +136,7 @@ void ClientTable::render() {
             item->setText(mean < 0 ? panel::dash() : locale.toString(mean, 'f', 1));
     }
     table_->setSortingEnabled(true);
+    panel::refitColumns(table_);
 }
 
 }  // namespace ratelab

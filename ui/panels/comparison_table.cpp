@@ -6,9 +6,11 @@
 #include <QLocale>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 #include "style/palette_colors.h"
 
@@ -37,8 +39,8 @@ QString runIdOf(const RunSnapshot& run) {
     return id;
 }
 
-// A latency percentile cell. A virtual clock decides each request at its scheduled time without
-// waiting for Redis: every latency is 0, and the cell says why.
+// A latency percentile cell. A virtual clock run as fast as possible decides each request at its
+// scheduled time without waiting for Redis: every latency is 0, and the cell says why.
 QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile) {
     if (latency.total == 0)
         return panel::dash();
@@ -123,15 +125,18 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
             "(counted in Errors, not in Rejected)."),
          tr("Accepted / Fired \u00d7 100."),
          tr("Median time per script call (each wait-mode retry is one call), from the "
-            "request's scheduled send time to this limiter's reply, in ms. A virtual clock "
-            "decides at the scheduled time: 0 (virtual). Wait mode: not the wait, see the Clients "
-            "tab "
-            "and the latency histogram for that."),
+            "request's scheduled send time to this limiter's reply, in ms. A virtual clock at a "
+            "speed measures it on the run's clock (the time on the wall times the speed); as "
+            "fast as possible it decides at the scheduled time, with nothing to measure: "
+            "0 (virtual). Wait mode: not the wait, see the Clients tab and the latency "
+            "histogram for that."),
          tr("99th percentile of the same time per script call, in ms (1 call in 100 took "
             "longer)."),
          tr("Jain's fairness index over the clients' accepted counts: (\u03a3x)\u00b2 / "
             "(n \u00b7 \u03a3x\u00b2). 1 when every client got as much, 1/n when one client "
             "got everything.")});
+    // Too narrow for every column, the algorithm's name is cut first (the names stay whole).
+    panel::setYieldingColumn(table_, kType);
     layout->addWidget(table_, 1);
 }
 
@@ -184,13 +189,25 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
             for (int c : {kP50, kP99}) {
                 table_->item(rowOf(i), c)
                     ->setToolTip(
-                        tr("A virtual clock decides each request at its scheduled time without "
-                           "waiting for Redis: there is no latency to measure."));
+                        tr("A virtual clock as fast as possible decides each request at its "
+                           "scheduled time without waiting for Redis: there is no latency to "
+                           "measure."));
             }
         }
     }
+    // The error columns only when there were errors (in this run or the baseline): the
+    // accounting line above says "errors 0", and the room goes to the names.
+    bool errors = false;
+    for (const LimiterSnapshot& s : run.limiters) {
+        const BaselineLimiter* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
+        errors = errors || s.errors > 0 || (b != nullptr && b->errors > 0);
+    }
+    for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
+        table_->setColumnHidden(c, !errors);
     plainText_ = lines_.join(QLatin1Char('\n'));
     renderAccounting();
+    panel::refitColumns(table_);
+    panel::showAllRows(table_);  // the comparison tab scrolls as a whole
 }
 
 QString ComparisonTable::accountingLine(const LimiterSnapshot& s, bool holds,
@@ -224,6 +241,17 @@ void ComparisonTable::renderAccounting() {
                             : line);
     }
     panel::setText(accounting_, html.join(QStringLiteral("<br>")));
+    const bool broken = std::find(red_.cbegin(), red_.cend(), true) != red_.cend();
+    accounting_->setVisible(!accountingOnlyWhenBroken_ || broken);
+}
+
+bool ComparisonTable::accountingShown() const {
+    return !accounting_->isHidden();
+}
+
+void ComparisonTable::setAccountingOnlyWhenBroken(bool only) {
+    accountingOnlyWhenBroken_ = only;
+    renderAccounting();
 }
 
 QString ComparisonTable::accountingText() const {

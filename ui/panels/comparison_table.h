@@ -16,8 +16,9 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 // Side-by-side comparison: one row per limiter with fired, accepted, rejected, errors, the
-// errors let through / refused by its on_error policy, accepted %, p50 and p99 latency (ms),
-// Jain fairness; and above it the exact-accounting line
+// errors let through / refused by its on_error policy (the three error columns shown when
+// there were errors), accepted %, p50 and p99 latency (ms), Jain fairness, every row shown and
+// the columns as wide as their texts; and above it the exact-accounting line
 // "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold),
 // followed by "(errors X let through, Y refused by on_error P)" when the policy acted.
 // With a baseline (setBaseline: "compare with…"), each limiter's row is followed by the
@@ -29,7 +30,11 @@ class ComparisonTable : public QWidget {
 public:
     explicit ComparisonTable(QWidget* parent = nullptr);
     void updateFrom(const RunSnapshot& run);
-    QString accountingText() const;      // for tests
+    QString accountingText() const;  // for tests
+    // Shows the accounting line only while it does not hold (red): where the status bar says it
+    // already (the window's comparison tab), its rows go to the table.
+    void setAccountingOnlyWhenBroken(bool only);
+    bool accountingShown() const;
     QStringList row(int limiter) const;  // the cells' texts, for tests
     // A baseline's figures under each limiter's row (null removes them). Shown from the next
     // updateFrom.
@@ -55,6 +60,7 @@ private:
     QVector<bool> everBroken_;
     QStringList lines_;
     QVector<bool> red_;
+    bool accountingOnlyWhenBroken_ = false;
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

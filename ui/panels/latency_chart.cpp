@@ -145,8 +145,8 @@ void LatencyChart::render() {
     if (latency.total == 0) {
         title = tr("No latencies yet");
     } else if (latency.max == 0) {
-        title = tr("All %1 calls took 0 ms: a virtual clock<br>decides at the scheduled time, "
-                   "without<br>waiting for Redis: no latency to show")
+        title = tr("All %1 calls took 0 ms: a virtual clock as fast<br>as possible decides at "
+                   "the scheduled time,<br>without waiting for Redis: no latency to show")
                     .arg(panel::count(qint64(latency.total)));
     } else {
         // Short lines: the histogram may get a third of a 1024 px window.

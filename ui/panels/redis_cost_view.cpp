@@ -6,6 +6,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 
 namespace ratelab {
@@ -24,14 +25,14 @@ RedisCostView::RedisCostView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(summary_);
     table_ = panel::makeTable(this, QStringLiteral("costTable"),
                               {tr("Limiter"), tr("Key memory"), tr("Keys")});
-    table_->horizontalHeaderItem(1)->setToolTip(
-        tr("MEMORY USAGE summed over the limiter's keys: estimated from 5 samples per key "
-           "while the run goes, every element counted once it is over."));
-    table_->horizontalHeaderItem(2)->setToolTip(tr("How many keys the limiter holds in Redis."));
+    panel::fitColumns(
+        table_, {tr("The limiter whose keys these are (its name in the scenario)."),
+                 tr("MEMORY USAGE summed over the limiter's keys: estimated from 5 samples per "
+                    "key while the run goes, every element counted once it is over."),
+                 tr("How many keys the limiter holds in Redis.")});
     // The name takes the room left; the two figures keep their width (a stretched "Keys" put
     // its count far from its header's neighbours).
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    panel::fitColumnsToContents(table_, 0);
     layout->addWidget(table_);
     clear();
 }
@@ -39,6 +40,7 @@ RedisCostView::RedisCostView(QWidget* parent) : QWidget(parent) {
 void RedisCostView::clear() {
     summary_->setText(tr("Redis's own cost: shown while a test runs."));
     table_->setRowCount(0);
+    fitTable();
 }
 
 QString RedisCostView::formatBytes(qint64 bytes) {
@@ -83,6 +85,13 @@ void RedisCostView::updateCost(const RunCost& cost, const QStringList& names) {
             panel::setText(keys, panel::count(cost.keys[i]));
         }
     }
+    fitTable();
+}
+
+// Every row shown (the comparison tab scrolls as a whole), the columns as wide as their texts.
+void RedisCostView::fitTable() {
+    panel::refitColumns(table_);
+    panel::showAllRows(table_);
 }
 
 QString RedisCostView::summaryText() const {

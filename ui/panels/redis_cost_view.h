@@ -32,6 +32,8 @@ public:
     static QString formatBytes(qint64 bytes);
 
 private:
+    void fitTable();
+
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;
 };

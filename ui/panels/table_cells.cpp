@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "panels/column_fit.h"
+
 namespace ratelab::panel {
 
 QString dash() {
@@ -61,13 +63,13 @@ void fitColumns(QTableWidget* table, const QStringList& tips) {
     // A header wider than its column is clipped at both ends when centred: left-aligned, its
     // start stays readable (the tooltip has it whole).
     header->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    header->setSectionResizeMode(QHeaderView::Stretch);
     header->setStretchLastSection(false);  // it would keep its old width on top
     for (int c = 0; c < table->columnCount() && c < tips.size(); ++c) {
         if (QTableWidgetItem* item = table->horizontalHeaderItem(c))
             item->setToolTip(
                 QStringLiteral("<b>%1</b><br>%2").arg(item->text().toHtmlEscaped(), tips[c]));
     }
+    fitColumnsToContents(table);  // as wide as their texts, the room left shared out
 }
 
 bool NumberItem::operator<(const QTableWidgetItem& other) const {

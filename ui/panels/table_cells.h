@@ -27,9 +27,11 @@ QString formatMs(qint64 us);
 // A read-only table with one column per header, fixed row heights and column widths.
 QTableWidget* makeTable(QWidget* parent, const QString& name, const QStringList& headers);
 
-// Columns share the table's width instead of scrolling sideways (a window of 1024 px shows them
-// all): texts that do not fit are elided and the full text is the cell's tooltip. `tips` are
-// the header tooltips, one per column (what the column means, how it is computed).
+// Columns fit the table's width instead of scrolling sideways (a window of 1024 px shows them
+// all), each as wide as its texts and the room left shared out (column_fit.h; refitColumns
+// after an update): texts that still do not fit are elided and the full text is the cell's
+// tooltip. `tips` are the header tooltips, one per column (what the column means, how it is
+// computed).
 void fitColumns(QTableWidget* table, const QStringList& tips);
 
 // Numeric cells keep their value in this role: for sorting, and to skip unchanged values.

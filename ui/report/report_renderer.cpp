@@ -30,8 +30,8 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
 }
 
-// The report is printed on white: the light series colours (blue / vermillion / grey, the
-// colour-blind-safe set of the window).
+// The report is printed on white: the light series colours (deep blue / orange / hatched grey,
+// the colour-blind-safe set of the window, apart in grayscale too).
 const style::SeriesColors& colors() {
     static const style::SeriesColors light = style::seriesColors(false);
     return light;
@@ -131,7 +131,7 @@ QList<QPointF> stackedOn(const QList<QPointF>& lower, const QList<QPointF>& uppe
 
 // A step-shaped filled area between `lower` (empty: the axis) and `upper`.
 QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& upperPoints,
-                     const QList<QPointF>& lowerPoints, const QColor& color) {
+                     const QList<QPointF>& lowerPoints, const QColor& color, bool hatched = false) {
     auto* area = new QAreaSeries(chart);
     auto* upper = new QLineSeries(area);
     upper->replace(upperPoints);
@@ -143,7 +143,7 @@ QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& u
     }
     area->setName(name);
     area->setPen(style::seriesPen(color.darker(120), 1.0));
-    area->setBrush(style::withAlpha(color, colors().reportAreaAlpha));
+    area->setBrush(style::areaBrush(color, hatched));
     chart->addSeries(area);
     return area;
 }
@@ -245,7 +245,7 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     series << addArea(chart, tr("accepted"), accepted, {}, colors().accepted);
     series << addArea(chart, tr("rejected"), rejectedTop, accepted, colors().rejected);
     if (withErrors)
-        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors);
+        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors, true);
     // Window boundaries over the areas, under the limit line.
     {  // only calendar windows have boundaries (windowBoundaries)
         const qint64 from = run.startEpochMs;

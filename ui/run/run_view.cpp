@@ -1,17 +1,14 @@
 #include "run/run_view.h"
 
 #include <QScrollArea>
-#include <QSplitter>
 #include <QVBoxLayout>
 #include <utility>
 
 #include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
-#include "panels/client_table.h"
 #include "panels/comparison_table.h"
+#include "panels/comparison_view.h"
 #include "panels/disagreement_table.h"
-#include "panels/latency_chart.h"
-#include "panels/redis_cost_view.h"
 #include "panels/state_panel.h"
 #include "run/run_controller.h"
 
@@ -37,7 +34,7 @@ RunView::RunView(RunController* controller, QWidget* parent)
     connect(controller_, &RunController::stateFailed, this,
             [this](int i, const QString& message) { state_->showError(i, message); });
     connect(controller_, &RunController::costReady, this,
-            [this](const RunCost& cost) { cost_->updateCost(cost, limiterNames_); });
+            [this](const RunCost& cost) { compare_->updateCost(cost, limiterNames_); });
     // The key tree costs Redis reads and UI time with many keys: read only while it is shown.
     connect(this, &QTabWidget::currentChanged, this,
             [this] { controller_->setKeyListing(currentWidget() == state_); });
@@ -51,53 +48,74 @@ void RunView::buildTabs() {
     scroll->setWidget(timelineHost);
     addTab(scroll, tr("Timelines"));
 
-    auto* compare = new QSplitter(Qt::Vertical, this);
-    comparison_ = new ComparisonTable(compare);
-    disagreements_ = new DisagreementTable(compare);
-    connect(disagreements_, &DisagreementTable::pairChosen, this, [this](int a, int b) {
+    compare_ = new ComparisonView(this);
+    connect(compare_->disagreements(), &DisagreementTable::pairChosen, this, [this](int a, int b) {
         markedPair_ = {a, b};
         markDisagreements();
     });
-    cost_ = new RedisCostView(compare);
-    auto* lower = new QSplitter(Qt::Horizontal, compare);
-    clients_ = new ClientTable(lower);
-    latency_ = new LatencyChart(lower);
-    addTab(compare, tr("Comparison"));
+    addTab(compare_, tr("Comparison"));
 
     state_ = new StatePanel(this);
     addTab(state_, tr("Redis state"));
 }
 
 void RunView::showScenario(const Scenario& scenario) {
-    for (TimelineChart* t : std::as_const(timelines_)) {
-        t->deleteLater();
-    }
-    timelines_.clear();
+    shown_ = scenario;
     markedPair_ = {-1, -1};
     latestStates_.clear();
     pendingStates_.clear();
     snapshotHeld_ = false;
     controller_->forgetFinishedRun();
+    // The charts there are start over (no flicker when a preview follows an edit); those the
+    // scenario no longer needs go, new ones join.
+    while (timelines_.size() > scenario.limiters.size())
+        timelines_.takeLast()->deleteLater();
     QStringList names;
-    for (const LimiterSpec& spec : scenario.limiters) {
-        auto* chart = new TimelineChart(timelineLayout_->parentWidget());
-        chart->setMinimumHeight(260);
-        if (presentation_)
-            chart->setPresentation(true);
-        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, 0);
-        chart->setTimeAxis(axis_);  // one time axis: zoom, pan and pause together
+    for (int i = 0; i < scenario.limiters.size(); ++i) {
+        const LimiterSpec& spec = scenario.limiters[i];
+        TimelineChart* chart = timelines_.value(i);
+        if (chart == nullptr) {
+            chart = new TimelineChart(timelineLayout_->parentWidget());
+            chart->setMinimumHeight(260);
+            if (presentation_)
+                chart->setPresentation(true);
+            chart->setTimeAxis(axis_);      // one time axis: zoom, pan and pause together
+            chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
+            connect(chart, &TimelineChart::explainRequested, this,
+                    [this, i](double seconds) { emit explainRequested(i, seconds); });
+            timelineLayout_->addWidget(chart);
+            timelines_.push_back(chart);
+        }
+        // A virtual clock's start is known before the run: calendar windows fall where they
+        // will (a start at .900 s puts the first boundary at 0.1 s, not 1 s).
+        const qint64 start = scenario.traffic.clock.isVirtual ? scenario.traffic.clock.startMs : 0;
+        chart->setLimiter(spec, scenario.traffic.clients, scenario.bucketMs, start);
         chart->setDurationSeconds(scenario.traffic.durationS);  // the axis before the first data
-        chart->setBaseline(baseline_);  // "compare with…" goes on over new runs
         // A virtual clock repeats every decision: a click explains the request there.
         chart->setExplainable(scenario.traffic.clock.isVirtual);
-        const int index = int(timelines_.size());
-        connect(chart, &TimelineChart::explainRequested, this,
-                [this, index](double seconds) { emit explainRequested(index, seconds); });
-        timelineLayout_->addWidget(chart);
-        timelines_.push_back(chart);
         names.push_back(spec.name);
     }
     state_->setLimiterNames(names);
+}
+
+void RunView::previewScenario(const Scenario& scenario) {
+    // Only what the timelines draw before a run: the limiters, the axis, the buckets, the clock.
+    const bool same = scenario.limiters == shown_.limiters &&
+                      scenario.traffic.durationS == shown_.traffic.durationS &&
+                      scenario.traffic.clients == shown_.traffic.clients &&
+                      scenario.traffic.clock.isVirtual == shown_.traffic.clock.isVirtual &&
+                      scenario.traffic.clock.startMs == shown_.traffic.clock.startMs &&
+                      scenario.bucketMs == shown_.bucketMs;
+    if (!same)
+        showScenario(scenario);
+}
+
+ComparisonTable* RunView::comparison() const {
+    return compare_->table();
+}
+
+DisagreementTable* RunView::disagreements() const {
+    return compare_->disagreements();
 }
 
 void RunView::setPaused(bool paused) {
@@ -118,12 +136,21 @@ void RunView::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     baseline_ = std::move(baseline);
     for (TimelineChart* chart : std::as_const(timelines_))
         chart->setBaseline(baseline_);
-    comparison_->setBaseline(baseline_);
-    comparison_->updateFrom(last_);
+    compare_->setBaseline(baseline_);
+    compare_->table()->updateFrom(last_);
 }
 
 void RunView::clearCost() {
-    cost_->clear();
+    compare_->clearCost();
+}
+
+void RunView::forgetRun() {
+    last_ = RunSnapshot();
+    snapshotHeld_ = false;
+    limiterNames_.clear();
+    compare_->clearCost();
+    compare_->updateFrom(last_);
+    emit accountingChanged(QString());
 }
 
 void RunView::markLimiterChange(int index, StateChange change) {
@@ -195,11 +222,8 @@ void RunView::drawSnapshot(const RunSnapshot& snapshot) {
         timelines_[i]->updateFrom(snapshot, i,
                                   state == latestStates_.cend() ? nullptr : &state.value());
     }
-    comparison_->updateFrom(snapshot);
-    disagreements_->updateFrom(snapshot);
+    compare_->updateFrom(snapshot);
     markDisagreements();
-    clients_->updateFrom(snapshot);
-    latency_->updateFrom(snapshot);
 }
 
 // The chosen pair's disagreements on both of its timelines (each names the other); the others'

@@ -16,23 +16,22 @@ class QVBoxLayout;
 
 namespace ratelab {
 
-class ClientTable;
 class ComparisonTable;
+class ComparisonView;
 class DisagreementTable;
-class LatencyChart;
-class RedisCostView;
 class RunController;
 class StatePanel;
 class TimeAxis;
 class TimelineChart;
 
 // The window's live views of a run, as tabs: the timelines (one per limiter, all bound to one
-// TimeAxis), the comparison (the side-by-side table, Redis's own cost, the clients and the
-// latency) and the limiters' Redis keys. It takes what the RunController reports and hands it
-// to every view: each snapshot to the timelines and the tables, the limiters' state readings
-// to their timelines (every one, in order) and key listings to the state panel, a step's
-// decisions as markers, the admitted bursts once a run ends. Paused, it holds the newest
-// snapshot back and draws it on resume. The window adds tabs of its own after these.
+// TimeAxis), the comparison (ComparisonView: a chart per measure across the limiters, the
+// side-by-side table, Redis's own cost, the clients and the latency) and the limiters' Redis keys.
+// It takes what the RunController reports and hands it to every view: each snapshot to the
+// timelines and the tables, the limiters' state readings to their timelines (every one, in order)
+// and key listings to the state panel, a step's decisions as markers, the admitted bursts once a
+// run ends. Paused, it holds the newest snapshot back and draws it on resume. The window adds tabs
+// of its own after these.
 class RunView : public QTabWidget {
     Q_OBJECT
 
@@ -45,6 +44,9 @@ public:
     // New timelines for the scenario's limiters (another scenario, a new run): the axis before
     // the first data, the baseline and the presentation look kept; the state panel lists them.
     void showScenario(const Scenario& scenario);
+    // The timelines of an edited scenario before it runs (the limit lines, calendar windows and
+    // axis as it will run): showScenario when what they draw differs from what they show.
+    void previewScenario(const Scenario& scenario);
     // Paused, the time axis stops following (the wheel zooms, dragging pans) and snapshots wait;
     // resumed, the newest one is drawn.
     void setPaused(bool paused);
@@ -61,12 +63,16 @@ public:
     void markLimiterChange(int index, StateChange change);
     // A run starts: Redis's cost of the previous one goes.
     void clearCost();
+    // Another scenario (File → New, Open, an example): the last run's figures go from the
+    // comparison and the accounting line (the Runs list keeps the run).
+    void forgetRun();
 
     const RunSnapshot& lastSnapshot() const { return last_; }
     QVector<TimelineChart*> timelines() const { return timelines_; }
     TimeAxis* timeAxis() const { return axis_; }
-    ComparisonTable* comparison() const { return comparison_; }
-    DisagreementTable* disagreements() const { return disagreements_; }
+    ComparisonTable* comparison() const;
+    ComparisonView* comparisonView() const { return compare_; }
+    DisagreementTable* disagreements() const;
 
 signals:
     // Each snapshot's accounting, one line: per limiter fired = accepted + rejected + errors.
@@ -87,12 +93,8 @@ private:
     TimeAxis* axis_ = nullptr;
     QVBoxLayout* timelineLayout_ = nullptr;
     QVector<TimelineChart*> timelines_;
-    ComparisonTable* comparison_ = nullptr;
-    DisagreementTable* disagreements_ = nullptr;
+    ComparisonView* compare_ = nullptr;
     std::pair<int, int> markedPair_{-1, -1};  // the pair whose disagreements are marked
-    RedisCostView* cost_ = nullptr;
-    ClientTable* clients_ = nullptr;
-    LatencyChart* latency_ = nullptr;
     StatePanel* state_ = nullptr;
     QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order
     RunSnapshot last_;
@@ -102,6 +104,7 @@ private:
     bool paused_ = false;
     bool snapshotHeld_ = false;  // last_ came while paused: drawn on resume
     bool presentation_ = false;
+    Scenario shown_;  // what the timelines were last set up for (showScenario)
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

@@ -48,17 +48,16 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     connect_ = new QPushButton(tr("Connect"), this);
     connect_->setObjectName(QStringLiteral("redisConnect"));
     layout->addWidget(connect_);
-    auto* below = new QHBoxLayout;
-    below->setContentsMargins(0, 0, 0, 0);
-    lines->addLayout(below);
+    // The URL's error on a line of its own (it read as part of the status beside it), then the
+    // status.
     urlError_ = new InlineError(this);
     urlError_->setObjectName(QStringLiteral("redisUrlError"));
     urlError_->setWordWrap(false);
-    below->addWidget(urlError_);
+    lines->addWidget(urlError_);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("redisStatus"));
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    below->addWidget(status_, 1);
+    lines->addWidget(status_);
 
     auto updateEnabled = [this] {
         const bool url = !useManagedServer();
@@ -73,6 +72,12 @@ ConnectionBar::ConnectionBar(QWidget* parent) : QWidget(parent) {
     connect(urlEdit_, &QLineEdit::returnPressed, this, &ConnectionBar::connectToRedis);
     connect(urlEdit_, &QLineEdit::textEdited, urlError_, &QLabel::hide);
     connect(mode_, &QComboBox::currentIndexChanged, urlError_, &QLabel::hide);
+    // Back to the managed server: connect to it again at once, which replaces the URL's error
+    // status (a URL waits for Connect, it may not be typed yet).
+    connect(mode_, &QComboBox::activated, this, [this] {
+        if (useManagedServer())
+            connectToRedis();
+    });
 
     connect(&probe_, &ServerProbe::probed, this, &ConnectionBar::showProbe);
     health_ = new QTimer(this);
@@ -171,11 +176,24 @@ void ConnectionBar::showProbe(const ServerStatus& status) {
     if (status.clusterMasters > 0) {
         version += tr(", cluster of %1 masters").arg(status.clusterMasters);
     }
-    setStatus(
-        tr("connected · %1 · redis %2 · %3 ms")
-            .arg(status.managed ? tr("managed local server") : url_.toDisplayString(), version)
-            .arg(status.latencyMs, 0, 'f', 2),
-        true);
+    // The managed server by its socket, so that redis-cli can look at what the run wrote.
+    const bool socket = status.managed && !url_.socketPath.isEmpty();
+    const QString where = !status.managed ? url_.toDisplayString()
+                          : socket        ? tr("managed local server at %1").arg(url_.socketPath)
+                                          : tr("managed local server");
+    setStatus(tr("connected · %1 · redis %2 · %3 ms")
+                  .arg(where, version)
+                  .arg(status.latencyMs, 0, 'f', 2),
+              true);
+    if (status.managed) {
+        mode_->setItemData(0,
+                           socket ? tr("ratelab's own redis-server on a private unix socket; look "
+                                       "at its keys with: redis-cli -s %1")
+                                        .arg(url_.socketPath)
+                                  : tr("ratelab's own redis-server on a private unix socket"),
+                           Qt::ToolTipRole);
+        mode_->setToolTip(mode_->itemData(0, Qt::ToolTipRole).toString());
+    }
     if (status.answersConnect) {
         connected_ = true;
         health_->start();

@@ -18,10 +18,12 @@ class InlineError;
 class TlsFields;
 
 // Where the window's Redis is: the managed local redis-server (the default, started by ratelab
-// on a private unix socket and stopped on exit) or a URL with an optional password field.
-// Connecting, the local server and the periodic health check (PING latency, server version)
-// are engine/live's ServerProbe, on a thread of its own; the bar keeps the health timer and
-// shows what the probe reports.
+// on a private unix socket, shown in the status and, as a redis-cli command, in the choice's
+// tooltip; stopped on exit; choosing it again connects to it at once) or a URL with an optional
+// password field. A URL that cannot be parsed is said on a line of its own under the fields, the
+// status below it. Connecting, the local server and the periodic health check (PING latency, server
+// version) are engine/live's ServerProbe, on a thread of its own; the bar keeps the health timer
+// and shows what the probe reports.
 class ConnectionBar : public QWidget {
     Q_OBJECT
 

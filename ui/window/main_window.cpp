@@ -45,6 +45,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     connect(connection_, &ConnectionBar::targetLost, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
+    // The reason Start is blocked follows the text as typed, not only validity flips.
+    connect(limiters_, &LimiterListEditor::errorChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
     const auto markModified = [this] { document_->setModified(true); };
@@ -53,6 +55,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Start reads "Continue" after Step only while the scenario is the stepped one.
     connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
     connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
+    // Between runs the timelines show the edited scenario as it will run.
+    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::previewEdits);
+    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::previewEdits);
     connect(scenarioName_, &QLineEdit::textEdited, this, [this](const QString& name) {
         document_->setModified(true);
         document_->setName(name);
@@ -258,11 +263,20 @@ void MainWindow::setScenario(const Scenario& scenario) {
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     runView_->showScenario(scenario);
+    if (!controller_->running())
+        runView_->forgetRun();  // the status line and the comparison were the last run's
     decisions_->clear();
     stepText_.clear();
     document_->setName(scenario.name);
     document_->setModified(false);
     updateEnabled();
+}
+
+void MainWindow::previewEdits() {
+    if (controller_->running())
+        return;  // a live edit marks its timeline instead (onLimitersEdited)
+    if (const std::optional<Scenario> scenario = currentScenario())
+        runView_->previewScenario(*scenario);
 }
 
 void MainWindow::onLimitersEdited() {
@@ -340,6 +354,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
             qWarning("ratelab: quit before every abandoned limiter's keys were deleted");
     }
     event->accept();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    fitEditorsDock();
+}
+
+// In a narrow window the editors keep at most kEditorsShare of the width (or the least they
+// need), so that the charts and tables keep the rest: at 1024 px the comparison's columns read
+// whole. A wider window leaves the dock as the user sized it.
+void MainWindow::fitEditorsDock() {
+    if (editorsDock_ == nullptr || editorsDock_->isHidden() || editorsDock_->isFloating())
+        return;
+    const int most =
+        std::max(editorsDock_->minimumSizeHint().width(), int(double(width()) * kEditorsShare));
+    if (editorsDock_->width() > most)
+        resizeDocks({editorsDock_}, {most}, Qt::Horizontal);
 }
 
 // The [*] mark and the document's modified flag are one: setWindowModified clears or sets it.

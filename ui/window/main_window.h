@@ -49,6 +49,8 @@ class MainWindow : public QMainWindow {
 public:
     // Quitting waits at most this long for a run to stop and abandoned limiters' keys to go.
     static constexpr int kQuitWaitMs = 2000;
+    // The most of a narrow window's width the editors dock keeps.
+    static constexpr double kEditorsShare = 0.38;
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -118,6 +120,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildActions();
@@ -125,6 +128,7 @@ private:
     void updateEnabled();
     void showError(const QString& message);
     void onLimitersEdited();
+    void previewEdits();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
     void buildFileMenu(QMenu* file);
@@ -133,6 +137,7 @@ private:
     void buildHistory(QMenu* view);
     void recordRun(const RunSnapshot& snapshot);
     void fitBottomDocks();  // the Runs list wide enough beside the step decisions
+    void fitEditorsDock();
     void setBaseline(std::shared_ptr<const RunBaseline> baseline);
     void exportPng();
     void exportCsv();
@@ -177,7 +182,7 @@ private:
     Scenario runScenario_;
     RunHistory* history_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
-    bool runsDockShown_ = false;  // shown once, by the first run; then as the user leaves it
+    bool runsDockSized_ = false;  // given its height the first time it opens
 };
 
 }  // namespace ratelab

@@ -195,6 +195,7 @@ void MainWindow::buildActions() {
     view->addAction(editorsDock_->toggleViewAction());
     view->addAction(decisionsDock_->toggleViewAction());
     buildHistory(view);
+    tools->addAction(runsDock_->toggleViewAction());  // "Runs": the list opens when asked
     buildHelpMenu();
 }
 
@@ -276,7 +277,11 @@ void MainWindow::restoreSettings() {
         connection_->setPassword(settings.value(QStringLiteral("redis/password")).toString());
     }
     showRecentFiles(document_->recentFiles());
-    setScenario(document_->restoredScenario());
+    // The file the last window had open, read again (title, path and all); without one, the
+    // scenario it closed with.
+    const QString last = document_->restoredPath();
+    if (last.isEmpty() || !document_->open(last))
+        setScenario(document_->restoredScenario());
 }
 
 void MainWindow::saveSettings() {

@@ -29,9 +29,18 @@ void MainWindow::buildHistory(QMenu* view) {
     history_ = new RunHistory(runsDock_);
     runsDock_->setWidget(history_);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
-    runsDock_->hide();  // shown by the first run that ends
+    runsDock_->hide();  // opened when asked (View → Runs, the toolbar's Runs)
+    connect(runsDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || runsDockSized_)
+            return;
+        runsDockSized_ = true;
+        // A few rows high: the timelines keep most of the height (1024x700 too).
+        resizeDocks({runsDock_}, {kRunsDockHeight}, Qt::Vertical);
+        fitBottomDocks();
+    });
     QAction* toggle = runsDock_->toggleViewAction();
     toggle->setText(tr("&Runs (history, compare with…)"));
+    toggle->setIconText(tr("Runs"));  // on the run toolbar
     toggle->setToolTip(
         tr("Show the runs of this session: save one as an output folder or "
            "compare with it"));
@@ -63,12 +72,6 @@ void MainWindow::recordRun(const RunSnapshot& snapshot) {
     Scenario scenario = runScenario_;
     scenario.name = snapshot.scenarioName;
     history_->add(scenario, snapshot);
-    if (!runsDockShown_) {
-        runsDockShown_ = true;
-        runsDock_->show();
-        // A few rows high: the timelines keep most of the height (1024x700 too).
-        resizeDocks({runsDock_}, {kRunsDockHeight}, Qt::Vertical);
-    }
     fitBottomDocks();
 }
 

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "panels/column_fit.h"
 #include "panels/table_cells.h"
 #include "scenario/scenario_json.h"
 
@@ -97,11 +98,12 @@ RunHistory::RunHistory(QWidget* parent) : QWidget(parent) {
         table_,
         {tr("The run's number in this window session (1 is the first)."),
          tr("When the run ended (local time)."), tr("The scenario's name when it ran."),
-         tr("Requests with a known outcome, added up over the run's limiters "
+         tr("The run's requests with a known outcome: every limiter decides each of them "
             "(each limiter's own figures in the cell's tooltip)."),
-         tr("Accepted, added up over the run's limiters."),
-         tr("Rejected, added up over the run's limiters."),
-         tr("Failed decisions, added up over the run's limiters."),
+         tr("Accepted by each limiter, in the run's order (\"a / b\": the first limiter's, "
+            "then the second's; their names in the cell's tooltip)."),
+         tr("Rejected by each limiter, in the run's order."),
+         tr("Failed decisions of each limiter, in the run's order."),
          tr("The run's clock: virtual at a speed (results repeat exactly) or real."),
          tr("\"stopped\" when Stop ended the run before its schedule ran out (the counts cover "
             "what was sent until then).")});
@@ -190,22 +192,26 @@ void RunHistory::showRuns() {
     for (int row = 0; row < runs_.size(); ++row) {
         const RunRecord& r = runs_[row];
         const RunSnapshot& s = r.snapshot;
-        qint64 fired = 0, accepted = 0, rejected = 0, errors = 0;
+        // Every limiter decides every request: the run fired as many as any of them did (not
+        // their sum), and each limiter's own outcomes side by side.
+        qint64 fired = 0;
+        QStringList accepted, rejected, errors;
         for (const LimiterSnapshot& l : s.limiters) {
-            fired += l.fired;
-            accepted += l.accepted;
-            rejected += l.rejected;
-            errors += l.errors;
+            fired = std::max(fired, l.fired);
+            accepted << panel::count(l.accepted);
+            rejected << panel::count(l.rejected);
+            errors << panel::count(l.errors);
         }
+        const QString apart = QStringLiteral(" / ");
         const QString number = QStringLiteral("#%1").arg(r.number);
         const QString cells[] = {
             number == baseline_ ? tr("%1 (baseline)").arg(number) : number,
             r.endedAt.toString(QStringLiteral("HH:mm:ss")),
             s.scenarioName,
             panel::count(fired),
-            panel::count(accepted),
-            panel::count(rejected),
-            panel::count(errors),
+            accepted.join(apart),
+            rejected.join(apart),
+            errors.join(apart),
             clockText(s),
             s.stoppedEarly
                 ? tr("stopped at %1 s").arg(locale.toString(double(s.finishedAtUs) / 1e6, 'f', 1))
@@ -220,6 +226,7 @@ void RunHistory::showRuns() {
             table_->item(row, c)->setToolTip(perLimiter);
         table_->item(row, kScenario)->setToolTip(scenarioText(r.scenario));
     }
+    panel::refitColumns(table_);
 }
 
 void RunHistory::updateActions() {
@@ -230,21 +237,9 @@ void RunHistory::updateActions() {
 }
 
 int RunHistory::preferredWidth() const {
-    const QFontMetrics metrics = table_->fontMetrics();
-    const QFontMetrics headerMetrics = table_->horizontalHeader()->fontMetrics();
-    int widest = 0;
-    for (int c = 0; c < table_->columnCount(); ++c) {
-        if (const QTableWidgetItem* header = table_->horizontalHeaderItem(c))
-            widest = std::max(widest, headerMetrics.horizontalAdvance(header->text()));
-        for (int r = 0; r < table_->rowCount(); ++r) {
-            if (const QTableWidgetItem* item = table_->item(r, c))
-                widest = std::max(widest, metrics.horizontalAdvance(item->text()));
-        }
-    }
-    const int padding = 2 * style()->pixelMetric(QStyle::PM_FocusFrameHMargin) + 12;
     const int rowHeader =
         table_->verticalHeader()->isHidden() ? 0 : table_->verticalHeader()->width();
-    return table_->columnCount() * (widest + padding) + rowHeader + 2 * table_->frameWidth() +
+    return panel::contentsWidth(table_) + rowHeader + 2 * table_->frameWidth() +
            style()->pixelMetric(QStyle::PM_ScrollBarExtent);
 }
 

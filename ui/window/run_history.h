@@ -25,7 +25,8 @@ struct RunRecord {
 };
 
 // The "Runs" list: the runs since the window opened, newest first, one line each (number,
-// time, scenario, fired/accepted/rejected/errors over all limiters, clock, stopped early), with
+// time, scenario, the requests fired, each limiter's accepted/rejected/errors, clock, stopped
+// early), with
 // the actions on the selected run: save it as an output folder, compare with it (its counts
 // over the timelines, its figures in the comparison table), compare with a folder on disk, and
 // clear the baseline. The window does the work (signals); this widget keeps the runs.
@@ -57,8 +58,7 @@ public:
 
     int rowCount() const;
     QStringList rowTexts(int row) const;  // for tests
-    // The width at which no cell or header is cut: the columns share the width equally, so
-    // each needs the widest text of any column.
+    // The width at which no cell or header is cut (each column as wide as its texts).
     int preferredWidth() const;
     QString baselineText() const;
 

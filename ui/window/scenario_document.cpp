@@ -18,6 +18,7 @@ namespace {
 
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kLastKey = QStringLiteral("lastScenario");
+const QString kLastPathKey = QStringLiteral("lastScenarioFile");
 
 }  // namespace
 
@@ -83,6 +84,7 @@ bool ScenarioDocument::open(const QString& path) {
     setName(scenario.name);
     emit loaded(scenario);
     setModified(false);
+    discarded_ = false;
     path_ = path;
     addRecent(path);
     emit opened(path);
@@ -96,6 +98,7 @@ bool ScenarioDocument::newScenario() {
     setName(scenario.name);
     emit loaded(scenario);
     setModified(false);
+    discarded_ = false;
     path_.clear();
     return true;
 }
@@ -154,6 +157,7 @@ bool ScenarioDocument::saveTo(const QString& requested) {
     path_ = path;
     addRecent(path);
     setModified(false);
+    discarded_ = false;
     return true;
 }
 
@@ -166,6 +170,7 @@ bool ScenarioDocument::maybeKeepChanges() {
         case Keep::Save:
             return save();
         case Keep::Discard:
+            discarded_ = true;  // remembered as such: the next window does not bring them back
             return true;
         case Keep::Cancel:
             break;
@@ -213,10 +218,24 @@ Scenario ScenarioDocument::restoredScenario() const {
     return defaultScenario();
 }
 
+QString ScenarioDocument::restoredPath() const {
+    const QString path = QSettings().value(kLastPathKey).toString();
+    return !path.isEmpty() && QFileInfo::exists(path) ? path : QString();
+}
+
 void ScenarioDocument::rememberScenario() const {
+    QSettings settings;
+    settings.setValue(kLastPathKey, path_);
+    if (discarded_) {
+        // Changes thrown away stay thrown away: the next window opens the file as saved, or
+        // starts from the default scenario (it brought the edits back, unmarked, under the
+        // file's title).
+        settings.remove(kLastKey);
+        return;
+    }
     if (const std::optional<Scenario> scenario = source_ ? source_() : std::nullopt) {
-        QSettings().setValue(
-            kLastKey, QJsonDocument(scenarioToJson(*scenario)).toJson(QJsonDocument::Compact));
+        settings.setValue(kLastKey,
+                          QJsonDocument(scenarioToJson(*scenario)).toJson(QJsonDocument::Compact));
     }
 }
 

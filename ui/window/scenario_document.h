@@ -67,8 +67,12 @@ public:
     // Unsaved changes: asks to save, discard or cancel; true when it is fine to go on.
     bool maybeKeepChanges();
 
-    // The scenario the last window closed with (or the default one) and remembering it.
+    // The scenario the last window closed with (or the default one) and remembering it: its
+    // file, which the next window opens again (restoredPath, empty when there is none or it is
+    // gone), and the scenario itself for one without a file. Changes discarded at the question
+    // are not remembered: the file as saved, or the default scenario, comes back.
     Scenario restoredScenario() const;
+    QString restoredPath() const;
     void rememberScenario() const;
     static Scenario defaultScenario();
 
@@ -93,6 +97,7 @@ private:
     QString path_;
     QString name_;
     bool modified_ = false;
+    bool discarded_ = false;  // the user discarded the changes since the last open or save
     QStringList recent_;
 };
 

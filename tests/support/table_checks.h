@@ -1,0 +1,18 @@
+#pragma once
+
+// What a reader sees of a table (tst_comparison_view, tst_window_edits): built into each test
+// that needs it (it needs the widgets).
+
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace ratelab::test {
+
+// True when every shown column is as wide as its header and each of its cells need (the view's
+// text margins included); false sets `cut` to the first that is not.
+bool columnsWhole(const QTableWidget* table, QString* cut);
+
+}  // namespace ratelab::test

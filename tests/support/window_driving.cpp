@@ -1,0 +1,53 @@
+#include "support/window_driving.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QLineEdit>
+#include <QTimer>
+#include <QtTest>
+
+#include "limiters/limiter.h"
+#include "redis/redis_connection.h"
+#include "redis/redis_reply.h"
+#include "redis/redis_scan.h"
+#include "window/connection_bar.h"
+#include "window/main_window.h"
+
+namespace ratelab::test {
+
+void connectToFixture(MainWindow& w) {
+    w.connectionBar()->setUseManagedServer(false);
+    w.connectionBar()->setUrlText(qEnvironmentVariable("REDIS_URL"));
+    w.connectionBar()->connectToRedis();
+    QTRY_VERIFY_WITH_TIMEOUT(w.connectionBar()->connected(), 10000);
+}
+
+void answerMessageBox(const QString& objectName, QMessageBox::StandardButton button) {
+    QTimer::singleShot(0, qApp, [objectName, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (box == nullptr || box->objectName() != objectName) {
+            answerMessageBox(objectName, button);  // not shown yet: look again
+            return;
+        }
+        box->button(button)->click();
+    });
+}
+
+void retype(QLineEdit* edit, const QString& text) {
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, text);
+    QTest::keyClick(edit, Qt::Key_Return);
+}
+
+long long keyCount(RedisConnection& c, const LimiterSpec& spec) {
+    const std::unique_ptr<Limiter> limiter = makeLimiter(spec);
+    long long n = 0;
+    for (const std::string& key : limiter->exactKeys())
+        n += replyInteger(c.command({"EXISTS", key}).get(), "EXISTS");
+    scanEach(c, limiter->scanPattern(),
+             [&n](std::vector<std::string>& keys) { n += qint64(keys.size()); });
+    return n;
+}
+
+}  // namespace ratelab::test

@@ -1,0 +1,36 @@
+#pragma once
+
+// Driving the real window in tests (tst_window_work, tst_window_fixes, tst_window_edits,
+// tst_window_files): connecting it to the fixture Redis, answering its message boxes, typing
+// into its fields. Built into each test that needs it (it needs the widgets).
+
+#include <QMessageBox>
+#include <QString>
+
+#include "limiters/limiter_spec.h"
+
+QT_BEGIN_NAMESPACE
+class QLineEdit;
+QT_END_NAMESPACE
+
+namespace ratelab {
+class MainWindow;
+class RedisConnection;
+}  // namespace ratelab
+
+namespace ratelab::test {
+
+// Points the window's connection bar at REDIS_URL (the fixture) and waits until it is connected.
+void connectToFixture(MainWindow& w);
+
+// Clicks `button` of the next message box named `objectName` once it is shown.
+void answerMessageBox(const QString& objectName, QMessageBox::StandardButton button);
+
+// Replaces a line edit's text as a user would (focus, select all, type, Enter).
+void retype(QLineEdit* edit, const QString& text);
+
+// How many keys `spec`'s limiter owns, read-only (reset would delete them, and a QTRY on
+// reset's count would pass on its second try whatever happened).
+long long keyCount(RedisConnection& c, const LimiterSpec& spec);
+
+}  // namespace ratelab::test
