@@ -1,5 +1,8 @@
 # Embeds text files into the binary at build time: each file becomes a C++ source defining
 # `const char* const <symbol>` holding its text, regenerated when the file changes.
+# The script mode is found beside this file, so that a project including it from elsewhere (the
+# fuzz targets) embeds the same way.
+set(RATELAB_EMBED_LUA_FILE ${CMAKE_CURRENT_LIST_DIR}/EmbedLuaFile.cmake)
 
 # Lua scripts: NAME.lua defines ratelab::lua::kLua_NAME.
 function(ratelab_embed_lua target)
@@ -17,8 +20,8 @@ function(ratelab_embed_text target namespace prefix)
             OUTPUT ${out}
             COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_SOURCE_DIR}/${text_file} -DOUT=${out}
                     -DSYMBOL=${prefix}${stem} -DNAMESPACE=${namespace}
-                    -P ${PROJECT_SOURCE_DIR}/cmake/EmbedLuaFile.cmake
-            DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${text_file} ${PROJECT_SOURCE_DIR}/cmake/EmbedLuaFile.cmake
+                    -P ${RATELAB_EMBED_LUA_FILE}
+            DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${text_file} ${RATELAB_EMBED_LUA_FILE}
             COMMENT "Embedding ${text_file}"
             VERBATIM)
         target_sources(${target} PRIVATE ${out})
