@@ -52,7 +52,8 @@ function selftestTimeline(t) {
     return [c[0], c[1], c[2], rejTop - c[2], errTop - rejTop];
   });
   const out = { name: t.l.name, v0: v0, v1: v1, col_ms: Number(d.colMs),
-                px_per_unit: (bottom - top) / yTop, columns: columns };
+                px_per_unit: (bottom - top) / yTop, ms_per_px: (v1 - v0) / (right - left),
+                columns: columns };
   const limit = t.svg.querySelector("path.limit");
   if (limit) out.limit = value(numbersOf(limit.getAttribute("d"))[1]);
   const burst = t.svg.querySelector("rect.burst");
@@ -139,9 +140,36 @@ function selftestZoom() {
                 JSON.stringify([view.v0, view.v1]));
 }
 
+// WCAG's relative luminance of a computed colour ("rgb(r, g, b)").
+function luminance(css) {
+  const channel = (v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  };
+  const [r, g, b] = numbersOf(css).map(channel);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// Accepted and rejected as drawn stay apart in grayscale: their fills at least 3:1 apart in
+// luminance, in the scheme the browser uses.
+function selftestContrast() {
+  const fill = (cls) => {
+    const path = document.querySelector("svg.tl path." + cls);
+    return path ? getComputedStyle(path).fill : null;
+  };
+  const acc = fill("acc"), rej = fill("rej");
+  if (!acc || !rej) return;
+  const [hi, lo] = [luminance(acc), luminance(rej)].sort((a, b) => b - a);
+  SELFTEST.contrast = (hi + 0.05) / (lo + 0.05);
+  selftestCheck("accepted and rejected 3:1 apart in luminance", SELFTEST.contrast >= 3,
+                acc + " against " + rej);
+}
+
 // Reads the drawing first (the whole run), then interacts.
 function selftestRun() {
+  SELFTEST.dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
   SELFTEST.timelines = timelines.map(selftestTimeline);
+  selftestContrast();
   SELFTEST.bars = charts.map(selftestBars);
   if (timelines.length && SELFTEST.timelines[0].columns.length) {
     selftestHover(SELFTEST.timelines);
