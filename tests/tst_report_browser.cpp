@@ -15,6 +15,7 @@
 #include <QUrl>
 #include <QtTest>
 
+#include <cmath>
 #include <numeric>
 
 #include <unistd.h>

@@ -131,7 +131,11 @@ function start() {
   document.getElementById("pan-left").addEventListener("click", () => panBy(-0.5));
   document.getElementById("pan-right").addEventListener("click", () => panBy(0.5));
   document.getElementById("zoom-all").addEventListener("click", () => setView(0, DATA.x_max_ms));
-  window.addEventListener("resize", drawAll);
+  // A redraw makes new columns: the hovered one and its tooltip go with the old ones.
+  window.addEventListener("resize", () => {
+    hideHover();
+    drawAll();
+  });
   drawAll();
 }
 
