@@ -2,9 +2,9 @@
 // installs it) loads the page with #selftest. The page's self-test (ui/report/page/
 // page_selftest.js) records every script error, console error or warning and refused load, reads
 // each timeline's columns, limit and admitted burst back from the drawn SVG and the comparison's
-// bars from theirs, hovers and zooms, and writes what it found into <pre id="selftest">. This
-// test reads that from the DOM Chromium dumps and checks it against the summary the page was
-// written from, in a light and a dark colour scheme.
+// bars and cumulative lines from theirs, hovers and zooms, and writes what it found into <pre
+// id="selftest">. This test reads that from the DOM Chromium dumps and checks it against the
+// summary the page was written from, in a light and a dark colour scheme.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -296,6 +296,16 @@ private slots:
             const OutcomeCounts& c = s.limiters[i].counts;
             const double share = 100.0 * double(c.accepted) / double(c.fired);
             QVERIFY(std::abs(shares[i][QLatin1String("value")].toDouble() - share) < 0.01);
+        }
+        // The cumulative chart ends at each limiter's accepted count.
+        const QJsonArray cumulative = result[QLatin1String("cumulative")].toArray();
+        QCOMPARE(cumulative.size(), s.limiters.size());
+        for (int i = 0; i < cumulative.size(); ++i) {
+            const double accepted = double(s.limiters[i].counts.accepted);
+            QVERIFY2(
+                std::abs(cumulative[i].toDouble() - accepted) <= 0.01 * accepted,
+                qPrintable(
+                    QStringLiteral("%1 against %2").arg(cumulative[i].toDouble()).arg(accepted)));
         }
         const QJsonArray bursts = charts[1].toArray();
         QCOMPARE(bursts.size(), 1);

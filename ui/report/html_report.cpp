@@ -15,6 +15,7 @@ extern const char* const kText_page_common;
 extern const char* const kText_page_selftest;
 extern const char* const kText_page_timeline;
 extern const char* const kText_page_compare;
+extern const char* const kText_page_cumulative;
 extern const char* const kText_page_main;
 }  // namespace ratelab::report_page
 
@@ -36,12 +37,18 @@ QString colourVariables() {
         const auto line = [dark](const QColor& color) {
             return color.darker(dark ? 100 : 120).name();
         };
+        // The limiters' lines (the cumulative chart), each its pen's colour.
+        QString pens;
+        for (int i = 0; i < style::kLimiterPens; ++i) {
+            pens +=
+                QStringLiteral(";--pen%1:%2").arg(i).arg(style::limiterPen(i, dark).color().name());
+        }
         return QStringLiteral(
                    ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
-                   "--errors:%5;--limit:%6;--boundary:%7;--grid:%8}")
+                   "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
             .arg(c.accepted.name(), line(c.accepted), c.rejected.name(), line(c.rejected),
                  c.errors.name(), c.limit.name(), c.boundary.name(),
-                 dark ? QStringLiteral("#3c3c3c") : c.grid.name());
+                 dark ? QStringLiteral("#3c3c3c") : c.grid.name(), pens);
     };
     return variables(false) + QStringLiteral("\n@media (prefers-color-scheme: dark){") +
            variables(true) + QStringLiteral("}\n@media print{") + variables(false) +
@@ -57,7 +64,7 @@ QString script() {
     QString body;
     for (const char* part : {report_page::kText_page_common, report_page::kText_page_selftest,
                              report_page::kText_page_timeline, report_page::kText_page_compare,
-                             report_page::kText_page_main}) {
+                             report_page::kText_page_cumulative, report_page::kText_page_main}) {
         body += QString::fromUtf8(part);
     }
     return QStringLiteral("//<![CDATA[\n(function () {\n\"use strict\";\n") + body +

@@ -180,7 +180,12 @@ QJsonObject texts() {
         {QStringLiteral("burstsTitle"),
          text("Admitted burst: the most accepted in any interval of its own window, against what "
               "its limit admits there in the steady state (dashed)")},
-        {QStringLiteral("noBursts"), text("No admitted burst in this summary.")}};
+        {QStringLiteral("noBursts"), text("No admitted burst in this summary.")},
+        {QStringLiteral("cumulativeTitle"),
+         text("Accepted so far, every limiter on one axis, under the requests fired")},
+        {QStringLiteral("fired"), text("requests fired")},
+        {QStringLiteral("requests"), text("requests")},
+        {QStringLiteral("acceptedSoFar"), text("%1: %2 accepted in all")}};
 }
 
 }  // namespace

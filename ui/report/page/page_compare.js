@@ -75,7 +75,7 @@ BarChart.prototype.draw = function () {
   d.x1 = String(x1);
 };
 
-// The comparison's two charts in `parent`.
+// The comparison's bar charts in `parent`.
 function comparisonCharts(parent) {
   const charts = [];
   if (DATA.shares.length) charts.push(new BarChart(parent, TEXT.sharesTitle, DATA.shares, 100));

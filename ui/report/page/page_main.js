@@ -6,11 +6,13 @@ const view = { v0: 0, v1: DATA.x_max_ms };
 const MIN_VIEW_MS = Math.max(4 * DATA.step_ms, 4);
 let timelines = [];
 let charts = [];
+let cumulative = null;
 let drag = null;  // { timeline, x }
 
 function drawAll() {
   for (const t of timelines) t.draw(view.v0, view.v1);
   for (const c of charts) c.draw();
+  if (cumulative) cumulative.draw();
   const range = document.getElementById("view-range");
   const step = niceStep(view.v1 - view.v0, 10);
   range.textContent = fmt(TEXT.view, secondsText(view.v0, step), secondsText(view.v1, step),
@@ -122,7 +124,11 @@ function listen(timeline) {
 function start() {
   const host = document.getElementById("timeline-charts");
   timelines = DATA.limiters.map((l, i) => new Timeline(l, i, host));
-  charts = comparisonCharts(document.getElementById("comparison-charts"));
+  const comparison = document.getElementById("comparison-charts");
+  charts = comparisonCharts(comparison);
+  if (DATA.limiters.length && DATA.limiters[0].accepted.length) {
+    cumulative = new CumulativeChart(comparison);
+  }
   for (const t of timelines) listen(t);
   const controls = document.getElementById("zoom-controls");
   controls.hidden = false;

@@ -165,12 +165,25 @@ function selftestContrast() {
                 acc + " against " + rej);
 }
 
+// The cumulative chart as drawn: each limiter's accepted requests at the run's end, read back
+// from its line's last point.
+function selftestCumulative() {
+  const d = cumulative.svg.dataset;
+  const [, top, , bottom] = d.plot.split(",").map(Number);
+  const yTop = Number(d.yTop);
+  return Array.from(cumulative.svg.querySelectorAll("path[data-limiter]")).map((path) => {
+    const n = numbersOf(path.getAttribute("d"));
+    return (bottom - n[n.length - 1]) / (bottom - top) * yTop;
+  });
+}
+
 // Reads the drawing first (the whole run), then interacts.
 function selftestRun() {
   SELFTEST.dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
   SELFTEST.timelines = timelines.map(selftestTimeline);
   selftestContrast();
   SELFTEST.bars = charts.map(selftestBars);
+  if (cumulative) SELFTEST.cumulative = selftestCumulative();
   if (timelines.length && SELFTEST.timelines[0].columns.length) {
     selftestHover(SELFTEST.timelines);
     selftestZoom();
