@@ -70,3 +70,34 @@ function px(v) {
 function figure(v) {
   return Number.isInteger(v) ? String(v) : String(Math.round(v * 1000) / 1000);
 }
+
+// Clears `svg` and sizes it `width` x `height` px, its viewBox the same.
+function resetSvg(svg, width, height) {
+  clear(svg);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+}
+
+// A plot's grid, tick labels and axis titles: time in [t0, t1] ms across, values in [0, yTop]
+// up in steps of yStep, inside `box` ({left, top, right, bottom}); `x` and `y` map a time and a
+// value to pixels.
+function drawAxes(svg, box, x, y, t0, t1, yTop, yStep, yTitle) {
+  const grid = svgEl("g", { class: "grid" }, svg);
+  const xStep = niceStep(t1 - t0, (box.right - box.left) / 90);
+  for (let t = Math.ceil(t0 / xStep) * xStep; t <= t1 + 1e-9; t += xStep) {
+    svgEl("line", { x1: px(x(t)), x2: px(x(t)), y1: box.top, y2: box.bottom }, grid);
+    svgEl("text", { x: px(x(t)), y: box.bottom + 14, "text-anchor": "middle" }, svg)
+        .textContent = secondsText(t, xStep);
+  }
+  for (let v = 0; v <= yTop + 1e-9; v += yStep) {
+    svgEl("line", { x1: box.left, x2: box.right, y1: px(y(v)), y2: px(y(v)) }, grid);
+    svgEl("text", { x: box.left - 5, y: px(y(v) + 4), "text-anchor": "end" }, svg).textContent =
+        figure(v);
+  }
+  svgEl("text", { class: "axis-title", x: box.right, y: box.bottom + 28, "text-anchor": "end" },
+        svg).textContent = TEXT.axis;
+  const middle = (box.top + box.bottom) / 2;
+  svgEl("text", { class: "axis-title", x: 12, y: middle, "text-anchor": "middle",
+                  transform: "rotate(-90 12 " + middle + ")" }, svg).textContent = yTitle;
+}

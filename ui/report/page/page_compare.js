@@ -27,12 +27,8 @@ function BarChart(parent, title, bars, scaleMax) {
 
 BarChart.prototype.draw = function () {
   const svg = this.svg;
-  clear(svg);
   const width = Math.max(320, this.box.clientWidth);
-  const height = this.bars.length * BAR_ROW + 4;
-  svg.setAttribute("width", width);
-  svg.setAttribute("height", height);
-  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  resetSvg(svg, width, this.bars.length * BAR_ROW + 4);
   const measure = svgEl("text", {}, svg);
   let nameWidth = 0;
   for (const bar of this.bars) {

@@ -8,7 +8,7 @@ const PENS = 6;
 function CumulativeChart(parent) {
   this.box = htmlEl("div", "bar-chart", parent);
   htmlEl("h3", null, this.box, TEXT.cumulativeTitle);
-  this.svg = svgEl("svg", { class: "cumulative", role: "img", "aria-label": TEXT.cumulativeTitle },
+  this.svg = svgEl("svg", { class: "tl cumulative", role: "img", "aria-label": TEXT.cumulativeTitle },
                    this.box);
   const legend = htmlEl("div", "legend", this.box);
   const entry = (cls, name) => {
@@ -41,36 +41,18 @@ function CumulativeChart(parent) {
 
 CumulativeChart.prototype.draw = function () {
   const svg = this.svg;
-  clear(svg);
   const width = Math.max(320, this.box.clientWidth);
-  svg.setAttribute("width", width);
-  svg.setAttribute("height", CUMULATIVE_HEIGHT);
-  svg.setAttribute("viewBox", "0 0 " + width + " " + CUMULATIVE_HEIGHT);
-  const left = MARGIN.left, right = width - MARGIN.right;
-  const top = MARGIN.top, bottom = CUMULATIVE_HEIGHT - MARGIN.bottom;
+  resetSvg(svg, width, CUMULATIVE_HEIGHT);
+  const box = { left: MARGIN.left, top: MARGIN.top, right: width - MARGIN.right,
+                bottom: CUMULATIVE_HEIGHT - MARGIN.bottom };
+  const { left, top, right, bottom } = box;
   const end = DATA.x_max_ms;
   const most = Math.max(this.fired.length ? this.fired[this.fired.length - 1] : 0, 1);
   const yStep = niceStep(most * 1.05, 4);
   const yTop = Math.ceil(most * 1.05 / yStep) * yStep;
   const x = (ms) => left + Math.min(ms, end) / end * (right - left);
   const y = (v) => bottom - v / yTop * (bottom - top);
-  const grid = svgEl("g", { class: "grid" }, svg);
-  const xStep = niceStep(end, (right - left) / 90);
-  for (let t = 0; t <= end + 1e-9; t += xStep) {
-    svgEl("line", { x1: px(x(t)), x2: px(x(t)), y1: top, y2: bottom }, grid);
-    svgEl("text", { x: px(x(t)), y: bottom + 14, "text-anchor": "middle" }, svg).textContent =
-        secondsText(t, xStep);
-  }
-  for (let v = 0; v <= yTop + 1e-9; v += yStep) {
-    svgEl("line", { x1: left, x2: right, y1: px(y(v)), y2: px(y(v)) }, grid);
-    svgEl("text", { x: left - 5, y: px(y(v) + 4), "text-anchor": "end" }, svg).textContent =
-        figure(v);
-  }
-  svgEl("text", { class: "axis-title", x: right, y: bottom + 28, "text-anchor": "end" }, svg)
-      .textContent = TEXT.axis;
-  const middle = (top + bottom) / 2;
-  svgEl("text", { class: "axis-title", x: 12, y: middle, "text-anchor": "middle",
-                  transform: "rotate(-90 12 " + middle + ")" }, svg).textContent = TEXT.requests;
+  drawAxes(svg, box, x, y, 0, end, yTop, yStep, TEXT.requests);
   const line = (sums) => {
     let d = "M" + px(x(0)) + "," + px(y(0));
     sums.forEach((v, g) => { d += "L" + px(x((g + 1) * DATA.step_ms)) + "," + px(y(v)); });

@@ -65,11 +65,8 @@ Timeline.prototype.columns = function (k) {
 
 Timeline.prototype.draw = function (v0, v1) {
   const svg = this.svg;
-  clear(svg);
   const width = Math.max(320, this.fig.clientWidth);
-  svg.setAttribute("width", width);
-  svg.setAttribute("height", TIMELINE_HEIGHT);
-  svg.setAttribute("viewBox", "0 0 " + width + " " + TIMELINE_HEIGHT);
+  resetSvg(svg, width, TIMELINE_HEIGHT);
   this.v0 = v0;
   this.v1 = v1;
   this.left = MARGIN.left;
@@ -119,27 +116,8 @@ Timeline.prototype.draw = function (v0, v1) {
 };
 
 Timeline.prototype.drawGrid = function (yStep) {
-  const grid = svgEl("g", { class: "grid" }, this.svg);
-  const span = this.v1 - this.v0;
-  const xStep = niceStep(span, (this.right - this.left) / 90);
-  for (let t = Math.ceil(this.v0 / xStep) * xStep; t <= this.v1 + 1e-9; t += xStep) {
-    const x = this.x(t);
-    svgEl("line", { x1: px(x), x2: px(x), y1: this.top, y2: this.bottom }, grid);
-    svgEl("text", { x: px(x), y: this.bottom + 14, "text-anchor": "middle" }, this.svg)
-        .textContent = secondsText(t, xStep);
-  }
-  for (let v = 0; v <= this.yTop + 1e-9; v += yStep) {
-    const y = this.y(v);
-    svgEl("line", { x1: this.left, x2: this.right, y1: px(y), y2: px(y) }, grid);
-    svgEl("text", { x: this.left - 5, y: px(y + 4), "text-anchor": "end" }, this.svg)
-        .textContent = figure(v);
-  }
-  svgEl("text", { class: "axis-title", x: this.right, y: this.bottom + 28, "text-anchor": "end" },
-        this.svg).textContent = TEXT.axis;
-  const middle = (this.top + this.bottom) / 2;
-  svgEl("text", { class: "axis-title", x: 12, y: middle, "text-anchor": "middle",
-                  transform: "rotate(-90 12 " + middle + ")" }, this.svg)
-      .textContent = fmt(TEXT.per, durationText(this.colMs));
+  drawAxes(this.svg, this, (t) => this.x(t), (v) => this.y(v), this.v0, this.v1, this.yTop, yStep,
+           fmt(TEXT.per, durationText(this.colMs)));
 };
 
 // A stacked area between the column values `lower` and `upper` (functions of a column): its top
