@@ -61,7 +61,8 @@ inline constexpr QLatin1String kAccountingExact("accounting_exact");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
-inline constexpr QLatin1String kClients("clients");
+inline constexpr QLatin1String kClients("clients");  // also a group's: how many it has
+inline constexpr QLatin1String kGroups("groups");    // the traffic's groups ("traffic.groups")
 // The admitted burst's lists; beside each, one figure per window named by burstMetricName
 // (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");
@@ -70,6 +71,10 @@ inline constexpr QLatin1String kAdmittedBurstRunClock("admitted_burst_run_clock"
 // A client.
 inline constexpr QLatin1String kClient("client");
 inline constexpr QLatin1String kWaitedMsTotal("waited_ms_total");
+
+// A traffic group: kGroup, kClients (its client count), the counts, kWaitedMsTotal,
+// kFairness and the admitted burst on both clocks. A client of a group has its kGroup too.
+inline constexpr QLatin1String kGroup("group");
 
 // Percentiles (latency, waited, schedule_lag), in ms.
 inline constexpr QLatin1String kCount("count");
