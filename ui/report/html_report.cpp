@@ -200,17 +200,64 @@ QString burstSection(const QVector<LimiterSummary>& limiters) {
            out;
 }
 
-// The admitted-burst windows of the clients, ascending.
-std::vector<qint64> burstWindows(const QVector<ClientSummary>& clients) {
+// The admitted-burst windows of the clients or groups, ascending.
+template <typename Summary>
+std::vector<qint64> burstWindows(const QVector<Summary>& rows) {
     std::vector<qint64> windows;
-    for (const ClientSummary& c : clients) {
-        for (const BusiestInterval& b : c.admittedBurst) {
+    for (const Summary& r : rows) {
+        for (const BusiestInterval& b : r.admittedBurst) {
             windows.push_back(b.windowMs);
         }
     }
     std::sort(windows.begin(), windows.end());
     windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
     return windows;
+}
+
+// The most accepted in each window, a cell each (empty where the row has no such window).
+QStringList burstCells(const std::vector<BusiestInterval>& bursts,
+                       const std::vector<qint64>& windows) {
+    QStringList cells;
+    for (const qint64 window : windows) {
+        const auto burst =
+            std::find_if(bursts.begin(), bursts.end(),
+                         [&](const BusiestInterval& b) { return b.windowMs == window; });
+        cells << (burst != bursts.end() ? number(burst->permits) : QString());
+    }
+    return cells;
+}
+
+// The traffic's groups at each limiter: their clients' figures added up, the share refused,
+// the admitted burst on the limiter's time and on the run's clock.
+QString groupsSection(const QVector<LimiterSummary>& limiters) {
+    QString out;
+    for (const LimiterSummary& l : limiters) {
+        if (l.groups.isEmpty()) {
+            continue;
+        }
+        const std::vector<qint64> windows = burstWindows(l.groups);
+        QStringList header{tr("Group"),    tr("Clients"), tr("Fired"),      tr("Accepted"),
+                           tr("Rejected"), tr("Errors"),  tr("Rejected %"), tr("Fairness (Jain)")};
+        for (const qint64 window : windows) {
+            header << tr("Most accepted in %1 ms").arg(window);
+        }
+        for (const qint64 window : windows) {
+            header << tr("Most in %1 ms, run's clock").arg(window);
+        }
+        out += QStringLiteral("<h3>%1</h3>\n<table>\n").arg(esc(l.name));
+        out += row(header, true);
+        for (const GroupSummary& g : l.groups) {
+            const double rejectedPct =
+                g.counts.fired > 0 ? 100.0 * double(g.counts.rejected) / double(g.counts.fired)
+                                   : 0.0;
+            out += row(QStringList{esc(g.group), number(g.clients)} + countCells(g.counts) +
+                       QStringList{number(rejectedPct), number(g.fairness)} +
+                       burstCells(g.admittedBurst, windows) +
+                       burstCells(g.admittedBurstRunClock, windows));
+        }
+        out += QStringLiteral("</table>\n");
+    }
+    return out.isEmpty() ? out : QStringLiteral("<h2>%1</h2>\n").arg(tr("Groups")) + out;
 }
 
 QString clientsSection(const QVector<LimiterSummary>& limiters) {
@@ -220,23 +267,26 @@ QString clientsSection(const QVector<LimiterSummary>& limiters) {
             continue;
         }
         const std::vector<qint64> windows = burstWindows(l.clients);
-        QStringList header{tr("Client"),   tr("Fired"),  tr("Accepted"),
-                           tr("Rejected"), tr("Errors"), tr("Waited total (ms)")};
+        const bool grouped = !l.groups.isEmpty();
+        QStringList header{tr("Client")};
+        if (grouped) {
+            header << tr("Group");
+        }
+        header << tr("Fired") << tr("Accepted") << tr("Rejected") << tr("Errors")
+               << tr("Waited total (ms)");
         for (const qint64 window : windows) {
             header << tr("Most accepted in %1 ms").arg(window);
         }
         out += QStringLiteral("<h3>%1</h3>\n<table>\n").arg(esc(l.name));
-        out += row(header, true);
+        out += row(header, true, grouped ? 2 : 1);
         for (const ClientSummary& c : l.clients) {
-            QStringList cells = QStringList{esc(c.client)} + countCells(c.counts);
-            cells << number(c.waitedMsTotal);
-            for (const qint64 window : windows) {
-                const auto burst =
-                    std::find_if(c.admittedBurst.begin(), c.admittedBurst.end(),
-                                 [&](const BusiestInterval& b) { return b.windowMs == window; });
-                cells << (burst != c.admittedBurst.end() ? number(burst->permits) : QString());
+            QStringList cells{esc(c.client)};
+            if (grouped) {
+                cells << esc(c.group);
             }
-            out += row(cells);
+            cells << countCells(c.counts) << number(c.waitedMsTotal)
+                  << burstCells(c.admittedBurst, windows);
+            out += row(cells, false, grouped ? 2 : 1);
         }
         out += QStringLiteral("</table>\n");
     }
@@ -277,6 +327,7 @@ QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
     }
     html += limitersTable(summary.limiters);
     html += burstSection(summary.limiters);
+    html += groupsSection(summary.limiters);
     html += clientsSection(summary.limiters);
     html += disagreementsSection(summary.disagreements);
     html += QStringLiteral("</body>\n</html>\n");
