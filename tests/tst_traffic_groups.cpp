@@ -256,7 +256,8 @@ private slots:
             << "the groups have 10001 clients up to here; at most 10000";
         QTest::newRow("no duration for a constant group")
             << QByteArray(R"("groups": [)" + users + "]") << "$.traffic.duration_s"
-            << "missing";
+            << "missing: group \"users\" has a constant shape, which lasts as long as the run "
+               "(only step and replay groups have a length of their own)";
         QTest::newRow("a client in two groups")
             << QByteArray(R"("groups": [{"name": "x", "clients": 2, "shape": {"type":
                 "constant", "rate": 5}}, {"name": "b", "shape": {"type": "replay", "trace":

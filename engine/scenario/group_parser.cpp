@@ -113,9 +113,9 @@ QVector<ClientGroup> readGroups(const QJsonValue& value, const QString& where) {
     }
     const QJsonArray array = value.toArray();
     if (array.isEmpty() || array.size() > kMaxGroups) {
-        throw InputError(where, QStringLiteral("has %1 groups; expected 1 to %2")
-                                    .arg(array.size())
-                                    .arg(kMaxGroups));
+        throw InputError(
+            where,
+            QStringLiteral("has %1 groups; expected 1 to %2").arg(array.size()).arg(kMaxGroups));
     }
     QVector<ClientGroup> groups;
     qint64 clients = 0;
@@ -179,14 +179,34 @@ void finishGroups(const QString& where, const QString& baseDir, bool hasDuration
     }
 }
 
-bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups) {
+namespace {
+
+// The first group whose shape has no length of its own (not step, not replay), or null.
+const ClientGroup* groupWithoutLength(const QVector<ClientGroup>& groups) {
     for (const ClientGroup& group : groups) {
         if (group.shape.type != ShapeSpec::Type::Step &&
             group.shape.type != ShapeSpec::Type::Replay) {
-            return false;
+            return &group;
         }
     }
-    return true;
+    return nullptr;
+}
+
+}  // namespace
+
+QString missingGroupDuration(const QVector<ClientGroup>& groups) {
+    const ClientGroup* group = groupWithoutLength(groups);
+    if (group == nullptr) {
+        return QStringLiteral("missing");
+    }
+    return QStringLiteral(
+               "missing: group \"%1\" has a %2 shape, which lasts as long as the run "
+               "(only step and replay groups have a length of their own)")
+        .arg(group->name, shapeTypeName(group->shape.type));
+}
+
+bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups) {
+    return groupWithoutLength(groups) == nullptr;
 }
 
 }  // namespace ratelab::scenario_json

@@ -56,6 +56,9 @@ void finishGroups(const QString& where, const QString& baseDir, bool hasDuration
                   TrafficSpec* traffic);
 // Every group is a step or a replay shape, so the run has a natural length.
 bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups);
+// What a missing duration_s beside groups without a natural length is: the first group that
+// has none.
+QString missingGroupDuration(const QVector<ClientGroup>& groups);
 
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
 // Groups and clients an expectation names must be the traffic's.

@@ -275,6 +275,9 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     }
 
     // Replay and step shapes have a natural length (groups: the longest of theirs).
+    if (grouped && !natural && !object.contains(durationS)) {
+        throw InputError(memberPath(path, durationS), missingGroupDuration(traffic.groups));
+    }
     if (object.contains(durationS) || !natural) {
         traffic.durationS = readSeconds(object, path, durationS);
     } else if (step) {
