@@ -141,18 +141,6 @@ std::vector<Grant> decide(const Scenario& scenario, LimiterSpec spec) {
     return grants;
 }
 
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (const LimiterSpec& spec : scenario.limiters) {
-        makeLimiter(spec)->reset(*router);
-    }
-    return snapshot;
-}
-
 }  // namespace
 
 class TestGroupRuns : public QObject {
@@ -167,7 +155,7 @@ private slots:
     void figuresMatchTheDecisions() {
         QFETCH(qint64, skewMs);
         const Scenario scenario = usersAndAttacker(skewMs);
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         QVERIFY(run.finished);
         expectExactAccounting(run);
         const ClientGroups groups = RequestFactory(scenario.traffic).groups();
@@ -185,10 +173,10 @@ private slots:
             // Every client's, on the limiter's time (a global limiter's too).
             QCOMPARE(limiter.clients.size(), 7);
             for (int c = 0; c < limiter.clients.size(); ++c) {
-                compareBursts(
-                    limiter.clients[c].admittedBurst,
-                    timesOf(grants, &Grant::limiterMs, [c](const Grant& g) { return g.client == c; }),
-                    qPrintable(limiter.clients[c].client));
+                compareBursts(limiter.clients[c].admittedBurst,
+                              timesOf(grants, &Grant::limiterMs,
+                                      [c](const Grant& g) { return g.client == c; }),
+                              qPrintable(limiter.clients[c].client));
             }
             // Every group's, on both clocks, and its counts its clients' added up.
             QCOMPARE(limiter.groups.size(), 2);
@@ -244,7 +232,7 @@ private slots:
         attacker.op = CompareOp::Greater;
         attacker.threshold = 0;
         scenario.expectations = {users, attacker};
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         const GroupTotals& u = run.limiters[0].groups[0];
         const GroupTotals& a = run.limiters[0].groups[1];
         QCOMPARE(run.expectations.size(), 2);
