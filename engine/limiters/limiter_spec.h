@@ -15,7 +15,8 @@ enum class LimiterType {
     SlidingWindow,
     Gcra,            // GCRA as go-redis redis_rate and redis-cell decide
     SlidingCounter,  // the two-window estimate of Cloudflare and upstash
-    LeakyBucket      // nginx limit_req (and APISIX limit-req)
+    LeakyBucket,     // nginx limit_req (and APISIX limit-req)
+    Concurrency      // in-flight requests, Stripe's concurrent-requests limiter
 };
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
@@ -65,8 +66,10 @@ struct LimiterSpec {
     bool nodelay = false;  // leaky_bucket: accepted requests are not held (delay_ms 0)
 
     // sliding_counter: `limit` permits per epoch-aligned window of windowMs.
+    // concurrency: at most `limit` slots held at once, each lease ending leaseMs after its grant.
     qint64 limit = 0;
     qint64 windowMs = 0;
+    qint64 leaseMs = 0;
 
     // Largest permits one request may ask for (the bucket's rate, the window's rate, the
     // smallest rule limit): above it a request is rejected with retry_after_ms = -1.
