@@ -37,7 +37,7 @@ public:
     }
     // Slots held now belong to the limit whatever its config: a changed limit or lease keeps
     // them (each keeps the lease it was granted with).
-    bool keepsStateOnConfigChange() const override { return true; }
+    bool keepsState(const LimiterSpec&, const LimiterSpec&) const override { return true; }
     // "3 of 5 slots in flight (1 lease ran out and was removed), asked 2 → refused, retry in
     // 312 ms"
     QString reasonText(const LimiterSpec& spec, const Decision& d) const override {

@@ -10,7 +10,9 @@ namespace ratelab {
 class ConcurrencyLimiter;
 class GcraLimiter;
 class LeakyBucketLimiter;
+class RedisRateGcraLimiter;
 class SlidingCounterLimiter;
+class UpstashCounterLimiter;
 
 // One Redis key of a limiter as the state panel shows it.
 struct KeyState {
@@ -103,6 +105,12 @@ void readCounterLevels(RedisConnection& connection, const SlidingCounterLimiter&
 // The concurrency limiter's (concurrency_levels.cpp): the slots in flight per scope key.
 void readConcurrencyLevels(RedisConnection& connection, const ConcurrencyLimiter& limiter,
                            LimiterState* state);
+// The library flavors': upstash's window keys as the counter's, weighed as the library weighs;
+// redis_rate's TAT (seconds since 2017) as GCRA's level.
+void readUpstashLevels(RedisConnection& connection, const UpstashCounterLimiter& limiter,
+                       LimiterState* state);
+void readRedisRateLevels(RedisConnection& connection, const RedisRateGcraLimiter& limiter,
+                         LimiterState* state);
 
 // Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,
