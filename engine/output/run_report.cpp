@@ -77,6 +77,15 @@ QString summaryText(const RunSnapshot& run) {
                        .arg(l.errorsOpen)
                        .arg(l.errorsClosed);
         }
+        if (l.leases.any()) {
+            out << QStringLiteral(
+                       "  leases: released %1, late %2, leaked %3; expired unreleased "
+                       "%4 (slots)\n")
+                       .arg(l.leases.released)
+                       .arg(l.leases.lateReleases)
+                       .arg(l.leases.leaked)
+                       .arg(l.leases.expired);
+        }
         out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
                    .arg(ms(l.latency.percentile(50)), 0, 'f', 3)
                    .arg(ms(l.latency.percentile(99)), 0, 'f', 3)

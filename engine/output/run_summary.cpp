@@ -61,6 +61,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.onError = failurePolicyName(l.spec.onError);
     out.counts = countsOf(l);
     out.attempts = l.attempts;
+    out.leases = l.leases;
     out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));
     out.accountingExact = l.fired == l.accepted + l.rejected + l.errors;
     out.latency = percentilesOf(l.latency);

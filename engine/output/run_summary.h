@@ -62,6 +62,7 @@ struct LimiterSummary {
     QString onError;  // failurePolicyName
     OutcomeCounts counts;
     qint64 attempts = 0;
+    LeaseCounts leases;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
     bool accountingExact = true;          // fired == accepted + rejected + errors
     Percentiles latency;

@@ -194,6 +194,12 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.onError = r.text(o, path, key::kOnError);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
+    if (o.contains(key::kLeases)) {
+        const QJsonObject leases = r.object(o, path, key::kLeases);
+        const QString at = json_input::memberPath(path, key::kLeases);
+        l.leases = {r.count(leases, at, key::kReleased), r.count(leases, at, key::kLateReleases),
+                    r.count(leases, at, key::kLeaked), r.count(leases, at, key::kExpired)};
+    }
     l.errorsByCause = causesFrom(r, o, path);
     const OutcomeCounts& c = l.counts;
     l.accountingExact =

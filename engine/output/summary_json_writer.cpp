@@ -74,6 +74,13 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
     insertCounts(limiter, l.counts);
+    if (l.leases.any()) {
+        limiter.insert(key::kLeases,
+                       QJsonObject{{key::kReleased, double(l.leases.released)},
+                                   {key::kLateReleases, double(l.leases.lateReleases)},
+                                   {key::kLeaked, double(l.leases.leaked)},
+                                   {key::kExpired, double(l.leases.expired)}});
+    }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
     return limiter;

@@ -43,6 +43,9 @@ double readSeconds(const QJsonObject& object, const QString& path, QLatin1String
 ShapeSpec readShape(const QJsonObject& object, const QString& path, QString* tracePath);
 // The traffic object at `path`; a replay's relative trace path is resolved against baseDir.
 TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir);
+// The traffic's "hold" and "leak_pct" (hold_parser.cpp), read into *spec / written to *object.
+void readHold(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void holdToJson(const TrafficSpec& traffic, QJsonObject* object);
 
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,

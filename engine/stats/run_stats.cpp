@@ -121,6 +121,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
             out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
+            out.leases.released += lc.totals_.get(LimiterCounters::kReleased);
+            out.leases.lateReleases += lc.totals_.get(LimiterCounters::kLateReleases);
+            out.leases.leaked += lc.totals_.get(LimiterCounters::kLeaked);
+            out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
             for (int c = 0; c < kErrorCauses; ++c) {
                 out.errorCauses[c] += lc.causes_.get(c);
             }

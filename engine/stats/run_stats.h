@@ -44,6 +44,16 @@ public:
     void recordAccepted(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
         accepted_.record(runMs, limiterMs, client, permits);
     }
+    // Leases (limiters whose grants hold slots): a grant released (late: its lease had run out
+    // already), a grant that never releases (the traffic's leak_pct), leases a decision found
+    // run out and removed.
+    void recordRelease(bool late) { totals_.add(late ? kLateReleases : kReleased, 1); }
+    void recordLeaked() { totals_.add(kLeaked, 1); }
+    void recordExpiredLeases(qint64 n) {
+        if (n > 0) {
+            totals_.add(kExpiredLeases, n);
+        }
+    }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
@@ -64,6 +74,10 @@ private:
         kErrorsOpen,
         kErrorsClosed,
         kAttempts,
+        kReleased,
+        kLateReleases,
+        kLeaked,
+        kExpiredLeases,
         kTotals
     };
     enum PerClient {

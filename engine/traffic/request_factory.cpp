@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <algorithm>
+#include <cmath>
 
 namespace ratelab {
 namespace {
@@ -61,8 +62,26 @@ void RequestFactory::makeClients() {
     }
 }
 
+qint64 RequestFactory::holdMs(qint64 k) const {
+    const HoldSpec& hold = traffic_.hold;
+    if (hold.type == HoldSpec::Type::None) {
+        return -1;
+    }
+    // Draws of their own, apart from the client's and the permits'.
+    const quint64 leak = mix(traffic_.seed ^ mix(static_cast<quint64>(k) ^ 0x686f6c64ULL));
+    if (unit(leak) * 100 < traffic_.leakPct) {
+        return -1;
+    }
+    if (hold.type == HoldSpec::Type::Constant) {
+        return hold.ms;
+    }
+    const double u = unit(mix(leak));  // in [0, 1): 1 - u in (0, 1]
+    return static_cast<qint64>(std::llround(-std::log(1.0 - u) * double(hold.ms)));
+}
+
 RequestFactory::Draw RequestFactory::draw(qint64 k) const {
     Draw d;
+    d.holdMs = holdMs(k);
     if (!traceClient_.isEmpty()) {
         const int row = static_cast<int>(std::min<qint64>(k, traceClient_.size() - 1));
         d.client = traceClient_[row];

@@ -16,6 +16,9 @@ public:
     struct Draw {
         int client = 0;  // index into clientNames()
         qint64 permits = 1;
+        // When a grant of this request releases what it holds, after the grant (ms); -1 never
+        // (no hold in the traffic, or this request leaks).
+        qint64 holdMs = -1;
     };
     Draw draw(qint64 k) const;
 
@@ -25,6 +28,7 @@ public:
 
 private:
     void makeClients();
+    qint64 holdMs(qint64 k) const;
 
     const TrafficSpec& traffic_;
     QStringList names_;

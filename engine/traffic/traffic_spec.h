@@ -20,6 +20,15 @@ struct ClockSpec {
                          // possible (discrete events, no sleeping)
 };
 
+// How long a granted request keeps what it holds (the concurrency limiter's slots) before it
+// releases them: none (it holds nothing), a constant, or drawn from an exponential
+// distribution of this mean (seeded by the traffic's seed and the request's place).
+struct HoldSpec {
+    enum class Type { None, Constant, Exponential };
+    Type type = Type::None;
+    qint64 ms = 0;  // constant: the hold; exponential: its mean
+};
+
 // The traffic of a scenario: its shape, its clients and permits, how workers ask, its clock.
 struct TrafficSpec {
     ShapeSpec shape;
@@ -42,6 +51,11 @@ struct TrafficSpec {
     qint64 clockSkewMs = 0;
     QMap<QString, qint64> clientSkewMs;
     quint64 seed = 1;
+    // "hold" and "leak_pct": a granted request releases what it holds after its hold, unless
+    // it leaks (leakPct percent of the grants, chosen by the seed, never release, as crashed
+    // workers). Limiters whose grants hold nothing ignore both.
+    HoldSpec hold;
+    double leakPct = 0;
 };
 
 }  // namespace ratelab

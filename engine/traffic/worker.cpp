@@ -46,7 +46,10 @@ void Worker::run() {
     while (!ctx_.stop->load(std::memory_order_relaxed)) {
         const qint64 nextRetry = retries_.empty() ? Pacer::kNoMore : retries_.top().dueRunUs;
         const qint64 nextDue = std::min(nextSendUs_, nextRetry);
-        if (nextDue == Pacer::kNoMore) {
+        // Once every request has its outcome, releases still to come are the run's end's: the
+        // slots stay held as the run leaves them.
+        if (nextDue == Pacer::kNoMore ||
+            (nextSendUs_ == Pacer::kNoMore && retries_.size() == releasesQueued_)) {
             break;
         }
         // A virtual run's state reads at their run times, before the decisions after them.
@@ -84,14 +87,26 @@ void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
     while (batch.size() < budget) {
         const bool sendDue = nextSendUs_ <= nowRunUs;
         const bool retryDue = !retries_.empty() && retries_.top().dueRunUs <= nowRunUs;
+        // A release due at a request's instant goes first; it is one call of its own, after
+        // the requests already taken have been decided.
+        if (retryDue && retries_.top().releases && retries_.top().dueRunUs <= nextSendUs_) {
+            if (!batch.empty()) {
+                break;
+            }
+            const Job job = retries_.top();
+            retries_.pop();
+            --releasesQueued_;
+            releaseSlots(job);
+            continue;
+        }
         if (sendDue && (!retryDue || nextSendUs_ <= retries_.top().dueRunUs)) {
             const RequestFactory::Draw draw = ctx_.requests->draw(nextK_);
             stats_.addScheduled(1);
             stats_.recordLag(ctx_.clock->waits() ? nowRunUs - nextSendUs_ : 0);
             // The same request goes to every limiter of the scenario.
             for (int l = 0; l < limiters; ++l) {
-                batch.push_back(
-                    Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits, false});
+                batch.push_back(Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits,
+                                    false, nextK_, draw.holdMs});
             }
             advanceSchedule();
         } else if (retryDue) {
@@ -143,8 +158,9 @@ void Worker::execute(std::vector<Job>& batch) {
         // A client whose clock is off asks at its own wrong time (traffic "clock_skew_ms").
         const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) +
                            ctx_.requests->clockSkewMs(job.client);
-        decisions_.add(*router_, *ctx_.limiters[size_t(job.limiter)].load(),
-                       Request{now, names[job.client], job.permits});
+        Request request{now, names[job.client], job.permits};
+        request.id = job.k;
+        decisions_.add(*router_, *ctx_.limiters[size_t(job.limiter)].load(), request);
     }
     // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
     // by how long their scripts took (the replies come back one after the other).
@@ -178,7 +194,28 @@ void Worker::compareDecisions(const std::vector<Job>& batch) {
     }
 }
 
+void Worker::releaseSlots(const Job& job) {
+    const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
+    if (!limiter.holdsGrants() || !ensureConnected()) {
+        return;  // a live change to a type that holds nothing, or no Redis: the lease runs out
+    }
+    const qint64 sendRunUs = ctx_.clock->waits() ? ctx_.clock->elapsedUs() : job.dueRunUs;
+    Request grant{
+        ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) + ctx_.requests->clockSkewMs(job.client),
+        ctx_.requests->clientNames()[job.client], job.permits};
+    grant.id = job.k;
+    try {
+        stats_.limiter(job.limiter).recordRelease(limiter.release(*router_, grant));
+    } catch (const RedisError&) {
+        // A release that failed leaves the slots to their lease, as a crashed worker's.
+        stats_.limiter(job.limiter).recordLeaked();
+    }
+}
+
 void Worker::giveUp(const Job& job) {
+    if (job.releases) {
+        return;  // the grant's outcome is counted; its slots stay held as the run leaves them
+    }
     if (job.held) {
         release(job);  // already granted: the stop only ends the hold
         return;
@@ -208,6 +245,20 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     const qint64 attemptRunUs = ctx_.clock->isVirtual() ? job.dueRunUs : sendRunUs;
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
     const TrafficSpec& traffic = *ctx_.traffic;
+    counters.recordExpiredLeases(decision->expiredLeases);
+    const Limiter& limiter = *ctx_.limiters[size_t(job.limiter)].load();
+    if (decision->allowed && limiter.holdsGrants() && traffic.hold.type != HoldSpec::Type::None) {
+        // The grant holds its slots until it releases them after its hold, or never (leak).
+        if (job.holdMs < 0) {
+            counters.recordLeaked();
+        } else {
+            Job release = job;
+            release.dueRunUs = attemptRunUs + job.holdMs * 1000;
+            release.releases = true;
+            retries_.push(release);
+            ++releasesQueued_;
+        }
+    }
     if (decision->allowed) {
         // The admitted burst counts a grant, held or not, on two clocks (BurstClock): the time
         // the limiter decided at (what it enforces, whatever order the threads' requests reached
@@ -240,7 +291,7 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
                       decision->retryAfterMs * 1000;
         if (due - firstTry <= traffic.timeoutMs * 1000) {
             retries_.push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client,
-                              job.permits, false});
+                              job.permits, false, job.k, job.holdMs});
             return;
         }
     }

@@ -55,7 +55,10 @@ private:
         int limiter;
         int client;
         qint64 permits;
-        bool held;  // granted with a delay (the leaky bucket): completes when due, no call
+        bool held;           // granted with a delay (the leaky bucket): completes when due, no call
+        qint64 k = -1;       // the request's index in the schedule (its id at the limiter)
+        qint64 holdMs = -1;  // a grant holding slots releases them this long after; -1 never
+        bool releases = false;  // a grant's release (the concurrency limiter), due at its end
     };
     // Min-heap on due time; waits due at the same instant go in schedule order (first come,
     // first served), which also keeps virtual-time runs reproducible.
@@ -63,6 +66,9 @@ private:
         bool operator()(const Job& a, const Job& b) const {
             if (a.dueRunUs != b.dueRunUs) {
                 return a.dueRunUs > b.dueRunUs;
+            }
+            if (a.releases != b.releases) {
+                return b.releases;  // at one instant, releases before requests
             }
             if (a.scheduledRunUs != b.scheduledRunUs) {
                 return a.scheduledRunUs > b.scheduledRunUs;
@@ -83,6 +89,8 @@ private:
     void giveUp(const Job& job);
     // A held request proceeds: accepted, having waited from its first try until it was due.
     void release(const Job& job);
+    // A grant releases its slots (the concurrency limiter), one call on its own.
+    void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
     bool ensureConnected();
@@ -105,6 +113,7 @@ private:
     DecisionBatch decisions_;               // the batch being decided, one per job (reused)
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
+    size_t releasesQueued_ = 0;             // of retries_: releases (no outcome waits on them)
 };
 
 }  // namespace ratelab
