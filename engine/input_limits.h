@@ -38,6 +38,7 @@ constexpr int kMaxNameLength = spec_limits::kMaxNameLength;
 constexpr int kMaxLimiters = 16;
 constexpr int kMaxClients = 10000;
 constexpr int kMaxThreads = 64;
+constexpr int kMaxGateways = 16;
 constexpr int kMaxPipeline = 1024;
 constexpr double kMaxDurationS = 24 * 3600;
 constexpr double kMaxRate = 1e6;  // requests/s

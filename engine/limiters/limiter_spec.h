@@ -32,6 +32,22 @@ enum class TimeSource { Client, Redis };
 // flavors"): @upstash/ratelimit's sliding window, go-redis/redis_rate's GCRA.
 enum class Flavor { Exact, Upstash, RedisRate };
 
+// How several gateways use a limiter ("gateway"; any type, default shared): every decision in
+// Redis (shared; with cacheRefusals a gateway refuses a client locally until the retry_after
+// it was last given has passed), each gateway its own state under its own name "<name>@g<g>"
+// (local: a node-local limiter), or (the fixed window) grants counted locally and added to
+// Redis once every syncMs (batched).
+enum class GatewayMode { Shared, Local, Batched };
+struct GatewayUse {
+    GatewayMode mode = GatewayMode::Shared;
+    bool cacheRefusals = false;  // shared only
+    qint64 syncMs = 0;           // batched only
+    bool isDefault() const { return mode == GatewayMode::Shared && !cacheRefusals; }
+    bool operator==(const GatewayUse& o) const {
+        return mode == o.mode && cacheRefusals == o.cacheRefusals && syncMs == o.syncMs;
+    }
+};
+
 struct SlidingRule {
     qint64 limit = 0;
     qint64 windowMs = 0;
@@ -53,6 +69,8 @@ struct LimiterSpec {
     // "flavor" (the types that offer one, Algorithm::flavors; optional, default "exact", written
     // only when not the default).
     Flavor flavor = Flavor::Exact;
+    // "gateway" (any type; optional, default {"mode": "shared"}, written only when not).
+    GatewayUse gateway;
 
     // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
     qint64 rate = 0;
@@ -107,5 +125,9 @@ QString calendarUnitName(CalendarUnit unit);      // "milliseconds", ...
 QString failurePolicyName(FailurePolicy policy);  // "error", "open", "closed"
 QString timeSourceName(TimeSource source);        // "client", "redis"
 QString flavorName(Flavor flavor);                // "exact", "upstash", "redis_rate"
+QString gatewayModeName(GatewayMode mode);        // "shared", "local", "batched"
+// "gateway" at `where` (gateway_use.cpp): its JSON and back.
+GatewayUse readGatewayUse(const QJsonValue& value, const QString& where, LimiterType type);
+QJsonObject gatewayUseToJson(const GatewayUse& use);
 
 }  // namespace ratelab

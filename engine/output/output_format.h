@@ -65,6 +65,12 @@ inline constexpr QLatin1String kReleased("released");
 inline constexpr QLatin1String kLateReleases("late_releases");
 inline constexpr QLatin1String kLeaked("leaked");
 inline constexpr QLatin1String kExpired("expired");
+// Several gateways, or a limiter's non-default "gateway" use: "redis_calls" (decisions that
+// called Redis) and "gateways": [{"gateway", "decisions", "redis_calls"}].
+inline constexpr QLatin1String kRedisCalls("redis_calls");
+inline constexpr QLatin1String kGateways("gateways");
+inline constexpr QLatin1String kGateway("gateway");
+inline constexpr QLatin1String kDecisions("decisions");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");

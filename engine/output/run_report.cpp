@@ -7,6 +7,40 @@
 namespace ratelab {
 namespace {
 
+qint64 localDecisions(const LimiterSnapshot& l) {
+    qint64 local = 0;
+    for (const GatewayCounts& g : l.gateways) {
+        local += g.decisions - g.redisCalls;
+    }
+    return local;
+}
+
+QString gatewayUseText(const GatewayUse& use) {
+    QString text = gatewayModeName(use.mode);
+    if (use.cacheRefusals) {
+        text += QStringLiteral(", cached refusals");
+    }
+    if (use.mode == GatewayMode::Batched) {
+        text += QStringLiteral(", sync every %1 ms").arg(use.syncMs);
+    }
+    return text;
+}
+
+// "; per gateway (calls/decisions): g0 12/40, g1 …" with several gateways.
+QString perGatewayText(const LimiterSnapshot& l) {
+    if (l.gateways.size() < 2) {
+        return {};
+    }
+    QStringList parts;
+    for (qsizetype g = 0; g < l.gateways.size(); ++g) {
+        parts << QStringLiteral("g%1 %2/%3")
+                     .arg(g)
+                     .arg(l.gateways[g].redisCalls)
+                     .arg(l.gateways[g].decisions);
+    }
+    return QStringLiteral("; per gateway (calls/decisions): ") + parts.join(QStringLiteral(", "));
+}
+
 constexpr int kClientsPrinted = 8;
 
 double ms(std::int64_t us) {
@@ -76,6 +110,12 @@ QString summaryText(const RunSnapshot& run) {
                        .arg(failurePolicyName(l.spec.onError))
                        .arg(l.errorsOpen)
                        .arg(l.errorsClosed);
+        }
+        if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
+            out << QStringLiteral("  redis calls %1 of %2 decisions (gateway %3)%4\n")
+                       .arg(l.redisCalls)
+                       .arg(l.attempts + localDecisions(l))
+                       .arg(gatewayUseText(l.spec.gateway), perGatewayText(l));
         }
         if (l.leases.any()) {
             out << QStringLiteral(

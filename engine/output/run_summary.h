@@ -63,6 +63,10 @@ struct LimiterSummary {
     OutcomeCounts counts;
     qint64 attempts = 0;
     LeaseCounts leases;
+    // -1: not reported (one gateway, shared); else the decisions that called Redis, and per
+    // gateway its decisions and calls.
+    qint64 redisCalls = -1;
+    QVector<GatewayCounts> gateways;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
     bool accountingExact = true;          // fired == accepted + rejected + errors
     Percentiles latency;

@@ -39,6 +39,9 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
         context_.limiters[i] = limiters_[i].get();
     }
     context_.requests = &requests_;
+    gateways_ =
+        std::make_unique<GatewayState>(scenario_.limiters, traffic.gateways.count, limiterOptions_);
+    context_.gateways = gateways_.get();
     context_.pacer = pacer_.get();
     context_.clock = &clock_;
     context_.url = url_;
@@ -79,6 +82,7 @@ void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
     limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
     context_.limiters[size_t(index)] = limiters_.back().get();
     scenario_.limiters[index] = spec;
+    gateways_->update(index, spec);
     stats_->setSpec(index, spec);
 }
 
@@ -96,6 +100,7 @@ void ScenarioRunner::start() {
         for (const auto& limiter : limiters_) {
             limiter->reset(control);
         }
+        gateways_->reset(control);
     }
     for (int i = 0; i < workerCount_; ++i) {
         workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));

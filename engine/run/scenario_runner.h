@@ -81,6 +81,7 @@ private:
     RequestFactory requests_;
     LimiterOptions limiterOptions_;
     std::vector<std::unique_ptr<Limiter>> limiters_;  // the live ones and every replaced one
+    std::unique_ptr<GatewayState> gateways_;          // the gateways' local limiters and caches
     std::unique_ptr<Pacer> pacer_;
     qint64 durationUs_ = 0;
     int workerCount_ = 1;

@@ -46,6 +46,9 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
 // The traffic's "hold" and "leak_pct" (hold_parser.cpp), read into *spec / written to *object.
 void readHold(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
 void holdToJson(const TrafficSpec& traffic, QJsonObject* object);
+// The traffic's "gateways" (gateways_parser.cpp).
+void readGateways(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void gatewaysToJson(const TrafficSpec& traffic, QJsonObject* object);
 
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,

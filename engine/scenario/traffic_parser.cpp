@@ -214,11 +214,12 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
     const QLatin1String clockSkewMs("clock_skew_ms"), hold("hold"), leakPct("leak_pct");
+    const QLatin1String gateways("gateways");
 
     const QJsonObject object = readObject(value, path);
     refuseUnknownFields(object, path,
                         {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs,
-                         clock, seed, clockSkewMs, hold, leakPct});
+                         clock, seed, clockSkewMs, hold, leakPct, gateways});
 
     TrafficSpec traffic;
     const QString shapePath = memberPath(path, shape);
@@ -289,6 +290,7 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
         traffic.seed = static_cast<quint64>(readInteger(object, path, seed, 0, kMaxSeed));
     }
     readHold(object, path, &traffic);
+    readGateways(object, path, &traffic);
     const QString skewPath = memberPath(path, clockSkewMs);
     if (object.contains(clockSkewMs)) {
         readClockSkew(object.value(clockSkewMs), skewPath, &traffic);

@@ -46,6 +46,12 @@ struct LeaseCounts {
     bool any() const { return released + lateReleases + leaked + expired > 0; }
 };
 
+// One gateway's decisions of a limiter (wait mode: every attempt) and the Redis calls they made.
+struct GatewayCounts {
+    qint64 decisions = 0;
+    qint64 redisCalls = 0;
+};
+
 struct LimiterSnapshot {
     LimiterSpec spec;
     qint64 fired = 0;
@@ -56,6 +62,10 @@ struct LimiterSnapshot {
     qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
     LeaseCounts leases;
+    // Decisions that called Redis (the others a gateway made from its own state), and per
+    // gateway up to the last one that decided anything.
+    qint64 redisCalls = 0;
+    QVector<GatewayCounts> gateways;
     // The errors by cause (ErrorCause): they add up to errors.
     qint64 errorCauses[kErrorCauses] = {};
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)

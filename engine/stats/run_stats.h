@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "input_limits.h"
 #include "stats/accepted_log.h"
 #include "stats/agreement_counters.h"
 #include "stats/counter_array.h"
@@ -54,13 +55,23 @@ public:
             totals_.add(kExpiredLeases, n);
         }
     }
+    // One decision (an attempt) made by gateway g, and whether it called Redis (false: the
+    // gateway decided it from its own state).
+    void recordGatewayDecision(int gateway, bool calledRedis) {
+        gateways_.add(gateway * 2, 1);
+        if (calledRedis) {
+            gateways_.add(gateway * 2 + 1, 1);
+            totals_.add(kRedisCalls, 1);
+        }
+    }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
     static qint64 allocatedBytes(qint64 buckets, qint64 clients) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
-               (kBucketSeries * buckets + clients * kPerClient + kTotals) * kCounter;
+               (kBucketSeries * buckets + clients * kPerClient + kTotals + kGatewayCounters) *
+                   kCounter;
     }
     static constexpr int kBucketSeries = 5;  // accepted, rejected, errors, errors_open/closed
 
@@ -78,6 +89,7 @@ private:
         kLateReleases,
         kLeaked,
         kExpiredLeases,
+        kRedisCalls,
         kTotals
     };
     enum PerClient {
@@ -98,6 +110,8 @@ private:
     CounterArray bucketErrorsClosed_;
     CounterArray clients_;               // kPerClient counters per client
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
+    static constexpr int kGatewayCounters = 2 * scenario_limits::kMaxGateways;
+    CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls
     LatencyHistogram latency_;
     LatencyHistogram waited_;
     AcceptedLog accepted_;  // read only once the worker is done

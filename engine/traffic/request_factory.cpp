@@ -15,6 +15,14 @@ quint64 mix(quint64 x) {
     return x ^ (x >> 31);
 }
 
+quint32 fnv1a32(const QByteArray& bytes) {
+    quint32 h = 2166136261u;
+    for (const char c : bytes) {
+        h = (h ^ quint32(quint8(c))) * 16777619u;
+    }
+    return h;
+}
+
 double unit(quint64 bits) {
     return double(bits >> 11) * (1.0 / 9007199254740992.0);
 }
@@ -23,6 +31,12 @@ double unit(quint64 bits) {
 
 RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
     makeClients();
+    if (traffic.gateways.balance == GatewaysSpec::Balance::Sticky) {
+        for (const QString& name : std::as_const(names_)) {
+            stickyGateway_.push_back(
+                int(fnv1a32(name.toUtf8()) % quint32(std::max(1, traffic.gateways.count))));
+        }
+    }
     if (traffic.clockSkewMs != 0 || !traffic.clientSkewMs.isEmpty()) {
         for (const QString& name : std::as_const(names_)) {
             skewMs_.push_back(traffic.clientSkewMs.isEmpty() ? traffic.clockSkewMs
@@ -60,6 +74,13 @@ void RequestFactory::makeClients() {
         }
         cumulative_.back() = 1.0;
     }
+}
+
+int RequestFactory::gatewayOf(qint64 k, int client) const {
+    if (!stickyGateway_.isEmpty()) {
+        return stickyGateway_[client];
+    }
+    return int(k % std::max(1, traffic_.gateways.count));
 }
 
 qint64 RequestFactory::holdMs(qint64 k) const {

@@ -23,6 +23,14 @@ public:
     Draw draw(qint64 k) const;
 
     const QStringList& clientNames() const { return names_; }
+    // The gateway request k of `client` goes through (TrafficSpec::gateways): k mod G (round
+    // robin) or FNV-1a-32 of the client's name (UTF-8) mod G (sticky); and that gateway's clock
+    // offset.
+    int gatewayOf(qint64 k, int client) const;
+    qint64 gatewaySkewMs(int gateway) const {
+        const QVector<qint64>& skews = traffic_.gateways.clockSkewMs;
+        return skews.isEmpty() ? 0 : skews[gateway];
+    }
     // How far this client's clock is off (TrafficSpec::clockSkewMs, clientSkewMs).
     qint64 clockSkewMs(int client) const { return skewMs_.isEmpty() ? 0 : skewMs_[client]; }
 
@@ -35,6 +43,7 @@ private:
     QVector<int> traceClient_;    // replay: row -> client index
     QVector<double> cumulative_;  // weights, normalised running sums
     QVector<qint64> skewMs_;      // per client; empty: no skew
+    QVector<int> stickyGateway_;  // per client, sticky balance
 };
 
 }  // namespace ratelab

@@ -29,6 +29,17 @@ struct HoldSpec {
     qint64 ms = 0;  // constant: the hold; exponential: its mean
 };
 
+// "gateways": G gateway instances between the clients and Redis, each with its own clock offset
+// and its own local state (a limiter's "gateway" option says what it keeps). The i-th request
+// of the schedule goes to gateway i mod G (round robin), or client c always to gateway
+// FNV-1a-32(c) mod G (sticky).
+struct GatewaysSpec {
+    enum class Balance { RoundRobin, Sticky };
+    int count = 1;
+    Balance balance = Balance::RoundRobin;
+    QVector<qint64> clockSkewMs;  // empty: none; else one per gateway
+};
+
 // The traffic of a scenario: its shape, its clients and permits, how workers ask, its clock.
 struct TrafficSpec {
     ShapeSpec shape;
@@ -56,6 +67,7 @@ struct TrafficSpec {
     // workers). Limiters whose grants hold nothing ignore both.
     HoldSpec hold;
     double leakPct = 0;
+    GatewaysSpec gateways;
 };
 
 }  // namespace ratelab
