@@ -4,7 +4,10 @@
 // limiter with fewer Redis calls; parsing, round trips and the errors naming the field.
 #include <QtTest>
 
+#include <map>
+
 #include "input_error.h"
+#include "limiters/fixed_window_limiter.h"
 #include "run/scenario_runner.h"
 #include "support/reference_models.h"
 #include "support/run_checks.h"
@@ -78,6 +81,70 @@ QByteArray scenarioWith(const QByteArray& limiterExtra, const QByteArray& traffi
            R"(}], "traffic": {"shape": {"type": "constant", "rate": 10}, "duration_s": 1,
                "clients": )" +
            QByteArray::number(clients) + trafficExtra + "}}";
+}
+
+// Mode batched from the design's rule: per gateway, per window key, known and pending; Redis's
+// counters a map. Returns the grants and the decisions that called Redis.
+struct BatchedModelRun {
+    qint64 accepted = 0;
+    qint64 acceptedPermits = 0;
+    qint64 redisCalls = 0;
+    std::map<std::string, qint64> redis;  // the counters once the run's end added the rest
+};
+BatchedModelRun runBatchedModel(const Scenario& s) {
+    const LimiterSpec& spec = s.limiters[0];
+    const auto limiter = makeLimiter(spec);
+    const auto& window = static_cast<const FixedWindowLimiter&>(*limiter);
+    const RequestFactory factory(s.traffic);
+    struct Count {
+        qint64 known = 0;
+        qint64 pending = 0;
+    };
+    std::vector<std::map<std::string, Count>> counts(size_t(s.traffic.gateways.count));
+    std::vector<qint64> nextSync(size_t(s.traffic.gateways.count), 0);
+    BatchedModelRun out;
+    const auto syncAll = [&](std::map<std::string, Count>& mine, const std::string& key) {
+        bool synced = false;
+        for (auto& [k, c] : mine) {
+            if (c.pending > 0) {
+                c.known = out.redis[k] += c.pending;
+                c.pending = 0;
+                synced = synced || k == key;
+            }
+        }
+        return synced;
+    };
+    for (qint64 k = 0; k < s.traffic.trace.size(); ++k) {
+        const TraceRow& row = s.traffic.trace[int(k)];
+        const int g = factory.gatewayOf(k, int(factory.clientNames().indexOf(row.client)));
+        const qint64 now = row.tMs + factory.gatewaySkewMs(g);
+        const qint64 runMs = row.tMs - kStartMs;
+        const CalendarWindow w = window.windows().windowAt(now);
+        const std::string key = window.counterKey(w.startMs, row.client);
+        std::map<std::string, Count>& mine = counts[size_t(g)];
+        bool read = mine.find(key) == mine.end();
+        Count& c = mine[key];
+        bool called = false;
+        if (runMs >= nextSync[size_t(g)]) {
+            read = !syncAll(mine, key) || read;
+            called = true;
+            nextSync[size_t(g)] = (runMs / spec.gateway.syncMs + 1) * spec.gateway.syncMs;
+        }
+        if (read) {
+            c.known = out.redis[key];
+            called = true;
+        }
+        out.redisCalls += called;
+        if (c.known + c.pending + row.permits <= spec.rate) {
+            c.pending += row.permits;
+            ++out.accepted;
+            out.acceptedPermits += row.permits;
+        }
+    }
+    for (auto& mine : counts) {
+        syncAll(mine, std::string());
+    }
+    return out;
 }
 
 }  // namespace
@@ -231,6 +298,46 @@ private slots:
         QCOMPARE(l.accepted, accepted);
         QCOMPARE(l.redisCalls, l.fired);
         QCOMPARE(l.gateways.size(), s.traffic.gateways.count);
+    }
+
+    // Mode batched (the fixed window): the grants and the Redis calls are the design's rule's,
+    // and at the run's end Redis's counters hold every grant (the pending ones added).
+    void batchedMatchesModel_data() {
+        QTest::addColumn<qint64>("syncMs");
+        QTest::addColumn<QByteArray>("gateways");
+        QTest::newRow("one gateway, sync 100 ms") << 100LL << QByteArray();
+        QTest::newRow("3 gateways, sync 100 ms, skewed")
+            << 100LL << QByteArray(R"({"count": 3, "clock_skew_ms": [0, 40, -30]})");
+        QTest::newRow("2 sticky gateways, sync 1 s")
+            << 1000LL << QByteArray(R"({"count": 2, "balance": "sticky"})");
+    }
+    void batchedMatchesModel() {
+        QFETCH(qint64, syncMs);
+        QFETCH(QByteArray, gateways);
+        const QString limiter =
+            limiterJson(QStringLiteral("fixed_window"), QStringLiteral("gw-batch"),
+                        QStringLiteral(R"("rate": 6, "interval": 500, "unit": "milliseconds")"),
+                        QStringLiteral(R"({"mode": "batched", "sync_ms": %1})").arg(syncMs));
+        const Scenario s = scenarioOf({limiter}, gateways, 23);
+        const BatchedModelRun want = runBatchedModel(s);
+        ScenarioRunner runner(s, fixtureUrl());
+        runner.start();
+        runner.wait();
+        const RunSnapshot run = runner.snapshot();
+        expectExactAccounting(run);
+        const LimiterSnapshot& l = run.limiters[0];
+        QCOMPARE(l.accepted, want.accepted);
+        QCOMPARE(l.redisCalls, want.redisCalls);
+        QVERIFY(l.redisCalls < l.fired);
+        auto router = routeFixture();
+        qint64 counted = 0;
+        for (const auto& [key, value] : want.redis) {
+            RedisReply reply = router->command(runner.limiter(0).slot(), {"GET", key});
+            QCOMPARE(QByteArray(reply->str, int(reply->len)).toLongLong(), value);
+            counted += value;
+        }
+        QCOMPARE(counted, want.acceptedPermits);
+        runner.limiter(0).reset(*router);
     }
 
     // With one gateway, cache_refusals decides exactly as the shared limiter (no request is

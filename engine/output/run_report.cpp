@@ -7,12 +7,12 @@
 namespace ratelab {
 namespace {
 
-qint64 localDecisions(const LimiterSnapshot& l) {
-    qint64 local = 0;
+qint64 gatewayDecisions(const LimiterSnapshot& l) {
+    qint64 decisions = 0;
     for (const GatewayCounts& g : l.gateways) {
-        local += g.decisions - g.redisCalls;
+        decisions += g.decisions;
     }
-    return local;
+    return decisions;
 }
 
 QString gatewayUseText(const GatewayUse& use) {
@@ -114,7 +114,7 @@ QString summaryText(const RunSnapshot& run) {
         if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
             out << QStringLiteral("  redis calls %1 of %2 decisions (gateway %3)%4\n")
                        .arg(l.redisCalls)
-                       .arg(l.attempts + localDecisions(l))
+                       .arg(gatewayDecisions(l))
                        .arg(gatewayUseText(l.spec.gateway), perGatewayText(l));
         }
         if (l.leases.any()) {

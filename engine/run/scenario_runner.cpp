@@ -115,9 +115,23 @@ void ScenarioRunner::start() {
                 clock_.sampleUntil(durationUs_, stop_);  // the samples after the last decision
             }
             if (running_.fetch_sub(1) == 1) {
+                flushGateways();
                 finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
             }
         });
+    }
+}
+
+void ScenarioRunner::flushGateways() {
+    std::vector<const Limiter*> limiters;
+    for (int i = 0; i < context_.limiterCount; ++i) {
+        limiters.push_back(context_.limiters[size_t(i)].load());
+    }
+    try {
+        RedisRouter control(url_, options_);
+        gateways_->flush(control, limiters);
+    } catch (const RedisError&) {
+        // Redis gone at the end: the grants not added stay uncounted, as a gateway's that died.
     }
 }
 

@@ -74,6 +74,8 @@ public:
     int workerCount() const { return workerCount_; }
 
 private:
+    // The run's end: batched gateways add the grants they have not added yet.
+    void flushGateways();
     Scenario scenario_;
     RedisUrl url_;
     ConnectOptions options_;

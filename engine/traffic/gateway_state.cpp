@@ -12,6 +12,7 @@ GatewayState::GatewayState(const QVector<LimiterSpec>& specs, int gateways,
         for (int g = 0; g < gateways_; ++g) {
             l.local.push_back(std::make_unique<std::atomic<const Limiter*>>(nullptr));
             l.caches.push_back(std::make_unique<Cache>());
+            l.batches.push_back(std::make_unique<BatchedWindow>());
         }
         makeLocal(l);
     }
@@ -55,6 +56,24 @@ void GatewayState::reset(RedisRouter& router) const {
             if (const Limiter* limiter = local->load()) {
                 limiter->reset(router);
             }
+        }
+    }
+}
+
+Decision GatewayState::decideBatched(int index, int gateway, const Limiter& limiter,
+                                     RedisRouter& router, const Request& request, qint64 runMs) {
+    return limiters_[size_t(index)].batches[size_t(gateway)]->decide(limiter, router, request,
+                                                                     runMs);
+}
+
+void GatewayState::flush(RedisRouter& router, const std::vector<const Limiter*>& limiters) {
+    for (size_t i = 0; i < limiters_.size() && i < limiters.size(); ++i) {
+        if (limiters_[i].spec.gateway.mode != GatewayMode::Batched ||
+            limiters[i]->spec().type != LimiterType::FixedWindow) {
+            continue;
+        }
+        for (const auto& batch : limiters_[i].batches) {
+            batch->flush(*limiters[i], router);
         }
     }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "traffic/batched_window.h"
 #include "traffic/traffic_spec.h"
 
 namespace ratelab {
@@ -37,6 +38,17 @@ public:
     // Remembers a refusal Redis gave (a retry of -1 is not kept).
     void remember(int index, int gateway, const Request& request, const Decision& decision);
 
+    // Mode batched (the fixed window): gateway g decides from its own counts (BatchedWindow),
+    // `limiter` the shared one; runMs since the run's start. Throws RedisError.
+    bool batched(int index) const {
+        return limiters_[size_t(index)].spec.gateway.mode == GatewayMode::Batched;
+    }
+    Decision decideBatched(int index, int gateway, const Limiter& limiter, RedisRouter& router,
+                           const Request& request, qint64 runMs);
+    // The run's end: every batched gateway adds the grants it has not added yet; `limiters`
+    // the shared ones, by index.
+    void flush(RedisRouter& router, const std::vector<const Limiter*>& limiters);
+
     // The name local gateway g's limiter goes by.
     static QString localName(const QString& name, int gateway);
 
@@ -53,6 +65,7 @@ private:
         LimiterSpec spec;
         std::vector<std::unique_ptr<std::atomic<const Limiter*>>> local;  // per gateway
         std::vector<std::unique_ptr<Cache>> caches;                       // per gateway
+        std::vector<std::unique_ptr<BatchedWindow>> batches;              // per gateway
     };
     void makeLocal(PerLimiter& l);
     static QString scopeKey(const LimiterSpec& spec, const Request& request);

@@ -158,12 +158,11 @@ void Worker::execute(std::vector<Job>& batch) {
     slots_.clear();
     for (const Job& job : batch) {
         const Request request = requestOf(job, sendRunUs);
-        // A gateway that remembers a refusal covering this request refuses it itself.
-        if (std::optional<Decision> cached =
-                ctx_.gateways ? ctx_.gateways->cachedRefusal(job.limiter, job.gateway, request)
-                              : std::nullopt) {
+        // A gateway that remembers a refusal covering this request refuses it itself; a
+        // batched window's gateway decides from its own counts.
+        if (std::optional<LocalResult> local = decideLocally(job, request)) {
             slots_.push_back(-1 - std::ptrdiff_t(local_.size()));
-            local_.push_back(*cached);
+            local_.push_back(*local);
             continue;
         }
         slots_.push_back(std::ptrdiff_t(decisions_.size()));
@@ -180,8 +179,10 @@ void Worker::execute(std::vector<Job>& batch) {
         const Job& job = batch[i];
         LimiterCounters& counters = stats_.limiter(job.limiter);
         if (slots_[i] < 0) {
-            counters.recordGatewayDecision(job.gateway, false);
-            finish(job, &local_[size_t(-1 - slots_[i])], sendRunUs);
+            const LocalResult& local = local_[size_t(-1 - slots_[i])];
+            counters.recordGatewayDecision(job.gateway,
+                                           !local.decided || local.decision.calledRedis);
+            finish(job, local.decided ? &local.decision : nullptr, sendRunUs, local.cause);
             continue;
         }
         const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
@@ -217,9 +218,31 @@ const Limiter& Worker::limiterOf(const Job& job) const {
     return ctx_.gateways ? ctx_.gateways->limiter(job.limiter, job.gateway, shared) : shared;
 }
 
+std::optional<Worker::LocalResult> Worker::decideLocally(const Job& job, const Request& request) {
+    if (ctx_.gateways == nullptr) {
+        return std::nullopt;
+    }
+    if (std::optional<Decision> cached =
+            ctx_.gateways->cachedRefusal(job.limiter, job.gateway, request)) {
+        return LocalResult{*cached, true, ErrorCause::Other};
+    }
+    const Limiter& limiter = limiterOf(job);
+    if (!ctx_.gateways->batched(job.limiter) || limiter.spec().type != LimiterType::FixedWindow) {
+        return std::nullopt;
+    }
+    try {
+        return LocalResult{ctx_.gateways->decideBatched(job.limiter, job.gateway, limiter, *router_,
+                                                        request, job.dueRunUs / 1000),
+                           true, ErrorCause::Other};
+    } catch (const RedisError& e) {
+        return LocalResult{Decision{}, false, errorCauseOf(e)};
+    }
+}
+
 const Decision* Worker::decisionOf(size_t i) const {
     if (slots_[i] < 0) {
-        return &local_[size_t(-1 - slots_[i])];
+        const LocalResult& local = local_[size_t(-1 - slots_[i])];
+        return local.decided ? &local.decision : nullptr;
     }
     const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
     return result.decided ? &result.decision : nullptr;

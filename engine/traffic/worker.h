@@ -120,8 +120,15 @@ private:
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
-    DecisionBatch decisions_;               // the batch's decisions that call Redis (reused)
-    std::vector<Decision> local_;           // the batch's decisions a gateway made itself
+    DecisionBatch decisions_;  // the batch's decisions that call Redis (reused)
+    // A decision a gateway made itself (a cached refusal, a batched window), or its failure.
+    struct LocalResult {
+        Decision decision;
+        bool decided = true;
+        ErrorCause cause = ErrorCause::Other;
+    };
+    std::optional<LocalResult> decideLocally(const Job& job, const Request& request);
+    std::vector<LocalResult> local_;        // the batch's decisions a gateway made itself
     std::vector<std::ptrdiff_t> slots_;     // per job: index in decisions_, or -1 - in local_
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
