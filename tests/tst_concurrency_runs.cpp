@@ -8,6 +8,7 @@
 #include "input_error.h"
 #include "run/scenario_runner.h"
 #include "support/algorithm_models.h"
+#include "support/replay_runs.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 #include "traffic/request_factory.h"
@@ -70,20 +71,7 @@ Scenario scenarioOf(const LimiterSpec& spec, HoldSpec hold, double leakPct, int 
     Scenario s;
     s.name = QStringLiteral("test");
     s.limiters = {spec};
-    QRandomGenerator rng(seed);
-    qint64 t = kStartMs;
-    for (int i = 0; i < 1500; ++i) {
-        t += rng.bounded(4) == 0 ? 0 : rng.bounded(40);
-        const qint64 permits = rng.bounded(5) == 0 ? 2 : 1;
-        s.traffic.trace.append(
-            TraceRow{t, QStringLiteral("c%1").arg(rng.bounded(clients)), permits, 0});
-        s.traffic.shape.replayOffsetsMs.append(t - kStartMs);
-    }
-    s.traffic.shape.type = ShapeSpec::Type::Replay;
-    s.traffic.durationS = double(t - kStartMs + 1) / 1000.0;
-    s.traffic.clock.isVirtual = true;
-    s.traffic.clock.speed = 0;
-    s.traffic.clock.startMs = kStartMs;
+    setRandomReplay(s, seed, clients, 1500, 40, kStartMs);
     s.traffic.hold = hold;
     s.traffic.leakPct = leakPct;
     s.traffic.seed = seed;
@@ -143,11 +131,7 @@ private slots:
         QFETCH(quint32, seed);
         const Scenario scenario = scenarioOf(spec, hold, leakPct, clients, seed);
         const ModelRun want = runModel(scenario);
-        ScenarioRunner runner(scenario, fixtureUrl());
-        runner.start();
-        runner.wait();
-        const RunSnapshot run = runner.snapshot();
-        runner.limiter(0).reset(*routeFixture());
+        const RunSnapshot run = runToEnd(scenario);
         QVERIFY(run.finished);
         expectExactAccounting(run);
         const LimiterSnapshot& got = run.limiters[0];
@@ -178,11 +162,7 @@ private slots:
         bucket.intervalMs = 1000;
         const Scenario scenario =
             scenarioOf(bucket, HoldSpec{HoldSpec::Type::Constant, 100}, 50, 2, 5u);
-        ScenarioRunner runner(scenario, fixtureUrl());
-        runner.start();
-        runner.wait();
-        const RunSnapshot run = runner.snapshot();
-        runner.limiter(0).reset(*routeFixture());
+        const RunSnapshot run = runToEnd(scenario);
         QVERIFY(run.limiters[0].accepted > 0);
         QVERIFY(!run.limiters[0].leases.any());
     }

@@ -10,6 +10,7 @@
 #include "limiters/fixed_window_limiter.h"
 #include "run/scenario_runner.h"
 #include "support/reference_models.h"
+#include "support/replay_runs.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 #include "traffic/gateway_state.h"
@@ -24,45 +25,15 @@ constexpr qint64 kStartMs = 1'704'067'200'000;  // 2024-01-01T00:00:00Z
 
 // A replay scenario of `limiters` (their JSON, one per entry) on a random trace, virtual time
 // as fast as possible, through `gateways` ({"count": …} or empty: one).
-Scenario scenarioOf(const QStringList& limiters, const QByteArray& gateways, quint32 seed,
-                    int clients = 3, int requests = 1200) {
+Scenario scenarioOf(const QStringList& limiters, const QByteArray& gateways, quint32 seed) {
     const QByteArray json =
         "{\"name\": \"g\", \"limiters\": [" + limiters.join(QLatin1Char(',')).toUtf8() +
         "], \"traffic\": {\"shape\": {\"type\": \"constant\", \"rate\": 1}, "
         "\"duration_s\": 1" +
         (gateways.isEmpty() ? QByteArray() : ", \"gateways\": " + gateways) + "}}";
     Scenario s = parseScenarioJson(json, QString());
-    QRandomGenerator rng(seed);
-    qint64 t = kStartMs;
-    for (int i = 0; i < requests; ++i) {
-        t += rng.bounded(4) == 0 ? 0 : rng.bounded(30);
-        s.traffic.trace.append(TraceRow{t, QStringLiteral("c%1").arg(rng.bounded(clients)),
-                                        rng.bounded(5) == 0 ? 2 : 1, 0});
-        s.traffic.shape.replayOffsetsMs.append(t - kStartMs);
-    }
-    s.traffic.shape.type = ShapeSpec::Type::Replay;
-    s.traffic.durationS = double(t - kStartMs + 1) / 1000.0;
-    s.traffic.clock.isVirtual = true;
-    s.traffic.clock.speed = 0;
-    s.traffic.clock.startMs = kStartMs;
+    setRandomReplay(s, seed, 3, 1200, 30, kStartMs);
     return s;
-}
-
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    const RunSnapshot run = runner.snapshot();
-    auto router = routeFixture();
-    for (int i = 0; i < scenario.limiters.size(); ++i) {
-        runner.limiter(i).reset(*router);
-        for (int g = 0; g < scenario.traffic.gateways.count; ++g) {
-            LimiterSpec local = scenario.limiters[i];
-            local.name = GatewayState::localName(local.name, g);
-            makeLimiter(local)->reset(*router);
-        }
-    }
-    return run;
 }
 
 // `body` is the limiter's own fields after its type, name and scope.
@@ -329,7 +300,7 @@ private slots:
         QCOMPARE(l.accepted, want.accepted);
         QCOMPARE(l.redisCalls, want.redisCalls);
         QVERIFY(l.redisCalls < l.fired);
-        auto router = routeFixture();
+        auto router = routeFixture();  // the counters the gateways left
         qint64 counted = 0;
         for (const auto& [key, value] : want.redis) {
             RedisReply reply = router->command(runner.limiter(0).slot(), {"GET", key});

@@ -11,7 +11,7 @@ const QLatin1String kLeaseMs("lease_ms");
 ConcurrencyPage::ConcurrencyPage(QWidget* parent) : LimiterPage(parent) {
     limit_ =
         addLineEdit(QStringLiteral("limit"), tr("Requests (slots) that may be in flight at once"));
-    form_->addRow(tr("&Limit (in flight)"), limit_);
+    form_->addRow(tr("&Limit"), limit_);
     errors_.add(form_, this, QStringLiteral("$.limit"), limit_, QStringLiteral("limit"));
     leaseMs_ = addLineEdit(QStringLiteral("leaseMs"),
                            tr("A slot its request never releases (a crashed worker) comes back "
