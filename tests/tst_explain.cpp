@@ -91,7 +91,7 @@ std::optional<qint64> capacityNeeded(const LimiterSpec& spec, const QString& pat
             ? QStringLiteral("burst")
         : spec.type == LimiterType::SlidingCounter || spec.type == LimiterType::Concurrency
             ? QStringLiteral("limit")
-                                                   : QStringLiteral("rate");
+            : QStringLiteral("rate");
     if (path != capacity) {
         return std::nullopt;
     }

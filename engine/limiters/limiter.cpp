@@ -255,8 +255,9 @@ Decision Limiter::decide(RedisRouter& router, const Request& request) const {
 }
 
 ScriptCall Limiter::prepareRelease(const Request&) const {
-    throw InputError(QStringLiteral("type"), QStringLiteral("%1 grants hold nothing to release")
-                                                 .arg(limiterTypeName(spec_.type)));
+    throw InputError(
+        QStringLiteral("type"),
+        QStringLiteral("%1 grants hold nothing to release").arg(limiterTypeName(spec_.type)));
 }
 
 bool Limiter::parseRelease(const redisReply* reply) const {
@@ -264,9 +265,9 @@ bool Limiter::parseRelease(const redisReply* reply) const {
         throwIfError(reply, errorContext().c_str());
     }
     if (reply->type != REDIS_REPLY_INTEGER || (reply->integer != 0 && reply->integer != 1)) {
-        throw RedisError(RedisError::Kind::Reply,
-                         errorContext() + ": unexpected release reply (" +
-                             replyTypeName(reply->type) + ", expected 0 or 1)");
+        throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected release reply (" +
+                                                      replyTypeName(reply->type) +
+                                                      ", expected 0 or 1)");
     }
     return reply->integer == 1;
 }

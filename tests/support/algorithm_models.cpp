@@ -172,8 +172,8 @@ Decision ConcurrencyModel::decide(const Request& r) {
     Decision d;
     d.atMs = r.nowMs;
     // Leases that ran out (expiry <= now) go first.
-    const auto live = std::partition(held.begin(), held.end(),
-                                     [&](const Slot& s) { return s.expiry > r.nowMs; });
+    const auto live =
+        std::partition(held.begin(), held.end(), [&](const Slot& s) { return s.expiry > r.nowMs; });
     d.expiredLeases = qint64(held.end() - live);
     held.erase(live, held.end());
     const qint64 n = qint64(held.size());

@@ -110,8 +110,7 @@ void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) 
         const Decision want = model.decide(r);
         const bool same = got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                           got.remaining == want.remaining && got.atMs == r.nowMs &&
-                          got.delayMs == want.delayMs &&
-                          got.expiredLeases == want.expiredLeases &&
+                          got.delayMs == want.delayMs && got.expiredLeases == want.expiredLeases &&
                           sameReason(got.reason, want.reason) &&
                           !algorithmOf(spec).reasonText(spec, got).isEmpty();
         if (!same) {

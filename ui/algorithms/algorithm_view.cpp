@@ -13,9 +13,8 @@ QVector<TimeSpan> AlgorithmView::levelSpans(const LimiterSpec&, const LimiterSta
 
 const std::vector<const AlgorithmView*>& algorithmViews() {
     static const std::vector<const AlgorithmView*> list = {
-        &tokenBucketView(), &fixedWindowView(),    &slidingWindowView(),
-        &gcraView(),        &slidingCounterView(), &leakyBucketView(),
-        &concurrencyView()};
+        &tokenBucketView(),    &fixedWindowView(), &slidingWindowView(), &gcraView(),
+        &slidingCounterView(), &leakyBucketView(), &concurrencyView()};
     return list;
 }
 
