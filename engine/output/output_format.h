@@ -58,6 +58,19 @@ inline constexpr QLatin1String kErrorsOpen("errors_open");
 inline constexpr QLatin1String kErrorsClosed("errors_closed");
 inline constexpr QLatin1String kAttempts("attempts");
 inline constexpr QLatin1String kAccountingExact("accounting_exact");
+// A limiter whose grants hold slots, under a traffic with a hold: {"released", "late_releases",
+// "leaked", "expired"} (LeaseCounts); absent when all four are 0.
+inline constexpr QLatin1String kLeases("leases");
+inline constexpr QLatin1String kReleased("released");
+inline constexpr QLatin1String kLateReleases("late_releases");
+inline constexpr QLatin1String kLeaked("leaked");
+inline constexpr QLatin1String kExpired("expired");
+// Several gateways, or a limiter's non-default "gateway" use: "redis_calls" (decisions that
+// called Redis) and "gateways": [{"gateway", "decisions", "redis_calls"}].
+inline constexpr QLatin1String kRedisCalls("redis_calls");
+inline constexpr QLatin1String kGateways("gateways");
+inline constexpr QLatin1String kGateway("gateway");
+inline constexpr QLatin1String kDecisions("decisions");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");

@@ -7,6 +7,40 @@
 namespace ratelab {
 namespace {
 
+qint64 gatewayDecisions(const LimiterSnapshot& l) {
+    qint64 decisions = 0;
+    for (const GatewayCounts& g : l.gateways) {
+        decisions += g.decisions;
+    }
+    return decisions;
+}
+
+QString gatewayUseText(const GatewayUse& use) {
+    QString text = gatewayModeName(use.mode);
+    if (use.cacheRefusals) {
+        text += QStringLiteral(", cached refusals");
+    }
+    if (use.mode == GatewayMode::Batched) {
+        text += QStringLiteral(", sync every %1 ms").arg(use.syncMs);
+    }
+    return text;
+}
+
+// "; per gateway (calls/decisions): g0 12/40, g1 …" with several gateways.
+QString perGatewayText(const LimiterSnapshot& l) {
+    if (l.gateways.size() < 2) {
+        return {};
+    }
+    QStringList parts;
+    for (qsizetype g = 0; g < l.gateways.size(); ++g) {
+        parts << QStringLiteral("g%1 %2/%3")
+                     .arg(g)
+                     .arg(l.gateways[g].redisCalls)
+                     .arg(l.gateways[g].decisions);
+    }
+    return QStringLiteral("; per gateway (calls/decisions): ") + parts.join(QStringLiteral(", "));
+}
+
 constexpr int kClientsPrinted = 8;
 
 double ms(std::int64_t us) {
@@ -103,6 +137,21 @@ QString summaryText(const RunSnapshot& run) {
                        .arg(failurePolicyName(l.spec.onError))
                        .arg(l.errorsOpen)
                        .arg(l.errorsClosed);
+        }
+        if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
+            out << QStringLiteral("  redis calls %1 of %2 decisions (gateway %3)%4\n")
+                       .arg(l.redisCalls)
+                       .arg(gatewayDecisions(l))
+                       .arg(gatewayUseText(l.spec.gateway), perGatewayText(l));
+        }
+        if (l.leases.any()) {
+            out << QStringLiteral(
+                       "  leases: released %1, late %2, leaked %3; expired unreleased "
+                       "%4 (slots)\n")
+                       .arg(l.leases.released)
+                       .arg(l.leases.lateReleases)
+                       .arg(l.leases.leaked)
+                       .arg(l.leases.expired);
         }
         out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
                    .arg(ms(l.latency.percentile(50)), 0, 'f', 3)

@@ -75,6 +75,11 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.spec = l.spec;
     out.counts = countsOf(l);
     out.attempts = l.attempts;
+    out.leases = l.leases;
+    if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
+        out.redisCalls = l.redisCalls;
+        out.gateways = l.gateways;
+    }
     out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));
     out.accountingExact = l.fired == l.accepted + l.rejected + l.errors;
     out.latency = percentilesOf(l.latency);

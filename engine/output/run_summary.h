@@ -83,6 +83,11 @@ struct LimiterSummary {
     std::optional<LimiterSpec> spec;
     OutcomeCounts counts;
     qint64 attempts = 0;
+    LeaseCounts leases;
+    // -1: not reported (one gateway, shared); else the decisions that called Redis, and per
+    // gateway its decisions and calls.
+    qint64 redisCalls = -1;
+    QVector<GatewayCounts> gateways;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
     bool accountingExact = true;          // fired == accepted + rejected + errors
     Percentiles latency;

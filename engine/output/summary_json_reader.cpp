@@ -221,6 +221,23 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.spec = specFrom(r, o, path);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
+    if (o.contains(key::kLeases)) {
+        const QJsonObject leases = r.object(o, path, key::kLeases);
+        const QString at = json_input::memberPath(path, key::kLeases);
+        l.leases = {r.count(leases, at, key::kReleased), r.count(leases, at, key::kLateReleases),
+                    r.count(leases, at, key::kLeaked), r.count(leases, at, key::kExpired)};
+    }
+    if (o.contains(key::kRedisCalls)) {
+        l.redisCalls = r.count(o, path, key::kRedisCalls);
+        const QJsonArray gateways = r.array(o, path, key::kGateways);
+        const QString at = json_input::memberPath(path, key::kGateways);
+        for (qsizetype g = 0; g < gateways.size(); ++g) {
+            const QJsonObject one = r.element(gateways, at, g);
+            const QString where = json_input::elementPath(at, g);
+            l.gateways.append(
+                {r.count(one, where, key::kDecisions), r.count(one, where, key::kRedisCalls)});
+        }
+    }
     l.errorsByCause = causesFrom(r, o, path);
     const OutcomeCounts& c = l.counts;
     l.accountingExact =

@@ -98,6 +98,23 @@ QJsonObject limiterJson(const LimiterSummary& l) {
         limiter.insert(key::kGroups, groups);
     }
     insertCounts(limiter, l.counts);
+    if (l.leases.any()) {
+        limiter.insert(key::kLeases,
+                       QJsonObject{{key::kReleased, double(l.leases.released)},
+                                   {key::kLateReleases, double(l.leases.lateReleases)},
+                                   {key::kLeaked, double(l.leases.leaked)},
+                                   {key::kExpired, double(l.leases.expired)}});
+    }
+    if (l.redisCalls >= 0) {
+        QJsonArray gateways;
+        for (qsizetype g = 0; g < l.gateways.size(); ++g) {
+            gateways.append(QJsonObject{{key::kGateway, double(g)},
+                                        {key::kDecisions, double(l.gateways[g].decisions)},
+                                        {key::kRedisCalls, double(l.gateways[g].redisCalls)}});
+        }
+        limiter.insert(key::kRedisCalls, double(l.redisCalls));
+        limiter.insert(key::kGateways, gateways);
+    }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
     return limiter;

@@ -40,6 +40,9 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
         context_.limiters[i] = limiters_[i].get();
     }
     context_.requests = &requests_;
+    gateways_ =
+        std::make_unique<GatewayState>(scenario_.limiters, traffic.gateways.count, limiterOptions_);
+    context_.gateways = gateways_.get();
     context_.pacer = pacer_.get();
     context_.clock = &clock_;
     context_.url = url_;
@@ -80,6 +83,7 @@ void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
     limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
     context_.limiters[size_t(index)] = limiters_.back().get();
     scenario_.limiters[index] = spec;
+    gateways_->update(index, spec);
     stats_->setSpec(index, spec);
 }
 
@@ -97,6 +101,7 @@ void ScenarioRunner::start() {
         for (const auto& limiter : limiters_) {
             limiter->reset(control);
         }
+        gateways_->reset(control);
     }
     for (int i = 0; i < workerCount_; ++i) {
         workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
@@ -111,9 +116,23 @@ void ScenarioRunner::start() {
                 clock_.sampleUntil(durationUs_, stop_);  // the samples after the last decision
             }
             if (running_.fetch_sub(1) == 1) {
+                flushGateways();
                 finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
             }
         });
+    }
+}
+
+void ScenarioRunner::flushGateways() {
+    std::vector<const Limiter*> limiters;
+    for (int i = 0; i < context_.limiterCount; ++i) {
+        limiters.push_back(context_.limiters[size_t(i)].load());
+    }
+    try {
+        RedisRouter control(url_, options_);
+        gateways_->flush(control, limiters);
+    } catch (const RedisError&) {
+        // Redis gone at the end: the grants not added stay uncounted, as a gateway's that died.
     }
 }
 

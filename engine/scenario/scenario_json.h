@@ -60,6 +60,13 @@ bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups);
 // has none.
 QString missingGroupDuration(const QVector<ClientGroup>& groups);
 
+// The traffic's "hold" and "leak_pct" (hold_parser.cpp), read into *spec / written to *object.
+void readHold(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void holdToJson(const TrafficSpec& traffic, QJsonObject* object);
+// The traffic's "gateways" (gateways_parser.cpp).
+void readGateways(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void gatewaysToJson(const TrafficSpec& traffic, QJsonObject* object);
+
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
 // Groups and clients an expectation names must be the traffic's.
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,

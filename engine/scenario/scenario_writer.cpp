@@ -126,6 +126,8 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
         object.insert(QLatin1String("clock_skew_ms"), traffic.clockSkewMs);
     }
     object.insert(QLatin1String("seed"), static_cast<qint64>(traffic.seed));
+    scenario_json::holdToJson(traffic, &object);
+    scenario_json::gatewaysToJson(traffic, &object);
     return object;
 }
 

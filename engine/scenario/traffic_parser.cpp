@@ -228,12 +228,13 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     const QLatin1String shape("shape"), durationS("duration_s"), clients("clients");
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
-    const QLatin1String clockSkewMs("clock_skew_ms"), groups("groups");
+    const QLatin1String clockSkewMs("clock_skew_ms"), groups("groups"), hold("hold");
+    const QLatin1String leakPct("leak_pct"), gateways("gateways");
 
     const QJsonObject object = readObject(value, path);
     refuseUnknownFields(object, path,
                         {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs,
-                         clock, seed, clockSkewMs, groups});
+                         clock, seed, clockSkewMs, groups, hold, leakPct, gateways});
 
     TrafficSpec traffic;
     const QString shapePath = memberPath(path, shape);
@@ -321,6 +322,8 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     if (object.contains(seed)) {
         traffic.seed = static_cast<quint64>(readInteger(object, path, seed, 0, kMaxSeed));
     }
+    readHold(object, path, &traffic);
+    readGateways(object, path, &traffic);
     const QString skewPath = memberPath(path, clockSkewMs);
     if (object.contains(clockSkewMs)) {
         readClockSkew(object.value(clockSkewMs), skewPath, &traffic);

@@ -56,6 +56,23 @@ struct GroupTotals {
 // limiter's failure policy ("on_error") let through or refused, never counted in accepted or
 // rejected: errorsOpen + errorsClosed <= errors (equal unless the policy is "error" or changed).
 // The same holds per client and per bucket.
+// Leases of a limiter whose grants hold slots (the concurrency limiter) under a traffic with a
+// "hold": grants released in time, released late (their lease had run out), never released
+// (leak_pct), and leases decisions found run out and removed (one per slot).
+struct LeaseCounts {
+    qint64 released = 0;
+    qint64 lateReleases = 0;
+    qint64 leaked = 0;
+    qint64 expired = 0;
+    bool any() const { return released + lateReleases + leaked + expired > 0; }
+};
+
+// One gateway's decisions of a limiter (wait mode: every attempt) and the Redis calls they made.
+struct GatewayCounts {
+    qint64 decisions = 0;
+    qint64 redisCalls = 0;
+};
+
 struct LimiterSnapshot {
     LimiterSpec spec;
     qint64 fired = 0;
@@ -65,6 +82,11 @@ struct LimiterSnapshot {
     qint64 errorsOpen = 0;
     qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
+    LeaseCounts leases;
+    // Decisions that called Redis (the others a gateway made from its own state), and per
+    // gateway up to the last one that decided anything.
+    qint64 redisCalls = 0;
+    QVector<GatewayCounts> gateways;
     // The errors by cause (ErrorCause): they add up to errors.
     qint64 errorCauses[kErrorCauses] = {};
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)

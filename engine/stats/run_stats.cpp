@@ -153,6 +153,21 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
             out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
+            out.leases.released += lc.totals_.get(LimiterCounters::kReleased);
+            out.leases.lateReleases += lc.totals_.get(LimiterCounters::kLateReleases);
+            out.leases.leaked += lc.totals_.get(LimiterCounters::kLeaked);
+            out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
+            out.redisCalls += lc.totals_.get(LimiterCounters::kRedisCalls);
+            for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
+                const qint64 decisions = lc.gateways_.get(2 * g);
+                if (decisions > 0 && out.gateways.size() <= g) {
+                    out.gateways.resize(g + 1);
+                }
+                if (decisions > 0) {
+                    out.gateways[g].decisions += decisions;
+                    out.gateways[g].redisCalls += lc.gateways_.get(2 * g + 1);
+                }
+            }
             for (int c = 0; c < kErrorCauses; ++c) {
                 out.errorCauses[c] += lc.causes_.get(c);
             }

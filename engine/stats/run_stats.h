@@ -5,6 +5,7 @@
 #include <mutex>
 #include <vector>
 
+#include "input_limits.h"
 #include "stats/accepted_log.h"
 #include "stats/agreement_counters.h"
 #include "stats/client_groups.h"
@@ -45,13 +46,33 @@ public:
     void recordAccepted(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
         accepted_.record(runMs, limiterMs, client, permits);
     }
+    // Leases (limiters whose grants hold slots): a grant released (late: its lease had run out
+    // already), a grant that never releases (the traffic's leak_pct), leases a decision found
+    // run out and removed.
+    void recordRelease(bool late) { totals_.add(late ? kLateReleases : kReleased, 1); }
+    void recordLeaked() { totals_.add(kLeaked, 1); }
+    void recordExpiredLeases(qint64 n) {
+        if (n > 0) {
+            totals_.add(kExpiredLeases, n);
+        }
+    }
+    // One decision (an attempt) made by gateway g, and whether it called Redis (false: the
+    // gateway decided it from its own state).
+    void recordGatewayDecision(int gateway, bool calledRedis) {
+        gateways_.add(gateway * 2, 1);
+        if (calledRedis) {
+            gateways_.add(gateway * 2 + 1, 1);
+            totals_.add(kRedisCalls, 1);
+        }
+    }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
     static qint64 allocatedBytes(qint64 buckets, qint64 clients) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
-               (kBucketSeries * buckets + clients * kPerClient + kTotals) * kCounter;
+               (kBucketSeries * buckets + clients * kPerClient + kTotals + kGatewayCounters) *
+                   kCounter;
     }
     static constexpr int kBucketSeries = 5;  // accepted, rejected, errors, errors_open/closed
 
@@ -65,6 +86,11 @@ private:
         kErrorsOpen,
         kErrorsClosed,
         kAttempts,
+        kReleased,
+        kLateReleases,
+        kLeaked,
+        kExpiredLeases,
+        kRedisCalls,
         kTotals
     };
     enum PerClient {
@@ -85,6 +111,8 @@ private:
     CounterArray bucketErrorsClosed_;
     CounterArray clients_;               // kPerClient counters per client
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
+    static constexpr int kGatewayCounters = 2 * scenario_limits::kMaxGateways;
+    CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls
     LatencyHistogram latency_;
     LatencyHistogram waited_;
     AcceptedLog accepted_;  // read only once the worker is done

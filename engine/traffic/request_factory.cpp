@@ -2,12 +2,21 @@
 
 #include <QHash>
 #include <algorithm>
+#include <cmath>
 
 #include "traffic/seed_mix.h"
 #include "traffic/traffic_schedule.h"
 
 namespace ratelab {
 namespace {
+
+quint32 fnv1a32(const QByteArray& bytes) {
+    quint32 h = 2166136261u;
+    for (const char c : bytes) {
+        h = (h ^ quint32(quint8(c))) * 16777619u;
+    }
+    return h;
+}
 
 double unit(quint64 bits) {
     return double(bits >> 11) * (1.0 / 9007199254740992.0);
@@ -20,6 +29,12 @@ RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
         makeClients();
     } else {
         makeGroups();
+    }
+    if (traffic.gateways.balance == GatewaysSpec::Balance::Sticky) {
+        for (const QString& name : std::as_const(names_)) {
+            stickyGateway_.push_back(
+                int(fnv1a32(name.toUtf8()) % quint32(std::max(1, traffic.gateways.count))));
+        }
     }
     if (traffic.clockSkewMs != 0 || !traffic.clientSkewMs.isEmpty()) {
         for (const QString& name : std::as_const(names_)) {
@@ -69,6 +84,30 @@ void RequestFactory::makeClients() {
     }
 }
 
+int RequestFactory::gatewayOf(qint64 k, int client) const {
+    if (!stickyGateway_.isEmpty()) {
+        return stickyGateway_[client];
+    }
+    return int(k % std::max(1, traffic_.gateways.count));
+}
+
+qint64 RequestFactory::holdMs(qint64 k) const {
+    const HoldSpec& hold = traffic_.hold;
+    if (hold.type == HoldSpec::Type::None) {
+        return -1;
+    }
+    // Draws of their own, apart from the client's and the permits'.
+    const quint64 leak = seedMix(traffic_.seed ^ seedMix(static_cast<quint64>(k) ^ 0x686f6c64ULL));
+    if (unit(leak) * 100 < traffic_.leakPct) {
+        return -1;
+    }
+    if (hold.type == HoldSpec::Type::Constant) {
+        return hold.ms;
+    }
+    const double u = unit(seedMix(leak));  // in [0, 1): 1 - u in (0, 1]
+    return static_cast<qint64>(std::llround(-std::log(1.0 - u) * double(hold.ms)));
+}
+
 void RequestFactory::makeGroups() {
     for (int g = 0; g < traffic_.groups.size(); ++g) {
         const ClientGroup& spec = traffic_.groups[g];
@@ -97,6 +136,7 @@ qint64 RequestFactory::drawPermits(quint64 bits) const {
 
 RequestFactory::Draw RequestFactory::draw(qint64 k, Pacer::Origin origin) const {
     Draw d;
+    d.holdMs = holdMs(k);
     if (!groupDraws_.isEmpty()) {
         const Group& group = groupDraws_[std::clamp(origin.group, 0, int(groupDraws_.size()) - 1)];
         const qint64 index = std::max<qint64>(0, origin.index);

@@ -19,6 +19,9 @@ public:
     struct Draw {
         int client = 0;  // index into clientNames()
         qint64 permits = 1;
+        // When a grant of this request releases what it holds, after the grant (ms); -1 never
+        // (no hold in the traffic, or this request leaks).
+        qint64 holdMs = -1;
     };
     // Request k of the schedule; with groups `origin` is its send's (Pacer::origin).
     Draw draw(qint64 k, Pacer::Origin origin = {}) const;
@@ -26,6 +29,14 @@ public:
     const QStringList& clientNames() const { return names_; }
     // The traffic's groups and each client's (empty without groups).
     const ClientGroups& groups() const { return groups_; }
+    // The gateway request k of `client` goes through (TrafficSpec::gateways): k mod G (round
+    // robin) or FNV-1a-32 of the client's name (UTF-8) mod G (sticky); and that gateway's clock
+    // offset.
+    int gatewayOf(qint64 k, int client) const;
+    qint64 gatewaySkewMs(int gateway) const {
+        const QVector<qint64>& skews = traffic_.gateways.clockSkewMs;
+        return skews.isEmpty() ? 0 : skews[gateway];
+    }
     // How far this client's clock is off (TrafficSpec::clockSkewMs, clientSkewMs).
     qint64 clockSkewMs(int client) const { return skewMs_.isEmpty() ? 0 : skewMs_[client]; }
 
@@ -44,6 +55,7 @@ private:
     // returns row -> client index.
     QVector<int> addTraceClients(const QVector<TraceRow>& trace, int group);
     qint64 drawPermits(quint64 bits) const;
+    qint64 holdMs(qint64 k) const;
 
     const TrafficSpec& traffic_;
     QStringList names_;
@@ -52,6 +64,7 @@ private:
     QVector<qint64> skewMs_;      // per client; empty: no skew
     QVector<Group> groupDraws_;
     ClientGroups groups_;
+    QVector<int> stickyGateway_;  // per client, sticky balance
 };
 
 }  // namespace ratelab

@@ -110,6 +110,9 @@ QJsonObject TrafficEditor::scenarioJson() const {
     }
     acquire_->writeJson(traffic);
     clock_->writeJson(traffic);
+    // What the form has no field for (hold, leak_pct, gateways) stays as loaded.
+    for (auto it = carried_.begin(); it != carried_.end(); ++it)
+        traffic.insert(it.key(), it.value());
     QJsonObject scenario;
     run_->writeJson(traffic, scenario);
     const QJsonObject limiter{{QLatin1String("type"), QStringLiteral("token_bucket")},
@@ -163,6 +166,15 @@ void TrafficEditor::setTraffic(const TrafficSpec& traffic, qint64 bucketMs) {
     acquire_->load(traffic);
     clock_->load(traffic.clock);
     run_->load(traffic.seed, bucketMs);
+    Scenario written;
+    written.traffic = traffic;
+    const QJsonObject json = scenarioToJson(written).value(QLatin1String("traffic")).toObject();
+    carried_ = QJsonObject();
+    for (const QLatin1String key :
+         {QLatin1String("hold"), QLatin1String("leak_pct"), QLatin1String("gateways")}) {
+        if (json.contains(key))
+            carried_.insert(key, json.value(key));
+    }
     loading_ = false;
     updateEnabled();
     revalidate();

@@ -64,6 +64,7 @@ private:
 
     bool loading_ = false;  // setTraffic is filling the fields: edits are not judged one by one
     std::optional<Scenario> parsed_;
+    QJsonObject carried_;  // the loaded traffic's fields the form does not edit
     QString errorText_;
     QWidget* marked_ = nullptr;  // the field the error names
     int labelWidth_ = 0;         // of every form's label column
