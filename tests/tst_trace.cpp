@@ -206,7 +206,7 @@ void TestTrace::parseInvalid() {
     QFETCH(QString, where);
     QFETCH(QString, message);
     try {
-        const QVector<TraceRow> rows = parseTrace(csv, QStringLiteral("trace.csv"));
+        const Trace rows = parseTrace(csv, QStringLiteral("trace.csv"));
         QFAIL(qPrintable(QStringLiteral("accepted: ") + describe(rows).join(QLatin1Char(' '))));
     } catch (const InputError& error) {
         QCOMPARE(error.where(), where);
@@ -222,7 +222,7 @@ void TestTrace::readFile() {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("trace.csv"));
     writeFile(path, "t_ms,client,permits\r\n0,alice,1\r\n10,bob,2\r\n");
-    const QVector<TraceRow> rows = readTraceFile(path);
+    const Trace rows = readTraceFile(path);
     QCOMPARE(describe(rows), expect({"2:0|alice|1", "3:10|bob|2"}));
 }
 
@@ -292,7 +292,7 @@ void TestTrace::clientNamesAreShared() {
     for (int i = 0; i < 1000; ++i) {
         csv += QByteArray::number(i) + (i % 2 ? ",alice,1\n" : ",bob,2\n");
     }
-    const QVector<TraceRow> rows = parseTrace(csv, QStringLiteral("trace.csv"));
+    const Trace rows = parseTrace(csv, QStringLiteral("trace.csv"));
     QCOMPARE(rows.size(), 1000);
     for (int i = 2; i < rows.size(); ++i) {
         QCOMPARE(rows[i].client, rows[i - 2].client);

@@ -61,7 +61,10 @@ inline constexpr QLatin1String kAccountingExact("accounting_exact");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
-inline constexpr QLatin1String kClients("clients");
+inline constexpr QLatin1String kClients("clients");  // also the count of other_clients
+// The clients past output_limits::kMaxListedClients, added up: {"clients": N, the counts,
+// "waited_ms_total"}; only when some are not listed.
+inline constexpr QLatin1String kOtherClients("other_clients");
 // The admitted burst's lists; beside each, one figure per window named by burstMetricName
 // (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");

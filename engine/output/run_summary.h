@@ -5,6 +5,7 @@
 #include <QVector>
 #include <vector>
 
+#include "input_limits.h"
 #include "output/output_format.h"
 #include "stats/admitted_burst.h"
 #include "stats/expectation.h"
@@ -56,6 +57,15 @@ struct ClientSummary {
     std::vector<BusiestInterval> admittedBurst;  // the limiter's clock; per-client limiters
 };
 
+// The clients a limiter's summary does not list one by one (past
+// output_limits::kMaxListedClients): how many, and their counts added up. No clients when every
+// client is listed.
+struct OtherClients {
+    qint64 clients = 0;
+    OutcomeCounts counts;
+    qint64 waitedMsTotal = 0;
+};
+
 struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
@@ -67,7 +77,11 @@ struct LimiterSummary {
     Percentiles latency;
     Percentiles waited;
     double fairness = 1;  // Jain's index over the clients' accepted counts
+    // Every client when they are at most output_limits::kMaxListedClients, else the ones that
+    // sent the most requests (ties: the earlier client), in the clients' order; the rest in
+    // otherClients. The counts above are the limiter's exact totals either way.
     QVector<ClientSummary> clients;
+    OtherClients otherClients;
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;
@@ -119,8 +133,10 @@ struct RunSummary {
 
 // Everything summary.json and buckets.csv hold of a run: the percentiles computed, the
 // expectations with their limiter's own name, the counts per bucket of every limiter (and the
-// target rate) as long as the first limiter's.
-RunSummary summaryOf(const RunSnapshot& run);
+// target rate) as long as the first limiter's, at most `maxListedClients` clients of a limiter
+// one by one (the rest in its otherClients).
+RunSummary summaryOf(const RunSnapshot& run,
+                     int maxListedClients = output_limits::kMaxListedClients);
 
 // The run time a run covered (µs): a stopped run until it stopped, a finished one its schedule
 // or past it (late workers, wait-mode retries), a running one so far.

@@ -58,6 +58,13 @@ QJsonObject clientJson(const ClientSummary& c) {
     return client;
 }
 
+QJsonObject otherClientsJson(const OtherClients& o) {
+    QJsonObject others{{key::kClients, double(o.clients)},
+                       {key::kWaitedMsTotal, double(o.waitedMsTotal)}};
+    insertCounts(others, o.counts);
+    return others;
+}
+
 QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonArray clients;
     for (const ClientSummary& c : l.clients) {
@@ -74,6 +81,9 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
     insertCounts(limiter, l.counts);
+    if (l.otherClients.clients > 0) {
+        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients));
+    }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
     return limiter;

@@ -55,24 +55,10 @@ QString plural(qint64 count, const QString& one, const QString& many) {
     return grouped(count) + QLatin1Char(' ') + (count == 1 ? one : many);
 }
 
-// Replay: the trace's rows, their offsets and the factory's row -> client table, plus each
-// distinct block of client characters (rows share one per name; see parseTrace).
-qint64 traceBytes(const TrafficSpec& traffic, qint64* distinctClients) {
-    QSet<const QChar*> blocks;
-    QSet<QString> names;
-    qint64 stringBytes = 0;
-    for (const TraceRow& row : traffic.trace) {
-        if (!row.client.isNull() && !blocks.contains(row.client.constData())) {
-            blocks.insert(row.client.constData());
-            stringBytes += stringHeapBytes(row.client.size());
-            names.insert(row.client);
-        }
-    }
-    *distinctClients = names.size();
-    const qint64 rows = traffic.trace.size();
-    return qint64(traffic.trace.capacity()) * qint64(sizeof(TraceRow)) + stringBytes +
-           qint64(traffic.shape.replayOffsetsMs.capacity()) * qint64(sizeof(qint64)) +
-           rows * qint64(sizeof(int));
+// Replay: the trace (16 bytes a row and its names) and the pacer's offsets (8 bytes a row).
+qint64 traceBytes(const TrafficSpec& traffic) {
+    return traffic.trace.allocatedBytes() +
+           qint64(traffic.shape.replayOffsetsMs.capacity()) * qint64(sizeof(qint64));
 }
 
 // buckets.csv: a row per bucket and limiter; counts are at most the shape's peak over a
@@ -129,7 +115,8 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
 
     if (traffic.shape.type == ShapeSpec::Type::Replay) {
         e.traceRows = traffic.trace.size();
-        e.trace = traceBytes(traffic, &e.clients);
+        e.clients = traffic.trace.clients().size();
+        e.trace = traceBytes(traffic);
         e.clientTables = e.clients * qint64(sizeof(QString));  // RequestFactory's names
     } else {
         e.clients = traffic.clients;
@@ -160,6 +147,16 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.requests = qint64(std::ceil(std::min(expectedSends(traffic.shape, durationUs), 1e15)));
     e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
     return e;
+}
+
+TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes) {
+    TraceBudget budget;
+    budget.maxBytes = maxMemoryBytes;
+    budget.bytesPerRowBeside =
+        qint64(sizeof(qint64)) + (limiters + 3) * qint64(sizeof(AcceptedRecord));
+    budget.besideWhat = QStringLiteral("the run's schedule and accepted decisions");
+    budget.limitName = QStringLiteral("--max-memory");
+    return budget;
 }
 
 void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
@@ -242,79 +239,6 @@ void checkShapeRate(const TrafficSpec& traffic, const QString& shapePath) {
                 shapePath,
                 QStringLiteral("peaks at %1 requests/s, %2").arg(formatNumber(peak), ceiling));
     }
-}
-
-qint64 parseMemorySize(const QString& text, const QString& where) {
-    static const QRegularExpression kSize(
-        QStringLiteral(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$)"));
-    const QRegularExpressionMatch match = kSize.match(text);
-    const QString unit = match.captured(2).toLower();
-    static const QList<QPair<QString, double>> kUnits = {
-        {QString(), 1},
-        {QStringLiteral("b"), 1},
-        {QStringLiteral("k"), double(kKiB)},
-        {QStringLiteral("kib"), double(kKiB)},
-        {QStringLiteral("m"), double(kMiB)},
-        {QStringLiteral("mib"), double(kMiB)},
-        {QStringLiteral("g"), double(kGiB)},
-        {QStringLiteral("gib"), double(kGiB)},
-        {QStringLiteral("t"), double(kTiB)},
-        {QStringLiteral("tib"), double(kTiB)},
-        {QStringLiteral("kb"), 1e3},
-        {QStringLiteral("mb"), 1e6},
-        {QStringLiteral("gb"), 1e9},
-        {QStringLiteral("tb"), 1e12},
-    };
-    double scale = 0;
-    for (const auto& u : kUnits) {
-        if (u.first == unit) {
-            scale = u.second;
-        }
-    }
-    const QString expected = QStringLiteral(
-        "expected a size from 1 MiB to 1 PiB such as 4GiB, "
-        "512MiB or 1073741824 (bytes)");
-    if (!match.hasMatch() || scale == 0) {
-        throw InputError(
-            where,
-            QStringLiteral("%1 is not a memory size; %2").arg(json_input::quoted(text), expected));
-    }
-    const double bytes = match.captured(1).toDouble() * scale;
-    if (!(bytes >= double(kMiB) && bytes <= double(kPiB))) {
-        throw InputError(where, QStringLiteral("%1 is %2; %3")
-                                    .arg(json_input::quoted(text),
-                                         bytes < double(kMiB) ? QStringLiteral("below 1 MiB")
-                                                              : QStringLiteral("above 1 PiB"),
-                                         expected));
-    }
-    return std::llround(bytes);
-}
-
-QString formatBytes(qint64 bytes) {
-    const auto scaled = [&](qint64 unit, const char* name) {
-        const double value = double(bytes) / double(unit);
-        // Three significant digits at most: "9.54 GiB" reads as "9.5 GiB", "610 MiB" stays.
-        const QString number = value >= 100 ? QString::number(std::llround(value))
-                                            : QString::number(value, 'f', value >= 10 ? 0 : 1);
-        QString trimmed = number;
-        if (trimmed.endsWith(QLatin1String(".0"))) {
-            trimmed.chop(2);
-        }
-        return trimmed + QLatin1Char(' ') + QLatin1String(name);
-    };
-    if (bytes >= kTiB) {
-        return scaled(kTiB, "TiB");
-    }
-    if (bytes >= kGiB) {
-        return scaled(kGiB, "GiB");
-    }
-    if (bytes >= kMiB) {
-        return scaled(kMiB, "MiB");
-    }
-    if (bytes >= kKiB) {
-        return scaled(kKiB, "KiB");
-    }
-    return plural(bytes, QStringLiteral("byte"), QStringLiteral("bytes"));
 }
 
 }  // namespace ratelab

@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include "memory_size.h"
 #include "scenario/scenario.h"
 
 namespace ratelab {
@@ -38,15 +39,14 @@ MemoryEstimate estimateMemory(const Scenario& scenario);
 // the estimate is above limitBytes.
 void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes);
 
+// What reading a scenario's replay trace may cost under maxMemoryBytes (readTraceFile refuses
+// a file whose lines could not fit before reading a row): besides the trace's own 16 bytes a
+// row, a run of `limiters` limiters keeps per request its schedule offset and up to one
+// accepted-decision record per limiter, and three more while the admitted burst is computed.
+TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes);
+
 // Every traffic shape stays within scenario_limits::kMaxRate at its peak (peakRate()); throws
 // an InputError naming the field under `shapePath` and the computed rate otherwise.
 void checkShapeRate(const TrafficSpec& traffic, const QString& shapePath);
-
-// A memory size as people write it: "4GiB", "512 MiB", "1.5G", "1073741824" (bytes). K, M, G
-// and T and their KiB... forms are powers of 1024; KB, MB, GB and TB powers of 1000. From 1 MiB
-// to 1 PiB; anything else is an InputError at `where`.
-qint64 parseMemorySize(const QString& text, const QString& where);
-// "1 GiB", "9.5 GiB", "610 MiB", "12 KiB", "300 bytes".
-QString formatBytes(qint64 bytes);
 
 }  // namespace ratelab

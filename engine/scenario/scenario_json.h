@@ -41,8 +41,10 @@ double readSeconds(const QJsonObject& object, const QString& path, QLatin1String
 
 // The shape's own fields; a replay shape's trace path goes to *tracePath (read later).
 ShapeSpec readShape(const QJsonObject& object, const QString& path, QString* tracePath);
-// The traffic object at `path`; a replay's relative trace path is resolved against baseDir.
-TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir);
+// The traffic object at `path`; a replay's relative trace path is resolved against baseDir and
+// the trace read within `traceBudget` (costed before it is loaded).
+TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir,
+                        const TraceBudget& traceBudget = {});
 
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,

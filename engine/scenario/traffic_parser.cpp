@@ -209,7 +209,8 @@ QString resolvePath(const QString& baseDir, const QString& path) {
 
 }  // namespace
 
-TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir) {
+TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir,
+                        const TraceBudget& traceBudget) {
     const QLatin1String shape("shape"), durationS("duration_s"), clients("clients");
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
@@ -299,13 +300,14 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     // The trace is read last, so that mistakes in the scenario itself are reported first.
     if (replay) {
         try {
-            traffic.trace = readTraceFile(resolvePath(baseDir, traffic.tracePath));
+            traffic.trace = readTraceFile(resolvePath(baseDir, traffic.tracePath), traceBudget);
         } catch (const InputError& error) {
             throw TraceError(error);
         }
-        const qint64 first = traffic.trace.first().tMs;
-        for (const TraceRow& row : traffic.trace) {
-            traffic.shape.replayOffsetsMs.append(row.tMs - first);
+        const qint64 first = traffic.trace.tMsAt(0);
+        traffic.shape.replayOffsetsMs.reserve(traffic.trace.size());
+        for (qsizetype i = 0; i < traffic.trace.size(); ++i) {
+            traffic.shape.replayOffsetsMs.append(traffic.trace.tMsAt(i) - first);
         }
         if (!object.contains(durationS)) {
             const qint64 spanMs = traffic.shape.replayOffsetsMs.last() + 1;

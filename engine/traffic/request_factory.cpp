@@ -1,6 +1,5 @@
 #include "traffic/request_factory.h"
 
-#include <QHash>
 #include <algorithm>
 
 namespace ratelab {
@@ -33,15 +32,7 @@ RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
 void RequestFactory::makeClients() {
     const TrafficSpec& traffic = traffic_;
     if (traffic.shape.type == ShapeSpec::Type::Replay) {
-        QHash<QString, int> index;
-        for (const TraceRow& row : traffic.trace) {
-            auto it = index.find(row.client);
-            if (it == index.end()) {
-                it = index.insert(row.client, names_.size());
-                names_.push_back(row.client);
-            }
-            traceClient_.push_back(it.value());
-        }
+        names_ = traffic.trace.clients();  // each row names its client by index into these
         return;
     }
     for (int i = 0; i < traffic.clients; ++i) {
@@ -63,10 +54,10 @@ void RequestFactory::makeClients() {
 
 RequestFactory::Draw RequestFactory::draw(qint64 k) const {
     Draw d;
-    if (!traceClient_.isEmpty()) {
-        const int row = static_cast<int>(std::min<qint64>(k, traceClient_.size() - 1));
-        d.client = traceClient_[row];
-        d.permits = traffic_.trace[row].permits;
+    if (traffic_.shape.type == ShapeSpec::Type::Replay && !traffic_.trace.isEmpty()) {
+        const qsizetype row = qsizetype(std::min<qint64>(k, traffic_.trace.size() - 1));
+        d.client = traffic_.trace.clientAt(row);
+        d.permits = traffic_.trace.permitsAt(row);
         return d;
     }
     const quint64 a = mix(traffic_.seed ^ mix(static_cast<quint64>(k)));

@@ -28,7 +28,6 @@ private:
 
     const TrafficSpec& traffic_;
     QStringList names_;
-    QVector<int> traceClient_;    // replay: row -> client index
     QVector<double> cumulative_;  // weights, normalised running sums
     QVector<qint64> skewMs_;      // per client; empty: no skew
 };

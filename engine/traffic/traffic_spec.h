@@ -24,7 +24,7 @@ struct ClockSpec {
 struct TrafficSpec {
     ShapeSpec shape;
     QString tracePath;              // replay: the trace file (relative paths: to the scenario file)
-    QVector<TraceRow> trace;        // replay: its rows (clients and permits come from them)
+    Trace trace;                    // replay: its rows (clients and permits come from them)
     double durationS = 0;           // replay: defaults to the trace's span + 1 ms
     int clients = 1;                // client ids "c0" .. "c<clients-1>"
     QVector<double> clientWeights;  // empty: uniform; else one non-negative weight per client

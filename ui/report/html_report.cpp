@@ -238,6 +238,16 @@ QString clientsSection(const QVector<LimiterSummary>& limiters) {
             }
             out += row(cells);
         }
+        if (l.otherClients.clients > 0) {  // past the listed ones: their counts added up
+            QStringList cells =
+                QStringList{tr("%1 other clients").arg(number(l.otherClients.clients))} +
+                countCells(l.otherClients.counts);
+            cells << number(l.otherClients.waitedMsTotal);
+            for (size_t i = 0; i < windows.size(); ++i) {
+                cells << QString();
+            }
+            out += row(cells);
+        }
         out += QStringLiteral("</table>\n");
     }
     return out.isEmpty() ? out : QStringLiteral("<h2>%1</h2>\n").arg(tr("Clients")) + out;
