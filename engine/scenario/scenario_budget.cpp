@@ -12,6 +12,7 @@
 
 #include "csv_writer.h"
 #include "input_error.h"
+#include "input_limits.h"
 #include "json_input.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
@@ -31,6 +32,16 @@ constexpr qint64 kPiB = kTiB * 1024;
 // Snapshots alive at once: the newest one a reader holds while the runner builds the next
 // (the command line's final snapshot and its progress line; the window's bridge and panels).
 constexpr qint64 kSnapshotsHeld = 2;
+
+// What the program holds whatever it runs (Qt, its plugins and fonts, the code, the report's
+// painter): a run of one limiter and four clients peaks at about 35 MiB resident.
+constexpr qint64 kProgramBytes = 40 * kMiB;
+// Per limiter, the outputs' fixed part (the report's chart and tables); per listed client row
+// of a limiter, its RunSummary row, summary.json object and text and report.html row.
+constexpr qint64 kOutputBytesPerLimiter = 5 * kMiB / 2;
+constexpr qint64 kOutputBytesPerRow = 5 * kKiB;
+// malloc's bookkeeping and rounding of one small block.
+constexpr qint64 kMallocOverhead = 16;
 
 // The heap block of a QString's characters: Qt 6's header, then UTF-16 with a terminator,
 // rounded up to malloc's 16-byte granularity.
@@ -134,12 +145,28 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
                       e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
-    // client totals and a fairness vector; per run the target rate of every bucket.
-    const qint64 perLimiter = qint64(sizeof(LimiterSnapshot)) +
-                              LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64)) +
-                              e.clients * qint64(sizeof(ClientTotals) + sizeof(double));
-    e.snapshots = kSnapshotsHeld * (qint64(sizeof(RunSnapshot)) +
-                                    e.buckets * qint64(sizeof(double)) + e.limiters * perLimiter);
+    // client totals (each with its name and, for a per-client limiter of a finished run, its
+    // busiest intervals) and a fairness vector; per run the target rate of every bucket.
+    e.snapshots = qint64(sizeof(RunSnapshot)) + e.buckets * qint64(sizeof(double));
+    for (int i = 0; i < scenario.limiters.size(); ++i) {
+        const bool perClient = scenario.limiters[i].scope == Scope::PerClient;
+        const qint64 bursts = perClient ? qint64(burstWindowsFor(scenario, i).size()) *
+                                                  qint64(sizeof(BusiestInterval)) +
+                                              kMallocOverhead
+                                        : 0;
+        const qint64 perClientBytes = qint64(sizeof(ClientTotals) + sizeof(double)) +
+                                      stringHeapBytes(1 + decimalDigits(e.clients)) + bursts;
+        e.snapshots += qint64(sizeof(LimiterSnapshot)) +
+                       LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64)) +
+                       e.clients * perClientBytes;
+    }
+    e.snapshots *= kSnapshotsHeld;
+    // The outputs, built in memory before they are written: summary.json's and report.html's
+    // rows of the listed clients (as RunSummary rows, JSON objects and text), and per limiter
+    // the report's chart and tables. Measured: about 5 KiB a listed row, 2.5 MiB a limiter.
+    e.listedClients = std::min<qint64>(e.clients, output_limits::kMaxListedClients);
+    e.outputs = e.limiters * (kOutputBytesPerLimiter + e.listedClients * kOutputBytesPerRow);
+    e.program = kProgramBytes;
     e.csv = csvBytes(scenario, e.buckets);
     // Each limiter accepts each request at most once: one AcceptedRecord per accepted request
     // and limiter at most, plus, while the finished run computes one limiter's busiest
@@ -184,6 +211,11 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
         QStringLiteral("per-client counters and histograms (%1)")
             .arg(plural(e.clients, QStringLiteral("client"), QStringLiteral("clients"))));
     add(e.snapshots, QStringLiteral("run snapshots"));
+    add(e.outputs,
+        QStringLiteral("outputs (%1 listed client rows of %2; report)")
+            .arg(grouped(e.listedClients))
+            .arg(plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
+    add(e.program, QStringLiteral("the program itself"));
     add(e.csv, QStringLiteral("buckets.csv text"));
     add(e.clientTables, QStringLiteral("client tables"));
     add(e.acceptedLog,

@@ -9,7 +9,10 @@ namespace ratelab {
 
 // What a scenario's run will hold in memory, in bytes, computed before anything is allocated
 // from the engine's own data structures: the workers' counters (RunStats), the snapshots the
-// runner hands out, the client tables (RequestFactory), the replay trace and buckets.csv.
+// runner hands out, the client tables (RequestFactory), the replay trace, buckets.csv, the
+// outputs built in memory (summary.json and report.html list at most
+// output_limits::kMaxListedClients clients a limiter, so they stay bounded) and the program
+// itself. A run's peak resident memory stays within it (tst_memory_budget measures it).
 struct MemoryEstimate {
     qint64 workers = 0;  // threads, or 1 on a virtual clock
     qint64 limiters = 0;
@@ -25,10 +28,13 @@ struct MemoryEstimate {
     qint64 csv = 0;             // buckets.csv text
     qint64 requests = 0;        // the shape's requests over the run
     qint64 acceptedLog = 0;     // the accepted decisions kept for the admitted-burst metric
+    qint64 listedClients = 0;   // a limiter's clients listed one by one in the outputs
+    qint64 outputs = 0;         // summary.json and report.html in memory: rows and report
+    qint64 program = 0;         // the program itself: Qt, fonts, code
 
     qint64 total() const {
         return bucketCounters + otherCounters + snapshots + clientTables + trace + csv +
-               acceptedLog;
+               acceptedLog + outputs + program;
     }
 };
 
