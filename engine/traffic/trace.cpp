@@ -254,7 +254,8 @@ Trace parseTrace(const QByteArray& csv, const QString& fileName, const TraceBudg
     if (csv.size() > kMaxTraceBytes) {
         throw InputError(fileName, tooLarge(csv.size()));
     }
-    const qint64 lines = csv.count('\n') + 1;
+    // Newlines, and one more for a last line without one (as countLines for a file).
+    const qint64 lines = csv.count('\n') + (csv.endsWith('\n') ? 0 : 1);
     costUpFront(fileName, lines, budget);
     TraceParser parser(fileName, budget);
     // One row per line at most: reserving it avoids the vector's doubling, which at millions of
