@@ -62,8 +62,8 @@ Measured measure(const QString& program, const QStringList& args) {
 }
 
 // `limiters` per-client token buckets (unique names), `clients` clients, Poisson at `rate`
-// for `seconds` on a virtual clock as fast as Redis answers.
-QByteArray scenarioJson(int limiters, int clients, int rate, int seconds) {
+// for `seconds` on a virtual clock as fast as Redis answers, counted in buckets of `bucketMs`.
+QByteArray scenarioJson(int limiters, int clients, int rate, int seconds, int bucketMs) {
     QStringList specs;
     const QString prefix = test::uniqueName(QStringLiteral("mem"));
     for (int i = 0; i < limiters; ++i) {
@@ -77,11 +77,12 @@ QByteArray scenarioJson(int limiters, int clients, int rate, int seconds) {
                "{\"name\": \"memory\", \"limiters\": [%1], \"traffic\": {\"shape\": {\"type\": "
                "\"poisson\", \"rate\": %2}, \"duration_s\": %3, \"clients\": {\"count\": %4}, "
                "\"mode\": \"try\", \"clock\": {\"type\": \"virtual\", \"start\": "
-               "\"2024-01-01T00:00:00Z\", \"speed\": 0}, \"seed\": 7}, \"bucket_ms\": 100}")
+               "\"2024-01-01T00:00:00Z\", \"speed\": 0}, \"seed\": 7}, \"bucket_ms\": %5}")
         .arg(specs.join(QStringLiteral(", ")))
         .arg(rate)
         .arg(seconds)
         .arg(clients)
+        .arg(bucketMs)
         .toUtf8();
 }
 
@@ -96,24 +97,27 @@ private slots:
         QTest::addColumn<int>("clients");
         QTest::addColumn<int>("rate");
         QTest::addColumn<int>("seconds");
-        QTest::newRow("1 limiter, 4 clients") << 1 << 4 << 10 << 1;
-        QTest::newRow("16 limiters, 4 clients") << 16 << 4 << 10 << 1;
-        QTest::newRow("16 limiters, 1,000 clients (all listed)") << 16 << 1000 << 10 << 1;
-        QTest::newRow("4 limiters, 10,000 clients") << 4 << 10000 << 10 << 1;
-        QTest::newRow("16 limiters, 10,000 clients") << 16 << 10000 << 10 << 1;
-        QTest::newRow("4 limiters, 100,000 requests") << 4 << 1000 << 20000 << 5;
+        QTest::addColumn<int>("bucketMs");
+        QTest::newRow("1 limiter, 4 clients") << 1 << 4 << 10 << 1 << 100;
+        QTest::newRow("16 limiters, 4 clients") << 16 << 4 << 10 << 1 << 100;
+        QTest::newRow("16 limiters, 1,000 clients (all listed)") << 16 << 1000 << 10 << 1 << 100;
+        QTest::newRow("4 limiters, 10,000 clients") << 4 << 10000 << 10 << 1 << 100;
+        QTest::newRow("16 limiters, 10,000 clients") << 16 << 10000 << 10 << 1 << 100;
+        QTest::newRow("4 limiters, 100,000 requests") << 4 << 1000 << 20000 << 5 << 100;
+        QTest::newRow("4 limiters, 200,000 buckets") << 4 << 1 << 1 << 200 << 1;
     }
     void peakWithinEstimate() {
         QFETCH(int, limiters);
         QFETCH(int, clients);
         QFETCH(int, rate);
         QFETCH(int, seconds);
+        QFETCH(int, bucketMs);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("memory.json"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(scenarioJson(limiters, clients, rate, seconds));
+        file.write(scenarioJson(limiters, clients, rate, seconds, bucketMs));
         file.close();
         const qint64 estimate = estimateMemory(loadScenarioFile(path)).total();
 

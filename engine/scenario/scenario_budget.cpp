@@ -163,9 +163,12 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.snapshots *= kSnapshotsHeld;
     // The outputs, built in memory before they are written: summary.json's and report.html's
     // rows of the listed clients (as RunSummary rows, JSON objects and text), and per limiter
-    // the report's chart and tables. Measured: about 5 KiB a listed row, 2.5 MiB a limiter.
+    // the report's chart and tables, and the summary's copy of the per-bucket series (five
+    // per limiter and the target rate). Measured: about 5 KiB a listed row, 2.5 MiB a limiter.
     e.listedClients = std::min<qint64>(e.clients, output_limits::kMaxListedClients);
-    e.outputs = e.limiters * (kOutputBytesPerLimiter + e.listedClients * kOutputBytesPerRow);
+    e.outputs = e.limiters * (kOutputBytesPerLimiter + e.listedClients * kOutputBytesPerRow +
+                              LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64))) +
+                e.buckets * qint64(sizeof(double));
     e.program = kProgramBytes;
     e.csv = csvBytes(scenario, e.buckets);
     // Each limiter accepts each request at most once: one AcceptedRecord per accepted request
@@ -212,9 +215,10 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
             .arg(plural(e.clients, QStringLiteral("client"), QStringLiteral("clients"))));
     add(e.snapshots, QStringLiteral("run snapshots"));
     add(e.outputs,
-        QStringLiteral("outputs (%1 listed client rows of %2; report)")
-            .arg(grouped(e.listedClients))
-            .arg(plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
+        QStringLiteral("outputs (%1 of %2; the summary's per-bucket series; report)")
+            .arg(plural(e.listedClients, QStringLiteral("listed client row"),
+                        QStringLiteral("listed client rows")),
+                 plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
     add(e.program, QStringLiteral("the program itself"));
     add(e.csv, QStringLiteral("buckets.csv text"));
     add(e.clientTables, QStringLiteral("client tables"));
