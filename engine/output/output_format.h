@@ -65,6 +65,9 @@ inline constexpr QLatin1String kClients("clients");  // also the count of other_
 // The clients past output_limits::kMaxListedClients, added up: {"clients": N, the counts,
 // "waited_ms_total"}; only when some are not listed.
 inline constexpr QLatin1String kOtherClients("other_clients");
+// The limiter's spec as the scenario gives it (limiterSpecToJson). A spec this build cannot
+// parse (a newer ratelab's limiter type or field) reads as none: the report then draws no limit.
+inline constexpr QLatin1String kSpec("spec");
 // The admitted burst's lists; beside each, one figure per window named by burstMetricName
 // (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");

@@ -3,9 +3,11 @@
 #include <QMap>
 #include <QString>
 #include <QVector>
+#include <optional>
 #include <vector>
 
 #include "input_limits.h"
+#include "limiters/limiter_spec.h"
 #include "output/output_format.h"
 #include "stats/admitted_burst.h"
 #include "stats/expectation.h"
@@ -70,6 +72,9 @@ struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
     QString onError;  // failurePolicyName
+    // The limiter's configuration; none in a summary written before it was kept, or one whose
+    // spec this build cannot read.
+    std::optional<LimiterSpec> spec;
     OutcomeCounts counts;
     qint64 attempts = 0;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones

@@ -80,6 +80,9 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kWaited, percentilesJson(l.waited)},
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
+    if (l.spec) {
+        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec));
+    }
     insertCounts(limiter, l.counts);
     if (l.otherClients.clients > 0) {
         limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients));
