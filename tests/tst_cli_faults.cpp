@@ -7,6 +7,7 @@
 // the reset of a large keyspace between two SCAN pages.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -380,6 +381,39 @@ private slots:
             QCOMPARE(summary.value(QStringLiteral("finished")).toBool(true), false);
             QCOMPARE(summary.value(QStringLiteral("requests")).toDouble(-1), 0.0);
         }
+    }
+
+    // A second SIGINT while the outputs are being written (2 limiters x 1,000,000 buckets:
+    // buckets.csv of 60 MB, seconds of writing) ends the process at once: exit 130, the rest of
+    // the folder not written, no "wrote" line. The first one alone lets the write finish.
+    void secondSignalDuringWrite() {
+        QStringList limiters;
+        for (int i = 0; i < 2; ++i) {
+            limiters << QStringLiteral(R"({"type": "token_bucket", "name": "%1", "rate": 5,
+                "interval_ms": 1000})")
+                            .arg(uniqueName(QStringLiteral("write")));
+        }
+        const QString file =
+            write(QStringLiteral("long-write.json"),
+                  QStringLiteral(R"({"name": "long write", "limiters": [%1], "traffic": {"shape":
+                {"type": "constant", "rate": 1}, "duration_s": 1000, "clock": {"type":
+                "virtual", "start": "2024-01-01T00:00:00Z", "speed": 0}}, "bucket_ms": 1})")
+                      .arg(limiters.join(QStringLiteral(", ")))
+                      .toUtf8());
+        const QString out = dir_.filePath(QStringLiteral("long-write"));
+        auto p = start({QStringLiteral("run"), file, QStringLiteral("--redis"),
+                        fixtureUrl().toDisplayString(), QStringLiteral("--out"), out});
+        // The first file in place: the write has begun, buckets.csv and the report are to come.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(out + QStringLiteral("/summary.json")) ||
+                                     p->state() != QProcess::Running,
+                                 60000);
+        ::kill(pid_t(p->processId()), SIGINT);
+        QTest::qWait(50);
+        ::kill(pid_t(p->processId()), SIGINT);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == 130, (f.out + f.err).constData());
+        QVERIFY2(!f.out.contains("wrote"), f.out.constData());
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("/report.html")));
     }
 
     // A user without EVALSHA/EVAL: every decision is refused with NOPERM. `run` says so and
