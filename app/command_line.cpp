@@ -3,7 +3,9 @@
 #include <cstdio>
 
 #include "input_error.h"
+#include "input_limits.h"
 #include "interrupt.h"
+#include "memory_size.h"
 #include "redis/redis_error.h"
 
 namespace ratelab::cli {
@@ -51,6 +53,17 @@ qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint
                              .arg(parser.value(name)));
     }
     return value;
+}
+
+QCommandLineOption maxMemoryOption(const QString& what) {
+    return {QStringLiteral("max-memory"), what + QStringLiteral(" (default 1GiB)."),
+            QStringLiteral("SIZE")};
+}
+
+qint64 maxMemory(const QCommandLineParser& parser) {
+    const QString name = QStringLiteral("max-memory");
+    return parser.isSet(name) ? parseMemorySize(parser.value(name), QStringLiteral("--max-memory"))
+                              : scenario_limits::kDefaultMaxMemoryBytes;
 }
 
 QList<QCommandLineOption> tlsOptions() {

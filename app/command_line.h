@@ -14,14 +14,16 @@ namespace ratelab::cli {
 //   0 done; 1 failed: an expectation of `run` did not hold, `compare` found a difference above
 //   the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`: Redis
 //   refused every decision, or could not be reached at the end; for `bench`: any decision
-//   failed); 130 / 143 stopped by SIGINT / SIGTERM (what was measured is still reported).
+//   failed); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what was measured is still
+//   reported).
 enum ExitCode : int {
     kDone = 0,
     kFailed = 1,
     kBadInput = 2,
     kRedisFailed = 3,
     kInterrupted = 130,
-    kTerminated = 143
+    kTerminated = 143,
+    kHangUp = 129
 };
 
 // Prints "ratelab: <message>" to stderr.
@@ -39,6 +41,11 @@ bool parseArguments(QCommandLineParser& parser, const QStringList& args,
 qint64 integerOption(const QCommandLineParser& parser, const QString& name, qint64 fallback,
                      qint64 min, qint64 max);
 
+// --max-memory SIZE ("4GiB", "512MiB", bytes; parseMemorySize): `what` is its help text's
+// start. maxMemory() reads it (default scenario_limits::kDefaultMaxMemoryBytes, 1 GiB).
+QCommandLineOption maxMemoryOption(const QString& what);
+qint64 maxMemory(const QCommandLineParser& parser);
+
 // --tls-ca-cert, --tls-cert and --tls-key: every subcommand that takes --redis takes them.
 QList<QCommandLineOption> tlsOptions();
 
@@ -47,7 +54,7 @@ QList<QCommandLineOption> tlsOptions();
 RedisTarget resolveRedisTarget(const QCommandLineParser& parser);
 
 // Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3,
-// anything after SIGINT/SIGTERM -> 130/143.
+// anything after SIGINT/SIGTERM/SIGHUP -> 130/143/129.
 int runGuarded(const std::function<int()>& body);
 
 }  // namespace ratelab::cli

@@ -28,8 +28,11 @@ void installInterruptHandlers() {
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART: a blocking call returns EINTR and its loop looks
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
+    // SIGHUP (the terminal or the ssh session went away) ends a command as SIGTERM does: what
+    // was measured is still written, and a managed server still stopped and its folder removed.
+    for (const int number : {SIGINT, SIGTERM, SIGHUP}) {
+        sigaction(number, &action, nullptr);
+    }
     RedisConnection::setInterruptFlag(&flag);
 }
 
@@ -46,7 +49,14 @@ int interruptExitCode() {
 }
 
 QString interruptName() {
-    return signalNumber.load() == SIGTERM ? QStringLiteral("SIGTERM") : QStringLiteral("SIGINT");
+    switch (signalNumber.load()) {
+        case SIGTERM:
+            return QStringLiteral("SIGTERM");
+        case SIGHUP:
+            return QStringLiteral("SIGHUP");
+        default:
+            return QStringLiteral("SIGINT");
+    }
 }
 
 }  // namespace ratelab::cli

@@ -5,17 +5,17 @@
 
 namespace ratelab::cli {
 
-// SIGINT and SIGTERM for the headless commands. The handler only records the signal in lock-free
-// atomics; the commands' loops check interrupted(), and every Redis wait is cut short within
-// RedisConnection::kInterruptGrace (the flag is handed to RedisConnection::setInterruptFlag), so
-// a command ends within a second whatever Redis does. A second signal ends the process at once
-// with the same exit code.
+// SIGINT, SIGTERM and SIGHUP for the headless commands. The handler only records the signal in
+// lock-free atomics; the commands' loops check interrupted(), and every Redis wait is cut short
+// within RedisConnection::kInterruptGrace (the flag is handed to
+// RedisConnection::setInterruptFlag), so a command ends within a second whatever Redis does. A
+// second signal ends the process at once with the same exit code.
 void installInterruptHandlers();
 bool interrupted();
 const std::atomic<bool>& interruptFlag();
-// 130 after SIGINT, 143 after SIGTERM (128 + the signal, as shells report it).
+// 130 after SIGINT, 143 after SIGTERM, 129 after SIGHUP (128 + the signal, as shells report it).
 int interruptExitCode();
-// "SIGINT" or "SIGTERM".
+// "SIGINT", "SIGTERM" or "SIGHUP".
 QString interruptName();
 
 }  // namespace ratelab::cli

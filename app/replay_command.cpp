@@ -22,6 +22,7 @@ int replayCommand(const QStringList& args) {
         {QStringLiteral("explain"),
          QStringLiteral("Two more columns: rule (the deciding rule, 0-based) and reason (why, in "
                         "one sentence with its numbers).")},
+        maxMemoryOption(QStringLiteral("Refuse traces that would need more memory")),
     });
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {QStringLiteral("limiter"), QStringLiteral("trace")})) {
@@ -30,7 +31,10 @@ int replayCommand(const QStringList& args) {
     return runGuarded([&] {
         // All input is checked before Redis is touched.
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
-        const QVector<TraceRow> trace = readTraceFile(parser.value(QStringLiteral("trace")));
+        TraceBudget budget;
+        budget.maxBytes = maxMemory(parser);
+        budget.limitName = QStringLiteral("--max-memory");
+        const Trace trace = readTraceFile(parser.value(QStringLiteral("trace")), budget);
         installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         RedisRouter router(target.url());

@@ -64,6 +64,10 @@ namespace output_limits {
 // summary.json grows with clients x limiters, buckets.csv with buckets x limiters; far below
 // this even for the largest scenario.
 constexpr qint64 kMaxOutputFileBytes = 512LL * 1024 * 1024;
+// summary.json and report.html list at most this many clients one by one per limiter: the ones
+// that sent the most requests; the others are added up in one row (RunSummary's
+// OtherClients), so a run of 16 limiters and 10,000 clients writes a few MB, not 220.
+constexpr int kMaxListedClients = 1000;
 }  // namespace output_limits
 
 }  // namespace ratelab

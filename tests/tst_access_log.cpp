@@ -288,7 +288,7 @@ private slots:
     void traceReadsBack() {
         const AccessLogImport log =
             import(kNginx, AccessLogFormat::Combined, QStringLiteral("user_agent"));
-        const QVector<TraceRow> read = parseTrace(traceCsv(log.rows), QStringLiteral("t.csv"));
+        const Trace read = parseTrace(traceCsv(log.rows), QStringLiteral("t.csv"));
         QCOMPARE(read.size(), log.rows.size());
         for (int i = 0; i < read.size(); ++i) {
             QCOMPARE(read[i].tMs, log.rows[i].tMs);

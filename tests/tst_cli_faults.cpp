@@ -2,9 +2,12 @@
 // SIGINT/SIGTERM give a truthful partial result and a documented exit code, whatever Redis
 // does (also a peer that trickles one byte every 200 ms); failed decisions are counted by
 // cause and make `run` and `bench` fail with the cause; idle connections dropped by the
-// server's `timeout` cost no decision; a password in --redis leaves the visible command line.
+// server's `timeout` cost no decision; a password in --redis leaves the visible command line;
+// a peer announcing a reply larger than a reply may be is refused at once; an interrupt ends
+// the reset of a large keyspace between two SCAN pages.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -72,6 +75,11 @@ bool waitForStderr(QProcess& p, const QByteArray& needle, QByteArray& seen, int 
         seen += p.readAllStandardError();
     }
     return seen.contains(needle);
+}
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QJsonObject readJson(const QString& path) {
@@ -267,6 +275,145 @@ private slots:
             QVERIFY2(causeCount(limiter, QStringLiteral("unknown outcome")) > 0,
                      QJsonDocument(limiter).toJson().constData());
         }
+    }
+
+    // A peer that answers every command with the header of an enormous array or bulk: each
+    // command exits 3 at once, naming the protocol error and the size announced. Failed
+    // before: hiredis allocated and walked 2^31 slots for every command (past the guard, deaf
+    // to signals), or buffered the bulk's bytes until the command timed out ("timed out").
+    void hostilePeer_data() {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QByteArray>("announced");
+        const QByteArray array = "*2147483647\r\n";
+        const QByteArray bulk = "$999999999999\r\n" + QByteArray(4 << 20, 'x');
+        for (const QString& command :
+             {QStringLiteral("run"), QStringLiteral("replay"), QStringLiteral("bench")}) {
+            QTest::newRow(qPrintable(command + QStringLiteral(", array")))
+                << command << array << QByteArray("2147483647 elements");
+            QTest::newRow(qPrintable(command + QStringLiteral(", bulk")))
+                << command << bulk << QByteArray("999999999999 bytes");
+        }
+    }
+    void hostilePeer() {
+        QFETCH(QString, command);
+        QFETCH(QByteArray, reply);
+        QFETCH(QByteArray, announced);
+        FakeRedisServer peer([reply](const FakeRedisServer::Command&) {
+            return std::optional<std::string>(reply.toStdString());
+        });
+        QStringList args{command, QStringLiteral("--redis"), peer.url()};
+        if (command == QLatin1String("run")) {
+            args << scenario(QStringLiteral("hostile.json"), 20, 30) << QStringLiteral("--out")
+                 << dir_.filePath(QStringLiteral("hostile"));
+        } else {
+            args << QStringLiteral("--limiter") << spec(QStringLiteral("hostile-spec.json"));
+            if (command == QLatin1String("replay")) {
+                args << QStringLiteral("--trace")
+                     << write(QStringLiteral("hostile.csv"), "0,a,1\n10,a,1\n");
+            }
+        }
+        auto p = start(args);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == 3, f.err.constData());
+        QVERIFY2(f.err.contains("protocol error") && f.err.contains(announced), f.err.constData());
+    }
+
+    // SIGINT while a command deletes a limiter's keys from a keyspace of a million: the command
+    // stops between two SCAN pages (most keys are still there) and exits 130; `run` writes a
+    // summary of a run stopped before its first request. Failed before: the reset went on to
+    // the last key (17.8 s for 2 million), then the run, replay or bench stopped.
+    void interruptedReset_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("run") << QStringLiteral("run");
+        QTest::newRow("replay") << QStringLiteral("replay");
+        QTest::newRow("bench") << QStringLiteral("bench");
+    }
+    void interruptedReset() {
+        QFETCH(QString, command);
+        LocalRedisServer server;
+        server.setExtraArguments(
+            {QStringLiteral("--enable-debug-command"), QStringLiteral("local")});
+        server.start();
+        const QString name = uniqueName(QStringLiteral("reset"));
+        ConnectOptions patient;
+        patient.commandTimeout = std::chrono::milliseconds(60000);
+        RedisConnection admin(server.url(), patient);
+        constexpr long long kKeys = 1'000'000;
+        throwIfError(admin
+                         .command({"DEBUG", "POPULATE", std::to_string(kKeys),
+                                   "{" + name.toStdString() +
+                                       (command == QLatin1String("bench") ? "-0}" : "}")})
+                         .get(),
+                     "DEBUG POPULATE");
+        const QString specFile = write(QStringLiteral("reset-spec.json"),
+                                       QStringLiteral(R"({"type": "token_bucket", "name": "%1",
+            "rate": 10, "interval_ms": 1000})")
+                                           .arg(name)
+                                           .toUtf8());
+        const QString out = dir_.filePath(QStringLiteral("reset-") + command);
+        QStringList args{command, QStringLiteral("--redis"), server.url().toDisplayString()};
+        if (command == QLatin1String("run")) {
+            args << write(QStringLiteral("reset.json"),
+                          QStringLiteral(R"({"name": "reset", "limiters": [%1],
+                "traffic": {"shape": {"type": "constant", "rate": 10}, "duration_s": 5}})")
+                              .arg(QString::fromUtf8(readAll(specFile)))
+                              .toUtf8())
+                 << QStringLiteral("--out") << out;
+        } else {
+            args << QStringLiteral("--limiter") << specFile;
+            if (command == QLatin1String("replay")) {
+                args << QStringLiteral("--trace") << write(QStringLiteral("reset.csv"), "0,a,1\n");
+            } else {
+                args << QStringLiteral("--names") << QStringLiteral("2");
+            }
+        }
+        const auto keys = [&] { return replyInteger(admin.command({"DBSIZE"}).get(), "DBSIZE"); };
+        auto p = start(args);
+        QTRY_VERIFY_WITH_TIMEOUT(keys() < kKeys || p->state() != QProcess::Running, kGuardMs);
+        ::kill(pid_t(p->processId()), SIGINT);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == 130, (f.out + f.err).constData());
+        const long long left = keys();
+        QVERIFY2(left > kKeys / 2, qPrintable(QStringLiteral("%1 keys left").arg(left)));
+        if (command == QLatin1String("run")) {
+            const QJsonObject summary = readJson(out + QStringLiteral("/summary.json"));
+            QCOMPARE(summary.value(QStringLiteral("finished")).toBool(true), false);
+            QCOMPARE(summary.value(QStringLiteral("requests")).toDouble(-1), 0.0);
+        }
+    }
+
+    // A second SIGINT while the outputs are being written (2 limiters x 1,000,000 buckets:
+    // buckets.csv of 60 MB, seconds of writing) ends the process at once: exit 130, the rest of
+    // the folder not written, no "wrote" line. The first one alone lets the write finish.
+    void secondSignalDuringWrite() {
+        QStringList limiters;
+        for (int i = 0; i < 2; ++i) {
+            limiters << QStringLiteral(R"({"type": "token_bucket", "name": "%1", "rate": 5,
+                "interval_ms": 1000})")
+                            .arg(uniqueName(QStringLiteral("write")));
+        }
+        const QString file =
+            write(QStringLiteral("long-write.json"),
+                  QStringLiteral(R"({"name": "long write", "limiters": [%1], "traffic": {"shape":
+                {"type": "constant", "rate": 1}, "duration_s": 1000, "clock": {"type":
+                "virtual", "start": "2024-01-01T00:00:00Z", "speed": 0}}, "bucket_ms": 1})")
+                      .arg(limiters.join(QStringLiteral(", ")))
+                      .toUtf8());
+        const QString out = dir_.filePath(QStringLiteral("long-write"));
+        auto p = start({QStringLiteral("run"), file, QStringLiteral("--redis"),
+                        fixtureUrl().toDisplayString(), QStringLiteral("--out"), out});
+        // The first file in place: the write has begun, buckets.csv and the report are to come.
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(out + QStringLiteral("/summary.json")) ||
+                                     p->state() != QProcess::Running,
+                                 60000);
+        ::kill(pid_t(p->processId()), SIGINT);
+        QTest::qWait(50);
+        ::kill(pid_t(p->processId()), SIGINT);
+        const Finished f = finish(*p);
+        QVERIFY2(f.exitCode == 130, (f.out + f.err).constData());
+        QVERIFY2(!f.out.contains("wrote"), f.out.constData());
+        QVERIFY(!QFileInfo::exists(out + QStringLiteral("/report.html")));
     }
 
     // A user without EVALSHA/EVAL: every decision is refused with NOPERM. `run` says so and

@@ -40,6 +40,10 @@ LimiterSummary limiter(const QString& name, qint64 fired, qint64 accepted, bool 
     l.clients = {client(QStringLiteral("c0"), fired - 7, accepted - 3, withBurst ? 4 : -1),
                  client(QStringLiteral("c<1>"), 7, 3, withBurst ? 3 : -1)};
     if (withBurst) {
+        l.otherClients.clients = 4321;  // past the listed ones, added up
+        l.otherClients.counts.fired = 9876;
+        l.otherClients.counts.accepted = 9875;
+        l.otherClients.counts.rejected = 1;
         l.admittedBurst = {{17, 1200, 1000, 1200, 2150}};
         l.admittedBurstRunClock = {{19, 1190, 1000, 1190, 2180}};
     }
@@ -162,6 +166,9 @@ private slots:
         QCOMPARE(text.contains(QLatin1String("On the run's clock")), full);
         QCOMPARE(text.contains(QLatin1String("2180")), full);
         QVERIFY(!text.contains(QLatin1String("Disagreements")));  // none
+        // The clients not listed one by one: one row of their counts added up.
+        QCOMPARE(text.contains(QLatin1String("4321 other clients")), full);
+        QCOMPARE(text.contains(QLatin1String("9876")), full);
     }
 
     // With traffic groups: a table per limiter of its groups (counts, share refused, the

@@ -4,6 +4,7 @@
 // temporary file and renamed into place.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -217,6 +218,9 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         compare(x.admittedBurst, y.admittedBurst);
         compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
     }
+    QCOMPARE(a.otherClients.clients, b.otherClients.clients);
+    compare(a.otherClients.counts, b.otherClients.counts);
+    QCOMPARE(a.otherClients.waitedMsTotal, b.otherClients.waitedMsTotal);
     compare(a.admittedBurst, b.admittedBurst);
     compare(a.admittedBurstRunClock, b.admittedBurstRunClock);
     QCOMPARE(a.buckets.accepted, b.buckets.accepted);
@@ -329,6 +333,60 @@ private slots:
             summaryOnly.limiters[i].buckets = written.limiters[i].buckets;
         }
         compare(summaryOnly, written);
+    }
+
+    // A limiter's clients past the listed bound: the ones that sent the most requests are
+    // listed (in the clients' order, ties to the earlier one), the rest added up in
+    // other_clients, which reads back; the limiter's own counts stay exact. Failed before:
+    // every client was written, 16 limiters x 10,000 clients made a 221 MB summary.json.
+    void boundedClients_data() {
+        QTest::addColumn<int>("listed");
+        QTest::addColumn<QString>("clients");  // listed, in order, comma-separated
+        QTest::addColumn<qint64>("others");
+        QTest::newRow("all listed") << 5 << QStringLiteral("c0,c1,c2,c3,c4") << qint64(0);
+        QTest::newRow("busiest three") << 3 << QStringLiteral("c1,c3,c4") << qint64(2);
+        QTest::newRow("tie to the earlier") << 1 << QStringLiteral("c1") << qint64(4);
+        QTest::newRow("none listed") << 0 << QString() << qint64(5);
+    }
+    void boundedClients() {
+        QFETCH(int, listed);
+        QFETCH(QString, clients);
+        QFETCH(qint64, others);
+        RunSnapshot run = fullRun();
+        LimiterSnapshot& l = run.limiters[0];
+        l.clients.clear();
+        const qint64 fired[] = {2, 9, 1, 7, 9};  // c1 and c4 tie: c1 is the earlier
+        qint64 total = 0;
+        for (int i = 0; i < 5; ++i) {
+            ClientTotals c;
+            c.client = QStringLiteral("c%1").arg(i);
+            c.accepted = fired[i] - 1;
+            c.rejected = 1;
+            c.fired = fired[i];
+            c.waitedMsTotal = 10 * fired[i];
+            l.clients.append(c);
+            total += fired[i];
+        }
+        const RunSummary written = summaryOf(run, listed);
+        const LimiterSummary& s = written.limiters[0];
+        QStringList names;
+        qint64 listedFired = 0;
+        for (const ClientSummary& c : s.clients) {
+            names << c.client;
+            listedFired += c.counts.fired;
+        }
+        QCOMPARE(names.join(QLatin1Char(',')), clients);
+        QCOMPARE(s.otherClients.clients, others);
+        QCOMPARE(listedFired + s.otherClients.counts.fired, total);
+        QCOMPARE(s.otherClients.counts.rejected, others);
+        QCOMPARE(s.otherClients.waitedMsTotal, 10 * (total - listedFired));
+        QCOMPARE(s.counts.fired, l.fired);
+        QTemporaryDir dir;
+        writeOutputFiles(dir.path(), written);
+        compare(readOutputFolder(dir.path()), written);
+        const QJsonObject json =
+            summaryToJson(written).value(QStringLiteral("limiters")).toArray()[0].toObject();
+        QCOMPARE(json.contains(QStringLiteral("other_clients")), others > 0);
     }
 
     // A summary as ratelab wrote it before "format" (the same keys, no "format") is format 1

@@ -1,5 +1,5 @@
 // The hiredis connection: commands, pipelining, AUTH (password and ACL user), SELECT,
-// timeouts and reconnecting.
+// timeouts and reconnecting, replies larger than a reply may be.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -175,6 +175,68 @@ private slots:
         QCOMPARE(replyString(admin.command({"CLIENT", "LIST", "ID", id}).get(), "CLIENT LIST"),
                  std::string());
         QCOMPARE(replyString(c.command({"PING"}).get(), "PING"), std::string("PONG"));
+    }
+
+    // A peer that announces an array or a bulk larger than a reply may hold (ReplyLimits) is
+    // refused as soon as the header arrives: a protocol error, the connection broken. Failed
+    // before: hiredis allocated the announced array (2^31 slots) or waited for the bulk's bytes
+    // until the command timed out, buffering what came. Replies within the bounds read as ever.
+    void oversizedRepliesRefused_data() {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<int>("maxElements");  // 0: the default limits
+        QTest::addColumn<int>("maxBytes");
+        QTest::addColumn<QString>("refusal");  // empty: the reply is read
+        const QByteArray junk(1 << 20, 'x');
+        QTest::newRow("array of 2^31 - 1")
+            << QByteArray("*2147483647\r\n") << 0 << 0 << QStringLiteral("2147483647 elements");
+        QTest::newRow("bulk of 10^12 bytes") << QByteArray("$999999999999\r\n") + junk << 0 << 0
+                                             << QStringLiteral("999999999999 bytes");
+        QTest::newRow("bulk of 20 digits") << QByteArray("$99999999999999999999\r\n") << 0 << 0
+                                           << QStringLiteral("99999999999999999999 bytes");
+        QTest::newRow("nested arrays past the elements")
+            << QByteArray("*2\r\n*3\r\n:1\r\n:2\r\n:3\r\n*6\r\n") << 10 << 1000
+            << QStringLiteral("6 elements");
+        QTest::newRow("a long status line") << QByteArray("+") + QByteArray(2000, 'a') + "\r\n"
+                                            << 10 << 1000 << QStringLiteral("1000 bytes");
+        QTest::newRow("a negative length")
+            << QByteArray("*-7\r\n") << 0 << 0 << QStringLiteral("not a length");
+        QTest::newRow("not RESP") << QByteArray("HTTP/1.1 400\r\n") << 0 << 0
+                                  << QStringLiteral("not RESP");
+        QTest::newRow("within the bounds")
+            << QByteArray("*4\r\n$3\r\nabc\r\n:5\r\n*-1\r\n*2\r\n$-1\r\n+OK\r\n") << 10 << 41
+            << QString();
+    }
+    void oversizedRepliesRefused() {
+        QFETCH(QByteArray, reply);
+        QFETCH(int, maxElements);
+        QFETCH(int, maxBytes);
+        QFETCH(QString, refusal);
+        FakeRedisServer peer([reply](const FakeRedisServer::Command&) {
+            return std::optional<std::string>(reply.toStdString());
+        });
+        ConnectOptions options;
+        if (maxElements > 0) {
+            options.replyLimits = ReplyLimits{std::uint64_t(maxBytes), std::uint64_t(maxElements)};
+        }
+        RedisConnection c(RedisUrl::parse(peer.url()), options);
+        if (refusal.isEmpty()) {
+            const RedisReply r = c.command({"PING"});
+            QCOMPARE(r->type, REDIS_REPLY_ARRAY);
+            QCOMPARE(r->elements, std::size_t(4));
+            QCOMPARE(replyString(r->element[0], "bulk"), std::string("abc"));
+            QCOMPARE(r->element[3]->elements, std::size_t(2));
+            QVERIFY(!c.broken());
+            return;
+        }
+        try {
+            c.command({"PING"});
+            QFAIL("the reply was read");
+        } catch (const RedisError& e) {
+            QVERIFY2(e.kind() == RedisError::Kind::Protocol, e.what());
+            QVERIFY2(QString::fromStdString(e.what()).contains(refusal), e.what());
+            QCOMPARE(e.cause(), std::string("protocol error"));
+        }
+        QVERIFY(c.broken());
     }
 
     void reconnectAfterKill() {

@@ -1,7 +1,9 @@
 // The managed local redis-server dies with ratelab, even when ratelab is killed with SIGKILL,
-// and leaves no process and no socket behind.
+// and leaves no process and no socket behind; a signal ratelab handles (SIGTERM, SIGHUP) also
+// removes the server's folder.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -57,13 +59,17 @@ class TestServerLifetime : public QObject {
     Q_OBJECT
 
 private slots:
+    // SIGHUP failed before: ratelab died of it (no exit code, no summary) and the folder stayed.
     void diesWithRatelab_data() {
         QTest::addColumn<int>("signal");
-        QTest::newRow("SIGKILL") << int(SIGKILL);
-        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::addColumn<int>("exitCode");  // -1: killed, no exit code
+        QTest::newRow("SIGKILL") << int(SIGKILL) << -1;
+        QTest::newRow("SIGTERM") << int(SIGTERM) << 143;
+        QTest::newRow("SIGHUP") << int(SIGHUP) << 129;
     }
     void diesWithRatelab() {
         QFETCH(int, signal);
+        QFETCH(int, exitCode);
         QTemporaryDir dir;
         QFile scenario(dir.filePath(QStringLiteral("long.json")));
         QVERIFY(scenario.open(QIODevice::WriteOnly));
@@ -93,6 +99,14 @@ private slots:
         QVERIFY(ratelab.waitForFinished(30000));
         QTRY_VERIFY_WITH_TIMEOUT(gone(server), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!QFile::exists(socket), 10000);
+        if (exitCode >= 0) {
+            QCOMPARE(ratelab.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(ratelab.exitCode(), exitCode);
+            QVERIFY(!QFileInfo::exists(QFileInfo(socket).absolutePath()));
+            QFile summary(dir.filePath(QStringLiteral("out/summary.json")));
+            QVERIFY(summary.open(QIODevice::ReadOnly));
+            QVERIFY(summary.readAll().contains("\"finished\": false"));
+        }
     }
 };
 

@@ -45,6 +45,9 @@ private slots:
     void readFile();
     void readFileErrors();
     void clientNamesAreShared();
+    void costedBeforeLoading_data();
+    void costedBeforeLoading();
+    void sixteenBytesARow();
 };
 
 void TestTrace::parseValid_data() {
@@ -206,7 +209,7 @@ void TestTrace::parseInvalid() {
     QFETCH(QString, where);
     QFETCH(QString, message);
     try {
-        const QVector<TraceRow> rows = parseTrace(csv, QStringLiteral("trace.csv"));
+        const Trace rows = parseTrace(csv, QStringLiteral("trace.csv"));
         QFAIL(qPrintable(QStringLiteral("accepted: ") + describe(rows).join(QLatin1Char(' '))));
     } catch (const InputError& error) {
         QCOMPARE(error.where(), where);
@@ -222,7 +225,7 @@ void TestTrace::readFile() {
     QVERIFY(dir.isValid());
     const QString path = dir.filePath(QStringLiteral("trace.csv"));
     writeFile(path, "t_ms,client,permits\r\n0,alice,1\r\n10,bob,2\r\n");
-    const QVector<TraceRow> rows = readTraceFile(path);
+    const Trace rows = readTraceFile(path);
     QCOMPARE(describe(rows), expect({"2:0|alice|1", "3:10|bob|2"}));
 }
 
@@ -292,13 +295,86 @@ void TestTrace::clientNamesAreShared() {
     for (int i = 0; i < 1000; ++i) {
         csv += QByteArray::number(i) + (i % 2 ? ",alice,1\n" : ",bob,2\n");
     }
-    const QVector<TraceRow> rows = parseTrace(csv, QStringLiteral("trace.csv"));
+    const Trace rows = parseTrace(csv, QStringLiteral("trace.csv"));
     QCOMPARE(rows.size(), 1000);
     for (int i = 2; i < rows.size(); ++i) {
         QCOMPARE(rows[i].client, rows[i - 2].client);
         QCOMPARE(rows[i].client.constData(), rows[i - 2].client.constData());
     }
     QVERIFY(rows[0].client.constData() != rows[1].client.constData());
+}
+
+// A trace is costed before a row is loaded: the file's lines times 16 bytes (and what its user
+// keeps per row beside) against the budget; a file that could not fit is refused with the
+// estimate and the option that raises the limit. Failed before: a 500 MiB trace of tiny rows
+// was read whole, past 3 GB resident, before any refusal.
+void TestTrace::costedBeforeLoading_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<qint64>("maxBytes");
+    QTest::addColumn<qint64>("beside");    // bytes per row the user keeps beside the trace
+    QTest::addColumn<QString>("message");  // empty: it loads
+    QTest::newRow("fits") << 50000 << qint64(1) << qint64(0) << QString();
+    QTest::newRow("16 bytes a row over the limit")
+        << 70000 << qint64(1) << qint64(0)
+        << QStringLiteral(
+               "the file has 70001 lines: as rows they would need about 1.1 MiB (16 "
+               "bytes a row), more than the 1 MiB limit; use a shorter trace, or raise "
+               "the limit (--max-memory)");
+    QTest::newRow("what the run keeps beside counts")
+        << 20000 << qint64(1) << qint64(48)
+        << QStringLiteral("(64 bytes a row: 16 for the trace, 48 for the run's records)");
+    QTest::newRow("a higher limit admits it") << 70000 << qint64(2) << qint64(0) << QString();
+}
+
+void TestTrace::costedBeforeLoading() {
+    QFETCH(int, rows);
+    QFETCH(qint64, maxBytes);
+    QFETCH(qint64, beside);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("trace.csv"));
+    QByteArray csv = "t_ms,client,permits\n";
+    for (int i = 0; i < rows; ++i) {
+        csv += QByteArray::number(i / 10) + ",c" + QByteArray::number(i % 7) + ",1\n";
+    }
+    writeFile(path, csv);
+    TraceBudget budget;
+    budget.maxBytes = maxBytes * 1024 * 1024;
+    budget.bytesPerRowBeside = beside;
+    budget.besideWhat = QStringLiteral("the run's records");
+    budget.limitName = QStringLiteral("--max-memory");
+    for (const bool fromBytes : {false, true}) {
+        try {
+            const Trace trace =
+                fromBytes ? parseTrace(csv, path, budget) : readTraceFile(path, budget);
+            QVERIFY2(message.isEmpty(), "loaded a trace over its budget");
+            QCOMPARE(trace.size(), rows);
+            QVERIFY(trace.allocatedBytes() + trace.size() * beside <= budget.maxBytes);
+        } catch (const InputError& error) {
+            QVERIFY2(!message.isEmpty(), qPrintable(error.problem()));
+            QCOMPARE(error.where(), path);
+            QVERIFY2(error.problem().contains(message), qPrintable(error.problem()));
+        }
+    }
+}
+
+// A trace holds 16 bytes a row and each client's name once: 100,000 rows of 100 clients take
+// under 1.7 MB (QVector<TraceRow> took 48 bytes a row and a name per row).
+void TestTrace::sixteenBytesARow() {
+    QByteArray csv;
+    for (int i = 0; i < 100000; ++i) {
+        csv += QByteArray::number(i) + ",client-" + QByteArray::number(i % 100) + ",2\n";
+    }
+    const Trace trace = parseTrace(csv, QStringLiteral("trace.csv"));
+    QCOMPARE(trace.size(), 100000);
+    QCOMPARE(trace.clients().size(), 100);
+    QVERIFY2(trace.allocatedBytes() <= 100000 * 16 + 100000,
+             qPrintable(QString::number(trace.allocatedBytes())));
+    QCOMPARE(trace[99999].tMs, qint64(99999));
+    QCOMPARE(trace[99999].client, QStringLiteral("client-99"));
+    QCOMPARE(trace[99999].permits, qint64(2));
+    QCOMPARE(trace.lineAt(99999), 100000);
 }
 
 QTEST_GUILESS_MAIN(TestTrace)

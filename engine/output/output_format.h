@@ -74,8 +74,11 @@ inline constexpr QLatin1String kDecisions("decisions");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
-inline constexpr QLatin1String kClients("clients");  // also a group's: how many it has
+inline constexpr QLatin1String kClients("clients");  // also a group's and other_clients' count
 inline constexpr QLatin1String kGroups("groups");    // the traffic's groups ("traffic.groups")
+// The clients past output_limits::kMaxListedClients, added up: {"clients": N, the counts,
+// "waited_ms_total"}; only when some are not listed.
+inline constexpr QLatin1String kOtherClients("other_clients");
 // The limiter's spec as the scenario gives it (limiterSpecToJson). A spec this build cannot
 // parse (a newer ratelab's limiter type or field) reads as none: the report then draws no limit.
 inline constexpr QLatin1String kSpec("spec");

@@ -55,18 +55,18 @@ bool comparesPairs(const RunSnapshot& run) {
 // A traffic group's counts, its share refused and its admitted burst (on the run's clock too
 // where that differs).
 QString groupLines(const GroupTotals& g) {
-    QString text = QStringLiteral(
-                       "  group %1 (%2 %3): fired %4 = accepted %5 + rejected %6 + errors %7, "
-                       "rejected %8 %\n")
-                       .arg(g.group)
-                       .arg(g.clients)
-                       .arg(g.clients == 1 ? QStringLiteral("client") : QStringLiteral("clients"))
-                       .arg(g.fired)
-                       .arg(g.accepted)
-                       .arg(g.rejected)
-                       .arg(g.errors)
-                       .arg(g.fired > 0 ? 100.0 * double(g.rejected) / double(g.fired) : 0.0, 0,
-                            'f', 1);
+    QString text =
+        QStringLiteral(
+            "  group %1 (%2 %3): fired %4 = accepted %5 + rejected %6 + errors %7, "
+            "rejected %8 %\n")
+            .arg(g.group)
+            .arg(g.clients)
+            .arg(g.clients == 1 ? QStringLiteral("client") : QStringLiteral("clients"))
+            .arg(g.fired)
+            .arg(g.accepted)
+            .arg(g.rejected)
+            .arg(g.errors)
+            .arg(g.fired > 0 ? 100.0 * double(g.rejected) / double(g.fired) : 0.0, 0, 'f', 1);
     if (!g.admittedBurst.empty()) {
         text += QStringLiteral("    admitted burst, limiter's time: %1\n")
                     .arg(admittedBurstLine(g.admittedBurst));

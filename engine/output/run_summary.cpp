@@ -67,7 +67,38 @@ GroupSummary groupOf(const GroupTotals& g) {
     return out;
 }
 
-LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
+// Which clients are listed one by one: all of them up to `listed`, else the `listed` that sent
+// the most requests (ties: the earlier one).
+std::vector<bool> listedClients(const QVector<ClientTotals>& clients, int listed) {
+    std::vector<bool> keep(size_t(clients.size()), clients.size() <= listed);
+    if (clients.size() <= listed) {
+        return keep;
+    }
+    std::vector<int> order(size_t(clients.size()));
+    for (int c = 0; c < clients.size(); ++c) {
+        order[size_t(c)] = c;
+    }
+    std::nth_element(order.begin(), order.begin() + listed, order.end(), [&](int a, int b) {
+        return clients[a].fired != clients[b].fired ? clients[a].fired > clients[b].fired : a < b;
+    });
+    for (int i = 0; i < listed; ++i) {
+        keep[size_t(order[size_t(i)])] = true;
+    }
+    return keep;
+}
+
+void addTo(OtherClients& others, const ClientTotals& c) {
+    ++others.clients;
+    others.counts.fired += c.fired;
+    others.counts.accepted += c.accepted;
+    others.counts.rejected += c.rejected;
+    others.counts.errors += c.errors;
+    others.counts.errorsOpen += c.errorsOpen;
+    others.counts.errorsClosed += c.errorsClosed;
+    others.waitedMsTotal += c.waitedMsTotal;
+}
+
+LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedClients) {
     LimiterSummary out;
     out.name = l.spec.name;
     out.type = limiterTypeName(l.spec.type);
@@ -85,8 +116,13 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.latency = percentilesOf(l.latency);
     out.waited = percentilesOf(l.waited);
     out.fairness = l.fairness;
-    for (const ClientTotals& c : l.clients) {
-        out.clients.append(clientOf(c));
+    const std::vector<bool> listed = listedClients(l.clients, std::max(0, maxListedClients));
+    for (int c = 0; c < l.clients.size(); ++c) {
+        if (listed[size_t(c)]) {
+            out.clients.append(clientOf(l.clients[c]));
+        } else {
+            addTo(out.otherClients, l.clients[c]);
+        }
     }
     for (const GroupTotals& g : l.groups) {
         out.groups.append(groupOf(g));
@@ -134,7 +170,7 @@ QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run) {
     return nonZeroCauses(total);
 }
 
-RunSummary summaryOf(const RunSnapshot& run) {
+RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
     RunSummary s;
     s.scenario = run.scenarioName;
     s.virtualClock = run.virtualClock;
@@ -158,7 +194,7 @@ RunSummary summaryOf(const RunSnapshot& run) {
     const int buckets =
         run.limiters.isEmpty() ? 0 : int(run.limiters.front().bucketAccepted.size());
     for (const LimiterSnapshot& l : run.limiters) {
-        s.limiters.append(limiterOf(l, buckets));
+        s.limiters.append(limiterOf(l, buckets, maxListedClients));
     }
     // The pairs compare only when the limiters decided the same requests (try mode).
     if (run.sameRequests) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "input_limits.h"
 #include "limiters/limiter_spec.h"
 #include "output/output_format.h"
 #include "stats/admitted_burst.h"
@@ -74,6 +75,15 @@ struct GroupSummary {
     }
 };
 
+// The clients a limiter's summary does not list one by one (past
+// output_limits::kMaxListedClients): how many, and their counts added up. No clients when every
+// client is listed.
+struct OtherClients {
+    qint64 clients = 0;
+    OutcomeCounts counts;
+    qint64 waitedMsTotal = 0;
+};
+
 struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
@@ -93,8 +103,12 @@ struct LimiterSummary {
     Percentiles latency;
     Percentiles waited;
     double fairness = 1;  // Jain's index over the clients' accepted counts
+    // Every client when they are at most output_limits::kMaxListedClients, else the ones that
+    // sent the most requests (ties: the earlier client), in the clients' order; the rest in
+    // otherClients. The counts above are the limiter's exact totals either way.
     QVector<ClientSummary> clients;
     QVector<GroupSummary> groups;  // the traffic's groups in its order; empty without groups
+    OtherClients otherClients;
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;
@@ -146,8 +160,10 @@ struct RunSummary {
 
 // Everything summary.json and buckets.csv hold of a run: the percentiles computed, the
 // expectations with their limiter's own name, the counts per bucket of every limiter (and the
-// target rate) as long as the first limiter's.
-RunSummary summaryOf(const RunSnapshot& run);
+// target rate) as long as the first limiter's, at most `maxListedClients` clients of a limiter
+// one by one (the rest in its otherClients).
+RunSummary summaryOf(const RunSnapshot& run,
+                     int maxListedClients = output_limits::kMaxListedClients);
 
 // The run time a run covered (µs): a stopped run until it stopped, a finished one its schedule
 // or past it (late workers, wait-mode retries), a running one so far.

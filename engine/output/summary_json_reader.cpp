@@ -182,6 +182,21 @@ ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& p
     return c;
 }
 
+// Absent (every client listed): no other clients.
+OtherClients otherClientsFrom(const Reader& r, const QJsonObject& parent,
+                              const QString& parentPath) {
+    OtherClients others;
+    if (!parent.contains(key::kOtherClients)) {
+        return others;
+    }
+    const QJsonObject o = r.object(parent, parentPath, key::kOtherClients);
+    const QString path = at(parentPath, key::kOtherClients);
+    others.clients = r.count(o, path, key::kClients);
+    others.counts = countsFrom(r, o, path);
+    others.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
+    return others;
+}
+
 // The limiter's spec: an object, read leniently (a spec of a newer ratelab reads as none).
 std::optional<LimiterSpec> specFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     const QJsonObject spec = r.object(o, path, key::kSpec);
@@ -247,6 +262,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.fairness = r.number(o, path, key::kFairness, 1);
     l.clients = listFrom<QVector<ClientSummary>>(r, o, path, key::kClients, clientFrom);
     l.groups = listFrom<QVector<GroupSummary>>(r, o, path, key::kGroups, groupFrom);
+    l.otherClients = otherClientsFrom(r, o, path);
     l.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     l.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
     return l;

@@ -72,6 +72,13 @@ QJsonObject groupJson(const GroupSummary& g) {
     return group;
 }
 
+QJsonObject otherClientsJson(const OtherClients& o) {
+    QJsonObject others{{key::kClients, double(o.clients)},
+                       {key::kWaitedMsTotal, double(o.waitedMsTotal)}};
+    insertCounts(others, o.counts);
+    return others;
+}
+
 QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonArray clients;
     for (const ClientSummary& c : l.clients) {
@@ -114,6 +121,9 @@ QJsonObject limiterJson(const LimiterSummary& l) {
         }
         limiter.insert(key::kRedisCalls, double(l.redisCalls));
         limiter.insert(key::kGateways, gateways);
+    }
+    if (l.otherClients.clients > 0) {
+        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients));
     }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);

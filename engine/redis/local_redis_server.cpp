@@ -32,9 +32,50 @@ QString tail(const QString& path, int lines) {
     return all.mid(qMax(0, all.size() - lines)).join(QLatin1Char('\n'));
 }
 
-// Folders whose ratelab was killed: its server got SIGTERM and removed its socket, leaving the
-// folder with the log. A live server always has its socket; the age check keeps clear of a
-// ratelab that is starting right now.
+const QString kOwnerFile = QStringLiteral("owner");
+const QString kSocketFile = QStringLiteral("redis.sock");
+const QString kLogFile = QStringLiteral("redis.log");
+
+// A process's start time (clock ticks since boot, /proc/<pid>/stat's 22nd field), which tells
+// it from a later process given the same pid; empty when there is no such process.
+QByteArray processStartTime(qint64 pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    const QByteArray text = stat.readAll();
+    // The command name (2nd field) is in parentheses and may hold spaces: count after it.
+    const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 19 ? fields[19] : QByteArray();
+}
+
+// "<pid> <start time>" of the process that made the folder.
+QByteArray ownerLine(qint64 pid) {
+    return QByteArray::number(pid) + ' ' + processStartTime(pid) + '\n';
+}
+
+// Whether the ratelab that made the folder is gone: its owner file names a process that no
+// longer runs (or a later one under the same pid). False for a folder without an owner file.
+bool ownerIsDead(const QDir& folder) {
+    QFile owner(folder.filePath(kOwnerFile));
+    if (!owner.open(QIODevice::ReadOnly)) {
+        return false;
+    }
+    const QList<QByteArray> fields = owner.readAll().trimmed().split(' ');
+    bool numeric = false;
+    const qint64 pid = fields.value(0).toLongLong(&numeric);
+    if (!numeric || pid <= 0 || fields.size() != 2) {
+        return false;
+    }
+    return processStartTime(pid) != fields[1];
+}
+
+// Folders whose ratelab is gone: killed, or ended by a signal it did not handle. Its server got
+// SIGTERM (the parent-death signal) and removed its socket, or was killed with it and left
+// the socket behind; either way the folder stays. Removed at once when its owner file names a
+// process that is gone; a folder without one (an older ratelab's, or one being made right
+// now) when it has no socket and is over a minute old. Only the files a managed server's
+// folder holds are removed, and the folder only when that leaves it empty.
 void sweepDeadFolders(const QString& root) {
     const QDir dir(root);
     const QDateTime before = QDateTime::currentDateTime().addSecs(-60);
@@ -42,11 +83,26 @@ void sweepDeadFolders(const QString& root) {
         dir.entryInfoList({QStringLiteral("ratelab-redis-*")}, QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QFileInfo& folder : folders) {
         QDir stale(folder.absoluteFilePath());
-        if (folder.ownerId() == ::getuid() && folder.lastModified() < before &&
-            !stale.exists(QStringLiteral("redis.sock"))) {
-            stale.remove(QStringLiteral("redis.log"));
+        if (folder.ownerId() != ::getuid()) {
+            continue;
+        }
+        const bool dead = ownerIsDead(stale);
+        const bool oldWithoutOwner = !stale.exists(kOwnerFile) && folder.lastModified() < before &&
+                                     !stale.exists(kSocketFile);
+        if (dead || oldWithoutOwner) {
+            for (const QString& file : {kSocketFile, kLogFile, kOwnerFile}) {
+                stale.remove(file);
+            }
             dir.rmdir(folder.fileName());  // only succeeds if nothing else is inside
         }
+    }
+}
+
+// Marks a new folder as this process's, for sweepDeadFolders.
+void writeOwner(const QString& folder) {
+    QFile owner(QDir(folder).filePath(kOwnerFile));
+    if (owner.open(QIODevice::WriteOnly)) {
+        owner.write(ownerLine(::getpid()));
     }
 }
 
@@ -76,6 +132,9 @@ void LocalRedisServer::start(int startTimeoutMs) {
         // QTemporaryDir creates the folder with mkdtemp: mode 0700, readable by us alone.
         dir_ =
             std::make_unique<QTemporaryDir>(tempRoot() + QStringLiteral("/ratelab-redis-XXXXXX"));
+        if (dir_->isValid()) {
+            writeOwner(dir_->path());
+        }
     }
     if (!dir_->isValid()) {
         const QString reason = dir_->errorString();
@@ -85,7 +144,7 @@ void LocalRedisServer::start(int startTimeoutMs) {
             "cannot create a private folder for the local redis-server: " + reason.toStdString());
     }
     const QString executable = serverExecutable();
-    const QString logPath = dir_->filePath(QStringLiteral("redis.log"));
+    const QString logPath = dir_->filePath(kLogFile);
 
     process_ = std::make_unique<QProcess>();
     process_->setProgram(executable);
@@ -181,7 +240,7 @@ qint64 LocalRedisServer::pid() const {
 }
 
 QString LocalRedisServer::socketPath() const {
-    return dir_ ? dir_->filePath(QStringLiteral("redis.sock")) : QString();
+    return dir_ ? dir_->filePath(kSocketFile) : QString();
 }
 
 RedisUrl LocalRedisServer::url() const {

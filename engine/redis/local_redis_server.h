@@ -13,8 +13,9 @@ namespace ratelab {
 // fresh temp folder of mode 0700, no RDB or AOF persistence (the folder holds the socket and the
 // server's log). The child gets SIGTERM as a parent-death signal, so even when ratelab is killed
 // with SIGKILL the server shuts down and removes its socket; the destructor stops it and removes
-// the folder. Folders that killed runs left behind (no socket, over a minute old) are swept at
-// the next start.
+// the folder. The folder names its ratelab (an "owner" file: pid and start time); folders whose
+// ratelab is gone (killed, or ended by a signal it did not handle) are removed at the next
+// start, with whatever socket and log they still hold.
 class LocalRedisServer {
 public:
     LocalRedisServer();

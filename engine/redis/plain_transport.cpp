@@ -2,7 +2,9 @@
 
 #include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace ratelab {
@@ -26,7 +28,8 @@ std::string causeOfErrno(int error) {
     }
 }
 
-PlainTransport::PlainTransport(const RedisUrl& url, const Wait& wait) {
+PlainTransport::PlainTransport(const RedisUrl& url, const Wait& wait, ReplyLimits limits)
+    : guard_(limits) {
     const std::string where = url.toDisplayString().toStdString();
     errno = 0;
     redisContext* raw = url.transport == RedisUrl::Transport::Unix
@@ -79,8 +82,38 @@ short PlainTransport::readEvents() const {
     return POLLIN;
 }
 
+void PlainTransport::setError(int type, const std::string& text) {
+    context_->err = type;
+    std::snprintf(context_->errstr, sizeof(context_->errstr), "%s", text.c_str());
+}
+
+// As hiredis's redisBufferRead, with the bytes shown to the guard before the reader parses them.
 bool PlainTransport::read() {
-    return redisBufferRead(context_.get()) == REDIS_OK;
+    if (context_->err) {
+        return false;
+    }
+    char buffer[16 * 1024];
+    const ssize_t n = ::read(context_->fd, buffer, sizeof(buffer));
+    if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+            return true;  // nothing yet: the caller waits again
+        }
+        setError(REDIS_ERR_IO, std::strerror(errno));
+        return false;
+    }
+    if (n == 0) {
+        setError(REDIS_ERR_EOF, "Server closed the connection");
+        return false;
+    }
+    if (!guard_.feed(buffer, std::size_t(n))) {
+        setError(REDIS_ERR_PROTOCOL, "protocol error: " + guard_.error());
+        return false;
+    }
+    if (redisReaderFeed(context_->reader, buffer, std::size_t(n)) != REDIS_OK) {
+        setError(context_->reader->err, context_->reader->errstr);
+        return false;
+    }
+    return true;
 }
 
 bool PlainTransport::nextReply(void** reply) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "redis/redis_transport.h"
+#include "redis/resp_guard.h"
 #include "url/redis_url.h"
 
 namespace ratelab {
@@ -14,7 +15,7 @@ namespace ratelab {
 class PlainTransport final : public RedisTransport {
 public:
     // Connects to url (redis:// or unix://). Throws RedisError(Kind::Connect).
-    PlainTransport(const RedisUrl& url, const Wait& wait);
+    PlainTransport(const RedisUrl& url, const Wait& wait, ReplyLimits limits = {});
 
     int fd() const override { return context_->fd; }
     bool append(const char* data, std::size_t size) override;
@@ -28,7 +29,11 @@ private:
     struct ContextDeleter {
         void operator()(redisContext* context) const { redisFree(context); }
     };
+    // Marks the context failed as hiredis does, with `text` as its message.
+    void setError(int type, const std::string& text);
+
     std::unique_ptr<redisContext, ContextDeleter> context_;
+    RespGuard guard_;
 };
 
 }  // namespace ratelab

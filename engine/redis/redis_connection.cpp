@@ -135,9 +135,9 @@ void RedisConnection::open(const QString& host, int port) {
         target.port = port;
     }
     if (target.tls) {
-        transport_ = std::make_unique<TlsTransport>(target, wait);
+        transport_ = std::make_unique<TlsTransport>(target, wait, options_.replyLimits);
     } else {
-        transport_ = std::make_unique<PlainTransport>(target, wait);
+        transport_ = std::make_unique<PlainTransport>(target, wait, options_.replyLimits);
     }
     lastIo_ = Clock::now();
     try {

@@ -11,6 +11,7 @@
 
 #include "redis/redis_reply.h"
 #include "redis/redis_transport.h"
+#include "redis/resp_guard.h"
 #include "redis/resp_writer.h"
 #include "url/redis_url.h"
 
@@ -24,6 +25,9 @@ struct ConnectOptions {
     // A connection idle for longer is checked with PING before its next command and made
     // again if the server dropped it (a server's `timeout` closes idle clients).
     std::chrono::milliseconds idleCheck{500};
+    // The most one reply may hold: a reply announcing more is a protocol error the moment its
+    // header arrives (redis/resp_guard.h).
+    ReplyLimits replyLimits{};
 };
 
 using RedisArgs = std::vector<std::string>;

@@ -26,6 +26,12 @@ void scanEach(RedisConnection& connection, const std::string& pattern,
     std::vector<std::string> keys;
     int rounds = 0;
     do {
+        // A keyspace of millions of keys takes thousands of pages: an interrupt ends the walk
+        // between two of them, not after the last.
+        if (RedisConnection::interrupted()) {
+            throw RedisError(RedisError::Kind::Timeout, context + "SCAN: interrupted",
+                             "interrupted");
+        }
         RedisReply reply = connection.command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
         throwIfError(reply.get(), (context + "SCAN").c_str());
         if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2 ||

@@ -14,7 +14,8 @@ std::string escapeGlob(const std::string& text);
 // Walks SCAN MATCH `pattern` on one connection (one node of a cluster) and hands each batch of
 // keys to `batch`. Read-only. Every reply is checked; an error reply, a reply of the wrong
 // shape or a cursor that never comes back to 0 throws RedisError(Kind::Reply), its message
-// starting with `context`.
+// starting with `context`. Once RedisConnection::interrupted(), the next page is not asked for:
+// RedisError(Kind::Timeout, cause "interrupted").
 void scanEach(RedisConnection& connection, const std::string& pattern,
               const std::function<void(std::vector<std::string>&)>& batch,
               const std::string& context = std::string());

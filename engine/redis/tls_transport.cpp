@@ -81,7 +81,8 @@ void TlsTransport::SslDeleter::operator()(ssl_st* ssl) const {
     SSL_free(ssl);
 }
 
-TlsTransport::TlsTransport(const RedisUrl& url, const Wait& wait) {
+TlsTransport::TlsTransport(const RedisUrl& url, const Wait& wait, ReplyLimits limits)
+    : guard_(limits) {
     const std::string where = url.toDisplayString().toStdString();
     try {
         context_ = tlsContextFor(url.tlsFiles);
@@ -316,6 +317,11 @@ bool TlsTransport::read() {
     const int ret = SSL_read(ssl_.get(), buffer, sizeof(buffer));
     if (ret > 0) {
         readWants_ = POLLIN;
+        if (!guard_.feed(buffer, static_cast<std::size_t>(ret))) {
+            failure_ = Failure{RedisError::Kind::Protocol, "protocol error: " + guard_.error(),
+                               "protocol error"};
+            return false;
+        }
         if (redisReaderFeed(reader_.get(), buffer, static_cast<std::size_t>(ret)) != REDIS_OK) {
             failure_ = Failure{RedisError::Kind::Protocol, reader_->errstr, "protocol error"};
             return false;

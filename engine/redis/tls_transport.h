@@ -6,6 +6,7 @@
 #include <string>
 
 #include "redis/redis_transport.h"
+#include "redis/resp_guard.h"
 #include "url/redis_url.h"
 
 struct ssl_st;
@@ -22,7 +23,7 @@ public:
     // Connects and completes the handshake (rediss://). Throws RedisError(Kind::Connect) with
     // the reason: unreachable, handshake failure, or which certificate check failed; and
     // InputError when a TLS file cannot be used.
-    TlsTransport(const RedisUrl& url, const Wait& wait);
+    TlsTransport(const RedisUrl& url, const Wait& wait, ReplyLimits limits = {});
     ~TlsTransport() override;
 
     int fd() const override { return fd_; }
@@ -55,6 +56,7 @@ private:
     std::size_t outSent_ = 0;
     short readWants_ = 0;  // POLLIN, or POLLOUT when SSL_read asked to write
     Failure failure_;
+    RespGuard guard_;
 };
 
 }  // namespace ratelab

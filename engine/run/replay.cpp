@@ -5,7 +5,7 @@
 
 namespace ratelab {
 
-qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
+qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop) {
     limiter.reset(router);

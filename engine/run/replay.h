@@ -14,7 +14,7 @@ namespace ratelab {
 // decides every row in order with now = the row's t_ms, handing each decision to `sink`.
 // Redis failures propagate as RedisError; rows are never skipped. Once *stop is true it stops
 // before the next row. Returns the rows decided.
-qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const QVector<TraceRow>& trace,
+qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop = nullptr);
 

@@ -7,20 +7,16 @@
 
 namespace ratelab {
 
-LimiterOptions replayLimiterOptions(const QVector<TraceRow>& trace) {
+LimiterOptions replayLimiterOptions(const Trace& trace) {
     // The most rows in any second of the trace (each row is one decision; t_ms never decreases).
-    QVector<qint64> offsetsMs;
-    offsetsMs.reserve(trace.size());
-    for (const TraceRow& row : trace) {
-        offsetsMs.push_back(row.tMs);
-    }
+    const qint64 busiest =
+        busiestSecondOf(trace.size(), [&](qsizetype i) { return trace.tMsAt(i); });
     LimiterOptions options;
-    options.ttlScale = std::max(1.0, double(busiestSecond(offsetsMs)) / kReplayMinDecisionsPerS);
+    options.ttlScale = std::max(1.0, double(busiest) / kReplayMinDecisionsPerS);
     return options;
 }
 
-void checkTraceFitsLimiter(const Limiter& limiter, const QVector<TraceRow>& trace,
-                           const QString& fileName) {
+void checkTraceFitsLimiter(const Limiter& limiter, const Trace& trace, const QString& fileName) {
     for (const TraceRow& row : trace) {
         try {
             limiter.prepare(Request{row.tMs, row.client, row.permits});

@@ -15,11 +15,10 @@ namespace ratelab {
 constexpr double kReplayMinDecisionsPerS = 500;
 
 // The options `ratelab replay` makes its limiter with (LimiterOptions::ttlScale).
-LimiterOptions replayLimiterOptions(const QVector<TraceRow>& trace);
+LimiterOptions replayLimiterOptions(const Trace& trace);
 
 // Every row is a request `limiter` takes (e.g. a sliding window's bound on permits per
 // request), checked before Redis is touched: an InputError naming "FILE:LINE" otherwise.
-void checkTraceFitsLimiter(const Limiter& limiter, const QVector<TraceRow>& trace,
-                           const QString& fileName);
+void checkTraceFitsLimiter(const Limiter& limiter, const Trace& trace, const QString& fileName);
 
 }  // namespace ratelab

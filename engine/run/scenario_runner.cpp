@@ -96,12 +96,13 @@ void ScenarioRunner::start() {
     if (started_) {
         return;
     }
-    if (resetKeys_) {
-        RedisRouter control(url_, options_);
-        for (const auto& limiter : limiters_) {
-            limiter->reset(control);
-        }
-        gateways_->reset(control);
+    if (resetKeys_ && !resetLimiterKeys()) {
+        // Interrupted before the first request: a run stopped early at run time 0.
+        started_ = true;
+        stoppedEarly_ = true;
+        stop_ = true;
+        clock_.start(fromRunUs_, fromEpochMs_);
+        return;
     }
     for (int i = 0; i < workerCount_; ++i) {
         workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
@@ -133,6 +134,22 @@ void ScenarioRunner::flushGateways() {
         gateways_->flush(control, limiters);
     } catch (const RedisError&) {
         // Redis gone at the end: the grants not added stay uncounted, as a gateway's that died.
+    }
+}
+
+bool ScenarioRunner::resetLimiterKeys() {
+    try {
+        RedisRouter control(url_, options_);
+        for (const auto& limiter : limiters_) {
+            limiter->reset(control);
+        }
+        gateways_->reset(control);
+        return true;
+    } catch (const RedisError&) {
+        if (!RedisConnection::interrupted()) {
+            throw;
+        }
+        return false;  // the interrupt cut a wait or the SCAN of a large keyspace short
     }
 }
 

@@ -31,7 +31,9 @@ public:
     ScenarioRunner& operator=(const ScenarioRunner&) = delete;
 
     // Resets the limiters' keys and starts the workers. Throws RedisError when Redis cannot be
-    // reached at the start (a later outage only produces errors).
+    // reached at the start (a later outage only produces errors). An interrupt during the reset
+    // (RedisConnection::interrupted(): the command line's SIGINT, SIGTERM, SIGHUP) ends the run
+    // there: finished, stopped early, no request sent.
     void start();
     // Continues a step session instead of starting afresh: the run sends the schedule from
     // the session's next request on, at the run time and limiter time the steps reached, on
@@ -108,6 +110,8 @@ private:
     PausedKeyTtls pausedKeys_;
     std::unique_ptr<RedisRouter> pauseRouter_;
     void fillFinal(RunSnapshot& s) const;
+    // Deletes every limiter's keys; false when an interrupt cut it short.
+    bool resetLimiterKeys();
     void holdKeyTtls(bool held);
 };
 

@@ -42,13 +42,12 @@ void checkScopeNames(const Expectation& e, const QString& where, const TrafficSp
         }
     } else if (scope.kind == MetricScope::Kind::Client && !clients.contains(scope.name)) {
         QStringList shown;
-        for (const QString& client : clients.size() <= 6 ? clients
-                                                         : QStringList{clients.first(),
-                                                                       clients.last()}) {
+        for (const QString& client :
+             clients.size() <= 6 ? clients : QStringList{clients.first(), clients.last()}) {
             shown << quoted(client);
         }
-        const QString known = clients.size() <= 6 ? oneOf(shown)
-                                                   : shown.join(QStringLiteral(" ... "));
+        const QString known =
+            clients.size() <= 6 ? oneOf(shown) : shown.join(QStringLiteral(" ... "));
         throw InputError(where, QStringLiteral("no client %1 in this traffic; its clients are %2")
                                     .arg(quoted(scope.name), known));
     }

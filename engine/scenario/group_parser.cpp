@@ -145,11 +145,11 @@ QVector<ClientGroup> readGroups(const QJsonValue& value, const QString& where) {
 }
 
 void finishGroups(const QString& where, const QString& baseDir, bool hasDuration,
-                  TrafficSpec* traffic) {
+                  TrafficSpec* traffic, const TraceBudget& traceBudget) {
     for (qsizetype g = 0; g < traffic->groups.size(); ++g) {
         ClientGroup& group = traffic->groups[g];
         if (group.shape.type == ShapeSpec::Type::Replay) {
-            group.trace = readReplayTrace(baseDir, group.tracePath, &group.shape);
+            group.trace = readReplayTrace(baseDir, group.tracePath, &group.shape, traceBudget);
         }
     }
     if (!hasDuration) {

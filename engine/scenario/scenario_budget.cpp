@@ -12,6 +12,7 @@
 
 #include "csv_writer.h"
 #include "input_error.h"
+#include "input_limits.h"
 #include "json_input.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
@@ -32,6 +33,16 @@ constexpr qint64 kPiB = kTiB * 1024;
 // Snapshots alive at once: the newest one a reader holds while the runner builds the next
 // (the command line's final snapshot and its progress line; the window's bridge and panels).
 constexpr qint64 kSnapshotsHeld = 2;
+
+// What the program holds whatever it runs (Qt, its plugins and fonts, the code, the report's
+// painter): a run of one limiter and four clients peaks at about 35 MiB resident.
+constexpr qint64 kProgramBytes = 40 * kMiB;
+// Per limiter, the outputs' fixed part (the report's chart and tables); per listed client row
+// of a limiter, its RunSummary row, summary.json object and text and report.html row.
+constexpr qint64 kOutputBytesPerLimiter = 5 * kMiB / 2;
+constexpr qint64 kOutputBytesPerRow = 5 * kKiB;
+// malloc's bookkeeping and rounding of one small block.
+constexpr qint64 kMallocOverhead = 16;
 
 // The heap block of a QString's characters: Qt 6's header, then UTF-16 with a terminator,
 // rounded up to malloc's 16-byte granularity.
@@ -56,24 +67,10 @@ QString plural(qint64 count, const QString& one, const QString& many) {
     return grouped(count) + QLatin1Char(' ') + (count == 1 ? one : many);
 }
 
-// Replay: the trace's rows, their offsets and the factory's row -> client table, plus each
-// distinct block of client characters (rows share one per name; see parseTrace).
-qint64 traceBytes(const TrafficSpec& traffic, qint64* distinctClients) {
-    QSet<const QChar*> blocks;
-    QSet<QString> names;
-    qint64 stringBytes = 0;
-    for (const TraceRow& row : traffic.trace) {
-        if (!row.client.isNull() && !blocks.contains(row.client.constData())) {
-            blocks.insert(row.client.constData());
-            stringBytes += stringHeapBytes(row.client.size());
-            names.insert(row.client);
-        }
-    }
-    *distinctClients = names.size();
-    const qint64 rows = traffic.trace.size();
-    return qint64(traffic.trace.capacity()) * qint64(sizeof(TraceRow)) + stringBytes +
-           qint64(traffic.shape.replayOffsetsMs.capacity()) * qint64(sizeof(qint64)) +
-           rows * qint64(sizeof(int));
+// Replay: the trace (16 bytes a row and its names) and the pacer's offsets (8 bytes a row).
+qint64 traceBytes(const TrafficSpec& traffic) {
+    return traffic.trace.allocatedBytes() +
+           qint64(traffic.shape.replayOffsetsMs.capacity()) * qint64(sizeof(qint64));
 }
 
 // buckets.csv: a row per bucket and limiter; counts are at most the shape's peak over a
@@ -98,11 +95,12 @@ qint64 csvBytes(const Scenario& scenario, qint64 buckets) {
 void addGroupClients(const TrafficSpec& traffic, MemoryEstimate* e) {
     for (const ClientGroup& group : traffic.groups) {
         if (group.shape.type == ShapeSpec::Type::Replay) {
-            TrafficSpec alone;
-            alone.shape = group.shape;
-            alone.trace = group.trace;
-            qint64 distinct = 0;
-            e->trace += traceBytes(alone, &distinct);
+            // The trace (16 bytes a row and its names), the pacer's offsets (8 bytes a row) and
+            // the factory's map of its clients.
+            const qint64 distinct = group.trace.clients().size();
+            e->trace += group.trace.allocatedBytes() +
+                        qint64(group.shape.replayOffsetsMs.capacity()) * qint64(sizeof(qint64)) +
+                        distinct * qint64(sizeof(int));
             e->traceRows += group.trace.size();
             e->clients += distinct;
             e->clientTables += distinct * qint64(sizeof(QString));
@@ -171,7 +169,8 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
         addGroupClients(traffic, &e);
     } else if (traffic.shape.type == ShapeSpec::Type::Replay) {
         e.traceRows = traffic.trace.size();
-        e.trace = traceBytes(traffic, &e.clients);
+        e.clients = traffic.trace.clients().size();
+        e.trace = traceBytes(traffic);
         e.clientTables = e.clients * qint64(sizeof(QString));  // RequestFactory's names
     } else {
         e.clients = traffic.clients;
@@ -189,12 +188,31 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
                       e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
-    // client totals and a fairness vector; per run the target rate of every bucket.
-    const qint64 perLimiter = qint64(sizeof(LimiterSnapshot)) +
-                              LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64)) +
-                              e.clients * qint64(sizeof(ClientTotals) + sizeof(double));
-    e.snapshots = kSnapshotsHeld * (qint64(sizeof(RunSnapshot)) +
-                                    e.buckets * qint64(sizeof(double)) + e.limiters * perLimiter);
+    // client totals (each with its name and, for a per-client limiter of a finished run, its
+    // busiest intervals) and a fairness vector; per run the target rate of every bucket.
+    e.snapshots = qint64(sizeof(RunSnapshot)) + e.buckets * qint64(sizeof(double));
+    for (int i = 0; i < scenario.limiters.size(); ++i) {
+        const bool perClient = scenario.limiters[i].scope == Scope::PerClient;
+        const qint64 bursts = perClient ? qint64(burstWindowsFor(scenario, i).size()) *
+                                                  qint64(sizeof(BusiestInterval)) +
+                                              kMallocOverhead
+                                        : 0;
+        const qint64 perClientBytes = qint64(sizeof(ClientTotals) + sizeof(double)) +
+                                      stringHeapBytes(1 + decimalDigits(e.clients)) + bursts;
+        e.snapshots += qint64(sizeof(LimiterSnapshot)) +
+                       LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64)) +
+                       e.clients * perClientBytes;
+    }
+    e.snapshots *= kSnapshotsHeld;
+    // The outputs, built in memory before they are written: summary.json's and report.html's
+    // rows of the listed clients (as RunSummary rows, JSON objects and text), and per limiter
+    // the report's chart and tables, and the summary's copy of the per-bucket series (five
+    // per limiter and the target rate). Measured: about 5 KiB a listed row, 2.5 MiB a limiter.
+    e.listedClients = std::min<qint64>(e.clients, output_limits::kMaxListedClients);
+    e.outputs = e.limiters * (kOutputBytesPerLimiter + e.listedClients * kOutputBytesPerRow +
+                              LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64))) +
+                e.buckets * qint64(sizeof(double));
+    e.program = kProgramBytes;
     e.csv = csvBytes(scenario, e.buckets);
     // Each limiter accepts each request at most once: one AcceptedRecord per accepted request
     // and limiter at most, plus, while the finished run computes one limiter's busiest
@@ -203,6 +221,16 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
     e.burstFigures = burstFigureBytes(scenario, e.clients);
     return e;
+}
+
+TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes) {
+    TraceBudget budget;
+    budget.maxBytes = maxMemoryBytes;
+    budget.bytesPerRowBeside =
+        qint64(sizeof(qint64)) + (limiters + 3) * qint64(sizeof(AcceptedRecord));
+    budget.besideWhat = QStringLiteral("the run's schedule and accepted decisions");
+    budget.limitName = QStringLiteral("--max-memory");
+    return budget;
 }
 
 void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
@@ -230,6 +258,12 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
         QStringLiteral("per-client counters and histograms (%1)")
             .arg(plural(e.clients, QStringLiteral("client"), QStringLiteral("clients"))));
     add(e.snapshots, QStringLiteral("run snapshots"));
+    add(e.outputs,
+        QStringLiteral("outputs (%1 of %2; the summary's per-bucket series; report)")
+            .arg(plural(e.listedClients, QStringLiteral("listed client row"),
+                        QStringLiteral("listed client rows")),
+                 plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
+    add(e.program, QStringLiteral("the program itself"));
     add(e.csv, QStringLiteral("buckets.csv text"));
     add(e.clientTables, QStringLiteral("client tables"));
     add(e.acceptedLog,
@@ -291,79 +325,6 @@ void checkShapeRate(const TrafficSpec& traffic, const QString& shapePath) {
                 shapePath,
                 QStringLiteral("peaks at %1 requests/s, %2").arg(formatNumber(peak), ceiling));
     }
-}
-
-qint64 parseMemorySize(const QString& text, const QString& where) {
-    static const QRegularExpression kSize(
-        QStringLiteral(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*$)"));
-    const QRegularExpressionMatch match = kSize.match(text);
-    const QString unit = match.captured(2).toLower();
-    static const QList<QPair<QString, double>> kUnits = {
-        {QString(), 1},
-        {QStringLiteral("b"), 1},
-        {QStringLiteral("k"), double(kKiB)},
-        {QStringLiteral("kib"), double(kKiB)},
-        {QStringLiteral("m"), double(kMiB)},
-        {QStringLiteral("mib"), double(kMiB)},
-        {QStringLiteral("g"), double(kGiB)},
-        {QStringLiteral("gib"), double(kGiB)},
-        {QStringLiteral("t"), double(kTiB)},
-        {QStringLiteral("tib"), double(kTiB)},
-        {QStringLiteral("kb"), 1e3},
-        {QStringLiteral("mb"), 1e6},
-        {QStringLiteral("gb"), 1e9},
-        {QStringLiteral("tb"), 1e12},
-    };
-    double scale = 0;
-    for (const auto& u : kUnits) {
-        if (u.first == unit) {
-            scale = u.second;
-        }
-    }
-    const QString expected = QStringLiteral(
-        "expected a size from 1 MiB to 1 PiB such as 4GiB, "
-        "512MiB or 1073741824 (bytes)");
-    if (!match.hasMatch() || scale == 0) {
-        throw InputError(
-            where,
-            QStringLiteral("%1 is not a memory size; %2").arg(json_input::quoted(text), expected));
-    }
-    const double bytes = match.captured(1).toDouble() * scale;
-    if (!(bytes >= double(kMiB) && bytes <= double(kPiB))) {
-        throw InputError(where, QStringLiteral("%1 is %2; %3")
-                                    .arg(json_input::quoted(text),
-                                         bytes < double(kMiB) ? QStringLiteral("below 1 MiB")
-                                                              : QStringLiteral("above 1 PiB"),
-                                         expected));
-    }
-    return std::llround(bytes);
-}
-
-QString formatBytes(qint64 bytes) {
-    const auto scaled = [&](qint64 unit, const char* name) {
-        const double value = double(bytes) / double(unit);
-        // Three significant digits at most: "9.54 GiB" reads as "9.5 GiB", "610 MiB" stays.
-        const QString number = value >= 100 ? QString::number(std::llround(value))
-                                            : QString::number(value, 'f', value >= 10 ? 0 : 1);
-        QString trimmed = number;
-        if (trimmed.endsWith(QLatin1String(".0"))) {
-            trimmed.chop(2);
-        }
-        return trimmed + QLatin1Char(' ') + QLatin1String(name);
-    };
-    if (bytes >= kTiB) {
-        return scaled(kTiB, "TiB");
-    }
-    if (bytes >= kGiB) {
-        return scaled(kGiB, "GiB");
-    }
-    if (bytes >= kMiB) {
-        return scaled(kMiB, "MiB");
-    }
-    if (bytes >= kKiB) {
-        return scaled(kKiB, "KiB");
-    }
-    return plural(bytes, QStringLiteral("byte"), QStringLiteral("bytes"));
 }
 
 }  // namespace ratelab

@@ -2,13 +2,17 @@
 
 #include <QString>
 
+#include "memory_size.h"
 #include "scenario/scenario.h"
 
 namespace ratelab {
 
 // What a scenario's run will hold in memory, in bytes, computed before anything is allocated
 // from the engine's own data structures: the workers' counters (RunStats), the snapshots the
-// runner hands out, the client tables (RequestFactory), the replay trace and buckets.csv.
+// runner hands out, the client tables (RequestFactory), the replay trace, buckets.csv, the
+// outputs built in memory (summary.json and report.html list at most
+// output_limits::kMaxListedClients clients a limiter, so they stay bounded) and the program
+// itself. A run's peak resident memory stays within it (tst_memory_budget measures it).
 struct MemoryEstimate {
     qint64 workers = 0;  // threads, or 1 on a virtual clock
     qint64 limiters = 0;
@@ -28,10 +32,13 @@ struct MemoryEstimate {
     // limiter and window, as the runner keeps them and its snapshots copy them; the groups'
     // totals in the snapshots.
     qint64 burstFigures = 0;
+    qint64 listedClients = 0;  // a limiter's clients listed one by one in the outputs
+    qint64 outputs = 0;        // summary.json and report.html in memory: rows and report
+    qint64 program = 0;        // the program itself: Qt, fonts, code
 
     qint64 total() const {
         return bucketCounters + otherCounters + snapshots + clientTables + trace + csv +
-               acceptedLog + burstFigures;
+               acceptedLog + burstFigures + outputs + program;
     }
 };
 
@@ -42,15 +49,14 @@ MemoryEstimate estimateMemory(const Scenario& scenario);
 // the estimate is above limitBytes.
 void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes);
 
+// What reading a scenario's replay trace may cost under maxMemoryBytes (readTraceFile refuses
+// a file whose lines could not fit before reading a row): besides the trace's own 16 bytes a
+// row, a run of `limiters` limiters keeps per request its schedule offset and up to one
+// accepted-decision record per limiter, and three more while the admitted burst is computed.
+TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes);
+
 // Every traffic shape stays within scenario_limits::kMaxRate at its peak (peakRate()); throws
 // an InputError naming the field under `shapePath` and the computed rate otherwise.
 void checkShapeRate(const TrafficSpec& traffic, const QString& shapePath);
-
-// A memory size as people write it: "4GiB", "512 MiB", "1.5G", "1073741824" (bytes). K, M, G
-// and T and their KiB... forms are powers of 1024; KB, MB, GB and TB powers of 1000. From 1 MiB
-// to 1 PiB; anything else is an InputError at `where`.
-qint64 parseMemorySize(const QString& text, const QString& where);
-// "1 GiB", "9.5 GiB", "610 MiB", "12 KiB", "300 bytes".
-QString formatBytes(qint64 bytes);
 
 }  // namespace ratelab

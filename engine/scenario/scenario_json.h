@@ -41,19 +41,21 @@ double readSeconds(const QJsonObject& object, const QString& path, QLatin1String
 
 // The shape's own fields; a replay shape's trace path goes to *tracePath (read later).
 ShapeSpec readShape(const QJsonObject& object, const QString& path, QString* tracePath);
-// The traffic object at `path`; a replay's relative trace path is resolved against baseDir.
-TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir);
-// A replay shape's trace file (a relative path against baseDir; its errors a TraceError), and
-// the shape's offsets from it.
-QVector<TraceRow> readReplayTrace(const QString& baseDir, const QString& tracePath,
-                                  ShapeSpec* shape);
+// The traffic object at `path`; a replay's relative trace path is resolved against baseDir and
+// the trace read within `traceBudget` (costed before it is loaded).
+TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir,
+                        const TraceBudget& traceBudget = {});
+// A replay shape's trace file (a relative path against baseDir; its errors a TraceError), read
+// within `budget`, and the shape's offsets from it.
+Trace readReplayTrace(const QString& baseDir, const QString& tracePath, ShapeSpec* shape,
+                      const TraceBudget& budget = {});
 
 // "traffic.groups" (group_parser.cpp): every group's name, clients and shape, traces not yet
 // read. finishGroups reads their traces, sets the run's length from them when the traffic has
 // no duration_s, and checks the clients (each in one group) and the rates.
 QVector<ClientGroup> readGroups(const QJsonValue& value, const QString& where);
 void finishGroups(const QString& where, const QString& baseDir, bool hasDuration,
-                  TrafficSpec* traffic);
+                  TrafficSpec* traffic, const TraceBudget& traceBudget = {});
 // Every group is a step or a replay shape, so the run has a natural length.
 bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups);
 // What a missing duration_s beside groups without a natural length is: the first group that

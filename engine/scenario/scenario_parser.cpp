@@ -84,16 +84,15 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
                         ? readScenarioName(object.value(name), memberPath(root, name))
                         : QStringLiteral("scenario");
     scenario.limiters = readLimiters(required(object, root, limiters), memberPath(root, limiters));
-    scenario.traffic =
-        readTraffic(required(object, root, traffic), memberPath(root, traffic), baseDir);
+    scenario.traffic = readTraffic(required(object, root, traffic), memberPath(root, traffic),
+                                   baseDir, traceBudget(scenario.limiters.size(), maxMemoryBytes));
     if (object.contains(bucketMs)) {
         scenario.bucketMs =
             readInteger(object, root, bucketMs, scenario_limits::kMinBucketMs, kMaxDurationMs);
     }
     if (object.contains(expect)) {
-        scenario.expectations =
-            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters,
-                             scenario.traffic);
+        scenario.expectations = readExpectations(object.value(expect), memberPath(root, expect),
+                                                 scenario.limiters, scenario.traffic);
     }
 
     // The timeline holds one bucket per bucket_ms of the run.

@@ -209,22 +209,24 @@ QString resolvePath(const QString& baseDir, const QString& path) {
 
 }  // namespace
 
-QVector<TraceRow> readReplayTrace(const QString& baseDir, const QString& tracePath,
-                                  ShapeSpec* shape) {
-    QVector<TraceRow> trace;
+Trace readReplayTrace(const QString& baseDir, const QString& tracePath, ShapeSpec* shape,
+                      const TraceBudget& budget) {
+    Trace trace;
     try {
-        trace = readTraceFile(resolvePath(baseDir, tracePath));
+        trace = readTraceFile(resolvePath(baseDir, tracePath), budget);
     } catch (const InputError& error) {
         throw TraceError(error);
     }
-    const qint64 first = trace.first().tMs;
-    for (const TraceRow& row : trace) {
-        shape->replayOffsetsMs.append(row.tMs - first);
+    const qint64 first = trace.tMsAt(0);
+    shape->replayOffsetsMs.reserve(trace.size());
+    for (qsizetype i = 0; i < trace.size(); ++i) {
+        shape->replayOffsetsMs.append(trace.tMsAt(i) - first);
     }
     return trace;
 }
 
-TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir) {
+TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir,
+                        const TraceBudget& traceBudget) {
     const QLatin1String shape("shape"), durationS("duration_s"), clients("clients");
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
@@ -333,14 +335,14 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     }
     if (grouped) {
         // Their traces are read last, as a replay's below.
-        finishGroups(groupsPath, baseDir, object.contains(durationS), &traffic);
+        finishGroups(groupsPath, baseDir, object.contains(durationS), &traffic, traceBudget);
         checkSkewClients(traffic, RequestFactory(traffic).clientNames(), skewPath);
         return traffic;
     }
 
     // The trace is read last, so that mistakes in the scenario itself are reported first.
     if (replay) {
-        traffic.trace = readReplayTrace(baseDir, traffic.tracePath, &traffic.shape);
+        traffic.trace = readReplayTrace(baseDir, traffic.tracePath, &traffic.shape, traceBudget);
         if (!object.contains(durationS)) {
             const qint64 spanMs = traffic.shape.replayOffsetsMs.last() + 1;
             if (spanMs > kMaxDurationMs) {

@@ -438,22 +438,8 @@ double expectedSends(const ShapeSpec& shape, qint64 durationUs) {
 }
 
 qint64 busiestSecond(const QVector<qint64>& offsetsMs, qint64* startMs) {
-    qint64 best = 0;
-    qint64 bestStart = 0;
-    qsizetype from = 0;
-    for (qsizetype to = 0; to < offsetsMs.size(); ++to) {
-        while (offsetsMs[to] - offsetsMs[from] >= 1000) {
-            ++from;
-        }
-        if (to - from + 1 > best) {
-            best = to - from + 1;
-            bestStart = offsetsMs[from];
-        }
-    }
-    if (startMs != nullptr) {
-        *startMs = bestStart;
-    }
-    return best;
+    return busiestSecondOf(
+        offsetsMs.size(), [&](qsizetype i) { return offsetsMs[i]; }, startMs);
 }
 
 double peakRate(const ShapeSpec& shape) {

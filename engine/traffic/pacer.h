@@ -70,5 +70,25 @@ double peakRate(const ShapeSpec& shape);
 // The most replay offsets (ms, non-decreasing) within any 1000 ms, [t, t + 1000); *startMs
 // gets the offset that window starts at.
 qint64 busiestSecond(const QVector<qint64>& offsetsMs, qint64* startMs = nullptr);
+// The same over `count` times read by timeMs(i) (a trace's rows, without a copy of them).
+template <typename TimeAt>
+qint64 busiestSecondOf(qsizetype count, const TimeAt& timeMs, qint64* startMs = nullptr) {
+    qint64 best = 0;
+    qint64 bestStart = 0;
+    qsizetype from = 0;
+    for (qsizetype to = 0; to < count; ++to) {
+        while (timeMs(to) - timeMs(from) >= 1000) {
+            ++from;
+        }
+        if (to - from + 1 > best) {
+            best = to - from + 1;
+            bestStart = timeMs(from);
+        }
+    }
+    if (startMs != nullptr) {
+        *startMs = bestStart;
+    }
+    return best;
+}
 
 }  // namespace ratelab

@@ -1,6 +1,5 @@
 #include "traffic/request_factory.h"
 
-#include <QHash>
 #include <algorithm>
 #include <cmath>
 
@@ -44,27 +43,24 @@ RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
     }
 }
 
-QVector<int> RequestFactory::addTraceClients(const QVector<TraceRow>& trace, int group) {
-    QVector<int> rowClient;
-    rowClient.reserve(trace.size());
-    QHash<QString, int> index;
-    for (const TraceRow& row : trace) {
-        auto it = index.find(row.client);
-        if (it == index.end()) {
-            it = index.insert(row.client, names_.size());
-            names_.push_back(row.client);
-            groups_.ofClient.push_back(group);
-        }
-        rowClient.push_back(it.value());
+QVector<int> RequestFactory::addTraceClients(const Trace& trace, int group) {
+    // The trace's clients, each once: trace client i is client traceClient[i] of the run.
+    QVector<int> traceClient;
+    traceClient.reserve(trace.clients().size());
+    // A trace's clients are distinct; a name another group has too is added again, for
+    // checkDistinctClients (group_parser.cpp) to refuse.
+    for (const QString& name : trace.clients()) {
+        traceClient.push_back(int(names_.size()));
+        names_.push_back(name);
+        groups_.ofClient.push_back(group);
     }
-    return rowClient;
+    return traceClient;
 }
 
 void RequestFactory::makeClients() {
     const TrafficSpec& traffic = traffic_;
     if (traffic.shape.type == ShapeSpec::Type::Replay) {
-        traceClient_ = addTraceClients(traffic.trace, 0);
-        groups_.ofClient.clear();  // no groups
+        names_ = traffic.trace.clients();  // each row names its client by index into these
         return;
     }
     for (int i = 0; i < traffic.clients; ++i) {
@@ -141,9 +137,10 @@ RequestFactory::Draw RequestFactory::draw(qint64 k, Pacer::Origin origin) const 
         const Group& group = groupDraws_[std::clamp(origin.group, 0, int(groupDraws_.size()) - 1)];
         const qint64 index = std::max<qint64>(0, origin.index);
         if (group.spec->shape.type == ShapeSpec::Type::Replay) {
-            const int row = static_cast<int>(std::min<qint64>(index, group.traceClient.size() - 1));
-            d.client = group.traceClient[row];
-            d.permits = group.spec->trace[row].permits;
+            const Trace& trace = group.spec->trace;
+            const qsizetype row = qsizetype(std::min<qint64>(index, trace.size() - 1));
+            d.client = group.traceClient[trace.clientAt(row)];
+            d.permits = trace.permitsAt(row);
             return d;
         }
         const quint64 a = seedMix(group.seed ^ seedMix(static_cast<quint64>(index)));
@@ -151,10 +148,10 @@ RequestFactory::Draw RequestFactory::draw(qint64 k, Pacer::Origin origin) const 
         d.permits = drawPermits(seedMix(a));
         return d;
     }
-    if (!traceClient_.isEmpty()) {
-        const int row = static_cast<int>(std::min<qint64>(k, traceClient_.size() - 1));
-        d.client = traceClient_[row];
-        d.permits = traffic_.trace[row].permits;
+    if (traffic_.shape.type == ShapeSpec::Type::Replay && !traffic_.trace.isEmpty()) {
+        const qsizetype row = qsizetype(std::min<qint64>(k, traffic_.trace.size() - 1));
+        d.client = traffic_.trace.clientAt(row);
+        d.permits = traffic_.trace.permitsAt(row);
         return d;
     }
     const quint64 a = seedMix(traffic_.seed ^ seedMix(static_cast<quint64>(k)));

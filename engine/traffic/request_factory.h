@@ -47,19 +47,18 @@ private:
         int firstClient = 0;
         int clients = 0;
         quint64 seed = 0;
-        QVector<int> traceClient;  // replay: row -> client index
+        QVector<int> traceClient;  // replay: the trace's client index -> the run's
     };
     void makeClients();
     void makeGroups();
     // A trace's distinct clients, in order of first appearance, as clients of group `group`;
-    // returns row -> client index.
-    QVector<int> addTraceClients(const QVector<TraceRow>& trace, int group);
+    // returns the trace's client index -> the run's client index.
+    QVector<int> addTraceClients(const Trace& trace, int group);
     qint64 drawPermits(quint64 bits) const;
     qint64 holdMs(qint64 k) const;
 
     const TrafficSpec& traffic_;
     QStringList names_;
-    QVector<int> traceClient_;    // replay: row -> client index
     QVector<double> cumulative_;  // weights, normalised running sums
     QVector<qint64> skewMs_;      // per client; empty: no skew
     QVector<Group> groupDraws_;

@@ -27,8 +27,8 @@ struct ClientGroup {
     QString name;
     int clients = 1;  // generated clients (not with a replay shape)
     ShapeSpec shape;
-    QString tracePath;        // replay: as in TrafficSpec
-    QVector<TraceRow> trace;  // replay: its rows
+    QString tracePath;  // replay: as in TrafficSpec
+    Trace trace;        // replay: its rows
 };
 
 // How long a granted request keeps what it holds (the concurrency limiter's slots) before it
@@ -55,7 +55,7 @@ struct GatewaysSpec {
 struct TrafficSpec {
     ShapeSpec shape;
     QString tracePath;              // replay: the trace file (relative paths: to the scenario file)
-    QVector<TraceRow> trace;        // replay: its rows (clients and permits come from them)
+    Trace trace;                    // replay: its rows (clients and permits come from them)
     double durationS = 0;           // replay: defaults to the trace's span + 1 ms
     int clients = 1;                // client ids "c0" .. "c<clients-1>"
     QVector<double> clientWeights;  // empty: uniform; else one non-negative weight per client

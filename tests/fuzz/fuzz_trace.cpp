@@ -44,7 +44,7 @@ QByteArray rowText(const TraceRow& row) {
            QByteArray::number(row.permits) + " (line " + QByteArray::number(row.line) + ")";
 }
 
-void checkRows(const QVector<TraceRow>& rows) {
+void checkRows(const Trace& rows) {
     if (rows.isEmpty()) {
         finding("parseTrace returned no rows without an error", QByteArray());
     }
@@ -62,7 +62,7 @@ void checkRows(const QVector<TraceRow>& rows) {
 }
 
 // Writes the rows back as a CSV (with or without header, LF or CRLF) and reads them again.
-void checkRoundTrip(const QVector<TraceRow>& rows, bool header, bool crlf) {
+void checkRoundTrip(const Trace& rows, bool header, bool crlf) {
     const char* eol = crlf ? "\r\n" : "\n";
     QByteArray csv;
     if (header) {
@@ -72,7 +72,7 @@ void checkRoundTrip(const QVector<TraceRow>& rows, bool header, bool crlf) {
         csv += QByteArray::number(row.tMs) + ',' + row.client.toUtf8() + ',' +
                QByteArray::number(row.permits) + eol;
     }
-    QVector<TraceRow> again;
+    Trace again;
     try {
         again = parseTrace(csv, QStringLiteral("roundtrip.csv"));
     } catch (const InputError& error) {
@@ -99,7 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     const QByteArray csv(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     try {
-        QVector<TraceRow> rows;
+        Trace rows;
         try {
             rows = parseTrace(csv, QStringLiteral("fuzz.csv"));
         } catch (const InputError& error) {

@@ -12,7 +12,7 @@ void setRandomReplay(Scenario& s, quint32 seed, int clients, int requests, int m
                      qint64 startMs) {
     QRandomGenerator rng(seed);
     qint64 t = startMs;
-    s.traffic.trace.clear();
+    s.traffic.trace = Trace();
     s.traffic.shape.replayOffsetsMs.clear();
     for (int i = 0; i < requests; ++i) {
         t += rng.bounded(4) == 0 ? 0 : rng.bounded(maxGapMs);

@@ -71,7 +71,7 @@ Scenario edited(const std::function<void(Scenario&)>& edit) {
     return scenario;
 }
 
-QStringList describe(const QVector<TraceRow>& rows) {
+QStringList describe(const Trace& rows) {
     QStringList out;
     for (const TraceRow& row : rows) {
         out << QStringLiteral("%1:%2|%3|%4")

@@ -44,7 +44,7 @@ Scenario edited(const std::function<void(Scenario&)>& edit);
 // Every field; the caller checks QTest::currentTestFailed() if it goes on.
 void compareScenarios(const Scenario& actual, const Scenario& expected);
 // "line:t_ms|client|permits" per trace row, so that a mismatch prints readably.
-QStringList describe(const QVector<TraceRow>& rows);
+QStringList describe(const Trace& rows);
 // The rows of login.csv (writeScenarioTraces).
 QVector<TraceRow> loginRows();
 // `call` throws an InputError at `where` whose problem contains `message`.

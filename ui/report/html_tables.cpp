@@ -294,6 +294,12 @@ QString clients(const RunSummary& s) {
             r.extra << number(c.waitedMsTotal) << burstCells(c.admittedBurst, windows);
             rows << r;
         }
+        if (l.otherClients.clients > 0) {  // past the listed ones: their counts added up
+            rows << CountsRow{tr("%1 other clients").arg(l.otherClients.clients),
+                              l.otherClients.counts,
+                              QStringList{number(l.otherClients.waitedMsTotal)} +
+                                  QStringList(int(windows.size()), QString())};
+        }
         out += html::heading(3, l.name) + countsTable(tr("Client"), headers, rows);
     }
     return out.isEmpty() ? out : section("clients", tr("Clients"), out);
