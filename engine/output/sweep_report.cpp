@@ -28,8 +28,12 @@ public:
                 cells << (rightAligned.value(c) ? row[c].rightJustified(widths[c])
                                                 : row[c].leftJustified(widths[c]));
             }
-            text += QStringLiteral("  ") + cells.join(QStringLiteral("  ")).trimmed() +
-                    QLatin1Char('\n');
+            // Trailing blanks only: an empty first cell (no mark) keeps the columns aligned.
+            QString line = QStringLiteral("  ") + cells.join(QStringLiteral("  "));
+            while (line.endsWith(QLatin1Char(' '))) {
+                line.chop(1);
+            }
+            text += line + QLatin1Char('\n');
         }
         return text;
     }
