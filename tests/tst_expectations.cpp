@@ -38,6 +38,19 @@ RunSnapshot twoLimiters() {
     api.latency = latency.snapshot();
     api.admittedBurst = {BusiestInterval{20, 0, 1000, 0, 680}};
     api.admittedBurstRunClock = {BusiestInterval{23, 0, 1000, 0, 690}};
+    // Two clients: c0 sent 90 (15 accepted), the address 10.0.0.7 sent 10 (5 accepted).
+    ClientTotals c0;
+    c0.client = QStringLiteral("c0");
+    c0.fired = 90;
+    c0.accepted = 15;
+    c0.rejected = 75;
+    c0.admittedBurst = {BusiestInterval{15, 0, 1000, 0, 600}};
+    ClientTotals address;
+    address.client = QStringLiteral("10.0.0.7");
+    address.fired = 10;
+    address.accepted = 5;
+    address.rejected = 5;
+    api.clients = {c0, address};
     LimiterSnapshot quota;
     quota.spec.name = QStringLiteral("quota");
     quota.fired = 100;
@@ -79,6 +92,14 @@ private slots:
             << "max_admitted_in_any_100ms_run_clock" << int(CompareOp::LessEqual) << 20.0;
         QTest::newRow("negative") << "max_wait_ms > -1"
                                   << "max_wait_ms" << int(CompareOp::Greater) << -1.0;
+        QTest::newRow("rejected_pct") << "rejected_pct <= 1"
+                                      << "rejected_pct" << int(CompareOp::LessEqual) << 1.0;
+        QTest::newRow("a client's figure")
+            << "client.web-1.rejected_pct <= 1"
+            << "client.web-1.rejected_pct" << int(CompareOp::LessEqual) << 1.0;
+        QTest::newRow("a client's burst")
+            << "client.10.0.0.7.max_accepted_in_any_1000ms <= 5"
+            << "client.10.0.0.7.max_accepted_in_any_1000ms" << int(CompareOp::LessEqual) << 5.0;
     }
     void parses() {
         QFETCH(QString, text);
@@ -97,6 +118,9 @@ private slots:
         QTest::newRow("unknown metric")
             << QByteArray(R"({"api": ["p99_ms < 5", "p98_ms < 5"]})")
             << R"($.expect.api[1]: unknown metric "p98_ms"; expected fired, accepted)";
+        QTest::newRow("unknown client figure")
+            << QByteArray(R"({"api": ["client.c0.p99_ms < 5"]})")
+            << R"($.expect.api[0]: "client.c0.p99_ms": expected client.<client>.<figure> with the figure fired, accepted)";
         QTest::newRow("unknown limiter")
             << QByteArray(R"({"apl": ["p99_ms < 5"]})")
             << R"($.expect.apl: no limiter is named "apl"; expected "api", "quota" or "*")";
@@ -136,8 +160,8 @@ private slots:
         QTest::newRow("unknown metric lists both bursts")
             << QByteArray(R"({"api": ["max_burst < 5"]})")
             << R"(unknown metric "max_burst"; expected fired, accepted, )"
-               R"(rejected, errors, accepted_ratio, p50_ms, p99_ms, max_wait_ms, )"
-               R"(max_accepted_in_any_<N>ms or max_admitted_in_any_<N>ms_run_clock)";
+               R"(rejected, errors, accepted_ratio, p50_ms, p99_ms, max_wait_ms, rejected_pct, )"
+               R"(client.<client>.<figure>, max_accepted_in_any_<N>ms or max_admitted_in_any_<N>ms_run_clock)";
         QTest::newRow("empty") << QByteArray(R"({"api": [""]})")
                                << R"($.expect.api[0]: expected "<metric> <op> <number>")";
     }
@@ -211,6 +235,21 @@ private slots:
             << QList<double>{23, 10};
         QTest::newRow("p50 latency") << "api"
                                      << "p50_ms < 3" << QList<bool>{true} << QList<double>{2};
+        QTest::newRow("rejected_pct")
+            << "*"
+            << "rejected_pct < 75" << QList<bool>{false, true} << QList<double>{80, 70};
+        QTest::newRow("a client's accepted")
+            << "api"
+            << "client.c0.accepted <= 15" << QList<bool>{true} << QList<double>{15};
+        QTest::newRow("a client with dots")
+            << "api"
+            << "client.10.0.0.7.rejected_pct == 50" << QList<bool>{true} << QList<double>{50};
+        QTest::newRow("a client's burst") << "api"
+                                          << "client.c0.max_accepted_in_any_1000ms < 15"
+                                          << QList<bool>{false} << QList<double>{15};
+        QTest::newRow("a client the run lacks fails")
+            << "api"
+            << "client.c9.accepted >= 0" << QList<bool>{false} << QList<double>{qQNaN()};
         QTest::newRow("a window the run lacks fails")
             << "api"
             << "max_accepted_in_any_5ms < 99" << QList<bool>{false} << QList<double>{qQNaN()};

@@ -195,7 +195,7 @@ SweepObjective readObjective(const QJsonObject& object, const QString& path,
     objective.maximize = max;
     const QString text = readString(object.value(max ? kMaximize : kMinimize), where);
     objective.limiter = splitLimiter(text, where, limiters, &objective.metric);
-    static const QRegularExpression metricName(QStringLiteral("^[A-Za-z0-9_.]+$"));
+    static const QRegularExpression metricName(QStringLiteral("^[A-Za-z0-9_.-]+$"));
     if (!metricName.match(objective.metric).hasMatch()) {
         throw InputError(where, QStringLiteral("expected a metric such as \"accepted\" or "
                                                "\"login:max_accepted_in_any_1000ms\", got %1")

@@ -15,6 +15,64 @@ namespace {
 const QLatin1String kBurstPrefix("max_accepted_in_any_");
 const QLatin1String kRunClockBurstPrefix("max_admitted_in_any_");
 
+const QLatin1String kClientPrefix("client.");
+
+// The figures a per-client metric may name: "client.<client>.<figure>".
+const QStringList& clientFigures() {
+    static const QStringList figures = {
+        QStringLiteral("fired"),  QStringLiteral("accepted"),       QStringLiteral("rejected"),
+        QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("rejected_pct")};
+    return figures;
+}
+
+// "client.<client>.<figure>": the client (up to the last dot: a trace's client may be an
+// address with dots) and the figure. False for any other metric.
+bool splitClientMetric(const QString& metric, QString* client, QString* figure) {
+    const qsizetype dot = metric.lastIndexOf(QLatin1Char('.'));
+    if (!metric.startsWith(kClientPrefix) || dot <= kClientPrefix.size()) {
+        return false;
+    }
+    *client = metric.mid(kClientPrefix.size(), dot - kClientPrefix.size());
+    *figure = metric.mid(dot + 1);
+    return true;
+}
+
+// A client's figure (clientFigures or a burst on the limiter's clock): false when the run has
+// no such client or figure. Groups of clients ("group.<name>.<figure>") are to read the same
+// figures summed over their clients.
+bool clientMetric(const LimiterSnapshot& l, const QString& name, const QString& figure,
+                  double* value) {
+    for (const ClientTotals& c : l.clients) {
+        if (c.client != name) {
+            continue;
+        }
+        if (figure == QLatin1String("fired")) {
+            *value = double(c.fired);
+        } else if (figure == QLatin1String("accepted")) {
+            *value = double(c.accepted);
+        } else if (figure == QLatin1String("rejected")) {
+            *value = double(c.rejected);
+        } else if (figure == QLatin1String("errors")) {
+            *value = double(c.errors);
+        } else if (figure == QLatin1String("accepted_ratio")) {
+            *value = c.fired > 0 ? double(c.accepted) / double(c.fired) : 0;
+        } else if (figure == QLatin1String("rejected_pct")) {
+            *value = c.fired > 0 ? 100.0 * double(c.rejected) / double(c.fired) : 0;
+        } else {
+            const qint64 window = burstMetricWindow(figure, std::numeric_limits<qint64>::max());
+            for (const BusiestInterval& b : c.admittedBurst) {
+                if (window > 0 && b.windowMs == window) {
+                    *value = double(b.permits);
+                    return true;
+                }
+            }
+            return false;
+        }
+        return true;
+    }
+    return false;
+}
+
 double ms(std::int64_t us) {
     return double(us) / 1000.0;
 }
@@ -62,7 +120,7 @@ const QStringList& expectationMetrics() {
     static const QStringList metrics = {
         QStringLiteral("fired"),  QStringLiteral("accepted"),       QStringLiteral("rejected"),
         QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("p50_ms"),
-        QStringLiteral("p99_ms"), QStringLiteral("max_wait_ms")};
+        QStringLiteral("p99_ms"), QStringLiteral("max_wait_ms"),    QStringLiteral("rejected_pct")};
     return metrics;
 }
 
@@ -91,7 +149,7 @@ QString burstMetricName(qint64 windowMs, BurstClock clock) {
 Expectation parseExpectation(const QString& limiter, const QString& text, const QString& where,
                              qint64 maxWindowMs) {
     static const QRegularExpression form(
-        QStringLiteral("^\\s*([A-Za-z0-9_.]+)\\s*(<=|>=|==|<|>|=|!=)?\\s*(.*?)\\s*$"));
+        QStringLiteral("^\\s*([A-Za-z0-9_.-]+)\\s*(<=|>=|==|<|>|=|!=)?\\s*(.*?)\\s*$"));
     const QRegularExpressionMatch match = form.match(text);
     const QString shape = QStringLiteral("expected \"<metric> <op> <number>\" (op: < <= == >= >)");
     if (!match.hasMatch() || match.captured(1).isEmpty()) {
@@ -100,7 +158,17 @@ Expectation parseExpectation(const QString& limiter, const QString& text, const 
     Expectation e;
     e.limiter = limiter;
     e.metric = match.captured(1);
-    if (!expectationMetrics().contains(e.metric)) {
+    QString client, figure;
+    if (splitClientMetric(e.metric, &client, &figure)) {
+        if (!clientFigures().contains(figure) && burstMetricWindow(figure, maxWindowMs) == 0) {
+            throw InputError(where, QStringLiteral("%1: expected client.<client>.<figure> with "
+                                                   "the figure %2")
+                                        .arg(json_input::quoted(e.metric),
+                                             json_input::oneOf(clientFigures() +
+                                                               QStringList{QStringLiteral(
+                                                                   "max_accepted_in_any_<N>ms")})));
+        }
+    } else if (!expectationMetrics().contains(e.metric)) {
         const bool runClock = e.metric.startsWith(kRunClockBurstPrefix);
         if (runClock || e.metric.startsWith(kBurstPrefix)) {
             if (burstMetricWindow(e.metric, maxWindowMs) == 0) {
@@ -121,7 +189,8 @@ Expectation parseExpectation(const QString& limiter, const QString& text, const 
                     .arg(json_input::quoted(e.metric),
                          json_input::oneOf(
                              expectationMetrics() +
-                             QStringList{QStringLiteral("max_accepted_in_any_<N>ms"),
+                             QStringList{QStringLiteral("client.<client>.<figure>"),
+                                         QStringLiteral("max_accepted_in_any_<N>ms"),
                                          QStringLiteral("max_admitted_in_any_<N>ms_run_clock")})));
         }
     }
@@ -158,6 +227,10 @@ bool limiterMetric(const LimiterSnapshot& l, const QString& metric, double* valu
         *value = double(l.errors);
     } else if (metric == QLatin1String("accepted_ratio")) {
         *value = l.fired > 0 ? double(l.accepted) / double(l.fired) : 0;
+    } else if (metric == QLatin1String("rejected_pct")) {
+        *value = l.fired > 0 ? 100.0 * double(l.rejected) / double(l.fired) : 0;
+    } else if (QString client, figure; splitClientMetric(metric, &client, &figure)) {
+        return clientMetric(l, client, figure, value);
     } else if (metric == QLatin1String("p50_ms")) {
         *value = ms(l.latency.percentile(50));
     } else if (metric == QLatin1String("p99_ms")) {
