@@ -68,11 +68,7 @@ int sweepCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const QString maxMemory = QStringLiteral("max-memory");
-        const qint64 memoryLimit =
-            parser.isSet(maxMemory)
-                ? parseMemorySize(parser.value(maxMemory), QStringLiteral("--max-memory"))
-                : scenario_limits::kDefaultMaxMemoryBytes;
+        const qint64 memoryLimit = maxMemoryOption(parser);
         const QString file = parser.positionalArguments().first();
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
         if (scenario.sweep.isEmpty()) {

@@ -7,6 +7,7 @@
 #include "output/run_report.h"
 #include "output/summary_json.h"
 #include "run/scenario_runner.h"
+#include "support/run_checks.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -26,18 +27,6 @@ Scenario virtualRun(LimiterSpec limiter, double rate, double seconds, const char
     s.traffic.clock.startMs =
         QDateTime::fromString(QString::fromLatin1(startIso), Qt::ISODateWithMs).toMSecsSinceEpoch();
     return s;
-}
-
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (const LimiterSpec& spec : scenario.limiters) {
-        makeLimiter(spec)->reset(*router);
-    }
-    return snapshot;
 }
 
 const BusiestInterval* window(const std::vector<BusiestInterval>& bursts, qint64 ms) {

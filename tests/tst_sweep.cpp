@@ -10,6 +10,7 @@
 #include "run/scenario_runner.h"
 #include "run/sweep_runner.h"
 #include "scenario/scenario.h"
+#include "support/run_checks.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -29,25 +30,13 @@ Scenario sweepScenario(const QString& limiters, const QString& vary, const QStri
     return parseScenarioJson(json.toUtf8(), QString());
 }
 
-RunSnapshot runAlone(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (const LimiterSpec& spec : scenario.limiters) {
-        makeLimiter(spec)->reset(*router);
-    }
-    return snapshot;
-}
-
 // The batches of `plan` run one after the other (batches of `size`), split per combination.
 QVector<RunSnapshot> runBatches(const SweepPlan& plan, qint64 size) {
     QVector<RunSnapshot> out;
     for (qint64 first = 0; first < plan.combinations(); first += size) {
         const qint64 count = std::min(size, plan.combinations() - first);
         const Scenario batch = plan.batch(first, count);
-        out += plan.split(runAlone(batch), first, count);
+        out += plan.split(runToEnd(batch), first, count);
     }
     return out;
 }
@@ -151,7 +140,7 @@ private slots:
         QCOMPARE(swept.size(), 4);
         for (qint64 c = 0; c < plan.combinations(); ++c) {
             const Scenario aloneScenario = plan.combination(c);
-            const RunSnapshot alone = runAlone(aloneScenario);
+            const RunSnapshot alone = runToEnd(aloneScenario);
             const QString where = plan.valuesText(c);
             const RunSnapshot& s = swept[c];
             QVERIFY2(s.finished && alone.finished, qPrintable(where));

@@ -4,33 +4,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/ratelab_cli.h"
 #include "support/test_redis.h"
 
 using namespace ratelab::test;
 
 namespace {
-
-struct Result {
-    int exitCode;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result run(const QStringList& args) {
-    QProcess p;
-    p.start(qEnvironmentVariable("RATELAB_BIN"), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timed out"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 QByteArray readAll(const QString& path) {
     QFile file(path);
@@ -77,11 +59,11 @@ private slots:
     void writesFilesAndTheBestRunsAlike() {
         const QString out = dir_.filePath(QStringLiteral("out"));
         const QString junit = dir_.filePath(QStringLiteral("junit.xml"));
-        const Result r =
-            run(QStringList{QStringLiteral("sweep"),
-                            scenario(QStringLiteral("a.json"), QStringLiteral("accepted >= 15")),
-                            QStringLiteral("--out"), out, QStringLiteral("--junit"), junit} +
-                redis());
+        const CliResult r = runRatelab(
+            QStringList{QStringLiteral("sweep"),
+                        scenario(QStringLiteral("a.json"), QStringLiteral("accepted >= 15")),
+                        QStringLiteral("--out"), out, QStringLiteral("--junit"), junit} +
+            redis());
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QVERIFY2(r.out.contains("6 of 6 combinations, minimize accepted"), r.out.constData());
         QVERIFY2(r.out.contains("best: ") && r.out.contains(".interval = 1, ") &&
@@ -117,9 +99,9 @@ private slots:
         f.write(QJsonDocument(best).toJson());
         f.close();
         const QString runOut = dir_.filePath(QStringLiteral("run"));
-        const Result alone =
-            run(QStringList{QStringLiteral("run"), bestFile, QStringLiteral("--out"), runOut} +
-                redis());
+        const CliResult alone = runRatelab(
+            QStringList{QStringLiteral("run"), bestFile, QStringLiteral("--out"), runOut} +
+            redis());
         QVERIFY2(alone.exitCode == 0, alone.err.constData());
         QVERIFY2(alone.out.contains("fired 40 = accepted 20 + rejected 20 + errors 0"),
                  alone.out.constData());
@@ -138,10 +120,10 @@ private slots:
         QFETCH(QString, constraint);
         QFETCH(int, exitCode);
         QFETCH(QByteArray, says);
-        const Result r =
-            run(QStringList{QStringLiteral("sweep"), scenario(QStringLiteral("b.json"), constraint),
-                            QStringLiteral("--out"), dir_.filePath(QStringLiteral("out-b"))} +
-                redis());
+        const CliResult r = runRatelab(
+            QStringList{QStringLiteral("sweep"), scenario(QStringLiteral("b.json"), constraint),
+                        QStringLiteral("--out"), dir_.filePath(QStringLiteral("out-b"))} +
+            redis());
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2((r.out + r.err).contains(says), (r.out + r.err).constData());
     }

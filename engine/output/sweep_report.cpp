@@ -80,8 +80,7 @@ QString sweepTableText(const SweepTable& table) {
         }
         row << sweepFigureText(c.objective);
         for (int k = 0; k < table.constraints.size(); ++k) {
-            const bool held = std::all_of(c.checks.value(k).begin(), c.checks.value(k).end(),
-                                          [](const ExpectationResult& r) { return r.held; });
+            const bool held = c.holds(k);
             row << sweepFigureText(c.constraintFigure(k)) +
                        (held ? QString() : QStringLiteral(" FAILED"));
         }

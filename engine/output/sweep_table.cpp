@@ -32,11 +32,8 @@ bool SweepCombination::feasible() const {
 
 int SweepCombination::checksHeld() const {
     int held = 0;
-    for (const QVector<ExpectationResult>& constraint : checks) {
-        held += std::all_of(constraint.begin(), constraint.end(),
-                            [](const ExpectationResult& r) { return r.held; })
-                    ? 1
-                    : 0;
+    for (int c = 0; c < checks.size(); ++c) {
+        held += holds(c) ? 1 : 0;
     }
     return held;
 }

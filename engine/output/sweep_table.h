@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <algorithm>
 #include <vector>
 
 #include "stats/admitted_burst.h"
@@ -41,6 +42,11 @@ struct SweepCombination {
     // Per constraint (in the sweep's order), its check on every limiter it applies to.
     QVector<QVector<ExpectationResult>> checks;
 
+    // Whether constraint c held on every limiter it applies to.
+    bool holds(int c) const {
+        const QVector<ExpectationResult> on = checks.value(c);
+        return std::all_of(on.begin(), on.end(), [](const ExpectationResult& r) { return r.held; });
+    }
     bool feasible() const;   // every check held (a figure the run lacks fails)
     int checksHeld() const;  // constraints whose every check held
     // Constraint c's figure: its worst over the limiters it applies to (the largest for < and

@@ -45,6 +45,10 @@ SweepCombination sweepCombinationOf(const SweepSpec& sweep, const RunSnapshot& r
         row.errors = l.errors;
         row.admittedBurst = l.admittedBurst;
         c.rows.append(row);
+        // Hook for traffic with named groups of clients: one more row per group (group = its
+        // name, its clients' figures summed) goes here, after the limiter's "*" row; sweep.csv,
+        // sweep.json and the tool tips list every row. Until then one client's figures are
+        // metrics of their own ("client.c0.accepted"), for the objective and the constraints.
     }
     Expectation objective;
     objective.limiter = sweep.objective.limiter;

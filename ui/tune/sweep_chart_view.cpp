@@ -45,10 +45,7 @@ QString SweepChartView::cellText(int column, int row) const {
     QStringList lines{sweepValuesText(table_, c),
                       tr("%1: %2").arg(table_.objective, sweepFigureText(c.objective))};
     for (int k = 0; k < table_.constraints.size(); ++k) {
-        bool held = true;
-        for (const ExpectationResult& r : c.checks.value(k)) {
-            held = held && r.held;
-        }
+        const bool held = c.holds(k);
         lines << tr("%1: %2 (%3)")
                      .arg(table_.constraints[k], sweepFigureText(c.constraintFigure(k)),
                           held ? tr("holds") : tr("FAILED"));

@@ -67,8 +67,7 @@ QString rankingTable(const SweepTable& table) {
         }
         row << sweepFigureText(c.objective);
         for (int k = 0; k < table.constraints.size(); ++k) {
-            const bool held = std::all_of(c.checks.value(k).begin(), c.checks.value(k).end(),
-                                          [](const ExpectationResult& r) { return r.held; });
+            const bool held = c.holds(k);
             const QString figure = sweepFigureText(c.constraintFigure(k));
             row << (held ? figure
                          : QStringLiteral("<span class=\"failed\">%1 %2</span>")

@@ -9,6 +9,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -47,7 +49,11 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
     timer_->setInterval(kPollMs);
     connect(timer_, &QTimer::timeout, this, &TuneView::poll);
 
-    auto* layout = new QVBoxLayout(this);
+    // The controls scroll sideways in a narrow window (1024 px beside the editors) rather than
+    // widen it; the status line and the chart take the width there is.
+    auto* controls = new QWidget(this);
+    auto* layout = new QVBoxLayout(controls);
+    layout->setContentsMargins(0, 0, 0, 0);
     auto* form = new QFormLayout;
     const auto fieldRow = [&](const QString& label, const QString& name, QComboBox** field,
                               QSpinBox** from, QSpinBox** to, QSpinBox** step) {
@@ -118,14 +124,25 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
     buttons->addWidget(progress_, 1);
     buttons->addWidget(applyBest_);
     layout->addLayout(buttons);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("tuneControls"));
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    scroll->setFixedHeight(controls->sizeHint().height() +
+                           scroll->horizontalScrollBar()->sizeHint().height());
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(scroll);
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("sweepStatus"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(status_);
+    outer->addWidget(status_);
     chart_ = new SweepChartView(this);
     chart_->setObjectName(QStringLiteral("sweepChart"));
-    layout->addWidget(chart_, 1);
+    outer->addWidget(chart_, 1);
 
     connect(run_, &QPushButton::clicked, this, &TuneView::startSweep);
     connect(cancel_, &QPushButton::clicked, this, &TuneView::cancelSweep);
