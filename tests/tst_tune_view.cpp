@@ -83,6 +83,25 @@ private slots:
         QCOMPARE(view.sweepSpec(s, &error)->combinations(), 6);
     }
 
+    // The x field is the heatmap's columns whatever the keys' order ("fw.rate" sorts after
+    // "fw.interval").
+    void xFieldComesFirst() {
+        const Scenario s = fixedWindowScenario(QStringLiteral("fw"));
+        TuneView view;
+        view.setScenario(s);
+        view.xField()->setCurrentText(QStringLiteral("fw.rate"));
+        view.yField()->setCurrentText(QStringLiteral("fw.interval"));
+        QString error;
+        const std::optional<SweepSpec> sweep = view.sweepSpec(s, &error);
+        QVERIFY2(sweep, qPrintable(error));
+        QCOMPARE(sweep->vary.size(), 2);
+        QCOMPARE(sweep->vary[0].key, QStringLiteral("fw.rate"));
+        QCOMPARE(sweep->vary[1].key, QStringLiteral("fw.interval"));
+        QCOMPARE(sweep->valuesOf(1),
+                 (QVector<qint64>{view.xFrom()->value(),
+                                  view.yFrom()->value() + view.yStep()->value()}));
+    }
+
     void refusesBadSweeps_data() {
         QTest::addColumn<QString>("metric");
         QTest::addColumn<QString>("constraints");

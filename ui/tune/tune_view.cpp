@@ -72,7 +72,10 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
         row->addWidget(*to);
         row->addWidget(new QLabel(tr("step"), this));
         row->addWidget(*step);
-        form->addRow(label, row);
+        // A row of widgets takes no buddy by itself: the label's shortcut goes to the field.
+        auto* rowLabel = new QLabel(label, this);
+        rowLabel->setBuddy(*field);
+        form->addRow(rowLabel, row);
         QComboBox* f = *field;
         QSpinBox *a = *from, *b = *to, *s = *step;
         connect(f, &QComboBox::currentIndexChanged, this, [this, f, a, b, s] {
@@ -99,7 +102,9 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
            "name, optionally \"<limiter>:\" first"));
     objectiveRow->addWidget(direction_);
     objectiveRow->addWidget(metric_, 1);
-    form->addRow(tr("&Objective"), objectiveRow);
+    auto* objectiveLabel = new QLabel(tr("&Objective"), this);
+    objectiveLabel->setBuddy(metric_);
+    form->addRow(objectiveLabel, objectiveRow);
     constraints_ = new QLineEdit(this);
     constraints_->setObjectName(QStringLiteral("constraints"));
     constraints_->setPlaceholderText(tr("accepted_ratio >= 0.5; max_accepted_in_any_1000ms <= 20"));
@@ -287,7 +292,12 @@ std::optional<SweepSpec> TuneView::sweepSpec(const Scenario& scenario, QString* 
         object.insert(QStringLiteral("constraints"), constraints);
     }
     try {
-        return scenario_json::readSweep(object, tr("Tune"), scenario.limiters);
+        SweepSpec sweep = scenario_json::readSweep(object, tr("Tune"), scenario.limiters);
+        // The x field first: the heatmap's columns are the first key's values.
+        if (sweep.vary.size() == 2 && sweep.vary[1].key == xField_->currentText()) {
+            std::swap(sweep.vary[0], sweep.vary[1]);
+        }
+        return sweep;
     } catch (const InputError& e) {
         *error = e.where() + QStringLiteral(": ") + e.message();
         return std::nullopt;
