@@ -115,7 +115,11 @@ QVector<int> SweepTable::paretoFront(int constraint) const {
             return q.objective <= p.objective && q.figure <= p.figure &&
                    (q.objective < p.objective || q.figure < p.figure);
         });
-        if (!dominated) {
+        // Of combinations alike on both figures the first in the sweep's order stands for all.
+        const bool repeated = std::any_of(points.begin(), points.end(), [&](const Point& q) {
+            return q.index < p.index && q.objective == p.objective && q.figure == p.figure;
+        });
+        if (!dominated && !repeated) {
             front.append(p.index);
         }
     }

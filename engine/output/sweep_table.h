@@ -81,7 +81,8 @@ struct SweepTable {
     // The combinations no other beats on both the objective and constraint c's figure
     // (SweepCombination::constraintFigure, better in the direction its operator prefers:
     // lower for < and <=, higher for > and >=, nearer the number for ==), ordered by that
-    // figure, then by the objective. Indexes into `combinations`; NaN figures are left out.
+    // figure, then by the objective. Indexes into `combinations`; NaN figures are left out, and
+    // of combinations alike on both figures only the first in the sweep's order is listed.
     QVector<int> paretoFront(int constraint) const;
     // The admitted-burst windows any row has, ascending.
     std::vector<qint64> burstWindows() const;
