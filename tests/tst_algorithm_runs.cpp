@@ -53,18 +53,6 @@ Scenario traceScenario(QVector<LimiterSpec> limiters, QVector<TraceRow> rows, Ac
     return s;
 }
 
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    const RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (int i = 0; i < scenario.limiters.size(); ++i) {
-        runner.limiter(i).reset(*router);
-    }
-    return snapshot;
-}
-
 qint64 waitedMsTotal(const LimiterSnapshot& l) {
     qint64 total = 0;
     for (const ClientTotals& c : l.clients) {
