@@ -76,6 +76,8 @@ RunSnapshot folderRun() {
     run.bucketTargetRate = {50, 50};
     LimiterSnapshot l;
     l.spec.name = QStringLiteral("l");
+    l.spec.rate = 5;
+    l.spec.intervalMs = 100;
     l.fired = 10;
     l.accepted = 6;
     l.rejected = 4;
@@ -86,14 +88,21 @@ RunSnapshot folderRun() {
     return run;
 }
 
-// Every text node of the page, joined, or the XML error.
+// Every text node of the page outside its script and style, joined, or the XML error.
 QString textOf(const QByteArray& html, QString* error, QStringList* imgSources) {
     QXmlStreamReader xml(html);
     QString text;
+    int inCode = 0;  // inside <script> or <style>: the page's code and data, not its text
     while (!xml.atEnd()) {
         xml.readNext();
-        if (xml.isCharacters()) {
+        const bool code =
+            xml.name() == QLatin1String("script") || xml.name() == QLatin1String("style");
+        if (xml.isCharacters() && inCode == 0) {
             text += xml.text();
+        } else if (xml.isStartElement() && code) {
+            ++inCode;
+        } else if (xml.isEndElement() && code) {
+            --inCode;
         } else if (xml.isStartElement() && xml.name() == QLatin1String("img")) {
             imgSources->append(xml.attributes().value(QLatin1String("src")).toString());
         }
@@ -127,7 +136,6 @@ private slots:
         const QString text = textOf(html, &error, &images);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(!html.contains("http:") && !html.contains("https:"));
-        QVERIFY(!html.contains("<script"));
         // Names are text: the limiter "<b>&x" never becomes markup.
         QVERIFY(text.contains(QLatin1String("<b>&x")));
         QVERIFY(!html.contains("<b>"));

@@ -34,6 +34,11 @@ LimiterSnapshot limiter(const QString& name, LimiterType type, FailurePolicy onE
     l.spec.name = name;
     l.spec.type = type;
     l.spec.onError = onError;
+    l.spec.rate = 10 * scale;
+    l.spec.interval = 1;  // fixed window: 1 second in UTC
+    l.spec.timezone = "UTC";
+    l.spec.periodMs = 1000;  // gcra
+    l.spec.burst = 3;
     l.accepted = 40 * scale;
     l.rejected = 17 * scale;
     l.errors = 3;
@@ -120,6 +125,8 @@ RunSnapshot stoppedRun() {
     run.bucketTargetRate = {5};
     LimiterSnapshot l;
     l.spec.name = QStringLiteral("only");
+    l.spec.rate = 5;
+    l.spec.intervalMs = 1000;
     l.fired = 7;
     l.accepted = 7;
     l.bucketAccepted = {7};
@@ -163,6 +170,10 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.name, b.name);
     QCOMPARE(a.type, b.type);
     QCOMPARE(a.onError, b.onError);
+    QCOMPARE(a.spec.has_value(), b.spec.has_value());
+    if (a.spec) {
+        QVERIFY(*a.spec == *b.spec);
+    }
     compare(a.counts, b.counts);
     QCOMPARE(a.attempts, b.attempts);
     QCOMPARE(a.errorsByCause, b.errorsByCause);
@@ -274,6 +285,9 @@ private slots:
         QFETCH(int, which);
         const RunSnapshot run = which == 0 ? fullRun() : which == 1 ? stoppedRun() : RunSnapshot();
         const RunSummary written = summaryOf(run);
+        for (const LimiterSummary& l : written.limiters) {
+            QVERIFY(l.spec.has_value());  // compared as read back below
+        }
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         writeOutputFiles(dir.path(), written);
@@ -431,6 +445,9 @@ private slots:
         QTest::newRow("a run-clock burst not a list")
             << limiter("\"admitted_burst_run_clock\": {}") << rows
             << "summary.json: $.limiters[0].admitted_burst_run_clock: expected an array";
+        QTest::newRow("a spec not an object")
+            << limiter("\"spec\": \"token_bucket\"") << rows
+            << "summary.json: $.limiters[0].spec: expected an object, got \"token_bucket\"";
         QTest::newRow("a cause's count")
             << QByteArray("{\"limiters\": [], \"errors_by_cause\": {\"unknown outcome\": true}}")
             << rows
@@ -508,6 +525,39 @@ private slots:
         QCOMPARE(s.limiters[0].buckets.errors, (QVector<qint64>{0, 0, 1}));
         QCOMPARE(s.limiters[0].buckets.errorsOpen, (QVector<qint64>{0, 0, 0}));
         QCOMPARE(s.bucketTargetRate, (QVector<double>{0, 0, 0}));
+    }
+
+    // The limiter's spec reads back as written; one this build cannot parse (a newer ratelab's
+    // type or field) or a summary without one reads as none, and the rest of the summary reads.
+    void specs_data() {
+        QTest::addColumn<QByteArray>("spec");  // the member, empty: none
+        QTest::addColumn<bool>("read");
+        QTest::newRow("a token bucket")
+            << QByteArray(R"("spec": {"type": "token_bucket", "name": "a", "rate": 5,
+                                      "interval_ms": 1000})")
+            << true;
+        QTest::newRow("no spec (an older summary)") << QByteArray() << false;
+        QTest::newRow("a field this build does not know")
+            << QByteArray(R"("spec": {"type": "token_bucket", "name": "a", "rate": 5,
+                                      "interval_ms": 1000, "lease_ms": 30})")
+            << false;
+        QTest::newRow("a type this build does not know")
+            << QByteArray(R"("spec": {"type": "concurrency", "name": "a", "limit": 5})") << false;
+    }
+    void specs() {
+        QFETCH(QByteArray, spec);
+        QFETCH(bool, read);
+        QTemporaryDir dir;
+        writeBytes(dir.filePath(QStringLiteral("summary.json")),
+                   R"({"limiters": [{"name": "a", "accepted": 2, )" +
+                       (spec.isEmpty() ? QByteArray() : spec + ", ") + R"("fired": 2}]})");
+        const RunSummary s = readOutputFolder(dir.path(), OutputParts::Summary);
+        QCOMPARE(s.limiters[0].counts.accepted, qint64(2));
+        QCOMPARE(s.limiters[0].spec.has_value(), read);
+        if (read) {
+            QCOMPARE(s.limiters[0].spec->rate, qint64(5));
+            QCOMPARE(s.limiters[0].spec->intervalMs, qint64(1000));
+        }
     }
 
     // Each file is bounded: one larger than output_limits::kMaxOutputFileBytes is refused from

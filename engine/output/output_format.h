@@ -62,6 +62,9 @@ inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
 inline constexpr QLatin1String kClients("clients");
+// The limiter's spec as the scenario gives it (limiterSpecToJson). A spec this build cannot
+// parse (a newer ratelab's limiter type or field) reads as none: the report then draws no limit.
+inline constexpr QLatin1String kSpec("spec");
 // The admitted burst's lists; beside each, one figure per window named by burstMetricName
 // (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");

@@ -59,6 +59,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.name = l.spec.name;
     out.type = limiterTypeName(l.spec.type);
     out.onError = failurePolicyName(l.spec.onError);
+    out.spec = l.spec;
     out.counts = countsOf(l);
     out.attempts = l.attempts;
     out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));

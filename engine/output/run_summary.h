@@ -3,8 +3,10 @@
 #include <QMap>
 #include <QString>
 #include <QVector>
+#include <optional>
 #include <vector>
 
+#include "limiters/limiter_spec.h"
 #include "output/output_format.h"
 #include "stats/admitted_burst.h"
 #include "stats/expectation.h"
@@ -60,6 +62,9 @@ struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
     QString onError;  // failurePolicyName
+    // The limiter's configuration; none in a summary written before it was kept, or one whose
+    // spec this build cannot read.
+    std::optional<LimiterSpec> spec;
     OutcomeCounts counts;
     qint64 attempts = 0;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones

@@ -181,6 +181,19 @@ ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& p
     return c;
 }
 
+// The limiter's spec: an object, read leniently (a spec of a newer ratelab reads as none).
+std::optional<LimiterSpec> specFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    const QJsonObject spec = r.object(o, path, key::kSpec);
+    if (spec.isEmpty()) {
+        return std::nullopt;
+    }
+    try {
+        return parseLimiterSpec(spec, at(path, key::kSpec));
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
 LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     LimiterSummary l;
     if (!o.value(key::kName).isString()) {
@@ -192,6 +205,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.name = o.value(key::kName).toString();
     l.type = r.text(o, path, key::kType);
     l.onError = r.text(o, path, key::kOnError);
+    l.spec = specFrom(r, o, path);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
     l.errorsByCause = causesFrom(r, o, path);

@@ -73,6 +73,9 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kWaited, percentilesJson(l.waited)},
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
+    if (l.spec) {
+        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec));
+    }
     insertCounts(limiter, l.counts);
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
