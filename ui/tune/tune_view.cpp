@@ -10,7 +10,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -49,11 +48,10 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
     timer_->setInterval(kPollMs);
     connect(timer_, &QTimer::timeout, this, &TuneView::poll);
 
-    // The controls scroll sideways in a narrow window (1024 px beside the editors) rather than
-    // widen it; the status line and the chart take the width there is.
+    // Everything scrolls in a small window (1024 x 700 beside the editors and the step
+    // decisions) rather than set the window's least size; the chart takes the room there is.
     auto* controls = new QWidget(this);
     auto* layout = new QVBoxLayout(controls);
-    layout->setContentsMargins(0, 0, 0, 0);
     auto* form = new QFormLayout;
     const auto fieldRow = [&](const QString& label, const QString& name, QComboBox** field,
                               QSpinBox** from, QSpinBox** to, QSpinBox** step) {
@@ -129,25 +127,22 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
     buttons->addWidget(progress_, 1);
     buttons->addWidget(applyBest_);
     layout->addLayout(buttons);
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("tuneControls"));
-    scroll->setWidget(controls);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-    scroll->setFixedHeight(controls->sizeHint().height() +
-                           scroll->horizontalScrollBar()->sizeHint().height());
-    auto* outer = new QVBoxLayout(this);
-    outer->addWidget(scroll);
-    status_ = new QLabel(this);
+    status_ = new QLabel(controls);
     status_->setObjectName(QStringLiteral("sweepStatus"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    outer->addWidget(status_);
-    chart_ = new SweepChartView(this);
+    layout->addWidget(status_);
+    chart_ = new SweepChartView(controls);
     chart_->setObjectName(QStringLiteral("sweepChart"));
-    outer->addWidget(chart_, 1);
+    layout->addWidget(chart_, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("tuneScroll"));
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
 
     connect(run_, &QPushButton::clicked, this, &TuneView::startSweep);
     connect(cancel_, &QPushButton::clicked, this, &TuneView::cancelSweep);

@@ -72,6 +72,9 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QString statusText() const;
 
+    // Modest: the tab shares the window with the timelines' tabs and must not widen it.
+    QSize sizeHint() const override { return {480, 360}; }
+
 signals:
     // A combination to load into the editors (its limiters), and whether to run it now.
     void combinationChosen(const ratelab::Scenario& scenario, bool run);
