@@ -38,19 +38,6 @@ RunSnapshot twoLimiters() {
     api.latency = latency.snapshot();
     api.admittedBurst = {BusiestInterval{20, 0, 1000, 0, 680}};
     api.admittedBurstRunClock = {BusiestInterval{23, 0, 1000, 0, 690}};
-    // Two clients: c0 sent 90 (15 accepted), the address 10.0.0.7 sent 10 (5 accepted).
-    ClientTotals c0;
-    c0.client = QStringLiteral("c0");
-    c0.fired = 90;
-    c0.accepted = 15;
-    c0.rejected = 75;
-    c0.admittedBurst = {BusiestInterval{15, 0, 1000, 0, 600}};
-    ClientTotals address;
-    address.client = QStringLiteral("10.0.0.7");
-    address.fired = 10;
-    address.accepted = 5;
-    address.rejected = 5;
-    api.clients = {c0, address};
     LimiterSnapshot quota;
     quota.spec.name = QStringLiteral("quota");
     quota.fired = 100;
@@ -58,6 +45,34 @@ RunSnapshot twoLimiters() {
     quota.rejected = 70;
     quota.admittedBurst = {BusiestInterval{10, 0, 1000, 0, 180}};
     quota.admittedBurstRunClock = {BusiestInterval{10, 0, 1000, 0, 180}};
+    // Two traffic groups of api's clients: users (u-0, u-1) and attacker (a-0).
+    const auto client = [](const char* name, qint64 accepted, qint64 rejected, qint64 burst) {
+        ClientTotals c;
+        c.client = QString::fromLatin1(name);
+        c.accepted = accepted;
+        c.rejected = rejected;
+        c.fired = accepted + rejected;
+        c.admittedBurst = {BusiestInterval{burst, 0, 1000, 0, 100}};
+        return c;
+    };
+    api.clients = {client("u-0", 6, 1, 3), client("u-1", 4, 0, 2), client("10.0.0.7", 10, 79, 9)};
+    GroupTotals users;
+    users.group = QStringLiteral("users");
+    users.clients = 2;
+    users.accepted = 10;
+    users.rejected = 1;
+    users.fired = 11;
+    users.admittedBurst = {BusiestInterval{5, 0, 1000, 0, 100}};
+    users.admittedBurstRunClock = {BusiestInterval{6, 0, 1000, 0, 100}};
+    GroupTotals attacker;
+    attacker.group = QStringLiteral("attacker");
+    attacker.clients = 1;
+    attacker.accepted = 10;
+    attacker.rejected = 79;
+    attacker.fired = 89;
+    attacker.admittedBurst = {BusiestInterval{9, 0, 1000, 0, 100}};
+    attacker.admittedBurstRunClock = {BusiestInterval{9, 0, 1000, 0, 100}};
+    api.groups = {users, attacker};
     run.limiters = {api, quota};
     return run;
 }
@@ -94,12 +109,16 @@ private slots:
                                   << "max_wait_ms" << int(CompareOp::Greater) << -1.0;
         QTest::newRow("rejected_pct") << "rejected_pct <= 1"
                                       << "rejected_pct" << int(CompareOp::LessEqual) << 1.0;
-        QTest::newRow("a client's figure")
-            << "client.web-1.rejected_pct <= 1"
-            << "client.web-1.rejected_pct" << int(CompareOp::LessEqual) << 1.0;
-        QTest::newRow("a client's burst")
-            << "client.10.0.0.7.max_accepted_in_any_1000ms <= 5"
-            << "client.10.0.0.7.max_accepted_in_any_1000ms" << int(CompareOp::LessEqual) << 5.0;
+        QTest::newRow("a group's") << "group.users.rejected_pct<=1"
+                                   << "group.users.rejected_pct" << int(CompareOp::LessEqual)
+                                   << 1.0;
+        QTest::newRow("a group's burst on the run's clock")
+            << "group.attacker.max_admitted_in_any_1000ms_run_clock <= 50"
+            << "group.attacker.max_admitted_in_any_1000ms_run_clock" << int(CompareOp::LessEqual)
+            << 50.0;
+        QTest::newRow("a client's, dots and a dash in its name")
+            << "client.10.0.0-7.max_accepted_in_any_1000ms > 3"
+            << "client.10.0.0-7.max_accepted_in_any_1000ms" << int(CompareOp::Greater) << 3.0;
     }
     void parses() {
         QFETCH(QString, text);
@@ -118,9 +137,6 @@ private slots:
         QTest::newRow("unknown metric")
             << QByteArray(R"({"api": ["p99_ms < 5", "p98_ms < 5"]})")
             << R"($.expect.api[1]: unknown metric "p98_ms"; expected fired, accepted)";
-        QTest::newRow("unknown client figure")
-            << QByteArray(R"({"api": ["client.c0.p99_ms < 5"]})")
-            << R"($.expect.api[0]: "client.c0.p99_ms": expected client.<client>.<figure> with the figure fired, accepted)";
         QTest::newRow("unknown limiter")
             << QByteArray(R"({"apl": ["p99_ms < 5"]})")
             << R"($.expect.apl: no limiter is named "apl"; expected "api", "quota" or "*")";
@@ -160,8 +176,9 @@ private slots:
         QTest::newRow("unknown metric lists both bursts")
             << QByteArray(R"({"api": ["max_burst < 5"]})")
             << R"(unknown metric "max_burst"; expected fired, accepted, )"
-               R"(rejected, errors, accepted_ratio, p50_ms, p99_ms, max_wait_ms, rejected_pct, )"
-               R"(client.<client>.<figure>, max_accepted_in_any_<N>ms or max_admitted_in_any_<N>ms_run_clock)";
+               R"(rejected, errors, accepted_ratio, rejected_pct, p50_ms, p99_ms, max_wait_ms, )"
+               R"(max_accepted_in_any_<N>ms, max_admitted_in_any_<N>ms_run_clock, )"
+               R"(group.<group>.<metric> or client.<client>.<metric>)";
         QTest::newRow("empty") << QByteArray(R"({"api": [""]})")
                                << R"($.expect.api[0]: expected "<metric> <op> <number>")";
     }
@@ -235,24 +252,44 @@ private slots:
             << QList<double>{23, 10};
         QTest::newRow("p50 latency") << "api"
                                      << "p50_ms < 3" << QList<bool>{true} << QList<double>{2};
-        QTest::newRow("rejected_pct")
-            << "*"
-            << "rejected_pct < 75" << QList<bool>{false, true} << QList<double>{80, 70};
-        QTest::newRow("a client's accepted")
-            << "api"
-            << "client.c0.accepted <= 15" << QList<bool>{true} << QList<double>{15};
-        QTest::newRow("a client with dots")
-            << "api"
-            << "client.10.0.0.7.rejected_pct == 50" << QList<bool>{true} << QList<double>{50};
-        QTest::newRow("a client's burst") << "api"
-                                          << "client.c0.max_accepted_in_any_1000ms < 15"
-                                          << QList<bool>{false} << QList<double>{15};
-        QTest::newRow("a client the run lacks fails")
-            << "api"
-            << "client.c9.accepted >= 0" << QList<bool>{false} << QList<double>{qQNaN()};
         QTest::newRow("a window the run lacks fails")
             << "api"
             << "max_accepted_in_any_5ms < 99" << QList<bool>{false} << QList<double>{qQNaN()};
+        QTest::newRow("rejected_pct") << "quota"
+                                      << "rejected_pct < 70.5" << QList<bool>{true}
+                                      << QList<double>{70};
+        QTest::newRow("a group's share refused")
+            << "api"
+            << "group.users.rejected_pct <= 10" << QList<bool>{true}
+            << QList<double>{100.0 / 11};
+        QTest::newRow("a group's counts")
+            << "api"
+            << "group.attacker.accepted <= 5" << QList<bool>{false} << QList<double>{10};
+        QTest::newRow("a group's ratio")
+            << "api"
+            << "group.attacker.accepted_ratio < 0.2" << QList<bool>{true}
+            << QList<double>{10.0 / 89};
+        QTest::newRow("a group's burst, each clock")
+            << "api"
+            << "group.users.max_admitted_in_any_1000ms_run_clock == 6" << QList<bool>{true}
+            << QList<double>{6};
+        QTest::newRow("a group's burst, limiter's time")
+            << "api"
+            << "group.users.max_accepted_in_any_1000ms == 5" << QList<bool>{true}
+            << QList<double>{5};
+        QTest::newRow("a group a limiter lacks fails")
+            << "quota"
+            << "group.users.accepted >= 0" << QList<bool>{false} << QList<double>{qQNaN()};
+        QTest::newRow("a client's")
+            << "api"
+            << "client.u-0.accepted == 6" << QList<bool>{true} << QList<double>{6};
+        QTest::newRow("a client's burst")
+            << "api"
+            << "client.10.0.0.7.max_accepted_in_any_1000ms <= 8" << QList<bool>{false}
+            << QList<double>{9};
+        QTest::newRow("a client's share refused")
+            << "api"
+            << "client.u-1.rejected_pct == 0" << QList<bool>{true} << QList<double>{0};
     }
     void verdicts() {
         QFETCH(QString, limiter);

@@ -164,6 +164,37 @@ private slots:
         QVERIFY(!text.contains(QLatin1String("Disagreements")));  // none
     }
 
+    // With traffic groups: a table per limiter of its groups (counts, share refused, the
+    // admitted burst on both clocks) and each client's group in the clients' table.
+    void groups() {
+        RunSummary s = summary(true);
+        LimiterSummary& l = s.limiters[0];
+        l.clients[0].group = QStringLiteral("users");
+        l.clients[1].group = QStringLiteral("<attacker>");
+        GroupSummary attacker;
+        attacker.group = QStringLiteral("<attacker>");
+        attacker.clients = 1;
+        attacker.counts.fired = 40;
+        attacker.counts.accepted = 10;
+        attacker.counts.rejected = 30;
+        attacker.admittedBurst = {{5, 0, 1000, 0, 800}};
+        attacker.admittedBurstRunClock = {{6, 0, 1000, 0, 810}};
+        l.groups = {attacker};
+        QString error;
+        QStringList images;
+        const QString text = textOf(reportHtml(s, QByteArray()), &error, &images);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const char* figure : {"Groups", "<attacker>", "Rejected %", "75",
+                                   "Most in 1000 ms, run's clock", "users"}) {
+            QVERIFY2(text.contains(QLatin1String(figure)), figure);
+        }
+        // Only the limiter with groups has a groups table; without any, no section.
+        QCOMPARE(text.count(QLatin1String("Most in 1000 ms, run's clock")), 1);
+        const QString plain = textOf(reportHtml(summary(true), QByteArray()), &error, &images);
+        QVERIFY(!plain.contains(QLatin1String("Groups")));
+        QVERIFY(!plain.contains(QLatin1String("Group")));
+    }
+
     // The one folder writer: report.html is the page of the summary the folder's reader reads
     // back, with the folder's report.png; no other file is left beside the four.
     void outputFolderPageFromTheReader() {

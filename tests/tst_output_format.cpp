@@ -66,9 +66,23 @@ LimiterSnapshot limiter(const QString& name, LimiterType type, FailurePolicy onE
     a.admittedBurst = {{12, -40, 1000, -35, 950}, {20 * scale, 0, 10000, 5, 9990}};
     ClientTotals b;
     b.client = QStringLiteral("c1");
+    b.group = QStringLiteral("attacker-\"1\"");
     b.accepted = 15 * scale;
     b.fired = b.accepted;
     l.clients = {a, b};
+    GroupTotals g;
+    g.group = QStringLiteral("attacker-\"1\"");
+    g.clients = 2;
+    g.accepted = 40 * scale;
+    g.rejected = 7 * scale;
+    g.errors = 1;
+    g.errorsOpen = onError == FailurePolicy::Open ? 1 : 0;
+    g.fired = g.accepted + g.rejected + g.errors;
+    g.waitedMsTotal = 333;
+    g.fairness = 0.75;
+    g.admittedBurst = {{12, -40, 1000, -35, 950}};
+    g.admittedBurstRunClock = {{13, -30, 1000, -30, 960}};
+    l.groups = {g, GroupTotals{}};
     l.admittedBurst = {{21, 1000, 1000, 1001, 1999}, {40 * scale, 0, 10000, 0, 2999}};
     l.admittedBurstRunClock = {{23, 990, 1000, 991, 1989}};
     return l;
@@ -186,9 +200,22 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         const ClientSummary& x = a.clients[i];
         const ClientSummary& y = b.clients[i];
         QCOMPARE(x.client, y.client);
+        QCOMPARE(x.group, y.group);
         compare(x.counts, y.counts);
         QCOMPARE(x.waitedMsTotal, y.waitedMsTotal);
         compare(x.admittedBurst, y.admittedBurst);
+    }
+    QCOMPARE(a.groups.size(), b.groups.size());
+    for (int i = 0; i < a.groups.size(); ++i) {
+        const GroupSummary& x = a.groups[i];
+        const GroupSummary& y = b.groups[i];
+        QCOMPARE(x.group, y.group);
+        QCOMPARE(x.clients, y.clients);
+        compare(x.counts, y.counts);
+        QCOMPARE(x.waitedMsTotal, y.waitedMsTotal);
+        QCOMPARE(x.fairness, y.fairness);
+        compare(x.admittedBurst, y.admittedBurst);
+        compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
     }
     compare(a.admittedBurst, b.admittedBurst);
     compare(a.admittedBurstRunClock, b.admittedBurstRunClock);
@@ -432,6 +459,12 @@ private slots:
         QTest::newRow("a fraction of a count")
             << limiter("\"clients\": [{\"client\": \"x\"}, {\"accepted\": 1.5}]") << rows
             << "summary.json: $.limiters[0].clients[1].accepted: expected a count";
+        QTest::newRow("a group's count as a string")
+            << limiter("\"groups\": [{\"group\": \"users\", \"rejected\": \"3\"}]") << rows
+            << "summary.json: $.limiters[0].groups[0].rejected: expected a count";
+        QTest::newRow("groups not an array")
+            << limiter("\"groups\": {}") << rows
+            << "summary.json: $.limiters[0].groups: expected an array, got an object";
         QTest::newRow("latency not an object")
             << limiter("\"latency\": [1]") << rows
             << "summary.json: $.limiters[0].latency: expected an object, got an array";

@@ -36,7 +36,7 @@ QVector<RunSnapshot> runBatches(const SweepPlan& plan, qint64 size) {
     for (qint64 first = 0; first < plan.combinations(); first += size) {
         const qint64 count = std::min(size, plan.combinations() - first);
         const Scenario batch = plan.batch(first, count);
-        out += plan.split(runToEnd(batch), first, count);
+        out += plan.split(runOnFixture(batch), first, count);
     }
     return out;
 }
@@ -140,7 +140,7 @@ private slots:
         QCOMPARE(swept.size(), 4);
         for (qint64 c = 0; c < plan.combinations(); ++c) {
             const Scenario aloneScenario = plan.combination(c);
-            const RunSnapshot alone = runToEnd(aloneScenario);
+            const RunSnapshot alone = runOnFixture(aloneScenario);
             const QString where = plan.valuesText(c);
             const RunSnapshot& s = swept[c];
             QVERIFY2(s.finished && alone.finished, qPrintable(where));

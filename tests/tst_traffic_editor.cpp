@@ -94,6 +94,13 @@ void compareTraffic(const TrafficSpec& actual, const TrafficSpec& expected) {
     QCOMPARE(actual.clock.startMs, expected.clock.startMs);
     QCOMPARE(actual.clock.speed, expected.clock.speed);
     QCOMPARE(actual.seed, expected.seed);
+    QCOMPARE(actual.groups.size(), expected.groups.size());
+    for (int i = 0; i < actual.groups.size(); ++i) {
+        QCOMPARE(actual.groups[i].name, expected.groups[i].name);
+        QCOMPARE(actual.groups[i].clients, expected.groups[i].clients);
+        QCOMPARE(int(actual.groups[i].shape.type), int(expected.groups[i].shape.type));
+        QCOMPARE(actual.groups[i].shape.rate, expected.groups[i].shape.rate);
+    }
 }
 
 QStringList list(std::initializer_list<const char*> items) {

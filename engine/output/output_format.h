@@ -61,7 +61,8 @@ inline constexpr QLatin1String kAccountingExact("accounting_exact");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
-inline constexpr QLatin1String kClients("clients");
+inline constexpr QLatin1String kClients("clients");  // also a group's: how many it has
+inline constexpr QLatin1String kGroups("groups");    // the traffic's groups ("traffic.groups")
 // The limiter's spec as the scenario gives it (limiterSpecToJson). A spec this build cannot
 // parse (a newer ratelab's limiter type or field) reads as none: the report then draws no limit.
 inline constexpr QLatin1String kSpec("spec");
@@ -73,6 +74,10 @@ inline constexpr QLatin1String kAdmittedBurstRunClock("admitted_burst_run_clock"
 // A client.
 inline constexpr QLatin1String kClient("client");
 inline constexpr QLatin1String kWaitedMsTotal("waited_ms_total");
+
+// A traffic group: kGroup, kClients (its client count), the counts, kWaitedMsTotal,
+// kFairness and the admitted burst on both clocks. A client of a group has its kGroup too.
+inline constexpr QLatin1String kGroup("group");
 
 // Percentiles (latency, waited, schedule_lag), in ms.
 inline constexpr QLatin1String kCount("count");

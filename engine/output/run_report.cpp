@@ -18,6 +18,33 @@ bool comparesPairs(const RunSnapshot& run) {
     return run.sameRequests && !run.disagreements.isEmpty();
 }
 
+// A traffic group's counts, its share refused and its admitted burst (on the run's clock too
+// where that differs).
+QString groupLines(const GroupTotals& g) {
+    QString text = QStringLiteral(
+                       "  group %1 (%2 %3): fired %4 = accepted %5 + rejected %6 + errors %7, "
+                       "rejected %8 %\n")
+                       .arg(g.group)
+                       .arg(g.clients)
+                       .arg(g.clients == 1 ? QStringLiteral("client") : QStringLiteral("clients"))
+                       .arg(g.fired)
+                       .arg(g.accepted)
+                       .arg(g.rejected)
+                       .arg(g.errors)
+                       .arg(g.fired > 0 ? 100.0 * double(g.rejected) / double(g.fired) : 0.0, 0,
+                            'f', 1);
+    if (!g.admittedBurst.empty()) {
+        text += QStringLiteral("    admitted burst, limiter's time: %1\n")
+                    .arg(admittedBurstLine(g.admittedBurst));
+    }
+    if (!g.admittedBurstRunClock.empty() &&
+        admittedBurstLine(g.admittedBurstRunClock) != admittedBurstLine(g.admittedBurst)) {
+        text += QStringLiteral("    admitted burst, run's clock:    %1\n")
+                    .arg(admittedBurstLine(g.admittedBurstRunClock));
+    }
+    return text;
+}
+
 }  // namespace
 
 QString progressLine(const RunSnapshot& run) {
@@ -90,8 +117,12 @@ QString summaryText(const RunSnapshot& run) {
             out << QStringLiteral("  admitted burst, run's clock:    %1\n")
                        .arg(admittedBurstLine(l.admittedBurstRunClock));
         }
-        // Per client only for a few clients: summary.json has every one.
-        if (l.clients.size() <= kClientsPrinted) {
+        for (const GroupTotals& g : l.groups) {
+            out << groupLines(g);
+        }
+        // Per client only for a few clients of a per-client limiter: summary.json has every
+        // one, for every limiter.
+        if (l.spec.scope == Scope::PerClient && l.clients.size() <= kClientsPrinted) {
             for (const ClientTotals& c : l.clients) {
                 if (!c.admittedBurst.empty()) {
                     out << QStringLiteral("    %1: %2\n")

@@ -53,9 +53,25 @@ struct OutcomeCounts {
 
 struct ClientSummary {
     QString client;
+    QString group;  // its traffic group; empty without groups
     OutcomeCounts counts;
     qint64 waitedMsTotal = 0;
-    std::vector<BusiestInterval> admittedBurst;  // the limiter's clock; per-client limiters
+    std::vector<BusiestInterval> admittedBurst;  // the limiter's clock
+};
+
+// A traffic group's figures at one limiter (its clients' added up).
+struct GroupSummary {
+    QString group;
+    qint64 clients = 0;
+    OutcomeCounts counts;
+    qint64 waitedMsTotal = 0;
+    double fairness = 1;  // Jain's index over the group's clients' accepted counts
+    std::vector<BusiestInterval> admittedBurst;          // ascending by window
+    std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
+
+    const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
+        return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
+    }
 };
 
 struct LimiterSummary {
@@ -73,6 +89,7 @@ struct LimiterSummary {
     Percentiles waited;
     double fairness = 1;  // Jain's index over the clients' accepted counts
     QVector<ClientSummary> clients;
+    QVector<GroupSummary> groups;  // the traffic's groups in its order; empty without groups
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;

@@ -175,6 +175,7 @@ OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& p
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     ClientSummary c;
     c.client = r.text(o, path, key::kClient);
+    c.group = r.text(o, path, key::kGroup);
     c.counts = countsFrom(r, o, path);
     c.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     c.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
@@ -192,6 +193,18 @@ std::optional<LimiterSpec> specFrom(const Reader& r, const QJsonObject& o, const
     } catch (const InputError&) {
         return std::nullopt;
     }
+}
+
+GroupSummary groupFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    GroupSummary g;
+    g.group = r.text(o, path, key::kGroup);
+    g.clients = r.count(o, path, key::kClients);
+    g.counts = countsFrom(r, o, path);
+    g.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
+    g.fairness = r.number(o, path, key::kFairness, 1);
+    g.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
+    g.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
+    return g;
 }
 
 LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString& path) {
@@ -216,6 +229,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.waited = percentilesFrom(r, o, path, key::kWaited);
     l.fairness = r.number(o, path, key::kFairness, 1);
     l.clients = listFrom<QVector<ClientSummary>>(r, o, path, key::kClients, clientFrom);
+    l.groups = listFrom<QVector<GroupSummary>>(r, o, path, key::kGroups, groupFrom);
     l.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     l.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
     return l;

@@ -92,7 +92,8 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     }
     if (object.contains(expect)) {
         scenario.expectations =
-            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters);
+            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters,
+                             scenario.traffic);
     }
     if (object.contains(sweep)) {
         scenario.sweep = readSweep(object.value(sweep), memberPath(root, sweep), scenario.limiters);

@@ -2,6 +2,31 @@
 
 namespace ratelab {
 
+QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups) {
+    QVector<GroupTotals> out(groups.names.size());
+    QVector<QVector<double>> accepted(groups.names.size());
+    for (int g = 0; g < groups.names.size(); ++g) {
+        out[g].group = groups.names[g];
+    }
+    for (int c = 0; c < clients.size() && c < groups.ofClient.size(); ++c) {
+        const ClientTotals& ct = clients[c];
+        GroupTotals& gt = out[groups.ofClient[c]];
+        ++gt.clients;
+        gt.fired += ct.fired;
+        gt.accepted += ct.accepted;
+        gt.rejected += ct.rejected;
+        gt.errors += ct.errors;
+        gt.errorsOpen += ct.errorsOpen;
+        gt.errorsClosed += ct.errorsClosed;
+        gt.waitedMsTotal += ct.waitedMsTotal;
+        accepted[groups.ofClient[c]].push_back(double(ct.accepted));
+    }
+    for (int g = 0; g < out.size(); ++g) {
+        out[g].fairness = jainFairness(accepted[g]);
+    }
+    return out;
+}
+
 LimiterCounters::LimiterCounters(int buckets, int clients)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
@@ -63,8 +88,12 @@ WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(li
     }
 }
 
-RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets)
-    : specs_(std::move(limiters)), clients_(std::move(clients)), buckets_(buckets) {
+RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
+                   ClientGroups groups)
+    : specs_(std::move(limiters)),
+      clients_(std::move(clients)),
+      groups_(std::move(groups)),
+      buckets_(buckets) {
     for (int i = 0; i < workers; ++i) {
         workers_.push_back(std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size()));
     }
@@ -110,6 +139,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
+            if (c < groups_.ofClient.size()) {
+                out.clients[c].group = groups_.names[groups_.ofClient[c]];
+            }
         }
         for (const auto& w : workers_) {
             const LimiterCounters& lc = *w->limiters_[size_t(l)];
@@ -150,6 +182,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             accepted.push_back(double(ct.accepted));
         }
         out.fairness = jainFairness(accepted);
+        out.groups = groupTotals(out.clients, groups_);
         snapshot.limiters.push_back(std::move(out));
     }
 }
@@ -160,7 +193,7 @@ AdmittedBursts RunStats::admittedBursts(int l, const std::vector<qint64>& window
     for (const auto& w : workers_) {
         logs.push_back(&w->limiters_[size_t(l)]->accepted_);
     }
-    return ratelab::admittedBursts(logs, windowsMs, clients_.size(), perClient);
+    return ratelab::admittedBursts(logs, windowsMs, clients_.size(), perClient, groups_);
 }
 
 }  // namespace ratelab

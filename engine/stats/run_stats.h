@@ -7,6 +7,7 @@
 
 #include "stats/accepted_log.h"
 #include "stats/agreement_counters.h"
+#include "stats/client_groups.h"
 #include "stats/counter_array.h"
 #include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
@@ -114,10 +115,15 @@ private:
     AgreementCounters agreement_;
 };
 
+// The clients' totals added up per traffic group (`groups`), each with its own fairness.
+QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups);
+
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).
 class RunStats {
 public:
-    RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets);
+    // `groups`: the traffic groups of the clients (empty: none), for the per-group figures.
+    RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
+             ClientGroups groups = {});
     WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
     // Moves worker i's counts out (a fresh, empty one takes its place) and adds counts taken
     // from another RunStats of the same limiters, clients and buckets as one more worker: a
@@ -129,9 +135,11 @@ public:
     void setSpec(int i, const LimiterSpec& spec);
     int bucketCount() const { return buckets_; }
 
-    // Fills counts, buckets, histograms, clients and fairness; the caller sets the timing.
+    // Fills counts, buckets, histograms, clients, groups and fairness; the caller sets the
+    // timing.
     void fill(RunSnapshot& snapshot) const;
-    // Limiter l's busiest intervals for `windowsMs` (overall, and per client when perClient).
+    // Limiter l's busiest intervals for `windowsMs` (overall, per client when perClient, and
+    // per group).
     // Only once every worker is done: the accepted logs are not safe to read while they write.
     AdmittedBursts admittedBursts(int l, const std::vector<qint64>& windowsMs,
                                   bool perClient) const;
@@ -140,6 +148,7 @@ private:
     mutable std::mutex specMutex_;
     QVector<LimiterSpec> specs_;
     QStringList clients_;
+    ClientGroups groups_;
     int buckets_;
     std::vector<std::unique_ptr<WorkerStats>> workers_;
 };

@@ -3,16 +3,11 @@
 #include <QHash>
 #include <algorithm>
 
+#include "traffic/seed_mix.h"
+#include "traffic/traffic_schedule.h"
+
 namespace ratelab {
 namespace {
-
-// splitmix64: a well-mixed 64-bit hash, so (seed, k) pairs give independent draws.
-quint64 mix(quint64 x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 double unit(quint64 bits) {
     return double(bits >> 11) * (1.0 / 9007199254740992.0);
@@ -21,7 +16,11 @@ double unit(quint64 bits) {
 }  // namespace
 
 RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
-    makeClients();
+    if (traffic.groups.isEmpty()) {
+        makeClients();
+    } else {
+        makeGroups();
+    }
     if (traffic.clockSkewMs != 0 || !traffic.clientSkewMs.isEmpty()) {
         for (const QString& name : std::as_const(names_)) {
             skewMs_.push_back(traffic.clientSkewMs.isEmpty() ? traffic.clockSkewMs
@@ -30,18 +29,27 @@ RequestFactory::RequestFactory(const TrafficSpec& traffic) : traffic_(traffic) {
     }
 }
 
+QVector<int> RequestFactory::addTraceClients(const QVector<TraceRow>& trace, int group) {
+    QVector<int> rowClient;
+    rowClient.reserve(trace.size());
+    QHash<QString, int> index;
+    for (const TraceRow& row : trace) {
+        auto it = index.find(row.client);
+        if (it == index.end()) {
+            it = index.insert(row.client, names_.size());
+            names_.push_back(row.client);
+            groups_.ofClient.push_back(group);
+        }
+        rowClient.push_back(it.value());
+    }
+    return rowClient;
+}
+
 void RequestFactory::makeClients() {
     const TrafficSpec& traffic = traffic_;
     if (traffic.shape.type == ShapeSpec::Type::Replay) {
-        QHash<QString, int> index;
-        for (const TraceRow& row : traffic.trace) {
-            auto it = index.find(row.client);
-            if (it == index.end()) {
-                it = index.insert(row.client, names_.size());
-                names_.push_back(row.client);
-            }
-            traceClient_.push_back(it.value());
-        }
+        traceClient_ = addTraceClients(traffic.trace, 0);
+        groups_.ofClient.clear();  // no groups
         return;
     }
     for (int i = 0; i < traffic.clients; ++i) {
@@ -61,16 +69,56 @@ void RequestFactory::makeClients() {
     }
 }
 
-RequestFactory::Draw RequestFactory::draw(qint64 k) const {
+void RequestFactory::makeGroups() {
+    for (int g = 0; g < traffic_.groups.size(); ++g) {
+        const ClientGroup& spec = traffic_.groups[g];
+        groups_.names.push_back(spec.name);
+        Group group;
+        group.spec = &spec;
+        group.firstClient = int(names_.size());
+        group.seed = groupSeed(traffic_.seed, spec.name);
+        if (spec.shape.type == ShapeSpec::Type::Replay) {
+            group.traceClient = addTraceClients(spec.trace, g);
+        } else {
+            for (int i = 0; i < spec.clients; ++i) {
+                names_.push_back(spec.name + QLatin1Char('-') + QString::number(i));
+                groups_.ofClient.push_back(g);
+            }
+        }
+        group.clients = int(names_.size()) - group.firstClient;
+        groupDraws_.push_back(std::move(group));
+    }
+}
+
+qint64 RequestFactory::drawPermits(quint64 bits) const {
+    const qint64 span = traffic_.permitsMax - traffic_.permitsMin + 1;
+    return traffic_.permitsMin + static_cast<qint64>(bits % static_cast<quint64>(span));
+}
+
+RequestFactory::Draw RequestFactory::draw(qint64 k, Pacer::Origin origin) const {
     Draw d;
+    if (!groupDraws_.isEmpty()) {
+        const Group& group = groupDraws_[std::clamp(origin.group, 0, int(groupDraws_.size()) - 1)];
+        const qint64 index = std::max<qint64>(0, origin.index);
+        if (group.spec->shape.type == ShapeSpec::Type::Replay) {
+            const int row = static_cast<int>(std::min<qint64>(index, group.traceClient.size() - 1));
+            d.client = group.traceClient[row];
+            d.permits = group.spec->trace[row].permits;
+            return d;
+        }
+        const quint64 a = seedMix(group.seed ^ seedMix(static_cast<quint64>(index)));
+        d.client = group.firstClient + static_cast<int>(a % static_cast<quint64>(group.clients));
+        d.permits = drawPermits(seedMix(a));
+        return d;
+    }
     if (!traceClient_.isEmpty()) {
         const int row = static_cast<int>(std::min<qint64>(k, traceClient_.size() - 1));
         d.client = traceClient_[row];
         d.permits = traffic_.trace[row].permits;
         return d;
     }
-    const quint64 a = mix(traffic_.seed ^ mix(static_cast<quint64>(k)));
-    const quint64 b = mix(a);
+    const quint64 a = seedMix(traffic_.seed ^ seedMix(static_cast<quint64>(k)));
+    const quint64 b = seedMix(a);
     if (cumulative_.isEmpty()) {
         d.client = static_cast<int>(a % static_cast<quint64>(names_.size()));
     } else {
@@ -79,8 +127,7 @@ RequestFactory::Draw RequestFactory::draw(qint64 k) const {
                                     cumulative_.begin());
         d.client = std::min(d.client, static_cast<int>(names_.size()) - 1);
     }
-    const qint64 span = traffic_.permitsMax - traffic_.permitsMin + 1;
-    d.permits = traffic_.permitsMin + static_cast<qint64>(b % static_cast<quint64>(span));
+    d.permits = drawPermits(b);
     return d;
 }
 

@@ -3,12 +3,15 @@
 #include <QStringList>
 #include <QVector>
 
+#include "stats/client_groups.h"
 #include "traffic/traffic_spec.h"
 
 namespace ratelab {
 
 // Who sends the k-th request of a run and for how many permits. A pure function of (seed, k),
-// so every worker agrees without sharing state; replay takes both from the trace row k.
+// so every worker agrees without sharing state; replay takes both from the trace row k. With
+// traffic groups, of (seed, the send's group, its index among the group's sends): the schedule
+// says which group sends (Pacer::origin), and the group's own clients draw.
 class RequestFactory {
 public:
     explicit RequestFactory(const TrafficSpec& traffic);
@@ -17,20 +20,38 @@ public:
         int client = 0;  // index into clientNames()
         qint64 permits = 1;
     };
-    Draw draw(qint64 k) const;
+    // Request k of the schedule; with groups `origin` is its send's (Pacer::origin).
+    Draw draw(qint64 k, Pacer::Origin origin = {}) const;
 
     const QStringList& clientNames() const { return names_; }
+    // The traffic's groups and each client's (empty without groups).
+    const ClientGroups& groups() const { return groups_; }
     // How far this client's clock is off (TrafficSpec::clockSkewMs, clientSkewMs).
     qint64 clockSkewMs(int client) const { return skewMs_.isEmpty() ? 0 : skewMs_[client]; }
 
 private:
+    // One group's clients: generated (firstClient .. firstClient + clients - 1) or a trace's.
+    struct Group {
+        const ClientGroup* spec = nullptr;
+        int firstClient = 0;
+        int clients = 0;
+        quint64 seed = 0;
+        QVector<int> traceClient;  // replay: row -> client index
+    };
     void makeClients();
+    void makeGroups();
+    // A trace's distinct clients, in order of first appearance, as clients of group `group`;
+    // returns row -> client index.
+    QVector<int> addTraceClients(const QVector<TraceRow>& trace, int group);
+    qint64 drawPermits(quint64 bits) const;
 
     const TrafficSpec& traffic_;
     QStringList names_;
     QVector<int> traceClient_;    // replay: row -> client index
     QVector<double> cumulative_;  // weights, normalised running sums
     QVector<qint64> skewMs_;      // per client; empty: no skew
+    QVector<Group> groupDraws_;
+    ClientGroups groups_;
 };
 
 }  // namespace ratelab

@@ -20,6 +20,17 @@ struct ClockSpec {
                          // possible (discrete events, no sleeping)
 };
 
+// A named group of clients with a shape of its own (traffic "groups"): an attacker beside the
+// users, a batch job beside interactive clients. Its clients are "<name>-0" .. "<name>-<n-1>",
+// or, replaying a trace, the trace's own clients.
+struct ClientGroup {
+    QString name;
+    int clients = 1;  // generated clients (not with a replay shape)
+    ShapeSpec shape;
+    QString tracePath;        // replay: as in TrafficSpec
+    QVector<TraceRow> trace;  // replay: its rows
+};
+
 // The traffic of a scenario: its shape, its clients and permits, how workers ask, its clock.
 struct TrafficSpec {
     ShapeSpec shape;
@@ -42,6 +53,10 @@ struct TrafficSpec {
     qint64 clockSkewMs = 0;
     QMap<QString, qint64> clientSkewMs;
     quint64 seed = 1;
+    // "groups": when not empty, the traffic is these groups' requests merged in time order
+    // (traffic/traffic_schedule.h), and shape, tracePath, trace and clientWeights are unused;
+    // clients is then the groups' clients added up. Permits apply to every generated group.
+    QVector<ClientGroup> groups;
 };
 
 }  // namespace ratelab

@@ -30,6 +30,7 @@ void Worker::advanceSchedule() {
         ++nextK_;
     } while (nextSendUs_ != Pacer::kNoMore &&
              (nextK_ < ctx_.firstK || nextK_ % ctx_.workers != index_));
+    nextOrigin_ = pacer_->origin();
 }
 
 int Worker::bucketOf(qint64 runUs) const {
@@ -85,7 +86,7 @@ void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
         const bool sendDue = nextSendUs_ <= nowRunUs;
         const bool retryDue = !retries_.empty() && retries_.top().dueRunUs <= nowRunUs;
         if (sendDue && (!retryDue || nextSendUs_ <= retries_.top().dueRunUs)) {
-            const RequestFactory::Draw draw = ctx_.requests->draw(nextK_);
+            const RequestFactory::Draw draw = ctx_.requests->draw(nextK_, nextOrigin_);
             stats_.addScheduled(1);
             stats_.recordLag(ctx_.clock->waits() ? nowRunUs - nextSendUs_ : 0);
             // The same request goes to every limiter of the scenario.

@@ -23,7 +23,7 @@ struct RunContext {
     std::unique_ptr<std::atomic<const Limiter*>[]> limiters;
     int limiterCount = 0;
     const RequestFactory* requests = nullptr;
-    const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
+    const Pacer* pacer = nullptr;  // the master schedule (makeSchedule); each worker walks a clone
     RunClock* clock = nullptr;     // the worker of a virtual run also takes its state samples
     RedisUrl url;
     ConnectOptions connectOptions;
@@ -95,6 +95,7 @@ private:
     std::unique_ptr<Pacer> pacer_;
     qint64 nextSendUs_ = Pacer::kNoMore;
     qint64 nextK_ = -1;  // index in the whole schedule of nextSendUs_
+    Pacer::Origin nextOrigin_;  // its traffic group's (Pacer::origin)
     std::priority_queue<Job, std::vector<Job>, LaterFirst> retries_;
     // Routes each decision to its node (one connection for a single server, one per master
     // of a cluster); made on first use, with backoff while Redis cannot be reached at all.

@@ -1,7 +1,6 @@
 #include "support/run_checks.h"
 
 #include "limiters/limiter.h"
-#include "redis/redis_router.h"
 #include "run/scenario_runner.h"
 #include "support/test_redis.h"
 
@@ -10,6 +9,18 @@
 #include <algorithm>
 
 namespace ratelab::test {
+
+RunSnapshot runOnFixture(const Scenario& scenario) {
+    ScenarioRunner runner(scenario, fixtureUrl());
+    runner.start();
+    runner.wait();
+    RunSnapshot snapshot = runner.snapshot();
+    auto router = routeFixture();
+    for (const LimiterSpec& spec : scenario.limiters) {
+        makeLimiter(spec)->reset(*router);
+    }
+    return snapshot;
+}
 
 RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
                          const std::function<void()>& fault) {
@@ -52,18 +63,6 @@ void expectResumed(const RunSnapshot& run, int buckets) {
         }
         QVERIFY2(late > 0, qPrintable(l.spec.name + QStringLiteral(": no decisions at the end")));
     }
-}
-
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (const LimiterSpec& spec : scenario.limiters) {
-        makeLimiter(spec)->reset(*router);
-    }
-    return snapshot;
 }
 
 }  // namespace ratelab::test

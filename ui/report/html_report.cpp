@@ -181,7 +181,8 @@ QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
     const QString scriptText = script();
     QString body = html_tables::verdict(summary) + timelinesSection(summary, png) +
                    comparisonSection(summary) + html_tables::limiters(summary) +
-                   html_tables::bursts(summary) + html_tables::clients(summary);
+                   html_tables::bursts(summary) + html_tables::groups(summary) +
+                   html_tables::clients(summary);
     QString html = QStringLiteral(
                        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
                        "<meta http-equiv=\"Content-Security-Policy\" content=\"%1\"/>\n"

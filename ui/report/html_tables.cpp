@@ -62,17 +62,31 @@ QString burstTable(const std::vector<BusiestInterval>& bursts) {
     return table(rows);
 }
 
-// The admitted-burst windows of the clients, ascending.
-std::vector<qint64> burstWindows(const QVector<ClientSummary>& clients) {
+// The admitted-burst windows of the clients or groups, ascending.
+template <typename Summary>
+std::vector<qint64> burstWindows(const QVector<Summary>& rows) {
     std::vector<qint64> windows;
-    for (const ClientSummary& c : clients) {
-        for (const BusiestInterval& b : c.admittedBurst) {
+    for (const Summary& r : rows) {
+        for (const BusiestInterval& b : r.admittedBurst) {
             windows.push_back(b.windowMs);
         }
     }
     std::sort(windows.begin(), windows.end());
     windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
     return windows;
+}
+
+// The most accepted in each window, a cell each (empty where the row has no such window).
+QStringList burstCells(const std::vector<BusiestInterval>& bursts,
+                       const std::vector<qint64>& windows) {
+    QStringList cells;
+    for (const qint64 window : windows) {
+        const auto burst =
+            std::find_if(bursts.begin(), bursts.end(),
+                         [&](const BusiestInterval& b) { return b.windowMs == window; });
+        cells << (burst != bursts.end() ? number(burst->permits) : QString());
+    }
+    return cells;
 }
 
 // A table of named counts (clients, groups): the name, fired, accepted, rejected, errors, the
@@ -225,6 +239,36 @@ QString bursts(const RunSummary& s) {
                        out);
 }
 
+QString groups(const RunSummary& s) {
+    QString out;
+    for (const LimiterSummary& l : s.limiters) {
+        if (l.groups.isEmpty()) {
+            continue;
+        }
+        const std::vector<qint64> windows = burstWindows(l.groups);
+        QStringList headers{tr("Clients"), tr("Rejected %"), tr("Fairness (Jain)")};
+        for (const qint64 window : windows) {
+            headers << tr("Most accepted in %1 ms").arg(window);
+        }
+        for (const qint64 window : windows) {
+            headers << tr("Most in %1 ms, run's clock").arg(window);
+        }
+        QVector<CountsRow> rows;
+        for (const GroupSummary& g : l.groups) {
+            const double rejectedPct =
+                g.counts.fired > 0 ? 100.0 * double(g.counts.rejected) / double(g.counts.fired)
+                                   : 0.0;
+            rows << CountsRow{
+                g.group, g.counts,
+                QStringList{number(g.clients), number(rejectedPct), number(g.fairness)} +
+                    burstCells(g.admittedBurst, windows) +
+                    burstCells(g.admittedBurstRunClock, windows)};
+        }
+        out += html::heading(3, l.name) + countsTable(tr("Group"), headers, rows);
+    }
+    return out.isEmpty() ? out : section("groups", tr("Groups"), out);
+}
+
 QString clients(const RunSummary& s) {
     QString out;
     for (const LimiterSummary& l : s.limiters) {
@@ -232,19 +276,22 @@ QString clients(const RunSummary& s) {
             continue;
         }
         const std::vector<qint64> windows = burstWindows(l.clients);
-        QStringList headers{tr("Waited total (ms)")};
+        const bool grouped = !l.groups.isEmpty();
+        QStringList headers;
+        if (grouped) {
+            headers << tr("Group");
+        }
+        headers << tr("Waited total (ms)");
         for (const qint64 window : windows) {
             headers << tr("Most accepted in %1 ms").arg(window);
         }
         QVector<CountsRow> rows;
         for (const ClientSummary& c : l.clients) {
-            CountsRow r{c.client, c.counts, {number(c.waitedMsTotal)}};
-            for (const qint64 window : windows) {
-                const auto burst =
-                    std::find_if(c.admittedBurst.begin(), c.admittedBurst.end(),
-                                 [&](const BusiestInterval& b) { return b.windowMs == window; });
-                r.extra << (burst != c.admittedBurst.end() ? number(burst->permits) : QString());
+            CountsRow r{c.client, c.counts, {}};
+            if (grouped) {
+                r.extra << esc(c.group);
             }
+            r.extra << number(c.waitedMsTotal) << burstCells(c.admittedBurst, windows);
             rows << r;
         }
         out += html::heading(3, l.name) + countsTable(tr("Client"), headers, rows);

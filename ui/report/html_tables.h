@@ -20,6 +20,8 @@ QString disagreements(const RunSummary& summary);
 // The admitted burst on both clocks, per limiter.
 QString bursts(const RunSummary& summary);
 // Per limiter its clients' counts and admitted bursts.
+// The traffic's groups at each limiter (none without groups).
+QString groups(const RunSummary& summary);
 QString clients(const RunSummary& summary);
 
 }  // namespace ratelab::html_tables
