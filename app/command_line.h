@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "redis/redis_target.h"
+#include "scenario/scenario_budget.h"
 
 namespace ratelab::cli {
 
@@ -56,5 +57,14 @@ RedisTarget resolveRedisTarget(const QCommandLineParser& parser);
 // Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3,
 // anything after SIGINT/SIGTERM/SIGHUP -> 130/143/129.
 int runGuarded(const std::function<int()>& body);
+
+// --max-memory SIZE as bytes, the scenarios' default limit when it is not given; an InputError
+// names the option for a size it cannot read.
+inline qint64 maxMemoryOption(const QCommandLineParser& parser) {
+    const QString option = QStringLiteral("max-memory");
+    return parser.isSet(option)
+               ? parseMemorySize(parser.value(option), QStringLiteral("--max-memory"))
+               : scenario_limits::kDefaultMaxMemoryBytes;
+}
 
 }  // namespace ratelab::cli

@@ -14,6 +14,7 @@
 #include "explain_command.h"
 #include "replay_command.h"
 #include "run_command.h"
+#include "sweep_command.h"
 #include "trace_import_command.h"
 #include "tools/screenshot_demo.h"
 #include "tools/ui_bench.h"
@@ -30,6 +31,8 @@ const char kUsage[] =
     "                opens the window (--presentation: for a projector), with the scenario\n"
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
+    "  ratelab sweep SCENARIO.json [--out DIR] [--junit FILE] [--redis URL] [--max-memory SIZE]\n"
+    "                runs every combination of the scenario's \"sweep\" and finds the best\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
     "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]\n"
@@ -49,8 +52,9 @@ const char kUsage[] =
     "A password may come from the URL or REDISCLI_AUTH. TLS: rediss://... and\n"
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
-    "Exit codes: 0 done, 1 an expectation failed (run) or a difference above the tolerance\n"
-    "(compare), 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
+    "Exit codes: 0 done, 1 an expectation failed (run), a difference above the tolerance\n"
+    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed, "
+    "130/143 stopped by\n"
     "SIGINT/SIGTERM (what was measured is still reported).\n";
 
 }  // namespace
@@ -114,8 +118,9 @@ int main(int argc, char* argv[]) {
         }
         return gui.exec();
     }
-    if (command == QLatin1String("run")) {
-        // `run` renders report.png with Qt Charts, which needs a GUI application; headless
+    if (command == QLatin1String("run") || command == QLatin1String("sweep")) {
+        // `run` renders report.png with Qt Charts (`sweep` sweep.png), which needs a GUI
+        // application; headless
         // machines get the offscreen platform instead of failing.
         if (qEnvironmentVariableIsEmpty("DISPLAY") &&
             qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
@@ -137,6 +142,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("run")) {
         return ratelab::cli::runCommand(args);
+    }
+    if (command == QLatin1String("sweep")) {
+        return ratelab::cli::sweepCommand(args);
     }
     if (command == QLatin1String("explain")) {
         return ratelab::cli::explainCommand(args);

@@ -93,11 +93,7 @@ int runCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const QString maxMemory = QStringLiteral("max-memory");
-        const qint64 memoryLimit =
-            parser.isSet(maxMemory)
-                ? parseMemorySize(parser.value(maxMemory), QStringLiteral("--max-memory"))
-                : scenario_limits::kDefaultMaxMemoryBytes;
+        const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario =
             loadScenarioFile(parser.positionalArguments().first(), memoryLimit);
         const QString outDir = parser.isSet(QStringLiteral("out"))

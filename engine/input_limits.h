@@ -48,6 +48,9 @@ constexpr qint64 kMinBucketMs = 1;
 constexpr qint64 kMaxBuckets = 1'000'000;  // duration / bucket_ms
 constexpr int kMaxStages = 1000;
 constexpr int kMaxExpectations = 1000;  // "expect": checks over all limiters
+// "sweep": the combinations of its varied values (their product), and its constraints
+constexpr qint64 kMaxSweepCombinations = 10'000;
+constexpr int kMaxSweepConstraints = 100;
 constexpr int kMaxBurst = 1'000'000;
 constexpr double kMaxWeight = 1e9;
 constexpr double kMaxSpeed = 1000;      // virtual clock: virtual ms per real ms

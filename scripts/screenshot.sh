@@ -5,7 +5,8 @@
 # run's output folder run/ and report-html.png (its report.html as Chromium renders it), the
 # timelines and the comparison at 1024x700 (small-1024x700.png, comparison-1024x700.png, the
 # smallest size the layout is made for), in presentation mode (presentation.png,
-# presentation-comparison.png) and after leaving it (after-presentation.png), and with a dark
+# presentation-comparison.png) and after leaving it (after-presentation.png), the Tune tab after a
+# sweep of the first limiter's first two fields (tune.png), and with a dark
 # palette (main-dark.png, comparison-dark.png, redisson-dark.png).
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail

@@ -108,7 +108,7 @@ private slots:
         QFETCH(qint64, waitedMs);
         QFETCH(qint64, held);
         QVector<TraceRow> rows(4, TraceRow{0, QStringLiteral("a"), 1, 0});
-        const RunSnapshot run = runToEnd(traceScenario({spec}, rows, AcquireMode(mode)));
+        const RunSnapshot run = runOnFixture(traceScenario({spec}, rows, AcquireMode(mode)));
         QVERIFY(run.finished);
         expectExactAccounting(run);
         const LimiterSnapshot& l = run.limiters[0];
@@ -149,7 +149,7 @@ private slots:
         }
         QVERIFY(expectedHeld > 0);
 
-        const RunSnapshot run = runToEnd(traceScenario({spec}, rows, AcquireMode::Wait));
+        const RunSnapshot run = runOnFixture(traceScenario({spec}, rows, AcquireMode::Wait));
         expectExactAccounting(run);
         const LimiterSnapshot& l = run.limiters[0];
         QCOMPARE(l.accepted, qint64(rows.size()));
@@ -214,7 +214,7 @@ private slots:
         QVERIFY(expected[5] > 0);  // counter vs log
 
         QCOMPARE(scenario.traffic.clock.startMs, kStartMs);
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         expectExactAccounting(run);
         QCOMPARE(run.scheduled, sends);
         QVERIFY(run.sameRequests);
@@ -276,7 +276,7 @@ private slots:
         for (qint64 t : {0, 0, 400, 1000, 1500, 2600}) {
             rows.append(TraceRow{t, QStringLiteral("a"), 1, 0});
         }
-        const RunSnapshot run = runToEnd(traceScenario(specs, rows, AcquireMode(mode)));
+        const RunSnapshot run = runOnFixture(traceScenario(specs, rows, AcquireMode(mode)));
         expectExactAccounting(run);
         const QJsonArray pairs = summaryJson(run).value(QStringLiteral("disagreements")).toArray();
         QCOMPARE(pairs.isEmpty(), !compared);

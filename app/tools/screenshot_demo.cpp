@@ -2,11 +2,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QImage>
 #include <QPalette>
 #include <QTabWidget>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -14,6 +16,7 @@
 
 #include "run/run_controller.h"
 #include "scenario/scenario.h"
+#include "tune/tune_view.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
 #include "window/redisson_watch_view.h"
@@ -174,11 +177,21 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
              window.setPresentation(false);
          }},
         {500,
-         [&window, shot, tab] {
+         [&window, shot] {
              shot("after-presentation.png");  // the normal look again, as before
+             // The Tune tab: a sweep of the first limiter's first two fields.
+             TuneView* tune = window.tuneView();
+             window.views()->setCurrentWidget(tune);
+             tune->yField()->setCurrentIndex(std::min(2, tune->yField()->count() - 1));
+             tune->startSweep();
+         }},
+        {500,
+         [&window, shot, tab] {
+             shot("tune.png");
              window.setPalette(darkPalette());  // every chart follows the palette
              tab(kTimelines);
-         }},
+         },
+         [&window] { return !window.tuneView()->running(); }},
         {500,
          [shot, tab] {
              shot("main-dark.png");

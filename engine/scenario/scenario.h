@@ -7,6 +7,7 @@
 
 #include "input_limits.h"
 #include "limiters/limiter_spec.h"
+#include "scenario/sweep_spec.h"
 #include "stats/expectation.h"
 #include "traffic/traffic_spec.h"
 
@@ -21,6 +22,8 @@ struct Scenario {
     // "expect": regression checks on the run's figures, keyed by limiter name or "*"; in the
     // file's order within a key, keys in JSON's (sorted) order.
     QVector<Expectation> expectations;
+    // "sweep": the parameters `ratelab sweep` varies and what it optimizes (empty: none).
+    SweepSpec sweep;
 };
 
 // The admitted-burst windows (ms, ascending) a run computes for limiter `index`: those of

@@ -76,8 +76,8 @@ QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where)
 Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64 maxMemoryBytes) {
     const QString root = QStringLiteral("$");
     const QLatin1String name("name"), limiters("limiters"), traffic("traffic");
-    const QLatin1String bucketMs("bucket_ms"), expect("expect");
-    refuseUnknownFields(object, root, {name, limiters, traffic, bucketMs, expect});
+    const QLatin1String bucketMs("bucket_ms"), expect("expect"), sweep("sweep");
+    refuseUnknownFields(object, root, {name, limiters, traffic, bucketMs, expect, sweep});
 
     Scenario scenario;
     scenario.name = object.contains(name)
@@ -93,6 +93,9 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     if (object.contains(expect)) {
         scenario.expectations = readExpectations(object.value(expect), memberPath(root, expect),
                                                  scenario.limiters, scenario.traffic);
+    }
+    if (object.contains(sweep)) {
+        scenario.sweep = readSweep(object.value(sweep), memberPath(root, sweep), scenario.limiters);
     }
 
     // The timeline holds one bucket per bucket_ms of the run.

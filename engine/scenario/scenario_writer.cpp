@@ -147,6 +147,9 @@ QJsonObject scenarioToJson(const Scenario& scenario) {
         object.insert(QLatin1String("expect"),
                       scenario_json::expectationsToJson(scenario.expectations));
     }
+    if (!scenario.sweep.isEmpty()) {
+        object.insert(QLatin1String("sweep"), scenario_json::sweepToJson(scenario.sweep));
+    }
     return object;
 }
 

@@ -16,9 +16,11 @@
 
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
+#include "input_error.h"
 #include "limiters/algorithm.h"
 #include "run/run_controller.h"
 #include "style/inline_error.h"
+#include "tune/tune_view.h"
 #include "window/connection_bar.h"
 #include "window/decision_panel.h"
 #include "window/explanation_dialog.h"
@@ -125,6 +127,22 @@ void MainWindow::buildLayout() {
     redisson_->setObjectName(QStringLiteral("redissonWatch"));
     runView_->addTab(redisson_, tr("Redisson limiter"));
     connect(connection_, &ConnectionBar::targetReady, redisson_, &RedissonWatchView::setRedisUrl);
+    // Sweeps of the editors' scenario on the bar's Redis; a chosen combination comes back.
+    tune_ = new TuneView(runView_);
+    tune_->setObjectName(QStringLiteral("tuneView"));
+    tune_->setScenarioSource([this] { return currentScenario(); });
+    runView_->addTab(tune_, tr("Tune"));
+    connect(connection_, &ConnectionBar::targetReady, tune_, &TuneView::setRedisUrl);
+    connect(tune_, &TuneView::combinationChosen, this, &MainWindow::loadTuned);
+    // The fields it offers follow the limiters, read when the tab is shown.
+    connect(runView_, &QTabWidget::currentChanged, this, [this] {
+        if (runView_->currentWidget() == tune_ && !tune_->running()) {
+            if (std::optional<Scenario> s = currentScenario()) {
+                s->sweep = SweepSpec();
+                tune_->setScenario(*s);
+            }
+        }
+    });
     layout->addWidget(runView_, 1);
     setCentralWidget(central);
 
@@ -268,13 +286,38 @@ std::optional<Scenario> MainWindow::currentScenario() const {
             s.expectations.append(e);
         }
     }
+    // The loaded sweep, while its fields still name the limiters (else a save would not read).
+    if (!sweep_.isEmpty()) {
+        try {
+            s.sweep = scenario_json::readSweep(scenario_json::sweepToJson(sweep_),
+                                               QStringLiteral("$.sweep"), s.limiters);
+        } catch (const InputError&) {
+        }
+    }
     return s;
+}
+
+void MainWindow::loadTuned(const Scenario& scenario, bool run) {
+    if (controller_->running()) {
+        showError(tr("Stop the run first: a sweep's combination replaces the limiters"));
+        return;
+    }
+    limiters_->setSpecs(scenario.limiters);
+    document_->setModified(true);
+    updateEnabled();
+    previewEdits();
+    if (run && start_->isEnabled()) {
+        runView_->setCurrentIndex(0);
+        start_->trigger();
+    }
 }
 
 void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setText(scenario.name);
     scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
     expectations_ = scenario.expectations;
+    sweep_ = scenario.sweep;
+    tune_->setScenario(scenario);
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
     runView_->showScenario(scenario);

@@ -33,6 +33,7 @@ class RunController;
 class RunHistory;
 class TimelineChart;
 class TrafficEditor;
+class TuneView;
 
 // ratelab's window, a shell around its parts: the connection bar on top, the limiter and traffic
 // editors on the left, the run view in the middle (RunView: the timelines on one time axis, the
@@ -91,6 +92,7 @@ public:
     RunView* runView() const { return runView_; }
     QTabWidget* views() const { return runView_; }
     RedissonWatchView* redissonView() const { return redisson_; }
+    TuneView* tuneView() const { return tune_; }
     QAction* startAction() const { return start_; }
     QAction* stepAction() const { return step_; }
     QVector<TimelineChart*> timelines() const { return runView_->timelines(); }
@@ -128,6 +130,7 @@ private:
     void updateEnabled();
     void showError(const QString& message);
     void onLimitersEdited();
+    void loadTuned(const Scenario& scenario, bool run);  // a Tune tab combination
     void previewEdits();
     bool confirmRename(const QString& from, const QString& to);
     void forgetAbandonedLimiters();
@@ -151,6 +154,7 @@ private:
     RunView* runView_ = nullptr;
     ExplanationDialog* explanation_ = nullptr;  // a clicked request explained
     RedissonWatchView* redisson_ = nullptr;
+    TuneView* tune_ = nullptr;  // the Tune tab: sweeps of the editors' scenario
     InlineError* banner_ = nullptr;
     QLineEdit* scenarioName_ = nullptr;
     QToolBar* connectionRow_ = nullptr;  // holds connection_
@@ -160,6 +164,8 @@ private:
     QString stepText_;
     // The loaded scenario's "expect" (no editor for it yet): kept so a save writes it back.
     QVector<Expectation> expectations_;
+    // The loaded scenario's "sweep" (the Tune tab shows it): kept so a save writes it back.
+    SweepSpec sweep_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;
     QAction* startReasonAction_ = nullptr;  // shows and hides startReason_ in the toolbar

@@ -1,0 +1,170 @@
+#include "sweep_command.h"
+
+#include <unistd.h>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocale>
+#include <QThread>
+#include <chrono>
+#include <cstdio>
+
+#include "command_line.h"
+#include "input_error.h"
+#include "interrupt.h"
+#include "output/sweep_files.h"
+#include "output/sweep_report.h"
+#include "run/sweep_runner.h"
+#include "scenario/scenario_budget.h"
+#include "tune/sweep_folder.h"
+
+namespace ratelab::cli {
+namespace {
+
+// "sweep: 40/100 combinations  152,300 decisions/s  3 s left".
+QString progressText(const SweepProgress& p) {
+    const QLocale english(QLocale::English);
+    QString text = QStringLiteral("sweep: %1/%2 combinations  %3 decisions/s")
+                       .arg(p.done)
+                       .arg(p.total)
+                       .arg(english.toString(qint64(p.decisionsPerS)));
+    if (!p.finished && p.secondsLeft >= 0) {
+        text += QStringLiteral("  %1 s left").arg(qint64(p.secondsLeft + 0.5));
+    }
+    return text;
+}
+
+// Failed decisions over every combination (a sweep compares them on the same decisions).
+qint64 failedDecisions(const SweepTable& table) {
+    qint64 errors = 0;
+    for (const SweepCombination& c : table.combinations) {
+        for (const SweepFigures& row : c.rows) {
+            errors += row.group == QLatin1String("*") ? row.errors : 0;
+        }
+    }
+    return errors;
+}
+
+}  // namespace
+
+int sweepCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("scenario"),
+                                 QStringLiteral("Scenario (JSON) with a \"sweep\"."));
+    parser.addOptions({
+        {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
+        {QStringLiteral("out"), QStringLiteral("Output folder (default ./ratelab-sweep)."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("max-memory"),
+         QStringLiteral("Refuse scenarios whose one combination would need more memory "
+                        "(default 1GiB)."),
+         QStringLiteral("SIZE")},
+        {QStringLiteral("junit"),
+         QStringLiteral("Write whether a feasible combination exists, and the best one's "
+                        "constraints, as JUnit XML."),
+         QStringLiteral("FILE")},
+    });
+    parser.addOptions(tlsOptions());
+    if (!parseArguments(parser, args, {}, 1)) {
+        return kBadInput;
+    }
+    return runGuarded([&] {
+        const qint64 memoryLimit = maxMemoryOption(parser);
+        const QString file = parser.positionalArguments().first();
+        const Scenario scenario = loadScenarioFile(file, memoryLimit);
+        if (scenario.sweep.isEmpty()) {
+            throw InputError(file + QStringLiteral(": $"),
+                             QStringLiteral("has no \"sweep\": nothing to vary (docs/scenarios.md, "
+                                            "\"Sweeps\")"));
+        }
+        const QString outDir = parser.isSet(QStringLiteral("out"))
+                                   ? parser.value(QStringLiteral("out"))
+                                   : QStringLiteral("ratelab-sweep");
+        if (!QDir().mkpath(outDir)) {
+            throw InputError(QStringLiteral("--out"),
+                             QStringLiteral("cannot create the folder %1").arg(outDir));
+        }
+        SweepPlan plan(scenario);
+        if (!plan.clockNote().isEmpty()) {
+            std::fprintf(stderr, "note: %s\n", qPrintable(plan.clockNote()));
+        }
+        // Before the managed server starts: an interrupt then still stops it cleanly.
+        installInterruptHandlers();
+        const RedisTarget target = resolveRedisTarget(parser);
+        SweepRunner runner(std::move(plan), target.url(), {},
+                           std::min(memoryLimit, SweepRunner::kDefaultBatchBudgetBytes));
+        const auto began = std::chrono::steady_clock::now();
+        runner.start();
+
+        // Progress on stderr: rewritten in place on a terminal, a line a second otherwise.
+        const bool tty = ::isatty(STDERR_FILENO);
+        int ticks = 0;
+        while (!runner.finished()) {
+            QThread::msleep(100);
+            if (interrupted()) {
+                runner.requestStop();
+            }
+            if (tty && ++ticks % 2 == 0) {
+                std::fprintf(stderr, "\r%s\x1b[K", qPrintable(progressText(runner.progress())));
+            } else if (!tty && ++ticks % 10 == 0) {
+                std::fprintf(stderr, "%s\n", qPrintable(progressText(runner.progress())));
+            }
+        }
+        runner.wait();
+        if (tty) {
+            std::fprintf(stderr, "\r%s\x1b[K\n", qPrintable(progressText(runner.progress())));
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        const SweepTable table = runner.table();
+        const QString error = runner.error();
+        if (!error.isEmpty() && table.combinations.isEmpty()) {
+            printError(error);
+            return int(kRedisFailed);
+        }
+
+        QString written;
+        if (!writeSweepFolder(table, outDir, &written)) {
+            throw InputError(QStringLiteral("--out"), written);
+        }
+        const QString junit = parser.value(QStringLiteral("junit"));
+        if (!junit.isEmpty()) {
+            writeFileAtomically(junit, sweepJUnit(table, seconds));
+        }
+        std::fputs(qPrintable(sweepTableText(table)), stdout);
+        std::fputs(qPrintable(sweepParetoText(table)), stdout);
+        std::fputs(qPrintable(sweepVerdictText(table)), stdout);
+        std::printf("wrote %s/{%s,%s,%s,%s}\n", qPrintable(QFileInfo(outDir).absoluteFilePath()),
+                    sweep_format::kCsvFile.data(), sweep_format::kJsonFile.data(),
+                    sweep_format::kPngFile.data(), sweep_format::kHtmlFile.data());
+        if (!junit.isEmpty()) {
+            std::printf("wrote %s\n", qPrintable(QFileInfo(junit).absoluteFilePath()));
+        }
+        std::fflush(stdout);
+        if (interrupted()) {
+            std::printf(
+                "interrupted by %s: the results cover the combinations finished until "
+                "then\n",
+                qPrintable(interruptName()));
+            std::fflush(stdout);
+            return interruptExitCode();
+        }
+        if (!error.isEmpty()) {
+            printError(QStringLiteral("the sweep stopped after %1 of %2 combinations: %3")
+                           .arg(table.combinations.size())
+                           .arg(table.total)
+                           .arg(error));
+            return int(kRedisFailed);
+        }
+        const qint64 failed = failedDecisions(table);
+        if (failed > 0) {
+            printError(QStringLiteral("%1 decisions failed: combinations compare only on the "
+                                      "same decisions (the errors column names where)")
+                           .arg(failed));
+            return int(kRedisFailed);
+        }
+        // Exit 1 when no combination holds every constraint (the verdict line says so).
+        return table.best() >= 0 ? int(kDone) : int(kFailed);
+    });
+}
+
+}  // namespace ratelab::cli

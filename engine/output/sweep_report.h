@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QString>
+
+#include "output/sweep_table.h"
+
+namespace ratelab {
+
+// What `ratelab sweep` prints (docs/command-line.md, "sweep").
+
+// One line per combination, sorted by the objective (best first): a mark ("best" on the best
+// feasible one), the varied values, the objective, each constraint's figure (FAILED where it
+// does not hold; a constraint on several limiters shows its worst) and whether every
+// constraint holds. Headed by the sweep's name and how many combinations ran.
+QString sweepTableText(const SweepTable& table);
+
+// Per constraint, the combinations no other beats on both the objective and that constraint's
+// figure (SweepTable::paretoFront), ordered by the figure; empty without constraints.
+QString sweepParetoText(const SweepTable& table);
+
+// "best: login.rate = 10, login.burst = 5 (group.attacker.accepted 130; every constraint
+// holds)", or which combination came nearest when none holds every constraint.
+QString sweepVerdictText(const SweepTable& table);
+
+// "login.rate = 10, login.burst = 5".
+QString sweepValuesText(const SweepTable& table, const SweepCombination& combination);
+
+}  // namespace ratelab

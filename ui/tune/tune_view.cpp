@@ -1,0 +1,396 @@
+#include "tune/tune_view.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <limits>
+
+#include "input_error.h"
+#include "limiters/algorithm.h"
+#include "output/sweep_report.h"
+#include "run/sweep_runner.h"
+#include "tune/sweep_chart_view.h"
+
+namespace ratelab {
+namespace {
+
+constexpr int kPollMs = 100;
+constexpr int kFieldMin = Qt::UserRole;
+constexpr int kFieldMax = Qt::UserRole + 1;
+constexpr int kFieldValue = Qt::UserRole + 2;
+
+int toInt(qint64 v) {
+    return int(std::clamp<qint64>(v, 0, std::numeric_limits<int>::max()));
+}
+
+QSpinBox* spinBox(QWidget* parent, const QString& name) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName(name);
+    box->setRange(0, std::numeric_limits<int>::max());
+    box->setAccelerated(true);
+    return box;
+}
+
+}  // namespace
+
+TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
+    timer_->setInterval(kPollMs);
+    connect(timer_, &QTimer::timeout, this, &TuneView::poll);
+
+    // Everything scrolls in a small window (1024 x 700 beside the editors and the step
+    // decisions) rather than set the window's least size; the chart takes the room there is.
+    auto* controls = new QWidget(this);
+    auto* layout = new QVBoxLayout(controls);
+    auto* form = new QFormLayout;
+    const auto fieldRow = [&](const QString& label, const QString& name, QComboBox** field,
+                              QSpinBox** from, QSpinBox** to, QSpinBox** step) {
+        auto* row = new QHBoxLayout;
+        *field = new QComboBox(this);
+        (*field)->setObjectName(name + QStringLiteral("Field"));
+        (*field)->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        *from = spinBox(this, name + QStringLiteral("From"));
+        *to = spinBox(this, name + QStringLiteral("To"));
+        *step = spinBox(this, name + QStringLiteral("Step"));
+        (*step)->setMinimum(1);
+        row->addWidget(*field, 1);
+        row->addWidget(new QLabel(tr("from"), this));
+        row->addWidget(*from);
+        row->addWidget(new QLabel(tr("to"), this));
+        row->addWidget(*to);
+        row->addWidget(new QLabel(tr("step"), this));
+        row->addWidget(*step);
+        // A row of widgets takes no buddy by itself: the label's shortcut goes to the field.
+        auto* rowLabel = new QLabel(label, this);
+        rowLabel->setBuddy(*field);
+        form->addRow(rowLabel, row);
+        QComboBox* f = *field;
+        QSpinBox *a = *from, *b = *to, *s = *step;
+        connect(f, &QComboBox::currentIndexChanged, this, [this, f, a, b, s] {
+            fieldChanged(f, a, b, s);
+            updateEnabled();
+        });
+    };
+    fieldRow(tr("Vary &x"), QStringLiteral("x"), &xField_, &xFrom_, &xTo_, &xStep_);
+    fieldRow(tr("Vary &y"), QStringLiteral("y"), &yField_, &yFrom_, &yTo_, &yStep_);
+
+    auto* objectiveRow = new QHBoxLayout;
+    direction_ = new QComboBox(this);
+    direction_->setObjectName(QStringLiteral("direction"));
+    direction_->addItem(tr("minimize"));
+    direction_->addItem(tr("maximize"));
+    metric_ = new QComboBox(this);
+    metric_->setObjectName(QStringLiteral("metric"));
+    metric_->setEditable(true);
+    metric_->addItems(expectationMetrics());
+    metric_->addItem(burstMetricName(1000));
+    metric_->setCurrentText(QStringLiteral("accepted"));
+    metric_->setToolTip(
+        tr("The figure to colour by and optimize: any metric an expectation can "
+           "name, optionally \"<limiter>:\" first"));
+    objectiveRow->addWidget(direction_);
+    objectiveRow->addWidget(metric_, 1);
+    auto* objectiveLabel = new QLabel(tr("&Objective"), this);
+    objectiveLabel->setBuddy(metric_);
+    form->addRow(objectiveLabel, objectiveRow);
+    constraints_ = new QLineEdit(this);
+    constraints_->setObjectName(QStringLiteral("constraints"));
+    constraints_->setPlaceholderText(tr("accepted_ratio >= 0.5; max_accepted_in_any_1000ms <= 20"));
+    constraints_->setToolTip(
+        tr("Checks every good setting keeps, separated by \";\", in the "
+           "syntax of a scenario's \"expect\""));
+    form->addRow(tr("&Constraints"), constraints_);
+    layout->addLayout(form);
+
+    auto* buttons = new QHBoxLayout;
+    run_ = new QPushButton(tr("&Run sweep"), this);
+    run_->setObjectName(QStringLiteral("runSweep"));
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->setObjectName(QStringLiteral("cancelSweep"));
+    applyBest_ = new QPushButton(tr("Apply &best"), this);
+    applyBest_->setObjectName(QStringLiteral("applyBest"));
+    applyBest_->setToolTip(tr("Load the best feasible combination's limiters into the editor"));
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("sweepProgress"));
+    buttons->addWidget(run_);
+    buttons->addWidget(cancel_);
+    buttons->addWidget(progress_, 1);
+    buttons->addWidget(applyBest_);
+    layout->addLayout(buttons);
+    status_ = new QLabel(controls);
+    status_->setObjectName(QStringLiteral("sweepStatus"));
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(status_);
+    chart_ = new SweepChartView(controls);
+    chart_->setObjectName(QStringLiteral("sweepChart"));
+    layout->addWidget(chart_, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("tuneScroll"));
+    scroll->setWidget(controls);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    connect(run_, &QPushButton::clicked, this, &TuneView::startSweep);
+    connect(cancel_, &QPushButton::clicked, this, &TuneView::cancelSweep);
+    connect(applyBest_, &QPushButton::clicked, this, &TuneView::applyBest);
+    connect(chart_, &SweepChartView::combinationClicked, this,
+            [this](int combination) { chooseCombination(combination, true); });
+    updateEnabled();
+}
+
+TuneView::~TuneView() = default;
+
+QString TuneView::statusText() const {
+    return status_->text();
+}
+
+bool TuneView::running() const {
+    return runner_ && !runner_->finished();
+}
+
+void TuneView::setScenario(const Scenario& scenario) {
+    const QString x = xField_->currentText(), y = yField_->currentText();
+    for (QComboBox* field : {xField_, yField_}) {
+        const QSignalBlocker block(field);
+        field->clear();
+    }
+    yField_->addItem(tr("(none)"));
+    for (const LimiterSpec& spec : scenario.limiters) {
+        for (const NumericParam& p : algorithmOf(spec).numericParams(spec)) {
+            const QString key = spec.name + QLatin1Char('.') + p.path;
+            for (QComboBox* field : {xField_, yField_}) {
+                const QSignalBlocker block(field);
+                field->addItem(key);
+                const int at = field->count() - 1;
+                field->setItemData(at, p.min, kFieldMin);
+                field->setItemData(at, p.max, kFieldMax);
+                field->setItemData(at, p.value, kFieldValue);
+            }
+        }
+    }
+    // `key` selected with the range (from, to, step); step 0: the range it had when `key` is
+    // the field it showed (`before`), else one around the field's value.
+    const auto select = [this](QComboBox* field, const QString& key, const QString& before,
+                               qint64 from, qint64 to, qint64 step) {
+        QSpinBox* f = field == xField_ ? xFrom_ : yFrom_;
+        QSpinBox* t = field == xField_ ? xTo_ : yTo_;
+        QSpinBox* s = field == xField_ ? xStep_ : yStep_;
+        if (step == 0 && key == before) {
+            from = f->value();
+            to = t->value();
+            step = s->value();
+        }
+        const int at = field->findText(key);
+        {
+            const QSignalBlocker block(field);
+            field->setCurrentIndex(std::max(at, 0));
+        }
+        fieldChanged(field, f, t, s);
+        if (at >= 0 && step > 0) {
+            f->setValue(toInt(from));
+            t->setValue(toInt(to));
+            s->setValue(toInt(step));
+        }
+    };
+    const SweepSpec& sweep = scenario.sweep;
+    const auto rangeOf = [](const SweepAxis& a, qint64* from, qint64* to, qint64* step) {
+        *from = a.values.first();
+        *to = a.values.last();
+        *step =
+            a.step > 0 ? a.step
+            : a.values.size() > 1
+                ? std::max<qint64>(1, (a.values.last() - a.values.first()) / (a.values.size() - 1))
+                : 1;
+    };
+    qint64 from = 0, to = 0, step = 0;
+    if (!sweep.vary.isEmpty()) {
+        rangeOf(sweep.vary[0], &from, &to, &step);
+        select(xField_, sweep.vary[0].key, x, from, to, step);
+    } else {
+        select(xField_, x, x, 0, 0, 0);
+    }
+    if (sweep.vary.size() > 1) {
+        rangeOf(sweep.vary[1], &from, &to, &step);
+        select(yField_, sweep.vary[1].key, y, from, to, step);
+    } else {
+        select(yField_, sweep.vary.isEmpty() ? y : QString(), y, 0, 0, 0);
+    }
+    if (!sweep.isEmpty()) {
+        direction_->setCurrentIndex(sweep.objective.maximize ? 1 : 0);
+        metric_->setCurrentText(sweep.objective.text());
+        QStringList constraints;
+        for (const Expectation& c : sweep.constraints) {
+            constraints << sweepConstraintText(c);
+        }
+        constraints_->setText(constraints.join(QStringLiteral("; ")));
+    }
+    updateEnabled();
+}
+
+void TuneView::fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
+    const int at = field->currentIndex();
+    const bool none = at < 0 || !field->itemData(at, kFieldMin).isValid();
+    for (QSpinBox* box : {from, to, step}) {
+        box->setEnabled(!none);
+    }
+    if (none) {
+        return;
+    }
+    const qint64 min = field->itemData(at, kFieldMin).toLongLong();
+    const qint64 max = field->itemData(at, kFieldMax).toLongLong();
+    const qint64 value = field->itemData(at, kFieldValue).toLongLong();
+    from->setRange(toInt(min), toInt(max));
+    to->setRange(toInt(min), toInt(max));
+    // Around the current value: from half of it to twice it, in about five steps.
+    const qint64 low = std::max(min, value / 2), high = std::min(max, std::max(value * 2, low + 4));
+    from->setValue(toInt(low));
+    to->setValue(toInt(high));
+    step->setValue(toInt(std::max<qint64>(1, (high - low) / 4)));
+}
+
+std::optional<SweepSpec> TuneView::sweepSpec(const Scenario& scenario, QString* error) const {
+    QJsonObject vary;
+    const auto axis = [&vary](QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
+        if (field->currentIndex() >= 0 && from->isEnabled()) {
+            vary.insert(field->currentText(), QJsonObject{{QStringLiteral("from"), from->value()},
+                                                          {QStringLiteral("to"), to->value()},
+                                                          {QStringLiteral("step"), step->value()}});
+        }
+    };
+    axis(xField_, xFrom_, xTo_, xStep_);
+    axis(yField_, yFrom_, yTo_, yStep_);
+    QJsonObject object{{QStringLiteral("vary"), vary}};
+    object.insert(
+        direction_->currentIndex() == 1 ? QStringLiteral("maximize") : QStringLiteral("minimize"),
+        metric_->currentText().trimmed());
+    QJsonArray constraints;
+    for (const QString& c : constraints_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        if (!c.trimmed().isEmpty()) {
+            constraints.append(c.trimmed());
+        }
+    }
+    if (!constraints.isEmpty()) {
+        object.insert(QStringLiteral("constraints"), constraints);
+    }
+    try {
+        SweepSpec sweep = scenario_json::readSweep(object, tr("Tune"), scenario.limiters);
+        // The x field first: the heatmap's columns are the first key's values.
+        if (sweep.vary.size() == 2 && sweep.vary[1].key == xField_->currentText()) {
+            std::swap(sweep.vary[0], sweep.vary[1]);
+        }
+        return sweep;
+    } catch (const InputError& e) {
+        *error = e.where() + QStringLiteral(": ") + e.message();
+        return std::nullopt;
+    }
+}
+
+bool TuneView::startSweep() {
+    if (running()) {
+        return false;
+    }
+    std::optional<Scenario> scenario = source_ ? source_() : std::nullopt;
+    QString problem;
+    if (!url_) {
+        problem = tr("not connected to Redis");
+    } else if (!scenario) {
+        problem = tr("the scenario has an invalid field (see the editors)");
+    } else if (const std::optional<SweepSpec> sweep = sweepSpec(*scenario, &problem)) {
+        scenario->sweep = *sweep;
+        runner_ = std::make_unique<SweepRunner>(SweepPlan(*scenario), *url_);
+        runner_->start();
+        status_->setText(tr("%1 combinations…").arg(scenario->sweep.combinations()));
+        progress_->setRange(0, int(scenario->sweep.combinations()));
+        progress_->setValue(0);
+        chart_->setTable(runner_->table());
+        timer_->start();
+        updateEnabled();
+        return true;
+    }
+    status_->setText(problem);
+    return false;
+}
+
+void TuneView::cancelSweep() {
+    if (runner_) {
+        runner_->requestStop();
+    }
+}
+
+void TuneView::poll() {
+    if (!runner_) {
+        timer_->stop();
+        return;
+    }
+    const SweepProgress p = runner_->progress();
+    progress_->setValue(int(p.done));
+    if (!runner_->takeFinished().isEmpty() || runner_->finished()) {
+        chart_->setTable(runner_->table());
+    }
+    if (!runner_->finished()) {
+        status_->setText(tr("%1 of %2 combinations, %3 decisions/s")
+                             .arg(p.done)
+                             .arg(p.total)
+                             .arg(qint64(p.decisionsPerS)));
+        return;
+    }
+    timer_->stop();
+    runner_->wait();
+    const SweepTable& table = chart_->table();
+    QString text = sweepVerdictText(table).trimmed();
+    if (!runner_->error().isEmpty()) {
+        text = tr("Redis failed: %1. %2").arg(runner_->error(), text);
+    } else if (!table.complete) {
+        text = tr("cancelled after %1 of %2 combinations. %3")
+                   .arg(table.combinations.size())
+                   .arg(table.total)
+                   .arg(text);
+    }
+    status_->setText(text);
+    updateEnabled();
+    emit sweepFinished();
+}
+
+void TuneView::updateEnabled() {
+    const bool busy = running();
+    run_->setEnabled(!busy && xField_->count() > 0);
+    cancel_->setEnabled(busy);
+    applyBest_->setEnabled(!busy && runner_ && chart_->table().best() >= 0);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{xField_, yField_, metric_, direction_, constraints_}) {
+        w->setEnabled(!busy);
+    }
+}
+
+void TuneView::chooseCombination(int combination, bool run) {
+    const SweepTable& table = chart_->table();
+    if (!runner_ || running() || combination < 0 || combination >= table.combinations.size()) {
+        return;
+    }
+    emit combinationChosen(runner_->plan().combination(table.combinations[combination].index), run);
+}
+
+bool TuneView::applyBest() {
+    const int best = chart_->table().best();
+    if (best < 0 || running()) {
+        return false;
+    }
+    chooseCombination(best, false);
+    return true;
+}
+
+}  // namespace ratelab

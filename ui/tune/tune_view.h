@@ -1,0 +1,109 @@
+#pragma once
+
+#include <QWidget>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include "scenario/scenario.h"
+#include "url/redis_url.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+namespace ratelab {
+
+class SweepChartView;
+class SweepRunner;
+
+// The window's Tune tab: one or two numeric fields of the scenario's limiters, each over a
+// range, the metric to minimize or maximize and constraints ("accepted_ratio >= 0.5; ...");
+// Run sweep runs every combination on the connected Redis in virtual time (SweepRunner), with
+// a progress bar and Cancel, and the heatmap fills in as combinations finish. Clicking a cell
+// loads that combination's limiters into the editor and runs them; Apply best loads the best
+// feasible one.
+class TuneView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TuneView(QWidget* parent = nullptr);
+    ~TuneView() override;
+
+    // What a sweep starts from: the editors' scenario (nullopt while a field is invalid).
+    using ScenarioSource = std::function<std::optional<Scenario>()>;
+    void setScenarioSource(ScenarioSource source) { source_ = std::move(source); }
+    // The fields offered: the numeric fields of `scenario`'s limiters; its "sweep", when it
+    // has one, fills in the fields, ranges, objective and constraints.
+    void setScenario(const Scenario& scenario);
+    void setRedisUrl(const RedisUrl& url) { url_ = url; }
+
+    // The sweep the controls describe, checked as a scenario's "sweep" is (the fields, every
+    // combination through the limiters' parsers); nullopt with the problem in *error.
+    std::optional<SweepSpec> sweepSpec(const Scenario& scenario, QString* error) const;
+    // Starts the sweep; false (the reason in the status line) without a Redis, a valid
+    // scenario or a valid sweep.
+    bool startSweep();
+    void cancelSweep();
+    bool running() const;
+    // Loads the best feasible combination (applyBestButton); false when there is none.
+    bool applyBest();
+
+    // For tests and the screenshot demo.
+    SweepChartView* chart() const { return chart_; }
+    QComboBox* xField() const { return xField_; }
+    QComboBox* yField() const { return yField_; }
+    QSpinBox* xFrom() const { return xFrom_; }
+    QSpinBox* xTo() const { return xTo_; }
+    QSpinBox* xStep() const { return xStep_; }
+    QSpinBox* yFrom() const { return yFrom_; }
+    QSpinBox* yTo() const { return yTo_; }
+    QSpinBox* yStep() const { return yStep_; }
+    QComboBox* metric() const { return metric_; }
+    QComboBox* direction() const { return direction_; }
+    QLineEdit* constraints() const { return constraints_; }
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* applyBestButton() const { return applyBest_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QString statusText() const;
+
+    // Modest: the tab shares the window with the timelines' tabs and must not widen it.
+    QSize sizeHint() const override { return {480, 360}; }
+
+signals:
+    // A combination to load into the editors (its limiters), and whether to run it now.
+    void combinationChosen(const ratelab::Scenario& scenario, bool run);
+    // A sweep ended (finished, cancelled or failed); its table is chart()->table().
+    void sweepFinished();
+
+private:
+    void poll();
+    void updateEnabled();
+    void fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step);
+    void chooseCombination(int combination, bool run);
+
+    ScenarioSource source_;
+    std::optional<RedisUrl> url_;
+    std::unique_ptr<SweepRunner> runner_;
+    QTimer* timer_ = nullptr;
+    QComboBox* xField_ = nullptr;
+    QComboBox* yField_ = nullptr;
+    QSpinBox *xFrom_ = nullptr, *xTo_ = nullptr, *xStep_ = nullptr;
+    QSpinBox *yFrom_ = nullptr, *yTo_ = nullptr, *yStep_ = nullptr;
+    QComboBox* metric_ = nullptr;
+    QComboBox* direction_ = nullptr;
+    QLineEdit* constraints_ = nullptr;
+    QPushButton* run_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QPushButton* applyBest_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* status_ = nullptr;
+    SweepChartView* chart_ = nullptr;
+};
+
+}  // namespace ratelab
