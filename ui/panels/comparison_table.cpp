@@ -199,8 +199,8 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
     // accounting line above says "errors 0", and the room goes to the names.
     bool errors = false;
     for (const LimiterSnapshot& s : run.limiters) {
-        const BaselineLimiter* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
-        errors = errors || s.errors > 0 || (b != nullptr && b->errors > 0);
+        const LimiterSummary* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
+        errors = errors || s.errors > 0 || (b != nullptr && b->counts.errors > 0);
     }
     for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
         table_->setColumnHidden(c, !errors);

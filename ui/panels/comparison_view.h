@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "live/run_cost.h"
-#include "scenario/run_baseline.h"
+#include "output/run_baseline.h"
 #include "stats/run_snapshot.h"
 
 QT_BEGIN_NAMESPACE
