@@ -11,6 +11,7 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "explain_command.h"
+#include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
 #include "tools/screenshot_demo.h"
@@ -45,8 +46,9 @@ const char kUsage[] =
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 1 an expectation failed (run) or a difference above the tolerance\n"
-    "(compare), 2 bad input, 3 Redis unreachable or failed, 130/143 stopped by\n"
-    "SIGINT/SIGTERM (what was measured is still reported).\n";
+    "(compare), 2 bad input, 3 Redis unreachable or failed, 4 an output file or stdout\n"
+    "could not be written (the verdict was 0), 130/143 stopped by SIGINT/SIGTERM (what was\n"
+    "measured is still reported). ratelab COMMAND --help: that command's options.\n";
 
 }  // namespace
 
@@ -104,6 +106,7 @@ int main(int argc, char* argv[]) {
         }
         return gui.exec();
     }
+    ratelab::cli::keepQtMessagesOffTheCommandLine();
     if (command == QLatin1String("run")) {
         // `run` renders report.png with Qt Charts, which needs a GUI application; headless
         // machines get the offscreen platform instead of failing.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "output/run_verdict.h"
+
 namespace ratelab {
 namespace {
 
@@ -121,7 +123,6 @@ RunSummary summaryOf(const RunSnapshot& run) {
     for (ExpectationResult& r : s.expectations) {
         r.expectation.limiter = r.limiter;  // "*" checked on this limiter
     }
-    s.verdict = expectationVerdict(run.expectations);
     s.startEpochMs = run.startEpochMs;
     s.durationS = double(run.durationUs) / 1e6;
     s.runS = double(runLengthUs(run)) / 1e6;
@@ -146,6 +147,8 @@ RunSummary summaryOf(const RunSnapshot& run) {
         }
     }
     s.bucketTargetRate = sized(run.bucketTargetRate, buckets);
+    s.verdictReason = incompleteReason(s);
+    s.verdict = runVerdict(s);
     return s;
 }
 

@@ -95,7 +95,10 @@ struct RunSummary {
     // (a "*" expectation gives one per limiter); measured NaN when the run has no such figure.
     // summary.json's "expression" is expectation.text().
     QVector<ExpectationResult> expectations;
-    QString verdict;  // expectationVerdict: "passed", "failed" or "none"
+    // "incomplete" (output_format::verdict) when verdictReason says why the run's figures cannot
+    // judge it (run_verdict.h); else the expectations' verdict: "passed", "failed" or "none".
+    QString verdict;
+    QString verdictReason;
     qint64 startEpochMs = 0;
     double durationS = 0;  // the schedule's length
     double runS = 0;       // what the run covered (a stopped run: until it stopped)

@@ -273,6 +273,7 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
         listFrom<QVector<ExpectationResult>>(r, root, top, key::kExpectations, expectationFrom);
     s.verdict = root.contains(key::kVerdict) ? r.text(root, top, key::kVerdict)
                                              : expectationVerdict(s.expectations);
+    s.verdictReason = r.text(root, top, key::kVerdictReason);
     s.startEpochMs = r.signedWhole(root, top, key::kStartEpochMs);
     s.durationS = r.number(root, top, key::kDurationS);
     s.runS = r.number(root, top, key::kRunS);

@@ -122,6 +122,7 @@ QJsonObject summaryToJson(const RunSummary& s) {
         {key::kClockSpeed, s.clockSpeed},
         {key::kExpectations, expectationsJson(s.expectations)},
         {key::kVerdict, s.verdict},
+        {key::kVerdictReason, s.verdictReason},
         {key::kStartEpochMs, double(s.startEpochMs)},
         {key::kDurationS, s.durationS},
         {key::kRunS, s.runS},

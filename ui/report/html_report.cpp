@@ -121,11 +121,18 @@ QString factsTable(const RunSummary& s) {
 QString verdictSection(const RunSummary& s) {
     QString out;
     if (!s.verdict.isEmpty()) {
-        const QString cls = s.verdict == QLatin1String("failed")   ? QStringLiteral("failed")
-                            : s.verdict == QLatin1String("passed") ? QStringLiteral("passed")
-                                                                   : QString();
-        out += QStringLiteral("<p>%1 <span class=\"%2\">%3</span></p>\n")
-                   .arg(tr("Verdict:"), cls, esc(s.verdict));
+        // An incomplete run judges nothing: it reads as a failure, with why.
+        const bool incomplete = s.verdict == output_format::verdict::kIncomplete;
+        const QString cls =
+            s.verdict == output_format::verdict::kFailed || incomplete ? QStringLiteral("failed")
+            : s.verdict == output_format::verdict::kPassed             ? QStringLiteral("passed")
+                                                                       : QString();
+        out += QStringLiteral("<p>%1 <span class=\"%2\">%3</span>%4</p>\n")
+                   .arg(tr("Verdict:"), cls, esc(s.verdict),
+                        incomplete ? QStringLiteral(" (%1; %2)")
+                                         .arg(esc(s.verdictReason),
+                                              tr("the expectations below are not judged"))
+                                   : QString());
     }
     if (s.expectations.isEmpty()) {
         return out;
