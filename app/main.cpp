@@ -2,6 +2,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QScreen>
 #include <cstdio>
 #include <memory>
 
@@ -75,7 +76,12 @@ int main(int argc, char* argv[]) {
             return ratelab::cli::kBadInput;
         }
         ratelab::MainWindow window;
-        window.resize(1600, 1000);
+        // 1600 x 1000 where the screen has room; on a smaller screen (a 1024 x 768 projector)
+        // the window takes the screen's available area instead of running off its edge.
+        const QSize room = gui.primaryScreen() != nullptr
+                               ? gui.primaryScreen()->availableGeometry().size()
+                               : QSize(1600, 1000);
+        window.resize(QSize(1600, 1000).boundedTo(room));
         QString error;
         if (!ratelab::applyWindowArguments(window, arguments, &error)) {
             ratelab::cli::printError(error);  // names the file: exit 2, as on the command line

@@ -50,6 +50,50 @@ private slots:
         }
     }
 
+    // The types with library flavors offer them on their page: the choice shows the spec's
+    // flavor, and choosing one gives a spec of that flavor (exact written as no field).
+    void flavorChoice_data() {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QStringList>("flavors");
+        QTest::newRow("gcra") << "gcra"
+                              << QStringList{QStringLiteral("exact"), QStringLiteral("redis_rate")};
+        QTest::newRow("sliding counter")
+            << "sliding_counter" << QStringList{QStringLiteral("exact"), QStringLiteral("upstash")};
+        QTest::newRow("token bucket") << "token_bucket" << QStringList();
+        QTest::newRow("leaky bucket") << "leaky_bucket" << QStringList();
+    }
+    void flavorChoice() {
+        QFETCH(QString, type);
+        QFETCH(QStringList, flavors);
+        LimiterEditor editor;
+        auto* pages = editor.findChild<QStackedWidget*>(QStringLiteral("pages"));
+        LimiterSpec spec = algorithmNamed(type)->defaults(QStringLiteral("lim"));
+        editor.setSpec(spec);
+        auto* box = pages->currentWidget()->findChild<QComboBox*>(QStringLiteral("flavor"));
+        if (flavors.isEmpty()) {
+            QVERIFY(box == nullptr);
+            return;
+        }
+        QVERIFY(box != nullptr);
+        QStringList offered;
+        for (int i = 0; i < box->count(); ++i) {
+            offered << box->itemData(i).toString();
+        }
+        QCOMPARE(offered, flavors);
+        QCOMPARE(box->currentIndex(), 0);
+        QSignalSpy changed(&editor, &LimiterEditor::specChanged);
+        box->setCurrentIndex(1);
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(flavorName(editor.spec()->flavor), flavors[1]);
+        // A spec of that flavor shows it; back to exact.
+        spec.flavor = editor.spec()->flavor;
+        editor.setSpec(algorithmNamed(type)->defaults(QStringLiteral("lim")));
+        QCOMPARE(box->currentIndex(), 0);
+        editor.setSpec(spec);
+        QCOMPARE(box->currentIndex(), 1);
+        QCOMPARE(editor.spec()->flavor, spec.flavor);
+    }
+
     void configTexts_data() {
         QTest::addColumn<QByteArray>("spec");
         QTest::addColumn<QString>("text");
@@ -78,6 +122,14 @@ private slots:
             << QByteArray(R"({"type":"leaky_bucket","name":"a","rate":2,"period_ms":1000,)"
                           R"("burst":0,"nodelay":true})")
             << "2 per 1000 ms, burst 0, nodelay";
+        QTest::newRow("counter, upstash's")
+            << QByteArray(R"({"type":"sliding_counter","name":"a","limit":10,"window_ms":500,)"
+                          R"("flavor":"upstash"})")
+            << "10 per 500 ms window · upstash's arithmetic";
+        QTest::newRow("gcra, redis_rate's")
+            << QByteArray(R"({"type":"gcra","name":"a","rate":1,"period_ms":1000,"burst":5,)"
+                          R"("flavor":"redis_rate"})")
+            << "1 per 1000 ms, burst 5 · redis_rate's arithmetic";
     }
     void configTexts() {
         QFETCH(QByteArray, spec);

@@ -175,6 +175,26 @@ private slots:
         }
     }
 
+    // A finished run's admitted bursts are marked; a Step or run that follows it on the same
+    // virtual start drops them (they stayed over the new session's counts).
+    void burstsGoWhenANewSessionFollows() {
+        RunSnapshot done = runAt(scenario_, 20000, 9);
+        done.finished = true;
+        ratelab::BusiestInterval busiest;
+        busiest.windowMs = 1000;
+        busiest.permits = 9;
+        busiest.firstMs = 0;
+        busiest.lastMs = 999;
+        for (LimiterSnapshot& l : done.limiters)
+            l.admittedBurst = {busiest};
+        emit controller_->finished(done);
+        for (TimelineChart* chart : view_->timelines())
+            QVERIFY(chart->model().burst().has_value());
+        emit controller_->snapshotReady(runAt(scenario_, 2, 1));
+        for (TimelineChart* chart : view_->timelines())
+            QVERIFY(!chart->model().burst().has_value());
+    }
+
     // A live edit: a marker on that limiter's timeline at the newest snapshot's run time.
     void limiterChangeMarked_data() {
         QTest::addColumn<int>("change");

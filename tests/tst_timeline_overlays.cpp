@@ -67,6 +67,7 @@ private slots:
     void everyWindowShowsItsCount();
     void admittedBurstMarked_data();
     void admittedBurstMarked();
+    void burstLabelClearsSpanLabels();
 };
 
 void TestTimelineOverlays::fixedWindowBands_data() {
@@ -465,6 +466,44 @@ void TestTimelineOverlays::admittedBurstMarked() {
 
     chart.setBusiestIntervals({});
     QVERIFY(!drawnTexts(chart).contains(label));
+}
+
+// Two rules' span labels stack at the top; the admitted burst's label goes below them, never
+// over the second (it was drawn on the second row whatever stood there).
+void TestTimelineOverlays::burstLabelClearsSpanLabels() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = slidingWindow({{5, 1000}, {20, 60000}});
+    chart.setLimiter(spec, 1, 100, kStart);
+    LimiterState state;
+    state.nowMs = kStart + 8000;
+    state.spans = {ruleSpan(5, 1000, 3), ruleSpan(20, 60000, 12)};
+    chart.updateFrom(makeRun(spec, 100, 8000), 0, &state);
+    ratelab::BusiestInterval busiest;
+    busiest.windowMs = 1000;
+    busiest.permits = 5;
+    busiest.fromMs = kStart + 7000;
+    busiest.firstMs = busiest.fromMs;
+    busiest.lastMs = busiest.fromMs + 999;
+    chart.setBusiestIntervals({busiest});
+
+    auto rectOf = [&chart](const QString& text) {
+        for (QGraphicsItem* item : chart.scene()->items()) {
+            auto* label = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            if (label && label->isVisible() && label->text() == text)
+                return label->mapRectToItem(chart.chart(), label->boundingRect());
+        }
+        return QRectF();
+    };
+    const QRectF burst = rectOf(QStringLiteral("5 accepted in 1000 ms here"));
+    QVERIFY(!burst.isEmpty());
+    for (const QString& span :
+         {QStringLiteral("5/1000 ms: 3 of 5"), QStringLiteral("20/60000 ms: 12 of 20")}) {
+        const QRectF spanRect = rectOf(span);
+        QVERIFY2(!spanRect.isEmpty(), qPrintable(span));
+        QVERIFY2(!burst.intersects(spanRect), qPrintable(span));
+    }
+    QVERIFY(chart.chart()->plotArea().contains(burst));
 }
 
 QTEST_MAIN(TestTimelineOverlays)

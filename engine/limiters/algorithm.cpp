@@ -15,6 +15,10 @@ namespace ratelab {
 
 using namespace json_input;
 
+namespace {
+const QLatin1String kFlavorKey("flavor");
+}
+
 Algorithm::Algorithm(LimiterType type, QString name, std::vector<IntField> intFields,
                      std::vector<QLatin1String> otherKeys)
     : type_(type),
@@ -28,6 +32,9 @@ std::vector<QLatin1String> Algorithm::fieldKeys() const {
         keys.push_back(field.key);
     }
     keys.insert(keys.end(), otherKeys_.begin(), otherKeys_.end());
+    if (!flavors().empty()) {
+        keys.push_back(kFlavorKey);
+    }
     return keys;
 }
 
@@ -54,15 +61,37 @@ void Algorithm::readFields(const QJsonObject& object, const QString& path,
     for (const IntField& field : intFields_) {
         spec.*field.member = readInt(object, path, field);
     }
+    if (object.contains(kFlavorKey)) {  // only a type with flavors knows the field
+        const QString where = memberPath(path, kFlavorKey);
+        const QString text = readString(object.value(kFlavorKey), where);
+        std::vector<Flavor> offered = flavors();
+        offered.insert(offered.begin(), Flavor::Exact);
+        QStringList names;
+        for (const Flavor flavor : offered) {
+            if (flavorName(flavor) == text) {
+                spec.flavor = flavor;
+                return;
+            }
+            names << flavorName(flavor);
+        }
+        throw InputError(where, QStringLiteral("unknown flavor %1 for %2; expected %3")
+                                    .arg(quoted(text), name_, oneOf(names)));
+    }
 }
 
 void Algorithm::writeFields(const LimiterSpec& spec, QJsonObject& object) const {
     for (const IntField& field : intFields_) {
         object.insert(field.key, spec.*field.member);
     }
+    if (spec.flavor != Flavor::Exact) {
+        object.insert(kFlavorKey, flavorName(spec.flavor));
+    }
 }
 
 bool Algorithm::sameFields(const LimiterSpec& a, const LimiterSpec& b) const {
+    if (a.flavor != b.flavor) {
+        return false;
+    }
     for (const IntField& field : intFields_) {
         if (a.*field.member != b.*field.member) {
             return false;
@@ -122,7 +151,8 @@ void Algorithm::copyKeys(RedisRouter& c, const Limiter& from, const Limiter& to,
         const RedisReply dump = c.command(from.slot(), {"DUMP", source[i]});
         if (dump->type == REDIS_REPLY_STRING) {
             const RedisReply restored = c.command(
-                to.slot(), {"RESTORE", target[i], ttl, std::string(dump->str, dump->len), "REPLACE"});
+                to.slot(),
+                {"RESTORE", target[i], ttl, std::string(dump->str, dump->len), "REPLACE"});
             throwIfError(restored.get(), "RESTORE");
         }
     }

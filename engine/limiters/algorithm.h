@@ -69,9 +69,13 @@ public:
     const QString& name() const { return name_; }
 
     // --- The spec's JSON (limiter_spec_parser.cpp reads the common fields) ---
-    // The fields of this type besides the common ones (type, name, scope, on_error, time).
+    // The fields of this type besides the common ones (type, name, scope, on_error, time);
+    // "flavor" last when the type offers flavors.
     std::vector<QLatin1String> fieldKeys() const;
-    // Reads this type's fields into `spec`, in the order their errors are reported.
+    // The library flavors this type offers besides Flavor::Exact (none for most).
+    virtual std::vector<Flavor> flavors() const { return {}; }
+    // Reads this type's fields into `spec`, in the order their errors are reported (the
+    // integer fields, then the flavor; the common fields are read already).
     virtual void readFields(const QJsonObject& object, const QString& path,
                             LimiterSpec& spec) const;
     virtual void writeFields(const LimiterSpec& spec, QJsonObject& object) const;
@@ -89,9 +93,14 @@ public:
     virtual double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const = 0;
     // The calendar windows a fixed window counts in; none for the other types.
     virtual std::optional<CalendarWindows> calendarWindows(const LimiterSpec& spec) const;
-    // Whether a changed config keeps the state (the sliding log's grants apply to new rules);
-    // the others start afresh (their keys or the config they hold name the config).
-    virtual bool keepsStateOnConfigChange() const { return false; }
+    // Whether a limiter changed from `before` to `after` (both of this type) decides on the
+    // state it had (the sliding log's grants apply to new rules; a library flavor's keys do not
+    // name the config); the others start afresh (their keys or the config they hold name it).
+    virtual bool keepsState(const LimiterSpec& before, const LimiterSpec& after) const {
+        (void)before;
+        (void)after;
+        return false;
+    }
     // Every numeric parameter of `spec`, in the spec's order.
     virtual std::vector<NumericParam> numericParams(const LimiterSpec& spec) const;
     // Sets the parameter at `path` (as numericParams names it); false for an unknown path.

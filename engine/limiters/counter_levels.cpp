@@ -1,25 +1,30 @@
-// The levels of a sliding_counter limiter: its window keys (sliding_counter.lua) for the
-// reader's window and the one before, evaluated at the reader's now with the script's formula.
-// Read-only: SCAN and GET.
+// The levels of a sliding_counter limiter: its window keys (sliding_counter.lua, or the upstash
+// flavor's upstash_sliding_window.lua) for the reader's window and the one before, evaluated at
+// the reader's now with the script's formula. Read-only: SCAN and GET.
 #include <QByteArray>
+#include <functional>
 #include <map>
 
 #include "limiters/floor_div.h"
 #include "limiters/limiter_state.h"
 #include "limiters/sliding_counter_limiter.h"
+#include "limiters/upstash_counter_limiter.h"
 #include "redis/redis_scan.h"
 
 namespace ratelab {
+namespace {
 
-void readCounterLevels(RedisConnection& c, const SlidingCounterLimiter& limiter,
-                       LimiterState* state) {
+// The keys "<prefix><window>[:client]" of the reader's window and the one before, one level per
+// client; `estimate(cur, prev, offset)` is the script's.
+void readWindowLevels(RedisConnection& c, const Limiter& limiter, const std::string& prefix,
+                      const std::function<qint64(qint64, qint64, qint64)>& estimate,
+                      LimiterState* state) {
     const LimiterSpec& spec = limiter.spec();
     const qint64 w = spec.windowMs;
     const qint64 window = floorDiv(state->nowMs, w);
-    const std::string& prefix = limiter.windowKeyPrefix();  // "{name}:sc:<fingerprint>:"
     std::string pattern = limiter.scanPattern();
     pattern.pop_back();                                            // "{name}:" escaped
-    pattern += prefix.substr(limiter.hashTag().size() + 1) + "*";  // "sc:<hex>:", nothing to escape
+    pattern += prefix.substr(limiter.hashTag().size() + 1) + "*";  // "sc:<hex>:": nothing to escape
 
     // The keys of the two windows that count now, by client: "<window>[:client]".
     struct Wanted {
@@ -66,10 +71,32 @@ void readCounterLevels(RedisConnection& c, const SlidingCounterLimiter& limiter,
         level.client = client;
         level.capacity = spec.limit;
         level.windowStartMs = window * w;
-        level.used =
-            double(limiter.estimate(level.current, level.previous, state->nowMs - window * w));
+        level.used = double(estimate(level.current, level.previous, state->nowMs - window * w));
         state->levels.push_back(level);
     }
+}
+
+}  // namespace
+
+void readCounterLevels(RedisConnection& c, const SlidingCounterLimiter& limiter,
+                       LimiterState* state) {
+    // "{name}:sc:<fingerprint>:"
+    readWindowLevels(
+        c, limiter, limiter.windowKeyPrefix(),
+        [&](qint64 cur, qint64 prev, qint64 offset) { return limiter.estimate(cur, prev, offset); },
+        state);
+}
+
+void readUpstashLevels(RedisConnection& c, const UpstashCounterLimiter& limiter,
+                       LimiterState* state) {
+    // "{name}:up:"
+    const qint64 w = limiter.spec().windowMs;
+    readWindowLevels(
+        c, limiter, limiter.windowKeyPrefix(),
+        [w](qint64 cur, qint64 prev, qint64 offset) {
+            return UpstashCounterLimiter::weighted(prev, offset, w) + cur;
+        },
+        state);
 }
 
 }  // namespace ratelab

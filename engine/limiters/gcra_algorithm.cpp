@@ -5,6 +5,7 @@
 #include "limiters/gcra_limiter.h"
 #include "limiters/limiter_state.h"
 #include "limiters/reason_text.h"
+#include "limiters/redis_rate_gcra_limiter.h"
 #include "redis/redis_reply.h"
 
 namespace ratelab {
@@ -20,6 +21,11 @@ public:
                 spec_limits::kMaxAlgoPeriodMs, false},
                {QLatin1String("burst"), &LimiterSpec::burst, 1, spec_limits::kMaxAlgoBurst}}) {}
 
+    std::vector<Flavor> flavors() const override { return {Flavor::RedisRate}; }
+    // redis_rate's key names no config: the TAT, in seconds, counts under a new one.
+    bool keepsState(const LimiterSpec& before, const LimiterSpec& after) const override {
+        return before.flavor == Flavor::RedisRate && after.flavor == Flavor::RedisRate;
+    }
     LimiterSpec defaults(const QString& name) const override {
         LimiterSpec spec;
         spec.type = type();
@@ -52,7 +58,19 @@ public:
                                       .arg(reasonMs(spec.periodMs, spec.rate));
         const QString tat =
             r.hasTat ? QStringLiteral("TAT %1 (%2)").arg(fromNow(r.tat), tolerance) : tolerance;
-        return QStringLiteral("%1 per %2 ms, %3: allow at %4, asked %5 → %6")
+        QString flavor;
+        if (spec.flavor == Flavor::RedisRate) {
+            // The library's doubles: a sum that lands a hair past the allow time (or before it)
+            // rounds to "now" here.
+            const bool hair = (!d.allowed && r.allowAt <= nowUnits && d.retryAfterMs >= 0) ||
+                              (d.allowed && r.allowAt > nowUnits);
+            flavor = hair ? QStringLiteral(
+                                "redis_rate (doubles: the sums land a hair %1 the "
+                                "allow time, which rounds to now): ")
+                                .arg(d.allowed ? QStringLiteral("before") : QStringLiteral("after"))
+                          : QStringLiteral("redis_rate (doubles): ");
+        }
+        return flavor + QStringLiteral("%1 per %2 ms, %3: allow at %4, asked %5 → %6")
             .arg(spec.rate)
             .arg(spec.periodMs)
             .arg(tat)
@@ -77,8 +95,8 @@ public:
     }
     // TAT, as `to` keeps it: in its units (rounded up to the next one when `to`'s grid is
     // coarser) or as "q r config" (the float-state script).
-    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
-                   const Request& request, qint64 ttlMs) const override;
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to, const Request& request,
+                   qint64 ttlMs) const override;
     // TAT (the water) reaches back at most (burst + 1) periods' worth of grants.
     qint64 countedSinceMs(const LimiterSpec& spec, const Decision& d) const override {
         return d.atMs - ((spec.burst + 1) * spec.periodMs + spec.rate - 1) / spec.rate + 1;
@@ -86,16 +104,27 @@ public:
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
+        if (spec.flavor == Flavor::RedisRate) {
+            return std::make_unique<RedisRateGcraLimiter>(spec, options);
+        }
         return std::make_unique<GcraLimiter>(spec, options);
     }
     void readChartState(RedisConnection& c, const Limiter& limiter,
                         LimiterState* state) const override {
+        if (limiter.spec().flavor == Flavor::RedisRate) {
+            readRedisRateLevels(c, static_cast<const RedisRateGcraLimiter&>(limiter), state);
+            return;
+        }
         readGcraLevels(c, static_cast<const GcraLimiter&>(limiter), state);
     }
 };
 
 bool GcraAlgorithm::copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
                               const Request& request, qint64 ttlMs) const {
+    if (from.spec().flavor == Flavor::RedisRate) {
+        copyKeys(c, from, to, request, ttlMs);  // the TAT in seconds means the same under both
+        return true;
+    }
     const auto& a = static_cast<const GcraLimiter&>(from);
     const auto& b = static_cast<const GcraLimiter&>(to);
     const std::string source = a.stateKey(request.client);

@@ -4,11 +4,13 @@
 #include <QByteArray>
 #include <QList>
 #include <algorithm>
+#include <cmath>
 
 #include "limiters/floor_div.h"
 #include "limiters/gcra_limiter.h"
 #include "limiters/leaky_bucket_limiter.h"
 #include "limiters/limiter_state.h"
+#include "limiters/redis_rate_gcra_limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_scan.h"
 
@@ -125,6 +127,31 @@ void readGcraLevels(RedisConnection& c, const GcraLimiter& limiter, LimiterState
             level.client = clientOf(key, prefix);
             state->levels.push_back(level);
         }
+    }
+}
+
+void readRedisRateLevels(RedisConnection& c, const RedisRateGcraLimiter& limiter,
+                         LimiterState* state) {
+    // {name}:rr[:client] holds the TAT, seconds since 2017 as a double.
+    const std::string& prefix = limiter.stateKeyPrefix();
+    std::string pattern = limiter.scanPattern();
+    pattern.pop_back();  // "{name}:" escaped
+    pattern += "rr";
+    const double nowS = double(state->nowMs) / 1000.0 - double(RedisRateGcraLimiter::kEpoch2017);
+    const double t = limiter.emissionInterval();
+    for (const auto& [key, value] : scopeStrings(c, pattern)) {
+        bool ok = false;
+        const double tat = value.toDouble(&ok);
+        if (!ok) {
+            continue;
+        }
+        LimiterState::Level level;
+        level.client = clientOf(key, prefix);
+        level.capacity = limiter.spec().burst;
+        const double ahead = std::max(0.0, tat - nowS);  // seconds
+        level.aheadMs = qint64(std::ceil(ahead * 1000.0 - 1e-3));  // within a µs of the double
+        level.used = ahead / t;
+        state->levels.push_back(level);
     }
 }
 

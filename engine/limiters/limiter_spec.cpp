@@ -62,4 +62,16 @@ QString timeSourceName(TimeSource source) {
     return source == TimeSource::Redis ? QStringLiteral("redis") : QStringLiteral("client");
 }
 
+QString flavorName(Flavor flavor) {
+    switch (flavor) {
+        case Flavor::Exact:
+            return QStringLiteral("exact");
+        case Flavor::Upstash:
+            return QStringLiteral("upstash");
+        case Flavor::RedisRate:
+            return QStringLiteral("redis_rate");
+    }
+    return QString();
+}
+
 }  // namespace ratelab

@@ -26,6 +26,10 @@ enum class FailurePolicy { Error, Open, Closed };
 // Whose clock a decision uses: the "now" the engine passes (the client's, as Redisson and most
 // libraries do), or Redis's own TIME read inside the script (immune to app-server clock skew).
 enum class TimeSource { Client, Redis };
+// Whose arithmetic decides ("flavor"; the sliding counter and GCRA only): ratelab's exact
+// semantics, or a library's own script decision for decision (docs/algorithms.md, "Library
+// flavors"): @upstash/ratelimit's sliding window, go-redis/redis_rate's GCRA.
+enum class Flavor { Exact, Upstash, RedisRate };
 
 struct SlidingRule {
     qint64 limit = 0;
@@ -45,6 +49,9 @@ struct LimiterSpec {
     FailurePolicy onError = FailurePolicy::Error;
     // "time" (any type; optional, default "client", written only when not the default).
     TimeSource time = TimeSource::Client;
+    // "flavor" (the types that offer one, Algorithm::flavors; optional, default "exact", written
+    // only when not the default).
+    Flavor flavor = Flavor::Exact;
 
     // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
     qint64 rate = 0;
@@ -96,5 +103,6 @@ QString scopeName(Scope scope);                   // "global", "per_client"
 QString calendarUnitName(CalendarUnit unit);      // "milliseconds", ...
 QString failurePolicyName(FailurePolicy policy);  // "error", "open", "closed"
 QString timeSourceName(TimeSource source);        // "client", "redis"
+QString flavorName(Flavor flavor);                // "exact", "upstash", "redis_rate"
 
 }  // namespace ratelab

@@ -9,7 +9,9 @@ namespace ratelab {
 
 class GcraLimiter;
 class LeakyBucketLimiter;
+class RedisRateGcraLimiter;
 class SlidingCounterLimiter;
+class UpstashCounterLimiter;
 
 // One Redis key of a limiter as the state panel shows it.
 struct KeyState {
@@ -96,6 +98,12 @@ void readLeakyLevels(RedisConnection& connection, const LeakyBucketLimiter& limi
 // state->nowMs and the one before, one level per client that has either.
 void readCounterLevels(RedisConnection& connection, const SlidingCounterLimiter& limiter,
                        LimiterState* state);
+// The library flavors': upstash's window keys as the counter's, weighed as the library weighs;
+// redis_rate's TAT (seconds since 2017) as GCRA's level.
+void readUpstashLevels(RedisConnection& connection, const UpstashCounterLimiter& limiter,
+                       LimiterState* state);
+void readRedisRateLevels(RedisConnection& connection, const RedisRateGcraLimiter& limiter,
+                         LimiterState* state);
 
 // Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,

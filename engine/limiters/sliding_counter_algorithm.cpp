@@ -1,10 +1,13 @@
 // The sliding-window counter of Cloudflare and upstash: `limit` permits per epoch-aligned
 // window of `window_ms`, the previous window weighted by how much of it is still in view.
+#include "input_error.h"
+#include "json_input.h"
 #include "limiters/algorithm.h"
 #include "limiters/algorithm_list.h"
 #include "limiters/limiter_state.h"
 #include "limiters/reason_text.h"
 #include "limiters/sliding_counter_limiter.h"
+#include "limiters/upstash_counter_limiter.h"
 
 namespace ratelab {
 namespace {
@@ -18,6 +21,22 @@ public:
                {QLatin1String("window_ms"), &LimiterSpec::windowMs, 1,
                 spec_limits::kMaxAlgoPeriodMs, false}}) {}
 
+    std::vector<Flavor> flavors() const override { return {Flavor::Upstash}; }
+    void readFields(const QJsonObject& object, const QString& path,
+                    LimiterSpec& spec) const override {
+        Algorithm::readFields(object, path, spec);
+        if (spec.flavor == Flavor::Upstash && spec.time == TimeSource::Redis) {
+            throw InputError(json_input::memberPath(path, QStringLiteral("flavor")),
+                             QStringLiteral("the upstash flavor decides at the time its caller "
+                                            "passes (the library's Date.now()), so it takes no "
+                                            "\"time\": \"redis\""));
+        }
+    }
+    // The upstash flavor's keys name no config: a new limit counts what the windows hold.
+    bool keepsState(const LimiterSpec& before, const LimiterSpec& after) const override {
+        return before.flavor == Flavor::Upstash && after.flavor == Flavor::Upstash &&
+               before.windowMs == after.windowMs;
+    }
     LimiterSpec defaults(const QString& name) const override {
         LimiterSpec spec;
         spec.type = type();
@@ -36,6 +55,22 @@ public:
     // "estimate 9 = floor(8 × 62.5%) + 4 of 10 in the window [..): ..."
     QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
         const DecisionReason& r = d.reason;
+        if (spec.flavor == Flavor::Upstash) {
+            // "upstash: estimate 9 = floor(previous 8 × 62.5%) + current 4 ..."
+            return QStringLiteral(
+                       "upstash: %1 per %2 ms window: estimate %3 = floor(previous %4 × %5% in "
+                       "doubles) + current %6 of %1 in %7, checked before the request's %8 "
+                       "(the library's rule: granted while the estimate is below %1) → %9")
+                .arg(spec.limit)
+                .arg(spec.windowMs)
+                .arg(r.estimate)
+                .arg(r.previous)
+                .arg(double(r.weightPerMille) / 10.0, 0, 'f', 1)
+                .arg(r.current)
+                .arg(reasonInterval(r.fromMs, r.toMs, false))
+                .arg(r.permits)
+                .arg(reasonOutcome(d));
+        }
         return QStringLiteral(
                    "%1 per %2 ms window: estimate %3 = floor(previous %4 × %5%) + "
                    "current %6 of %1 in %7, asked %8 → %9")
@@ -58,8 +93,8 @@ public:
                  true}};
     }
     // The two windows' counts, when both count in windows of the same length.
-    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
-                   const Request& request, qint64 ttlMs) const override {
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to, const Request& request,
+                   qint64 ttlMs) const override {
         if (from.spec().windowMs != to.spec().windowMs) {
             return false;
         }
@@ -72,10 +107,17 @@ public:
     ChartKind chartKind() const override { return ChartKind::Levels; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
+        if (spec.flavor == Flavor::Upstash) {
+            return std::make_unique<UpstashCounterLimiter>(spec, options);
+        }
         return std::make_unique<SlidingCounterLimiter>(spec, options);
     }
     void readChartState(RedisConnection& c, const Limiter& limiter,
                         LimiterState* state) const override {
+        if (limiter.spec().flavor == Flavor::Upstash) {
+            readUpstashLevels(c, static_cast<const UpstashCounterLimiter&>(limiter), state);
+            return;
+        }
         readCounterLevels(c, static_cast<const SlidingCounterLimiter&>(limiter), state);
     }
 };

@@ -100,7 +100,7 @@ public:
     }
 
     // The log holds grants, not a config: new rules count the same grants.
-    bool keepsStateOnConfigChange() const override { return true; }
+    bool keepsState(const LimiterSpec&, const LimiterSpec&) const override { return true; }
     // The smallest rule limit.
     qint64 capacity(const LimiterSpec& spec) const override {
         qint64 smallest = 0;

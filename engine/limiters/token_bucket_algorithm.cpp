@@ -58,8 +58,8 @@ public:
     }
     // The grants (and the clock); the config hash and the value are left out: the script
     // creates the one and rebuilds the other from the grants, at `to`'s rate.
-    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to,
-                   const Request& request, qint64 ttlMs) const override {
+    bool copyState(RedisRouter& c, const Limiter& from, const Limiter& to, const Request& request,
+                   qint64 ttlMs) const override {
         copyKeys(c, from, to, request, ttlMs, {0, 1, 4});
         return true;
     }

@@ -149,6 +149,14 @@ Decision SlidingWindowModel::decide(const Request& r) {
 }
 
 ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {
+    if (spec.flavor == Flavor::Upstash) {
+        upstash_ = std::make_unique<UpstashModel>(spec);
+        return;
+    }
+    if (spec.flavor == Flavor::RedisRate) {
+        redisRate_ = std::make_unique<RedisRateModel>(spec);
+        return;
+    }
     switch (type_) {
         case LimiterType::TokenBucket:
             tokenBucket_ = std::make_unique<TokenBucketModel>(spec);
@@ -172,6 +180,12 @@ ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {
 }
 
 Decision ReferenceModel::decide(const Request& request) {
+    if (upstash_) {
+        return upstash_->decide(request);
+    }
+    if (redisRate_) {
+        return redisRate_->decide(request);
+    }
     switch (type_) {
         case LimiterType::TokenBucket:
             return tokenBucket_->decide(request);

@@ -9,6 +9,7 @@
 #include "limiters/calendar_window.h"
 #include "limiters/limiter.h"
 #include "support/algorithm_models.h"
+#include "support/flavor_models.h"
 
 namespace ratelab::test {
 
@@ -54,7 +55,7 @@ private:
     QHash<QString, std::vector<Grant>> grants_;
 };
 
-// Dispatches on the spec's type.
+// Dispatches on the spec's type and flavor.
 class ReferenceModel {
 public:
     explicit ReferenceModel(const LimiterSpec& spec);
@@ -68,6 +69,8 @@ private:
     std::unique_ptr<GcraModel> gcra_;
     std::unique_ptr<SlidingCounterModel> slidingCounter_;
     std::unique_ptr<LeakyBucketModel> leakyBucket_;
+    std::unique_ptr<UpstashModel> upstash_;
+    std::unique_ptr<RedisRateModel> redisRate_;
 };
 
 }  // namespace ratelab::test

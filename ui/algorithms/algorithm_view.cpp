@@ -1,5 +1,7 @@
 #include "algorithms/algorithm_view.h"
 
+#include <QCoreApplication>
+
 #include "algorithms/view_list.h"
 
 namespace ratelab {
@@ -27,6 +29,14 @@ const AlgorithmView& algorithmView(LimiterType type) {
 const AlgorithmView& algorithmViewOf(const QJsonObject& json) {
     const Algorithm* algorithm = algorithmNamed(json.value(QLatin1String("type")).toString());
     return algorithm != nullptr ? algorithmView(algorithm->type()) : *algorithmViews().front();
+}
+
+QString AlgorithmView::flavorSuffix(const LimiterSpec& spec) {
+    if (spec.flavor == Flavor::Exact) {
+        return QString();
+    }
+    return QCoreApplication::translate("ratelab::AlgorithmView", " · %1's arithmetic")
+        .arg(flavorName(spec.flavor));
 }
 
 }  // namespace ratelab

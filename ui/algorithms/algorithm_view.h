@@ -60,6 +60,8 @@ public:
 
 protected:
     explicit AlgorithmView(const Algorithm& algorithm) : algorithm_(algorithm) {}
+    // " · upstash's arithmetic" for a library flavor, nothing for exact: configText's end.
+    static QString flavorSuffix(const LimiterSpec& spec);
 
 private:
     const Algorithm& algorithm_;

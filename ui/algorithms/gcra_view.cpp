@@ -15,10 +15,11 @@ public:
     QString title() const override { return tr("GCRA"); }
     QString selectorLabel() const override { return tr("GCRA (redis_rate, redis-cell)"); }
     LimiterPage* makePage(QWidget* parent) const override {
-        return new RatePeriodBurstPage(false, parent);
+        return new RatePeriodBurstPage(false, algorithm().flavors(), parent);
     }
     QString configText(const LimiterSpec& spec) const override {
-        return tr("%1 per %2 ms, burst %3").arg(spec.rate).arg(spec.periodMs).arg(spec.burst);
+        return tr("%1 per %2 ms, burst %3").arg(spec.rate).arg(spec.periodMs).arg(spec.burst) +
+               flavorSuffix(spec);
     }
     // Ending at now: the tolerance τ and, inside it, how far the theoretical arrival time is
     // ahead of now (a request passes while TAT + T stays within τ of now).

@@ -15,7 +15,7 @@ public:
     QString title() const override { return tr("leaky bucket"); }
     QString selectorLabel() const override { return tr("Leaky bucket (nginx limit_req)"); }
     LimiterPage* makePage(QWidget* parent) const override {
-        return new RatePeriodBurstPage(true, parent);
+        return new RatePeriodBurstPage(true, {}, parent);
     }
     QString configText(const LimiterSpec& spec) const override {
         return tr("%1 per %2 ms, burst %3%4")

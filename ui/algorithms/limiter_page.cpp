@@ -5,6 +5,8 @@
 #include <QLocale>
 #include <cmath>
 
+#include "algorithms/flavor_box.h"
+
 namespace ratelab {
 
 QJsonValue numberOrText(const QString& text) {
@@ -42,6 +44,18 @@ QLineEdit* LimiterPage::addLineEdit(const QString& objectName, const QString& to
     connect(edit, &QLineEdit::textChanged, this, &LimiterPage::edited);
     connect(edit, &QLineEdit::editingFinished, this, &LimiterPage::committed);
     return edit;
+}
+
+FlavorBox* LimiterPage::addFlavorBox(const std::vector<Flavor>& flavors) {
+    if (flavors.empty()) {
+        return nullptr;
+    }
+    auto* box = new FlavorBox(flavors, this);
+    connect(box, &QComboBox::currentIndexChanged, this, &LimiterPage::edited);
+    connect(box, &QComboBox::currentIndexChanged, this, &LimiterPage::committed);  // a choice
+    form_->addRow(tr("&Flavor"), box);
+    errors_.add(form_, this, QStringLiteral("$.flavor"), box, QStringLiteral("flavor"));
+    return box;
 }
 
 }  // namespace ratelab

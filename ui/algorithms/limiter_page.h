@@ -4,6 +4,9 @@
 #include <QLatin1String>
 #include <QWidget>
 
+#include <vector>
+
+#include "limiters/limiter_spec.h"
 #include "style/form_error_rows.h"
 
 QT_BEGIN_NAMESPACE
@@ -12,6 +15,8 @@ class QLineEdit;
 QT_END_NAMESPACE
 
 namespace ratelab {
+
+class FlavorBox;
 
 // The spec's keys, as the parser spells them.
 namespace limiter_keys {
@@ -62,6 +67,8 @@ signals:
 protected:
     // A line edit rather than a spin box: bad text must stay as typed and be reported.
     QLineEdit* addLineEdit(const QString& objectName, const QString& toolTip);
+    // The flavor choice in its own row, or nullptr when `flavors` is empty.
+    FlavorBox* addFlavorBox(const std::vector<Flavor>& flavors);
 
     QFormLayout* form_ = nullptr;
     FormErrorRows errors_;

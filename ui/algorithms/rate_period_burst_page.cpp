@@ -4,6 +4,8 @@
 #include <QFormLayout>
 #include <QLineEdit>
 
+#include "algorithms/flavor_box.h"
+
 namespace ratelab {
 namespace {
 const QLatin1String kPeriodMs("period_ms");
@@ -11,7 +13,9 @@ const QLatin1String kBurst("burst");
 const QLatin1String kNodelay("nodelay");
 }  // namespace
 
-RatePeriodBurstPage::RatePeriodBurstPage(bool withNodelay, QWidget* parent) : LimiterPage(parent) {
+RatePeriodBurstPage::RatePeriodBurstPage(bool withNodelay, const std::vector<Flavor>& flavors,
+                                         QWidget* parent)
+    : LimiterPage(parent) {
     periodMs_ = addLineEdit(QStringLiteral("periodMs"),
                             tr("The rate is counted per this many ms: the emission interval is "
                                "period_ms / rate"));
@@ -33,6 +37,7 @@ RatePeriodBurstPage::RatePeriodBurstPage(bool withNodelay, QWidget* parent) : Li
         connect(nodelay_, &QCheckBox::toggled, this, &LimiterPage::committed);  // a click applies
         form_->addRow(QString(), nodelay_);
     }
+    flavor_ = addFlavorBox(flavors);
 }
 
 void RatePeriodBurstPage::writeJson(QJsonObject& json) const {
@@ -40,6 +45,9 @@ void RatePeriodBurstPage::writeJson(QJsonObject& json) const {
     json.insert(kBurst, numberOrText(burst_->text()));
     if (nodelay_ != nullptr) {
         json.insert(kNodelay, nodelay_->isChecked());
+    }
+    if (flavor_ != nullptr) {
+        flavor_->writeJson(json);
     }
 }
 
@@ -50,9 +58,13 @@ void RatePeriodBurstPage::fill(const QJsonObject& values) {
         const QSignalBlocker quiet(nodelay_);
         nodelay_->setChecked(values.value(kNodelay).toBool());
     }
+    if (flavor_ != nullptr) {
+        flavor_->fill(values);
+    }
 }
 
-SlidingCounterPage::SlidingCounterPage(QWidget* parent) : LimiterPage(parent) {
+SlidingCounterPage::SlidingCounterPage(const std::vector<Flavor>& flavors, QWidget* parent)
+    : LimiterPage(parent) {
     limit_ = addLineEdit(QStringLiteral("limit"),
                          tr("Permits per window, against the estimate prev x overlap + current"));
     form_->addRow(tr("&Limit"), limit_);
@@ -61,16 +73,19 @@ SlidingCounterPage::SlidingCounterPage(QWidget* parent) : LimiterPage(parent) {
         addLineEdit(QStringLiteral("windowMs"), tr("Length of the epoch-aligned windows in ms"));
     form_->addRow(tr("&Window (ms)"), windowMs_);
     errors_.add(form_, this, QStringLiteral("$.window_ms"), windowMs_, QStringLiteral("windowMs"));
+    flavor_ = addFlavorBox(flavors);
 }
 
 void SlidingCounterPage::writeJson(QJsonObject& json) const {
     json.insert(limiter_keys::kLimit, numberOrText(limit_->text()));
     json.insert(limiter_keys::kWindowMs, numberOrText(windowMs_->text()));
+    flavor_->writeJson(json);
 }
 
 void SlidingCounterPage::fill(const QJsonObject& values) {
     limit_->setText(textOf(values.value(limiter_keys::kLimit)));
     windowMs_->setText(textOf(values.value(limiter_keys::kWindowMs)));
+    flavor_->fill(values);
 }
 
 }  // namespace ratelab

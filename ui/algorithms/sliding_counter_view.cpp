@@ -17,9 +17,11 @@ public:
         return tr("Sliding window counter (Cloudflare, upstash)");
     }
     bool usesCommonRate() const override { return false; }
-    LimiterPage* makePage(QWidget* parent) const override { return new SlidingCounterPage(parent); }
+    LimiterPage* makePage(QWidget* parent) const override {
+        return new SlidingCounterPage(algorithm().flavors(), parent);
+    }
     QString configText(const LimiterSpec& spec) const override {
-        return tr("%1 per %2 ms window").arg(spec.limit).arg(spec.windowMs);
+        return tr("%1 per %2 ms window").arg(spec.limit).arg(spec.windowMs) + flavorSuffix(spec);
     }
     // The previous window with its weight and the current one with the estimate.
     QVector<TimeSpan> levelSpans(const LimiterSpec& spec, const LimiterState::Level& level,

@@ -50,6 +50,8 @@ QString TimelineModel::describeChange(const LimiterSpec& from, const LimiterSpec
         parts << tr("window %1%2%3 ms").arg(from.windowMs).arg(arrow).arg(to.windowMs);
     if (from.nodelay != to.nodelay)
         parts << (to.nodelay ? tr("nodelay on") : tr("nodelay off"));
+    if (from.flavor != to.flavor)
+        parts << tr("flavor %1%2%3").arg(flavorName(from.flavor), arrow, flavorName(to.flavor));
     if (from.interval != to.interval || from.unit != to.unit) {
         parts << tr("window %1 %2%3%4 %5")
                      .arg(from.interval)

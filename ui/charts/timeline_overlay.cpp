@@ -145,6 +145,7 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
         label->showAt(QPointF(x, labelY));
         labelY += size.height() + 2;
     }
+    spanLabelsBottom_ = labelY;
     hideFrom(spanRects_, spans.size());
     hideFrom(spanLabels_, spans.size());
 }
@@ -213,7 +214,9 @@ void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double
     const QSizeF size = burstLabel_->set(burst->label, look.font, look.text, look.labelBack);
     const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
                                 std::max(plot.left() + 2, plot.right() - size.width() - 2));
-    burstLabel_->showAt(QPointF(x, plot.top() + 3 + size.height() + 2));
+    // The second row (the first holds the fixed window's counts), or below the span labels.
+    burstLabel_->showAt(
+        QPointF(x, std::max(plot.top() + 3 + size.height() + 2, spanLabelsBottom_)));
     burstLabel_->setVisible(box.intersects(plot));
 }
 

@@ -71,6 +71,8 @@ private:
     QVector<OverlayLabel*> markerLabels_;
     QGraphicsRectItem* burstBox_ = nullptr;  // made on first use
     OverlayLabel* burstLabel_ = nullptr;
+    // Below the last span label: the burst label goes no higher, so the two never overlap.
+    double spanLabelsBottom_ = 0;
 };
 
 }  // namespace ratelab

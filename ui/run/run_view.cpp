@@ -175,7 +175,14 @@ void RunView::queueState(int limiter, const LimiterState& state) {
 
 void RunView::showSnapshot(const RunSnapshot& snapshot) {
     const bool restarted = snapshot.startEpochMs != last_.startEpochMs;
+    // A run or step session after a finished run on the same clock (a virtual start repeats):
+    // the finished run's admitted bursts no longer describe what the timelines show.
+    const bool followsFinished = !restarted && last_.finished && !snapshot.finished;
     last_ = snapshot;
+    if (followsFinished) {
+        for (TimelineChart* chart : std::as_const(timelines_))
+            chart->setBusiestIntervals({}, {});
+    }
     if (restarted) {
         for (int i = 0; i < timelines_.size() && i < snapshot.limiters.size(); ++i) {
             timelines_[i]->setLimiter(snapshot.limiters[i].spec,

@@ -307,7 +307,7 @@ void MainWindow::onLimitersEdited() {
         if (spec.name != old.name)
             controller_->deleteLimiterKeys(old);
         using StateChange = RunView::StateChange;
-        const bool reset = spec.type != old.type || !algorithmOf(spec).keepsStateOnConfigChange();
+        const bool reset = spec.type != old.type || !algorithmOf(spec).keepsState(old, spec);
         runView_->markLimiterChange(i, spec.name != old.name ? StateChange::Renamed
                                        : reset               ? StateChange::Reset
                                                              : StateChange::Kept);
