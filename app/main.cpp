@@ -32,7 +32,7 @@ const char kUsage[] =
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
-    "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]\n"
+    "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT] [--force]\n"
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
