@@ -12,6 +12,7 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "explain_command.h"
+#include "keys_command.h"
 #include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
@@ -36,6 +37,8 @@ const char kUsage[] =
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
+    "  ratelab keys NAME [--delete] [--redis URL]\n"
+    "                lists (or deletes) the keys of the limiter NAME\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "\n"
@@ -142,6 +145,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("compare")) {
         return ratelab::cli::compareCommand(args);
+    }
+    if (command == QLatin1String("keys")) {
+        return ratelab::cli::keysCommand(args);
     }
     if (command == QLatin1String("bench")) {
         return ratelab::cli::benchCommand(args);
