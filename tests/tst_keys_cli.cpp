@@ -6,6 +6,8 @@
 
 #include "redis/cluster_slot.h"
 #include "redis/redis_reply.h"
+#include "support/cli_process.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -19,29 +21,14 @@ private:
 
     QString write(const QString& name, const QByteArray& content) {
         const QString path = dir_.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
-            qFatal("cannot write %s", qPrintable(path));
-        }
+        writeTestFile(path, content);
         return path;
     }
 
-    struct Result {
-        int exitCode;
-        QByteArray out;
-        QByteArray err;
-    };
-
-    static Result run(const QStringList& args) {
-        QProcess p;
-        p.start(qEnvironmentVariable("RATELAB_BIN"), args);
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, {}, "timed out"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-                p.readAllStandardOutput(), p.readAllStandardError()};
+    using Result = CliResult;
+    static Result run(const QStringList& args,
+                      const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+        return runRatelab(args, env);
     }
 
     static long long exists(const std::string& key) {

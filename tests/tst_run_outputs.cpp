@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "support/cli_process.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -21,10 +23,7 @@ private:
 
     QString write(const QString& name, const QByteArray& content) {
         const QString path = dir_.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
-            qFatal("cannot write %s", qPrintable(path));
-        }
+        writeTestFile(path, content);
         return path;
     }
 
@@ -33,24 +32,10 @@ private:
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
     }
 
-    struct Result {
-        int exitCode;
-        QByteArray out;
-        QByteArray err;
-    };
-
+    using Result = CliResult;
     static Result run(const QStringList& args,
                       const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(qEnvironmentVariable("RATELAB_BIN"), args);
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            return {-1, {}, "timed out"};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-                p.readAllStandardOutput(), p.readAllStandardError()};
+        return runRatelab(args, env);
     }
 
     // A virtual-clock scenario of one token bucket (20 of 100 accepted), expecting `expect`.
