@@ -6,8 +6,10 @@
 
 #include "output/output_format.h"
 #include "output/regression_report.h"
+#include "output/run_report.h"
 #include "output/run_summary.h"
 #include "output/run_verdict.h"
+#include "output/summary_json.h"
 #include "scenario/scenario.h"
 
 using namespace ratelab;
@@ -150,6 +152,33 @@ private slots:
         QCOMPARE(j.tests, 1);
         QCOMPARE(j.errors, 1);
         QVERIFY(expectationsTable(s).startsWith(QStringLiteral("verdict: incomplete (")));
+    }
+
+    // A Sentinel failover is marked with what each limiter accepted within a second either side
+    // (from the buckets), in summary.json (read back) and the printed summary.
+    void failoverMarked() {
+        RunSnapshot r = run(true, false, limiter(QStringLiteral("api"), 67, 0, 0),
+                            limiter(QStringLiteral("quota"), 10, 0, 0));
+        r.bucketMs = 100;
+        r.limiters[0].bucketAccepted = QVector<qint64>(40, 1);  // 1 a bucket, 4 s
+        r.limiters[0].bucketAccepted[20] = 30;                  // 2.0 - 2.1 s: a burst
+        r.limiters[1].bucketAccepted = QVector<qint64>(40, 0);
+        r.failovers = {
+            Failover{2050000, QStringLiteral("10.0.0.1:6379"), QStringLiteral("10.0.0.2:6379")}};
+        const RunSummary s = summaryFromJson(summaryToJson(summaryOf(r)), QString());
+        QCOMPARE(s.failovers.size(), 1);
+        QCOMPARE(s.failovers[0].atMs, 2050.0);
+        QCOMPARE(s.failovers[0].from, QStringLiteral("10.0.0.1:6379"));
+        // Buckets 10 .. 30 overlap 1.05 s .. 3.05 s: 20 of 1 and the burst's 30.
+        const QVector<QPair<QString, qint64>> around{{QStringLiteral("api"), 50},
+                                                     {QStringLiteral("quota"), 0}};
+        QCOMPARE(s.failovers[0].acceptedAround, around);
+        QVERIFY(summaryText(r).contains(
+            QStringLiteral("Sentinel failover at 2050 ms: primary 10.0.0.1:6379 -> "
+                           "10.0.0.2:6379; accepted within 1000 ms either side: api 50, quota 0")));
+        // Without one, summary.json has no "failovers".
+        r.failovers.clear();
+        QVERIFY(!summaryToJson(summaryOf(r)).contains(QStringLiteral("failovers")));
     }
 
     // A lone surrogate or control character in a name becomes U+FFFD: the file still parses.

@@ -47,6 +47,12 @@ inline constexpr QLatin1String kAchievedRate("achieved_rate");
 inline constexpr QLatin1String kScheduleLag("schedule_lag");
 inline constexpr QLatin1String kLimiters("limiters");  // also a disagreement's pair
 inline constexpr QLatin1String kDisagreements("disagreements");
+// Sentinel failovers: [{"at_ms", "from", "to", "accepted_around": {limiter: n}}] (absent: none).
+inline constexpr QLatin1String kFailovers("failovers");
+inline constexpr QLatin1String kAtMs("at_ms");
+inline constexpr QLatin1String kFrom("from");
+inline constexpr QLatin1String kTo("to");
+inline constexpr QLatin1String kAcceptedAround("accepted_around");
 
 // A limiter (the counts also per client).
 inline constexpr QLatin1String kName("name");

@@ -114,6 +114,34 @@ QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run) {
     return nonZeroCauses(total);
 }
 
+namespace {
+
+// Accepted in the buckets that overlap [atUs - span, atUs + span].
+qint64 acceptedAround(const LimiterSnapshot& l, qint64 bucketMs, qint64 atUs) {
+    const qint64 bucketUs = std::max<qint64>(1, bucketMs) * 1000;
+    const qint64 first = std::max<qint64>(0, (atUs - kFailoverSpanMs * 1000) / bucketUs);
+    const qint64 last = (atUs + kFailoverSpanMs * 1000) / bucketUs;
+    qint64 accepted = 0;
+    for (qint64 b = first; b <= last && b < l.bucketAccepted.size(); ++b) {
+        accepted += l.bucketAccepted[b];
+    }
+    return accepted;
+}
+
+}  // namespace
+
+QVector<FailoverSummary> failoversOf(const RunSnapshot& run) {
+    QVector<FailoverSummary> out;
+    for (const Failover& f : run.failovers) {
+        FailoverSummary s{double(f.atUs) / 1000, f.from, f.to, {}};
+        for (const LimiterSnapshot& l : run.limiters) {
+            s.acceptedAround.append({l.spec.name, acceptedAround(l, run.bucketMs, f.atUs)});
+        }
+        out.append(s);
+    }
+    return out;
+}
+
 RunSummary summaryOf(const RunSnapshot& run) {
     RunSummary s;
     s.scenario = run.scenarioName;
@@ -147,6 +175,7 @@ RunSummary summaryOf(const RunSnapshot& run) {
         }
     }
     s.bucketTargetRate = sized(run.bucketTargetRate, buckets);
+    s.failovers = failoversOf(run);
     s.verdictReason = incompleteReason(s);
     s.verdict = runVerdict(s);
     return s;

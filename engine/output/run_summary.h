@@ -86,6 +86,24 @@ struct DisagreementSummary {
     qint64 disagreed = 0;
 };
 
+// A Sentinel failover during the run (RunSnapshot::failovers), with what each limiter admitted
+// around it: asynchronous replication may lose the writes of the last moments before it, so the
+// new primary can admit more than the limit (a lesson, not a silent surprise).
+struct FailoverSummary {
+    double atMs = 0;  // run time
+    QString from;     // the old primary, "host:port"
+    QString to;       // the new one
+    // Per limiter (in the run's order): accepted within kFailoverSpanMs either side of atMs,
+    // counted from the run's buckets.
+    QVector<QPair<QString, qint64>> acceptedAround;
+};
+
+// How far either side of a failover FailoverSummary::acceptedAround counts.
+inline constexpr qint64 kFailoverSpanMs = 1000;
+
+// The run's failovers with what each limiter accepted around them (summaryOf's "failovers").
+QVector<FailoverSummary> failoversOf(const RunSnapshot& run);
+
 struct RunSummary {
     int format = output_format::kFormat;  // the summary's "format" as read
     QString scenario;
@@ -112,6 +130,7 @@ struct RunSummary {
     Percentiles scheduleLag;
     QVector<LimiterSummary> limiters;
     QVector<DisagreementSummary> disagreements;  // try mode, two limiters or more; else empty
+    QVector<FailoverSummary> failovers;          // Sentinel URLs: each change of primary
     // buckets.csv: the target rate at each bucket's start (its length is the bucket count);
     // the counts are in each limiter's `buckets`. Empty when buckets.csv was not read.
     QVector<double> bucketTargetRate;

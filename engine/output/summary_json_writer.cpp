@@ -108,6 +108,21 @@ QJsonArray disagreementsJson(const QVector<DisagreementSummary>& pairs) {
     return out;
 }
 
+QJsonArray failoversJson(const QVector<FailoverSummary>& failovers) {
+    QJsonArray out;
+    for (const FailoverSummary& f : failovers) {
+        QJsonObject around;
+        for (const auto& [limiter, accepted] : f.acceptedAround) {
+            around.insert(limiter, double(accepted));
+        }
+        out.append(QJsonObject{{key::kAtMs, f.atMs},
+                               {key::kFrom, f.from},
+                               {key::kTo, f.to},
+                               {key::kAcceptedAround, around}});
+    }
+    return out;
+}
+
 }  // namespace
 
 QJsonObject summaryToJson(const RunSummary& s) {
@@ -115,7 +130,7 @@ QJsonObject summaryToJson(const RunSummary& s) {
     for (const LimiterSummary& l : s.limiters) {
         limiters.append(limiterJson(l));
     }
-    return QJsonObject{
+    QJsonObject json{
         {key::kFormat, output_format::kFormat},
         {key::kScenario, s.scenario},
         {key::kClock, s.virtualClock ? output_format::kVirtualClock : output_format::kRealClock},
@@ -136,6 +151,10 @@ QJsonObject summaryToJson(const RunSummary& s) {
         {key::kScheduleLag, percentilesJson(s.scheduleLag)},
         {key::kLimiters, limiters},
         {key::kDisagreements, disagreementsJson(s.disagreements)}};
+    if (!s.failovers.isEmpty()) {
+        json.insert(key::kFailovers, failoversJson(s.failovers));
+    }
+    return json;
 }
 
 QJsonObject summaryJson(const RunSnapshot& run) {

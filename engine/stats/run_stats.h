@@ -97,6 +97,11 @@ public:
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
     AgreementCounters& agreement() { return agreement_; }
+    // This worker's connection moved from primary `from` to `to` at run time `atUs`.
+    void recordFailover(qint64 atUs, const QString& from, const QString& to) {
+        std::lock_guard<std::mutex> lock(failoverMutex_);
+        failovers_.append(Failover{atUs, from, to});
+    }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
@@ -112,6 +117,8 @@ private:
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
     AgreementCounters agreement_;
+    mutable std::mutex failoverMutex_;
+    QVector<Failover> failovers_;
 };
 
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).

@@ -151,6 +151,9 @@ void Worker::execute(std::vector<Job>& batch) {
     const bool waits = ctx_.clock->waits();
     decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
                    waits ? replyClock_ : DecisionBatch::ReplyClock{});
+    if (ctx_.url.isSentinel()) {
+        notePrimary(batch.size(), sendRunUs);
+    }
     for (size_t i = 0; i < batch.size(); ++i) {
         const DecisionBatch::Result& result = decisions_.result(i);
         const qint64 endUs = waits ? result.replyTime : sendRunUs;
@@ -160,6 +163,30 @@ void Worker::execute(std::vector<Job>& batch) {
     if (ctx_.traffic->mode == AcquireMode::Try) {
         compareDecisions(batch);
     }
+}
+
+void Worker::notePrimary(size_t decisions, qint64 sendRunUs) {
+    // A failover moves the connection to the new primary (RedisConnection asks the sentinels
+    // again): the address it reached says so. Only after a round some decision came back from,
+    // so that looking never connects anew; a connection that fails meanwhile is the next
+    // round's concern.
+    bool decided = false;
+    for (size_t i = 0; i < decisions && !decided; ++i) {
+        decided = decisions_.result(i).decided;
+    }
+    if (!decided) {
+        return;
+    }
+    QString primary;
+    try {
+        primary = router_->connectionForSlot(0).serverAddress();
+    } catch (const RedisError&) {
+        return;
+    }
+    if (!primary_.isEmpty() && primary != primary_) {
+        stats_.recordFailover(sendRunUs, primary_, primary);
+    }
+    primary_ = primary;
 }
 
 void Worker::compareDecisions(const std::vector<Job>& batch) {

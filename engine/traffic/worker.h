@@ -86,6 +86,8 @@ private:
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
     bool ensureConnected();
+    // Sentinel URLs: records a failover when the primary decided on changed address.
+    void notePrimary(size_t decisions, qint64 sendRunUs);
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
 
@@ -105,6 +107,7 @@ private:
     DecisionBatch decisions_;               // the batch being decided, one per job (reused)
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
+    QString primary_;  // Sentinel URLs: the primary the last round was decided on
 };
 
 }  // namespace ratelab

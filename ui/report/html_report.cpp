@@ -120,6 +120,19 @@ QString factsTable(const RunSummary& s) {
 
 QString verdictSection(const RunSummary& s) {
     QString out;
+    // A Sentinel failover may let limits be exceeded (asynchronous replication): said first.
+    for (const FailoverSummary& f : s.failovers) {
+        QStringList around;
+        for (const auto& [limiter, accepted] : f.acceptedAround) {
+            around << QStringLiteral("%1 %2").arg(esc(limiter), number(accepted));
+        }
+        out += QStringLiteral("<p class=\"failed\">%1</p>\n")
+                   .arg(tr("Sentinel failover at %1 ms: primary %2 → %3; accepted within %4 ms "
+                           "either side: %5. Replication is asynchronous: the new primary may "
+                           "not have the last grants and admit more than the limit.")
+                            .arg(number(f.atMs), esc(f.from), esc(f.to), number(kFailoverSpanMs),
+                                 around.join(QStringLiteral(", "))));
+    }
     if (!s.verdict.isEmpty()) {
         // An incomplete run judges nothing: it reads as a failure, with why.
         const bool incomplete = s.verdict == output_format::verdict::kIncomplete;
