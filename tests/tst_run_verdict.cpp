@@ -163,8 +163,8 @@ private slots:
         r.limiters[0].bucketAccepted = QVector<qint64>(40, 1);  // 1 a bucket, 4 s
         r.limiters[0].bucketAccepted[20] = 30;                  // 2.0 - 2.1 s: a burst
         r.limiters[1].bucketAccepted = QVector<qint64>(40, 0);
-        r.failovers = {
-            Failover{2050000, QStringLiteral("10.0.0.1:6379"), QStringLiteral("10.0.0.2:6379")}};
+        r.failovers = {FailoverEvent{2050000, QStringLiteral("10.0.0.1:6379"),
+                                     QStringLiteral("10.0.0.2:6379")}};
         const RunSummary s = summaryFromJson(summaryToJson(summaryOf(r)), QString());
         QCOMPARE(s.failovers.size(), 1);
         QCOMPARE(s.failovers[0].atMs, 2050.0);

@@ -132,7 +132,7 @@ qint64 acceptedAround(const LimiterSnapshot& l, qint64 bucketMs, qint64 atUs) {
 
 QVector<FailoverSummary> failoversOf(const RunSnapshot& run) {
     QVector<FailoverSummary> out;
-    for (const Failover& f : run.failovers) {
+    for (const FailoverEvent& f : run.failovers) {
         FailoverSummary s{double(f.atUs) / 1000, f.from, f.to, {}};
         for (const LimiterSnapshot& l : run.limiters) {
             s.acceptedAround.append({l.spec.name, acceptedAround(l, run.bucketMs, f.atUs)});

@@ -80,7 +80,7 @@ struct LimiterDisagreement {
 };
 
 // A Sentinel failover seen during a run: the primary the workers decide on changed address.
-struct Failover {
+struct FailoverEvent {
     qint64 atUs = 0;  // run time of the first decision round on the new primary
     QString from;     // "host:port" of the primary before
     QString to;       // and after
@@ -107,7 +107,7 @@ struct RunSnapshot {
     bool sameRequests = false;
     QVector<LimiterDisagreement> disagreements;  // every pair; counted in try mode only
     // Sentinel URLs: each change of primary, by time (several workers seeing one change: once).
-    QVector<Failover> failovers;
+    QVector<FailoverEvent> failovers;
     // The run's clock: virtual (decisions repeat exactly; at speed 0 latencies are 0 too) or
     // real (speed 1).
     bool virtualClock = false;

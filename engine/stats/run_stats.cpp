@@ -99,11 +99,11 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         snapshot.scheduled += w->scheduled_.get(0);
         w->agreement_.addTo(snapshot.disagreements);
         std::lock_guard<std::mutex> lock(w->failoverMutex_);
-        for (const Failover& f : w->failovers_) {
+        for (const FailoverEvent& f : w->failovers_) {
             // Every worker sees the same move: the earliest sighting stands for it.
-            auto same =
-                std::find_if(snapshot.failovers.begin(), snapshot.failovers.end(),
-                             [&](const Failover& g) { return g.from == f.from && g.to == f.to; });
+            auto same = std::find_if(
+                snapshot.failovers.begin(), snapshot.failovers.end(),
+                [&](const FailoverEvent& g) { return g.from == f.from && g.to == f.to; });
             if (same == snapshot.failovers.end()) {
                 snapshot.failovers.append(f);
             } else {
@@ -112,7 +112,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         }
     }
     std::sort(snapshot.failovers.begin(), snapshot.failovers.end(),
-              [](const Failover& a, const Failover& b) { return a.atUs < b.atUs; });
+              [](const FailoverEvent& a, const FailoverEvent& b) { return a.atUs < b.atUs; });
     for (int l = 0; l < specs_.size(); ++l) {
         LimiterSnapshot out;
         {

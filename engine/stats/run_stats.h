@@ -100,7 +100,7 @@ public:
     // This worker's connection moved from primary `from` to `to` at run time `atUs`.
     void recordFailover(qint64 atUs, const QString& from, const QString& to) {
         std::lock_guard<std::mutex> lock(failoverMutex_);
-        failovers_.append(Failover{atUs, from, to});
+        failovers_.append(FailoverEvent{atUs, from, to});
     }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
@@ -118,7 +118,7 @@ private:
     CounterArray scheduled_{1};
     AgreementCounters agreement_;
     mutable std::mutex failoverMutex_;
-    QVector<Failover> failovers_;
+    QVector<FailoverEvent> failovers_;
 };
 
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).
