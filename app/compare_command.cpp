@@ -69,8 +69,8 @@ void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, con
     }
 }
 
-// The metric set of expectations, read back from summary.json; per client its counts and
-// admitted burst.
+// The metric set of expectations, read back from summary.json; per client and per traffic group
+// its counts and admitted burst.
 void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     addCounts(l.counts, l.name, QString(), out);
     const OutcomeCounts& c = l.counts;
@@ -85,6 +85,18 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     for (const ClientSummary& client : l.clients) {
         addCounts(client.counts, l.name, client.client, out);
         addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
+    }
+    // Per traffic group under its expectation names: group.users.accepted.
+    for (const GroupSummary& group : l.groups) {
+        std::vector<Figure> own;
+        addCounts(group.counts, l.name, QString(), own);
+        for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
+            addBursts(group.admittedBurstOn(clock), clock, l.name, QString(), own);
+        }
+        for (Figure& f : own) {
+            f.metric = groupMetricName(group.group, f.metric);
+            out.push_back(std::move(f));
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 #include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
+#include "trace_import_command.h"
 #include "tools/screenshot_demo.h"
 #include "tools/ui_bench.h"
 #include "watch_command.h"
@@ -41,6 +42,9 @@ const char kUsage[] =
     "                lists (or deletes) the keys of the limiter NAME\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
+    "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
+    "                [--time-field PATH] [--skip-bad] ACCESS.log > TRACE.csv\n"
+    "                a web server's access log as a trace (no Redis)\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
@@ -154,6 +158,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("watch")) {
         return ratelab::cli::watchCommand(args);
+    }
+    if (command == QLatin1String("trace")) {
+        return ratelab::cli::traceCommand(args);
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {

@@ -9,7 +9,8 @@
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
 #            [--loads "0.5 1 1.5 3 10 burst"]
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
-#                         leaky_bucket"] [--flavors native] [--seconds 3] [--max-requests 300000]
+#                         leaky_bucket"] [--flavors "native upstash redis_rate"] [--seconds 3]
+#            [--max-requests 300000]
 #            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--paired]
 #            [--instructions] [--keep DIR]
 #
@@ -225,17 +226,28 @@ sliding_rules_args() {
 # GCRA's and the leaky bucket's burst at rate R: min(R, 100,000) (the parser's bound).
 burst_of() { awk -v r="$1" 'BEGIN { print (r < 100000 ? r : 100000) }'; }
 
-# Flavors: a limiter type deciding in another library's key layout and script (upstash's,
-# go-redis redis_rate's), to be added with the flavors themselves. "native" is ratelab's own.
-# A flavor needs three things here, each marked "flavor:" below: the spec field that selects it
-# (write_spec), the library's own script as its yardstick (production_script, in
-# production_scripts/) and that script's commands (production_commands).
+# Flavors: a limiter type deciding as a library does (its arithmetic, its keys), measured
+# against that library's own script. "native" is ratelab's exact algorithms; "upstash" is the
+# sliding counter's flavor, "redis_rate" GCRA's. A flavor needs three things here, each marked
+# "flavor:" below: the spec field that selects it (write_spec), the library's own script as its
+# yardstick (production_script, in production_scripts/) and that script's commands and replies
+# (production_commands, production_grants).
 check_flavor() {
     case $1 in
-        native) ;;
+        native | upstash | redis_rate) ;;
         *)
-            echo "flavor $1: not known to bench/script_cost.sh yet (see check_flavor)" >&2
+            echo "flavor $1: unknown (native, upstash or redis_rate)" >&2
             exit 2 ;;
+    esac
+}
+
+# The kind KIND takes in FLAVOR ("sliding_counter_upstash"), or nothing when KIND has no such
+# flavor (that cell is skipped).
+flavored_kind() {
+    case $2:$1 in
+        native:*) echo "$1" ;;
+        upstash:sliding_counter) echo sliding_counter_upstash ;;
+        redis_rate:gcra) echo gcra_redis_rate ;;
     esac
 }
 
@@ -252,6 +264,12 @@ write_spec() {  # KIND RATE NAME > spec.json
         sliding_counter)
             printf '{"type": "sliding_counter", "name": "%s", "scope": "global", "limit": %d, "window_ms": 1000}\n' \
                 "$name" "$rate" ;;
+        sliding_counter_upstash)
+            printf '{"type": "sliding_counter", "name": "%s", "scope": "global", "limit": %d, "window_ms": 1000, "flavor": "upstash"}\n' \
+                "$name" "$rate" ;;
+        gcra_redis_rate)
+            printf '{"type": "gcra", "name": "%s", "scope": "global", "rate": %d, "period_ms": 1000, "burst": %d, "flavor": "redis_rate"}\n' \
+                "$name" "$rate" "$(burst_of "$rate")" ;;
         sliding_*)
             printf '{"type": "sliding_window", "name": "%s", "scope": "global", "rules": [%s]}\n' \
                 "$name" "$(sliding_rules_json "$rate" "${kind#sliding_}")" ;;
@@ -328,7 +346,7 @@ run_paired() {
     our_memory=$(key_bytes "$ours/redis.sock" "{$name}:*" "$exact")
     if [ "$other" = "$work/theirs.commands" ]; then
         their_memory=$(production_key_bytes "$kind" "$theirs/redis.sock")
-        granted=$(grep -c "$(production_granted "$kind")" "$work/theirs.replies" || true)
+        granted=$(production_grants "$kind" "$work/theirs.replies")
     fi
     echo "$(script_usec "$ours/redis.sock") $(script_usec "$theirs/redis.sock")" \
         "$our_memory $their_memory $granted $(script_calls "$ours/redis.sock")" \
@@ -351,7 +369,7 @@ run_production() {
     local memory
     memory=$(production_key_bytes "$kind" "$dir/redis.sock")
     echo "$(script_usec "$dir/redis.sock") $memory" \
-        "$(grep -c "$(production_granted "$kind")" "$work/theirs.out")"
+        "$(production_grants "$kind" "$work/theirs.out")"
     stop_server "$dir"
 }
 
@@ -362,13 +380,25 @@ production_script() {  # KIND: the file in production_scripts/
         fixed_window) echo incrby_pexpire.lua ;;
         gcra) echo gcra_float.lua ;;
         sliding_counter) echo two_window_counter.lua ;;
+        sliding_counter_upstash) echo upstash_sliding_window.lua ;;
+        gcra_redis_rate) echo redis_rate_allow_n.lua ;;
         leaky_bucket) echo leaky_excess_hash.lua ;;
         sliding_*) echo sliding_log_zset.lua ;;
     esac
 }
 
-# A grant's reply line: 1, or nil (an empty line) for Redisson's tryAcquire.
-production_granted() { if [ "$1" = token_bucket ]; then echo '^$'; else echo '^1$'; fi; }
+# The grants among KIND's production replies in FILE (one line per reply element, as redis-cli
+# prints them): nil (an empty line) for Redisson's tryAcquire, 1 for the plain yardsticks;
+# flavor: upstash's {remaining, limit} not starting -1, redis_rate's {allowed, remaining,
+# retry, reset} starting 1.
+production_grants() {
+    awk -v kind="$1" '
+        kind == "token_bucket" { if ($0 == "") n++; next }
+        kind == "sliding_counter_upstash" { if (NR % 2 == 1 && $0 != "-1") n++; next }
+        kind == "gcra_redis_rate" { if (NR % 4 == 1 && $0 == "1") n++; next }
+        $0 == "1" { n++ }
+        END { print n + 0 }' "$2"
+}
 
 # Loads KIND's production script (and Redisson's config hash) on SOCKET; prints the sha.
 production_setup() {
@@ -390,7 +420,7 @@ production_key_bytes() {  # KIND SOCKET: "<bytes> <keys>" of the production keys
 # The EVALSHA commands for TRACE, one per line (flavor: its library's keys and arguments).
 production_commands() {
     local kind=$1 rate=$2 trace=$3 sha=$4 name=prod-$1 rules=""
-    case $kind in sliding_counter) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
+    case $kind in sliding_counter*) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
     awk -F, -v kind="$kind" -v sha="$sha" -v name="$name" -v rate="$rate" -v rules="$rules" \
         -v burst="$(burst_of "$rate")" \
         -v seed=7 '
@@ -411,6 +441,13 @@ production_commands() {
             } else if (kind == "gcra" || kind == "leaky_bucket") {
                 a[++n] = 1; a[++n] = "{" name "}:" (kind == "gcra" ? "tat" : "lb")
                 a[++n] = t; a[++n] = rate; a[++n] = 1000; a[++n] = burst; a[++n] = 1; a[++n] = 3600000
+            } else if (kind == "sliding_counter_upstash") {
+                w = int(t / 1000); a[++n] = 2
+                a[++n] = sprintf("{%s}:up:%.0f", name, w); a[++n] = sprintf("{%s}:up:%.0f", name, w - 1)
+                a[++n] = rate; a[++n] = t; a[++n] = 1000; a[++n] = 1; a[++n] = 3600000
+            } else if (kind == "gcra_redis_rate") {
+                a[++n] = 1; a[++n] = "{" name "}:rr"
+                a[++n] = burst; a[++n] = rate; a[++n] = 1; a[++n] = 1; a[++n] = t; a[++n] = 3600
             } else if (kind == "sliding_counter") {
                 w = int(t / 1000); a[++n] = 2
                 a[++n] = sprintf("{%s}:sc:%.0f", name, w); a[++n] = sprintf("{%s}:sc:%.0f", name, w - 1)
@@ -455,9 +492,11 @@ else
 fi
 for flavor in $flavors; do
     check_flavor "$flavor"
-for kind in $limiters; do
-    label=$kind
-    [ "$flavor" = native ] || label="$kind ($flavor)"
+for base_kind in $limiters; do
+    kind=$(flavored_kind "$base_kind" "$flavor")
+    [ -n "$kind" ] || continue
+    label=$base_kind
+    [ "$flavor" = native ] || label="$base_kind ($flavor)"
     for rate in $rates; do
         for load in $loads; do
         rows=$(awk -v t="$(offered "$rate" "$load")" -v s="$seconds" -v cap="$max_requests" \

@@ -25,6 +25,10 @@ constexpr qint64 kMaxAlgoRate = 1'000'000;
 constexpr qint64 kMaxAlgoPeriodMs = 24LL * 3600 * 1000;  // one day
 constexpr qint64 kMaxAlgoBurst = 100'000;
 constexpr qint64 kMaxCounterLimit = 1'000'000;
+// concurrency: one zset member per slot held. A refusal packs (retry + 1) x (limit + 2)^2 into
+// one integer, below 2^53 with a lease of at most a day.
+constexpr qint64 kMaxConcurrencyLimit = 10'000;
+constexpr qint64 kMaxLeaseMs = kMaxAlgoPeriodMs;
 }  // namespace spec_limits
 
 // Scenario files and their traffic (scenario/*_parser.cpp, the traffic editor).
@@ -33,7 +37,10 @@ constexpr qint64 kMaxScenarioFileBytes = 1024 * 1024;
 constexpr int kMaxNameLength = spec_limits::kMaxNameLength;
 constexpr int kMaxLimiters = 16;
 constexpr int kMaxClients = 10000;
+constexpr int kMaxGroups = 64;            // traffic "groups"
+constexpr int kMaxGroupNameLength = 64;  // letters, digits, '_' and '-'
 constexpr int kMaxThreads = 64;
+constexpr int kMaxGateways = 16;
 constexpr int kMaxPipeline = 1024;
 constexpr double kMaxDurationS = 24 * 3600;
 constexpr double kMaxRate = 1e6;  // requests/s

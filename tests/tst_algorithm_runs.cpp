@@ -11,6 +11,7 @@
 #include "output/summary_json.h"
 #include "run/scenario_runner.h"
 #include "support/reference_models.h"
+#include "support/replay_runs.h"
 #include "support/run_checks.h"
 #include "support/test_redis.h"
 
@@ -51,18 +52,6 @@ Scenario traceScenario(QVector<LimiterSpec> limiters, QVector<TraceRow> rows, Ac
     s.traffic.clock.speed = 0;
     s.traffic.clock.startMs = kStartMs;
     return s;
-}
-
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    const RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (int i = 0; i < scenario.limiters.size(); ++i) {
-        runner.limiter(i).reset(*router);
-    }
-    return snapshot;
 }
 
 qint64 waitedMsTotal(const LimiterSnapshot& l) {

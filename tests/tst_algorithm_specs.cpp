@@ -45,6 +45,10 @@ private slots:
             << QByteArray(R"({"type": "gcra", "name": "g", "rate": 1000000,
                               "period_ms": 86400000, "burst": 100000})")
             << "gcra" << 1000000LL << 86400000LL << 100000LL << false << 0LL << 0LL << 100000LL;
+        QTest::newRow("design concurrency")
+            << QByteArray(R"({"type": "concurrency", "name": "in-flight", "scope": "per_client",
+                              "limit": 20, "lease_ms": 30000})")
+            << "concurrency" << 0LL << 0LL << 0LL << false << 20LL << 0LL << 20LL;
     }
     void parseValid() {
         QFETCH(QByteArray, json);
@@ -128,6 +132,17 @@ private slots:
                               "rules":[]})")
             << "$.rules"
             << "unknown";
+        QTest::newRow("concurrency limit above 10,000")
+            << QByteArray(R"({"type":"concurrency","name":"c","limit":10001,"lease_ms":10})")
+            << "$.limit"
+            << "from 1 to 10000";
+        QTest::newRow("concurrency without a lease")
+            << QByteArray(R"({"type":"concurrency","name":"c","limit":1})") << "$.lease_ms"
+            << "missing";
+        QTest::newRow("concurrency lease above a day")
+            << QByteArray(R"({"type":"concurrency","name":"c","limit":1,"lease_ms":86400001})")
+            << "$.lease_ms"
+            << "from 1 to 86400000";
     }
     void parseInvalid() {
         QFETCH(QByteArray, json);

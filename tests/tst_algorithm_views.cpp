@@ -122,6 +122,9 @@ private slots:
             << QByteArray(R"({"type":"leaky_bucket","name":"a","rate":2,"period_ms":1000,)"
                           R"("burst":0,"nodelay":true})")
             << "2 per 1000 ms, burst 0, nodelay";
+        QTest::newRow("concurrency")
+            << QByteArray(R"({"type":"concurrency","name":"a","limit":20,"lease_ms":30000})")
+            << "20 in flight, leases of 30000 ms";
         QTest::newRow("counter, upstash's")
             << QByteArray(R"({"type":"sliding_counter","name":"a","limit":10,"window_ms":500,)"
                           R"("flavor":"upstash"})")

@@ -24,7 +24,7 @@ class TestAlgorithms : public QObject {
 
 private slots:
     void everyTypeHasOneDescriptor() {
-        QCOMPARE(int(algorithms().size()), 6);
+        QCOMPARE(int(algorithms().size()), 7);
         for (const Algorithm* algorithm : algorithms()) {
             QCOMPARE(&algorithmOf(algorithm->type()), algorithm);
             QCOMPARE(algorithmNamed(algorithm->name()), algorithm);
@@ -61,6 +61,7 @@ private slots:
         QTest::newRow("gcra") << LimiterType::Gcra << paths("rate period_ms burst");
         QTest::newRow("sliding counter") << LimiterType::SlidingCounter << paths("limit window_ms");
         QTest::newRow("leaky bucket") << LimiterType::LeakyBucket << paths("rate period_ms burst");
+        QTest::newRow("concurrency") << LimiterType::Concurrency << paths("limit lease_ms");
     }
     // Each parameter set by its path to its bounds: the parser accepts both ends and refuses
     // one beyond, naming that field; an unknown path is refused.

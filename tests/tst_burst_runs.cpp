@@ -1,12 +1,13 @@
 // The admitted-burst metric of whole runs: the runner collects every accepted
-// decision and its final snapshot carries the busiest interval per limiter (and per client
-// for per-client limiters). On a virtual clock the figures are exact and repeat.
+// decision and its final snapshot carries the busiest interval per limiter and per client. On a
+// virtual clock the figures are exact and repeat.
 #include <QDateTime>
 #include <QtTest>
 
 #include "output/run_report.h"
 #include "output/summary_json.h"
 #include "run/scenario_runner.h"
+#include "support/run_checks.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -26,18 +27,6 @@ Scenario virtualRun(LimiterSpec limiter, double rate, double seconds, const char
     s.traffic.clock.startMs =
         QDateTime::fromString(QString::fromLatin1(startIso), Qt::ISODateWithMs).toMSecsSinceEpoch();
     return s;
-}
-
-RunSnapshot runToEnd(const Scenario& scenario) {
-    ScenarioRunner runner(scenario, fixtureUrl());
-    runner.start();
-    runner.wait();
-    RunSnapshot snapshot = runner.snapshot();
-    auto router = routeFixture();
-    for (const LimiterSpec& spec : scenario.limiters) {
-        makeLimiter(spec)->reset(*router);
-    }
-    return snapshot;
 }
 
 const BusiestInterval* window(const std::vector<BusiestInterval>& bursts, qint64 ms) {
@@ -81,7 +70,7 @@ private slots:
     // more at 500..680 ms, so [0, 1000) holds 20: twice the limit in one window length.
     void fixedWindowBoundaryAdmitsTwiceTheLimit() {
         const Scenario scenario = virtualRun(fixedWindow(10), 50, 2, "2024-01-01T00:00:00.500Z");
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         QVERIFY(run.finished);
         const LimiterSnapshot& l = run.limiters.at(0);
         QCOMPARE(l.accepted, 30);
@@ -97,10 +86,9 @@ private slots:
         QCOMPARE(second->lastMs, 680);
         QCOMPARE(window(l.admittedBurst, 10000)->permits, 30);
         QCOMPARE(window(l.admittedBurst, 60000)->permits, 30);
-        // A global limiter has no per-client figures.
-        for (const ClientTotals& c : l.clients) {
-            QVERIFY(c.admittedBurst.empty());
-        }
+        // Per client too, a global limiter's: its one client had every grant.
+        QCOMPARE(l.clients.size(), 1);
+        QCOMPARE(window(l.clients[0].admittedBurst, 1000)->permits, 20);
         // summary.json: the flat figures and the list, as the contract says.
         const QJsonObject limiter =
             summaryJson(run).value(QStringLiteral("limiters")).toArray().at(0).toObject();
@@ -136,12 +124,12 @@ private slots:
         QFETCH(qint64, permits);
         const Scenario scenario =
             virtualRun(tokenBucket(10, intervalMs, Scope::Global), 50, 12, "2024-01-01T00:00:00Z");
-        const RunSnapshot first = runToEnd(scenario);
+        const RunSnapshot first = runOnFixture(scenario);
         const BusiestInterval* b = ::window(first.limiters.at(0).admittedBurst, window);
         QVERIFY(b != nullptr);
         QCOMPARE(b->permits, permits);
         // The same scenario again: the same figures (virtual clock).
-        const RunSnapshot again = runToEnd(scenario);
+        const RunSnapshot again = runOnFixture(scenario);
         const BusiestInterval* b2 = ::window(again.limiters.at(0).admittedBurst, window);
         QCOMPARE(b2->permits, b->permits);
         QCOMPARE(b2->fromMs, b->fromMs);
@@ -174,7 +162,7 @@ private slots:
             scenario.traffic.clientSkewMs = {{QStringLiteral("c2"), skewMs},
                                              {QStringLiteral("c3"), skewMs}};
         }
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         const BusiestInterval* limiterTime = window(run.limiters[0].admittedBurst, 1000);
         const BusiestInterval* runClock = window(run.limiters[0].admittedBurstRunClock, 1000);
         QVERIFY(limiterTime != nullptr && runClock != nullptr);
@@ -197,7 +185,7 @@ private slots:
         Scenario scenario =
             virtualRun(tokenBucket(5, 1000, Scope::PerClient), 60, 3, "2024-01-01T00:00:00Z");
         scenario.traffic.clients = 3;
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         const LimiterSnapshot& l = run.limiters.at(0);
         QCOMPARE(window(l.admittedBurst, 1000)->permits, 15);
         QCOMPARE(l.clients.size(), 3);
@@ -231,7 +219,7 @@ private slots:
         e.op = CompareOp::LessEqual;
         e.threshold = 10;
         scenario.expectations = {e};
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         // [0, 700) holds 0..180 and 500..680: 20.
         QCOMPARE(window(run.limiters.at(0).admittedBurst, 700)->permits, 20);
         QCOMPARE(run.expectations.size(), 1);
@@ -266,7 +254,7 @@ private slots:
             spec.name = renamed;
         }
         scenario.traffic.clock.speed = 0;
-        const RunSnapshot run = runToEnd(scenario);
+        const RunSnapshot run = runOnFixture(scenario);
         QCOMPARE(run.expectations.size(), checks);
         for (const ExpectationResult& r : run.expectations) {
             QVERIFY2(r.held,

@@ -61,6 +61,10 @@ LimiterSpec twoPer(qint64 periodMs, LimiterType type, TimeSource time) {
             s.burst = 1;
             s.nodelay = true;
             break;
+        case LimiterType::Concurrency:
+            s.limit = 2;
+            s.leaseMs = periodMs;
+            break;
     }
     return s;
 }
@@ -293,7 +297,8 @@ private slots:
             {LimiterType::SlidingWindow, "sliding window"},
             {LimiterType::Gcra, "gcra"},
             {LimiterType::SlidingCounter, "sliding counter"},
-            {LimiterType::LeakyBucket, "leaky bucket"}};
+            {LimiterType::LeakyBucket, "leaky bucket"},
+            {LimiterType::Concurrency, "concurrency"}};
         for (const auto& [type, name] : types) {
             QTest::newRow(qPrintable(QStringLiteral("%1, client time").arg(QLatin1String(name))))
                 << twoPer(kDayMs, type, TimeSource::Client) << 5LL;

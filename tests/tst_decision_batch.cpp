@@ -36,6 +36,15 @@ LimiterSpec threePerSecond(LimiterType type, const QString& name) {
             return slidingCounter(name, Scope::PerClient, 3, 1000);
         case LimiterType::LeakyBucket:
             return leakyBucket(name, Scope::PerClient, 3, 1000, 2, false);
+        case LimiterType::Concurrency: {
+            LimiterSpec s;
+            s.type = type;
+            s.name = name;
+            s.scope = Scope::PerClient;
+            s.limit = 3;
+            s.leaseMs = 1000;
+            return s;
+        }
     }
     return {};
 }
@@ -78,6 +87,7 @@ private slots:
         QTest::newRow("gcra") << int(LimiterType::Gcra);
         QTest::newRow("sliding counter") << int(LimiterType::SlidingCounter);
         QTest::newRow("leaky bucket") << int(LimiterType::LeakyBucket);
+        QTest::newRow("concurrency") << int(LimiterType::Concurrency);
     }
     void decidesAsOneAtATime() {
         QFETCH(int, type);

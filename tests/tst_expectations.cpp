@@ -45,6 +45,34 @@ RunSnapshot twoLimiters() {
     quota.rejected = 70;
     quota.admittedBurst = {BusiestInterval{10, 0, 1000, 0, 180}};
     quota.admittedBurstRunClock = {BusiestInterval{10, 0, 1000, 0, 180}};
+    // Two traffic groups of api's clients: users (u-0, u-1) and attacker (a-0).
+    const auto client = [](const char* name, qint64 accepted, qint64 rejected, qint64 burst) {
+        ClientTotals c;
+        c.client = QString::fromLatin1(name);
+        c.accepted = accepted;
+        c.rejected = rejected;
+        c.fired = accepted + rejected;
+        c.admittedBurst = {BusiestInterval{burst, 0, 1000, 0, 100}};
+        return c;
+    };
+    api.clients = {client("u-0", 6, 1, 3), client("u-1", 4, 0, 2), client("10.0.0.7", 10, 79, 9)};
+    GroupTotals users;
+    users.group = QStringLiteral("users");
+    users.clients = 2;
+    users.accepted = 10;
+    users.rejected = 1;
+    users.fired = 11;
+    users.admittedBurst = {BusiestInterval{5, 0, 1000, 0, 100}};
+    users.admittedBurstRunClock = {BusiestInterval{6, 0, 1000, 0, 100}};
+    GroupTotals attacker;
+    attacker.group = QStringLiteral("attacker");
+    attacker.clients = 1;
+    attacker.accepted = 10;
+    attacker.rejected = 79;
+    attacker.fired = 89;
+    attacker.admittedBurst = {BusiestInterval{9, 0, 1000, 0, 100}};
+    attacker.admittedBurstRunClock = {BusiestInterval{9, 0, 1000, 0, 100}};
+    api.groups = {users, attacker};
     run.limiters = {api, quota};
     return run;
 }
@@ -79,6 +107,18 @@ private slots:
             << "max_admitted_in_any_100ms_run_clock" << int(CompareOp::LessEqual) << 20.0;
         QTest::newRow("negative") << "max_wait_ms > -1"
                                   << "max_wait_ms" << int(CompareOp::Greater) << -1.0;
+        QTest::newRow("rejected_pct") << "rejected_pct <= 1"
+                                      << "rejected_pct" << int(CompareOp::LessEqual) << 1.0;
+        QTest::newRow("a group's") << "group.users.rejected_pct<=1"
+                                   << "group.users.rejected_pct" << int(CompareOp::LessEqual)
+                                   << 1.0;
+        QTest::newRow("a group's burst on the run's clock")
+            << "group.attacker.max_admitted_in_any_1000ms_run_clock <= 50"
+            << "group.attacker.max_admitted_in_any_1000ms_run_clock" << int(CompareOp::LessEqual)
+            << 50.0;
+        QTest::newRow("a client's, dots and a dash in its name")
+            << "client.10.0.0-7.max_accepted_in_any_1000ms > 3"
+            << "client.10.0.0-7.max_accepted_in_any_1000ms" << int(CompareOp::Greater) << 3.0;
     }
     void parses() {
         QFETCH(QString, text);
@@ -136,8 +176,9 @@ private slots:
         QTest::newRow("unknown metric lists both bursts")
             << QByteArray(R"({"api": ["max_burst < 5"]})")
             << R"(unknown metric "max_burst"; expected fired, accepted, )"
-               R"(rejected, errors, accepted_ratio, p50_ms, p99_ms, max_wait_ms, )"
-               R"(max_accepted_in_any_<N>ms or max_admitted_in_any_<N>ms_run_clock)";
+               R"(rejected, errors, accepted_ratio, rejected_pct, p50_ms, p99_ms, max_wait_ms, )"
+               R"(max_accepted_in_any_<N>ms, max_admitted_in_any_<N>ms_run_clock, )"
+               R"(group.<group>.<metric> or client.<client>.<metric>)";
         QTest::newRow("empty") << QByteArray(R"({"api": [""]})")
                                << R"($.expect.api[0]: expected "<metric> <op> <number>")";
     }
@@ -214,6 +255,41 @@ private slots:
         QTest::newRow("a window the run lacks fails")
             << "api"
             << "max_accepted_in_any_5ms < 99" << QList<bool>{false} << QList<double>{qQNaN()};
+        QTest::newRow("rejected_pct") << "quota"
+                                      << "rejected_pct < 70.5" << QList<bool>{true}
+                                      << QList<double>{70};
+        QTest::newRow("a group's share refused")
+            << "api"
+            << "group.users.rejected_pct <= 10" << QList<bool>{true}
+            << QList<double>{100.0 / 11};
+        QTest::newRow("a group's counts")
+            << "api"
+            << "group.attacker.accepted <= 5" << QList<bool>{false} << QList<double>{10};
+        QTest::newRow("a group's ratio")
+            << "api"
+            << "group.attacker.accepted_ratio < 0.2" << QList<bool>{true}
+            << QList<double>{10.0 / 89};
+        QTest::newRow("a group's burst, each clock")
+            << "api"
+            << "group.users.max_admitted_in_any_1000ms_run_clock == 6" << QList<bool>{true}
+            << QList<double>{6};
+        QTest::newRow("a group's burst, limiter's time")
+            << "api"
+            << "group.users.max_accepted_in_any_1000ms == 5" << QList<bool>{true}
+            << QList<double>{5};
+        QTest::newRow("a group a limiter lacks fails")
+            << "quota"
+            << "group.users.accepted >= 0" << QList<bool>{false} << QList<double>{qQNaN()};
+        QTest::newRow("a client's")
+            << "api"
+            << "client.u-0.accepted == 6" << QList<bool>{true} << QList<double>{6};
+        QTest::newRow("a client's burst")
+            << "api"
+            << "client.10.0.0.7.max_accepted_in_any_1000ms <= 8" << QList<bool>{false}
+            << QList<double>{9};
+        QTest::newRow("a client's share refused")
+            << "api"
+            << "client.u-1.rejected_pct == 0" << QList<bool>{true} << QList<double>{0};
     }
     void verdicts() {
         QFETCH(QString, limiter);

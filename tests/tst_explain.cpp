@@ -89,8 +89,9 @@ std::optional<qint64> capacityNeeded(const LimiterSpec& spec, const QString& pat
         spec.type == LimiterType::SlidingWindow ? QStringLiteral("rules[%1].limit").arg(r.rule)
         : spec.type == LimiterType::Gcra || spec.type == LimiterType::LeakyBucket
             ? QStringLiteral("burst")
-        : spec.type == LimiterType::SlidingCounter ? QStringLiteral("limit")
-                                                   : QStringLiteral("rate");
+        : spec.type == LimiterType::SlidingCounter || spec.type == LimiterType::Concurrency
+            ? QStringLiteral("limit")
+            : QStringLiteral("rate");
     if (path != capacity) {
         return std::nullopt;
     }
@@ -157,6 +158,12 @@ private slots:
             R"({"type": "leaky_bucket", "name": "lb", "rate": 5, "period_ms": 1000,
                 "burst": 3, "nodelay": true})",
             20, 3, 1);
+        row("concurrency, refused",
+            R"({"type": "concurrency", "name": "cc", "limit": 3, "lease_ms": 1000})", 20, 3, 9);
+        row("concurrency per client, granted as a lease runs out",
+            R"({"type": "concurrency", "name": "cc", "scope": "per_client", "limit": 2,
+                "lease_ms": 200})",
+            20, 1, 4);
     }
     void explains() {
         QFETCH(QByteArray, limiter);

@@ -76,6 +76,8 @@ RunSnapshot folderRun() {
     run.bucketTargetRate = {50, 50};
     LimiterSnapshot l;
     l.spec.name = QStringLiteral("l");
+    l.spec.rate = 5;
+    l.spec.intervalMs = 100;
     l.fired = 10;
     l.accepted = 6;
     l.rejected = 4;
@@ -86,14 +88,21 @@ RunSnapshot folderRun() {
     return run;
 }
 
-// Every text node of the page, joined, or the XML error.
+// Every text node of the page outside its script and style, joined, or the XML error.
 QString textOf(const QByteArray& html, QString* error, QStringList* imgSources) {
     QXmlStreamReader xml(html);
     QString text;
+    int inCode = 0;  // inside <script> or <style>: the page's code and data, not its text
     while (!xml.atEnd()) {
         xml.readNext();
-        if (xml.isCharacters()) {
+        const bool code =
+            xml.name() == QLatin1String("script") || xml.name() == QLatin1String("style");
+        if (xml.isCharacters() && inCode == 0) {
             text += xml.text();
+        } else if (xml.isStartElement() && code) {
+            ++inCode;
+        } else if (xml.isEndElement() && code) {
+            --inCode;
         } else if (xml.isStartElement() && xml.name() == QLatin1String("img")) {
             imgSources->append(xml.attributes().value(QLatin1String("src")).toString());
         }
@@ -127,7 +136,6 @@ private slots:
         const QString text = textOf(html, &error, &images);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QVERIFY(!html.contains("http:") && !html.contains("https:"));
-        QVERIFY(!html.contains("<script"));
         // Names are text: the limiter "<b>&x" never becomes markup.
         QVERIFY(text.contains(QLatin1String("<b>&x")));
         QVERIFY(!html.contains("<b>"));
@@ -154,6 +162,37 @@ private slots:
         QCOMPARE(text.contains(QLatin1String("On the run's clock")), full);
         QCOMPARE(text.contains(QLatin1String("2180")), full);
         QVERIFY(!text.contains(QLatin1String("Disagreements")));  // none
+    }
+
+    // With traffic groups: a table per limiter of its groups (counts, share refused, the
+    // admitted burst on both clocks) and each client's group in the clients' table.
+    void groups() {
+        RunSummary s = summary(true);
+        LimiterSummary& l = s.limiters[0];
+        l.clients[0].group = QStringLiteral("users");
+        l.clients[1].group = QStringLiteral("<attacker>");
+        GroupSummary attacker;
+        attacker.group = QStringLiteral("<attacker>");
+        attacker.clients = 1;
+        attacker.counts.fired = 40;
+        attacker.counts.accepted = 10;
+        attacker.counts.rejected = 30;
+        attacker.admittedBurst = {{5, 0, 1000, 0, 800}};
+        attacker.admittedBurstRunClock = {{6, 0, 1000, 0, 810}};
+        l.groups = {attacker};
+        QString error;
+        QStringList images;
+        const QString text = textOf(reportHtml(s, QByteArray()), &error, &images);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        for (const char* figure : {"Groups", "<attacker>", "Rejected %", "75",
+                                   "Most in 1000 ms, run's clock", "users"}) {
+            QVERIFY2(text.contains(QLatin1String(figure)), figure);
+        }
+        // Only the limiter with groups has a groups table; without any, no section.
+        QCOMPARE(text.count(QLatin1String("Most in 1000 ms, run's clock")), 1);
+        const QString plain = textOf(reportHtml(summary(true), QByteArray()), &error, &images);
+        QVERIFY(!plain.contains(QLatin1String("Groups")));
+        QVERIFY(!plain.contains(QLatin1String("Group")));
     }
 
     // The one folder writer: report.html is the page of the summary the folder's reader reads

@@ -34,6 +34,11 @@ LimiterSnapshot limiter(const QString& name, LimiterType type, FailurePolicy onE
     l.spec.name = name;
     l.spec.type = type;
     l.spec.onError = onError;
+    l.spec.rate = 10 * scale;
+    l.spec.interval = 1;  // fixed window: 1 second in UTC
+    l.spec.timezone = "UTC";
+    l.spec.periodMs = 1000;  // gcra
+    l.spec.burst = 3;
     l.accepted = 40 * scale;
     l.rejected = 17 * scale;
     l.errors = 3;
@@ -61,9 +66,23 @@ LimiterSnapshot limiter(const QString& name, LimiterType type, FailurePolicy onE
     a.admittedBurst = {{12, -40, 1000, -35, 950}, {20 * scale, 0, 10000, 5, 9990}};
     ClientTotals b;
     b.client = QStringLiteral("c1");
+    b.group = QStringLiteral("attacker-\"1\"");
     b.accepted = 15 * scale;
     b.fired = b.accepted;
     l.clients = {a, b};
+    GroupTotals g;
+    g.group = QStringLiteral("attacker-\"1\"");
+    g.clients = 2;
+    g.accepted = 40 * scale;
+    g.rejected = 7 * scale;
+    g.errors = 1;
+    g.errorsOpen = onError == FailurePolicy::Open ? 1 : 0;
+    g.fired = g.accepted + g.rejected + g.errors;
+    g.waitedMsTotal = 333;
+    g.fairness = 0.75;
+    g.admittedBurst = {{12, -40, 1000, -35, 950}};
+    g.admittedBurstRunClock = {{13, -30, 1000, -30, 960}};
+    l.groups = {g, GroupTotals{}};
     l.admittedBurst = {{21, 1000, 1000, 1001, 1999}, {40 * scale, 0, 10000, 0, 2999}};
     l.admittedBurstRunClock = {{23, 990, 1000, 991, 1989}};
     return l;
@@ -120,6 +139,8 @@ RunSnapshot stoppedRun() {
     run.bucketTargetRate = {5};
     LimiterSnapshot l;
     l.spec.name = QStringLiteral("only");
+    l.spec.rate = 5;
+    l.spec.intervalMs = 1000;
     l.fired = 7;
     l.accepted = 7;
     l.bucketAccepted = {7};
@@ -163,6 +184,10 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.name, b.name);
     QCOMPARE(a.type, b.type);
     QCOMPARE(a.onError, b.onError);
+    QCOMPARE(a.spec.has_value(), b.spec.has_value());
+    if (a.spec) {
+        QVERIFY(*a.spec == *b.spec);
+    }
     compare(a.counts, b.counts);
     QCOMPARE(a.attempts, b.attempts);
     QCOMPARE(a.errorsByCause, b.errorsByCause);
@@ -175,9 +200,22 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         const ClientSummary& x = a.clients[i];
         const ClientSummary& y = b.clients[i];
         QCOMPARE(x.client, y.client);
+        QCOMPARE(x.group, y.group);
         compare(x.counts, y.counts);
         QCOMPARE(x.waitedMsTotal, y.waitedMsTotal);
         compare(x.admittedBurst, y.admittedBurst);
+    }
+    QCOMPARE(a.groups.size(), b.groups.size());
+    for (int i = 0; i < a.groups.size(); ++i) {
+        const GroupSummary& x = a.groups[i];
+        const GroupSummary& y = b.groups[i];
+        QCOMPARE(x.group, y.group);
+        QCOMPARE(x.clients, y.clients);
+        compare(x.counts, y.counts);
+        QCOMPARE(x.waitedMsTotal, y.waitedMsTotal);
+        QCOMPARE(x.fairness, y.fairness);
+        compare(x.admittedBurst, y.admittedBurst);
+        compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
     }
     compare(a.admittedBurst, b.admittedBurst);
     compare(a.admittedBurstRunClock, b.admittedBurstRunClock);
@@ -274,6 +312,9 @@ private slots:
         QFETCH(int, which);
         const RunSnapshot run = which == 0 ? fullRun() : which == 1 ? stoppedRun() : RunSnapshot();
         const RunSummary written = summaryOf(run);
+        for (const LimiterSummary& l : written.limiters) {
+            QVERIFY(l.spec.has_value());  // compared as read back below
+        }
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         writeOutputFiles(dir.path(), written);
@@ -418,6 +459,12 @@ private slots:
         QTest::newRow("a fraction of a count")
             << limiter("\"clients\": [{\"client\": \"x\"}, {\"accepted\": 1.5}]") << rows
             << "summary.json: $.limiters[0].clients[1].accepted: expected a count";
+        QTest::newRow("a group's count as a string")
+            << limiter("\"groups\": [{\"group\": \"users\", \"rejected\": \"3\"}]") << rows
+            << "summary.json: $.limiters[0].groups[0].rejected: expected a count";
+        QTest::newRow("groups not an array")
+            << limiter("\"groups\": {}") << rows
+            << "summary.json: $.limiters[0].groups: expected an array, got an object";
         QTest::newRow("latency not an object")
             << limiter("\"latency\": [1]") << rows
             << "summary.json: $.limiters[0].latency: expected an object, got an array";
@@ -431,6 +478,9 @@ private slots:
         QTest::newRow("a run-clock burst not a list")
             << limiter("\"admitted_burst_run_clock\": {}") << rows
             << "summary.json: $.limiters[0].admitted_burst_run_clock: expected an array";
+        QTest::newRow("a spec not an object")
+            << limiter("\"spec\": \"token_bucket\"") << rows
+            << "summary.json: $.limiters[0].spec: expected an object, got \"token_bucket\"";
         QTest::newRow("a cause's count")
             << QByteArray("{\"limiters\": [], \"errors_by_cause\": {\"unknown outcome\": true}}")
             << rows
@@ -508,6 +558,39 @@ private slots:
         QCOMPARE(s.limiters[0].buckets.errors, (QVector<qint64>{0, 0, 1}));
         QCOMPARE(s.limiters[0].buckets.errorsOpen, (QVector<qint64>{0, 0, 0}));
         QCOMPARE(s.bucketTargetRate, (QVector<double>{0, 0, 0}));
+    }
+
+    // The limiter's spec reads back as written; one this build cannot parse (a newer ratelab's
+    // type or field) or a summary without one reads as none, and the rest of the summary reads.
+    void specs_data() {
+        QTest::addColumn<QByteArray>("spec");  // the member, empty: none
+        QTest::addColumn<bool>("read");
+        QTest::newRow("a token bucket")
+            << QByteArray(R"("spec": {"type": "token_bucket", "name": "a", "rate": 5,
+                                      "interval_ms": 1000})")
+            << true;
+        QTest::newRow("no spec (an older summary)") << QByteArray() << false;
+        QTest::newRow("a field this build does not know")
+            << QByteArray(R"("spec": {"type": "token_bucket", "name": "a", "rate": 5,
+                                      "interval_ms": 1000, "lease_ms": 30})")
+            << false;
+        QTest::newRow("a type this build does not know")
+            << QByteArray(R"("spec": {"type": "concurrency", "name": "a", "limit": 5})") << false;
+    }
+    void specs() {
+        QFETCH(QByteArray, spec);
+        QFETCH(bool, read);
+        QTemporaryDir dir;
+        writeBytes(dir.filePath(QStringLiteral("summary.json")),
+                   R"({"limiters": [{"name": "a", "accepted": 2, )" +
+                       (spec.isEmpty() ? QByteArray() : spec + ", ") + R"("fired": 2}]})");
+        const RunSummary s = readOutputFolder(dir.path(), OutputParts::Summary);
+        QCOMPARE(s.limiters[0].counts.accepted, qint64(2));
+        QCOMPARE(s.limiters[0].spec.has_value(), read);
+        if (read) {
+            QCOMPARE(s.limiters[0].spec->rate, qint64(5));
+            QCOMPARE(s.limiters[0].spec->intervalMs, qint64(1000));
+        }
     }
 
     // Each file is bounded: one larger than output_limits::kMaxOutputFileBytes is refused from

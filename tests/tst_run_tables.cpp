@@ -59,6 +59,8 @@ private slots:
     void accounting();
     void accountingShowsPolicy_data();
     void accountingShowsPolicy();
+    void accountingShowsGatewaysAndLeases_data();
+    void accountingShowsGatewaysAndLeases();
     void accountingStaysRedForTheRun();
     void comparisonRow_data();
     void comparisonRow();
@@ -163,6 +165,57 @@ void TestRunTables::accountingShowsPolicy() {
     QCOMPARE(table.accountingText(), expected);
     auto* label = table.findChild<QLabel*>(QStringLiteral("accounting"));
     QVERIFY(!label->text().contains(QStringLiteral("color:")));
+}
+
+// Gateways' Redis calls and a concurrency limiter's leases follow the identity, only when there
+// are any.
+void TestRunTables::accountingShowsGatewaysAndLeases_data() {
+    QTest::addColumn<int>("gateways");
+    QTest::addColumn<bool>("cached");
+    QTest::addColumn<qint64>("released");
+    QTest::addColumn<QString>("expected");
+    const QString base =
+        QStringLiteral("api: fired 1,000 = accepted 600 + rejected 400 + errors 0");
+    QTest::newRow("one shared gateway, no leases") << 1 << false << 0LL << base;
+    QTest::newRow("three gateways")
+        << 3 << false << 0LL
+        << base + QStringLiteral(
+                      " \u00b7 Redis calls 1,000 of 1,000 decisions (3 gateways, "
+                      "shared)");
+    QTest::newRow("one gateway caching refusals")
+        << 1 << true << 0LL
+        << base + QStringLiteral(
+                      " \u00b7 Redis calls 700 of 1,000 decisions (1 gateway, "
+                      "shared, cached refusals)");
+    QTest::newRow("leases")
+        << 1 << false << 550LL
+        << base + QStringLiteral(" \u00b7 leases released 550, late 2, leaked 30, expired 28");
+}
+
+void TestRunTables::accountingShowsGatewaysAndLeases() {
+    QFETCH(int, gateways);
+    QFETCH(bool, cached);
+    QFETCH(qint64, released);
+    QFETCH(QString, expected);
+
+    ComparisonTable table;
+    RunSnapshot run;
+    run.limiters.append(limiterSnapshot(QStringLiteral("api"), 1000, 600, 400, 0));
+    LimiterSnapshot& l = run.limiters[0];
+    l.spec.gateway.cacheRefusals = cached;
+    const qint64 calls = cached ? 700 : 1000;
+    l.redisCalls = calls;
+    for (int g = 0; g < gateways; ++g) {
+        l.gateways.append(GatewayCounts{1000 / gateways + (g < 1000 % gateways),
+                                        calls / gateways + (g < calls % gateways)});
+    }
+    if (released > 0)
+        l.leases = LeaseCounts{released, 2, 30, 28};
+    table.setAccountingOnlyWhenBroken(true);
+    table.updateFrom(run);
+    QCOMPARE(table.accountingText(), expected);
+    // Lines with figures the table has not show even when only a broken identity would.
+    QCOMPARE(table.accountingShown(), gateways > 1 || cached || released > 0);
 }
 
 void TestRunTables::accountingStaysRedForTheRun() {

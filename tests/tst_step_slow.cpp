@@ -66,6 +66,10 @@ LimiterSpec limiter(LimiterType type, Scope scope, const QString& prefix) {
             s.burst = 1;
             s.nodelay = true;
             break;
+        case LimiterType::Concurrency:
+            s.limit = 2;
+            s.leaseMs = 100;
+            break;
     }
     return s;
 }

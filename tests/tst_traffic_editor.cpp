@@ -74,6 +74,13 @@ void compareTraffic(const TrafficSpec& actual, const TrafficSpec& expected) {
     QCOMPARE(actual.tracePath, expected.tracePath);
     QCOMPARE(actual.clockSkewMs, expected.clockSkewMs);
     QCOMPARE(actual.clientSkewMs, expected.clientSkewMs);
+    // Kept as loaded, though the form has no field for them.
+    QCOMPARE(int(actual.hold.type), int(expected.hold.type));
+    QCOMPARE(actual.hold.ms, expected.hold.ms);
+    QCOMPARE(actual.leakPct, expected.leakPct);
+    QCOMPARE(actual.gateways.count, expected.gateways.count);
+    QCOMPARE(int(actual.gateways.balance), int(expected.gateways.balance));
+    QCOMPARE(actual.gateways.clockSkewMs, expected.gateways.clockSkewMs);
     QCOMPARE(actual.trace.size(), expected.trace.size());
     for (int i = 0; i < actual.trace.size(); ++i) {
         QCOMPARE(actual.trace[i].tMs, expected.trace[i].tMs);
@@ -94,6 +101,13 @@ void compareTraffic(const TrafficSpec& actual, const TrafficSpec& expected) {
     QCOMPARE(actual.clock.startMs, expected.clock.startMs);
     QCOMPARE(actual.clock.speed, expected.clock.speed);
     QCOMPARE(actual.seed, expected.seed);
+    QCOMPARE(actual.groups.size(), expected.groups.size());
+    for (int i = 0; i < actual.groups.size(); ++i) {
+        QCOMPARE(actual.groups[i].name, expected.groups[i].name);
+        QCOMPARE(actual.groups[i].clients, expected.groups[i].clients);
+        QCOMPARE(int(actual.groups[i].shape.type), int(expected.groups[i].shape.type));
+        QCOMPARE(actual.groups[i].shape.rate, expected.groups[i].shape.rate);
+    }
 }
 
 QStringList list(std::initializer_list<const char*> items) {

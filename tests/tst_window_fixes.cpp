@@ -125,6 +125,22 @@ private slots:
         w.setWindowModified(false);
     }
 
+    // At 1024x700 the decisions dock was a strip of four lines, however opened: the editors'
+    // least height bounded it. The editors now scroll; the dock gets two fifths of the height.
+    void decisionsDockHasRoomAt1024() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* dock = qobject_cast<QDockWidget*>(w.decisions()->parentWidget());
+        QVERIFY(dock != nullptr && dock->isHidden());
+        dock->toggleViewAction()->trigger();
+        QVERIFY(dock->isVisible());
+        QTRY_VERIFY2(dock->height() >= w.height() * 2 / 5 - 10,
+                     qPrintable(QStringLiteral("%1 of %2").arg(dock->height()).arg(w.height())));
+        w.setWindowModified(false);
+    }
+
     // Stepped requests were listed in the decision panel only; each is now marked on every
     // limiter's timeline at its run time with its outcome there.
     void steppedRequestsAreMarked() {

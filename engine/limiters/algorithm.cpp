@@ -161,7 +161,8 @@ void Algorithm::copyKeys(RedisRouter& c, const Limiter& from, const Limiter& to,
 const std::vector<const Algorithm*>& algorithms() {
     static const std::vector<const Algorithm*> list = {
         &tokenBucketAlgorithm(), &fixedWindowAlgorithm(),    &slidingWindowAlgorithm(),
-        &gcraAlgorithm(),        &slidingCounterAlgorithm(), &leakyBucketAlgorithm()};
+        &gcraAlgorithm(),        &slidingCounterAlgorithm(), &leakyBucketAlgorithm(),
+        &concurrencyAlgorithm()};
     return list;
 }
 

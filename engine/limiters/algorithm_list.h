@@ -13,5 +13,6 @@ const Algorithm& slidingWindowAlgorithm();
 const Algorithm& gcraAlgorithm();
 const Algorithm& slidingCounterAlgorithm();
 const Algorithm& leakyBucketAlgorithm();
+const Algorithm& concurrencyAlgorithm();
 
 }  // namespace ratelab

@@ -254,6 +254,30 @@ Decision Limiter::decide(RedisRouter& router, const Request& request) const {
     return parseReply(reply.get(), call);
 }
 
+ScriptCall Limiter::prepareRelease(const Request&) const {
+    throw InputError(
+        QStringLiteral("type"),
+        QStringLiteral("%1 grants hold nothing to release").arg(limiterTypeName(spec_.type)));
+}
+
+bool Limiter::parseRelease(const redisReply* reply) const {
+    if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
+        throwIfError(reply, errorContext().c_str());
+    }
+    if (reply->type != REDIS_REPLY_INTEGER || (reply->integer != 0 && reply->integer != 1)) {
+        throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected release reply (" +
+                                                      replyTypeName(reply->type) +
+                                                      ", expected 0 or 1)");
+    }
+    return reply->integer == 1;
+}
+
+bool Limiter::release(RedisRouter& router, const Request& grant) const {
+    const ScriptCall call = prepareRelease(grant);
+    RedisReply reply = router.runScript(slot_, *releaseScript(), call.keys, call.args);
+    return parseRelease(reply.get());
+}
+
 namespace {
 
 // Deletes the exact keys, then every key SCAN finds for the pattern on `node` (the one that

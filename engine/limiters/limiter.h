@@ -23,6 +23,10 @@ struct Request {
     // time: redis: nowMs was read from Redis's clock (the retry after a "retime" answer):
     // decide at it as given instead of reading TIME again.
     bool nowFromRedis = false;
+    // The request's place in the schedule (a trace's row), or -1: names what a grant holds
+    // until it is released (the concurrency limiter's slots, "<id in hex>[:<i>]"); -1 draws a
+    // random name, which no release can name.
+    qint64 id = -1;
 };
 
 // Why a decision went the way it did, from what the script saw (its reply; never recomputed
@@ -74,6 +78,12 @@ struct Decision {
     bool configReset = false;  // this decision found a changed config and reset the counters
     qint64 delayMs = 0;        // accepted: how long the limiter holds the request before it
                                // proceeds (the leaky bucket without nodelay; 0 for the others)
+    // The concurrency limiter: leases this decision found run out and removed (slots whose
+    // holders never released them in time).
+    qint64 expiredLeases = 0;
+    // Whether the decision called Redis: false when a gateway decided it from its own state
+    // (a cached refusal, a batched window's local count).
+    bool calledRedis = true;
     DecisionReason reason;
 };
 
@@ -176,6 +186,17 @@ public:
     qint64 redisTimeGuess(qint64 clientNowMs) const {
         return clientNowMs + redisOffsetMs_.load(std::memory_order_relaxed);
     }
+
+    // Leases (the concurrency limiter): a grant holds its permits until the request releases
+    // them or its lease runs out. The release script (null: grants hold nothing), the call
+    // that releases `grant` (the granted request, at the release's now) and its reply: true
+    // when the release came late (its lease had run out already).
+    virtual const LuaScript* releaseScript() const { return nullptr; }
+    virtual ScriptCall prepareRelease(const Request& grant) const;
+    bool parseRelease(const redisReply* reply) const;
+    bool holdsGrants() const { return releaseScript() != nullptr; }
+    // prepareRelease + EVALSHA; whether it came late.
+    bool release(RedisRouter& router, const Request& grant) const;
 
     // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply (+ the retime retry).
     Decision decide(RedisConnection& connection, const Request& request) const;

@@ -11,7 +11,7 @@ qint64 LimiterSpec::capacity() const {
 bool LimiterSpec::operator==(const LimiterSpec& o) const {
     // Fields of the other types carry no meaning, so they do not take part.
     return type == o.type && name == o.name && scope == o.scope && onError == o.onError &&
-           time == o.time && algorithmOf(type).sameFields(*this, o);
+           time == o.time && gateway == o.gateway && algorithmOf(type).sameFields(*this, o);
 }
 
 QString limiterTypeName(LimiterType type) {

@@ -15,7 +15,8 @@ enum class LimiterType {
     SlidingWindow,
     Gcra,            // GCRA as go-redis redis_rate and redis-cell decide
     SlidingCounter,  // the two-window estimate of Cloudflare and upstash
-    LeakyBucket      // nginx limit_req (and APISIX limit-req)
+    LeakyBucket,     // nginx limit_req (and APISIX limit-req)
+    Concurrency      // in-flight requests, Stripe's concurrent-requests limiter
 };
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
@@ -30,6 +31,22 @@ enum class TimeSource { Client, Redis };
 // semantics, or a library's own script decision for decision (docs/algorithms.md, "Library
 // flavors"): @upstash/ratelimit's sliding window, go-redis/redis_rate's GCRA.
 enum class Flavor { Exact, Upstash, RedisRate };
+
+// How several gateways use a limiter ("gateway"; any type, default shared): every decision in
+// Redis (shared; with cacheRefusals a gateway refuses a client locally until the retry_after
+// it was last given has passed), each gateway its own state under its own name "<name>@g<g>"
+// (local: a node-local limiter), or (the fixed window) grants counted locally and added to
+// Redis once every syncMs (batched).
+enum class GatewayMode { Shared, Local, Batched };
+struct GatewayUse {
+    GatewayMode mode = GatewayMode::Shared;
+    bool cacheRefusals = false;  // shared only
+    qint64 syncMs = 0;           // batched only
+    bool isDefault() const { return mode == GatewayMode::Shared && !cacheRefusals; }
+    bool operator==(const GatewayUse& o) const {
+        return mode == o.mode && cacheRefusals == o.cacheRefusals && syncMs == o.syncMs;
+    }
+};
 
 struct SlidingRule {
     qint64 limit = 0;
@@ -52,6 +69,8 @@ struct LimiterSpec {
     // "flavor" (the types that offer one, Algorithm::flavors; optional, default "exact", written
     // only when not the default).
     Flavor flavor = Flavor::Exact;
+    // "gateway" (any type; optional, default {"mode": "shared"}, written only when not).
+    GatewayUse gateway;
 
     // token_bucket: rate permits per intervalMs. fixed_window: rate permits per window.
     qint64 rate = 0;
@@ -72,8 +91,10 @@ struct LimiterSpec {
     bool nodelay = false;  // leaky_bucket: accepted requests are not held (delay_ms 0)
 
     // sliding_counter: `limit` permits per epoch-aligned window of windowMs.
+    // concurrency: at most `limit` slots held at once, each lease ending leaseMs after its grant.
     qint64 limit = 0;
     qint64 windowMs = 0;
+    qint64 leaseMs = 0;
 
     // Largest permits one request may ask for (the bucket's rate, the window's rate, the
     // smallest rule limit): above it a request is rejected with retry_after_ms = -1.
@@ -104,5 +125,9 @@ QString calendarUnitName(CalendarUnit unit);      // "milliseconds", ...
 QString failurePolicyName(FailurePolicy policy);  // "error", "open", "closed"
 QString timeSourceName(TimeSource source);        // "client", "redis"
 QString flavorName(Flavor flavor);                // "exact", "upstash", "redis_rate"
+QString gatewayModeName(GatewayMode mode);        // "shared", "local", "batched"
+// "gateway" at `where` (gateway_use.cpp): its JSON and back.
+GatewayUse readGatewayUse(const QJsonValue& value, const QString& where, LimiterType type);
+QJsonObject gatewayUseToJson(const GatewayUse& use);
 
 }  // namespace ratelab

@@ -68,11 +68,11 @@ const Algorithm& readAlgorithm(const QJsonObject& object, const QString& jsonPat
 
 LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath) {
     const QLatin1String type("type"), name("name"), scope("scope"), onError("on_error");
-    const QLatin1String time("time");
+    const QLatin1String time("time"), gateway("gateway");
 
     // The type comes first: it decides which fields are known.
     const Algorithm& algorithm = readAlgorithm(object, jsonPath);
-    std::vector<QLatin1String> known = {type, name, scope, onError, time};
+    std::vector<QLatin1String> known = {type, name, scope, onError, time, gateway};
     const std::vector<QLatin1String> own = algorithm.fieldKeys();
     known.insert(known.end(), own.begin(), own.end());
     refuseUnknownFields(object, jsonPath, known);
@@ -91,6 +91,10 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
     if (object.contains(time)) {
         spec.time = readChoice(object.value(time), memberPath(jsonPath, time),
                                QStringLiteral("time source"), kTimeSources, timeSourceName);
+    }
+    if (object.contains(gateway)) {
+        spec.gateway =
+            readGatewayUse(object.value(gateway), memberPath(jsonPath, gateway), spec.type);
     }
     algorithm.readFields(object, jsonPath, spec);
     return spec;
@@ -120,6 +124,9 @@ QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
     }
     if (spec.time != TimeSource::Client) {
         object.insert(QLatin1String("time"), timeSourceName(spec.time));
+    }
+    if (!spec.gateway.isDefault()) {
+        object.insert(QLatin1String("gateway"), gatewayUseToJson(spec.gateway));
     }
     algorithmOf(spec).writeFields(spec, object);
     return object;

@@ -7,6 +7,7 @@
 
 namespace ratelab {
 
+class ConcurrencyLimiter;
 class GcraLimiter;
 class LeakyBucketLimiter;
 class RedisRateGcraLimiter;
@@ -51,16 +52,19 @@ struct LimiterState {
         QString busiestClient;
     };
     QVector<RuleSpan> spans;
-    // gcra, sliding_counter, leaky_bucket: one entry per live scope key ("" for global), read
-    // from the script's state (the counter's two window keys) and evaluated at nowMs exactly as
-    // the script would.
+    // gcra, sliding_counter, leaky_bucket, concurrency: one entry per live scope key ("" for
+    // global), read from the script's state (the counter's two window keys, the lease zsets)
+    // and evaluated at nowMs exactly as the script would.
     struct Level {
         QString client;
         double used = 0;           // permits taken: gcra (TAT - now) / T; counter: the weighted
-                                   // estimate; leaky: the water level x / 1000
-        qint64 capacity = 0;       // gcra burst, counter limit, leaky burst + 1
+                                   // estimate; leaky: the water level x / 1000; concurrency:
+                                   // the slots in flight
+        qint64 capacity = 0;       // gcra burst, counter limit, leaky burst + 1, concurrency
+                                   // limit
         qint64 aheadMs = 0;        // gcra: TAT - now (the band is burst x T); leaky: the delay a
-                                   // request arriving now would be held (0 with nodelay)
+                                   // request arriving now would be held (0 with nodelay);
+                                   // concurrency: when the first lease runs out, from now
         qint64 windowStartMs = 0;  // counter: the current window's start
         qint64 previous = 0;       // counter: the previous window's count
         qint64 current = 0;        // counter: the current window's count
@@ -98,6 +102,9 @@ void readLeakyLevels(RedisConnection& connection, const LeakyBucketLimiter& limi
 // state->nowMs and the one before, one level per client that has either.
 void readCounterLevels(RedisConnection& connection, const SlidingCounterLimiter& limiter,
                        LimiterState* state);
+// The concurrency limiter's (concurrency_levels.cpp): the slots in flight per scope key.
+void readConcurrencyLevels(RedisConnection& connection, const ConcurrencyLimiter& limiter,
+                           LimiterState* state);
 // The library flavors': upstash's window keys as the counter's, weighed as the library weighs;
 // redis_rate's TAT (seconds since 2017) as GCRA's level.
 void readUpstashLevels(RedisConnection& connection, const UpstashCounterLimiter& limiter,

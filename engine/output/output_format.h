@@ -66,10 +66,27 @@ inline constexpr QLatin1String kErrorsOpen("errors_open");
 inline constexpr QLatin1String kErrorsClosed("errors_closed");
 inline constexpr QLatin1String kAttempts("attempts");
 inline constexpr QLatin1String kAccountingExact("accounting_exact");
+// A limiter whose grants hold slots, under a traffic with a hold: {"released", "late_releases",
+// "leaked", "expired"} (LeaseCounts); absent when all four are 0.
+inline constexpr QLatin1String kLeases("leases");
+inline constexpr QLatin1String kReleased("released");
+inline constexpr QLatin1String kLateReleases("late_releases");
+inline constexpr QLatin1String kLeaked("leaked");
+inline constexpr QLatin1String kExpired("expired");
+// Several gateways, or a limiter's non-default "gateway" use: "redis_calls" (decisions that
+// called Redis) and "gateways": [{"gateway", "decisions", "redis_calls"}].
+inline constexpr QLatin1String kRedisCalls("redis_calls");
+inline constexpr QLatin1String kGateways("gateways");
+inline constexpr QLatin1String kGateway("gateway");
+inline constexpr QLatin1String kDecisions("decisions");
 inline constexpr QLatin1String kLatency("latency");
 inline constexpr QLatin1String kWaited("waited");
 inline constexpr QLatin1String kFairness("fairness_jain");
-inline constexpr QLatin1String kClients("clients");
+inline constexpr QLatin1String kClients("clients");  // also a group's: how many it has
+inline constexpr QLatin1String kGroups("groups");    // the traffic's groups ("traffic.groups")
+// The limiter's spec as the scenario gives it (limiterSpecToJson). A spec this build cannot
+// parse (a newer ratelab's limiter type or field) reads as none: the report then draws no limit.
+inline constexpr QLatin1String kSpec("spec");
 // The admitted burst's lists; beside each, one figure per window named by burstMetricName
 // (stats/expectation.h): "max_accepted_in_any_<N>ms", "max_admitted_in_any_<N>ms_run_clock".
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");
@@ -78,6 +95,10 @@ inline constexpr QLatin1String kAdmittedBurstRunClock("admitted_burst_run_clock"
 // A client.
 inline constexpr QLatin1String kClient("client");
 inline constexpr QLatin1String kWaitedMsTotal("waited_ms_total");
+
+// A traffic group: kGroup, kClients (its client count), the counts, kWaitedMsTotal,
+// kFairness and the admitted burst on both clocks. A client of a group has its kGroup too.
+inline constexpr QLatin1String kGroup("group");
 
 // Percentiles (latency, waited, schedule_lag), in ms.
 inline constexpr QLatin1String kCount("count");

@@ -8,6 +8,40 @@
 namespace ratelab {
 namespace {
 
+qint64 gatewayDecisions(const LimiterSnapshot& l) {
+    qint64 decisions = 0;
+    for (const GatewayCounts& g : l.gateways) {
+        decisions += g.decisions;
+    }
+    return decisions;
+}
+
+QString gatewayUseText(const GatewayUse& use) {
+    QString text = gatewayModeName(use.mode);
+    if (use.cacheRefusals) {
+        text += QStringLiteral(", cached refusals");
+    }
+    if (use.mode == GatewayMode::Batched) {
+        text += QStringLiteral(", sync every %1 ms").arg(use.syncMs);
+    }
+    return text;
+}
+
+// "; per gateway (calls/decisions): g0 12/40, g1 …" with several gateways.
+QString perGatewayText(const LimiterSnapshot& l) {
+    if (l.gateways.size() < 2) {
+        return {};
+    }
+    QStringList parts;
+    for (qsizetype g = 0; g < l.gateways.size(); ++g) {
+        parts << QStringLiteral("g%1 %2/%3")
+                     .arg(g)
+                     .arg(l.gateways[g].redisCalls)
+                     .arg(l.gateways[g].decisions);
+    }
+    return QStringLiteral("; per gateway (calls/decisions): ") + parts.join(QStringLiteral(", "));
+}
+
 constexpr int kClientsPrinted = 8;
 
 double ms(std::int64_t us) {
@@ -17,6 +51,33 @@ double ms(std::int64_t us) {
 // The pairs whose decisions compare: try mode, two limiters or more.
 bool comparesPairs(const RunSnapshot& run) {
     return run.sameRequests && !run.disagreements.isEmpty();
+}
+
+// A traffic group's counts, its share refused and its admitted burst (on the run's clock too
+// where that differs).
+QString groupLines(const GroupTotals& g) {
+    QString text = QStringLiteral(
+                       "  group %1 (%2 %3): fired %4 = accepted %5 + rejected %6 + errors %7, "
+                       "rejected %8 %\n")
+                       .arg(g.group)
+                       .arg(g.clients)
+                       .arg(g.clients == 1 ? QStringLiteral("client") : QStringLiteral("clients"))
+                       .arg(g.fired)
+                       .arg(g.accepted)
+                       .arg(g.rejected)
+                       .arg(g.errors)
+                       .arg(g.fired > 0 ? 100.0 * double(g.rejected) / double(g.fired) : 0.0, 0,
+                            'f', 1);
+    if (!g.admittedBurst.empty()) {
+        text += QStringLiteral("    admitted burst, limiter's time: %1\n")
+                    .arg(admittedBurstLine(g.admittedBurst));
+    }
+    if (!g.admittedBurstRunClock.empty() &&
+        admittedBurstLine(g.admittedBurstRunClock) != admittedBurstLine(g.admittedBurst)) {
+        text += QStringLiteral("    admitted burst, run's clock:    %1\n")
+                    .arg(admittedBurstLine(g.admittedBurstRunClock));
+    }
+    return text;
 }
 
 }  // namespace
@@ -78,6 +139,21 @@ QString summaryText(const RunSnapshot& run) {
                        .arg(l.errorsOpen)
                        .arg(l.errorsClosed);
         }
+        if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
+            out << QStringLiteral("  redis calls %1 of %2 decisions (gateway %3)%4\n")
+                       .arg(l.redisCalls)
+                       .arg(gatewayDecisions(l))
+                       .arg(gatewayUseText(l.spec.gateway), perGatewayText(l));
+        }
+        if (l.leases.any()) {
+            out << QStringLiteral(
+                       "  leases: released %1, late %2, leaked %3; expired unreleased "
+                       "%4 (slots)\n")
+                       .arg(l.leases.released)
+                       .arg(l.leases.lateReleases)
+                       .arg(l.leases.leaked)
+                       .arg(l.leases.expired);
+        }
         out << QStringLiteral("  latency p50 %1 ms  p99 %2 ms  p99.9 %3 ms  fairness %4\n")
                    .arg(ms(l.latency.percentile(50)), 0, 'f', 3)
                    .arg(ms(l.latency.percentile(99)), 0, 'f', 3)
@@ -91,8 +167,12 @@ QString summaryText(const RunSnapshot& run) {
             out << QStringLiteral("  admitted burst, run's clock:    %1\n")
                        .arg(admittedBurstLine(l.admittedBurstRunClock));
         }
-        // Per client only for a few clients: summary.json has every one.
-        if (l.clients.size() <= kClientsPrinted) {
+        for (const GroupTotals& g : l.groups) {
+            out << groupLines(g);
+        }
+        // Per client only for a few clients of a per-client limiter: summary.json has every
+        // one, for every limiter.
+        if (l.spec.scope == Scope::PerClient && l.clients.size() <= kClientsPrinted) {
             for (const ClientTotals& c : l.clients) {
                 if (!c.admittedBurst.empty()) {
                     out << QStringLiteral("    %1: %2\n")

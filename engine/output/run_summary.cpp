@@ -41,7 +41,7 @@ QVector<T> sized(const QVector<T>& counts, int buckets) {
     return out;
 }
 
-// A LimiterSnapshot's or a ClientTotals' counts.
+// A LimiterSnapshot's, a ClientTotals' or a GroupTotals' counts.
 template <typename Totals>
 OutcomeCounts countsOf(const Totals& t) {
     return {t.fired, t.accepted, t.rejected, t.errors, t.errorsOpen, t.errorsClosed};
@@ -50,9 +50,22 @@ OutcomeCounts countsOf(const Totals& t) {
 ClientSummary clientOf(const ClientTotals& c) {
     ClientSummary out;
     out.client = c.client;
+    out.group = c.group;
     out.counts = countsOf(c);
     out.waitedMsTotal = c.waitedMsTotal;
     out.admittedBurst = c.admittedBurst;
+    return out;
+}
+
+GroupSummary groupOf(const GroupTotals& g) {
+    GroupSummary out;
+    out.group = g.group;
+    out.clients = g.clients;
+    out.counts = countsOf(g);
+    out.waitedMsTotal = g.waitedMsTotal;
+    out.fairness = g.fairness;
+    out.admittedBurst = g.admittedBurst;
+    out.admittedBurstRunClock = g.admittedBurstRunClock;
     return out;
 }
 
@@ -61,8 +74,14 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.name = l.spec.name;
     out.type = limiterTypeName(l.spec.type);
     out.onError = failurePolicyName(l.spec.onError);
+    out.spec = l.spec;
     out.counts = countsOf(l);
     out.attempts = l.attempts;
+    out.leases = l.leases;
+    if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
+        out.redisCalls = l.redisCalls;
+        out.gateways = l.gateways;
+    }
     out.errorsByCause = causeMap(nonZeroCauses(l.errorCauses));
     out.accountingExact = l.fired == l.accepted + l.rejected + l.errors;
     out.latency = percentilesOf(l.latency);
@@ -70,6 +89,9 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets) {
     out.fairness = l.fairness;
     for (const ClientTotals& c : l.clients) {
         out.clients.append(clientOf(c));
+    }
+    for (const GroupTotals& g : l.groups) {
+        out.groups.append(groupOf(g));
     }
     out.admittedBurst = l.admittedBurst;
     out.admittedBurstRunClock = l.admittedBurstRunClock;

@@ -3,8 +3,10 @@
 #include <QMap>
 #include <QString>
 #include <QVector>
+#include <optional>
 #include <vector>
 
+#include "limiters/limiter_spec.h"
 #include "output/output_format.h"
 #include "stats/admitted_burst.h"
 #include "stats/expectation.h"
@@ -51,23 +53,48 @@ struct OutcomeCounts {
 
 struct ClientSummary {
     QString client;
+    QString group;  // its traffic group; empty without groups
     OutcomeCounts counts;
     qint64 waitedMsTotal = 0;
-    std::vector<BusiestInterval> admittedBurst;  // the limiter's clock; per-client limiters
+    std::vector<BusiestInterval> admittedBurst;  // the limiter's clock
+};
+
+// A traffic group's figures at one limiter (its clients' added up).
+struct GroupSummary {
+    QString group;
+    qint64 clients = 0;
+    OutcomeCounts counts;
+    qint64 waitedMsTotal = 0;
+    double fairness = 1;  // Jain's index over the group's clients' accepted counts
+    std::vector<BusiestInterval> admittedBurst;          // ascending by window
+    std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
+
+    const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
+        return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
+    }
 };
 
 struct LimiterSummary {
     QString name;
     QString type;     // limiterTypeName
     QString onError;  // failurePolicyName
+    // The limiter's configuration; none in a summary written before it was kept, or one whose
+    // spec this build cannot read.
+    std::optional<LimiterSpec> spec;
     OutcomeCounts counts;
     qint64 attempts = 0;
+    LeaseCounts leases;
+    // -1: not reported (one gateway, shared); else the decisions that called Redis, and per
+    // gateway its decisions and calls.
+    qint64 redisCalls = -1;
+    QVector<GatewayCounts> gateways;
     QMap<QString, qint64> errorsByCause;  // errorCauseName -> count, non-zero ones
     bool accountingExact = true;          // fired == accepted + rejected + errors
     Percentiles latency;
     Percentiles waited;
     double fairness = 1;  // Jain's index over the clients' accepted counts
     QVector<ClientSummary> clients;
+    QVector<GroupSummary> groups;  // the traffic's groups in its order; empty without groups
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;

@@ -11,9 +11,9 @@ namespace ratelab {
 // accepted + rejected + errors; errors_open and errors_closed: the errors its on_error policy let
 // through or refused; errors_by_cause: the errors by cause, e.g. {"NOPERM": 400}), attempts,
 // latency and wait percentiles (ms), fairness, per-client totals and the admitted burst on both
-// clocks (a list and one figure per window); for the run the target and achieved rate and the
-// schedule-lag percentiles, "finished" (false when it was stopped early; "run_s" is then the
-// time it really ran), the errors by cause over all limiters, the expectations and their
+// clocks (a list and one figure per window) and its spec; for the run the target and achieved rate
+// and the schedule-lag percentiles, "finished" (false when it was stopped early; "run_s" is then
+// the time it really ran), the errors by cause over all limiters, the expectations and their
 // verdict, and in try mode with two or more limiters "disagreements": per pair of limiters, the
 // requests both decided and those one accepted and the other rejected (an empty list
 // otherwise). No secrets: nothing about the connection.

@@ -175,10 +175,36 @@ OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& p
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     ClientSummary c;
     c.client = r.text(o, path, key::kClient);
+    c.group = r.text(o, path, key::kGroup);
     c.counts = countsFrom(r, o, path);
     c.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     c.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     return c;
+}
+
+// The limiter's spec: an object, read leniently (a spec of a newer ratelab reads as none).
+std::optional<LimiterSpec> specFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    const QJsonObject spec = r.object(o, path, key::kSpec);
+    if (spec.isEmpty()) {
+        return std::nullopt;
+    }
+    try {
+        return parseLimiterSpec(spec, at(path, key::kSpec));
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+}
+
+GroupSummary groupFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    GroupSummary g;
+    g.group = r.text(o, path, key::kGroup);
+    g.clients = r.count(o, path, key::kClients);
+    g.counts = countsFrom(r, o, path);
+    g.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
+    g.fairness = r.number(o, path, key::kFairness, 1);
+    g.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
+    g.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
+    return g;
 }
 
 LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString& path) {
@@ -192,8 +218,26 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.name = o.value(key::kName).toString();
     l.type = r.text(o, path, key::kType);
     l.onError = r.text(o, path, key::kOnError);
+    l.spec = specFrom(r, o, path);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
+    if (o.contains(key::kLeases)) {
+        const QJsonObject leases = r.object(o, path, key::kLeases);
+        const QString at = json_input::memberPath(path, key::kLeases);
+        l.leases = {r.count(leases, at, key::kReleased), r.count(leases, at, key::kLateReleases),
+                    r.count(leases, at, key::kLeaked), r.count(leases, at, key::kExpired)};
+    }
+    if (o.contains(key::kRedisCalls)) {
+        l.redisCalls = r.count(o, path, key::kRedisCalls);
+        const QJsonArray gateways = r.array(o, path, key::kGateways);
+        const QString at = json_input::memberPath(path, key::kGateways);
+        for (qsizetype g = 0; g < gateways.size(); ++g) {
+            const QJsonObject one = r.element(gateways, at, g);
+            const QString where = json_input::elementPath(at, g);
+            l.gateways.append(
+                {r.count(one, where, key::kDecisions), r.count(one, where, key::kRedisCalls)});
+        }
+    }
     l.errorsByCause = causesFrom(r, o, path);
     const OutcomeCounts& c = l.counts;
     l.accountingExact =
@@ -202,6 +246,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.waited = percentilesFrom(r, o, path, key::kWaited);
     l.fairness = r.number(o, path, key::kFairness, 1);
     l.clients = listFrom<QVector<ClientSummary>>(r, o, path, key::kClients, clientFrom);
+    l.groups = listFrom<QVector<GroupSummary>>(r, o, path, key::kGroups, groupFrom);
     l.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     l.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
     return l;

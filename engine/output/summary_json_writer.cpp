@@ -51,6 +51,9 @@ void insertCounts(QJsonObject& object, const OutcomeCounts& c) {
 
 QJsonObject clientJson(const ClientSummary& c) {
     QJsonObject client{{key::kClient, c.client}, {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
+    if (!c.group.isEmpty()) {
+        client.insert(key::kGroup, c.group);
+    }
     insertCounts(client, c.counts);
     if (!c.admittedBurst.empty()) {
         insertAdmittedBurst(client, c.admittedBurst, BurstClock::Limiter);
@@ -58,10 +61,25 @@ QJsonObject clientJson(const ClientSummary& c) {
     return client;
 }
 
+QJsonObject groupJson(const GroupSummary& g) {
+    QJsonObject group{{key::kGroup, g.group},
+                      {key::kClients, double(g.clients)},
+                      {key::kWaitedMsTotal, double(g.waitedMsTotal)},
+                      {key::kFairness, g.fairness}};
+    insertCounts(group, g.counts);
+    insertAdmittedBurst(group, g.admittedBurst, BurstClock::Limiter);
+    insertAdmittedBurst(group, g.admittedBurstRunClock, BurstClock::Run);
+    return group;
+}
+
 QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonArray clients;
     for (const ClientSummary& c : l.clients) {
         clients.append(clientJson(c));
+    }
+    QJsonArray groups;
+    for (const GroupSummary& g : l.groups) {
+        groups.append(groupJson(g));
     }
     QJsonObject limiter{{key::kName, l.name},
                         {key::kType, l.type},
@@ -73,7 +91,30 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kWaited, percentilesJson(l.waited)},
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
+    if (l.spec) {
+        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec));
+    }
+    if (!groups.isEmpty()) {
+        limiter.insert(key::kGroups, groups);
+    }
     insertCounts(limiter, l.counts);
+    if (l.leases.any()) {
+        limiter.insert(key::kLeases,
+                       QJsonObject{{key::kReleased, double(l.leases.released)},
+                                   {key::kLateReleases, double(l.leases.lateReleases)},
+                                   {key::kLeaked, double(l.leases.leaked)},
+                                   {key::kExpired, double(l.leases.expired)}});
+    }
+    if (l.redisCalls >= 0) {
+        QJsonArray gateways;
+        for (qsizetype g = 0; g < l.gateways.size(); ++g) {
+            gateways.append(QJsonObject{{key::kGateway, double(g)},
+                                        {key::kDecisions, double(l.gateways[g].decisions)},
+                                        {key::kRedisCalls, double(l.gateways[g].redisCalls)}});
+        }
+        limiter.insert(key::kRedisCalls, double(l.redisCalls));
+        limiter.insert(key::kGateways, gateways);
+    }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);
     return limiter;

@@ -6,6 +6,7 @@
 
 #include "redis/redis_error.h"
 #include "run/step_session.h"
+#include "traffic/traffic_schedule.h"
 
 namespace ratelab {
 
@@ -24,13 +25,13 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
         limiters_.push_back(makeLimiter(spec, limiterOptions_));
     }
     durationUs_ = static_cast<qint64>(std::llround(traffic.durationS * 1e6));
-    pacer_ = makePacer(traffic.shape, durationUs_, traffic.seed);
+    pacer_ = makeSchedule(traffic, durationUs_);
     workerCount_ = clock_.isVirtual() ? 1 : traffic.threads;
     const qint64 bucketUs = scenario_.bucketMs * 1000;
     const int buckets =
         static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs));
     stats_ = std::make_unique<RunStats>(scenario_.limiters, requests_.clientNames(), workerCount_,
-                                        buckets);
+                                        buckets, requests_.groups());
 
     context_.traffic = &scenario_.traffic;
     context_.limiterCount = int(limiters_.size());
@@ -39,6 +40,9 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
         context_.limiters[i] = limiters_[i].get();
     }
     context_.requests = &requests_;
+    gateways_ =
+        std::make_unique<GatewayState>(scenario_.limiters, traffic.gateways.count, limiterOptions_);
+    context_.gateways = gateways_.get();
     context_.pacer = pacer_.get();
     context_.clock = &clock_;
     context_.url = url_;
@@ -79,6 +83,7 @@ void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
     limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
     context_.limiters[size_t(index)] = limiters_.back().get();
     scenario_.limiters[index] = spec;
+    gateways_->update(index, spec);
     stats_->setSpec(index, spec);
 }
 
@@ -96,6 +101,7 @@ void ScenarioRunner::start() {
         for (const auto& limiter : limiters_) {
             limiter->reset(control);
         }
+        gateways_->reset(control);
     }
     for (int i = 0; i < workerCount_; ++i) {
         workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
@@ -110,9 +116,23 @@ void ScenarioRunner::start() {
                 clock_.sampleUntil(durationUs_, stop_);  // the samples after the last decision
             }
             if (running_.fetch_sub(1) == 1) {
+                flushGateways();
                 finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
             }
         });
+    }
+}
+
+void ScenarioRunner::flushGateways() {
+    std::vector<const Limiter*> limiters;
+    for (int i = 0; i < context_.limiterCount; ++i) {
+        limiters.push_back(context_.limiters[size_t(i)].load());
+    }
+    try {
+        RedisRouter control(url_, options_);
+        gateways_->flush(control, limiters);
+    } catch (const RedisError&) {
+        // Redis gone at the end: the grants not added stay uncounted, as a gateway's that died.
     }
 }
 
@@ -204,7 +224,7 @@ RunSnapshot ScenarioRunner::snapshot() const {
         s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), durationUs_) : 0;
         s.elapsedUs = s.finished ? durationUs_ : std::clamp<qint64>(reached, 0, durationUs_);
     }
-    s.targetRate = durationUs_ > 0 ? expectedSends(scenario_.traffic.shape, durationUs_) /
+    s.targetRate = durationUs_ > 0 ? scheduleExpectedSends(scenario_.traffic, durationUs_) /
                                          (double(durationUs_) / 1e6)
                                    : 0;
     const qint64 bucketUs = scenario_.bucketMs * 1000;
@@ -228,9 +248,9 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
         if (!bursts_) {
             std::vector<AdmittedBursts> all;
             for (int l = 0; l < scenario_.limiters.size(); ++l) {
-                all.push_back(
-                    stats_->admittedBursts(l, burstWindowsFor(scenario_, l),
-                                           scenario_.limiters[l].scope == Scope::PerClient));
+                // Per client too: what a global limiter let each client through is a
+                // figure of its own (an attacker's share).
+                all.push_back(stats_->admittedBursts(l, burstWindowsFor(scenario_, l), true));
             }
             bursts_ = std::move(all);
         }
@@ -241,6 +261,10 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             limiter.admittedBurstRunClock = b.overallRunClock;
             for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
                 limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
+            }
+            for (int g = 0; g < limiter.groups.size() && size_t(g) < b.perGroup.size(); ++g) {
+                limiter.groups[g].admittedBurst = b.perGroup[size_t(g)];
+                limiter.groups[g].admittedBurstRunClock = b.perGroupRunClock[size_t(g)];
             }
         }
     }

@@ -74,6 +74,8 @@ public:
     int workerCount() const { return workerCount_; }
 
 private:
+    // The run's end: batched gateways add the grants they have not added yet.
+    void flushGateways();
     Scenario scenario_;
     RedisUrl url_;
     ConnectOptions options_;
@@ -81,6 +83,7 @@ private:
     RequestFactory requests_;
     LimiterOptions limiterOptions_;
     std::vector<std::unique_ptr<Limiter>> limiters_;  // the live ones and every replaced one
+    std::unique_ptr<GatewayState> gateways_;          // the gateways' local limiters and caches
     std::unique_ptr<Pacer> pacer_;
     qint64 durationUs_ = 0;
     int workerCount_ = 1;

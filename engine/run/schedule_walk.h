@@ -20,7 +20,8 @@ public:
     struct Step {
         qint64 index = -1;  // -1: the schedule is over
         qint64 runUs = 0;
-        Request request;
+        Request request;  // at its client's and gateway's clock, its id the index
+        int gateway = 0;  // the gateway it goes through (traffic "gateways")
     };
     Step next();
     qint64 startEpochMs() const { return startMs_; }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "redis/redis_error.h"
+#include "traffic/traffic_schedule.h"
 
 namespace ratelab {
 
@@ -19,7 +20,7 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
         limiters_.push_back(makeLimiter(spec, options));
     }
     durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
-    pacer_ = makePacer(scenario_.traffic.shape, durationUs_, scenario_.traffic.seed);
+    pacer_ = makeSchedule(scenario_.traffic, durationUs_);
     router_ = std::make_unique<RedisRouter>(std::move(url));
     router_->setReconnectBackoff(false);  // each Step is one user action: always try again
     for (const auto& limiter : limiters_) {
@@ -36,7 +37,8 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
     const qint64 bucketUs = scenario_.bucketMs * 1000;
     stats_ = std::make_unique<RunStats>(
         scenario_.limiters, requests_.clientNames(), 1,
-        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs)));
+        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs)),
+        requests_.groups());
     startEpochMs_ = scenario_.traffic.clock.isVirtual ? scenario_.traffic.clock.startMs
                                                       : QDateTime::currentMSecsSinceEpoch();
     lastNowMs_ = startEpochMs_;
@@ -61,7 +63,7 @@ StepSession::Step StepSession::next() {
         return step;
     }
     step.index = k_;
-    const RequestFactory::Draw draw = requests_.draw(k_++);
+    const RequestFactory::Draw draw = requests_.draw(k_++, pacer_->origin());
     step.client = requests_.clientNames()[draw.client];
     step.permits = draw.permits;
     step.nowMs = startEpochMs_ + runUs / 1000;
@@ -149,7 +151,7 @@ RunSnapshot StepSession::snapshot() const {
     s.bucketMs = scenario_.bucketMs;
     s.durationUs = durationUs_;
     s.elapsedUs = lastRunUs_;
-    s.targetRate = durationUs_ > 0 ? expectedSends(scenario_.traffic.shape, durationUs_) /
+    s.targetRate = durationUs_ > 0 ? scheduleExpectedSends(scenario_.traffic, durationUs_) /
                                          (double(durationUs_) / 1e6)
                                    : 0;
     stats_->fill(s);

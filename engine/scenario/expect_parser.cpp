@@ -9,6 +9,7 @@
 #include "scenario/scenario.h"
 #include "scenario/scenario_json.h"
 #include "stats/admitted_burst.h"
+#include "traffic/request_factory.h"
 
 namespace ratelab {
 
@@ -16,8 +17,48 @@ using namespace json_input;
 
 namespace scenario_json {
 
+namespace {
+
+// A group or client an expectation names must be one of the traffic's.
+void checkScopeNames(const Expectation& e, const QString& where, const TrafficSpec& traffic,
+                     const QStringList& clients) {
+    const MetricScope scope = metricScope(e.metric);
+    if (scope.kind == MetricScope::Kind::Group) {
+        QStringList groups;
+        for (const ClientGroup& group : traffic.groups) {
+            groups << group.name;
+        }
+        if (!groups.contains(scope.name)) {
+            for (QString& name : groups) {
+                name = quoted(name);
+            }
+            throw InputError(where, groups.isEmpty()
+                                        ? QStringLiteral("no group %1: this traffic has no "
+                                                         "groups (traffic.groups)")
+                                              .arg(quoted(scope.name))
+                                        : QStringLiteral("no group %1 in this traffic; its groups "
+                                                         "are %2")
+                                              .arg(quoted(scope.name), oneOf(groups)));
+        }
+    } else if (scope.kind == MetricScope::Kind::Client && !clients.contains(scope.name)) {
+        QStringList shown;
+        for (const QString& client : clients.size() <= 6 ? clients
+                                                         : QStringList{clients.first(),
+                                                                       clients.last()}) {
+            shown << quoted(client);
+        }
+        const QString known = clients.size() <= 6 ? oneOf(shown)
+                                                   : shown.join(QStringLiteral(" ... "));
+        throw InputError(where, QStringLiteral("no client %1 in this traffic; its clients are %2")
+                                    .arg(quoted(scope.name), known));
+    }
+}
+
+}  // namespace
+
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,
-                                      const QVector<LimiterSpec>& limiters) {
+                                      const QVector<LimiterSpec>& limiters,
+                                      const TrafficSpec& traffic) {
     if (!value.isObject()) {
         throw InputError(where, QStringLiteral("must be an object of limiter name (or \"*\") to "
                                                "a list of checks, got ") +
@@ -25,6 +66,7 @@ QVector<Expectation> readExpectations(const QJsonValue& value, const QString& wh
     }
     const QJsonObject object = value.toObject();
     QVector<Expectation> out;
+    QStringList clients;  // the traffic's, once an expectation names a group or client
     for (auto it = object.begin(); it != object.end(); ++it) {
         const QString name = it.key();
         const QString path = memberPath(where, name);
@@ -52,7 +94,15 @@ QVector<Expectation> readExpectations(const QJsonValue& value, const QString& wh
                 throw InputError(at, QStringLiteral("more than %1 expectations")
                                          .arg(scenario_limits::kMaxExpectations));
             }
-            out.append(parseExpectation(name, readString(checks.at(i), at), at, kMaxDurationMs));
+            const Expectation e =
+                parseExpectation(name, readString(checks.at(i), at), at, kMaxDurationMs);
+            if (metricScope(e.metric).kind != MetricScope::Kind::Limiter) {
+                if (clients.isEmpty()) {
+                    clients = RequestFactory(traffic).clientNames();
+                }
+                checkScopeNames(e, at, traffic, clients);
+            }
+            out.append(e);
         }
     }
     return out;

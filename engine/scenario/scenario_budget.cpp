@@ -15,6 +15,7 @@
 #include "json_input.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
+#include "traffic/traffic_schedule.h"
 
 namespace ratelab {
 namespace {
@@ -78,10 +79,10 @@ qint64 traceBytes(const TrafficSpec& traffic, qint64* distinctClients) {
 // buckets.csv: a row per bucket and limiter; counts are at most the shape's peak over a
 // bucket, the target rate is written with 10 significant digits.
 qint64 csvBytes(const Scenario& scenario, qint64 buckets) {
-    const double perBucket = peakRate(scenario.traffic.shape) * double(scenario.bucketMs) / 1000;
+    const double perBucket = schedulePeakRate(scenario.traffic) * double(scenario.bucketMs) / 1000;
     const qint64 countDigits = decimalDigits(qint64(std::ceil(std::min(perBucket, 1e15))));
     const qint64 rateDigits =
-        QByteArray::number(peakRate(scenario.traffic.shape), 'g', 10).size() + 1;
+        QByteArray::number(schedulePeakRate(scenario.traffic), 'g', 10).size() + 1;
     const qint64 fixed = decimalDigits(buckets - 1) +
                          decimalDigits((buckets - 1) * scenario.bucketMs) + 5 * countDigits +
                          rateDigits + 8 /* commas */ + 1 /* newline */;
@@ -92,6 +93,45 @@ qint64 csvBytes(const Scenario& scenario, qint64 buckets) {
     return buckets * perBucketRows;
 }
 
+// Traffic groups: each group's clients, generated ("<group>-<i>") or its trace's, and the
+// replay groups' traces.
+void addGroupClients(const TrafficSpec& traffic, MemoryEstimate* e) {
+    for (const ClientGroup& group : traffic.groups) {
+        if (group.shape.type == ShapeSpec::Type::Replay) {
+            TrafficSpec alone;
+            alone.shape = group.shape;
+            alone.trace = group.trace;
+            qint64 distinct = 0;
+            e->trace += traceBytes(alone, &distinct);
+            e->traceRows += group.trace.size();
+            e->clients += distinct;
+            e->clientTables += distinct * qint64(sizeof(QString));
+            continue;
+        }
+        e->clients += group.clients;
+        for (qint64 i = 0; i < group.clients; ++i) {
+            e->clientTables +=
+                qint64(sizeof(QString)) + stringHeapBytes(group.name.size() + 1 + decimalDigits(i));
+        }
+    }
+}
+
+// Per limiter, the admitted bursts of every client (the limiter's clock) and of every group
+// (both clocks) for each of its windows, held by the runner and by each snapshot; per group its
+// totals in each snapshot.
+qint64 burstFigureBytes(const Scenario& scenario, qint64 clients) {
+    constexpr qint64 kCopies = 1 + kSnapshotsHeld;
+    const qint64 groups = scenario.traffic.groups.size();
+    qint64 bytes = 0;
+    for (int l = 0; l < scenario.limiters.size(); ++l) {
+        const qint64 windows = qint64(burstWindowsFor(scenario, l).size());
+        bytes += kCopies * (clients + 2 * groups) * windows * qint64(sizeof(BusiestInterval)) +
+                 kCopies * (clients + 2 * groups) * qint64(sizeof(std::vector<BusiestInterval>)) +
+                 kSnapshotsHeld * groups * qint64(sizeof(GroupTotals) + sizeof(double));
+    }
+    return bytes;
+}
+
 // The field whose value drives the largest part, and what to do about it.
 struct Culprit {
     QString path;
@@ -100,7 +140,7 @@ struct Culprit {
 
 Culprit culpritOf(const MemoryEstimate& e) {
     const qint64 byBuckets = e.bucketCounters + e.snapshots + e.csv;
-    const qint64 byClients = e.otherCounters + e.clientTables;
+    const qint64 byClients = e.otherCounters + e.clientTables + e.burstFigures;
     if (e.acceptedLog > e.trace && e.acceptedLog > byBuckets && e.acceptedLog > byClients) {
         return {QStringLiteral("$.traffic.duration_s"),
                 QStringLiteral("shorten the run or lower its rate")};
@@ -127,7 +167,9 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     const qint64 bucketUs = scenario.bucketMs * 1000;
     e.buckets = std::max<qint64>(1, (durationUs + bucketUs - 1) / bucketUs);
 
-    if (traffic.shape.type == ShapeSpec::Type::Replay) {
+    if (!traffic.groups.isEmpty()) {
+        addGroupClients(traffic, &e);
+    } else if (traffic.shape.type == ShapeSpec::Type::Replay) {
         e.traceRows = traffic.trace.size();
         e.trace = traceBytes(traffic, &e.clients);
         e.clientTables = e.clients * qint64(sizeof(QString));  // RequestFactory's names
@@ -157,8 +199,9 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     // Each limiter accepts each request at most once: one AcceptedRecord per accepted request
     // and limiter at most, plus, while the finished run computes one limiter's busiest
     // intervals, its merged records and two copies of their times (stats/accepted_log.cpp).
-    e.requests = qint64(std::ceil(std::min(expectedSends(traffic.shape, durationUs), 1e15)));
+    e.requests = qint64(std::ceil(std::min(scheduleExpectedSends(traffic, durationUs), 1e15)));
     e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
+    e.burstFigures = burstFigureBytes(scenario, e.clients);
     return e;
 }
 
@@ -195,7 +238,13 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
                  plural(e.limiters, QStringLiteral("limiter"), QStringLiteral("limiters"))));
     add(e.trace, QStringLiteral("trace rows (%1)")
                      .arg(plural(e.traceRows, QStringLiteral("row"), QStringLiteral("rows"))));
-    const Culprit culprit = culpritOf(e);
+    add(e.burstFigures, QStringLiteral("admitted bursts per client and group"));
+    Culprit culprit = culpritOf(e);
+    if (!scenario.traffic.groups.isEmpty() &&
+        culprit.path.startsWith(QLatin1String("$.traffic.")) &&
+        culprit.path != QLatin1String("$.traffic.duration_s")) {
+        culprit.path = QStringLiteral("$.traffic.groups");  // their clients and traces
+    }
     throw InputError(culprit.path,
                      QStringLiteral("this scenario needs about %1 of memory: %2; more than the %3 "
                                     "limit; %4, or raise the limit (--max-memory)")

@@ -24,10 +24,14 @@ struct MemoryEstimate {
     qint64 csv = 0;             // buckets.csv text
     qint64 requests = 0;        // the shape's requests over the run
     qint64 acceptedLog = 0;     // the accepted decisions kept for the admitted-burst metric
+    // A finished run's admitted bursts per client and per traffic group (both clocks), every
+    // limiter and window, as the runner keeps them and its snapshots copy them; the groups'
+    // totals in the snapshots.
+    qint64 burstFigures = 0;
 
     qint64 total() const {
         return bucketCounters + otherCounters + snapshots + clientTables + trace + csv +
-               acceptedLog;
+               acceptedLog + burstFigures;
     }
 };
 

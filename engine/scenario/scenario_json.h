@@ -43,10 +43,35 @@ double readSeconds(const QJsonObject& object, const QString& path, QLatin1String
 ShapeSpec readShape(const QJsonObject& object, const QString& path, QString* tracePath);
 // The traffic object at `path`; a replay's relative trace path is resolved against baseDir.
 TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir);
+// A replay shape's trace file (a relative path against baseDir; its errors a TraceError), and
+// the shape's offsets from it.
+QVector<TraceRow> readReplayTrace(const QString& baseDir, const QString& tracePath,
+                                  ShapeSpec* shape);
+
+// "traffic.groups" (group_parser.cpp): every group's name, clients and shape, traces not yet
+// read. finishGroups reads their traces, sets the run's length from them when the traffic has
+// no duration_s, and checks the clients (each in one group) and the rates.
+QVector<ClientGroup> readGroups(const QJsonValue& value, const QString& where);
+void finishGroups(const QString& where, const QString& baseDir, bool hasDuration,
+                  TrafficSpec* traffic);
+// Every group is a step or a replay shape, so the run has a natural length.
+bool groupsHaveNaturalLength(const QVector<ClientGroup>& groups);
+// What a missing duration_s beside groups without a natural length is: the first group that
+// has none.
+QString missingGroupDuration(const QVector<ClientGroup>& groups);
+
+// The traffic's "hold" and "leak_pct" (hold_parser.cpp), read into *spec / written to *object.
+void readHold(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void holdToJson(const TrafficSpec& traffic, QJsonObject* object);
+// The traffic's "gateways" (gateways_parser.cpp).
+void readGateways(const QJsonObject& traffic, const QString& path, TrafficSpec* spec);
+void gatewaysToJson(const TrafficSpec& traffic, QJsonObject* object);
 
 // "expect" (expect_parser.cpp): every key a limiter's name or "*", every check parsed.
+// Groups and clients an expectation names must be the traffic's.
 QVector<Expectation> readExpectations(const QJsonValue& value, const QString& where,
-                                      const QVector<LimiterSpec>& limiters);
+                                      const QVector<LimiterSpec>& limiters,
+                                      const TrafficSpec& traffic);
 QJsonObject expectationsToJson(const QVector<Expectation>& expectations);
 
 }  // namespace ratelab::scenario_json

@@ -93,7 +93,8 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     }
     if (object.contains(expect)) {
         scenario.expectations =
-            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters);
+            readExpectations(object.value(expect), memberPath(root, expect), scenario.limiters,
+                             scenario.traffic);
     }
 
     // The timeline holds one bucket per bucket_ms of the run.

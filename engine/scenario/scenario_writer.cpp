@@ -60,12 +60,42 @@ QJsonValue clockToJson(const ClockSpec& clock) {
                        {QLatin1String("speed"), clock.speed}};
 }
 
+// 1, or {"min": 1, "max": 3}.
+QJsonValue permitsToJson(const TrafficSpec& traffic) {
+    if (traffic.permitsMin == traffic.permitsMax) {
+        return traffic.permitsMin;
+    }
+    return QJsonObject{{QLatin1String("min"), traffic.permitsMin},
+                       {QLatin1String("max"), traffic.permitsMax}};
+}
+
+// [{"name", "clients", "shape"}]; a replay group's clients come from its trace.
+QJsonArray groupsToJson(const QVector<ClientGroup>& groups) {
+    QJsonArray out;
+    for (const ClientGroup& group : groups) {
+        QJsonObject object{{QLatin1String("name"), group.name}};
+        if (group.shape.type != ShapeSpec::Type::Replay) {
+            object.insert(QLatin1String("clients"), group.clients);
+        }
+        object.insert(QLatin1String("shape"), shapeToJson(group.shape, group.tracePath));
+        out.append(object);
+    }
+    return out;
+}
+
 QJsonObject trafficToJson(const TrafficSpec& traffic) {
     QJsonObject object;
-    object.insert(QLatin1String("shape"), shapeToJson(traffic.shape, traffic.tracePath));
+    const bool grouped = !traffic.groups.isEmpty();
+    if (grouped) {
+        object.insert(QLatin1String("groups"), groupsToJson(traffic.groups));
+    } else {
+        object.insert(QLatin1String("shape"), shapeToJson(traffic.shape, traffic.tracePath));
+    }
     object.insert(QLatin1String("duration_s"), traffic.durationS);
-    // A replay's clients and permits come from its trace.
-    if (traffic.shape.type != ShapeSpec::Type::Replay) {
+    // A replay's clients and permits come from its trace; groups have their own clients.
+    if (grouped) {
+        object.insert(QLatin1String("permits"), permitsToJson(traffic));
+    } else if (traffic.shape.type != ShapeSpec::Type::Replay) {
         if (traffic.clientWeights.isEmpty()) {
             object.insert(QLatin1String("clients"), traffic.clients);
         } else {
@@ -77,13 +107,7 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
                           QJsonObject{{QLatin1String("count"), traffic.clients},
                                       {QLatin1String("weights"), weights}});
         }
-        if (traffic.permitsMin == traffic.permitsMax) {
-            object.insert(QLatin1String("permits"), traffic.permitsMin);
-        } else {
-            object.insert(QLatin1String("permits"),
-                          QJsonObject{{QLatin1String("min"), traffic.permitsMin},
-                                      {QLatin1String("max"), traffic.permitsMax}});
-        }
+        object.insert(QLatin1String("permits"), permitsToJson(traffic));
     }
     object.insert(QLatin1String("threads"), traffic.threads);
     object.insert(QLatin1String("pipeline"), traffic.pipeline);
@@ -102,6 +126,8 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
         object.insert(QLatin1String("clock_skew_ms"), traffic.clockSkewMs);
     }
     object.insert(QLatin1String("seed"), static_cast<qint64>(traffic.seed));
+    scenario_json::holdToJson(traffic, &object);
+    scenario_json::gatewaysToJson(traffic, &object);
     return object;
 }
 

@@ -211,23 +211,54 @@ QString resolvePath(const QString& baseDir, const QString& path) {
 
 }  // namespace
 
+QVector<TraceRow> readReplayTrace(const QString& baseDir, const QString& tracePath,
+                                  ShapeSpec* shape) {
+    QVector<TraceRow> trace;
+    try {
+        trace = readTraceFile(resolvePath(baseDir, tracePath));
+    } catch (const InputError& error) {
+        throw TraceError(error);
+    }
+    const qint64 first = trace.first().tMs;
+    for (const TraceRow& row : trace) {
+        shape->replayOffsetsMs.append(row.tMs - first);
+    }
+    return trace;
+}
+
 TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QString& baseDir) {
     const QLatin1String shape("shape"), durationS("duration_s"), clients("clients");
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
-    const QLatin1String clockSkewMs("clock_skew_ms");
+    const QLatin1String clockSkewMs("clock_skew_ms"), groups("groups"), hold("hold");
+    const QLatin1String leakPct("leak_pct"), gateways("gateways");
 
     const QJsonObject object = readObject(value, path);
     refuseUnknownFields(object, path,
                         {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs,
-                         clock, seed, clockSkewMs});
+                         clock, seed, clockSkewMs, groups, hold, leakPct, gateways});
 
     TrafficSpec traffic;
     const QString shapePath = memberPath(path, shape);
-    traffic.shape = readShape(readObject(required(object, path, shape), shapePath), shapePath,
-                              &traffic.tracePath);
-    const bool replay = traffic.shape.type == ShapeSpec::Type::Replay;
-    const bool step = traffic.shape.type == ShapeSpec::Type::Step;
+    const QString groupsPath = memberPath(path, groups);
+    if (object.contains(groups)) {
+        // Each group has its own shape and clients.
+        for (const QLatin1String key : {shape, clients}) {
+            if (object.contains(key)) {
+                throw InputError(memberPath(path, key),
+                                 QStringLiteral("not allowed with groups: each group has its own "
+                                                "shape and clients"));
+            }
+        }
+        traffic.groups = readGroups(object.value(groups), groupsPath);
+    } else {
+        traffic.shape = readShape(readObject(required(object, path, shape), shapePath), shapePath,
+                                  &traffic.tracePath);
+    }
+    const bool grouped = !traffic.groups.isEmpty();
+    const bool replay = !grouped && traffic.shape.type == ShapeSpec::Type::Replay;
+    const bool step = !grouped && traffic.shape.type == ShapeSpec::Type::Step;
+    const bool natural = replay || step || (grouped && groupsHaveNaturalLength(traffic.groups));
 
     if (replay) {
         for (const QLatin1String key : {clients, permits}) {
@@ -246,8 +277,11 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
         }
     }
 
-    // Replay and step shapes have a natural length.
-    if (object.contains(durationS) || (!replay && !step)) {
+    // Replay and step shapes have a natural length (groups: the longest of theirs).
+    if (grouped && !natural && !object.contains(durationS)) {
+        throw InputError(memberPath(path, durationS), missingGroupDuration(traffic.groups));
+    }
+    if (object.contains(durationS) || !natural) {
         traffic.durationS = readSeconds(object, path, durationS);
     } else if (step) {
         for (const ShapeSpec::Stage& stage : traffic.shape.stages) {
@@ -290,25 +324,25 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     if (object.contains(seed)) {
         traffic.seed = static_cast<quint64>(readInteger(object, path, seed, 0, kMaxSeed));
     }
+    readHold(object, path, &traffic);
+    readGateways(object, path, &traffic);
     const QString skewPath = memberPath(path, clockSkewMs);
     if (object.contains(clockSkewMs)) {
         readClockSkew(object.value(clockSkewMs), skewPath, &traffic);
     }
-    if (!replay) {
+    if (!replay && !grouped) {
         checkSkewClients(traffic, RequestFactory(traffic).clientNames(), skewPath);
+    }
+    if (grouped) {
+        // Their traces are read last, as a replay's below.
+        finishGroups(groupsPath, baseDir, object.contains(durationS), &traffic);
+        checkSkewClients(traffic, RequestFactory(traffic).clientNames(), skewPath);
+        return traffic;
     }
 
     // The trace is read last, so that mistakes in the scenario itself are reported first.
     if (replay) {
-        try {
-            traffic.trace = readTraceFile(resolvePath(baseDir, traffic.tracePath));
-        } catch (const InputError& error) {
-            throw TraceError(error);
-        }
-        const qint64 first = traffic.trace.first().tMs;
-        for (const TraceRow& row : traffic.trace) {
-            traffic.shape.replayOffsetsMs.append(row.tMs - first);
-        }
+        traffic.trace = readReplayTrace(baseDir, traffic.tracePath, &traffic.shape);
         if (!object.contains(durationS)) {
             const qint64 spanMs = traffic.shape.replayOffsetsMs.last() + 1;
             if (spanMs > kMaxDurationMs) {

@@ -40,16 +40,41 @@ std::vector<AcceptedAt> timesOn(const std::vector<AcceptedRecord>& records,
     return times;
 }
 
-std::vector<AcceptedAt> sortedByTime(std::vector<AcceptedAt> times) {
-    std::stable_sort(times.begin(), times.end(),
-                     [](const AcceptedAt& a, const AcceptedAt& b) { return a.ms < b.ms; });
-    return times;
+// The busiest intervals of each part (`partOf` a record's part, -1 none) of records already in
+// order on `clock`.
+template <typename PartOf>
+std::vector<std::vector<BusiestInterval>> busiestPerPart(const std::vector<AcceptedRecord>& sorted,
+                                                         qint64 AcceptedRecord::*clock, int parts,
+                                                         PartOf partOf,
+                                                         const std::vector<qint64>& windowsMs) {
+    std::vector<std::vector<AcceptedAt>> byPart(size_t(std::max(0, parts)));
+    for (const AcceptedRecord& r : sorted) {
+        const int part = partOf(r);
+        if (part >= 0 && part < parts) {
+            byPart[size_t(part)].push_back(AcceptedAt{r.*clock, r.permits});
+        }
+    }
+    std::vector<std::vector<BusiestInterval>> out;
+    out.reserve(byPart.size());
+    for (std::vector<AcceptedAt>& times : byPart) {
+        out.push_back(busiestOf(times, windowsMs));
+        std::vector<AcceptedAt>().swap(times);  // freed as it goes
+    }
+    return out;
+}
+
+bool byRunMs(const AcceptedRecord& a, const AcceptedRecord& b) {
+    return a.runMs < b.runMs;
+}
+bool byLimiterMs(const AcceptedRecord& a, const AcceptedRecord& b) {
+    return a.limiterMs < b.limiterMs;
 }
 
 }  // namespace
 
 AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
-                              const std::vector<qint64>& windowsMs, int clients, bool perClient) {
+                              const std::vector<qint64>& windowsMs, int clients, bool perClient,
+                              const ClientGroups& groups) {
     std::vector<AcceptedRecord> all;
     size_t total = 0;
     for (const AcceptedLog* log : logs) {
@@ -60,23 +85,28 @@ AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
         all.insert(all.end(), log->records().begin(), log->records().end());
     }
     AdmittedBursts bursts;
-    bursts.overallRunClock =
-        busiestOf(sortedByTime(timesOn(all, &AcceptedRecord::runMs)), windowsMs);
+    const auto groupOf = [&groups](const AcceptedRecord& r) {
+        return r.client >= 0 && r.client < groups.ofClient.size() ? groups.ofClient[r.client] : -1;
+    };
+    const int groupCount = int(groups.names.size());
+    // Sorted by the run's time, the records also give each group's grants in that order.
+    std::stable_sort(all.begin(), all.end(), byRunMs);
+    bursts.overallRunClock = busiestOf(timesOn(all, &AcceptedRecord::runMs), windowsMs);
+    if (groupCount > 0) {
+        bursts.perGroupRunClock =
+            busiestPerPart(all, &AcceptedRecord::runMs, groupCount, groupOf, windowsMs);
+    }
     // Sorted by the limiter's time, the records also give each client's grants in that order.
-    std::stable_sort(all.begin(), all.end(), [](const AcceptedRecord& a, const AcceptedRecord& b) {
-        return a.limiterMs < b.limiterMs;
-    });
+    std::stable_sort(all.begin(), all.end(), byLimiterMs);
     bursts.overall = busiestOf(timesOn(all, &AcceptedRecord::limiterMs), windowsMs);
     if (perClient) {
-        std::vector<std::vector<AcceptedAt>> byClient(size_t(std::max(0, clients)));
-        for (const AcceptedRecord& r : all) {
-            if (r.client >= 0 && r.client < clients) {
-                byClient[size_t(r.client)].push_back(AcceptedAt{r.limiterMs, r.permits});
-            }
-        }
-        for (const std::vector<AcceptedAt>& clientTimes : byClient) {
-            bursts.perClient.push_back(busiestOf(clientTimes, windowsMs));
-        }
+        bursts.perClient = busiestPerPart(
+            all, &AcceptedRecord::limiterMs, clients,
+            [](const AcceptedRecord& r) { return int(r.client); }, windowsMs);
+    }
+    if (groupCount > 0) {
+        bursts.perGroup =
+            busiestPerPart(all, &AcceptedRecord::limiterMs, groupCount, groupOf, windowsMs);
     }
     return bursts;
 }

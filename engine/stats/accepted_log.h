@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "stats/admitted_burst.h"
+#include "stats/client_groups.h"
 
 namespace ratelab {
 
@@ -36,17 +37,20 @@ private:
 };
 
 // The busiest intervals of one limiter: over all its accepted decisions on the limiter's clock
-// and on the run's, and per client on the limiter's clock.
+// and on the run's, per client on the limiter's clock, and per traffic group on both.
 struct AdmittedBursts {
-    std::vector<BusiestInterval> overall;                 // BurstClock::Limiter
-    std::vector<BusiestInterval> overallRunClock;         // BurstClock::Run
-    std::vector<std::vector<BusiestInterval>> perClient;  // empty unless asked for
+    std::vector<BusiestInterval> overall;                        // BurstClock::Limiter
+    std::vector<BusiestInterval> overallRunClock;                // BurstClock::Run
+    std::vector<std::vector<BusiestInterval>> perClient;         // empty unless asked for
+    std::vector<std::vector<BusiestInterval>> perGroup;          // BurstClock::Limiter
+    std::vector<std::vector<BusiestInterval>> perGroupRunClock;  // BurstClock::Run
 };
 
 // `logs`: every worker's log of one limiter. For each window of `windowsMs` (ascending) the
-// busiest interval overall on both clocks, and per client (clients 0..clients-1) on the
-// limiter's clock when perClient is set.
+// busiest interval overall on both clocks, per client (clients 0..clients-1) on the limiter's
+// clock when perClient is set, and per group of `groups` (none when empty) on both clocks.
 AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
-                              const std::vector<qint64>& windowsMs, int clients, bool perClient);
+                              const std::vector<qint64>& windowsMs, int clients, bool perClient,
+                              const ClientGroups& groups = {});
 
 }  // namespace ratelab

@@ -16,6 +16,7 @@ namespace ratelab {
 // Totals of one client at one limiter.
 struct ClientTotals {
     QString client;
+    QString group;  // its traffic group's name (traffic "groups"); empty without groups
     qint64 fired = 0;
     qint64 accepted = 0;
     qint64 rejected = 0;
@@ -23,10 +24,30 @@ struct ClientTotals {
     qint64 errorsOpen = 0;     // of errors: let through by the limiter's on_error "open"
     qint64 errorsClosed = 0;   // of errors: refused by on_error "closed"
     qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
-    // Per-client limiters, finished runs: the busiest interval of this client's accepted
-    // permits for each of the limiter's admitted-burst windows, on the limiter's clock (as
-    // LimiterSnapshot's).
+    // Finished runs: the busiest interval of this client's accepted permits for each of the
+    // limiter's admitted-burst windows, on the limiter's clock (as LimiterSnapshot's).
     std::vector<BusiestInterval> admittedBurst;
+};
+
+// Totals of one traffic group (traffic "groups") at one limiter: its clients' added up.
+struct GroupTotals {
+    QString group;
+    int clients = 0;  // the group's clients
+    qint64 fired = 0;
+    qint64 accepted = 0;
+    qint64 rejected = 0;
+    qint64 errors = 0;
+    qint64 errorsOpen = 0;
+    qint64 errorsClosed = 0;
+    qint64 waitedMsTotal = 0;
+    double fairness = 1.0;  // Jain's index over the group's clients' accepted counts
+    // Finished runs: the busiest interval of the group's accepted permits for each of the
+    // limiter's admitted-burst windows, on both clocks (as LimiterSnapshot's).
+    std::vector<BusiestInterval> admittedBurst;
+    std::vector<BusiestInterval> admittedBurstRunClock;
+    const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
+        return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
+    }
 };
 
 // What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
@@ -35,6 +56,23 @@ struct ClientTotals {
 // limiter's failure policy ("on_error") let through or refused, never counted in accepted or
 // rejected: errorsOpen + errorsClosed <= errors (equal unless the policy is "error" or changed).
 // The same holds per client and per bucket.
+// Leases of a limiter whose grants hold slots (the concurrency limiter) under a traffic with a
+// "hold": grants released in time, released late (their lease had run out), never released
+// (leak_pct), and leases decisions found run out and removed (one per slot).
+struct LeaseCounts {
+    qint64 released = 0;
+    qint64 lateReleases = 0;
+    qint64 leaked = 0;
+    qint64 expired = 0;
+    bool any() const { return released + lateReleases + leaked + expired > 0; }
+};
+
+// One gateway's decisions of a limiter (wait mode: every attempt) and the Redis calls they made.
+struct GatewayCounts {
+    qint64 decisions = 0;
+    qint64 redisCalls = 0;
+};
+
 struct LimiterSnapshot {
     LimiterSpec spec;
     qint64 fired = 0;
@@ -44,6 +82,11 @@ struct LimiterSnapshot {
     qint64 errorsOpen = 0;
     qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
+    LeaseCounts leases;
+    // Decisions that called Redis (the others a gateway made from its own state), and per
+    // gateway up to the last one that decided anything.
+    qint64 redisCalls = 0;
+    QVector<GatewayCounts> gateways;
     // The errors by cause (ErrorCause): they add up to errors.
     qint64 errorCauses[kErrorCauses] = {};
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)
@@ -56,7 +99,8 @@ struct LimiterSnapshot {
     LatencyHistogram::Snapshot latency;  // us, from the scheduled send time to the decision
     LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
     QVector<ClientTotals> clients;
-    double fairness = 1.0;  // Jain's index over the clients' accepted counts
+    QVector<GroupTotals> groups;  // the traffic's groups, in its order; empty without groups
+    double fairness = 1.0;        // Jain's index over the clients' accepted counts
     // Finished runs: the most permits accepted in any [t, t + N), one per window N, ascending
     // (stats/admitted_burst.h), in ms since the run's start: on the time the limiter decided at
     // (what it enforces) and on the run's own clock (BurstClock); empty while running.

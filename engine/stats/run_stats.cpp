@@ -4,6 +4,31 @@
 
 namespace ratelab {
 
+QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups) {
+    QVector<GroupTotals> out(groups.names.size());
+    QVector<QVector<double>> accepted(groups.names.size());
+    for (int g = 0; g < groups.names.size(); ++g) {
+        out[g].group = groups.names[g];
+    }
+    for (int c = 0; c < clients.size() && c < groups.ofClient.size(); ++c) {
+        const ClientTotals& ct = clients[c];
+        GroupTotals& gt = out[groups.ofClient[c]];
+        ++gt.clients;
+        gt.fired += ct.fired;
+        gt.accepted += ct.accepted;
+        gt.rejected += ct.rejected;
+        gt.errors += ct.errors;
+        gt.errorsOpen += ct.errorsOpen;
+        gt.errorsClosed += ct.errorsClosed;
+        gt.waitedMsTotal += ct.waitedMsTotal;
+        accepted[groups.ofClient[c]].push_back(double(ct.accepted));
+    }
+    for (int g = 0; g < out.size(); ++g) {
+        out[g].fairness = jainFairness(accepted[g]);
+    }
+    return out;
+}
+
 LimiterCounters::LimiterCounters(int buckets, int clients)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
@@ -65,8 +90,12 @@ WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(li
     }
 }
 
-RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets)
-    : specs_(std::move(limiters)), clients_(std::move(clients)), buckets_(buckets) {
+RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
+                   ClientGroups groups)
+    : specs_(std::move(limiters)),
+      clients_(std::move(clients)),
+      groups_(std::move(groups)),
+      buckets_(buckets) {
     for (int i = 0; i < workers; ++i) {
         workers_.push_back(std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size()));
     }
@@ -127,6 +156,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
+            if (c < groups_.ofClient.size()) {
+                out.clients[c].group = groups_.names[groups_.ofClient[c]];
+            }
         }
         for (const auto& w : workers_) {
             const LimiterCounters& lc = *w->limiters_[size_t(l)];
@@ -138,6 +170,21 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
             out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
+            out.leases.released += lc.totals_.get(LimiterCounters::kReleased);
+            out.leases.lateReleases += lc.totals_.get(LimiterCounters::kLateReleases);
+            out.leases.leaked += lc.totals_.get(LimiterCounters::kLeaked);
+            out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
+            out.redisCalls += lc.totals_.get(LimiterCounters::kRedisCalls);
+            for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
+                const qint64 decisions = lc.gateways_.get(2 * g);
+                if (decisions > 0 && out.gateways.size() <= g) {
+                    out.gateways.resize(g + 1);
+                }
+                if (decisions > 0) {
+                    out.gateways[g].decisions += decisions;
+                    out.gateways[g].redisCalls += lc.gateways_.get(2 * g + 1);
+                }
+            }
             for (int c = 0; c < kErrorCauses; ++c) {
                 out.errorCauses[c] += lc.causes_.get(c);
             }
@@ -167,6 +214,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             accepted.push_back(double(ct.accepted));
         }
         out.fairness = jainFairness(accepted);
+        out.groups = groupTotals(out.clients, groups_);
         snapshot.limiters.push_back(std::move(out));
     }
 }
@@ -177,7 +225,7 @@ AdmittedBursts RunStats::admittedBursts(int l, const std::vector<qint64>& window
     for (const auto& w : workers_) {
         logs.push_back(&w->limiters_[size_t(l)]->accepted_);
     }
-    return ratelab::admittedBursts(logs, windowsMs, clients_.size(), perClient);
+    return ratelab::admittedBursts(logs, windowsMs, clients_.size(), perClient, groups_);
 }
 
 }  // namespace ratelab

@@ -5,8 +5,10 @@
 #include <mutex>
 #include <vector>
 
+#include "input_limits.h"
 #include "stats/accepted_log.h"
 #include "stats/agreement_counters.h"
+#include "stats/client_groups.h"
 #include "stats/counter_array.h"
 #include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
@@ -44,13 +46,33 @@ public:
     void recordAccepted(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
         accepted_.record(runMs, limiterMs, client, permits);
     }
+    // Leases (limiters whose grants hold slots): a grant released (late: its lease had run out
+    // already), a grant that never releases (the traffic's leak_pct), leases a decision found
+    // run out and removed.
+    void recordRelease(bool late) { totals_.add(late ? kLateReleases : kReleased, 1); }
+    void recordLeaked() { totals_.add(kLeaked, 1); }
+    void recordExpiredLeases(qint64 n) {
+        if (n > 0) {
+            totals_.add(kExpiredLeases, n);
+        }
+    }
+    // One decision (an attempt) made by gateway g, and whether it called Redis (false: the
+    // gateway decided it from its own state).
+    void recordGatewayDecision(int gateway, bool calledRedis) {
+        gateways_.add(gateway * 2, 1);
+        if (calledRedis) {
+            gateways_.add(gateway * 2 + 1, 1);
+            totals_.add(kRedisCalls, 1);
+        }
+    }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
     static qint64 allocatedBytes(qint64 buckets, qint64 clients) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
-               (kBucketSeries * buckets + clients * kPerClient + kTotals) * kCounter;
+               (kBucketSeries * buckets + clients * kPerClient + kTotals + kGatewayCounters) *
+                   kCounter;
     }
     static constexpr int kBucketSeries = 5;  // accepted, rejected, errors, errors_open/closed
 
@@ -64,6 +86,11 @@ private:
         kErrorsOpen,
         kErrorsClosed,
         kAttempts,
+        kReleased,
+        kLateReleases,
+        kLeaked,
+        kExpiredLeases,
+        kRedisCalls,
         kTotals
     };
     enum PerClient {
@@ -84,6 +111,8 @@ private:
     CounterArray bucketErrorsClosed_;
     CounterArray clients_;               // kPerClient counters per client
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
+    static constexpr int kGatewayCounters = 2 * scenario_limits::kMaxGateways;
+    CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls
     LatencyHistogram latency_;
     LatencyHistogram waited_;
     AcceptedLog accepted_;  // read only once the worker is done
@@ -121,10 +150,15 @@ private:
     QVector<FailoverEvent> failovers_;
 };
 
+// The clients' totals added up per traffic group (`groups`), each with its own fairness.
+QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups);
+
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).
 class RunStats {
 public:
-    RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets);
+    // `groups`: the traffic groups of the clients (empty: none), for the per-group figures.
+    RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
+             ClientGroups groups = {});
     WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
     // Moves worker i's counts out (a fresh, empty one takes its place) and adds counts taken
     // from another RunStats of the same limiters, clients and buckets as one more worker: a
@@ -136,9 +170,11 @@ public:
     void setSpec(int i, const LimiterSpec& spec);
     int bucketCount() const { return buckets_; }
 
-    // Fills counts, buckets, histograms, clients and fairness; the caller sets the timing.
+    // Fills counts, buckets, histograms, clients, groups and fairness; the caller sets the
+    // timing.
     void fill(RunSnapshot& snapshot) const;
-    // Limiter l's busiest intervals for `windowsMs` (overall, and per client when perClient).
+    // Limiter l's busiest intervals for `windowsMs` (overall, per client when perClient, and
+    // per group).
     // Only once every worker is done: the accepted logs are not safe to read while they write.
     AdmittedBursts admittedBursts(int l, const std::vector<qint64>& windowsMs,
                                   bool perClient) const;
@@ -147,6 +183,7 @@ private:
     mutable std::mutex specMutex_;
     QVector<LimiterSpec> specs_;
     QStringList clients_;
+    ClientGroups groups_;
     int buckets_;
     std::vector<std::unique_ptr<WorkerStats>> workers_;
 };

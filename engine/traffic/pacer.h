@@ -43,6 +43,15 @@ public:
     // The target rate (requests/s) at a time, for charts and the summary. Bursts count as their
     // average over every_s; replay as its average over the run.
     virtual double targetRate(qint64 atUs) const = 0;
+
+    // Where the send next() last returned comes from in a schedule merged from traffic groups
+    // (traffic/traffic_schedule.h): the group and the send's index among that group's sends.
+    // A pacer of one shape is group 0 and leaves the index to the caller (-1).
+    struct Origin {
+        int group = 0;
+        qint64 index = -1;
+    };
+    virtual Origin origin() const { return {}; }
 };
 
 // A pacer for the shape, ending at durationUs (sends at or after it are not produced).

@@ -20,6 +20,37 @@ struct ClockSpec {
                          // possible (discrete events, no sleeping)
 };
 
+// A named group of clients with a shape of its own (traffic "groups"): an attacker beside the
+// users, a batch job beside interactive clients. Its clients are "<name>-0" .. "<name>-<n-1>",
+// or, replaying a trace, the trace's own clients.
+struct ClientGroup {
+    QString name;
+    int clients = 1;  // generated clients (not with a replay shape)
+    ShapeSpec shape;
+    QString tracePath;        // replay: as in TrafficSpec
+    QVector<TraceRow> trace;  // replay: its rows
+};
+
+// How long a granted request keeps what it holds (the concurrency limiter's slots) before it
+// releases them: none (it holds nothing), a constant, or drawn from an exponential
+// distribution of this mean (seeded by the traffic's seed and the request's place).
+struct HoldSpec {
+    enum class Type { None, Constant, Exponential };
+    Type type = Type::None;
+    qint64 ms = 0;  // constant: the hold; exponential: its mean
+};
+
+// "gateways": G gateway instances between the clients and Redis, each with its own clock offset
+// and its own local state (a limiter's "gateway" option says what it keeps). The i-th request
+// of the schedule goes to gateway i mod G (round robin), or client c always to gateway
+// FNV-1a-32(c) mod G (sticky).
+struct GatewaysSpec {
+    enum class Balance { RoundRobin, Sticky };
+    int count = 1;
+    Balance balance = Balance::RoundRobin;
+    QVector<qint64> clockSkewMs;  // empty: none; else one per gateway
+};
+
 // The traffic of a scenario: its shape, its clients and permits, how workers ask, its clock.
 struct TrafficSpec {
     ShapeSpec shape;
@@ -42,6 +73,16 @@ struct TrafficSpec {
     qint64 clockSkewMs = 0;
     QMap<QString, qint64> clientSkewMs;
     quint64 seed = 1;
+    // "groups": when not empty, the traffic is these groups' requests merged in time order
+    // (traffic/traffic_schedule.h), and shape, tracePath, trace and clientWeights are unused;
+    // clients is then the groups' clients added up. Permits apply to every generated group.
+    QVector<ClientGroup> groups;
+    // "hold" and "leak_pct": a granted request releases what it holds after its hold, unless
+    // it leaks (leakPct percent of the grants, chosen by the seed, never release, as crashed
+    // workers). Limiters whose grants hold nothing ignore both.
+    HoldSpec hold;
+    double leakPct = 0;
+    GatewaysSpec gateways;
 };
 
 }  // namespace ratelab

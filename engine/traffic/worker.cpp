@@ -30,6 +30,7 @@ void Worker::advanceSchedule() {
         ++nextK_;
     } while (nextSendUs_ != Pacer::kNoMore &&
              (nextK_ < ctx_.firstK || nextK_ % ctx_.workers != index_));
+    nextOrigin_ = pacer_->origin();
 }
 
 int Worker::bucketOf(qint64 runUs) const {
@@ -46,7 +47,10 @@ void Worker::run() {
     while (!ctx_.stop->load(std::memory_order_relaxed)) {
         const qint64 nextRetry = retries_.empty() ? Pacer::kNoMore : retries_.top().dueRunUs;
         const qint64 nextDue = std::min(nextSendUs_, nextRetry);
-        if (nextDue == Pacer::kNoMore) {
+        // Once every request has its outcome, releases still to come are the run's end's: the
+        // slots stay held as the run leaves them.
+        if (nextDue == Pacer::kNoMore ||
+            (nextSendUs_ == Pacer::kNoMore && retries_.size() == releasesQueued_)) {
             break;
         }
         // A virtual run's state reads at their run times, before the decisions after them.
@@ -84,14 +88,27 @@ void Worker::collectDue(qint64 nowRunUs, std::vector<Job>& batch) {
     while (batch.size() < budget) {
         const bool sendDue = nextSendUs_ <= nowRunUs;
         const bool retryDue = !retries_.empty() && retries_.top().dueRunUs <= nowRunUs;
+        // A release due at a request's instant goes first; it is one call of its own, after
+        // the requests already taken have been decided.
+        if (retryDue && retries_.top().releases && retries_.top().dueRunUs <= nextSendUs_) {
+            if (!batch.empty()) {
+                break;
+            }
+            const Job job = retries_.top();
+            retries_.pop();
+            --releasesQueued_;
+            releaseSlots(job);
+            continue;
+        }
         if (sendDue && (!retryDue || nextSendUs_ <= retries_.top().dueRunUs)) {
-            const RequestFactory::Draw draw = ctx_.requests->draw(nextK_);
+            const RequestFactory::Draw draw = ctx_.requests->draw(nextK_, nextOrigin_);
+            const int gateway = ctx_.requests->gatewayOf(nextK_, draw.client);
             stats_.addScheduled(1);
             stats_.recordLag(ctx_.clock->waits() ? nowRunUs - nextSendUs_ : 0);
             // The same request goes to every limiter of the scenario.
             for (int l = 0; l < limiters; ++l) {
-                batch.push_back(
-                    Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits, false});
+                batch.push_back(Job{nextSendUs_, nextSendUs_, -1, l, draw.client, draw.permits,
+                                    false, nextK_, draw.holdMs, false, gateway});
             }
             advanceSchedule();
         } else if (retryDue) {
@@ -137,41 +154,63 @@ void Worker::execute(std::vector<Job>& batch) {
         }
         return;
     }
-    const QStringList& names = ctx_.requests->clientNames();
     decisions_.clear();
+    local_.clear();
+    slots_.clear();
     for (const Job& job : batch) {
-        // A client whose clock is off asks at its own wrong time (traffic "clock_skew_ms").
-        const qint64 now = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) +
-                           ctx_.requests->clockSkewMs(job.client);
-        decisions_.add(*router_, *ctx_.limiters[size_t(job.limiter)].load(),
-                       Request{now, names[job.client], job.permits});
+        const Request request = requestOf(job, sendRunUs);
+        // A gateway that remembers a refusal covering this request refuses it itself; a
+        // batched window's gateway decides from its own counts.
+        if (std::optional<LocalResult> local = decideLocally(job, request)) {
+            slots_.push_back(-1 - std::ptrdiff_t(local_.size()));
+            local_.push_back(*local);
+            continue;
+        }
+        slots_.push_back(std::ptrdiff_t(decisions_.size()));
+        decisions_.add(*router_, limiterOf(job), request);
     }
     // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
     // by how long their scripts took (the replies come back one after the other).
     const bool waits = ctx_.clock->waits();
-    decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
-                   waits ? replyClock_ : DecisionBatch::ReplyClock{});
+    if (!decisions_.empty()) {
+        decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
+                       waits ? replyClock_ : DecisionBatch::ReplyClock{});
+    }
     if (ctx_.url.isSentinel()) {
-        notePrimary(batch.size(), sendRunUs);
+        notePrimary(sendRunUs);
     }
     for (size_t i = 0; i < batch.size(); ++i) {
-        const DecisionBatch::Result& result = decisions_.result(i);
+        const Job& job = batch[i];
+        LimiterCounters& counters = stats_.limiter(job.limiter);
+        if (slots_[i] < 0) {
+            const LocalResult& local = local_[size_t(-1 - slots_[i])];
+            counters.recordGatewayDecision(job.gateway,
+                                           !local.decided || local.decision.calledRedis);
+            finish(job, local.decided ? &local.decision : nullptr, sendRunUs, local.cause);
+            continue;
+        }
+        const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
         const qint64 endUs = waits ? result.replyTime : sendRunUs;
-        stats_.limiter(batch[i].limiter).recordAttempt(endUs - batch[i].dueRunUs);
-        finish(batch[i], result.decided ? &result.decision : nullptr, sendRunUs, result.cause);
+        counters.recordAttempt(endUs - job.dueRunUs);
+        counters.recordGatewayDecision(job.gateway, true);
+        if (result.decided && ctx_.gateways) {
+            ctx_.gateways->remember(job.limiter, job.gateway, requestOf(job, sendRunUs),
+                                    result.decision);
+        }
+        finish(job, result.decided ? &result.decision : nullptr, sendRunUs, result.cause);
     }
     if (ctx_.traffic->mode == AcquireMode::Try) {
         compareDecisions(batch);
     }
 }
 
-void Worker::notePrimary(size_t decisions, qint64 sendRunUs) {
+void Worker::notePrimary(qint64 sendRunUs) {
     // A failover moves the connection to the new primary (RedisConnection asks the sentinels
     // again): the address it reached says so. Only after a round some decision came back from,
     // so that looking never connects anew; a connection that fails meanwhile is the next
     // round's concern.
     bool decided = false;
-    for (size_t i = 0; i < decisions && !decided; ++i) {
+    for (size_t i = 0; i < decisions_.size() && !decided; ++i) {
         decided = decisions_.result(i).decided;
     }
     if (!decided) {
@@ -189,6 +228,54 @@ void Worker::notePrimary(size_t decisions, qint64 sendRunUs) {
     primary_ = primary;
 }
 
+qint64 Worker::skewMs(const Job& job) const {
+    // A client whose clock is off asks at its own wrong time (traffic "clock_skew_ms"), through
+    // a gateway whose clock may be off too.
+    return ctx_.requests->clockSkewMs(job.client) + ctx_.requests->gatewaySkewMs(job.gateway);
+}
+
+Request Worker::requestOf(const Job& job, qint64 sendRunUs) const {
+    Request request{ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) + skewMs(job),
+                    ctx_.requests->clientNames()[job.client], job.permits};
+    request.id = job.k;
+    return request;
+}
+
+const Limiter& Worker::limiterOf(const Job& job) const {
+    const Limiter& shared = *ctx_.limiters[size_t(job.limiter)].load();
+    return ctx_.gateways ? ctx_.gateways->limiter(job.limiter, job.gateway, shared) : shared;
+}
+
+std::optional<Worker::LocalResult> Worker::decideLocally(const Job& job, const Request& request) {
+    if (ctx_.gateways == nullptr) {
+        return std::nullopt;
+    }
+    if (std::optional<Decision> cached =
+            ctx_.gateways->cachedRefusal(job.limiter, job.gateway, request)) {
+        return LocalResult{*cached, true, ErrorCause::Other};
+    }
+    const Limiter& limiter = limiterOf(job);
+    if (!ctx_.gateways->batched(job.limiter) || limiter.spec().type != LimiterType::FixedWindow) {
+        return std::nullopt;
+    }
+    try {
+        return LocalResult{ctx_.gateways->decideBatched(job.limiter, job.gateway, limiter, *router_,
+                                                        request, job.dueRunUs / 1000),
+                           true, ErrorCause::Other};
+    } catch (const RedisError& e) {
+        return LocalResult{Decision{}, false, errorCauseOf(e)};
+    }
+}
+
+const Decision* Worker::decisionOf(size_t i) const {
+    if (slots_[i] < 0) {
+        const LocalResult& local = local_[size_t(-1 - slots_[i])];
+        return local.decided ? &local.decision : nullptr;
+    }
+    const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
+    return result.decided ? &result.decision : nullptr;
+}
+
 void Worker::compareDecisions(const std::vector<Job>& batch) {
     // Without retries a request's jobs sit together in the batch, one per limiter, in order.
     const size_t limiters = size_t(ctx_.limiterCount);
@@ -198,14 +285,32 @@ void Worker::compareDecisions(const std::vector<Job>& batch) {
     outcomes_.resize(limiters);
     for (size_t start = 0; start + limiters <= batch.size(); start += limiters) {
         for (size_t l = 0; l < limiters; ++l) {
-            const DecisionBatch::Result& result = decisions_.result(start + l);
-            outcomes_[l] = result.decided ? (result.decision.allowed ? 1 : 0) : -1;
+            const Decision* decision = decisionOf(start + l);
+            outcomes_[l] = decision != nullptr ? (decision->allowed ? 1 : 0) : -1;
         }
         stats_.agreement().record(outcomes_.data(), bucketOf(batch[start].scheduledRunUs));
     }
 }
 
+void Worker::releaseSlots(const Job& job) {
+    const Limiter& limiter = limiterOf(job);
+    if (!limiter.holdsGrants() || !ensureConnected()) {
+        return;  // a live change to a type that holds nothing, or no Redis: the lease runs out
+    }
+    const Request grant =
+        requestOf(job, ctx_.clock->waits() ? ctx_.clock->elapsedUs() : job.dueRunUs);
+    try {
+        stats_.limiter(job.limiter).recordRelease(limiter.release(*router_, grant));
+    } catch (const RedisError&) {
+        // A release that failed leaves the slots to their lease, as a crashed worker's.
+        stats_.limiter(job.limiter).recordLeaked();
+    }
+}
+
 void Worker::giveUp(const Job& job) {
+    if (job.releases) {
+        return;  // the grant's outcome is counted; its slots stay held as the run leaves them
+    }
     if (job.held) {
         release(job);  // already granted: the stop only ends the hold
         return;
@@ -235,6 +340,20 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     const qint64 attemptRunUs = ctx_.clock->isVirtual() ? job.dueRunUs : sendRunUs;
     const qint64 firstTry = job.firstTryRunUs < 0 ? attemptRunUs : job.firstTryRunUs;
     const TrafficSpec& traffic = *ctx_.traffic;
+    counters.recordExpiredLeases(decision->expiredLeases);
+    const Limiter& limiter = limiterOf(job);
+    if (decision->allowed && limiter.holdsGrants() && traffic.hold.type != HoldSpec::Type::None) {
+        // The grant holds its slots until it releases them after its hold, or never (leak).
+        if (job.holdMs < 0) {
+            counters.recordLeaked();
+        } else {
+            Job release = job;
+            release.dueRunUs = attemptRunUs + job.holdMs * 1000;
+            release.releases = true;
+            retries_.push(release);
+            ++releasesQueued_;
+        }
+    }
     if (decision->allowed) {
         // The admitted burst counts a grant, held or not, on two clocks (BurstClock): the time
         // the limiter decided at (what it enforces, whatever order the threads' requests reached
@@ -261,13 +380,12 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
             ctx_.limiters[size_t(job.limiter)].load()->spec().time == TimeSource::Redis;
         const qint64 due =
             ctx_.clock->isVirtual() && !redisTime
-                ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs -
-                                              ctx_.requests->clockSkewMs(job.client))
+                ? ctx_.clock->runUsForEpochMs(decision->atMs + decision->retryAfterMs - skewMs(job))
                 : (ctx_.clock->isVirtual() ? attemptRunUs : sendRunUs) +
                       decision->retryAfterMs * 1000;
         if (due - firstTry <= traffic.timeoutMs * 1000) {
             retries_.push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client,
-                              job.permits, false});
+                              job.permits, false, job.k, job.holdMs, false, job.gateway});
             return;
         }
     }

@@ -9,6 +9,7 @@
 #include "redis/redis_router.h"
 #include "stats/run_stats.h"
 #include "traffic/decision_batch.h"
+#include "traffic/gateway_state.h"
 #include "traffic/pacer.h"
 #include "traffic/request_factory.h"
 #include "traffic/run_clock.h"
@@ -23,8 +24,9 @@ struct RunContext {
     std::unique_ptr<std::atomic<const Limiter*>[]> limiters;
     int limiterCount = 0;
     const RequestFactory* requests = nullptr;
-    const Pacer* pacer = nullptr;  // the master schedule; each worker walks its own clone
-    RunClock* clock = nullptr;     // the worker of a virtual run also takes its state samples
+    GatewayState* gateways = nullptr;  // the gateways' own state (null: one plain gateway)
+    const Pacer* pacer = nullptr;      // the master schedule; each worker walks its own clone
+    RunClock* clock = nullptr;         // the worker of a virtual run also takes its state samples
     RedisUrl url;
     ConnectOptions connectOptions;
     qint64 bucketUs = 100'000;
@@ -55,7 +57,11 @@ private:
         int limiter;
         int client;
         qint64 permits;
-        bool held;  // granted with a delay (the leaky bucket): completes when due, no call
+        bool held;           // granted with a delay (the leaky bucket): completes when due, no call
+        qint64 k = -1;       // the request's index in the schedule (its id at the limiter)
+        qint64 holdMs = -1;  // a grant holding slots releases them this long after; -1 never
+        bool releases = false;  // a grant's release (the concurrency limiter), due at its end
+        int gateway = 0;        // the gateway the request goes through (traffic "gateways")
     };
     // Min-heap on due time; waits due at the same instant go in schedule order (first come,
     // first served), which also keeps virtual-time runs reproducible.
@@ -63,6 +69,9 @@ private:
         bool operator()(const Job& a, const Job& b) const {
             if (a.dueRunUs != b.dueRunUs) {
                 return a.dueRunUs > b.dueRunUs;
+            }
+            if (a.releases != b.releases) {
+                return b.releases;  // at one instant, releases before requests
             }
             if (a.scheduledRunUs != b.scheduledRunUs) {
                 return a.scheduledRunUs > b.scheduledRunUs;
@@ -83,11 +92,20 @@ private:
     void giveUp(const Job& job);
     // A held request proceeds: accepted, having waited from its first try until it was due.
     void release(const Job& job);
+    // The skew of the job's client and gateway; its request at the run time sent; the limiter
+    // its gateway decides it with (its own in mode local); the decision of batch job i (null:
+    // failed).
+    qint64 skewMs(const Job& job) const;
+    Request requestOf(const Job& job, qint64 sendRunUs) const;
+    const Limiter& limiterOf(const Job& job) const;
+    const Decision* decisionOf(size_t i) const;
+    // A grant releases its slots (the concurrency limiter), one call on its own.
+    void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
     bool ensureConnected();
     // Sentinel URLs: records a failover when the primary decided on changed address.
-    void notePrimary(size_t decisions, qint64 sendRunUs);
+    void notePrimary(qint64 sendRunUs);
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
 
@@ -96,7 +114,8 @@ private:
     WorkerStats& stats_;
     std::unique_ptr<Pacer> pacer_;
     qint64 nextSendUs_ = Pacer::kNoMore;
-    qint64 nextK_ = -1;  // index in the whole schedule of nextSendUs_
+    qint64 nextK_ = -1;         // index in the whole schedule of nextSendUs_
+    Pacer::Origin nextOrigin_;  // its traffic group's (Pacer::origin)
     std::priority_queue<Job, std::vector<Job>, LaterFirst> retries_;
     // Routes each decision to its node (one connection for a single server, one per master
     // of a cluster); made on first use, with backoff while Redis cannot be reached at all.
@@ -104,9 +123,19 @@ private:
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
-    DecisionBatch decisions_;               // the batch being decided, one per job (reused)
+    DecisionBatch decisions_;  // the batch's decisions that call Redis (reused)
+    // A decision a gateway made itself (a cached refusal, a batched window), or its failure.
+    struct LocalResult {
+        Decision decision;
+        bool decided = true;
+        ErrorCause cause = ErrorCause::Other;
+    };
+    std::optional<LocalResult> decideLocally(const Job& job, const Request& request);
+    std::vector<LocalResult> local_;        // the batch's decisions a gateway made itself
+    std::vector<std::ptrdiff_t> slots_;     // per job: index in decisions_, or -1 - in local_
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
+    size_t releasesQueued_ = 0;             // of retries_: releases (no outcome waits on them)
     QString primary_;  // Sentinel URLs: the primary the last round was decided on
 };
 

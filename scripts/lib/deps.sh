@@ -3,7 +3,8 @@
 # The program's packages build and run it (librsvg2-bin renders the icon at build time;
 # libssl-dev is the TLS transport's, rediss://); the tests' add redis-tools (redis-cli makes the
 # test cluster), openssl (the TLS tests' certificates), clang-14 (the second compiler and the
-# fuzzers'), dpkg-dev (dpkg-shlibdeps) and desktop-file-utils (the Debian package's check).
+# fuzzers'), dpkg-dev (dpkg-shlibdeps), desktop-file-utils (the Debian package's check) and
+# chromium (tst_report_browser loads report.html in it, headless).
 RATELAB_PROGRAM_PACKAGES=(
     build-essential cmake pkg-config ninja-build
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl1-mesa-dev
@@ -14,6 +15,7 @@ RATELAB_PACKAGES=(
     redis-tools openssl
     clang-14 libclang-rt-14-dev
     dpkg-dev desktop-file-utils
+    chromium
 )
 
 # ratelab_install_deps [PACKAGE...]: the packages named (run.sh: the program's), by default

@@ -167,4 +167,64 @@ Decision LeakyBucketModel::decide(const Request& r) {
     return why(answer(false, wait, refusedRemaining, r.nowMs));
 }
 
+Decision ConcurrencyModel::decide(const Request& r) {
+    std::vector<Slot>& held = slots_[scopeKey(spec_, r)];
+    Decision d;
+    d.atMs = r.nowMs;
+    // Leases that ran out (expiry <= now) go first.
+    const auto live =
+        std::partition(held.begin(), held.end(), [&](const Slot& s) { return s.expiry > r.nowMs; });
+    d.expiredLeases = qint64(held.end() - live);
+    held.erase(live, held.end());
+    const qint64 n = qint64(held.size());
+    d.reason.limit = spec_.limit;
+    d.reason.counted = n;
+    d.reason.fromMs = r.nowMs - spec_.leaseMs;
+    d.reason.toMs = r.nowMs;
+    d.remaining = spec_.limit - n;
+    if (r.permits > spec_.limit) {
+        d.retryAfterMs = -1;
+        return d;
+    }
+    if (n + r.permits <= spec_.limit) {
+        const qint64 id = r.id >= 0 ? r.id : ownIds_--;
+        for (qint64 i = 0; i < r.permits; ++i) {
+            held.push_back({r.nowMs + spec_.leaseMs, id});
+        }
+        d.allowed = true;
+        d.remaining -= r.permits;
+        return d;
+    }
+    // The wait: until the (n + permits - limit)-th earliest lease runs out.
+    std::vector<qint64> expiries;
+    for (const Slot& s : held) {
+        expiries.push_back(s.expiry);
+    }
+    std::sort(expiries.begin(), expiries.end());
+    d.retryAfterMs = expiries[size_t(n + r.permits - spec_.limit - 1)] - r.nowMs;
+    return d;
+}
+
+bool ConcurrencyModel::release(const Request& grant) {
+    std::vector<Slot>& held = slots_[scopeKey(spec_, grant)];
+    bool found = false;
+    bool late = true;
+    for (auto it = held.begin(); it != held.end();) {
+        if (it->id == grant.id) {
+            found = true;
+            late = it->expiry <= grant.nowMs;
+            it = held.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return !found || late;
+}
+
+qint64 ConcurrencyModel::inFlight(const QString& client, qint64 t) const {
+    const std::vector<Slot> held =
+        slots_.value(spec_.scope == Scope::PerClient ? client : QString());
+    return std::count_if(held.begin(), held.end(), [&](const Slot& s) { return s.expiry > t; });
+}
+
 }  // namespace ratelab::test

@@ -49,4 +49,27 @@ private:
     QHash<QString, State> state_;
 };
 
+// The concurrency limiter from the design's rule: per scope key the slots held, each with its
+// lease expiry. A release removes the request's slots (by its id); requests without an id get
+// one of their own that no release names.
+class ConcurrencyModel {
+public:
+    explicit ConcurrencyModel(const LimiterSpec& spec) : spec_(spec) {}
+    Decision decide(const Request& request);
+    // Releases the grant of request `grant` (its id, client and permits) at grant.nowMs; true
+    // when late (its lease had run out).
+    bool release(const Request& grant);
+    // The slots in flight for this client's scope key at t (leases that have not run out).
+    qint64 inFlight(const QString& client, qint64 t) const;
+
+private:
+    struct Slot {
+        qint64 expiry;
+        qint64 id;
+    };
+    LimiterSpec spec_;
+    QHash<QString, std::vector<Slot>> slots_;  // per scope key, one entry per permit
+    qint64 ownIds_ = -2;                       // ids for requests without one
+};
+
 }  // namespace ratelab::test

@@ -176,6 +176,9 @@ ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {
         case LimiterType::LeakyBucket:
             leakyBucket_ = std::make_unique<LeakyBucketModel>(spec);
             break;
+        case LimiterType::Concurrency:
+            concurrency_ = std::make_unique<ConcurrencyModel>(spec);
+            break;
     }
 }
 
@@ -199,6 +202,8 @@ Decision ReferenceModel::decide(const Request& request) {
             return slidingCounter_->decide(request);
         case LimiterType::LeakyBucket:
             return leakyBucket_->decide(request);
+        case LimiterType::Concurrency:
+            return concurrency_->decide(request);
     }
     return {};
 }

@@ -69,6 +69,7 @@ private:
     std::unique_ptr<GcraModel> gcra_;
     std::unique_ptr<SlidingCounterModel> slidingCounter_;
     std::unique_ptr<LeakyBucketModel> leakyBucket_;
+    std::unique_ptr<ConcurrencyModel> concurrency_;
     std::unique_ptr<UpstashModel> upstash_;
     std::unique_ptr<RedisRateModel> redisRate_;
 };

@@ -1,12 +1,26 @@
 #include "support/run_checks.h"
 
+#include "limiters/limiter.h"
 #include "run/scenario_runner.h"
+#include "support/test_redis.h"
 
 #include <QThread>
 #include <QtTest>
 #include <algorithm>
 
 namespace ratelab::test {
+
+RunSnapshot runOnFixture(const Scenario& scenario) {
+    ScenarioRunner runner(scenario, fixtureUrl());
+    runner.start();
+    runner.wait();
+    RunSnapshot snapshot = runner.snapshot();
+    auto router = routeFixture();
+    for (const LimiterSpec& spec : scenario.limiters) {
+        makeLimiter(spec)->reset(*router);
+    }
+    return snapshot;
+}
 
 RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
                          const std::function<void()>& fault) {

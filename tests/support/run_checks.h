@@ -14,6 +14,9 @@ namespace ratelab::test {
 RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
                          const std::function<void()>& fault);
 
+// Runs `scenario` to its end against the test Redis fixture, then deletes its limiters' keys.
+RunSnapshot runOnFixture(const Scenario& scenario);
+
 // The accounting identity everywhere: for every limiter fired == scheduled and fired ==
 // accepted + rejected + errors, and the same per client and summed over the time buckets.
 // Records a test failure (QCOMPARE) naming the limiter; callers stop on

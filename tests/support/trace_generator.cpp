@@ -45,7 +45,7 @@ static QString describe(const Decision& d) {
     return QStringLiteral(
                "allowed=%1 retry_after_ms=%2 remaining=%3 delay_ms=%4 | rule=%5 "
                "limit=%6 counted=%7 interval=[%8,%9] release=%10 tat=%11/%12 "
-               "tolerance=%13 allow_at=%14 counter=%15,%16,%17,%18 level=%19")
+               "tolerance=%13 allow_at=%14 counter=%15,%16,%17,%18 level=%19 expired=%20")
         .arg(d.allowed)
         .arg(d.retryAfterMs)
         .arg(d.remaining)
@@ -64,7 +64,8 @@ static QString describe(const Decision& d) {
         .arg(r.current)
         .arg(r.weightPerMille)
         .arg(r.estimate)
-        .arg(r.levelMilli);
+        .arg(r.levelMilli)
+        .arg(d.expiredLeases);
 }
 
 // Two times in units of 1/a and 1/b ms are the same instant.
@@ -109,7 +110,8 @@ void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) 
         const Decision want = model.decide(r);
         const bool same = got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                           got.remaining == want.remaining && got.atMs == r.nowMs &&
-                          got.delayMs == want.delayMs && sameReason(got.reason, want.reason) &&
+                          got.delayMs == want.delayMs && got.expiredLeases == want.expiredLeases &&
+                          sameReason(got.reason, want.reason) &&
                           !algorithmOf(spec).reasonText(spec, got).isEmpty();
         if (!same) {
             const QString message =

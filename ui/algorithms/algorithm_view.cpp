@@ -13,8 +13,8 @@ QVector<TimeSpan> AlgorithmView::levelSpans(const LimiterSpec&, const LimiterSta
 
 const std::vector<const AlgorithmView*>& algorithmViews() {
     static const std::vector<const AlgorithmView*> list = {
-        &tokenBucketView(), &fixedWindowView(),    &slidingWindowView(),
-        &gcraView(),        &slidingCounterView(), &leakyBucketView()};
+        &tokenBucketView(),    &fixedWindowView(), &slidingWindowView(), &gcraView(),
+        &slidingCounterView(), &leakyBucketView(), &concurrencyView()};
     return list;
 }
 

@@ -12,5 +12,6 @@ const AlgorithmView& slidingWindowView();
 const AlgorithmView& gcraView();
 const AlgorithmView& slidingCounterView();
 const AlgorithmView& leakyBucketView();
+const AlgorithmView& concurrencyView();
 
 }  // namespace ratelab

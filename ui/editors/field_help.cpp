@@ -48,6 +48,9 @@ const QHash<QString, QString>& table() {
         {QStringLiteral("threads"), tr("Worker threads sending requests, each with its own Redis "
                                        "connection")},
         {QStringLiteral("pipeline"), tr("Requests each thread keeps in flight at once")},
+        {QStringLiteral("groups"), tr("Named client groups, each with its own clients and shape "
+                                      "(the scenario's traffic.groups, a JSON array); they "
+                                      "replace the shape and the client count")},
         {QStringLiteral("clockSkew"), tr("How far clients' clocks are off, in ms (+ ahead, - "
                                          "behind): one number for every client, or client: ms "
                                          "pairs")},

@@ -18,6 +18,14 @@
 namespace ratelab {
 namespace {
 
+// A choice with long titles ("Sliding window counter (Cloudflare, upstash)") does not set the
+// editors' least width: the box shows what fits and its list the whole titles, so that the
+// editors can scroll in a short window without taking width from the charts and tables.
+void letNarrow(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(16);
+}
+
 // In the order of the on_error selector; the first is the default.
 constexpr FailurePolicy kPolicies[] = {FailurePolicy::Error, FailurePolicy::Open,
                                        FailurePolicy::Closed};
@@ -51,6 +59,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     type_ = new QComboBox(this);
     type_->setObjectName(QStringLiteral("type"));
+    letNarrow(type_);
     type_->setToolTip(tr("The algorithm; each keeps its whole state in Redis"));
     for (const AlgorithmView* view : algorithmViews())
         type_->addItem(view->selectorLabel(), view->algorithm().name());
@@ -67,6 +76,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
 
     scope_ = new QComboBox(this);
     scope_->setObjectName(QStringLiteral("scope"));
+    letNarrow(scope_);
     scope_->addItem(tr("Global (one limit for all clients)"), scopeName(Scope::Global));
     scope_->addItem(tr("Per client"), scopeName(Scope::PerClient));
     scope_->setToolTip(
@@ -120,6 +130,7 @@ QLineEdit* LimiterEditor::addLineEdit(const QString& objectName, const QString& 
 void LimiterEditor::addOnError() {
     onError_ = new QComboBox(this);
     onError_->setObjectName(QStringLiteral("onError"));
+    letNarrow(onError_);
     onError_->setToolTip(
         tr("What a decision that fails (Redis down, a timeout, a bad reply) counts as. Always an "
            "error; \"open\" also counts it as let through, \"closed\" as refused, apart from "

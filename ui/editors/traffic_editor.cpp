@@ -19,6 +19,7 @@
 #include "editors/clients_section.h"
 #include "editors/clock_section.h"
 #include "editors/error_placement.h"
+#include "editors/groups_section.h"
 #include "editors/run_section.h"
 #include "editors/shape_section.h"
 #include "input_error.h"
@@ -38,10 +39,11 @@ TrafficEditor::TrafficEditor(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(content);
     shape_ = new ShapeSection(content);
     clients_ = new ClientsSection(content);
+    groups_ = new GroupsSection(content);
     acquire_ = new AcquireSection(content);
     clock_ = new ClockSection(content);
     run_ = new RunSection(content);
-    sections_ = {shape_, clients_, acquire_, clock_, run_};
+    sections_ = {shape_, clients_, groups_, acquire_, clock_, run_};
     for (TrafficSection* section : sections_) {
         layout->addWidget(section);
         connect(section, &TrafficSection::edited, this, &TrafficEditor::edited);
@@ -100,8 +102,17 @@ QJsonObject TrafficEditor::scenarioJson() const {
     QJsonObject traffic;
     shape_->writeJson(traffic);
     clients_->writeJson(traffic, shape_->currentShape() == ShapeSpec::Type::Replay);
+    if (groups_->hasGroups()) {
+        // The groups' shapes and clients replace the shape and the client count.
+        traffic.remove(QLatin1String("shape"));
+        traffic.remove(QLatin1String("clients"));
+        groups_->writeJson(traffic);
+    }
     acquire_->writeJson(traffic);
     clock_->writeJson(traffic);
+    // What the form has no field for (hold, leak_pct, gateways) stays as loaded.
+    for (auto it = carried_.begin(); it != carried_.end(); ++it)
+        traffic.insert(it.key(), it.value());
     QJsonObject scenario;
     run_->writeJson(traffic, scenario);
     const QJsonObject limiter{{QLatin1String("type"), QStringLiteral("token_bucket")},
@@ -151,9 +162,19 @@ void TrafficEditor::setTraffic(const TrafficSpec& traffic, qint64 bucketMs) {
     loading_ = true;
     shape_->load(traffic);
     clients_->load(traffic);
+    groups_->load(traffic);
     acquire_->load(traffic);
     clock_->load(traffic.clock);
     run_->load(traffic.seed, bucketMs);
+    Scenario written;
+    written.traffic = traffic;
+    const QJsonObject json = scenarioToJson(written).value(QLatin1String("traffic")).toObject();
+    carried_ = QJsonObject();
+    for (const QLatin1String key :
+         {QLatin1String("hold"), QLatin1String("leak_pct"), QLatin1String("gateways")}) {
+        if (json.contains(key))
+            carried_.insert(key, json.value(key));
+    }
     loading_ = false;
     updateEnabled();
     revalidate();

@@ -10,6 +10,7 @@ namespace ratelab {
 class AcquireSection;
 class ClientsSection;
 class ClockSection;
+class GroupsSection;
 class InlineError;
 class RunSection;
 class ShapeSection;
@@ -20,7 +21,8 @@ class TrafficSection;
 // timeout, real or virtual clock (start time, speed slider from 0.05x to the parser's maximum,
 // or "as fast as possible"), seed, bucket width. Validated on every edit by the scenario parser
 // itself (parseScenario on the JSON the form stands for); errors are shown inline at their
-// field. One section (group box) per part: shape, clients, acquire, clock, run.
+// field. One section (group box) per part: shape, clients, groups (users beside an attacker:
+// they replace the shape and the client count), acquire, clock, run.
 class TrafficEditor : public QWidget {
     Q_OBJECT
 
@@ -53,6 +55,7 @@ private:
 
     ShapeSection* shape_ = nullptr;
     ClientsSection* clients_ = nullptr;
+    GroupsSection* groups_ = nullptr;
     AcquireSection* acquire_ = nullptr;
     ClockSection* clock_ = nullptr;
     RunSection* run_ = nullptr;
@@ -61,6 +64,7 @@ private:
 
     bool loading_ = false;  // setTraffic is filling the fields: edits are not judged one by one
     std::optional<Scenario> parsed_;
+    QJsonObject carried_;  // the loaded traffic's fields the form does not edit
     QString errorText_;
     QWidget* marked_ = nullptr;  // the field the error names
     int labelWidth_ = 0;         // of every form's label column

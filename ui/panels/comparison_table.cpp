@@ -32,6 +32,12 @@ enum Column {
     kFairness,
 };
 
+// Several gateways, or a limiter's own gateway use: its decisions that called Redis are worth
+// a line.
+bool reportsGateways(const LimiterSnapshot& s) {
+    return !s.spec.gateway.isDefault() || s.gateways.size() > 1;
+}
+
 QString runIdOf(const RunSnapshot& run) {
     QString id = run.scenarioName + QLatin1Char('\n') + QString::number(run.startEpochMs);
     for (const LimiterSnapshot& limiter : run.limiters)
@@ -151,6 +157,7 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
 
     const QLocale locale;
     lines_.clear();
+    figuresBeyondTable_ = false;
     red_.clear();
     const int rows = baseline_ ? 2 * n : n;
     if (table_->rowCount() != rows)
@@ -161,6 +168,7 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
         if (!holds)
             everBroken_[i] = true;
         lines_.append(accountingLine(s, holds, everBroken_[i]));
+        figuresBeyondTable_ = figuresBeyondTable_ || reportsGateways(s) || s.leases.any();
         red_.append(everBroken_[i]);
 
         QString type = limiterTypeName(s.spec.type);
@@ -226,6 +234,23 @@ QString ComparisonTable::accountingLine(const LimiterSnapshot& s, bool holds,
         line += tr(" (errors %1 by on_error %2)")
                     .arg(parts.join(QStringLiteral(", ")), failurePolicyName(s.spec.onError));
     }
+    // Several gateways, or a limiter's own gateway use: the decisions that called Redis.
+    if (reportsGateways(s)) {
+        qint64 decisions = 0;
+        for (const GatewayCounts& g : s.gateways)
+            decisions += g.decisions;
+        line += tr(" \u00b7 Redis calls %1 of %2 decisions (%3 gateway%4, %5)")
+                    .arg(count(s.redisCalls), count(decisions))
+                    .arg(std::max<qsizetype>(1, s.gateways.size()))
+                    .arg(s.gateways.size() > 1 ? QStringLiteral("s") : QString(),
+                         gatewayModeName(s.spec.gateway.mode) +
+                             (s.spec.gateway.cacheRefusals ? tr(", cached refusals") : QString()));
+    }
+    if (s.leases.any()) {
+        line += tr(" \u00b7 leases released %1, late %2, leaked %3, expired %4")
+                    .arg(count(s.leases.released), count(s.leases.lateReleases),
+                         count(s.leases.leaked), count(s.leases.expired));
+    }
     if (holds && brokeEarlier)
         line += tr(" (did not hold earlier in this run)");
     return line;
@@ -242,7 +267,7 @@ void ComparisonTable::renderAccounting() {
     }
     panel::setText(accounting_, html.join(QStringLiteral("<br>")));
     const bool broken = std::find(red_.cbegin(), red_.cend(), true) != red_.cend();
-    accounting_->setVisible(!accountingOnlyWhenBroken_ || broken);
+    accounting_->setVisible(!accountingOnlyWhenBroken_ || broken || figuresBeyondTable_);
 }
 
 bool ComparisonTable::accountingShown() const {

@@ -61,6 +61,9 @@ private:
     QStringList lines_;
     QVector<bool> red_;
     bool accountingOnlyWhenBroken_ = false;
+    // The lines carry figures the table has not (gateways' Redis calls, leases): shown even
+    // when only a broken identity would show them.
+    bool figuresBeyondTable_ = false;
     std::shared_ptr<const RunBaseline> baseline_;
 };
 

@@ -1,305 +1,206 @@
 #include "report/html_report.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
-#include <QStringList>
-#include <QTimeZone>
+#include <QCryptographicHash>
 
-#include <algorithm>
-#include <cmath>
+#include "report/html_markup.h"
+#include "report/html_tables.h"
+#include "report/report_data.h"
+#include "style/series_style.h"
+
+// The page's style and script (ui/report/page/), embedded at build time.
+namespace ratelab::report_page {
+extern const char* const kText_page_style;
+extern const char* const kText_page_common;
+extern const char* const kText_page_selftest;
+extern const char* const kText_page_timeline;
+extern const char* const kText_page_compare;
+extern const char* const kText_page_cumulative;
+extern const char* const kText_page_main;
+}  // namespace ratelab::report_page
 
 namespace ratelab {
 namespace {
+
+using html::esc;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::HtmlReport", text);
 }
 
-// Text as XHTML character data or a double-quoted attribute value. Characters XML 1.0 does
-// not allow (controls other than tab and newline) become U+FFFD.
-QString esc(const QString& text) {
-    QString out;
-    out.reserve(text.size() + 8);
-    for (const QChar c : text) {
-        switch (c.unicode()) {
-            case '&':
-                out += QLatin1String("&amp;");
-                break;
-            case '<':
-                out += QLatin1String("&lt;");
-                break;
-            case '>':
-                out += QLatin1String("&gt;");
-                break;
-            case '"':
-                out += QLatin1String("&quot;");
-                break;
-            case '\'':
-                out += QLatin1String("&#39;");
-                break;
-            default:
-                if ((c.unicode() < 0x20 && c != QLatin1Char('\t') && c != QLatin1Char('\n')) ||
-                    c.unicode() == 0xfffe || c.unicode() == 0xffff) {
-                    out += QChar(0xfffd);
-                } else {
-                    out += c;
-                }
+// The series colours as CSS variables: the window's (style::seriesColors), light, dark when the
+// reader prefers it, and light again in print.
+QString colourVariables() {
+    const auto variables = [](bool dark) {
+        const style::SeriesColors c = style::seriesColors(dark);
+        // The areas' outlines as the window draws them: a shade darker on light.
+        const auto line = [dark](const QColor& color) {
+            return color.darker(dark ? 100 : 120).name();
+        };
+        // The limiters' lines (the cumulative chart), each its pen's colour.
+        QString pens;
+        for (int i = 0; i < style::kLimiterPens; ++i) {
+            pens +=
+                QStringLiteral(";--pen%1:%2").arg(i).arg(style::limiterPen(i, dark).color().name());
         }
+        return QStringLiteral(
+                   ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
+                   "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
+            .arg(c.accepted.name(), line(c.accepted), c.rejected.name(), line(c.rejected),
+                 c.errors.name(), c.limit.name(), c.boundary.name(),
+                 dark ? QStringLiteral("#3c3c3c") : c.grid.name(), pens);
+    };
+    return variables(false) + QStringLiteral("\n@media (prefers-color-scheme: dark){") +
+           variables(true) + QStringLiteral("}\n@media print{") + variables(false) +
+           QStringLiteral("}\n");
+}
+
+QString pageStyle() {
+    return colourVariables() + QString::fromUtf8(report_page::kText_page_style);
+}
+
+// The script: its parts in order, in one function scope, as CDATA so that the page stays XML.
+QString script() {
+    QString body;
+    for (const char* part : {report_page::kText_page_common, report_page::kText_page_selftest,
+                             report_page::kText_page_timeline, report_page::kText_page_compare,
+                             report_page::kText_page_cumulative, report_page::kText_page_main}) {
+        body += QString::fromUtf8(part);
+    }
+    return QStringLiteral("//<![CDATA[\n(function () {\n\"use strict\";\n") + body +
+           QStringLiteral("})();\n//]]>\n");
+}
+
+// 'sha256-…' of an inline element's text, for the Content-Security-Policy.
+QString hashSource(const QString& text) {
+    return QStringLiteral("'sha256-%1'")
+        .arg(QString::fromLatin1(
+            QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toBase64()));
+}
+
+// Allows the page's own style and script and data: images, nothing else: no request leaves it.
+QString contentSecurityPolicy(const QString& styleText, const QString& scriptText) {
+    return QStringLiteral(
+               "default-src 'none'; style-src %1; script-src %2; img-src data:; "
+               "base-uri 'none'; form-action 'none'")
+        .arg(hashSource(styleText), hashSource(scriptText));
+}
+
+// The errors' hatch, referenced by the timelines' SVG (and the legend).
+QString definitions() {
+    return QStringLiteral(
+        "<svg id=\"ratelab-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>"
+        "<pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+        "<rect class=\"hatch-bg\" width=\"6\" height=\"6\"/>"
+        "<path class=\"hatch-line\" d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\"/></pattern>"
+        "</defs></svg>\n");
+}
+
+QString legendEntry(const QString& swatch, const char* label) {
+    return QStringLiteral(
+               "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">%1</svg>%2</span>")
+        .arg(swatch, esc(tr(label)));
+}
+
+QString legend() {
+    const QString box =
+        QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
+    return QStringLiteral("<div class=\"legend\">") +
+           legendEntry(box.arg(QStringLiteral("acc")), "accepted") +
+           legendEntry(box.arg(QStringLiteral("rej")), "rejected") +
+           legendEntry(box.arg(QStringLiteral("err")), "errors") +
+           legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
+                       "limit (steady state)") +
+           legendEntry(QStringLiteral("<path class=\"boundary\" d=\"M11,0V12\"/>"),
+                       "calendar window start") +
+           legendEntry(box.arg(QStringLiteral("burst")), "admitted burst (the busiest interval)") +
+           QStringLiteral("</div>\n");
+}
+
+QString button(const char* id, const char* label) {
+    return QStringLiteral("<button type=\"button\" id=\"%1\">%2</button>")
+        .arg(QLatin1String(id), esc(tr(label)));
+}
+
+QString timelinesSection(const RunSummary& s, const QByteArray& png) {
+    QString out = QStringLiteral("<h2 id=\"timelines\">%1</h2>\n").arg(esc(tr("Timelines")));
+    out += QStringLiteral("<p class=\"hint\">%1</p>\n")
+               .arg(esc(tr("Per limiter its requests per step over the run, stacked: accepted, "
+                           "rejected on them, errors on both. Hover for the figures of every "
+                           "limiter at that time; drag across a timeline, or use the buttons, to "
+                           "zoom and pan: every timeline follows.")));
+    out += QStringLiteral("<div class=\"controls\" id=\"zoom-controls\" hidden=\"hidden\">") +
+           button("zoom-in", "Zoom in") + button("zoom-out", "Zoom out") +
+           button("pan-left", "\u25c0 Earlier") + button("pan-right", "Later \u25b6") +
+           button("zoom-all", "Whole run") +
+           QStringLiteral("<span id=\"view-range\" class=\"note\"></span></div>\n");
+    if (!s.limiters.isEmpty()) {
+        out += legend();
+    }
+    out += QStringLiteral("<div id=\"timeline-charts\"></div>\n");
+    if (!png.isEmpty()) {
+        out += QStringLiteral(
+                   "<noscript><p><img alt=\"%1\" src=\"data:image/png;base64,%2\"/></p>"
+                   "</noscript>\n")
+                   .arg(esc(tr("accepted and rejected per time bucket")),
+                        QString::fromLatin1(png.toBase64()));
     }
     return out;
 }
 
-// A figure as the page shows it: integers whole, others to 3 decimals (trailing zeros
-// dropped), so the page shows the figures summary.json holds.
-QString number(double v) {
-    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e15) {
-        return QString::number(static_cast<qint64>(v));
-    }
-    QString text = QString::number(v, 'f', 3);
-    while (text.endsWith(QLatin1Char('0'))) {
-        text.chop(1);
-    }
-    if (text.endsWith(QLatin1Char('.'))) {
-        text.chop(1);
-    }
-    return text;
-}
-
-QString number(qint64 v) {
-    return QString::number(v);
-}
-
-// Fired, accepted, rejected and errors.
-QStringList countCells(const OutcomeCounts& c) {
-    return {number(c.fired), number(c.accepted), number(c.rejected), number(c.errors)};
-}
-
-QString yesNo(bool v) {
-    return v ? tr("yes") : tr("no");
-}
-
-const char* const kStyle =
-    "body{font-family:sans-serif;color:#000;background:#fff;margin:1.5em;max-width:80em}"
-    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.5em}h3{font-size:1em}"
-    "table{border-collapse:collapse;margin:.5em 0}"
-    "th,td{border:1px solid #777;padding:.2em .5em;text-align:right}"
-    "th{background:#e8e8e8}td.t,th.t{text-align:left}"
-    ".failed{font-weight:bold;color:#a00000}.passed{font-weight:bold;color:#005a00}"
-    "img{max-width:100%;border:1px solid #777}"
-    "@media print{body{margin:0}h2{page-break-after:avoid}table{page-break-inside:avoid}}";
-
-// A table row; `cells` are already escaped/formatted; the first `textColumns` align left.
-QString row(const QStringList& cells, bool header = false, int textColumns = 1) {
-    QString out = QStringLiteral("<tr>");
-    const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
-    for (int i = 0; i < cells.size(); ++i) {
-        out +=
-            QStringLiteral("<%1%2>%3</%1>")
-                .arg(tag, i < textColumns ? QStringLiteral(" class=\"t\"") : QString(), cells[i]);
-    }
-    return out + QStringLiteral("</tr>\n");
-}
-
-QString factsTable(const RunSummary& s) {
-    QString out = QStringLiteral("<table>\n");
-    const auto fact = [&](const char* label, const QString& value) {
-        out +=
-            QStringLiteral("<tr><th class=\"t\">%1</th><td>%2</td></tr>\n").arg(tr(label), value);
-    };
-    fact("Start (UTC)", QDateTime::fromMSecsSinceEpoch(s.startEpochMs, QTimeZone::utc())
-                            .toString(Qt::ISODateWithMs));
-    fact("Duration (s)", number(s.durationS));
-    fact("Ran (s)", number(s.runS));
-    fact("Requests", number(s.requests));
-    fact("Target rate (/s)", number(s.targetRate));
-    fact("Achieved rate (/s)", number(s.achievedRate));
-    fact("Bucket (ms)", number(s.bucketMs));
-    fact("Finished", yesNo(s.finished));
-    return out + QStringLiteral("</table>\n");
-}
-
-QString verdictSection(const RunSummary& s) {
-    QString out;
-    // A Sentinel failover may let limits be exceeded (asynchronous replication): said first.
-    for (const FailoverSummary& f : s.failovers) {
-        QStringList around;
-        for (const auto& [limiter, accepted] : f.acceptedAround) {
-            around << QStringLiteral("%1 %2").arg(esc(limiter), number(accepted));
-        }
-        out += QStringLiteral("<p class=\"failed\">%1</p>\n")
-                   .arg(tr("Sentinel failover at %1 ms: primary %2 → %3; accepted within %4 ms "
-                           "either side: %5. Replication is asynchronous: the new primary may "
-                           "not have the last grants and admit more than the limit.")
-                            .arg(number(f.atMs), esc(f.from), esc(f.to), number(kFailoverSpanMs),
-                                 around.join(QStringLiteral(", "))));
-    }
-    if (!s.verdict.isEmpty()) {
-        // An incomplete run judges nothing: it reads as a failure, with why.
-        const bool incomplete = s.verdict == output_format::verdict::kIncomplete;
-        const QString cls =
-            s.verdict == output_format::verdict::kFailed || incomplete ? QStringLiteral("failed")
-            : s.verdict == output_format::verdict::kPassed             ? QStringLiteral("passed")
-                                                                       : QString();
-        out += QStringLiteral("<p>%1 <span class=\"%2\">%3</span>%4</p>\n")
-                   .arg(tr("Verdict:"), cls, esc(s.verdict),
-                        incomplete ? QStringLiteral(" (%1; %2)")
-                                         .arg(esc(s.verdictReason),
-                                              tr("the expectations below are not judged"))
-                                   : QString());
-    }
-    if (s.expectations.isEmpty()) {
-        return out;
-    }
-    out += QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Expectations"));
-    out += row({tr("Limiter"), tr("Expectation"), tr("Measured"), tr("Result")}, true, 2);
-    for (const ExpectationResult& e : s.expectations) {
-        out += row({esc(e.limiter), esc(e.expectation.text()),
-                    std::isnan(e.measured) ? tr("n/a") : number(e.measured),
-                    e.held ? QStringLiteral("<span class=\"passed\">%1</span>").arg(tr("held"))
-                           : QStringLiteral("<span class=\"failed\">%1</span>").arg(tr("FAILED"))},
-                   false, 2);
-    }
-    return out + QStringLiteral("</table>\n");
-}
-
-QString limitersTable(const QVector<LimiterSummary>& limiters) {
-    QString out = QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Limiters"));
-    out += row({tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"), tr("Rejected"),
-                tr("Errors"), tr("Latency p50 (ms)"), tr("Latency p99 (ms)"), tr("Waited max (ms)"),
-                tr("Fairness (Jain)")},
-               true, 2);
-    for (const LimiterSummary& l : limiters) {
-        out += row(QStringList{esc(l.name), esc(l.type)} + countCells(l.counts) +
-                       QStringList{number(l.latency.p50Ms), number(l.latency.p99Ms),
-                                   number(l.waited.maxMs), number(l.fairness)},
-                   false, 2);
-    }
-    return out + QStringLiteral("</table>\n");
-}
-
-// The most permits accepted in any interval of each window length, and where that was.
-QString burstTable(const std::vector<BusiestInterval>& bursts) {
-    QString out = QStringLiteral("<table>\n");
-    out += row({tr("Window (ms)"), tr("Most accepted"), tr("From (ms)"), tr("First (ms)"),
-                tr("Last (ms)")},
-               true, 0);
-    for (const BusiestInterval& b : bursts) {
-        out += row({number(b.windowMs), number(b.permits), number(b.fromMs), number(b.firstMs),
-                    number(b.lastMs)},
-                   false, 0);
-    }
-    return out + QStringLiteral("</table>\n");
-}
-
-QString burstSection(const QVector<LimiterSummary>& limiters) {
-    QString out;
-    for (const LimiterSummary& l : limiters) {
-        if (!l.admittedBurst.empty() || !l.admittedBurstRunClock.empty()) {
-            out += QStringLiteral("<h3>%1</h3>\n").arg(esc(l.name));
-        }
-        if (!l.admittedBurst.empty()) {
-            out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the limiter's time")) +
-                   burstTable(l.admittedBurst);
-        }
-        if (!l.admittedBurstRunClock.empty()) {
-            out += QStringLiteral("<h4>%1</h4>\n").arg(tr("On the run's clock")) +
-                   burstTable(l.admittedBurstRunClock);
-        }
-    }
-    if (out.isEmpty()) {
-        return out;
-    }
-    return QStringLiteral("<h2>%1</h2>\n<p>%2</p>\n")
-               .arg(tr("Admitted burst"),
-                    tr("The most permits accepted in any interval of each length; times in ms "
-                       "since the run's start. On the limiter's time, grants count at the time "
-                       "the limiter decided at: what it enforces, so a correct limiter never "
-                       "exceeds its limit there. On the run's clock, they count when the run "
-                       "sent them: what skewed clocks break and a backend behind the limiter "
-                       "sees.")) +
-           out;
-}
-
-// The admitted-burst windows of the clients, ascending.
-std::vector<qint64> burstWindows(const QVector<ClientSummary>& clients) {
-    std::vector<qint64> windows;
-    for (const ClientSummary& c : clients) {
-        for (const BusiestInterval& b : c.admittedBurst) {
-            windows.push_back(b.windowMs);
-        }
-    }
-    std::sort(windows.begin(), windows.end());
-    windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
-    return windows;
-}
-
-QString clientsSection(const QVector<LimiterSummary>& limiters) {
-    QString out;
-    for (const LimiterSummary& l : limiters) {
-        if (l.clients.isEmpty()) {
-            continue;
-        }
-        const std::vector<qint64> windows = burstWindows(l.clients);
-        QStringList header{tr("Client"),   tr("Fired"),  tr("Accepted"),
-                           tr("Rejected"), tr("Errors"), tr("Waited total (ms)")};
-        for (const qint64 window : windows) {
-            header << tr("Most accepted in %1 ms").arg(window);
-        }
-        out += QStringLiteral("<h3>%1</h3>\n<table>\n").arg(esc(l.name));
-        out += row(header, true);
-        for (const ClientSummary& c : l.clients) {
-            QStringList cells = QStringList{esc(c.client)} + countCells(c.counts);
-            cells << number(c.waitedMsTotal);
-            for (const qint64 window : windows) {
-                const auto burst =
-                    std::find_if(c.admittedBurst.begin(), c.admittedBurst.end(),
-                                 [&](const BusiestInterval& b) { return b.windowMs == window; });
-                cells << (burst != c.admittedBurst.end() ? number(burst->permits) : QString());
-            }
-            out += row(cells);
-        }
-        out += QStringLiteral("</table>\n");
-    }
-    return out.isEmpty() ? out : QStringLiteral("<h2>%1</h2>\n").arg(tr("Clients")) + out;
-}
-
-QString disagreementsSection(const QVector<DisagreementSummary>& pairs) {
-    if (pairs.isEmpty()) {
+QString comparisonSection(const RunSummary& s) {
+    if (s.limiters.isEmpty()) {
         return QString();
     }
-    QString out = QStringLiteral("<h2>%1</h2>\n<table>\n").arg(tr("Disagreements"));
-    out += row({tr("Limiters"), tr("Compared"), tr("Decided differently")}, true);
-    for (const DisagreementSummary& p : pairs) {
-        out += row(
-            {esc(p.a) + QStringLiteral(" / ") + esc(p.b), number(p.compared), number(p.disagreed)});
+    return QStringLiteral("<h2 id=\"comparison\">%1</h2>\n<div id=\"comparison-charts\"></div>\n")
+               .arg(esc(tr("Comparison"))) +
+           html_tables::comparison(s) + html_tables::disagreements(s);
+}
+
+// Links to the sections the page has.
+QString contents(const QString& body) {
+    const std::pair<const char*, const char*> sections[] = {
+        {"expectations", "Expectations"}, {"timelines", "Timelines"},
+        {"comparison", "Comparison"},     {"limiters", "Limiters"},
+        {"bursts", "Admitted burst"},     {"clients", "Clients"}};
+    QString links;
+    for (const auto& [id, title] : sections) {
+        if (body.contains(QStringLiteral("id=\"%1\"").arg(QLatin1String(id)))) {
+            links +=
+                QStringLiteral("<a href=\"#%1\">%2</a>").arg(QLatin1String(id), esc(tr(title)));
+        }
     }
-    return out + QStringLiteral("</table>\n");
+    return QStringLiteral("<nav>%1</nav>\n").arg(links);
 }
 
 }  // namespace
 
 QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
     const QString title = esc(tr("ratelab report: %1").arg(summary.scenario));
+    const QString styleText = pageStyle();
+    const QString scriptText = script();
+    QString body = html_tables::verdict(summary) + timelinesSection(summary, png) +
+                   comparisonSection(summary) + html_tables::limiters(summary) +
+                   html_tables::bursts(summary) + html_tables::groups(summary) +
+                   html_tables::clients(summary);
     QString html = QStringLiteral(
-                       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-                       "<meta charset=\"utf-8\"/>\n<title>%1</title>\n"
-                       "<style>%2</style>\n</head>\n<body>\n")
-                       .arg(title, QLatin1String(kStyle));
+                       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+                       "<meta http-equiv=\"Content-Security-Policy\" content=\"%1\"/>\n"
+                       "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
+                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+                       "<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n")
+                       .arg(esc(contentSecurityPolicy(styleText, scriptText)), title, styleText);
+    html += definitions();
     html += QStringLiteral("<h1>%1</h1>\n").arg(title);
-    html += factsTable(summary);
-    html += verdictSection(summary);
-    if (!png.isEmpty()) {
-        html += QStringLiteral(
-                    "<h2>%1</h2>\n<p><img alt=\"%2\" src=\"data:image/png;base64,%3\"/>"
-                    "</p>\n")
-                    .arg(tr("Timeline"), esc(tr("accepted and rejected per time bucket")),
-                         QString::fromLatin1(png.toBase64()));
-    }
-    html += limitersTable(summary.limiters);
-    html += burstSection(summary.limiters);
-    html += clientsSection(summary.limiters);
-    html += disagreementsSection(summary.disagreements);
-    html += QStringLiteral("</body>\n</html>\n");
+    html += html_tables::facts(summary);
+    html += contents(body);
+    html += body;
+    html += QStringLiteral(
+        "<div id=\"tip\" class=\"tip\" hidden=\"hidden\"></div>\n"
+        "<pre id=\"selftest\" hidden=\"hidden\"></pre>\n");
+    html += QStringLiteral("<script type=\"application/json\" id=\"ratelab-data\">%1</script>\n")
+                .arg(QString::fromUtf8(reportData(summary)));
+    html += QStringLiteral("<script>%1</script>\n</body>\n</html>\n").arg(scriptText);
     return html.toUtf8();
 }
 

@@ -6,13 +6,17 @@
 
 namespace ratelab {
 
-// report.html: one self-contained page for attaching to a ticket. No network (the chart is a
-// data: URI, the CSS inline, no scripts), black on white so it prints. Written as XHTML (well-
-// formed XML, every text escaped) from the run's summary (what summary.json holds): the run's
-// facts, the verdict and expectation table, the chart image (`png`, left out when empty), per
-// limiter its counts and latency, the admitted burst on both clocks, the per-client table and
-// the disagreements. Sections the run has nothing for (no expectations, no admitted burst, no
-// clients, no pairs) are left out.
+// report.html: one self-contained page for attaching to a ticket, from the run's summary (what
+// summary.json and buckets.csv hold). Its script draws the timelines as inline SVG (hover for a
+// column's figures in every limiter, drag or the buttons to zoom all of them), the limit, the
+// calendar windows and the marked admitted burst as the window does, and the comparison's bars;
+// the tables (the run's facts, the verdict and expectations, per limiter its counts, latency and
+// admitted burst on both clocks, the per-client table and the disagreements) need no script.
+// Sections the run has nothing for are left out. No network: the style and the script are
+// inline and a Content-Security-Policy allows nothing else (images only as data: URIs).
+// `png` (report.png, left out when empty) is the picture a reader without scripts sees. The
+// series' colours are the window's, light or dark as the reader's browser prefers; print is
+// black on white. Written as XHTML (well-formed XML, every text escaped).
 QByteArray reportHtml(const RunSummary& summary, const QByteArray& png);
 
 }  // namespace ratelab

@@ -6,6 +6,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -87,15 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::decided, this,
             [this](const StepSession::Step& step, const QStringList& names) {
                 decisions_->addStep(step, names);
-                if (decisionsDock_->isHidden()) {
-                    decisionsDock_->show();
-                    // Room for the explanation beside the table: two fifths of the height
-                    // (once the dock is laid out: a dock just shown keeps its old size).
-                    QTimer::singleShot(0, this, [this] {
-                        resizeDocks({decisionsDock_}, {height() * 2 / 5}, Qt::Vertical);
-                        fitBottomDocks();
-                    });
-                }
+                decisionsDock_->show();
                 decisionsDock_->raise();
             });
 
@@ -136,7 +130,13 @@ void MainWindow::buildLayout() {
 
     editorsDock_ = new QDockWidget(tr("Scenario"), this);
     editorsDock_->setObjectName(QStringLiteral("scenarioDock"));
-    auto* editorsHost = new QWidget(editorsDock_);
+    // The editors scroll when the window is short, so that the step decisions below can take
+    // their share of a 700-pixel window (the editors' least height decided the dock's).
+    auto* editorsScroll = new QScrollArea(editorsDock_);
+    editorsScroll->setWidgetResizable(true);
+    editorsScroll->setFrameShape(QFrame::NoFrame);
+    editorsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* editorsHost = new QWidget(editorsScroll);
     auto* editorsLayout = new QVBoxLayout(editorsHost);
     editorsLayout->setContentsMargins(0, 0, 0, 0);
     auto* nameRow = new QFormLayout;
@@ -151,7 +151,10 @@ void MainWindow::buildLayout() {
     editorTabs->addTab(limiters_, tr("Limiters"));
     editorTabs->addTab(traffic_, tr("Traffic"));
     editorsLayout->addWidget(editorTabs, 1);
-    editorsDock_->setWidget(editorsHost);
+    editorsScroll->setWidget(editorsHost);
+    editorsScroll->setMinimumWidth(editorsHost->minimumSizeHint().width() +
+                                   editorsScroll->verticalScrollBar()->sizeHint().width());
+    editorsDock_->setWidget(editorsScroll);
     addDockWidget(Qt::LeftDockWidgetArea, editorsDock_);
 
     decisionsDock_ = new QDockWidget(tr("Decisions (Step)"), this);
@@ -160,6 +163,18 @@ void MainWindow::buildLayout() {
     decisionsDock_->setWidget(decisions_);
     addDockWidget(Qt::BottomDockWidgetArea, decisionsDock_);
     decisionsDock_->hide();  // shown by the first Step
+    connect(decisionsDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible || decisionsDockSized_)
+            return;
+        decisionsDockSized_ = true;
+        // Room for the explanation beside the table, however it was opened (the first Step,
+        // View → Decisions): two fifths of the height, once the dock is laid out (a dock just
+        // shown keeps its old size).
+        QTimer::singleShot(0, this, [this] {
+            resizeDocks({decisionsDock_}, {height() * 2 / 5}, Qt::Vertical);
+            fitBottomDocks();
+        });
+    });
 
     // The status bar holds only the accounting line: no temporary messages cover it.
     accounting_ = new QLabel(this);

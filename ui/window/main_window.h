@@ -182,7 +182,8 @@ private:
     Scenario runScenario_;
     RunHistory* history_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
-    bool runsDockSized_ = false;  // given its height the first time it opens
+    bool runsDockSized_ = false;       // given its height the first time it opens
+    bool decisionsDockSized_ = false;  // given its height the first time it opens
 };
 
 }  // namespace ratelab

@@ -1,0 +1,318 @@
+// report.html in a real browser: headless Chromium (Debian's chromium; scripts/lib/deps.sh
+// installs it) loads the page with #selftest. The page's self-test (ui/report/page/
+// page_selftest.js) records every script error, console error or warning and refused load, reads
+// each timeline's columns, limit and admitted burst back from the drawn SVG and the comparison's
+// bars and cumulative lines from theirs, hovers and zooms, and writes what it found into <pre
+// id="selftest">. This test reads that from the DOM Chromium dumps and checks it against the
+// summary the page was written from, in a light and a dark colour scheme.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QUrl>
+#include <QtTest>
+
+#include <cmath>
+#include <numeric>
+
+#include <unistd.h>
+
+#include "report/html_report.h"
+
+using namespace ratelab;
+
+namespace {
+
+constexpr int kBrowserTimeoutMs = 60000;
+
+// Counts per bucket, a pattern of its own per series.
+QVector<qint64> pattern(qint64 buckets, qint64 mul, qint64 mod, qint64 every = 1) {
+    QVector<qint64> out;
+    for (qint64 b = 0; b < buckets; ++b) {
+        out << (b % every == 0 ? (b * mul) % mod : 0);
+    }
+    return out;
+}
+
+qint64 sum(const QVector<qint64>& v) {
+    return std::accumulate(v.begin(), v.end(), qint64(0));
+}
+
+LimiterSummary limiter(const QString& name, const LimiterSpec& spec, const BucketCounts& buckets) {
+    LimiterSummary l;
+    l.name = name;
+    l.type = limiterTypeName(spec.type);
+    l.spec = spec;
+    l.buckets = buckets;
+    l.counts.accepted = sum(buckets.accepted);
+    l.counts.rejected = sum(buckets.rejected);
+    l.counts.errors = sum(buckets.errors);
+    l.counts.fired = l.counts.accepted + l.counts.rejected + l.counts.errors;
+    return l;
+}
+
+// Two limiters over `buckets` buckets of 100 ms: a global fixed window of 10 per second with an
+// admitted burst of 12 in [2, 3) s; a per-client token bucket of 5 per second over 3 clients
+// (15 per second in all) with errors and no burst.
+RunSummary summary(qint64 buckets) {
+    RunSummary s;
+    s.scenario = QStringLiteral("browser <check> & co");
+    s.startEpochMs = 1714521600000;  // a whole second (UTC midnight): windows start on seconds
+    s.bucketMs = 100;
+    s.durationS = double(buckets * s.bucketMs) / 1000;
+    s.runS = s.durationS;
+    s.finished = true;
+    s.bucketTargetRate = QVector<double>(int(buckets), 20);
+
+    LimiterSpec fixed;
+    fixed.type = LimiterType::FixedWindow;
+    fixed.name = QStringLiteral("fixed <1>");
+    fixed.rate = 10;
+    fixed.interval = 1;
+    fixed.unit = CalendarUnit::Seconds;
+    fixed.timezone = "UTC";
+    LimiterSummary a =
+        limiter(fixed.name, fixed, {pattern(buckets, 7, 4), pattern(buckets, 5, 3), {}, {}, {}});
+    a.admittedBurst = {{12, 2000, 1000, 2010, 2990}};
+    a.admittedBurstRunClock = a.admittedBurst;
+
+    LimiterSpec bucket;
+    bucket.type = LimiterType::TokenBucket;
+    bucket.name = QStringLiteral("bucket & errors");
+    bucket.scope = Scope::PerClient;
+    bucket.rate = 5;
+    bucket.intervalMs = 1000;
+    LimiterSummary b = limiter(
+        bucket.name, bucket,
+        {pattern(buckets, 3, 5), pattern(buckets, 1, 3), pattern(buckets, 1, 2, 17), {}, {}});
+    for (const char* client : {"c0", "c1", "c2"}) {
+        ClientSummary c;
+        c.client = QLatin1String(client);
+        b.clients << c;
+    }
+    s.limiters = {a, b};
+    s.requests = a.counts.fired;
+    return s;
+}
+
+// The text of <pre id="selftest"> in Chromium's dump of the DOM, unescaped.
+QString selftestText(const QString& dom) {
+    const QString open = QStringLiteral("<pre id=\"selftest\">");
+    const qsizetype from = dom.indexOf(open);
+    const qsizetype to = dom.indexOf(QStringLiteral("</pre>"), from);
+    if (from < 0 || to < 0) {
+        return QString();
+    }
+    QString text = dom.mid(from + open.size(), to - from - open.size());
+    text.replace(QStringLiteral("&lt;"), QStringLiteral("<"))
+        .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
+        .replace(QStringLiteral("&nbsp;"), QString(QChar(0xa0)))
+        .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+    return text;
+}
+
+// The counts of the buckets in the column [t0, t1) ms: those whose middle is in it (the column's
+// ends, read back from drawn coordinates, are a fraction of a pixel off).
+qint64 countIn(const QVector<qint64>& counts, qint64 bucketMs, double t0, double t1) {
+    qint64 n = 0;
+    for (int b = 0; b < counts.size(); ++b) {
+        const double t = (double(b) + 0.5) * double(bucketMs);
+        if (t >= t0 && t < t1) {
+            n += counts[b];
+        }
+    }
+    return n;
+}
+
+// The page's checks that failed, and its errors, one a line.
+QString problems(const QJsonObject& result) {
+    QStringList out;
+    for (const QJsonValue e : result[QLatin1String("errors")].toArray()) {
+        out << e.toString();
+    }
+    for (const QJsonValue c : result[QLatin1String("checks")].toArray()) {
+        const QJsonObject check = c.toObject();
+        if (!check[QLatin1String("ok")].toBool()) {
+            out << QStringLiteral("check failed: %1 (%2)")
+                       .arg(check[QLatin1String("name")].toString(),
+                            check[QLatin1String("detail")].toString());
+        }
+    }
+    return out.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+class TestReportBrowser : public QObject {
+    Q_OBJECT
+
+    QString chromium_;
+
+    // Loads `page` in headless Chromium with #selftest and returns what its self-test wrote; the
+    // browser's own log lines of the page's console go to `console`.
+    QJsonObject selftest(const QString& page, bool dark, QString* console) {
+        QTemporaryDir profile;
+        QStringList args{QStringLiteral("--headless"),
+                         QStringLiteral("--disable-gpu"),
+                         QStringLiteral("--no-first-run"),
+                         QStringLiteral("--enable-logging=stderr"),
+                         QStringLiteral("--window-size=1280,1000"),
+                         QStringLiteral("--user-data-dir=") + profile.path(),
+                         QStringLiteral("--dump-dom")};
+        if (geteuid() == 0) {
+            args << QStringLiteral("--no-sandbox");  // Chromium refuses root with its sandbox
+        }
+        if (dark) {
+            args << QStringLiteral("--force-dark-mode");
+        }
+        QUrl url = QUrl::fromLocalFile(page);
+        url.setFragment(QStringLiteral("selftest"));
+        args << url.toString();
+        QProcess browser;
+        browser.start(chromium_, args);
+        if (!browser.waitForFinished(kBrowserTimeoutMs)) {
+            browser.kill();
+            browser.waitForFinished();
+            qWarning("chromium did not finish within %d ms", kBrowserTimeoutMs);
+            return {};
+        }
+        const QString log = QString::fromUtf8(browser.readAllStandardError());
+        for (const QString& line : log.split(QLatin1Char('\n'))) {
+            if (line.contains(QLatin1String("CONSOLE"))) {
+                *console += line + QLatin1Char('\n');
+            }
+        }
+        const QString text = selftestText(QString::fromUtf8(browser.readAllStandardOutput()));
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+        if (!doc.isObject()) {
+            qWarning("no self-test result (%s); chromium exited %d; its log:\n%s",
+                     qPrintable(error.errorString()), browser.exitCode(), qPrintable(log));
+        }
+        return doc.object();
+    }
+
+private slots:
+    void initTestCase() {
+        chromium_ = qEnvironmentVariable("RATELAB_CHROMIUM");
+        QVERIFY2(QFileInfo(chromium_).isExecutable(),
+                 qPrintable(QStringLiteral("no chromium (\"%1\"): scripts/lib/deps.sh installs "
+                                           "Debian's chromium, then configure again")
+                                .arg(chromium_)));
+    }
+
+    void drawsTheSummary_data() {
+        QTest::addColumn<qint64>("buckets");
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("6 s, light") << qint64(60) << false;
+        QTest::newRow("6 s, dark") << qint64(60) << true;
+        // 12,000 buckets: the page holds 1,200 steps of 1 s, drawn two to a column.
+        QTest::newRow("20 min, light") << qint64(12000) << false;
+    }
+    void drawsTheSummary() {
+        QFETCH(qint64, buckets);
+        QFETCH(bool, dark);
+        const RunSummary s = summary(buckets);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(reportHtml(s, QByteArray()));
+        file.close();
+
+        QString console;
+        const QJsonObject result = selftest(page, dark, &console);
+        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
+        QVERIFY2(console.isEmpty(), qPrintable(console));
+        const QString found = problems(result);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        QVERIFY2(!result[QLatin1String("checks")].toArray().isEmpty(), "no check ran");
+        QCOMPARE(result[QLatin1String("dark")].toBool(), dark);
+        QVERIFY(result[QLatin1String("contrast")].toDouble() >= 3);
+
+        // Every timeline: the whole run, every bucket in exactly one column, its counts as drawn.
+        const QJsonArray timelines = result[QLatin1String("timelines")].toArray();
+        QCOMPARE(timelines.size(), s.limiters.size());
+        const double endMs = double(buckets * s.bucketMs);
+        const double perSecond[] = {10, 15};  // the limits: 10/s, 5/s per client x 3 clients
+        for (int i = 0; i < timelines.size(); ++i) {
+            const LimiterSummary& l = s.limiters[i];
+            const QJsonObject t = timelines[i].toObject();
+            QCOMPARE(t[QLatin1String("name")].toString(), l.name);
+            QCOMPARE(t[QLatin1String("v0")].toDouble(), 0.0);
+            QCOMPARE(t[QLatin1String("v1")].toDouble(), endMs);
+            // Coordinates are written to 1/100 px: a stacked count is within 2/100 px.
+            const double tolerance = 0.02 / t[QLatin1String("px_per_unit")].toDouble();
+            // Times are read back from x coordinates: within 1/100 px.
+            const double slack = 0.011 * t[QLatin1String("ms_per_px")].toDouble();
+            const QJsonArray columns = t[QLatin1String("columns")].toArray();
+            QVERIFY(!columns.isEmpty());
+            double next = 0;
+            for (const QJsonValue c : columns) {
+                const QJsonArray col = c.toArray();
+                const double t0 = col[0].toDouble(), t1 = col[1].toDouble();
+                QVERIFY2(std::abs(t0 - next) <= slack, qPrintable(QString::number(t0)));
+                next = t1;
+                const qint64 wanted[] = {countIn(l.buckets.accepted, s.bucketMs, t0, t1),
+                                         countIn(l.buckets.rejected, s.bucketMs, t0, t1),
+                                         countIn(l.buckets.errors, s.bucketMs, t0, t1)};
+                for (int k = 0; k < 3; ++k) {
+                    QVERIFY2(std::abs(col[k + 2].toDouble() - double(wanted[k])) <= tolerance,
+                             qPrintable(QStringLiteral("%1 at %2 ms, series %3: drawn %4, "
+                                                       "summary %5")
+                                            .arg(l.name)
+                                            .arg(t0)
+                                            .arg(k)
+                                            .arg(col[k + 2].toDouble())
+                                            .arg(wanted[k])));
+                }
+            }
+            QVERIFY2(std::abs(next - endMs) <= slack, qPrintable(QString::number(next)));
+            const double colMs = t[QLatin1String("col_ms")].toDouble();
+            QVERIFY(std::abs(t[QLatin1String("limit")].toDouble() - perSecond[i] * colMs / 1000) <=
+                    tolerance);
+        }
+        // The burst's box over [2, 3) s (at least 3 px wide), only where there is one.
+        const QJsonObject first = timelines[0].toObject();
+        const QJsonArray burst = first[QLatin1String("burst")].toArray();
+        QCOMPARE(burst.size(), 2);
+        const double slack = 2 * first[QLatin1String("ms_per_px")].toDouble();
+        QVERIFY2(std::abs(burst[0].toDouble() - 2000) <= slack &&
+                     std::abs(burst[1].toDouble() - 3000) <= slack,
+                 qPrintable(
+                     QStringLiteral("%1 – %2").arg(burst[0].toDouble()).arg(burst[1].toDouble())));
+        QVERIFY(!timelines[1].toObject().contains(QLatin1String("burst")));
+
+        // The comparison's bars: the accepted shares; the one burst against its limit's 10.
+        const QJsonArray charts = result[QLatin1String("bars")].toArray();
+        QCOMPARE(charts.size(), 2);
+        const QJsonArray shares = charts[0].toArray();
+        QCOMPARE(shares.size(), s.limiters.size());
+        for (int i = 0; i < shares.size(); ++i) {
+            const OutcomeCounts& c = s.limiters[i].counts;
+            const double share = 100.0 * double(c.accepted) / double(c.fired);
+            QVERIFY(std::abs(shares[i][QLatin1String("value")].toDouble() - share) < 0.01);
+        }
+        // The cumulative chart ends at each limiter's accepted count.
+        const QJsonArray cumulative = result[QLatin1String("cumulative")].toArray();
+        QCOMPARE(cumulative.size(), s.limiters.size());
+        for (int i = 0; i < cumulative.size(); ++i) {
+            const double accepted = double(s.limiters[i].counts.accepted);
+            QVERIFY2(
+                std::abs(cumulative[i].toDouble() - accepted) <= 0.01 * accepted,
+                qPrintable(
+                    QStringLiteral("%1 against %2").arg(cumulative[i].toDouble()).arg(accepted)));
+        }
+        const QJsonArray bursts = charts[1].toArray();
+        QCOMPARE(bursts.size(), 1);
+        QVERIFY(std::abs(bursts[0][QLatin1String("value")].toDouble() - 12) < 0.01);
+        QVERIFY(std::abs(bursts[0][QLatin1String("reference")].toDouble() - 10) < 0.01);
+    }
+};
+
+QTEST_MAIN(TestReportBrowser)
+#include "tst_report_browser.moc"

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "output/run_summary.h"
+
+namespace ratelab {
+
+// What report.html derives from a limiter's summary the way the window derives it from a run:
+// the marked admitted burst (TimelineModel::markedInterval, the timelines' "N accepted in W ms
+// here" and the comparison's burst bar), what the limit admits in a window (limitPerBucket,
+// per_client limits times the clients the run had) and the configuration text. A summary
+// without the limiter's spec (written before it was kept) has no limit and no configuration.
+namespace report_figures {
+
+// The clients the limiter's figures count (at least 1).
+int clientsOf(const LimiterSummary& limiter);
+
+// The interval the timeline marks and the comparison's burst bar shows: the busiest interval of
+// the shortest window the spec names (else of the shortest window); none without accepted
+// permits.
+std::optional<BusiestInterval> markedBurst(const LimiterSummary& limiter);
+
+// The permits the limiter admits in `windowMs` in the steady state; none without a spec.
+std::optional<double> limitIn(const LimiterSummary& limiter, qint64 windowMs);
+
+// "10 per 1 s per client, 5 clients"; empty without a spec.
+QString configText(const LimiterSummary& limiter);
+
+// The timeline's mark of the marked burst: its interval and first and last decisions (ms since
+// the run's start), its label ("20 accepted in 1000 ms here · 23 on the run's clock") and every
+// window's figure, a line each (the window's tooltip).
+struct BurstMark {
+    double x0Ms = 0;
+    double x1Ms = 0;
+    double firstMs = 0;
+    double lastMs = 0;
+    QString label;
+    QStringList lines;
+};
+std::optional<BurstMark> burstMark(const LimiterSummary& limiter, qint64 bucketMs);
+
+}  // namespace report_figures
+}  // namespace ratelab
