@@ -1,6 +1,7 @@
 #include "command_line.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "input_error.h"
 #include "input_limits.h"
@@ -15,12 +16,36 @@ void printError(const QString& message) {
     std::fflush(stderr);
 }
 
+namespace {
+
+// "usage: ratelab run [options] scenario" and the options, each with what it does.
+QString subcommandHelp(const QCommandLineParser& parser, const QString& subcommand) {
+    QString help = parser.helpText();
+    const qsizetype firstLineEnd = help.indexOf(QLatin1Char('\n'));
+    const QString synopsis = help.left(firstLineEnd);
+    const qsizetype options = synopsis.indexOf(QLatin1String("[options]"));
+    help.replace(0, firstLineEnd,
+                 QStringLiteral("usage: ratelab %1 %2")
+                     .arg(subcommand, options >= 0 ? synopsis.mid(options) : QString()));
+    return help;
+}
+
+}  // namespace
+
 bool parseArguments(QCommandLineParser& parser, const QStringList& args,
                     const QStringList& required, int positional) {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help = parser.addHelpOption();
     if (!parser.parse(args)) {
         printError(args.value(0) + QStringLiteral(": ") + parser.errorText());
         return false;
+    }
+    if (parser.isSet(help)) {
+        // As QCommandLineParser::showHelp does: nothing has started yet (no thread, server or
+        // connection), so the process ends here with 0.
+        std::fputs(subcommandHelp(parser, args.value(0)).toLocal8Bit().constData(), stdout);
+        std::fflush(stdout);
+        std::exit(kDone);
     }
     for (const QString& name : required) {
         if (!parser.isSet(name) || parser.value(name).isEmpty()) {

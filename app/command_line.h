@@ -15,13 +15,15 @@ namespace ratelab::cli {
 //   0 done; 1 failed: an expectation of `run` did not hold, `compare` found a difference above
 //   the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`: Redis
 //   refused every decision, or could not be reached at the end; for `bench`: any decision
-//   failed); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what was measured is still
-//   reported).
+//   failed); 4 output failed (an output file or stdout could not be written, where the command
+//   would otherwise have exited 0); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what
+//   was measured is still reported).
 enum ExitCode : int {
     kDone = 0,
     kFailed = 1,
     kBadInput = 2,
     kRedisFailed = 3,
+    kOutputFailed = 4,  // the verdict was 0, but an output file (or stdout) could not be written
     kInterrupted = 130,
     kTerminated = 143,
     kHangUp = 129
@@ -32,7 +34,8 @@ void printError(const QString& message);
 
 // Parses a subcommand's arguments (args[0] is the subcommand). Unknown options, missing
 // required options and stray positional arguments are bad input: the message names them.
-// Returns false after printing the problem (the caller exits with kBadInput).
+// Returns false after printing the problem (the caller exits with kBadInput). --help (-h)
+// prints the subcommand's usage and options to stdout and ends the process with 0.
 bool parseArguments(QCommandLineParser& parser, const QStringList& args,
                     const QStringList& required, int positional = 0);
 

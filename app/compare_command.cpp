@@ -1,6 +1,8 @@
 #include "compare_command.h"
 
 #include <QDir>
+#include <QFileInfo>
+#include <QHash>
 #include <QLocale>
 #include <QTextStream>
 #include <algorithm>
@@ -29,12 +31,23 @@ struct Figure {
     double value = 0;
 };
 
+// The largest summary.json compare reads: a summary holds counts per limiter and client, a few
+// MiB for thousands of clients; one far larger would cost gigabytes as a JSON document.
+constexpr qint64 kMaxSummaryBytes = 64LL * 1024 * 1024;
+
 struct Summary {
     QString path;  // the summary.json read
+    QString scenario;
+    bool finished = false;
     bool virtualClock = false;
     QStringList limiters;
     std::vector<Figure> figures;
+    QHash<QString, std::size_t> index;  // figureKey -> position in figures
 };
+
+QString figureKey(const Figure& f) {
+    return f.limiter + QChar(0) + f.client + QChar(0) + f.metric;
+}
 
 bool isTiming(const QString& metric) {
     return metric == QLatin1String("p50_ms") || metric == QLatin1String("p99_ms");
@@ -88,24 +101,32 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
 }
 
 Summary loadSummary(const QString& dir) {
+    const QString path = QDir(dir).filePath(output_format::kSummaryFile);
+    const qint64 bytes = QFileInfo(path).size();
+    if (bytes > kMaxSummaryBytes) {
+        throw InputError(path, QStringLiteral("%1 bytes, more than compare reads (%2 MiB)")
+                                   .arg(bytes)
+                                   .arg(kMaxSummaryBytes >> 20));
+    }
     const RunSummary run = readOutputFolder(dir, OutputParts::Summary);
     Summary s;
-    s.path = QDir(dir).filePath(output_format::kSummaryFile);
+    s.path = path;
+    s.scenario = run.scenario;
+    s.finished = run.finished;
     s.virtualClock = run.virtualClock;
     for (const LimiterSummary& l : run.limiters) {
         s.limiters << l.name;
         addLimiter(l, s.figures);
     }
+    for (std::size_t i = 0; i < s.figures.size(); ++i) {
+        s.index.insert(figureKey(s.figures[i]), i);
+    }
     return s;
 }
 
 const Figure* find(const Summary& s, const Figure& f) {
-    for (const Figure& g : s.figures) {
-        if (g.limiter == f.limiter && g.client == f.client && g.metric == f.metric) {
-            return &g;
-        }
-    }
-    return nullptr;
+    const auto it = s.index.constFind(figureKey(f));
+    return it == s.index.constEnd() ? nullptr : &s.figures[*it];
 }
 
 QString fmt(double v) {
@@ -130,6 +151,32 @@ bool exceeds(double base, double now, double tolerancePct) {
     return std::fabs(now - base) / std::fabs(base) * 100 > tolerancePct * (1 + 1e-9) + 1e-12;
 }
 
+// What makes two runs' figures unfit to compare, each a reason: a run that did not finish
+// (its counts cover part of the schedule), runs of different scenarios, a limiter name twice in
+// one run (its figures would be matched with the wrong limiter's). Empty when none.
+QStringList notComparable(const Summary& base, const Summary& now) {
+    QStringList reasons;
+    for (const Summary* s : {&base, &now}) {
+        if (!s->finished) {
+            reasons << QStringLiteral(
+                           "%1: $.finished: false: the run did not finish, its figures "
+                           "cover part of it")
+                           .arg(s->path);
+        }
+        for (qsizetype i = 0; i < s->limiters.size(); ++i) {
+            if (s->limiters.indexOf(s->limiters[i]) < i) {
+                reasons << QStringLiteral("%1: limiter %2 appears twice")
+                               .arg(s->path, json_input::quoted(s->limiters[i]));
+            }
+        }
+    }
+    if (base.scenario != now.scenario) {
+        reasons << QStringLiteral("different scenarios: %1 in base, %2 in new")
+                       .arg(json_input::quoted(base.scenario), json_input::quoted(now.scenario));
+    }
+    return reasons;
+}
+
 }  // namespace
 
 int compareCommand(const QStringList& args) {
@@ -144,13 +191,14 @@ int compareCommand(const QStringList& args) {
                        {QStringLiteral("latency-tolerance"),
                         QStringLiteral("Also check latencies (p50_ms, p99_ms), with this "
                                        "tolerance in percent; by default they are shown only."),
-                        QStringLiteral("PCT")}});
+                        QStringLiteral("PCT")},
+                       {QStringLiteral("force"),
+                        QStringLiteral("Compare also a run that did not finish, runs of "
+                                       "different scenarios or with a limiter name twice.")}});
     if (!parseArguments(parser, args, {}, 2)) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const Summary base = loadSummary(parser.positionalArguments().at(0));
-        const Summary now = loadSummary(parser.positionalArguments().at(1));
         const auto percentOption = [&](const QString& name) {
             bool ok = false;
             const double pct = QLocale::c().toDouble(parser.value(name), &ok);
@@ -168,6 +216,19 @@ int compareCommand(const QStringList& args) {
         const bool latencyChecked = parser.isSet(QStringLiteral("latency-tolerance"));
         const double latencyTolerance =
             latencyChecked ? percentOption(QStringLiteral("latency-tolerance")) : 0;
+        const Summary base = loadSummary(parser.positionalArguments().at(0));
+        const Summary now = loadSummary(parser.positionalArguments().at(1));
+        const QStringList unfit = notComparable(base, now);
+        if (!unfit.isEmpty()) {
+            if (!parser.isSet(QStringLiteral("force"))) {
+                throw InputError(QStringLiteral("compare"),
+                                 unfit.join(QStringLiteral("; ")) +
+                                     QStringLiteral(" (--force compares them anyway)"));
+            }
+            for (const QString& reason : unfit) {
+                printError(QStringLiteral("compare: --force: ") + reason);
+            }
+        }
         const bool bothVirtual = base.virtualClock && now.virtualClock;
         // The tolerance a count or burst gets: the one given, else 0 where virtual runs repeat
         // exactly.

@@ -12,12 +12,14 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "explain_command.h"
+#include "keys_command.h"
+#include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
 #include "sweep_command.h"
-#include "trace_import_command.h"
 #include "tools/screenshot_demo.h"
 #include "tools/ui_bench.h"
+#include "trace_import_command.h"
 #include "watch_command.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
@@ -35,10 +37,12 @@ const char kUsage[] =
     "                runs every combination of the scenario's \"sweep\" and finds the best\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
-    "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT]\n"
+    "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT] [--force]\n"
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
     "                [--names N] [--redis URL]\n"
+    "  ratelab keys NAME [--delete] [--redis URL]\n"
+    "                lists (or deletes) the keys of the limiter NAME\n"
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
@@ -53,9 +57,10 @@ const char kUsage[] =
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 1 an expectation failed (run), a difference above the tolerance\n"
-    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed, "
-    "130/143 stopped by\n"
-    "SIGINT/SIGTERM (what was measured is still reported).\n";
+    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed,\n"
+    "4 an output file or stdout could not be written (the verdict was 0), 130/143/129 stopped\n"
+    "by SIGINT/SIGTERM/SIGHUP (what was measured is still reported).\n"
+    "ratelab COMMAND --help: that command's options.\n";
 
 }  // namespace
 
@@ -118,6 +123,7 @@ int main(int argc, char* argv[]) {
         }
         return gui.exec();
     }
+    ratelab::cli::keepQtMessagesOffTheCommandLine();
     if (command == QLatin1String("run") || command == QLatin1String("sweep")) {
         // `run` renders report.png with Qt Charts (`sweep` sweep.png), which needs a GUI
         // application; headless
@@ -151,6 +157,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("compare")) {
         return ratelab::cli::compareCommand(args);
+    }
+    if (command == QLatin1String("keys")) {
+        return ratelab::cli::keysCommand(args);
     }
     if (command == QLatin1String("bench")) {
         return ratelab::cli::benchCommand(args);

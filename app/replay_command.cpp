@@ -1,8 +1,11 @@
 #include "replay_command.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include "command_line.h"
+#include "input_error.h"
 #include "interrupt.h"
 #include "limiters/limiter.h"
 #include "redis/redis_error.h"
@@ -11,6 +14,34 @@
 #include "run/replay_options.h"
 
 namespace ratelab::cli {
+namespace {
+
+// stdout could not be written (EPIPE: the reader went away, as `| head` does; ENOSPC): the
+// replay stops instead of deciding rows nobody reads.
+struct StdoutFailed {
+    int error = 0;
+};
+
+void writeStdout(const QByteArray& bytes) {
+    if (std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout) != size_t(bytes.size()) ||
+        std::fflush(stdout) != 0) {
+        throw StdoutFailed{errno};
+    }
+}
+
+// A replay decides each row at its t_ms; a "time": "redis" limiter decides at Redis's own
+// clock instead, so the rows printed would not say when each was decided.
+void refuseRedisTime(const LimiterSpec& spec, const QString& file) {
+    if (spec.time == TimeSource::Redis) {
+        throw InputError(file + QStringLiteral(": $.time"),
+                         QStringLiteral("\"redis\": a replay decides each row at its t_ms, and a "
+                                        "limiter on Redis's time would decide at Redis's clock "
+                                        "instead of the trace's; replay it without \"time\" (or "
+                                        "with \"time\": \"client\")"));
+    }
+}
+
+}  // namespace
 
 int replayCommand(const QStringList& args) {
     QCommandLineParser parser;
@@ -31,6 +62,7 @@ int replayCommand(const QStringList& args) {
     return runGuarded([&] {
         // All input is checked before Redis is touched.
         const LimiterSpec spec = loadLimiterSpecFile(parser.value(QStringLiteral("limiter")));
+        refuseRedisTime(spec, parser.value(QStringLiteral("limiter")));
         TraceBudget budget;
         budget.maxBytes = maxMemory(parser);
         budget.limitName = QStringLiteral("--max-memory");
@@ -42,30 +74,39 @@ int replayCommand(const QStringList& args) {
         checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));
 
         const bool explain = parser.isSet(QStringLiteral("explain"));
-        const QByteArray header = replayCsvHeader(explain);
-        std::fwrite(header.constData(), 1, header.size(), stdout);
-        QByteArray buffer;
+        QByteArray buffer = replayCsvHeader(explain);
         qint64 done = 0;
-        auto writeOut = [&] {
-            std::fwrite(buffer.constData(), 1, buffer.size(), stdout);
-            std::fflush(stdout);
+        const auto writeOut = [&] {
+            writeStdout(buffer);
             buffer.clear();
         };
         try {
-            done = replayTrace(
+            writeOut();
+            replayTrace(
                 router, *limiter, trace,
                 [&](const TraceRow& row, const Decision& d) {
+                    ++done;
                     buffer += explain ? replayCsvLine(row, d, spec) : replayCsvLine(row, d);
                     if (buffer.size() > 64 * 1024) {
                         writeOut();
                     }
                 },
                 &interruptFlag());
+            writeOut();
         } catch (const RedisError&) {
-            writeOut();  // every row decided so far is printed, whatever happens next
+            try {
+                writeOut();  // every row decided so far is printed, whatever happens next
+            } catch (const StdoutFailed&) {
+            }
             throw;
+        } catch (const StdoutFailed& failed) {
+            printError(QStringLiteral("stdout: cannot write: %1; the replay stopped after "
+                                      "deciding %2 of %3 rows")
+                           .arg(QString::fromLocal8Bit(std::strerror(failed.error)))
+                           .arg(done)
+                           .arg(trace.size()));
+            return int(kOutputFailed);
         }
-        writeOut();
         if (interrupted()) {
             printError(QStringLiteral("interrupted by %1 after %2 of %3 rows (each row printed "
                                       "was decided)")

@@ -1,21 +1,19 @@
 #include "run_command.h"
 
 #include <unistd.h>
-#include <QDir>
-#include <QFileInfo>
 #include <QThread>
 #include <cstdio>
 
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
-#include "output/output_folder.h"
 #include "output/regression_report.h"
 #include "output/run_report.h"
+#include "output/run_verdict.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
-#include "report/output_folder.h"
 #include "run/scenario_runner.h"
+#include "run_outputs.h"
 #include "scenario/scenario_budget.h"
 
 namespace ratelab::cli {
@@ -72,6 +70,27 @@ int verdict(const RunSnapshot& run, const RedisUrl& url) {
     return kDone;
 }
 
+// The run's exit code: 130/143 stopped by a signal; 3 Redis failed (verdict above); an
+// incomplete verdict 3 when a limiter's every decision failed, else 1; 1 an expectation failed.
+int runExitCode(const RunSnapshot& run, const RunSummary& summary, const RedisUrl& url) {
+    if (run.stoppedEarly || interrupted()) {
+        std::printf("interrupted by %s: the results cover the run until then\n",
+                    qPrintable(interruptName()));
+        return interruptExitCode();
+    }
+    std::fflush(stdout);
+    const int redisVerdict = verdict(run, url);
+    if (redisVerdict != kDone) {
+        return redisVerdict;
+    }
+    if (summary.verdict == output_format::verdict::kIncomplete) {
+        printError(QStringLiteral("verdict incomplete: %1").arg(summary.verdictReason));
+        return incompleteByFailedDecisions(summary) ? kRedisFailed : kFailed;
+    }
+    // Exit 1 when an expectation failed (the table above names it).
+    return summary.verdict == output_format::verdict::kFailed ? kFailed : kDone;
+}
+
 }  // namespace
 
 int runCommand(const QStringList& args) {
@@ -96,18 +115,25 @@ int runCommand(const QStringList& args) {
         const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario =
             loadScenarioFile(parser.positionalArguments().first(), memoryLimit);
-        const QString outDir = parser.isSet(QStringLiteral("out"))
-                                   ? parser.value(QStringLiteral("out"))
-                                   : QStringLiteral("ratelab-out");
-        if (!QDir().mkpath(outDir)) {
-            throw InputError(QStringLiteral("--out"),
-                             QStringLiteral("cannot create the folder %1").arg(outDir));
-        }
+        const OutputTargets outputs{parser.isSet(QStringLiteral("out"))
+                                        ? parser.value(QStringLiteral("out"))
+                                        : QStringLiteral("ratelab-out"),
+                                    parser.value(QStringLiteral("junit"))};
+        // Every output path is checked, and an earlier run's files removed, before anything
+        // reaches Redis.
+        prepareRunOutputs(outputs);
         // Before the managed server starts: an interrupt then still stops it cleanly.
         installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
-        runner.start();
+        try {
+            runner.start();
+        } catch (const RedisError& e) {
+            writeUnmeasuredJUnit(outputs, scenario,
+                                 QStringLiteral("Redis failed before the run: %1")
+                                     .arg(QString::fromStdString(e.what())));
+            throw;
+        }
 
         // Progress on stderr: rewritten in place on a terminal, a line a second otherwise.
         const bool tty = ::isatty(STDERR_FILENO);
@@ -129,37 +155,11 @@ int runCommand(const QStringList& args) {
             std::fprintf(stderr, "\r%s\x1b[K\n", qPrintable(progressLine(run)));
         }
 
-        QString error;
-        if (!writeOutputFolder(run, outDir, &error)) {
-            throw InputError(QStringLiteral("--out"), error);
-        }
-        const QString junit = parser.value(QStringLiteral("junit"));
-        if (!junit.isEmpty()) {
-            writeFileAtomically(junit,
-                                expectationsJUnit(run.scenarioName, double(runLengthUs(run)) / 1e6,
-                                                  run.expectations));
-        }
+        const RunSummary summary = summaryOf(run);
         std::fputs(qPrintable(summaryText(run)), stdout);
-        std::fputs(qPrintable(expectationsTable(run.expectations)), stdout);
-        std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
-                    qPrintable(QFileInfo(outDir).absoluteFilePath()));
-        if (!junit.isEmpty()) {
-            std::printf("wrote %s\n", qPrintable(QFileInfo(junit).absoluteFilePath()));
-        }
-        if (run.stoppedEarly || interrupted()) {
-            std::printf("interrupted by %s: the results cover the run until then\n",
-                        qPrintable(interruptName()));
-            std::fflush(stdout);
-            return interruptExitCode();
-        }
-        std::fflush(stdout);
-        const int redisVerdict = verdict(run, target.url());
-        if (redisVerdict != kDone) {
-            return redisVerdict;
-        }
-        // Exit 1 when an expectation failed (the table above names it).
-        return expectationVerdict(run.expectations) == QLatin1String("failed") ? int(kFailed)
-                                                                               : int(kDone);
+        std::fputs(qPrintable(expectationsTable(summary)), stdout);
+        const QStringList failedWrites = writeRunOutputs(run, summary, outputs);
+        return outputExitCode(runExitCode(run, summary, target.url()), failedWrites);
     });
 }
 

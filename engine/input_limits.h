@@ -53,7 +53,10 @@ constexpr qint64 kMaxSweepCombinations = 10'000;
 constexpr int kMaxSweepConstraints = 100;
 constexpr int kMaxBurst = 1'000'000;
 constexpr double kMaxWeight = 1e9;
-constexpr double kMaxSpeed = 1000;      // virtual clock: virtual ms per real ms
+constexpr double kMaxSpeed = 1000;  // virtual clock: virtual ms per real ms
+// The slowest slow motion: TTLs are stretched by 1 / speed, so a day's window keeps its keys
+// 1000 days at most, in range of every TTL argument (0 is apart: as fast as possible).
+constexpr double kMinSpeed = 0.001;
 constexpr qint64 kMaxSeed = 1LL << 53;  // exact as a double
 // traffic "clock_skew_ms": a client's clock off by up to a day either way
 constexpr qint64 kMaxClockSkewMs = 24LL * 3600 * 1000;

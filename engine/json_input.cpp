@@ -106,6 +106,25 @@ QString readString(const QJsonValue& value, const QString& where) {
     return value.toString();
 }
 
+void refuseBadNameCharacters(const QString& name, const QString& where) {
+    const auto code = [](QChar c) {
+        return QStringLiteral("U+") +
+               QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0');
+    };
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const QChar c = name.at(i);
+        if (c.isHighSurrogate() && i + 1 < name.size() && name.at(i + 1).isLowSurrogate()) {
+            ++i;  // a pair: one character outside the BMP
+        } else if (c.isSurrogate()) {
+            throw InputError(where,
+                             QStringLiteral("must not contain a lone surrogate, got ") + code(c));
+        } else if (c.category() == QChar::Other_Control) {
+            throw InputError(where,
+                             QStringLiteral("must not contain control characters, got ") + code(c));
+        }
+    }
+}
+
 QString elementPath(const QString& path, qsizetype index) {
     return path + QStringLiteral("[%1]").arg(index);
 }

@@ -32,6 +32,10 @@ void refuseUnknownFields(const QJsonObject& object, const QString& path,
                          const std::vector<QLatin1String>& known);
 QJsonValue required(const QJsonObject& object, const QString& path, QLatin1String key);
 QString readString(const QJsonValue& value, const QString& where);
+// A name (a limiter's, a scenario's) shown in terminals, key names and XML: an InputError at
+// `where` when it holds a control character (C0, DEL, C1: "got U+001B") or a lone surrogate
+// (half of a UTF-16 pair, which no UTF-8 or XML can hold: "got a lone surrogate U+D800").
+void refuseBadNameCharacters(const QString& name, const QString& where);
 
 // One of a fixed set of names (a limiter type, a unit, a shape, a mode): `noun` names the kind
 // in the message, `nameOf` gives each choice's name.

@@ -420,7 +420,7 @@ private slots:
         QVERIFY2(table.contains(QStringLiteral("quota    accepted <= 25        30  FAILED")),
                  qPrintable(table));
         QVERIFY(table.contains(QStringLiteral("verdict: failed (1 of 2 held)")));
-        QVERIFY(expectationsTable({}).isEmpty());
+        QVERIFY(expectationsTable(QVector<ExpectationResult>{}).isEmpty());
     }
 };
 

@@ -143,6 +143,12 @@ void TestLimiterSpecErrors::parseInvalid_data() {
                                    << "control characters, got U+007F";
     QTest::newRow("name with a C1 control") << withName(QString(QChar(0x85))) << "$.name"
                                             << "control characters, got U+0085";
+    QTest::newRow("name with a lone high surrogate")
+        << withName(QStringLiteral("a") + QChar(0xD83D)) << "$.name"
+        << "must not contain a lone surrogate, got U+D83D";
+    QTest::newRow("name with a lone low surrogate")
+        << withName(QString(QChar(0xDE80)) + QStringLiteral("b")) << "$.name"
+        << "lone surrogate, got U+DE80";
 
     // scope
     QTest::newRow("scope unknown")

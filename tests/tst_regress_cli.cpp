@@ -270,6 +270,65 @@ private slots:
                  r.out);
     }
 
+    // Runs unfit to compare are refused (exit 2) unless --force: one that did not finish, runs
+    // of different scenarios, a limiter name twice. A summary.json over the size compare reads
+    // is refused even with --force.
+    void compareRefusesUnfitRuns_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("forced");  // the exit code with --force
+        QTest::newRow("unfinished") << "unfinished"
+                                    << "$.finished: false: the run did not finish" << 0;
+        QTest::newRow("other scenario")
+            << "scenario"
+            << "different scenarios: \"regress\" in base, \"other\" in new" << 0;
+        QTest::newRow("limiter twice") << "twice"
+                                       << "appears twice" << 0;
+        QTest::newRow("too large") << "large"
+                                   << "more than compare reads (64 MiB)" << 2;
+    }
+    void compareRefusesUnfitRuns() {
+        QFETCH(QString, edit);
+        QFETCH(QString, message);
+        QFETCH(int, forced);
+        const QString base = dir_.filePath(QStringLiteral("unfit-base"));
+        if (!QFileInfo::exists(base + QStringLiteral("/summary.json"))) {
+            const QString spec = scenario(QStringLiteral("unfit.json"),
+                                          uniqueName(QStringLiteral("regress-unfit")), 10);
+            QCOMPARE(run({QStringLiteral("run"), spec, QStringLiteral("--out"), base}).exitCode, 0);
+        }
+        QJsonObject s = summary(base);
+        QVERIFY(s.value(QStringLiteral("finished")).toBool());
+        if (edit == QLatin1String("unfinished")) {
+            s.insert(QStringLiteral("finished"), false);
+        } else if (edit == QLatin1String("scenario")) {
+            s.insert(QStringLiteral("scenario"), QStringLiteral("other"));
+        } else if (edit == QLatin1String("twice")) {
+            QJsonArray limiters = s.value(QStringLiteral("limiters")).toArray();
+            limiters.append(limiters.at(0));
+            s.insert(QStringLiteral("limiters"), limiters);
+        }
+        const QString folder = QStringLiteral("unfit-") + edit;
+        QVERIFY(QDir().mkpath(dir_.filePath(folder)));
+        const QString file =
+            write(folder + QStringLiteral("/summary.json"), QJsonDocument(s).toJson());
+        if (edit == QLatin1String("large")) {
+            QFile grown(file);
+            QVERIFY(grown.resize(65LL * 1024 * 1024));  // sparse: no disk written
+        }
+        const QString now = dir_.filePath(folder);
+        const Result refused = run({QStringLiteral("compare"), base, now});
+        QCOMPARE(refused.exitCode, 2);
+        QCOMPARE(refused.out, QByteArray());
+        QVERIFY2(refused.err.contains(message.toUtf8()), refused.err);
+        const Result r = run({QStringLiteral("compare"), base, now, QStringLiteral("--force")});
+        QVERIFY2(r.exitCode == forced, r.out + r.err);
+        if (forced == 0) {
+            QVERIFY2(r.out.contains("verdict: same"), r.out);
+            QVERIFY2(r.err.contains(message.toUtf8()), r.err);  // still said, as a note
+        }
+    }
+
     void compareBadInput_data() {
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QByteArray>("summary");  // empty: no summary.json

@@ -224,6 +224,13 @@ private slots:
             << QStringLiteral("spec.json: $: expected a JSON object");
         QTest::newRow("empty spec") << QByteArray() << okTrace << QStringList() << 2
                                     << QStringLiteral("spec.json: the file is empty");
+        // The rows would print the trace's times, while the limiter decided at Redis's clock.
+        QTest::newRow("time redis")
+            << QByteArray(
+                   R"({"type":"token_bucket","name":"x","rate":1,"interval_ms":1,"time":"redis"})")
+            << okTrace << QStringList() << 2
+            << QStringLiteral(
+                   "spec.json: $.time: \"redis\": a replay decides each row at its t_ms");
         QTest::newRow("unreachable, password hidden")
             << okSpec << okTrace
             << QStringList{QStringLiteral("--redis"),
@@ -247,6 +254,37 @@ private slots:
         const QString err = QString::fromUtf8(r.err);
         QVERIFY2(err.contains(message), qPrintable(err));
         QVERIFY2(!err.contains(QStringLiteral("hunter2")), qPrintable(err));
+    }
+
+    // stdout that cannot be written stops the replay with exit 4: a full device, a reader that
+    // went away (`| head -2`: EPIPE). Before, both exited 0, the second after deciding every row.
+    void stdoutFails_data() {
+        QTest::addColumn<QString>("redirect");
+        QTest::newRow("full device") << QStringLiteral("> /dev/full; echo \"exit $?\" >&2");
+        QTest::newRow("reader gone")
+            << QStringLiteral("| head -2 > /dev/null; echo \"exit ${PIPESTATUS[0]}\" >&2");
+    }
+    void stdoutFails() {
+        QFETCH(QString, redirect);
+        if (QFileInfo(QStringLiteral("/dev/full")).isFile()) {
+            QSKIP("/dev/full is a regular file here, not the full device");
+        }
+        QByteArray trace = "t_ms,client,permits\n";
+        const int rows = 50000;
+        for (int i = 0; i < rows; ++i) {
+            trace += QByteArray::number(i) + ",a,1\n";
+        }
+        const QString traceFile = write(QStringLiteral("long.csv"), trace);
+        QProcess p;
+        p.start(QStringLiteral("bash"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("\"$RATELAB_BIN\" replay --limiter '%1' --trace '%2' %3")
+                     .arg(specFile(uniqueName(QStringLiteral("stdout"))), traceFile, redirect)});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(QStringLiteral("exit 4")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("stdout: cannot write")), qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("deciding %1 of").arg(rows)), qPrintable(err));
     }
 
     void missingArguments() {

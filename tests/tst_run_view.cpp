@@ -14,6 +14,7 @@
 #include "run/run_controller.h"
 #include "run/run_view.h"
 
+using ratelab::FailoverEvent;
 using ratelab::LimiterSnapshot;
 using ratelab::LimiterSpec;
 using ratelab::LimiterType;
@@ -172,6 +173,21 @@ private slots:
             QCOMPARE(chart->model().markers().size(), 1);
             QCOMPARE(chart->model().markers()[0].x, 1.5);
             QCOMPARE(chart->model().markers()[0].label, label);
+        }
+    }
+
+    // A Sentinel failover is marked once on every limiter's timeline, at its run time.
+    void failoverMarksEveryTimeline() {
+        RunSnapshot run = runAt(scenario_, 3000, 1);
+        run.failovers = {FailoverEvent{2500000, QStringLiteral("10.0.0.1:6379"),
+                                       QStringLiteral("10.0.0.2:6379")}};
+        emit controller_->snapshotReady(run);
+        emit controller_->snapshotReady(run);  // the same failover again: no second mark
+        for (TimelineChart* chart : view_->timelines()) {
+            QCOMPARE(chart->model().markers().size(), 1);
+            QCOMPARE(chart->model().markers()[0].x, 2.5);
+            QCOMPARE(chart->model().markers()[0].label,
+                     QStringLiteral("Sentinel failover: primary 10.0.0.1:6379 → 10.0.0.2:6379"));
         }
     }
 

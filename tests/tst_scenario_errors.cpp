@@ -82,6 +82,14 @@ void TestScenarioErrors::parseInvalid_data() {
                                        << "must be a string, got 5";
     QTest::newRow("name empty") << withTop(R"("name": "")") << "$.name"
                                 << "must not be empty";
+    QTest::newRow("name with ESC") << withTop(R"("name": "a\u001b[31mb")") << "$.name"
+                                   << "must not contain control characters, got U+001B";
+    QTest::newRow("name with NUL") << withTop(R"("name": "a\u0000b")") << "$.name"
+                                   << "must not contain control characters, got U+0000";
+    QTest::newRow("name with a newline") << withTop(R"("name": "a\nb")") << "$.name"
+                                         << "control characters, got U+000A";
+    QTest::newRow("name with a lone surrogate") << withTop(R"("name": "a\ud800b")") << "$.name"
+                                                << "must not contain a lone surrogate, got U+D800";
     QTest::newRow("name too long")
         << withTop("\"name\": \"" + QByteArray(201, 'n') + '"') << "$.name"
         << "must be at most 200 characters long, got 201";
@@ -596,7 +604,16 @@ void TestScenarioErrors::parseInvalid_data() {
     QTest::newRow("speed negative")
         << withClock(R"({"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": -1})")
         << "$.traffic.clock.speed"
-        << "must be a number from 0 (as fast as possible) to 1000, got -1";
+        << "must be 0 (as fast as possible) or a number from 0.001 to 1000, got -1";
+    // 1 / speed stretches every TTL: 1e-300 made them overflow.
+    QTest::newRow("speed below 0.001")
+        << withClock(R"({"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": 1e-300})")
+        << "$.traffic.clock.speed"
+        << "from 0.001 to 1000, got 1e-300";
+    QTest::newRow("speed 0.0009")
+        << withClock(R"({"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": 0.0009})")
+        << "$.traffic.clock.speed"
+        << "got 9e-04";
     QTest::newRow("speed above 1000")
         << withClock(R"({"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": 1000.5})")
         << "$.traffic.clock.speed"

@@ -21,6 +21,8 @@
 #include <thread>
 
 #include "live/server_probe.h"
+#include "output/run_report.h"
+#include "output/summary_json.h"
 #include "redis/redis_error.h"
 #include "redis/sentinel_query.h"
 #include "run/scenario_runner.h"
@@ -195,6 +197,24 @@ ConnectOptions shortTimeouts() {
 
 // The run ended, every request has one outcome per limiter, every error a named cause (and
 // some errors when `expectErrors`), and decisions were accepted after the switch.
+// The run marks the move once, from the old primary to the new one, in the snapshot, the
+// summary (and summary.json read back), the printed summary, with what each limiter admitted
+// around it.
+void expectFailoverMarked(const RunSnapshot& run, const QString& from, const QString& to) {
+    QCOMPARE(run.failovers.size(), 1);
+    QCOMPARE(run.failovers[0].from, from);
+    QCOMPARE(run.failovers[0].to, to);
+    QVERIFY(run.failovers[0].atUs > 0);
+    const RunSummary summary = summaryFromJson(summaryToJson(summaryOf(run)), QString());
+    QCOMPARE(summary.failovers.size(), 1);
+    QCOMPARE(summary.failovers[0].to, to);
+    QCOMPARE(summary.failovers[0].acceptedAround.size(), run.limiters.size());
+    const QString text = summaryText(run);
+    QVERIFY2(text.contains(QStringLiteral("Sentinel failover at ")) &&
+                 text.contains(QStringLiteral("primary %1 -> %2").arg(from, to)),
+             qPrintable(text));
+}
+
 void expectFailoverRun(const RunSnapshot& run, qint64 requests, qint64 switchedAtUs,
                        bool expectErrors) {
     QVERIFY(run.finished);
@@ -447,6 +467,7 @@ private slots:
         const RunSnapshot run = runner.snapshot();
         QCOMPARE(switched, newPrimary);
         expectFailoverRun(run, 3600, switchedAtUs, true);
+        expectFailoverMarked(run, oldPrimary, newPrimary);
         QVERIFY(commandCalls(newPrimary, "evalsha") + commandCalls(newPrimary, "eval") > 0);
         resetLimiters(scenario);
     }
@@ -474,6 +495,7 @@ private slots:
         QCOMPARE(answer, QStringLiteral("OK"));
         QCOMPARE(switched, newPrimary);
         expectFailoverRun(run, 2400, switchedAtUs, false);
+        expectFailoverMarked(run, oldPrimary, newPrimary);
         // The scripts ran on the new primary (its counters were reset before the run, while it
         // was a replica that no client writes to).
         QVERIFY(commandCalls(newPrimary, "evalsha") + commandCalls(newPrimary, "eval") > 0);

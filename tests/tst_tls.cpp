@@ -189,6 +189,14 @@ private slots:
         QTest::newRow("missing CA")
             << missing << QString() << QString() << QStringLiteral("--tls-ca-cert: ") + missing
             << QStringLiteral("no such file");
+        QTest::newRow("CA is a folder")
+            << qEnvironmentVariable("RATELAB_TLS_DIR") << QString() << QString()
+            << QStringLiteral("--tls-ca-cert: ") + qEnvironmentVariable("RATELAB_TLS_DIR")
+            << QStringLiteral("cannot read the TLS CA certificate: it is a folder");
+        QTest::newRow("CA is /dev/zero")
+            << QStringLiteral("/dev/zero") << QString() << QString()
+            << QStringLiteral("--tls-ca-cert: /dev/zero")
+            << QStringLiteral("it is not a regular file (a device, pipe or socket)");
         QTest::newRow("CA is a key")
             << cert(QStringLiteral("ca.key")) << QString() << QString()
             << QStringLiteral("--tls-ca-cert: ") + cert(QStringLiteral("ca.key"))

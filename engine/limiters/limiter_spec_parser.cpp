@@ -44,13 +44,7 @@ QString readName(const QJsonObject& object, const QString& path) {
         throw InputError(where, QStringLiteral("must not contain '{' or '}': they would change "
                                                "the Redis Cluster hash tag of the limiter's keys"));
     }
-    for (const QChar c : name) {
-        if (c.category() == QChar::Other_Control) {
-            const QString code = QString::number(c.unicode(), 16).toUpper().rightJustified(4, u'0');
-            throw InputError(where,
-                             QStringLiteral("must not contain control characters, got U+") + code);
-        }
-    }
+    refuseBadNameCharacters(name, where);
     return name;
 }
 

@@ -1,6 +1,7 @@
 #include "output/output_folder.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -14,6 +15,19 @@
 namespace ratelab {
 
 void writeFileAtomically(const QString& path, const QByteArray& content) {
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile() && !info.isDir()) {
+        // A device, pipe or socket (/dev/null, /dev/stdout, a named pipe, also through a
+        // symbolic link) is written in place: a temporary file renamed over it would replace
+        // the special file itself (as root, /dev/null became a regular file). Unbuffered, so a
+        // full device (/dev/full) fails at the write.
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered) ||
+            file.write(content) != content.size()) {
+            throw InputError(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+        }
+        return;
+    }
     // QSaveFile writes a temporary file in the same folder and renames it on commit(); without
     // a commit (a failed write) the temporary file is removed.
     QSaveFile file(path);

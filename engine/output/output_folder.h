@@ -10,7 +10,8 @@ namespace ratelab {
 
 // Writes `content` to a temporary file beside `path` and renames it into place: a crash or a
 // failed write never leaves half a file, and an older file of that name stays whole until the
-// new one replaces it. An InputError naming the path when it cannot.
+// new one replaces it. A device, pipe or socket that exists at `path` (/dev/null, a named pipe)
+// is written in place instead, never replaced. An InputError naming the path when it cannot.
 void writeFileAtomically(const QString& path, const QByteArray& content);
 
 // A file of the output folder rendered outside the engine (report.png, report.html).

@@ -31,7 +31,9 @@ inline constexpr QLatin1String kScenario("scenario");
 inline constexpr QLatin1String kClock("clock");  // kVirtualClock or kRealClock
 inline constexpr QLatin1String kClockSpeed("clock_speed");
 inline constexpr QLatin1String kExpectations("expectations");
-inline constexpr QLatin1String kVerdict("verdict");
+inline constexpr QLatin1String kVerdict("verdict");  // a verdict name below
+// Why the verdict is "incomplete" (absent or empty otherwise).
+inline constexpr QLatin1String kVerdictReason("verdict_reason");
 inline constexpr QLatin1String kStartEpochMs("start_epoch_ms");
 inline constexpr QLatin1String kDurationS("duration_s");
 inline constexpr QLatin1String kRunS("run_s");
@@ -45,6 +47,12 @@ inline constexpr QLatin1String kAchievedRate("achieved_rate");
 inline constexpr QLatin1String kScheduleLag("schedule_lag");
 inline constexpr QLatin1String kLimiters("limiters");  // also a disagreement's pair
 inline constexpr QLatin1String kDisagreements("disagreements");
+// Sentinel failovers: [{"at_ms", "from", "to", "accepted_around": {limiter: n}}] (absent: none).
+inline constexpr QLatin1String kFailovers("failovers");
+inline constexpr QLatin1String kAtMs("at_ms");
+inline constexpr QLatin1String kFrom("from");
+inline constexpr QLatin1String kTo("to");
+inline constexpr QLatin1String kAcceptedAround("accepted_around");
 
 // A limiter (the counts also per client).
 inline constexpr QLatin1String kName("name");
@@ -124,6 +132,15 @@ inline constexpr QLatin1String kHeld("held");
 inline constexpr QLatin1String kCompared("compared");
 inline constexpr QLatin1String kDisagreed("disagreed");
 }  // namespace key
+
+// "verdict": the expectations' (stats/expectation.h: "passed", "failed", "none"), or "incomplete":
+// the run did not finish, or a limiter decided nothing (output/run_verdict.h).
+namespace verdict {
+inline constexpr QLatin1String kPassed("passed");
+inline constexpr QLatin1String kFailed("failed");
+inline constexpr QLatin1String kNone("none");
+inline constexpr QLatin1String kIncomplete("incomplete");
+}  // namespace verdict
 
 inline constexpr QLatin1String kVirtualClock("virtual");
 inline constexpr QLatin1String kRealClock("real");

@@ -3,6 +3,7 @@
 #include <QTextStream>
 
 #include "output/regression_report.h"
+#include "output/run_summary.h"
 
 namespace ratelab {
 namespace {
@@ -179,6 +180,20 @@ QString summaryText(const RunSnapshot& run) {
                 }
             }
         }
+    }
+    for (const FailoverSummary& f : failoversOf(run)) {
+        QStringList around;
+        for (const auto& [limiter, accepted] : f.acceptedAround) {
+            around << QStringLiteral("%1 %2").arg(limiter).arg(accepted);
+        }
+        out << QStringLiteral(
+                   "Sentinel failover at %1 ms: primary %2 -> %3; accepted within %4 ms "
+                   "either side: %5 (replication is asynchronous: the new primary may "
+                   "not have the last grants, and admit more than the limit)\n")
+                   .arg(f.atMs, 0, 'f', 0)
+                   .arg(f.from, f.to)
+                   .arg(kFailoverSpanMs)
+                   .arg(around.join(QStringLiteral(", ")));
     }
     if (comparesPairs(run)) {
         out << "disagreements (same requests; accepted by one, rejected by the other):\n";

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "output/run_verdict.h"
+
 namespace ratelab {
 namespace {
 
@@ -170,6 +172,34 @@ QVector<ErrorCauseCount> runErrorCauses(const RunSnapshot& run) {
     return nonZeroCauses(total);
 }
 
+namespace {
+
+// Accepted in the buckets that overlap [atUs - span, atUs + span].
+qint64 acceptedAround(const LimiterSnapshot& l, qint64 bucketMs, qint64 atUs) {
+    const qint64 bucketUs = std::max<qint64>(1, bucketMs) * 1000;
+    const qint64 first = std::max<qint64>(0, (atUs - kFailoverSpanMs * 1000) / bucketUs);
+    const qint64 last = (atUs + kFailoverSpanMs * 1000) / bucketUs;
+    qint64 accepted = 0;
+    for (qint64 b = first; b <= last && b < l.bucketAccepted.size(); ++b) {
+        accepted += l.bucketAccepted[b];
+    }
+    return accepted;
+}
+
+}  // namespace
+
+QVector<FailoverSummary> failoversOf(const RunSnapshot& run) {
+    QVector<FailoverSummary> out;
+    for (const FailoverEvent& f : run.failovers) {
+        FailoverSummary s{double(f.atUs) / 1000, f.from, f.to, {}};
+        for (const LimiterSnapshot& l : run.limiters) {
+            s.acceptedAround.append({l.spec.name, acceptedAround(l, run.bucketMs, f.atUs)});
+        }
+        out.append(s);
+    }
+    return out;
+}
+
 RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
     RunSummary s;
     s.scenario = run.scenarioName;
@@ -179,7 +209,6 @@ RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
     for (ExpectationResult& r : s.expectations) {
         r.expectation.limiter = r.limiter;  // "*" checked on this limiter
     }
-    s.verdict = expectationVerdict(run.expectations);
     s.startEpochMs = run.startEpochMs;
     s.durationS = double(run.durationUs) / 1e6;
     s.runS = double(runLengthUs(run)) / 1e6;
@@ -204,6 +233,9 @@ RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
         }
     }
     s.bucketTargetRate = sized(run.bucketTargetRate, buckets);
+    s.failovers = failoversOf(run);
+    s.verdictReason = incompleteReason(s);
+    s.verdict = runVerdict(s);
     return s;
 }
 

@@ -127,6 +127,24 @@ struct DisagreementSummary {
     qint64 disagreed = 0;
 };
 
+// A Sentinel failover during the run (RunSnapshot::failovers), with what each limiter admitted
+// around it: asynchronous replication may lose the writes of the last moments before it, so the
+// new primary can admit more than the limit (a lesson, not a silent surprise).
+struct FailoverSummary {
+    double atMs = 0;  // run time
+    QString from;     // the old primary, "host:port"
+    QString to;       // the new one
+    // Per limiter (in the run's order): accepted within kFailoverSpanMs either side of atMs,
+    // counted from the run's buckets.
+    QVector<QPair<QString, qint64>> acceptedAround;
+};
+
+// How far either side of a failover FailoverSummary::acceptedAround counts.
+inline constexpr qint64 kFailoverSpanMs = 1000;
+
+// The run's failovers with what each limiter accepted around them (summaryOf's "failovers").
+QVector<FailoverSummary> failoversOf(const RunSnapshot& run);
+
 struct RunSummary {
     int format = output_format::kFormat;  // the summary's "format" as read
     QString scenario;
@@ -136,7 +154,10 @@ struct RunSummary {
     // (a "*" expectation gives one per limiter); measured NaN when the run has no such figure.
     // summary.json's "expression" is expectation.text().
     QVector<ExpectationResult> expectations;
-    QString verdict;  // expectationVerdict: "passed", "failed" or "none"
+    // "incomplete" (output_format::verdict) when verdictReason says why the run's figures cannot
+    // judge it (run_verdict.h); else the expectations' verdict: "passed", "failed" or "none".
+    QString verdict;
+    QString verdictReason;
     qint64 startEpochMs = 0;
     double durationS = 0;  // the schedule's length
     double runS = 0;       // what the run covered (a stopped run: until it stopped)
@@ -150,6 +171,7 @@ struct RunSummary {
     Percentiles scheduleLag;
     QVector<LimiterSummary> limiters;
     QVector<DisagreementSummary> disagreements;  // try mode, two limiters or more; else empty
+    QVector<FailoverSummary> failovers;          // Sentinel URLs: each change of primary
     // buckets.csv: the target rate at each bucket's start (its length is the bucket count);
     // the counts are in each limiter's `buckets`. Empty when buckets.csv was not read.
     QVector<double> bucketTargetRate;

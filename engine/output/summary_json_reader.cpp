@@ -305,6 +305,20 @@ DisagreementSummary disagreementFrom(const Reader& r, const QJsonObject& o, cons
             r.count(o, path, key::kDisagreed)};
 }
 
+FailoverSummary failoverFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    FailoverSummary f;
+    f.atMs = r.number(o, path, key::kAtMs);
+    f.from = r.text(o, path, key::kFrom);
+    f.to = r.text(o, path, key::kTo);
+    const QJsonObject around = r.object(o, path, key::kAcceptedAround);
+    const QString aroundPath = at(path, key::kAcceptedAround);
+    for (auto it = around.begin(); it != around.end(); ++it) {
+        f.acceptedAround.append(
+            {it.key(), r.whole(it.value(), json_input::memberPath(aroundPath, it.key()))});
+    }
+    return f;
+}
+
 }  // namespace
 
 RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
@@ -334,6 +348,7 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
         listFrom<QVector<ExpectationResult>>(r, root, top, key::kExpectations, expectationFrom);
     s.verdict = root.contains(key::kVerdict) ? r.text(root, top, key::kVerdict)
                                              : expectationVerdict(s.expectations);
+    s.verdictReason = r.text(root, top, key::kVerdictReason);
     s.startEpochMs = r.signedWhole(root, top, key::kStartEpochMs);
     s.durationS = r.number(root, top, key::kDurationS);
     s.runS = r.number(root, top, key::kRunS);
@@ -348,6 +363,7 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
     s.limiters = listFrom<QVector<LimiterSummary>>(r, root, top, key::kLimiters, limiterFrom);
     s.disagreements =
         listFrom<QVector<DisagreementSummary>>(r, root, top, key::kDisagreements, disagreementFrom);
+    s.failovers = listFrom<QVector<FailoverSummary>>(r, root, top, key::kFailovers, failoverFrom);
     return s;
 }
 

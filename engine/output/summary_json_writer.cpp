@@ -159,6 +159,21 @@ QJsonArray disagreementsJson(const QVector<DisagreementSummary>& pairs) {
     return out;
 }
 
+QJsonArray failoversJson(const QVector<FailoverSummary>& failovers) {
+    QJsonArray out;
+    for (const FailoverSummary& f : failovers) {
+        QJsonObject around;
+        for (const auto& [limiter, accepted] : f.acceptedAround) {
+            around.insert(limiter, double(accepted));
+        }
+        out.append(QJsonObject{{key::kAtMs, f.atMs},
+                               {key::kFrom, f.from},
+                               {key::kTo, f.to},
+                               {key::kAcceptedAround, around}});
+    }
+    return out;
+}
+
 }  // namespace
 
 QJsonObject summaryToJson(const RunSummary& s) {
@@ -166,13 +181,14 @@ QJsonObject summaryToJson(const RunSummary& s) {
     for (const LimiterSummary& l : s.limiters) {
         limiters.append(limiterJson(l));
     }
-    return QJsonObject{
+    QJsonObject json{
         {key::kFormat, output_format::kFormat},
         {key::kScenario, s.scenario},
         {key::kClock, s.virtualClock ? output_format::kVirtualClock : output_format::kRealClock},
         {key::kClockSpeed, s.clockSpeed},
         {key::kExpectations, expectationsJson(s.expectations)},
         {key::kVerdict, s.verdict},
+        {key::kVerdictReason, s.verdictReason},
         {key::kStartEpochMs, double(s.startEpochMs)},
         {key::kDurationS, s.durationS},
         {key::kRunS, s.runS},
@@ -186,6 +202,10 @@ QJsonObject summaryToJson(const RunSummary& s) {
         {key::kScheduleLag, percentilesJson(s.scheduleLag)},
         {key::kLimiters, limiters},
         {key::kDisagreements, disagreementsJson(s.disagreements)}};
+    if (!s.failovers.isEmpty()) {
+        json.insert(key::kFailovers, failoversJson(s.failovers));
+    }
+    return json;
 }
 
 QJsonObject summaryJson(const RunSnapshot& run) {

@@ -26,13 +26,25 @@ QString lastSslError() {
     return reason != nullptr ? QString::fromLatin1(reason) : QStringLiteral("unknown error");
 }
 
+// A PEM file that can be read: a folder or a device (/dev/zero, which OpenSSL would read
+// forever) is named as such, not as QFile's "Unknown error".
 void requireReadable(const QString& path, const QString& role) {
+    const QFileInfo info(path);
+    QString why;
     QFile file(path);
-    if (!QFileInfo(path).isFile() || !file.open(QIODevice::ReadOnly)) {
-        throw InputError(path,
-                         QStringLiteral("cannot read the %1: %2")
-                             .arg(role, QFileInfo::exists(path) ? file.errorString()
-                                                                : QStringLiteral("no such file")));
+    if (!info.exists()) {
+        why = QStringLiteral("no such file");
+    } else if (info.isDir()) {
+        why = QStringLiteral("it is a folder; give the PEM file itself");
+    } else if (!info.isFile()) {
+        why = QStringLiteral(
+            "it is not a regular file (a device, pipe or socket); give a PEM "
+            "file");
+    } else if (!file.open(QIODevice::ReadOnly)) {
+        why = file.errorString();
+    }
+    if (!why.isEmpty()) {
+        throw InputError(path, QStringLiteral("cannot read the %1: %2").arg(role, why));
     }
 }
 

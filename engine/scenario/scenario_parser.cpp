@@ -33,6 +33,7 @@ QString readScenarioName(const QJsonValue& value, const QString& where) {
                                     .arg(kMaxNameLength)
                                     .arg(length));
     }
+    refuseBadNameCharacters(name, where);
     return name;
 }
 

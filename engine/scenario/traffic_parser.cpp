@@ -20,6 +20,7 @@ using scenario_limits::kMaxDurationS;
 using scenario_limits::kMaxSeed;
 using scenario_limits::kMaxSpeed;
 using scenario_limits::kMaxWeight;
+using scenario_limits::kMinSpeed;
 
 constexpr AcquireMode kModes[] = {AcquireMode::Try, AcquireMode::Wait};
 
@@ -153,10 +154,11 @@ ClockSpec readClock(const QJsonValue& value, const QString& where) {
     if (object.contains(speed)) {
         const QString speedPath = memberPath(where, speed);
         clock.speed = readNumber(object.value(speed), speedPath);
-        if (clock.speed < 0 || clock.speed > kMaxSpeed) {
-            throw InputError(speedPath, QStringLiteral("must be a number from 0 (as fast as "
-                                                       "possible) to %1, got %2")
-                                            .arg(formatNumber(kMaxSpeed))
+        if (clock.speed < 0 || clock.speed > kMaxSpeed ||
+            (clock.speed > 0 && clock.speed < kMinSpeed)) {
+            throw InputError(speedPath, QStringLiteral("must be 0 (as fast as possible) or a "
+                                                       "number from %1 to %2, got %3")
+                                            .arg(formatNumber(kMinSpeed), formatNumber(kMaxSpeed))
                                             .arg(describe(object.value(speed))));
         }
         clock.speed = clock.speed == 0 ? 0.0 : clock.speed;  // no -0

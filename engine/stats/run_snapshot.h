@@ -123,6 +123,13 @@ struct LimiterDisagreement {
     QVector<qint64> bucketDisagreed;
 };
 
+// A Sentinel failover seen during a run: the primary the workers decide on changed address.
+struct FailoverEvent {
+    qint64 atUs = 0;  // run time of the first decision round on the new primary
+    QString from;     // "host:port" of the primary before
+    QString to;       // and after
+};
+
 // A consistent-enough view of a run, cheap to take while it runs.
 struct RunSnapshot {
     QString scenarioName;
@@ -143,6 +150,8 @@ struct RunSnapshot {
     // compare request by request (wait mode's retries give each limiter its own stream).
     bool sameRequests = false;
     QVector<LimiterDisagreement> disagreements;  // every pair; counted in try mode only
+    // Sentinel URLs: each change of primary, by time (several workers seeing one change: once).
+    QVector<FailoverEvent> failovers;
     // The run's clock: virtual (decisions repeat exactly; at speed 0 latencies are 0 too) or
     // real (speed 1).
     bool virtualClock = false;

@@ -1,5 +1,7 @@
 #include "stats/run_stats.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups) {
@@ -120,11 +122,26 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.lag = LatencyHistogram::Snapshot{};
     snapshot.scheduled = 0;
     snapshot.disagreements.clear();
+    snapshot.failovers.clear();
     for (const auto& w : workers_) {
         snapshot.lag.merge(w->lag_.snapshot());
         snapshot.scheduled += w->scheduled_.get(0);
         w->agreement_.addTo(snapshot.disagreements);
+        std::lock_guard<std::mutex> lock(w->failoverMutex_);
+        for (const FailoverEvent& f : w->failovers_) {
+            // Every worker sees the same move: the earliest sighting stands for it.
+            auto same = std::find_if(
+                snapshot.failovers.begin(), snapshot.failovers.end(),
+                [&](const FailoverEvent& g) { return g.from == f.from && g.to == f.to; });
+            if (same == snapshot.failovers.end()) {
+                snapshot.failovers.append(f);
+            } else {
+                same->atUs = std::min(same->atUs, f.atUs);
+            }
+        }
     }
+    std::sort(snapshot.failovers.begin(), snapshot.failovers.end(),
+              [](const FailoverEvent& a, const FailoverEvent& b) { return a.atUs < b.atUs; });
     for (int l = 0; l < specs_.size(); ++l) {
         LimiterSnapshot out;
         {

@@ -126,6 +126,11 @@ public:
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
     AgreementCounters& agreement() { return agreement_; }
+    // This worker's connection moved from primary `from` to `to` at run time `atUs`.
+    void recordFailover(qint64 atUs, const QString& from, const QString& to) {
+        std::lock_guard<std::mutex> lock(failoverMutex_);
+        failovers_.append(FailoverEvent{atUs, from, to});
+    }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
@@ -141,6 +146,8 @@ private:
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
     AgreementCounters agreement_;
+    mutable std::mutex failoverMutex_;
+    QVector<FailoverEvent> failovers_;
 };
 
 // The clients' totals added up per traffic group (`groups`), each with its own fairness.

@@ -176,6 +176,9 @@ void Worker::execute(std::vector<Job>& batch) {
         decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
                        waits ? replyClock_ : DecisionBatch::ReplyClock{});
     }
+    if (ctx_.url.isSentinel()) {
+        notePrimary(sendRunUs);
+    }
     for (size_t i = 0; i < batch.size(); ++i) {
         const Job& job = batch[i];
         LimiterCounters& counters = stats_.limiter(job.limiter);
@@ -199,6 +202,30 @@ void Worker::execute(std::vector<Job>& batch) {
     if (ctx_.traffic->mode == AcquireMode::Try) {
         compareDecisions(batch);
     }
+}
+
+void Worker::notePrimary(qint64 sendRunUs) {
+    // A failover moves the connection to the new primary (RedisConnection asks the sentinels
+    // again): the address it reached says so. Only after a round some decision came back from,
+    // so that looking never connects anew; a connection that fails meanwhile is the next
+    // round's concern.
+    bool decided = false;
+    for (size_t i = 0; i < decisions_.size() && !decided; ++i) {
+        decided = decisions_.result(i).decided;
+    }
+    if (!decided) {
+        return;
+    }
+    QString primary;
+    try {
+        primary = router_->connectionForSlot(0).serverAddress();
+    } catch (const RedisError&) {
+        return;
+    }
+    if (!primary_.isEmpty() && primary != primary_) {
+        stats_.recordFailover(sendRunUs, primary_, primary);
+    }
+    primary_ = primary;
 }
 
 qint64 Worker::skewMs(const Job& job) const {

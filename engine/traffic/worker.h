@@ -104,6 +104,8 @@ private:
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
     bool ensureConnected();
+    // Sentinel URLs: records a failover when the primary decided on changed address.
+    void notePrimary(qint64 sendRunUs);
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
 
@@ -134,6 +136,7 @@ private:
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
     size_t releasesQueued_ = 0;             // of retries_: releases (no outcome waits on them)
+    QString primary_;  // Sentinel URLs: the primary the last round was decided on
 };
 
 }  // namespace ratelab

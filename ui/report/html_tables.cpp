@@ -131,12 +131,32 @@ QString facts(const RunSummary& s) {
 
 QString verdict(const RunSummary& s) {
     QString out;
+    // A Sentinel failover may let limits be exceeded (asynchronous replication): said first.
+    for (const FailoverSummary& f : s.failovers) {
+        QStringList around;
+        for (const auto& [limiter, accepted] : f.acceptedAround) {
+            around << QStringLiteral("%1 %2").arg(esc(limiter), number(accepted));
+        }
+        out += QStringLiteral("<p class=\"failed\">%1</p>\n")
+                   .arg(tr("Sentinel failover at %1 ms: primary %2 → %3; accepted within %4 ms "
+                           "either side: %5. Replication is asynchronous: the new primary may "
+                           "not have the last grants and admit more than the limit.")
+                            .arg(number(f.atMs), esc(f.from), esc(f.to), number(kFailoverSpanMs),
+                                 around.join(QStringLiteral(", "))));
+    }
     if (!s.verdict.isEmpty()) {
-        const QString cls = s.verdict == QLatin1String("failed")   ? QStringLiteral("failed")
-                            : s.verdict == QLatin1String("passed") ? QStringLiteral("passed")
-                                                                   : QStringLiteral("none");
-        out += QStringLiteral("<p class=\"verdict\">%1 <span class=\"%2\">%3</span></p>\n")
-                   .arg(tr("Verdict:"), cls, esc(s.verdict));
+        // An incomplete run judges nothing: it reads as a failure, with why.
+        const bool incomplete = s.verdict == output_format::verdict::kIncomplete;
+        const QString cls =
+            s.verdict == output_format::verdict::kFailed || incomplete ? QStringLiteral("failed")
+            : s.verdict == output_format::verdict::kPassed             ? QStringLiteral("passed")
+                                                                       : QStringLiteral("none");
+        out += QStringLiteral("<p class=\"verdict\">%1 <span class=\"%2\">%3</span>%4</p>\n")
+                   .arg(tr("Verdict:"), cls, esc(s.verdict),
+                        incomplete ? QStringLiteral(" (%1; %2)")
+                                         .arg(esc(s.verdictReason),
+                                              tr("the expectations below are not judged"))
+                                   : QString());
     }
     if (s.expectations.isEmpty()) {
         return out;

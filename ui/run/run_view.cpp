@@ -179,6 +179,9 @@ void RunView::showSnapshot(const RunSnapshot& snapshot) {
     // the finished run's admitted bursts no longer describe what the timelines show.
     const bool followsFinished = !restarted && last_.finished && !snapshot.finished;
     last_ = snapshot;
+    if (restarted || followsFinished) {
+        failoversMarked_ = 0;
+    }
     if (followsFinished) {
         for (TimelineChart* chart : std::as_const(timelines_))
             chart->setBusiestIntervals({}, {});
@@ -189,6 +192,14 @@ void RunView::showSnapshot(const RunSnapshot& snapshot) {
                                       snapshot.limiters[i].clients.size(), snapshot.bucketMs,
                                       snapshot.startEpochMs);
         }
+    }
+    // A Sentinel failover on every timeline: the new primary may lack the last grants and
+    // admit more than the limit (asynchronous replication).
+    for (; failoversMarked_ < snapshot.failovers.size(); ++failoversMarked_) {
+        const FailoverEvent& f = snapshot.failovers[failoversMarked_];
+        for (TimelineChart* chart : std::as_const(timelines_))
+            chart->addMarker(double(f.atUs) / 1e6,
+                             tr("Sentinel failover: primary %1 → %2").arg(f.from, f.to));
     }
     QStringList lines;
     limiterNames_.clear();

@@ -98,6 +98,7 @@ private:
     StatePanel* state_ = nullptr;
     QStringList limiterNames_;  // the latest snapshot's limiters, in the run's order
     RunSnapshot last_;
+    qsizetype failoversMarked_ = 0;         // of last_.failovers, those marked on the timelines
     QMap<int, LimiterState> latestStates_;  // the newest state of each limiter, for the charts
     // States not drawn yet, oldest first: a virtual run's readings in run time, every one drawn.
     QMap<int, QVector<LimiterState>> pendingStates_;

@@ -1,0 +1,87 @@
+#include "run_outputs.h"
+
+#include <QFileInfo>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+#include "command_line.h"
+#include "input_error.h"
+#include "output/output_folder.h"
+#include "output/regression_report.h"
+#include "report/output_folder.h"
+
+namespace ratelab::cli {
+
+void prepareRunOutputs(const OutputTargets& targets) {
+    checkOutputTargets(targets);
+    removeEarlierOutputs(targets);
+}
+
+QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
+                            const OutputTargets& targets) {
+    QStringList failures;
+    QString error;
+    if (writeOutputFolder(run, targets.dir, &error)) {
+        std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
+                    qPrintable(QFileInfo(targets.dir).absoluteFilePath()));
+    } else {
+        failures << error;
+    }
+    if (!targets.junit.isEmpty()) {
+        try {
+            writeFileAtomically(targets.junit, expectationsJUnit(summary));
+            std::printf("wrote %s\n", qPrintable(QFileInfo(targets.junit).absoluteFilePath()));
+        } catch (const InputError& e) {
+            failures << e.message();
+        }
+    }
+    return failures;
+}
+
+void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario,
+                          const QString& reason) {
+    if (targets.junit.isEmpty()) {
+        return;
+    }
+    RunSummary summary;
+    summary.scenario = scenario.name;
+    for (const Expectation& e : scenario.expectations) {
+        for (const LimiterSpec& spec : scenario.limiters) {
+            if (e.limiter == QLatin1String("*") || e.limiter == spec.name) {
+                ExpectationResult r;
+                r.limiter = spec.name;
+                r.expectation = e;
+                r.measured = std::numeric_limits<double>::quiet_NaN();
+                summary.expectations.append(r);
+            }
+        }
+    }
+    summary.verdict = output_format::verdict::kIncomplete;
+    summary.verdictReason = reason;
+    try {
+        writeFileAtomically(targets.junit, expectationsJUnit(summary));
+    } catch (const InputError& e) {
+        printError(e.message());
+    }
+}
+
+int outputExitCode(int verdictCode, const QStringList& failures) {
+    QStringList all = failures;
+    if (std::fflush(stdout) != 0) {
+        all << QStringLiteral("stdout: cannot write: %1")
+                   .arg(QString::fromLocal8Bit(std::strerror(errno)));
+    } else if (std::ferror(stdout) != 0) {
+        all << QStringLiteral("stdout: a write failed");
+    }
+    for (const QString& failure : all) {
+        printError(failure);
+    }
+    if (all.isEmpty()) {
+        return verdictCode;
+    }
+    return verdictCode != kDone ? verdictCode : int(kOutputFailed);
+}
+
+}  // namespace ratelab::cli

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include "output/output_paths.h"
+#include "output/run_summary.h"
+#include "scenario/scenario.h"
+
+namespace ratelab::cli {
+
+// What `ratelab run` writes besides stdout: the output folder (--out) and the JUnit file
+// (--junit). Before the run: checked (exit 2 before anything reaches Redis) and an earlier
+// run's files removed. After it: written, each failure named instead of hiding the summary.
+
+// checkOutputTargets, then removeEarlierOutputs (output/output_paths.h).
+void prepareRunOutputs(const OutputTargets& targets);
+
+// Writes the run's output folder and the JUnit file of its verdict. Returns one message per file
+// that could not be written ("/dev/full: cannot write: No space left on device"); the files
+// written are printed to stdout ("wrote …").
+QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
+                            const OutputTargets& targets);
+
+// A run that measured nothing (Redis could not be reached at its start): the JUnit file, when
+// asked for, reports every expectation of the scenario as an error with `reason`, so that no
+// earlier run's passing JUnit stands in for it. A failure to write it goes to stderr.
+void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario,
+                          const QString& reason);
+
+// The exit code of a run whose verdict is code `verdictCode` and whose outputs `failures` could
+// not all be written: each failure printed, then the verdict's code, or kOutputFailed when that
+// is 0. Also when stdout itself could not be written.
+int outputExitCode(int verdictCode, const QStringList& failures);
+
+}  // namespace ratelab::cli
