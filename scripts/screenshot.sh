@@ -30,10 +30,24 @@ xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD_DIR/bin/ratelab" --screenshots "
 if [ -f "$out/run/report.html" ]; then
     sandbox=()
     [ "$(id -u)" -ne 0 ] || sandbox=(--no-sandbox)
-    chromium --headless "${sandbox[@]}" --disable-gpu --hide-scrollbars --window-size=1280,2000 \
-        --user-data-dir="$XDG_CONFIG_HOME/chromium" \
-        --screenshot="$(realpath "$out")/report-html.png" \
-        "file://$(realpath "$out/run/report.html")" 2>/dev/null &&
-        echo "screenshot: $out/report-html.png"
+    # The page as a reader sees it: wide and light, on a 1024 x 700 screen, and dark.
+    shoot() {  # NAME SIZE [chromium flags]
+        local name=$1 size=$2
+        shift 2
+        chromium --headless "${sandbox[@]}" --disable-gpu --hide-scrollbars --window-size="$size" \
+            --user-data-dir="$XDG_CONFIG_HOME/chromium" "$@" \
+            --screenshot="$(realpath "$out")/$name.png" \
+            "file://$(realpath "$out/run/report.html")" 2>/dev/null &&
+            echo "screenshot: $out/$name.png"
+    }
+    shoot report-html 1280,2000
+    shoot report-html-1024 1024,700
+    shoot report-html-dark 1280,2000 --force-dark-mode
+    # Grayscale copies: accepted and rejected must stay apart without colour.
+    if command -v convert >/dev/null; then
+        for name in report-html report-html-dark; do
+            [ -f "$out/$name.png" ] && convert "$out/$name.png" -colorspace Gray "$out/$name-gray.png"
+        done
+    fi
 fi
 rm -rf "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"

@@ -189,7 +189,10 @@ private slots:
         l.groups = {attacker};
         QString error;
         QStringList images;
-        const QString text = textOf(reportHtml(s, QByteArray()), &error, &images);
+        const QByteArray page = reportHtml(s, QByteArray());
+        // The contents line links to the groups' section.
+        QVERIFY(page.contains(R"(<a href="#groups">)"));
+        const QString text = textOf(page, &error, &images);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         for (const char* figure : {"Groups", "<attacker>", "Rejected %", "75",
                                    "Most in 1000 ms, run's clock", "users"}) {

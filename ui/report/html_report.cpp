@@ -159,10 +159,13 @@ QString comparisonSection(const RunSummary& s) {
 
 // Links to the sections the page has.
 QString contents(const QString& body) {
-    const std::pair<const char*, const char*> sections[] = {
-        {"expectations", "Expectations"}, {"timelines", "Timelines"},
-        {"comparison", "Comparison"},     {"limiters", "Limiters"},
-        {"bursts", "Admitted burst"},     {"clients", "Clients"}};
+    const std::pair<const char*, const char*> sections[] = {{"expectations", "Expectations"},
+                                                            {"timelines", "Timelines"},
+                                                            {"comparison", "Comparison"},
+                                                            {"limiters", "Limiters"},
+                                                            {"bursts", "Admitted burst"},
+                                                            {"groups", "Groups"},
+                                                            {"clients", "Clients"}};
     QString links;
     for (const auto& [id, title] : sections) {
         if (body.contains(QStringLiteral("id=\"%1\"").arg(QLatin1String(id)))) {
