@@ -7,7 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include "support/ratelab_cli.h"
+#include "support/cli_process.h"
 #include "support/test_redis.h"
 
 using namespace ratelab::test;
