@@ -9,7 +9,7 @@
 # Usage: bench/script_cost.sh [--rates "10 100 1000 10000 100000"]
 #            [--loads "0.5 1 1.5 3 10 burst"]
 #            [--limiters "token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter
-#                         leaky_bucket"] [--flavors "native upstash redis_rate"] [--seconds 3]
+#                         leaky_bucket concurrency"] [--flavors "native upstash redis_rate"] [--seconds 3]
 #            [--max-requests 300000]
 #            [--rounds 1] [--ab REV | --previous BIN] [--ratelab BIN] [--paired]
 #            [--instructions] [--keep DIR]
@@ -26,6 +26,9 @@
 #   gcra          R per 1000 ms, burst min(R, 100000) vs the float GCRA (TAT in one string)
 #   sliding_counter  limit R per 1000 ms window    vs two float-weighted window counters
 #   leaky_bucket  R per 1000 ms, burst min(R, 100000), delaying vs excess/last in a hash
+#   concurrency   min(R, 10000) in flight, leases of 1000 ms (a replay releases nothing, so a
+#                 lease ends when it runs out)   vs a plain ZSET of leases (ZREMRANGEBYSCORE,
+#                 ZCARD, ZADD)
 # The last column counts the accepted decisions of each side: the same figure on both says
 # the two made the same decisions (every request is one permit). The µs columns are medians
 # over the rounds; a ratio is the median of each round's own ratio (the two sides of a round
@@ -53,7 +56,7 @@ loads="0.5 1 1.5 3 10 burst"
 flavors="native"
 max_requests=300000
 keep=""
-limiters="token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter leaky_bucket"
+limiters="token_bucket sliding_1 sliding_10 fixed_window gcra sliding_counter leaky_bucket concurrency"
 seconds=3
 rounds=1
 ab_rev=""
@@ -225,6 +228,8 @@ sliding_rules_args() {
 
 # GCRA's and the leaky bucket's burst at rate R: min(R, 100,000) (the parser's bound).
 burst_of() { awk -v r="$1" 'BEGIN { print (r < 100000 ? r : 100000) }'; }
+# The concurrency limiter's limit at rate R: min(R, 10,000) (the parser's bound).
+in_flight_of() { awk -v r="$1" 'BEGIN { print (r < 10000 ? r : 10000) }'; }
 
 # Flavors: a limiter type deciding as a library does (its arithmetic, its keys), measured
 # against that library's own script. "native" is ratelab's exact algorithms; "upstash" is the
@@ -276,6 +281,9 @@ write_spec() {  # KIND RATE NAME > spec.json
         gcra | leaky_bucket)
             printf '{"type": "%s", "name": "%s", "scope": "global", "rate": %d, "period_ms": 1000, "burst": %d}\n' \
                 "$kind" "$name" "$rate" "$(burst_of "$rate")" ;;
+        concurrency)
+            printf '{"type": "concurrency", "name": "%s", "scope": "global", "limit": %d, "lease_ms": 1000}\n' \
+                "$name" "$(in_flight_of "$rate")" ;;
     esac
 }
 
@@ -383,6 +391,7 @@ production_script() {  # KIND: the file in production_scripts/
         sliding_counter_upstash) echo upstash_sliding_window.lua ;;
         gcra_redis_rate) echo redis_rate_allow_n.lua ;;
         leaky_bucket) echo leaky_excess_hash.lua ;;
+        concurrency) echo concurrency_zset_leases.lua ;;
         sliding_*) echo sliding_log_zset.lua ;;
     esac
 }
@@ -422,7 +431,7 @@ production_commands() {
     local kind=$1 rate=$2 trace=$3 sha=$4 name=prod-$1 rules=""
     case $kind in sliding_counter*) ;; sliding_*) rules=$(sliding_rules_args "$rate" "${kind#sliding_}") ;; esac
     awk -F, -v kind="$kind" -v sha="$sha" -v name="$name" -v rate="$rate" -v rules="$rules" \
-        -v burst="$(burst_of "$rate")" \
+        -v burst="$(burst_of "$rate")" -v inflight="$(in_flight_of "$rate")" \
         -v seed=7 '
         function command(args, n,   out, i) {
             out = args[1]; for (i = 2; i <= n; i++) out = out " " args[i]; print out }
@@ -441,6 +450,9 @@ production_commands() {
             } else if (kind == "gcra" || kind == "leaky_bucket") {
                 a[++n] = 1; a[++n] = "{" name "}:" (kind == "gcra" ? "tat" : "lb")
                 a[++n] = t; a[++n] = rate; a[++n] = 1000; a[++n] = burst; a[++n] = 1; a[++n] = 3600000
+            } else if (kind == "concurrency") {
+                a[++n] = 1; a[++n] = "{" name "}:leases"
+                a[++n] = inflight; a[++n] = t; a[++n] = 1000; a[++n] = hex(16); a[++n] = 3600000
             } else if (kind == "sliding_counter_upstash") {
                 w = int(t / 1000); a[++n] = 2
                 a[++n] = sprintf("{%s}:up:%.0f", name, w); a[++n] = sprintf("{%s}:up:%.0f", name, w - 1)
