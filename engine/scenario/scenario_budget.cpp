@@ -26,9 +26,6 @@ using json_input::memberPath;
 
 constexpr qint64 kKiB = 1024;
 constexpr qint64 kMiB = kKiB * 1024;
-constexpr qint64 kGiB = kMiB * 1024;
-constexpr qint64 kTiB = kGiB * 1024;
-constexpr qint64 kPiB = kTiB * 1024;
 
 // Snapshots alive at once: the newest one a reader holds while the runner builds the next
 // (the command line's final snapshot and its progress line; the window's bridge and panels).
