@@ -119,7 +119,7 @@ private slots:
         const Scenario s = fixedWindowScenario(QStringLiteral("fw"));
         TuneView view;
         view.setScenario(s);
-        view.metric()->setCurrentText(metric);
+        view.metricBox()->setCurrentText(metric);
         view.constraints()->setText(constraints);
         QString error;
         QVERIFY(!view.sweepSpec(s, &error));

@@ -63,7 +63,7 @@ public:
     QSpinBox* yFrom() const { return yFrom_; }
     QSpinBox* yTo() const { return yTo_; }
     QSpinBox* yStep() const { return yStep_; }
-    QComboBox* metric() const { return metric_; }
+    QComboBox* metricBox() const { return metric_; }
     QComboBox* direction() const { return direction_; }
     QLineEdit* constraints() const { return constraints_; }
     QPushButton* runButton() const { return run_; }
