@@ -133,6 +133,48 @@ private slots:
         QVERIFY(chart->limiterLine(1)->pen().style() != chart->limiterLine(2)->pen().style());
     }
 
+    // Four limiters with long names and per-client types at 1024 x 700: the numbers read "7,3…"
+    // and the latency "0 (virtu…" because every column was capped alike; now the names and types
+    // give up their room first (an elided one says itself in its tooltip) and the numbers stay
+    // whole.
+    void numbersWholeWhenNarrow() {
+        ComparisonView view;
+        view.resize(560, 480);  // the tab beside the scenario dock in a 1024 x 700 window
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        RunSnapshot run = threeLimiters(true);
+        run.limiters << run.limiters[1];
+        const QString names[] = {QStringLiteral("counter-exact"), QStringLiteral("counter-upstash"),
+                                 QStringLiteral("gcra-exact"), QStringLiteral("gcra-redis-rate")};
+        for (int i = 0; i < 4; ++i) {
+            LimiterSnapshot& l = run.limiters[i];
+            l.spec.name = names[i];
+            l.spec.scope = Scope::PerClient;
+            l.fired = 7328;
+            l.accepted = 5373;
+            l.rejected = 1955;
+            l.latency.total = 7328;  // a virtual clock as fast as possible: every latency 0
+            l.latency.max = 0;
+        }
+        view.updateFrom(run);
+        QCoreApplication::processEvents();
+        auto* table = view.table()->findChild<QTableWidget*>(QStringLiteral("comparison"));
+        QVERIFY(table);
+        for (int c = 0; c < table->columnCount(); ++c) {
+            const QString header = table->horizontalHeaderItem(c)->text();
+            if (c < 2 || table->isColumnHidden(c))
+                continue;  // the limiter's name and type yield
+            const int width = table->horizontalHeader()->sectionSize(c);
+            int need = table->horizontalHeader()->fontMetrics().horizontalAdvance(header);
+            for (int r = 0; r < table->rowCount(); ++r)
+                need = std::max(need,
+                                table->fontMetrics().horizontalAdvance(table->item(r, c)->text()));
+            QVERIFY2(width >= need + 6,
+                     qPrintable(
+                         QStringLiteral("%1: %2 px for %3").arg(header).arg(width).arg(need + 6)));
+        }
+    }
+
     void readableWhenSmall_data() {
         QTest::addColumn<int>("width");
         QTest::addColumn<double>("fontScale");

@@ -59,8 +59,9 @@ public:
     }
 
     void setAllRows() { allRows_ = true; }
-    void setYielding(int column) {
-        yielding_ = column;
+    void addYielding(int column) {
+        if (!yielding_.contains(column))
+            yielding_.append(column);
         lastWidth_ = -1;
     }
 
@@ -81,11 +82,23 @@ public:
         const int least = header->minimumSectionSize();
         QVector<int> widths;
         const int total = std::accumulate(need.begin(), need.end(), 0);
-        const bool yields = yielding_ >= 0 && yielding_ < columns && need[yielding_] > 0;
-        if (total > available && yields && total - need[yielding_] + least <= available) {
-            // The yielding column alone gives up room: the others keep what they need.
+        // The yielding columns give up room in their order, each down to the least width, so
+        // that the others (the numbers) keep what they need and read whole.
+        int yieldable = 0;
+        for (int y : yielding_) {
+            if (y >= 0 && y < columns && need[y] > 0)
+                yieldable += need[y] - std::min(need[y], least);
+        }
+        if (total > available && yieldable > 0 && total - yieldable <= available) {
             widths = need;
-            widths[yielding_] = available - (total - need[yielding_]);
+            int excess = total - available;
+            for (int y : yielding_) {
+                if (excess <= 0 || y < 0 || y >= columns || need[y] <= 0)
+                    continue;
+                const int give = std::min(excess, need[y] - std::min(need[y], least));
+                widths[y] -= give;
+                excess -= give;
+            }
         } else {
             widths = share(need, available, least,
                            stretch_ >= 0 && stretch_ < columns && !table_->isColumnHidden(stretch_)
@@ -171,8 +184,8 @@ private:
 
     QTableWidget* table_;
     int stretch_;
-    int yielding_ = -1;
-    bool allRows_ = false;  // showAllRows keeps the height to the rows
+    QVector<int> yielding_;  // in the order they give up room
+    bool allRows_ = false;   // showAllRows keeps the height to the rows
     QVector<int> lastNeed_;
     int lastWidth_ = -1;
 };
@@ -200,7 +213,7 @@ void refitColumns(QTableWidget* table) {
 
 void setYieldingColumn(QTableWidget* table, int column) {
     if (ColumnFitter* fitter = fitterOf(table)) {
-        fitter->setYielding(column);
+        fitter->addYielding(column);
         fitter->fit();
     }
 }

@@ -13,7 +13,8 @@ namespace ratelab::panel {
 // keep theirs. With a `stretchColumn` that column alone takes the room left over. Follows the
 // table's resizes; refitColumns after its texts change.
 void fitColumnsToContents(QTableWidget* table, int stretchColumn = -1);
-// Too narrow, `column` (a secondary one) gives up its room before any other does.
+// Too narrow, `column` (a secondary one) gives up its room before any other does; called for
+// several columns, they give it up in the order of the calls.
 void setYieldingColumn(QTableWidget* table, int column);
 void refitColumns(QTableWidget* table);
 

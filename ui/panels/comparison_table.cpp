@@ -143,6 +143,7 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
             "got everything.")});
     // Too narrow for every column, the algorithm's name is cut first (the names stay whole).
     panel::setYieldingColumn(table_, kType);
+    panel::setYieldingColumn(table_, kLimiter);  // elided names keep their tooltips
     layout->addWidget(table_, 1);
 }
 
