@@ -55,26 +55,19 @@ public:
     // "estimate 9 = floor(8 × 62.5%) + 4 of 10 in the window [..): ..."
     QString reasonText(const LimiterSpec& spec, const Decision& d) const override {
         const DecisionReason& r = d.reason;
-        if (spec.flavor == Flavor::Upstash) {
-            // "upstash: estimate 9 = floor(previous 8 × 62.5%) + current 4 ..."
-            return QStringLiteral(
-                       "upstash: %1 per %2 ms window: estimate %3 = floor(previous %4 × %5% in "
-                       "doubles) + current %6 of %1 in %7, checked before the request's %8 "
-                       "(the library's rule: granted while the estimate is below %1) → %9")
-                .arg(spec.limit)
-                .arg(spec.windowMs)
-                .arg(r.estimate)
-                .arg(r.previous)
-                .arg(double(r.weightPerMille) / 10.0, 0, 'f', 1)
-                .arg(r.current)
-                .arg(reasonInterval(r.fromMs, r.toMs, false))
-                .arg(r.permits)
-                .arg(reasonOutcome(d));
-        }
-        return QStringLiteral(
-                   "%1 per %2 ms window: estimate %3 = floor(previous %4 × %5%) + "
-                   "current %6 of %1 in %7, asked %8 → %9")
-            .arg(spec.limit)
+        // The same figures in both; upstash's says its own rule (the permits not in the check).
+        const QString text =
+            spec.flavor == Flavor::Upstash
+                // "upstash: estimate 9 = floor(previous 8 × 62.5% in doubles) + current 4 ..."
+                ? QStringLiteral(
+                      "upstash: %1 per %2 ms window: estimate %3 = floor(previous %4 "
+                      "× %5% in doubles) + current %6 of %1 in %7, checked before the "
+                      "request's %8 (the library's rule: granted while the estimate "
+                      "is below %1) → %9")
+                : QStringLiteral(
+                      "%1 per %2 ms window: estimate %3 = floor(previous %4 × %5%) + "
+                      "current %6 of %1 in %7, asked %8 → %9");
+        return text.arg(spec.limit)
             .arg(spec.windowMs)
             .arg(r.estimate)
             .arg(r.previous)
