@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include "limiters/limiter.h"
+#include "output/sweep_files.h"
 #include "redis/redis_router.h"
 #include "run/scenario_runner.h"
 #include "run/sweep_runner.h"
@@ -215,6 +216,55 @@ private slots:
         QCOMPARE(table.paretoFront(0), (QVector<int>{1, 3, 0}));
         QCOMPARE(runner.progress().done, 4);
         QCOMPARE(runner.progress().decisions, 4 * 60);
+    }
+
+    // Traffic with groups: after each limiter's "*" row, a row per group with its clients'
+    // figures. A per-client calendar window of r per second against a user at 4/s and an
+    // attacker at 20/s for 3 s admits the user 3 x min(r, 4) and the attacker 3 x r.
+    void groupRows() {
+        const QString name = uniqueName(QStringLiteral("sweep-groups"));
+        const Scenario scenario = sweepScenario(
+            QStringLiteral(R"({"type": "fixed_window", "name": "%1", "scope": "per_client",
+                               "rate": 10, "interval": 1, "unit": "seconds", "timezone": "UTC"})")
+                .arg(name),
+            QStringLiteral(R"("%1.rate": [10, 3, 5])").arg(name),
+            QStringLiteral(R"("minimize": "group.attacker.accepted",
+                              "constraints": ["group.users.rejected_pct <= 1"])"),
+            QStringLiteral(R"("groups": [
+                {"name": "users", "clients": 1, "shape": {"type": "constant", "rate": 4}},
+                {"name": "attacker", "clients": 1, "shape": {"type": "constant", "rate": 20}}],
+                "duration_s": 3)"));
+        SweepRunner runner{SweepPlan(scenario), fixtureUrl()};
+        runner.start();
+        runner.wait();
+        QVERIFY(runner.error().isEmpty());
+        const SweepTable table = runner.table();
+        QCOMPARE(table.combinations.size(), 3);
+        const QVector<qint64> rates{10, 3, 5};
+        for (const SweepCombination& c : table.combinations) {
+            const qint64 r = rates[c.index];
+            QCOMPARE(c.rows.size(), 3);
+            const QStringList groups{QStringLiteral("*"), QStringLiteral("users"),
+                                     QStringLiteral("attacker")};
+            const qint64 fired[] = {72, 12, 60};
+            const qint64 accepted[] = {3 * std::min<qint64>(r, 4) + 3 * r,
+                                       3 * std::min<qint64>(r, 4), 3 * r};
+            for (int g = 0; g < 3; ++g) {
+                const SweepFigures& row = c.rows[g];
+                QCOMPARE(row.limiter, name);
+                QCOMPARE(row.group, groups[g]);
+                QCOMPARE(row.fired, fired[g]);
+                QCOMPARE(row.accepted, accepted[g]);
+                QCOMPARE(row.rejected, fired[g] - accepted[g]);
+                QCOMPARE(row.admittedBurst.empty(), false);
+            }
+            QCOMPARE(c.objective, double(3 * r));
+            QCOMPARE(c.feasible(), r >= 4);
+        }
+        QCOMPARE(table.best(), 2);  // rate 5: the user whole, the attacker 15
+        const QStringList csv = QString::fromUtf8(sweepCsv(table)).split(QLatin1Char('\n'));
+        QVERIFY2(csv.value(3).contains(QStringLiteral(",attacker,60,30,30,0,")),
+                 qPrintable(csv.value(3)));
     }
 
     // Stopped before it starts: nothing finished, the table says incomplete.

@@ -45,10 +45,19 @@ SweepCombination sweepCombinationOf(const SweepSpec& sweep, const RunSnapshot& r
         row.errors = l.errors;
         row.admittedBurst = l.admittedBurst;
         c.rows.append(row);
-        // Hook for traffic with named groups of clients: one more row per group (group = its
-        // name, its clients' figures summed) goes here, after the limiter's "*" row; sweep.csv,
-        // sweep.json and the tool tips list every row. Until then one client's figures are
-        // metrics of their own ("client.c0.accepted"), for the objective and the constraints.
+        // Traffic with named groups: a row per group after the limiter's "*" row, its clients'
+        // figures summed (the same figures "group.<name>.<metric>" names).
+        for (const GroupTotals& g : l.groups) {
+            SweepFigures groupRow;
+            groupRow.limiter = l.spec.name;
+            groupRow.group = g.group;
+            groupRow.fired = g.fired;
+            groupRow.accepted = g.accepted;
+            groupRow.rejected = g.rejected;
+            groupRow.errors = g.errors;
+            groupRow.admittedBurst = g.admittedBurst;
+            c.rows.append(groupRow);
+        }
     }
     Expectation objective;
     objective.limiter = sweep.objective.limiter;

@@ -51,8 +51,10 @@ QString SweepChartView::cellText(int column, int row) const {
                           held ? tr("holds") : tr("FAILED"));
     }
     for (const SweepFigures& f : c.rows) {
+        const QString who =
+            f.group == QLatin1String("*") ? f.limiter : tr("%1, group %2").arg(f.limiter, f.group);
         lines << tr("%1: fired %2, accepted %3, rejected %4 (%5%), errors %6")
-                     .arg(f.limiter)
+                     .arg(who)
                      .arg(f.fired)
                      .arg(f.accepted)
                      .arg(f.rejected)
