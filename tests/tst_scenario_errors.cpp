@@ -537,6 +537,9 @@ void TestScenarioErrors::parseInvalid_data() {
     // Mode and timeout.
     QTest::newRow("mode unknown") << withTraffic(R"("mode": "block")") << "$.traffic.mode"
                                   << R"(unknown mode "block"; expected try or wait)";
+    QTest::newRow("round trips unknown")
+        << withTraffic(R"("round_trips": "each")") << "$.traffic.round_trips"
+        << R"(unknown round_trips "each"; expected shared or per_limiter)";
     QTest::newRow("mode not a string") << withTraffic(R"("mode": 1)") << "$.traffic.mode"
                                        << "must be a string, got 1";
     QTest::newRow("wait without a timeout")

@@ -1,7 +1,6 @@
 // TrafficEditor: filling the form gives the expected traffic for every shape, invalid input is
 // reported at its field with the parser's own message, the example scenarios round-trip, and the
 // speed control stays within its range.
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
@@ -74,6 +73,7 @@ void compareTraffic(const TrafficSpec& actual, const TrafficSpec& expected) {
     QCOMPARE(actual.tracePath, expected.tracePath);
     QCOMPARE(actual.clockSkewMs, expected.clockSkewMs);
     QCOMPARE(actual.clientSkewMs, expected.clientSkewMs);
+    QCOMPARE(actual.roundTripPerLimiter, expected.roundTripPerLimiter);
     // Kept as loaded, though the form has no field for them.
     QCOMPARE(int(actual.hold.type), int(expected.hold.type));
     QCOMPARE(actual.hold.ms, expected.hold.ms);
@@ -545,7 +545,7 @@ void TestTrafficEditor::roundTrip_data() {
         }
     }
 
-    // What the examples do not cover: steps, a replay, ranges, wait mode, unusual speeds.
+    // What the examples do not cover: steps, replays, ranges, wait mode, speeds, round trips.
     const QString replay = QStringLiteral(
                                R"({"limiters": [{"type": "token_bucket", "name": "x", "rate": 1,
         "interval_ms": 1000}], "traffic": {"shape": {"type": "replay", "trace": "%1"},
@@ -562,11 +562,11 @@ void TestTrafficEditor::roundTrip_data() {
     const QString natural =
         QStringLiteral(
             R"({"limiters": [{"type": "token_bucket", "name": "x", "rate": 1, "interval_ms": 1000}],
-        "traffic": {"shape": {"type": "replay", "trace": "%1"}}})")
+        "traffic": {"shape": {"type": "replay", "trace": "%1"}, "round_trips": "per_limiter"}})")
             .arg(tracePath());
     for (const auto& [name, json] : {std::pair{"replay, wait, speed 500", replay},
                                      std::pair{"step, weights, permits range", step},
-                                     std::pair{"replay, natural length", natural}}) {
+                                     std::pair{"replay, natural length, per_limiter", natural}}) {
         try {
             const Scenario scenario = parseScenarioJson(json.toUtf8(), QString());
             QTest::newRow(name) << scenario.traffic << scenario.bucketMs;

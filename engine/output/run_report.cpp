@@ -1,6 +1,7 @@
 #include "output/run_report.h"
 
 #include <QTextStream>
+#include <algorithm>
 
 #include "output/regression_report.h"
 #include "output/run_summary.h"
@@ -82,6 +83,16 @@ QString groupLines(const GroupTotals& g) {
 
 }  // namespace
 
+// Several limiters timed on one round trip per batch: a latency was measured (not a virtual
+// clock as fast as possible) and they were not given round trips of their own.
+bool sharesRoundTrips(const RunSnapshot& run) {
+    if (run.roundTripPerLimiter || run.limiters.size() < 2) {
+        return false;
+    }
+    return std::any_of(run.limiters.cbegin(), run.limiters.cend(),
+                       [](const LimiterSnapshot& l) { return l.latency.max > 0; });
+}
+
 QString progressLine(const RunSnapshot& run) {
     qint64 accepted = 0;
     qint64 rejected = 0;
@@ -119,6 +130,14 @@ QString summaryText(const RunSnapshot& run) {
                .arg(ms(run.lag.percentile(50)), 0, 'f', 3)
                .arg(ms(run.lag.percentile(99)), 0, 'f', 3)
                .arg(ms(run.lag.max), 0, 'f', 3);
+    if (sharesRoundTrips(run)) {
+        out << QStringLiteral(
+                   "latency: the %1 limiters share each round trip (traffic "
+                   "\"round_trips\": \"shared\"), so their figures differ only by the "
+                   "microseconds between their replies; \"per_limiter\" times each "
+                   "alone\n")
+                   .arg(run.limiters.size());
+    }
     for (const LimiterSnapshot& l : run.limiters) {
         out << QStringLiteral("%1 (%2): fired %3 = accepted %4 + rejected %5 + errors %6%7\n")
                    .arg(l.spec.name, limiterTypeName(l.spec.type))

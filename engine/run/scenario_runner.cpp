@@ -251,6 +251,7 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.sameRequests = scenario_.traffic.mode == AcquireMode::Try;
     s.virtualClock = clock_.isVirtual();
     s.clockSpeed = clock_.speed();
+    s.roundTripPerLimiter = scenario_.traffic.roundTripPerLimiter;
     stats_->fill(s);
     if (s.finished) {
         fillFinal(s);

@@ -111,6 +111,9 @@ QJsonObject trafficToJson(const TrafficSpec& traffic) {
     }
     object.insert(QLatin1String("threads"), traffic.threads);
     object.insert(QLatin1String("pipeline"), traffic.pipeline);
+    if (traffic.roundTripPerLimiter) {
+        object.insert(QLatin1String("round_trips"), QStringLiteral("per_limiter"));
+    }
     object.insert(QLatin1String("mode"), modeName(traffic.mode));
     if (traffic.mode == AcquireMode::Wait) {
         object.insert(QLatin1String("timeout_ms"), traffic.timeoutMs);

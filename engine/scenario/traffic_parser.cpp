@@ -23,6 +23,11 @@ using scenario_limits::kMaxWeight;
 using scenario_limits::kMinSpeed;
 
 constexpr AcquireMode kModes[] = {AcquireMode::Try, AcquireMode::Wait};
+constexpr bool kRoundTrips[] = {false, true};  // "shared", "per_limiter"
+
+QString roundTripsName(bool perLimiter) {
+    return perLimiter ? QStringLiteral("per_limiter") : QStringLiteral("shared");
+}
 
 // 4, or {"count": 4, "weights": [1, 1, 2, 4]}.
 void readClients(const QJsonValue& value, const QString& where, TrafficSpec* traffic) {
@@ -233,12 +238,12 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     const QLatin1String threads("threads"), pipeline("pipeline"), permits("permits");
     const QLatin1String mode("mode"), timeoutMs("timeout_ms"), clock("clock"), seed("seed");
     const QLatin1String clockSkewMs("clock_skew_ms"), groups("groups"), hold("hold");
-    const QLatin1String leakPct("leak_pct"), gateways("gateways");
+    const QLatin1String leakPct("leak_pct"), gateways("gateways"), roundTrips("round_trips");
 
     const QJsonObject object = readObject(value, path);
     refuseUnknownFields(object, path,
                         {shape, durationS, clients, threads, pipeline, permits, mode, timeoutMs,
-                         clock, seed, clockSkewMs, groups, hold, leakPct, gateways});
+                         clock, seed, clockSkewMs, groups, hold, leakPct, gateways, roundTrips});
 
     TrafficSpec traffic;
     const QString shapePath = memberPath(path, shape);
@@ -305,6 +310,11 @@ TrafficSpec readTraffic(const QJsonValue& value, const QString& path, const QStr
     if (object.contains(pipeline)) {
         traffic.pipeline =
             static_cast<int>(readInteger(object, path, pipeline, 1, scenario_limits::kMaxPipeline));
+    }
+    if (object.contains(roundTrips)) {
+        traffic.roundTripPerLimiter =
+            readChoice(object.value(roundTrips), memberPath(path, roundTrips),
+                       QStringLiteral("round_trips"), kRoundTrips, roundTripsName);
     }
     if (object.contains(mode)) {
         traffic.mode = readChoice(object.value(mode), memberPath(path, mode),

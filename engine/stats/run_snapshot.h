@@ -156,6 +156,9 @@ struct RunSnapshot {
     // real (speed 1).
     bool virtualClock = false;
     double clockSpeed = 1.0;
+    // Traffic "round_trips": "per_limiter": each limiter's latency is its own round trip;
+    // otherwise the limiters of a batch share one, and their latencies with it.
+    bool roundTripPerLimiter = false;
     // Finished runs: the scenario's expectations checked ("expect"); empty when it has none.
     QVector<ExpectationResult> expectations;
 };

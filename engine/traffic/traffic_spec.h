@@ -61,6 +61,11 @@ struct TrafficSpec {
     QVector<double> clientWeights;  // empty: uniform; else one non-negative weight per client
     int threads = 1;
     int pipeline = 1;  // requests in flight per connection
+    // "round_trips": "per_limiter": a worker's batch goes to Redis one limiter at a time, each
+    // limiter's replies read before the next limiter's are sent, so each limiter's latency is
+    // its own round trip; "shared" (default): one pipeline for every limiter, as cheap as it
+    // gets, their latencies equal but for the microseconds between their replies.
+    bool roundTripPerLimiter = false;
     qint64 permitsMin = 1;
     qint64 permitsMax = 1;  // permits per request uniform in [min, max]
     AcquireMode mode = AcquireMode::Try;

@@ -154,28 +154,44 @@ void Worker::execute(std::vector<Job>& batch) {
         }
         return;
     }
-    decisions_.clear();
+    const bool perLimiter = ctx_.traffic->roundTripPerLimiter;
+    rounds_.resize(perLimiter ? size_t(std::max(1, ctx_.limiterCount)) : 1);
+    for (DecisionBatch& round : rounds_) {
+        round.clear();
+    }
     local_.clear();
     slots_.clear();
+    roundOf_.clear();
     for (const Job& job : batch) {
         const Request request = requestOf(job, sendRunUs);
         // A gateway that remembers a refusal covering this request refuses it itself; a
         // batched window's gateway decides from its own counts.
         if (std::optional<LocalResult> local = decideLocally(job, request)) {
             slots_.push_back(-1 - std::ptrdiff_t(local_.size()));
+            roundOf_.push_back(-1);
             local_.push_back(*local);
             continue;
         }
-        slots_.push_back(std::ptrdiff_t(decisions_.size()));
-        decisions_.add(*router_, limiterOf(job), request);
+        const int round = perLimiter ? job.limiter : 0;
+        DecisionBatch& decisions = rounds_[size_t(round)];
+        slots_.push_back(std::ptrdiff_t(decisions.size()));
+        roundOf_.push_back(round);
+        decisions.add(*router_, limiterOf(job), request);
     }
-    // Each decision's latency ends when its own reply is read: limiters on one pipeline differ
-    // by how long their scripts took (the replies come back one after the other).
+    // Each decision's latency ends when its own reply is read: limiters on one pipeline share
+    // its round trip (their replies come back together), limiters on rounds of their own each
+    // have their own, counted from when their round was sent.
     const bool waits = ctx_.clock->waits();
-    if (!decisions_.empty()) {
-        decisions_.run(*router_, ctx_.connectOptions.commandTimeout,
+    roundStartUs_.assign(rounds_.size(), sendRunUs);
+    for (size_t r = 0; r < rounds_.size(); ++r) {
+        if (rounds_[r].empty()) {
+            continue;
+        }
+        roundStartUs_[r] = waits ? ctx_.clock->elapsedUs() : sendRunUs;
+        rounds_[r].run(*router_, ctx_.connectOptions.commandTimeout,
                        waits ? replyClock_ : DecisionBatch::ReplyClock{});
     }
+    const qint64 firstRoundUs = *std::min_element(roundStartUs_.begin(), roundStartUs_.end());
     if (ctx_.url.isSentinel()) {
         notePrimary(sendRunUs);
     }
@@ -189,8 +205,11 @@ void Worker::execute(std::vector<Job>& batch) {
             finish(job, local.decided ? &local.decision : nullptr, sendRunUs, local.cause);
             continue;
         }
-        const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
-        const qint64 endUs = waits ? result.replyTime : sendRunUs;
+        const DecisionBatch::Result& result = resultOf(i);
+        // A later round's wait for the rounds before it is not its own reply time.
+        const qint64 endUs =
+            waits ? result.replyTime - (roundStartUs_[size_t(roundOf_[i])] - firstRoundUs)
+                  : sendRunUs;
         counters.recordAttempt(endUs - job.dueRunUs);
         counters.recordGatewayDecision(job.gateway, true);
         if (result.decided && ctx_.gateways) {
@@ -210,8 +229,10 @@ void Worker::notePrimary(qint64 sendRunUs) {
     // so that looking never connects anew; a connection that fails meanwhile is the next
     // round's concern.
     bool decided = false;
-    for (size_t i = 0; i < decisions_.size() && !decided; ++i) {
-        decided = decisions_.result(i).decided;
+    for (const DecisionBatch& round : rounds_) {
+        for (size_t i = 0; i < round.size() && !decided; ++i) {
+            decided = round.result(i).decided;
+        }
     }
     if (!decided) {
         return;
@@ -272,8 +293,12 @@ const Decision* Worker::decisionOf(size_t i) const {
         const LocalResult& local = local_[size_t(-1 - slots_[i])];
         return local.decided ? &local.decision : nullptr;
     }
-    const DecisionBatch::Result& result = decisions_.result(size_t(slots_[i]));
+    const DecisionBatch::Result& result = resultOf(i);
     return result.decided ? &result.decision : nullptr;
+}
+
+const DecisionBatch::Result& Worker::resultOf(size_t i) const {
+    return rounds_[size_t(roundOf_[i])].result(size_t(slots_[i]));
 }
 
 void Worker::compareDecisions(const std::vector<Job>& batch) {

@@ -99,6 +99,8 @@ private:
     Request requestOf(const Job& job, qint64 sendRunUs) const;
     const Limiter& limiterOf(const Job& job) const;
     const Decision* decisionOf(size_t i) const;
+    // Job i's result in its round (a job that calls Redis).
+    const DecisionBatch::Result& resultOf(size_t i) const;
     // A grant releases its slots (the concurrency limiter), one call on its own.
     void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
@@ -123,7 +125,10 @@ private:
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
-    DecisionBatch decisions_;  // the batch's decisions that call Redis (reused)
+    // The batch's decisions that call Redis (reused): one round trip for all of them, or with
+    // traffic "round_trips": "per_limiter" one per limiter, each read before the next is sent.
+    std::vector<DecisionBatch> rounds_;
+    std::vector<qint64> roundStartUs_;  // per round: the run time it was sent at
     // A decision a gateway made itself (a cached refusal, a batched window), or its failure.
     struct LocalResult {
         Decision decision;
@@ -132,7 +137,8 @@ private:
     };
     std::optional<LocalResult> decideLocally(const Job& job, const Request& request);
     std::vector<LocalResult> local_;        // the batch's decisions a gateway made itself
-    std::vector<std::ptrdiff_t> slots_;     // per job: index in decisions_, or -1 - in local_
+    std::vector<std::ptrdiff_t> slots_;     // per job: index in its round, or -1 - in local_
+    std::vector<int> roundOf_;              // per job: its round (rounds_)
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
     size_t releasesQueued_ = 0;             // of retries_: releases (no outcome waits on them)

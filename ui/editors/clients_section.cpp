@@ -24,12 +24,20 @@ ClientsSection::ClientsSection(QWidget* parent)
     permitsMax_ = lineEdit(QStringLiteral("permitsMax"), tr("max"), this);
     threads_ = lineEdit(QStringLiteral("threads"), QString(), this);
     pipeline_ = lineEdit(QStringLiteral("pipeline"), tr("in flight per thread"), this);
+    ownRoundTrips_ = new QCheckBox(tr("a round trip per limiter"), this);
+    ownRoundTrips_->setObjectName(QStringLiteral("roundTrips"));
+    ownRoundTrips_->setToolTip(
+        tr("Each limiter's share of a batch goes to Redis on its own, read before the next "
+           "limiter's is sent: each limiter's latency is its own round trip. Off: one pipeline "
+           "for every limiter, whose latencies are then that one round trip's. Decisions are "
+           "the same either way."));
+    connect(ownRoundTrips_, &QCheckBox::toggled, this, &TrafficSection::edited);
     clockSkew_ = lineEdit(QStringLiteral("clockSkew"), tr("none; 800; or c2: 800, c3: -250"), this);
     form_->addRow(tr("Clients"), clients_);
     form_->addRow(tr("Weights"), weights_);
     form_->addRow(tr("Permits"), rowOf(this, {permitsMin_, permitsRange_, permitsMax_}));
     form_->addRow(tr("Threads"), threads_);
-    form_->addRow(tr("Pipeline"), pipeline_);
+    form_->addRow(tr("Pipeline"), rowOf(this, {pipeline_, ownRoundTrips_}));
     form_->addRow(tr("Clock skew (ms)"), clockSkew_);
 
     clients_->setText(QStringLiteral("1"));
@@ -63,6 +71,8 @@ void ClientsSection::writeJson(QJsonObject& traffic, bool replay) const {
     // Optional fields go in even when empty: a cleared field is reported, not read as default.
     traffic.insert(QLatin1String("threads"), numberValue(threads_->text()));
     traffic.insert(QLatin1String("pipeline"), numberValue(pipeline_->text()));
+    if (ownRoundTrips_->isChecked())
+        traffic.insert(QLatin1String("round_trips"), QStringLiteral("per_limiter"));
     // "800" (every client) or "c2: 800, c3: -250" (those clients); empty: none.
     const QString skew = clockSkew_->text().trimmed();
     if (skew.contains(QLatin1Char(':'))) {
@@ -92,6 +102,7 @@ void ClientsSection::load(const TrafficSpec& traffic) {
     }
     threads_->setText(QString::number(traffic.threads));
     pipeline_->setText(QString::number(traffic.pipeline));
+    ownRoundTrips_->setChecked(traffic.roundTripPerLimiter);
     QStringList skews;
     for (auto it = traffic.clientSkewMs.cbegin(); it != traffic.clientSkewMs.cend(); ++it)
         skews << QStringLiteral("%1: %2").arg(it.key()).arg(it.value());
@@ -116,6 +127,7 @@ QWidget* ClientsSection::fieldFor(const QString& where) const {
                                  {"$.traffic.clients", clients_},
                                  {"$.traffic.threads", threads_},
                                  {"$.traffic.pipeline", pipeline_},
+                                 {"$.traffic.round_trips", ownRoundTrips_},
                                  {"$.traffic.clock_skew_ms", clockSkew_},
                                  {"$.traffic.permits.max", permitsMax_},
                                  {"$.traffic.permits", permitsMin_},

@@ -9,8 +9,8 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
-// Clients (count and weights), permits per request (fixed or a range), threads, pipeline and
-// the clients' clock skew.
+// Clients (count and weights), permits per request (fixed or a range), threads, pipeline (and
+// whether each limiter has a round trip of its own) and the clients' clock skew.
 // A replay's trace gives each request's client and permits: those fields are off then.
 class ClientsSection : public TrafficSection {
     Q_OBJECT
@@ -32,7 +32,8 @@ private:
     QLineEdit* permitsMax_ = nullptr;
     QLineEdit* threads_ = nullptr;
     QLineEdit* pipeline_ = nullptr;
-    QLineEdit* clockSkew_ = nullptr;  // traffic "clock_skew_ms"
+    QCheckBox* ownRoundTrips_ = nullptr;  // traffic "round_trips": "per_limiter"
+    QLineEdit* clockSkew_ = nullptr;      // traffic "clock_skew_ms"
 };
 
 }  // namespace ratelab
