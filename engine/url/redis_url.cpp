@@ -187,34 +187,18 @@ void parseHostPort(QStringView text, RedisUrl& url) {
     }
 }
 
-// "[[user]:password@]HOSTS[/path][?query][#fragment]" (redis:// and redis-cluster://): sets
-// the user info, refuses a fragment or a query, and returns the hosts part and the path.
+// "[[user]:password@]HOSTS[/path][?query]" (redis:// and redis-cluster://): sets the user
+// info, refuses a fragment or a query, and returns the hosts part and the path.
 struct Authority {
     QStringView hosts;
     QStringView path;  // "", or "/..."
 };
 Authority splitAuthority(QStringView rest, RedisUrl& url, const QString& noQuery) {
-    const qsizetype end = authorityEnd(rest);
-    QStringView authority = rest.left(end);
-    const QStringView tail = rest.mid(end);
-    // '@' is legal nowhere after the host, so one there means a password with an unencoded
-    // '/', '?' or '#'. Stop before any part of it reaches the host, port or db messages.
-    if (tail.contains(u'@')) {
-        throw InputError(QStringLiteral("URL"),
-                         QStringLiteral("has '@' after the host: percent-encode '/', '?', '#' "
-                                        "and '@' in a user or password (%2F, %3F, %23, %40)"));
-    }
-    // The last '@' ends the user info, which tolerates an unencoded '@' in a password.
-    const qsizetype at = authority.lastIndexOf(u'@');
-    if (at >= 0) {
-        setUserInfo(authority.left(at), url);
-        authority = authority.mid(at + 1);
-    }
-    refuseFragment(tail);
-    if (tail.contains(u'?')) {
+    const url_text::Authority parts = url_text::splitUserInfo(rest, url);
+    if (parts.tail.contains(u'?')) {
         throw InputError(QStringLiteral("URL query"), noQuery);
     }
-    return Authority{authority, tail};
+    return Authority{parts.hosts, parts.tail};
 }
 
 // After "redis://": [[user]:password@]host[:port][/db]
@@ -332,6 +316,24 @@ QString url_text::percentDecode(QStringView text, const QString& where) {
         throw InputError(where, QStringLiteral("is not valid UTF-8 once percent-decoded"));
     }
     return decoded;
+}
+
+url_text::Authority url_text::splitUserInfo(QStringView rest, RedisUrl& url) {
+    const qsizetype end = authorityEnd(rest);
+    QStringView authority = rest.left(end);
+    const QStringView tail = rest.mid(end);
+    if (tail.contains(u'@')) {
+        throw InputError(QStringLiteral("URL"),
+                         QStringLiteral("has '@' after the host: percent-encode '/', '?', '#' "
+                                        "and '@' in a user or password (%2F, %3F, %23, %40)"));
+    }
+    const qsizetype at = authority.lastIndexOf(u'@');
+    if (at >= 0) {
+        setUserInfo(authority.left(at), url);
+        authority = authority.mid(at + 1);
+    }
+    refuseFragment(tail);
+    return Authority{authority, tail};
 }
 
 qsizetype url_text::authorityEnd(QStringView rest) {

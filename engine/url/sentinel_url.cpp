@@ -10,12 +10,11 @@
 namespace ratelab {
 namespace {
 
-using url_text::authorityEnd;
 using url_text::percentDecode;
 
-// Host, port, database and user info are checked by RedisUrl::parse on a redis:// URL built
-// from that part alone, so both schemes give the same messages for the same mistakes (and
-// neither quotes a password).
+// The user info is split off as for redis:// (url_text::splitUserInfo), and each host and port
+// is checked by RedisUrl::parse on a redis:// URL built from that part alone, so both schemes
+// give the same messages for the same mistakes (and neither quotes a password).
 
 QString example() {
     return QStringLiteral("e.g. redis-sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster");
@@ -83,29 +82,9 @@ void parseQuery(QStringView query, RedisUrl& url) {
 RedisUrl parseSentinelUrl(QStringView rest) {
     RedisUrl url;
     url.transport = RedisUrl::Transport::Sentinel;
-    const qsizetype end = authorityEnd(rest);
-    QStringView authority = rest.left(end);
-    const QStringView tail = rest.mid(end);
-    // As for redis://: an '@' after the hosts means a password with an unencoded '/', '?' or '#'.
-    if (tail.contains(u'@')) {
-        throw InputError(QStringLiteral("URL"),
-                         QStringLiteral("has '@' after the host: percent-encode '/', '?', '#' "
-                                        "and '@' in a user or password (%2F, %3F, %23, %40)"));
-    }
-    const qsizetype at = authority.lastIndexOf(u'@');
-    if (at >= 0) {
-        const RedisUrl info =
-            RedisUrl::parse(QStringLiteral("redis://") + authority.left(at + 1).toString() +
-                            QStringLiteral("127.0.0.1"));
-        url.user = info.user;
-        url.password = info.password;
-        authority = authority.mid(at + 1);
-    }
-    if (tail.contains(u'#')) {
-        throw InputError(QStringLiteral("URL"),
-                         QStringLiteral("has a fragment ('#...'), which Redis URLs do not take "
-                                        "(write '#' in a password as %23)"));
-    }
+    const url_text::Authority split = url_text::splitUserInfo(rest, url);
+    const QStringView authority = split.hosts;
+    const QStringView tail = split.tail;
     constexpr int kMaxSentinels = 64;
     const QList<QStringView> parts = authority.split(u',');
     if (parts.size() > kMaxSentinels) {

@@ -3,6 +3,8 @@
 #include <QString>
 #include <QStringView>
 
+#include "url/redis_url.h"
+
 // Text helpers shared by the URL parsers (redis_url.cpp, sentinel_url.cpp).
 namespace ratelab::url_text {
 
@@ -12,5 +14,15 @@ QString percentDecode(QStringView text, const QString& where);
 
 // Where the authority ends: the first '/', '?' or '#', else the end.
 qsizetype authorityEnd(QStringView rest);
+
+// "[[user]:password@]HOSTS" and what follows it ("/path?query"), after the scheme: sets `url`'s
+// user and password from the user info (the last '@' ends it, so an unencoded '@' in a password
+// works) and returns the hosts and the tail. Refuses an '@' after the hosts (a password with an
+// unencoded '/', '?' or '#': stopped before any of it reaches a message) and a fragment.
+struct Authority {
+    QStringView hosts;
+    QStringView tail;  // "", or from the first '/', '?' or '#'
+};
+Authority splitUserInfo(QStringView rest, RedisUrl& url);
 
 }  // namespace ratelab::url_text
