@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QtTest>
 #include <map>
+#include <numeric>
 
 #include "output/run_report.h"
 #include "output/summary_json.h"
@@ -202,6 +203,24 @@ private slots:
                 QCOMPARE(group.fired, fired);
                 QCOMPARE(group.accepted, groupAccepted);
                 QCOMPARE(group.rejected, rejected);
+                // Its timeline: its grants by the bucket of their time on the run's clock.
+                QVector<qint64> perBucket(limiter.bucketAccepted.size(), 0);
+                for (const Grant& grant : grants) {
+                    if (inGroup(grant)) {
+                        perBucket[int(grant.runMs / run.bucketMs)] += grant.permits;
+                    }
+                }
+                QCOMPARE(group.bucketAccepted, perBucket);
+                QCOMPARE(std::accumulate(group.bucketRejected.cbegin(), group.bucketRejected.cend(),
+                                         qint64(0)),
+                         rejected);
+            }
+            // The groups' timelines add up to the limiter's, bucket by bucket.
+            for (int b = 0; b < limiter.bucketAccepted.size(); ++b) {
+                QCOMPARE(limiter.groups[0].bucketAccepted[b] + limiter.groups[1].bucketAccepted[b],
+                         limiter.bucketAccepted[b]);
+                QCOMPARE(limiter.groups[0].bucketRejected[b] + limiter.groups[1].bucketRejected[b],
+                         limiter.bucketRejected[b]);
             }
             // The attacker's 250 ms window, which only a check names.
             bool has250 = false;

@@ -1,6 +1,7 @@
 // The timeline chart's series: the accepted, rejected and errors steps hold exactly their buckets'
 // counts (summed when downsampled) and stack in their own colours; the limit line and its step at
-// a config change; the theme follows the palette; a hidden timeline draws when shown. The time
+// a config change; the theme follows the palette; a hidden timeline draws when shown; a line per
+// traffic group holds its accepted counts. The time
 // axis: tst_timeline_navigation; what is drawn over the series: tst_timeline_overlays.
 
 #include <QAreaSeries>
@@ -82,6 +83,7 @@ private slots:
     void decisionsStack_data();
     void decisionsStack();
     void hiddenTabCatchesUpWhenShown();
+    void groupLines();
     void acceptedAndRejectedApartInGrayscale_data();
     void acceptedAndRejectedApartInGrayscale();
 };
@@ -419,6 +421,56 @@ void TestTimelineSeries::acceptedAndRejectedApartInGrayscale() {
         qPrintable(seen));
     // In grayscale too (ImageMagick's and Qt's gray: the luma of the pixels).
     QVERIFY2(std::abs(qGray(accepted.rgb()) - qGray(rejected.rgb())) >= 60, qPrintable(seen));
+}
+
+// Traffic groups: a line per group, its accepted requests step by step (named in the legend
+// and the tooltip), together the accepted area; gone again when a run without groups follows.
+void TestTimelineSeries::groupLines() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    const LimiterSpec spec = tokenBucket(10, 1000);
+    chart.setLimiter(spec, 2, 100, kStart);
+    RunSnapshot run = makeRun(spec, 100, 3000);
+    LimiterSnapshot& l = run.limiters[0];
+    GroupTotals users, attacker;
+    users.group = QStringLiteral("users");
+    attacker.group = QStringLiteral("attacker");
+    for (qint64 n : l.bucketAccepted) {
+        users.bucketAccepted.append(n / 3);
+        attacker.bucketAccepted.append(n - n / 3);
+    }
+    l.groups = {users, attacker};
+    chart.updateFrom(run, 0, nullptr);
+
+    const QList<QPointF> accepted = chart.acceptedSeries()->points();
+    QVERIFY(!accepted.isEmpty());
+    for (int g = 0; g < 2; ++g) {
+        const QLineSeries* line = chart.groupSeries(g);
+        QVERIFY(line != nullptr);
+        QVERIFY(line->isVisible());
+        QCOMPARE(line->name(),
+                 g == 0 ? QStringLiteral("users accepted") : QStringLiteral("attacker accepted"));
+        QCOMPARE(line->points().size(), accepted.size());
+        QCOMPARE(line->pen(), style::groupPen(g, false));
+    }
+    for (int i = 0; i < accepted.size(); i += 2) {
+        const int bucket = qRound(accepted[i].x() * 10);
+        QCOMPARE(chart.groupSeries(0)->points()[i].y(), double(users.bucketAccepted[bucket]));
+        QCOMPARE(chart.groupSeries(0)->points()[i].y() + chart.groupSeries(1)->points()[i].y(),
+                 accepted[i].y());
+    }
+    const double x = accepted[2].x() + 0.01;
+    const QString tip = chart.toolTipAt(x);
+    QVERIFY2(
+        tip.contains(
+            QStringLiteral("users accepted %1").arg(qint64(chart.groupSeries(0)->points()[2].y()))),
+        qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("attacker accepted")), qPrintable(tip));
+
+    l.groups.clear();
+    chart.updateFrom(run, 0, nullptr);
+    QVERIFY(!chart.groupSeries(0)->isVisible());
+    QVERIFY(!chart.groupSeries(1)->isVisible());
 }
 
 QTEST_MAIN(TestTimelineSeries)

@@ -179,10 +179,14 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     }
 
     constexpr qint64 kCounter = sizeof(std::atomic<long long>);
-    e.bucketCounters =
-        e.workers * e.limiters * LimiterCounters::kBucketSeries * e.buckets * kCounter;
-    e.otherCounters = e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients) -
-                      e.bucketCounters;
+    // Per limiter five series per bucket, and two more per traffic group.
+    const qint64 groups = traffic.groups.size();
+    const qint64 series =
+        LimiterCounters::kBucketSeries + LimiterCounters::kGroupBucketSeries * groups;
+    e.bucketCounters = e.workers * e.limiters * series * e.buckets * kCounter;
+    e.otherCounters =
+        e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients, groups) -
+        e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
     // client totals (each with its name and, for a per-client limiter of a finished run, its
@@ -197,8 +201,7 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
         const qint64 perClientBytes = qint64(sizeof(ClientTotals) + sizeof(double)) +
                                       stringHeapBytes(1 + decimalDigits(e.clients)) + bursts;
         e.snapshots += qint64(sizeof(LimiterSnapshot)) +
-                       LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64)) +
-                       e.clients * perClientBytes;
+                       series * e.buckets * qint64(sizeof(qint64)) + e.clients * perClientBytes;
     }
     e.snapshots *= kSnapshotsHeld;
     // The outputs, built in memory before they are written: summary.json's and report.html's

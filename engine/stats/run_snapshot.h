@@ -41,6 +41,9 @@ struct GroupTotals {
     qint64 errorsClosed = 0;
     qint64 waitedMsTotal = 0;
     double fairness = 1.0;  // Jain's index over the group's clients' accepted counts
+    // Per time bucket (as LimiterSnapshot's): the group's accepted and rejected requests.
+    QVector<qint64> bucketAccepted;
+    QVector<qint64> bucketRejected;
     // Finished runs: the busiest interval of the group's accepted permits for each of the
     // limiter's admitted-burst windows, on both clocks (as LimiterSnapshot's).
     std::vector<BusiestInterval> admittedBurst;

@@ -29,13 +29,16 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
     return out;
 }
 
-LimiterCounters::LimiterCounters(int buckets, int clients)
+LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
       bucketErrorsOpen_(buckets),
       bucketErrorsClosed_(buckets),
-      clients_(clients * kPerClient) {}
+      clients_(clients * kPerClient),
+      groupOf_(groups > 0 ? groupOf : nullptr),
+      buckets_(buckets),
+      groupBuckets_(groups > 0 ? groups * buckets * kGroupBucketSeries : 0) {}
 
 void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs,
                                     ErrorCause cause) {
@@ -44,6 +47,9 @@ void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qin
         case Outcome::Accepted:
             totals_.add(kAccepted, 1);
             bucketAccepted_.add(bucket, 1);
+            if (groupOf_ != nullptr) {
+                groupBuckets_.add((groupOf_[client] * buckets_ + bucket) * 2, 1);
+            }
             clients_.add(base + kClientAccepted, 1);
             clients_.add(base + kClientWaitedMs, waitedUs / 1000);
             if (waitedUs > 0) {
@@ -53,6 +59,9 @@ void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qin
         case Outcome::Rejected:
             totals_.add(kRejected, 1);
             bucketRejected_.add(bucket, 1);
+            if (groupOf_ != nullptr) {
+                groupBuckets_.add((groupOf_[client] * buckets_ + bucket) * 2 + 1, 1);
+            }
             clients_.add(base + kClientRejected, 1);
             break;
         case Outcome::Error:
@@ -84,9 +93,13 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
     latency_.record(latencyUs);
 }
 
-WorkerStats::WorkerStats(int limiters, int buckets, int clients) : agreement_(limiters, buckets) {
+WorkerStats::WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf,
+                         int groups)
+    : groupOf_(std::move(groupOf)), agreement_(limiters, buckets) {
+    const int* of = groupOf_.empty() ? nullptr : groupOf_.data();
     for (int i = 0; i < limiters; ++i) {
-        limiters_.push_back(std::make_unique<LimiterCounters>(buckets, clients));
+        limiters_.push_back(
+            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0));
     }
 }
 
@@ -97,13 +110,20 @@ RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int worke
       groups_(std::move(groups)),
       buckets_(buckets) {
     for (int i = 0; i < workers; ++i) {
-        workers_.push_back(std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size()));
+        workers_.push_back(newWorker());
     }
+}
+
+std::unique_ptr<WorkerStats> RunStats::newWorker() const {
+    std::vector<int> groupOf(groups_.ofClient.cbegin(), groups_.ofClient.cend());
+    groupOf.resize(groups_.isEmpty() ? 0 : size_t(clients_.size()), 0);
+    return std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size(),
+                                         std::move(groupOf), int(groups_.names.size()));
 }
 
 std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
     std::unique_ptr<WorkerStats> taken = std::move(workers_[size_t(i)]);
-    workers_[size_t(i)] = std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size());
+    workers_[size_t(i)] = newWorker();
     return taken;
 }
 
@@ -215,6 +235,22 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         }
         out.fairness = jainFairness(accepted);
         out.groups = groupTotals(out.clients, groups_);
+        for (int g = 0; g < out.groups.size(); ++g) {
+            GroupTotals& gt = out.groups[g];
+            gt.bucketAccepted.fill(0, buckets_);
+            gt.bucketRejected.fill(0, buckets_);
+            for (const auto& w : workers_) {
+                const LimiterCounters& lc = *w->limiters_[size_t(l)];
+                if (lc.groupOf_ == nullptr) {
+                    continue;
+                }
+                for (int b = 0; b < buckets_; ++b) {
+                    const int at = (g * buckets_ + b) * 2;
+                    gt.bucketAccepted[b] += lc.groupBuckets_.get(at);
+                    gt.bucketRejected[b] += lc.groupBuckets_.get(at + 1);
+                }
+            }
+        }
         snapshot.limiters.push_back(std::move(out));
     }
 }

@@ -31,7 +31,9 @@ constexpr Outcome failedOutcome(FailurePolicy policy) {
 // What one worker records for one limiter. Single writer (the worker), lock-free readers.
 class LimiterCounters {
 public:
-    LimiterCounters(int buckets, int clients);
+    // `groupOf` (one per client, owned by the caller and outliving this) gives each client's
+    // traffic group of `groups`; null with no groups.
+    LimiterCounters(int buckets, int clients, const int* groupOf = nullptr, int groups = 0);
 
     // The final outcome of one request at this limiter: bucket of its scheduled time, client,
     // and (wait mode, accepted) how long it waited since its first try. A failed decision also
@@ -68,13 +70,15 @@ public:
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
-    static qint64 allocatedBytes(qint64 buckets, qint64 clients) {
+    static qint64 allocatedBytes(qint64 buckets, qint64 clients, qint64 groups = 0) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
-               (kBucketSeries * buckets + clients * kPerClient + kTotals + kGatewayCounters) *
+               (kBucketSeries * buckets + kGroupBucketSeries * groups * buckets +
+                clients * kPerClient + kTotals + kGatewayCounters) *
                    kCounter;
     }
-    static constexpr int kBucketSeries = 5;  // accepted, rejected, errors, errors_open/closed
+    static constexpr int kBucketSeries = 5;       // accepted, rejected, errors, errors_open/closed
+    static constexpr int kGroupBucketSeries = 2;  // per traffic group: accepted, rejected
 
 private:
     friend class RunStats;
@@ -109,7 +113,11 @@ private:
     CounterArray bucketErrors_;
     CounterArray bucketErrorsOpen_;
     CounterArray bucketErrorsClosed_;
-    CounterArray clients_;               // kPerClient counters per client
+    CounterArray clients_;          // kPerClient counters per client
+    const int* groupOf_ = nullptr;  // per client: its traffic group; null: no groups
+    int buckets_ = 0;
+    // Per traffic group and bucket: accepted, rejected (at (group * buckets + bucket) * 2).
+    CounterArray groupBuckets_;
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
     static constexpr int kGatewayCounters = 2 * scenario_limits::kMaxGateways;
     CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls
@@ -121,7 +129,9 @@ private:
 // One worker's counters for every limiter, plus its schedule lag.
 class WorkerStats {
 public:
-    WorkerStats(int limiters, int buckets, int clients);
+    // `groupOf`: each client's traffic group (empty: no groups), of `groups` groups.
+    WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf = {},
+                int groups = 0);
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
@@ -133,15 +143,18 @@ public:
     }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
-    static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients) {
+    static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients,
+                                 qint64 groups = 0) {
         return qint64(sizeof(WorkerStats)) + qint64(sizeof(std::atomic<long long>)) +
+               (groups > 0 ? clients * qint64(sizeof(int)) : 0) +
                limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
-                           LimiterCounters::allocatedBytes(buckets, clients)) +
+                           LimiterCounters::allocatedBytes(buckets, clients, groups)) +
                AgreementCounters::allocatedBytes(limiters, buckets);
     }
 
 private:
     friend class RunStats;
+    std::vector<int> groupOf_;  // its limiters' counters point into it
     std::vector<std::unique_ptr<LimiterCounters>> limiters_;
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
@@ -186,6 +199,7 @@ private:
     ClientGroups groups_;
     int buckets_;
     std::vector<std::unique_ptr<WorkerStats>> workers_;
+    std::unique_ptr<WorkerStats> newWorker() const;
 };
 
 }  // namespace ratelab

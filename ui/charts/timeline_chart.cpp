@@ -289,6 +289,7 @@ void TimelineChart::applyTheme() {
     }
     for (QLineSeries* piece : tokenPieces_)
         piece->setPen(tokens_->pen());
+    styleGroupLines();
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
         QFont font = axis->titleFont();
         font.setPointSizeF(9);
@@ -353,6 +354,7 @@ void TimelineChart::updateSeries() {
     setShown(baselineAccepted_, baseline);
     setShown(baselineRejected_, baseline);
     baselineGroupMs_ = counts.baselineGroupMs;
+    updateGroupLines(counts.groupAccepted, counts.groupNames);
     // Disagreements: a triangle at the top of each step that has any (the count's tooltip).
     QList<QPointF> marks = model_.disagreements(viewMin_, viewMax_, counts.groupMs);
     for (QPointF& mark : marks)

@@ -113,6 +113,8 @@ public:
     // the limit and the permits read there; empty outside the data.
     QString toolTipAt(double seconds) const;
     QLineSeries* tokenSeries() const { return tokens_; }
+    // Traffic groups: group i's accepted line (shown while the run has that group).
+    QLineSeries* groupSeries(int i) const { return groupLines_.value(i); }
     int windowBandCount() const;
     QStringList windowLabels() const;  // the counts written in the bands, oldest first
     QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
@@ -154,6 +156,9 @@ private:
     void reportPlot();
     void alignPlot(int left, int right);
     QLineSeries* tokenSegment(int i);
+    // Each traffic group's accepted line over the stacked areas (timeline_chart_groups.cpp).
+    void updateGroupLines(const QVector<QList<QPointF>>& lines, const QStringList& names);
+    void styleGroupLines();
 
     TimelineModel model_;
     bool following_ = true;
@@ -186,6 +191,7 @@ private:
     QScatterSeries* disagree_ = nullptr;
     qint64 baselineGroupMs_ = 0;
     QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
+    QVector<QLineSeries*> groupLines_;   // per traffic group, made on first use
     int tokenPiecesShown_ = 1;
     qint64 groupMs_ = 0;  // what one step of the counts sums
     int columns_ = 0;     // the plot's width in pixels when the series were made

@@ -69,6 +69,15 @@ QString TimelineChart::toolTipAt(double seconds) const {
                      .arg(qint64(a))
                      .arg(qint64(r))
                      .arg(qint64(e));
+        // Who got the accepted ones: each traffic group's line.
+        QStringList groups;
+        for (const QLineSeries* line : groupLines_) {
+            const double g = line->isVisible() ? stepValueAt(line->points(), seconds) : -1;
+            if (g >= 0)
+                groups << tr("%1 %2").arg(line->name().toHtmlEscaped()).arg(qint64(g));
+        }
+        if (!groups.isEmpty())
+            lines << groups.join(QStringLiteral(", "));
     }
     if (baselineAccepted_->isVisible()) {
         const double ba = stepValueAt(baselineAccepted_->points(), seconds);

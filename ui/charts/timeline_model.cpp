@@ -56,6 +56,8 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     bucketAccepted_.clear();
     bucketRejected_.clear();
     bucketErrors_.clear();
+    groupNames_.clear();
+    groupAccepted_.clear();
     errorPrefix_.clear();
     elapsedUs_ = 0;
     hasRun_ = false;
@@ -111,6 +113,12 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
     bucketAccepted_ = limiter.bucketAccepted;
     bucketRejected_ = limiter.bucketRejected;
     bucketErrors_ = limiter.bucketErrors;
+    groupNames_.clear();
+    groupAccepted_.clear();
+    for (const GroupTotals& g : limiter.groups) {
+        groupNames_.append(g.group);
+        groupAccepted_.append(g.bucketAccepted);
+    }
     bucketMs_ = std::max<qint64>(run.bucketMs, 1);
     elapsedUs_ = std::max<qint64>(run.elapsedUs, 0);
     if (run.finished && run.finishedAtUs > elapsedUs_)
@@ -190,6 +198,10 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
             stepPoints(bucketErrors_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
         counts.errorsTop = stacked(counts.rejectedTop, counts.errors, &counts.yMax);
     }
+    counts.groupNames = groupNames_;
+    for (const QVector<qint64>& perBucket : groupAccepted_)
+        counts.groupAccepted.append(
+            stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax));
     counts.groupMs = group * bucketMs_;
     counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
     for (const QPointF& p : counts.limit)

@@ -53,6 +53,10 @@ public:
         QList<QPointF> baselineAccepted;
         QList<QPointF> baselineRejected;
         qint64 baselineGroupMs = 0;
+        // Traffic groups: each group's accepted per step (not stacked), in the traffic's order,
+        // named by groupNames; empty without groups.
+        QVector<QList<QPointF>> groupAccepted;
+        QStringList groupNames;
     };
     struct Tokens {
         bool shown = false;     // a token bucket
@@ -195,7 +199,9 @@ private:
     QVector<qint64> bucketAccepted_;
     QVector<qint64> bucketRejected_;
     QVector<qint64> bucketErrors_;
-    QVector<qint64> errorPrefix_;  // errorPrefix_[i]: errors in buckets [0, i)
+    QStringList groupNames_;                  // traffic groups; empty without
+    QVector<QVector<qint64>> groupAccepted_;  // per group, per bucket
+    QVector<qint64> errorPrefix_;             // errorPrefix_[i]: errors in buckets [0, i)
     qint64 bucketMs_ = 100;
     qint64 elapsedUs_ = 0;
     double durationSeconds_ = 0;

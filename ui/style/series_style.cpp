@@ -13,6 +13,7 @@ constexpr QRgb kBluishGreen = 0x009e73;
 constexpr QRgb kYellow = 0xf0e442;
 constexpr QRgb kBlue = 0x0072b2;
 constexpr QRgb kReddishPurple = 0xcc79a7;
+constexpr QRgb kVermillion = 0xd55e00;
 // Deeper and paler shades of the set's blue, sky blue and vermillion (the fills).
 constexpr QRgb kDeepBlue = 0x00507f;
 constexpr QRgb kPaleSkyBlue = 0xa6dbf7;
@@ -52,6 +53,22 @@ QPen limiterPen(int index, bool dark, qreal width) {
                                                            Qt::DashDotDotLine, Qt::SolidLine};
     const int i = ((index % kLimiterPens) + kLimiterPens) % kLimiterPens;
     QPen pen = seriesPen(QColor(dark ? kDark[i] : kLight[i]), width, kStyles[i]);
+    pen.setCapStyle(Qt::RoundCap);  // dots stay dots
+    return pen;
+}
+
+QPen groupPen(int index, bool dark) {
+    using namespace okabe_ito;
+    // Not the accepted blue, the rejected orange nor the permits' green (light) or yellow
+    // (dark): purple first, then the limit's black or white dotted (the limit is dashed),
+    // vermillion and sky blue.
+    static constexpr QRgb kLight[] = {kReddishPurple, 0x000000, kVermillion, kSkyBlue};
+    static constexpr QRgb kDark[] = {kReddishPurple, 0xf0f0f0, kVermillion, kSkyBlue};
+    static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DotLine, Qt::DashDotLine,
+                                               Qt::DashDotDotLine};
+    constexpr int n = int(sizeof(kStyles) / sizeof(kStyles[0]));
+    const int i = ((index % n) + n) % n;
+    QPen pen = seriesPen(QColor(dark ? kDark[i] : kLight[i]), 2.5, kStyles[i]);
     pen.setCapStyle(Qt::RoundCap);  // dots stay dots
     return pen;
 }
