@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include "explain/decision_explainer.h"
+#include "limiters/limiter_state.h"
+#include "run/replay.h"
 #include "run/scenario_explainer.h"
 #include "run/scenario_runner.h"
 #include "run/step_session.h"
@@ -122,6 +124,25 @@ qint64 inFlightBefore(const Explanation& e) {
     return held;
 }
 
+// A replay scenario of one limiter (its JSON) whose run starts at its trace's first row, as
+// `ratelab replay` starts: one gateway, virtual time, 1 ms buckets.
+Scenario replayOf(const QString& limiter) {
+    Scenario s =
+        parseScenarioJson("{\"name\": \"r\", \"limiters\": [" + limiter.toUtf8() +
+                              "], \"traffic\": {\"shape\": {\"type\": \"constant\", \"rate\": 1}, "
+                              "\"duration_s\": 1}}",
+                          QString());
+    setRandomReplay(s, 5, 3, 800, 12, kStartMs);
+    const qint64 first = s.traffic.trace.first().tMs;
+    for (qint64& offset : s.traffic.shape.replayOffsetsMs) {
+        offset -= first - kStartMs;
+    }
+    s.traffic.clock.startMs = first;
+    s.traffic.durationS = double(s.traffic.trace.last().tMs - first + 1) / 1000.0;
+    s.bucketMs = 1;
+    return s;
+}
+
 }  // namespace
 
 class TestWalkDecisions : public QObject {
@@ -196,6 +217,50 @@ private slots:
                                         .arg(want.remaining)));
             }
         }
+    }
+
+    // `ratelab replay` decides a trace through one gateway as a run of it does: a batched
+    // window's own counts (synced from the first row on), a cache_refusals gateway's refusals
+    // without a Redis call, mode local's own limiter.
+    void replayDecidesAsTheRun_data() {
+        QTest::addColumn<QString>("limiter");
+        QTest::newRow("fixed window, batched") << QStringLiteral(
+            R"({"type": "fixed_window", "name": "%1", "scope": "per_client", "rate": 8,
+                "interval": 500, "unit": "milliseconds",
+                "gateway": {"mode": "batched", "sync_ms": 100}})");
+        QTest::newRow("sliding log, cache_refusals") << QStringLiteral(
+            R"({"type": "sliding_window", "name": "%1", "scope": "per_client",
+                "rules": [{"limit": 5, "window_ms": 400}],
+                "gateway": {"mode": "shared", "cache_refusals": true}})");
+        QTest::newRow("gcra, local") << QStringLiteral(
+            R"({"type": "gcra", "name": "%1", "scope": "global", "rate": 20, "period_ms": 1000,
+                "burst": 3, "gateway": {"mode": "local"}})");
+    }
+    void replayDecidesAsTheRun() {
+        QFETCH(QString, limiter);
+        const Scenario s = replayOf(limiter.arg(uniqueName(QStringLiteral("walk-replay"))));
+        const LimiterSpec& spec = s.limiters[0];
+        const auto replayed = makeLimiter(spec);
+        auto router = routeFixture();
+        QVector<qint64> accepted(int(s.traffic.durationS * 1000 + 0.5), 0);
+        qint64 calls = 0;
+        const qint64 first = s.traffic.trace.first().tMs;
+        replayTrace(*router, *replayed, s.traffic.trace,
+                    [&](const TraceRow& row, const Decision& d) {
+                        accepted[int(row.tMs - first)] += d.allowed ? 1 : 0;
+                        calls += d.calledRedis ? 1 : 0;
+                    });
+        // Mode local decided on "<name>@g0": the shared limiter's keys were never written.
+        const int keys =
+            readLimiterState(router->connectionForSlot(replayed->slot()), *replayed, first)
+                .totalKeys;
+        QCOMPARE(keys == 0, spec.gateway.mode == GatewayMode::Local);
+        const RunSnapshot run = runToEnd(s);
+        const LimiterSnapshot& l = run.limiters[0];
+        QVERIFY(l.rejected > 0);
+        QCOMPARE(accepted, l.bucketAccepted);
+        QCOMPARE(calls, l.redisCalls);
+        QCOMPARE(calls < l.fired, spec.gateway.mode != GatewayMode::Local);
     }
 
     // An explaining Step decides as a plain one, and says the slots in flight after the
