@@ -245,11 +245,15 @@ private slots:
         QVector<qint64> accepted(int(s.traffic.durationS * 1000 + 0.5), 0);
         qint64 calls = 0;
         const qint64 first = s.traffic.trace.first().tMs;
-        replayTrace(*router, *replayed, s.traffic.trace,
-                    [&](const TraceRow& row, const Decision& d) {
-                        accepted[int(row.tMs - first)] += d.allowed ? 1 : 0;
-                        calls += d.calledRedis ? 1 : 0;
-                    });
+        replayTrace(
+            *router, *replayed, s.traffic.trace, [&](const TraceRow& row, const Decision& d) {
+                accepted[int(row.tMs - first)] += d.allowed ? 1 : 0;
+                calls += d.calledRedis ? 1 : 0;
+                if (!d.calledRedis && spec.gateway.cacheRefusals) {
+                    const QByteArray line = replayCsvLine(row, d, spec);
+                    QVERIFY2(line.contains("refused by gateway 0's cache until"), line.constData());
+                }
+            });
         // Mode local decided on "<name>@g0": the shared limiter's keys were never written.
         const int keys =
             readLimiterState(router->connectionForSlot(replayed->slot()), *replayed, first)

@@ -1,6 +1,7 @@
 #include "run/replay.h"
 
 #include "csv_writer.h"
+#include "explain/gateway_reason.h"
 #include "limiters/algorithm.h"
 #include "run/walk_decider.h"
 
@@ -48,7 +49,11 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const Li
     line += ',';
     line += QByteArray::number(decision.reason.rule);
     line += ',';
-    appendCsvField(line, algorithmOf(spec).reasonText(spec, decision));
+    // A gateway's own decision (a cached refusal, a batched count) says so.
+    const bool byGateway = !decision.calledRedis || (spec.gateway.mode == GatewayMode::Batched &&
+                                                     spec.type == LimiterType::FixedWindow);
+    appendCsvField(line, byGateway ? gatewayReasonText(spec, 0, decision)
+                                   : algorithmOf(spec).reasonText(spec, decision));
     line += '\n';
     return line;
 }
