@@ -7,6 +7,7 @@
 #include "run/scenario_runner.h"
 #include "run/step_session.h"
 #include "support/run_checks.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -57,6 +58,12 @@ void deleteKeys(const Scenario& scenario) {
     RedisConnection c(fixtureUrl());
     for (const LimiterSpec& spec : scenario.limiters) {
         makeLimiter(spec)->reset(c);
+        for (int g = 0;
+             spec.gateway.mode == GatewayMode::Local && g < scenario.traffic.gateways.count; ++g) {
+            LimiterSpec local = spec;
+            local.name = GatewayState::localName(spec.name, g);
+            makeLimiter(local)->reset(c);
+        }
     }
 }
 
@@ -133,6 +140,48 @@ private slots:
         for (size_t w = 0; w < a.admittedBurst.size(); ++w) {
             QCOMPARE(b.admittedBurst[w].permits, a.admittedBurst[w].permits);
             QCOMPARE(b.admittedBurst[w].fromMs, a.admittedBurst[w].fromMs);
+        }
+    }
+
+    // The examples with a concurrency limiter's hold and with gateways: the stepped grants
+    // still release their slots in the continued run (at grant time + hold), and each gateway
+    // goes on with what it keeps (cached refusals, batched counts not yet added).
+    void continuedRunKeepsReleasesAndGateways_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("steps");
+        const QString leaks = QStringLiteral("concurrency-leaks.json");
+        QTest::newRow("concurrency with a hold, 1 step") << leaks << 1;
+        QTest::newRow("concurrency with a hold, 60 steps") << leaks << 60;
+        QTest::newRow("gateways: local, cache_refusals, 90 steps")
+            << QStringLiteral("gateways-local-and-cached.json") << 90;
+        QTest::newRow("gateways: batched, 70 steps")
+            << QStringLiteral("gateways-batched-and-skewed.json") << 70;
+    }
+    void continuedRunKeepsReleasesAndGateways() {
+        QFETCH(QString, file);
+        QFETCH(int, steps);
+        Scenario scenario = loadScenarioFile(exampleScenarioPath(file));
+        scenario.traffic.durationS = 3;
+        for (LimiterSpec& spec : scenario.limiters) {
+            spec.name = uniqueName(spec.name);
+        }
+        const RunSnapshot straight = straightRun(scenario);
+        const RunSnapshot continued = steppedThenRun(scenario, steps);
+        deleteKeys(scenario);
+        QVERIFY(continued.finished);
+        expectExactAccounting(continued);
+        for (int l = 0; l < straight.limiters.size(); ++l) {
+            const LimiterSnapshot& a = straight.limiters[l];
+            const LimiterSnapshot& b = continued.limiters[l];
+            QVERIFY(a.rejected > 0 || l > 0);
+            QCOMPARE(b.accepted, a.accepted);
+            QCOMPARE(b.bucketAccepted, a.bucketAccepted);
+            QCOMPARE(b.bucketRejected, a.bucketRejected);
+            QCOMPARE(b.redisCalls, a.redisCalls);
+            QCOMPARE(b.leases.released, a.leases.released);
+            QCOMPARE(b.leases.lateReleases, a.leases.lateReleases);
+            QCOMPARE(b.leases.leaked, a.leases.leaked);
+            QCOMPARE(b.leases.expired, a.leases.expired);
         }
     }
 

@@ -15,6 +15,7 @@
 #include "run/step_session.h"
 #include "support/replay_runs.h"
 #include "support/run_checks.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -23,14 +24,6 @@ using namespace ratelab::test;
 namespace {
 
 constexpr qint64 kStartMs = 1'704'067'200'000;  // 2024-01-01T00:00:00Z
-
-QString examplePath(const QString& name) {
-    const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
-    const QString folder = root.isEmpty()
-                               ? QFINDTESTDATA("../resources/scenarios")
-                               : QDir(root).filePath(QStringLiteral("resources/scenarios"));
-    return QDir(folder).filePath(name);
-}
 
 // What to change in an example so that it is short, exact to the millisecond and its own.
 struct Variant {
@@ -49,7 +42,7 @@ Q_DECLARE_METATYPE(Variant)
 namespace {
 
 Scenario exampleOf(const QString& file, const Variant& v) {
-    Scenario s = loadScenarioFile(examplePath(file));
+    Scenario s = loadScenarioFile(exampleScenarioPath(file));
     s.traffic.durationS = v.durationS;
     s.traffic.pipeline = v.pipeline;
     if (v.zeroHold) {

@@ -63,6 +63,10 @@ public:
     std::vector<LimiterSpec> scratchLimiters() const;
     // Hands the stepped requests' counts to a run; this session's own counts start again.
     std::unique_ptr<WorkerStats> takeStats() { return stats_->takeWorker(0); }
+    // Hands a run what its gateways keep and the stepped grants' releases still to come; the
+    // session steps no more after it.
+    std::unique_ptr<GatewayState> takeGateways() { return decider_->takeGateways(); }
+    std::vector<HeldGrant> takeHeldGrants() { return decider_->takeHeldGrants(); }
 
 private:
     // Explaining sessions: limiter l's explainer for `step`'s gateway.

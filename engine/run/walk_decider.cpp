@@ -23,7 +23,8 @@ WalkDecider::WalkDecider(std::vector<const Limiter*> limiters, const TrafficSpec
                          int batchRequests)
     : limiters_(std::move(limiters)),
       traffic_(traffic),
-      gateways_(specsOf(limiters_), traffic.gateways.count, optionsOf(limiters_)),
+      gateways_(std::make_unique<GatewayState>(specsOf(limiters_), traffic.gateways.count,
+                                               optionsOf(limiters_))),
       batchRequests_(std::max(1, batchRequests)) {}
 
 int WalkDecider::batchRequests(const Scenario& scenario) {
@@ -45,11 +46,30 @@ void WalkDecider::begin(RedisRouter& router, const ScheduleWalk::Step& step) {
     }
     batchRunUs_ = step.runUs;
     inBatch_ = 1;
+    learnRefusals();
+    releaseUntil(router, step.runUs);
+}
+
+void WalkDecider::learnRefusals() {
     for (const Refusal& r : refusals_) {
-        gateways_.remember(r.limiter, r.gateway, r.request, r.decision);
+        gateways_->remember(r.limiter, r.gateway, r.request, r.decision);
     }
     refusals_.clear();
-    releaseUntil(router, step.runUs);
+}
+
+std::vector<HeldGrant> WalkDecider::takeHeldGrants() {
+    std::vector<HeldGrant> held;
+    for (; !releases_.empty(); releases_.pop()) {
+        const Due& due = releases_.top();
+        held.push_back({due.runUs, due.grantRunUs, due.index, due.limiter, due.client,
+                        due.grant.permits, due.gateway});
+    }
+    return held;
+}
+
+std::unique_ptr<GatewayState> WalkDecider::takeGateways() {
+    learnRefusals();
+    return std::move(gateways_);
 }
 
 void WalkDecider::releaseUntil(RedisRouter& router, qint64 runUs) {
@@ -72,20 +92,20 @@ void WalkDecider::releaseUntil(RedisRouter& router, qint64 runUs) {
 }
 
 const Limiter& WalkDecider::limiter(int l, int gateway) const {
-    return gateways_.limiter(l, gateway, *limiters_[size_t(l)]);
+    return gateways_->limiter(l, gateway, *limiters_[size_t(l)]);
 }
 
 std::optional<Decision> WalkDecider::decideLocally(RedisRouter& router, int l,
                                                    const ScheduleWalk::Step& step) {
-    if (std::optional<Decision> cached = gateways_.cachedRefusal(l, step.gateway, step.request)) {
+    if (std::optional<Decision> cached = gateways_->cachedRefusal(l, step.gateway, step.request)) {
         return cached;
     }
     const Limiter& deciding = limiter(l, step.gateway);
-    if (!gateways_.batched(l) || deciding.spec().type != LimiterType::FixedWindow) {
+    if (!gateways_->batched(l) || deciding.spec().type != LimiterType::FixedWindow) {
         return std::nullopt;
     }
-    return gateways_.decideBatched(l, step.gateway, deciding, router, step.request,
-                                   step.runUs / 1000);
+    return gateways_->decideBatched(l, step.gateway, deciding, router, step.request,
+                                    step.runUs / 1000);
 }
 
 void WalkDecider::decided(int l, const ScheduleWalk::Step& step, const Decision& decision,
@@ -103,7 +123,8 @@ void WalkDecider::decided(int l, const ScheduleWalk::Step& step, const Decision&
     }
     Request grant = step.request;
     grant.nowMs += step.holdMs;
-    releases_.push({step.runUs + step.holdMs * 1000, step.index, l, step.gateway, grant});
+    releases_.push({step.runUs + step.holdMs * 1000, step.index, l, step.gateway, step.client,
+                    step.runUs, grant});
 }
 
 Decision WalkDecider::decide(RedisRouter& router, int l, const ScheduleWalk::Step& step) {
@@ -117,7 +138,7 @@ Decision WalkDecider::decide(RedisRouter& router, int l, const ScheduleWalk::Ste
 }
 
 void WalkDecider::flush(RedisRouter& router) {
-    gateways_.flush(router, limiters_);
+    gateways_->flush(router, limiters_);
 }
 
 }  // namespace ratelab

@@ -7,6 +7,7 @@
 
 #include "run/schedule_walk.h"
 #include "traffic/gateway_state.h"
+#include "traffic/worker.h"
 
 namespace ratelab {
 
@@ -53,11 +54,17 @@ public:
     Decision decide(RedisRouter& router, int l, const ScheduleWalk::Step& step);
 
     // Deletes the keys of the gateways' own limiters (mode local).
-    void reset(RedisRouter& router) const { gateways_.reset(router); }
+    void reset(RedisRouter& router) const { gateways_->reset(router); }
     // The walk's end: batched gateways add the grants they have not added yet.
     void flush(RedisRouter& router);
     // Releases made so far (all limiters).
     qint64 releasesMade() const { return releasesMade_; }
+
+    // A run continues the walk (ScenarioRunner::continueFrom): the grants whose release is still
+    // to come, and the gateways' state (with the last batch's refusals learnt). The decider
+    // decides nothing more once they are taken.
+    std::vector<HeldGrant> takeHeldGrants();
+    std::unique_ptr<GatewayState> takeGateways();
 
 private:
     struct Due {
@@ -65,6 +72,8 @@ private:
         qint64 index;
         int limiter;
         int gateway;
+        int client;
+        qint64 grantRunUs;
         Request grant;  // at the release's now
         bool operator>(const Due& o) const {
             if (runUs != o.runUs) {
@@ -80,11 +89,12 @@ private:
         Decision decision;
     };
     void releaseUntil(RedisRouter& router, qint64 runUs);
+    void learnRefusals();
     void report(int l, Release release) const;
 
     std::vector<const Limiter*> limiters_;
     const TrafficSpec& traffic_;
-    GatewayState gateways_;
+    std::unique_ptr<GatewayState> gateways_;
     int batchRequests_;
     std::priority_queue<Due, std::vector<Due>, std::greater<Due>> releases_;
     std::vector<Refusal> refusals_;  // the batch's, for cache_refusals gateways
