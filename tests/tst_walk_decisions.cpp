@@ -208,6 +208,14 @@ private slots:
                                         .arg(e.decision.remaining)
                                         .arg(want.allowed)
                                         .arg(want.remaining)));
+                if (s.limiters[l].type == LimiterType::Concurrency) {
+                    // Whose grants hold the slots in flight: none released before it.
+                    qint64 used = 0;
+                    for (const ClientUse& use : e.capacityUsedBy) {
+                        used += use.permits;
+                    }
+                    QCOMPARE(used, e.decision.reason.counted);
+                }
             }
         }
     }

@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "explain/decision_explainer.h"
 #include "input_error.h"
@@ -41,6 +42,7 @@ struct Grant {
     qint64 atMs;
     QString client;
     qint64 permits;
+    qint64 index;  // in the schedule
 };
 
 // The index of the request `target` names: the N-th, or the one nearest its time (ties: the
@@ -81,11 +83,12 @@ qint64 chooseRequest(const Scenario& scenario, qint64 startMs, const ExplainTarg
 }
 
 // Whose grants count against the request: the global limiter's grants since the first instant
-// that still counts, by client, busiest first.
-std::vector<ClientUse> usedBy(const std::vector<Grant>& grants, qint64 sinceMs) {
+// that still counts and not released before it, by client, busiest first.
+std::vector<ClientUse> usedBy(const std::vector<Grant>& grants, qint64 sinceMs,
+                              const std::set<qint64>& released) {
     std::map<QString, qint64> byClient;
     for (const Grant& g : grants) {
-        if (g.atMs >= sinceMs) {
+        if (g.atMs >= sinceMs && released.count(g.index) == 0) {
             byClient[g.client] += g.permits;
         }
     }
@@ -143,6 +146,12 @@ Explanation explainDecision(const Scenario& scenario, const QString& limiterName
     const std::unique_ptr<Limiter> replayed = makeLimiter(scratch);
     // The gateways' own state and the grants' releases, as the run keeps them.
     WalkDecider decider({replayed.get()}, scenario.traffic, WalkDecider::batchRequests(scenario));
+    std::set<qint64> released;  // grants whose slots no longer count (released in time)
+    decider.setReleaseSink([&](int, qint64 k, WalkDecider::Release release) {
+        if (release == WalkDecider::Release::InTime) {
+            released.insert(k);
+        }
+    });
     struct Cleanup {
         RedisRouter& router;
         const Limiter& limiter;
@@ -169,7 +178,7 @@ Explanation explainDecision(const Scenario& scenario, const QString& limiterName
         }
         const Decision d = decider.decide(router, 0, step);
         if (d.allowed) {
-            grants.push_back({d.atMs, step.request.client, step.request.permits});
+            grants.push_back({d.atMs, step.request.client, step.request.permits, step.index});
         }
     }
     if (decider.releasesMade() > 0) {
@@ -201,7 +210,8 @@ Explanation explainDecision(const Scenario& scenario, const QString& limiterName
         decided.reason = algorithm.reasonText(spec, decided.decision);
     }
     if (spec.scope == Scope::Global) {
-        decided.capacityUsedBy = usedBy(grants, algorithm.countedSinceMs(spec, decided.decision));
+        decided.capacityUsedBy =
+            usedBy(grants, algorithm.countedSinceMs(spec, decided.decision), released);
     }
     return decided;
 }

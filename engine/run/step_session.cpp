@@ -28,8 +28,9 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
     walk_ = std::make_unique<ScheduleWalk>(scenario_, startEpochMs_);
     decider_ = std::make_unique<WalkDecider>(std::move(limiters), scenario_.traffic,
                                              WalkDecider::batchRequests(scenario_));
-    decider_->setReleaseSink(
-        [this](int limiter, WalkDecider::Release release) { recordRelease(limiter, release); });
+    decider_->setReleaseSink([this](int limiter, qint64, WalkDecider::Release release) {
+        recordRelease(limiter, release);
+    });
     router_ = std::make_unique<RedisRouter>(std::move(url));
     router_->setReconnectBackoff(false);  // each Step is one user action: always try again
     for (const auto& limiter : limiters_) {

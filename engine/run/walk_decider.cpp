@@ -33,9 +33,9 @@ int WalkDecider::batchRequests(const Scenario& scenario) {
     return (std::max(1, scenario.traffic.pipeline) + limiters - 1) / limiters;
 }
 
-void WalkDecider::report(int l, Release release) const {
+void WalkDecider::report(int l, qint64 index, Release release) const {
     if (sink_) {
-        sink_(l, release);
+        sink_(l, index, release);
     }
 }
 
@@ -82,11 +82,11 @@ void WalkDecider::releaseUntil(RedisRouter& router, qint64 runUs) {
         }
         ++releasesMade_;
         try {
-            report(due.limiter,
+            report(due.limiter, due.index,
                    holder.release(router, due.grant) ? Release::Late : Release::InTime);
         } catch (const RedisError&) {
             // A release that failed leaves the slots to their lease, as a crashed worker's.
-            report(due.limiter, Release::Leaked);
+            report(due.limiter, due.index, Release::Leaked);
         }
     }
 }
@@ -118,7 +118,7 @@ void WalkDecider::decided(int l, const ScheduleWalk::Step& step, const Decision&
         return;
     }
     if (step.holdMs < 0) {
-        report(l, Release::Leaked);
+        report(l, step.index, Release::Leaked);
         return;
     }
     Request grant = step.request;

@@ -31,10 +31,11 @@ public:
     // scenario's limiters).
     static int batchRequests(const Scenario& scenario);
 
-    // What a release did, per limiter: released in time, late (its lease had run out), or a
-    // grant that never releases (leaked; also a release Redis failed, as the run counts it).
+    // What a release did, per limiter and granted request (its schedule index): released in
+    // time, late (its lease had run out), or a grant that never releases (leaked; also a
+    // release Redis failed, as the run counts it).
     enum class Release { InTime, Late, Leaked };
-    using ReleaseSink = std::function<void(int limiter, Release release)>;
+    using ReleaseSink = std::function<void(int limiter, qint64 index, Release release)>;
     void setReleaseSink(ReleaseSink sink) { sink_ = std::move(sink); }
 
     // Starts `step`, before it is decided on any limiter: a new batch makes the releases due by
@@ -90,7 +91,7 @@ private:
     };
     void releaseUntil(RedisRouter& router, qint64 runUs);
     void learnRefusals();
-    void report(int l, Release release) const;
+    void report(int l, qint64 index, Release release) const;
 
     std::vector<const Limiter*> limiters_;
     const TrafficSpec& traffic_;
