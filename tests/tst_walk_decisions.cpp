@@ -87,24 +87,6 @@ Stepped stepAll(const Scenario& s, bool explain = false, int most = -1) {
     return out;
 }
 
-void expectSameDecisions(const LimiterSnapshot& run, const LimiterSnapshot& stepped) {
-    QCOMPARE(stepped.fired, run.fired);
-    QCOMPARE(stepped.accepted, run.accepted);
-    QCOMPARE(stepped.rejected, run.rejected);
-    QCOMPARE(stepped.bucketAccepted, run.bucketAccepted);
-    QCOMPARE(stepped.bucketRejected, run.bucketRejected);
-    QCOMPARE(stepped.redisCalls, run.redisCalls);
-    QCOMPARE(stepped.gateways.size(), run.gateways.size());
-    for (int g = 0; g < run.gateways.size(); ++g) {
-        QCOMPARE(stepped.gateways[g].decisions, run.gateways[g].decisions);
-        QCOMPARE(stepped.gateways[g].redisCalls, run.gateways[g].redisCalls);
-    }
-    QCOMPARE(stepped.leases.released, run.leases.released);
-    QCOMPARE(stepped.leases.lateReleases, run.leases.lateReleases);
-    QCOMPARE(stepped.leases.leaked, run.leases.leaked);
-    QCOMPARE(stepped.leases.expired, run.leases.expired);
-}
-
 // The slots a concurrency decision found in flight: its lease zset's members whose lease had
 // not run out, read just before it (after the releases due by then).
 qint64 inFlightBefore(const Explanation& e) {
