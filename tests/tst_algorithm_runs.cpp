@@ -13,6 +13,7 @@
 #include "support/reference_models.h"
 #include "support/replay_runs.h"
 #include "support/run_checks.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -60,14 +61,6 @@ qint64 waitedMsTotal(const LimiterSnapshot& l) {
         total += c.waitedMsTotal;
     }
     return total;
-}
-
-QString examplePath(const QString& name) {
-    const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
-    const QString folder = root.isEmpty()
-                               ? QFINDTESTDATA("../resources/scenarios")
-                               : QDir(root).filePath(QStringLiteral("resources/scenarios"));
-    return QDir(folder).filePath(name);
 }
 
 const LimiterDisagreement* pair(const RunSnapshot& run, const QString& a, const QString& b) {
@@ -165,8 +158,8 @@ private slots:
     void fourAlgorithmsCompared() {
         Scenario scenario;
         try {
-            scenario =
-                loadScenarioFile(examplePath(QStringLiteral("four-algorithms-compared.json")));
+            scenario = loadScenarioFile(
+                exampleScenarioPath(QStringLiteral("four-algorithms-compared.json")));
         } catch (const InputError& error) {
             QFAIL(qPrintable(error.message()));
         }

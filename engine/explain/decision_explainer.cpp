@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "explain/counterfactuals.h"
+#include "explain/gateway_reason.h"
 #include "explain/rate_limit_headers.h"
 
 namespace ratelab {
@@ -78,6 +79,10 @@ std::vector<LimiterSpec> DecisionExplainer::scratchLimiters() const {
 }
 
 Explanation DecisionExplainer::decide(const Request& request) {
+    return decide(request, Gateway{});
+}
+
+Explanation DecisionExplainer::decide(const Request& request, const Gateway& gateway) {
     const LimiterSpec& spec = limiter_.spec();
     const Algorithm& algorithm = algorithmOf(spec);
     Explanation e;
@@ -87,15 +92,27 @@ Explanation DecisionExplainer::decide(const Request& request) {
     e.stateBefore = decisionKeys(router_, limiter_, request, shownName_);
     algorithm.copyState(router_, limiter_, *before_, request, 10 * 60 * 1000);
     const auto sent = std::chrono::steady_clock::now();
-    e.decision = limiter_.decide(router_, request);
+    const std::optional<Decision> local = gateway.local ? gateway.local() : std::nullopt;
+    e.decision = local ? *local : limiter_.decide(router_, request);
     e.decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
                      std::chrono::steady_clock::now() - sent)
                      .count();
-    e.reason = algorithm.reasonText(e.spec, e.decision);
+    e.reason = local ? gatewayReasonText(spec, gateway.index, e.decision)
+                     : algorithm.reasonText(e.spec, e.decision);
     e.stateAfter = decisionKeys(router_, limiter_, request, shownName_);
     e.quotas = algorithm.headerQuotas(spec, e.decision);
     e.headers = rateLimitHeaders(e.quotas, e.decision,
                                  spec.scope == Scope::PerClient ? request.client : QString());
+    if (local) {
+        e.passesAtMs = e.decision.allowed            ? request.nowMs
+                       : e.decision.retryAfterMs < 0 ? -1
+                                                     : request.nowMs + e.decision.retryAfterMs;
+        e.notes << QStringLiteral(
+                       "decided by gateway %1 from its own state (no counterfactuals: they are "
+                       "Redis's decisions)")
+                       .arg(gateway.index);
+        return e;
+    }
     // What would have let it through, each decided again from the same state.
     Counterfactuals counterfactuals(router_, *before_, probe_->spec().name);
     e.passesAtMs = e.decision.allowed            ? request.nowMs

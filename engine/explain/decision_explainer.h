@@ -1,6 +1,8 @@
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "explain/explanation.h"
 #include "redis/redis_router.h"
@@ -27,6 +29,15 @@ public:
     // before and after (named as `shownName` names them), headers, passes_at_ms and the
     // counterfactuals. Throws RedisError when Redis fails.
     Explanation decide(const Request& request);
+    // A gateway that may decide on its own (a limiter's "gateway" option): `local` returns its
+    // decision (a cached refusal, a batched window's count) or none, and Redis decides. A
+    // gateway's own decision is explained by gatewayReasonText, with the keys before and after
+    // and the headers, and no counterfactuals (they are Redis's decisions).
+    struct Gateway {
+        int index = 0;
+        std::function<std::optional<Decision>()> local;
+    };
+    Explanation decide(const Request& request, const Gateway& gateway);
     // The scratch limiters' specs (their keys are deleted with Limiter::reset).
     std::vector<LimiterSpec> scratchLimiters() const;
 

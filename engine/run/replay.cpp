@@ -1,23 +1,37 @@
 #include "run/replay.h"
 
 #include "csv_writer.h"
+#include "explain/gateway_reason.h"
 #include "limiters/algorithm.h"
+#include "run/walk_decider.h"
 
 namespace ratelab {
 
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop) {
+    // One gateway, as a run without traffic "gateways": its own state when the limiter's
+    // "gateway" option keeps some (mode local's "<name>@g0", cached refusals, a batched count).
+    const TrafficSpec traffic;
+    WalkDecider decider({&limiter}, traffic);
     limiter.reset(router);
+    decider.reset(router);
     qint64 done = 0;
+    const qint64 startMs = trace.isEmpty() ? 0 : trace.first().tMs;
     for (const TraceRow& row : trace) {
         if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
             break;
         }
-        const Decision decision = limiter.decide(router, Request{row.tMs, row.client, row.permits});
-        sink(row, decision);
+        ScheduleWalk::Step step;
+        step.index = done;
+        step.runUs = (row.tMs - startMs) * 1000;  // a batched gateway syncs from the first row
+        step.request = Request{row.tMs, row.client, row.permits};
+        step.request.id = done;
+        decider.begin(router, step);
+        sink(row, decider.decide(router, 0, step));
         ++done;
     }
+    decider.flush(router);  // a batched gateway's grants not yet added, as at a run's end
     return done;
 }
 
@@ -35,7 +49,11 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const Li
     line += ',';
     line += QByteArray::number(decision.reason.rule);
     line += ',';
-    appendCsvField(line, algorithmOf(spec).reasonText(spec, decision));
+    // A gateway's own decision (a cached refusal, a batched count) says so.
+    const bool byGateway = !decision.calledRedis || (spec.gateway.mode == GatewayMode::Batched &&
+                                                     spec.type == LimiterType::FixedWindow);
+    appendCsvField(line, byGateway ? gatewayReasonText(spec, 0, decision)
+                                   : algorithmOf(spec).reasonText(spec, decision));
     line += '\n';
     return line;
 }

@@ -11,7 +11,11 @@
 namespace ratelab {
 
 // Replays a trace against one limiter in virtual time: resets the limiter's own keys, then
-// decides every row in order with now = the row's t_ms, handing each decision to `sink`.
+// decides every row in order with now = the row's t_ms, handing each decision to `sink`. The
+// rows go through one gateway that keeps what the limiter's "gateway" option says, as a run's
+// (WalkDecider): mode local decides on "<name>@g0", cache_refusals refuses from the refusals
+// it remembers (Decision::calledRedis false), batched decides from its own counts, synced every
+// sync_ms from the first row's t_ms (and the grants not yet added are added at the end).
 // Redis failures propagate as RedisError; rows are never skipped. Once *stop is true it stops
 // before the next row. Returns the rows decided.
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,

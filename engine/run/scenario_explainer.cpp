@@ -3,11 +3,13 @@
 #include <QDateTime>
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "explain/decision_explainer.h"
 #include "input_error.h"
 #include "json_input.h"
 #include "run/schedule_walk.h"
+#include "run/walk_decider.h"
 
 namespace ratelab {
 namespace {
@@ -40,6 +42,7 @@ struct Grant {
     qint64 atMs;
     QString client;
     qint64 permits;
+    qint64 index;  // in the schedule
 };
 
 // The index of the request `target` names: the N-th, or the one nearest its time (ties: the
@@ -80,11 +83,12 @@ qint64 chooseRequest(const Scenario& scenario, qint64 startMs, const ExplainTarg
 }
 
 // Whose grants count against the request: the global limiter's grants since the first instant
-// that still counts, by client, busiest first.
-std::vector<ClientUse> usedBy(const std::vector<Grant>& grants, qint64 sinceMs) {
+// that still counts and not released before it, by client, busiest first.
+std::vector<ClientUse> usedBy(const std::vector<Grant>& grants, qint64 sinceMs,
+                              const std::set<qint64>& released) {
     std::map<QString, qint64> byClient;
     for (const Grant& g : grants) {
-        if (g.atMs >= sinceMs) {
+        if (g.atMs >= sinceMs && released.count(g.index) == 0) {
             byClient[g.client] += g.permits;
         }
     }
@@ -140,39 +144,74 @@ Explanation explainDecision(const Scenario& scenario, const QString& limiterName
             "Redis's clock");
     }
     const std::unique_ptr<Limiter> replayed = makeLimiter(scratch);
+    // The gateways' own state and the grants' releases, as the run keeps them.
+    WalkDecider decider({replayed.get()}, scenario.traffic, WalkDecider::batchRequests(scenario));
+    std::set<qint64> released;  // grants whose slots no longer count (released in time)
+    decider.setReleaseSink([&](int, qint64 k, WalkDecider::Release release) {
+        if (release == WalkDecider::Release::InTime) {
+            released.insert(k);
+        }
+    });
     struct Cleanup {
         RedisRouter& router;
         const Limiter& limiter;
-        ~Cleanup() { resetScratch(router, limiter); }
-    } cleanup{router, *replayed};
+        const WalkDecider& decider;
+        ~Cleanup() {
+            resetScratch(router, limiter);
+            try {
+                decider.reset(router);
+            } catch (...) {
+                // As resetScratch: the gateways' scratch keys are theirs alone.
+            }
+        }
+    } cleanup{router, *replayed, decider};
 
     // The requests before it, as a virtual run decides them.
     std::vector<Grant> grants;
     ScheduleWalk walk(scenario, e.startEpochMs);
     ScheduleWalk::Step chosen;
     for (ScheduleWalk::Step step = walk.next(); step.index >= 0; step = walk.next()) {
+        decider.begin(router, step);
         if (step.index == index) {
             chosen = step;
             break;
         }
-        const Decision d = replayed->decide(router, step.request);
+        const Decision d = decider.decide(router, 0, step);
         if (d.allowed) {
-            grants.push_back({d.atMs, step.request.client, step.request.permits});
+            grants.push_back({d.atMs, step.request.client, step.request.permits, step.index});
         }
     }
+    if (decider.releasesMade() > 0) {
+        e.notes << QStringLiteral("%1 grant(s) before it released their slots after their hold")
+                       .arg(decider.releasesMade());
+    }
 
-    DecisionExplainer explainer(router, *replayed, spec.name, base);
-    Explanation decided = explainer.decide(chosen.request);
+    // A gateway of mode local decides on its own limiter ("<name>@g<g>"), shown by that name.
+    const int g = chosen.gateway;
+    const bool local = spec.gateway.mode == GatewayMode::Local;
+    DecisionExplainer explainer(router, decider.limiter(0, g),
+                                local ? GatewayState::localName(spec.name, g) : spec.name, base);
+    bool byGateway = false;
+    Explanation decided = explainer.decide(
+        chosen.request, DecisionExplainer::Gateway{g, [&] {
+                                                       std::optional<Decision> d =
+                                                           decider.decideLocally(router, 0, chosen);
+                                                       byGateway = d.has_value();
+                                                       return d;
+                                                   }});
     decided.scenario = e.scenario;
     decided.spec = spec;
     decided.startEpochMs = e.startEpochMs;
-    decided.notes = e.notes;
+    decided.notes = e.notes + decided.notes;
     decided.index = index;
     decided.requests = index + 1;
     decided.runMs = chosen.runUs / 1000;
-    decided.reason = algorithm.reasonText(spec, decided.decision);
+    if (!byGateway) {
+        decided.reason = algorithm.reasonText(spec, decided.decision);
+    }
     if (spec.scope == Scope::Global) {
-        decided.capacityUsedBy = usedBy(grants, algorithm.countedSinceMs(spec, decided.decision));
+        decided.capacityUsedBy =
+            usedBy(grants, algorithm.countedSinceMs(spec, decided.decision), released);
     }
     return decided;
 }

@@ -77,6 +77,10 @@ void ScenarioRunner::continueFrom(StepSession& session) {
     fromEpochMs_ = session.startEpochMs();
     progressUs_ = fromRunUs_;
     stats_->adoptWorker(session.takeStats());
+    // The stepped grants still release their slots, and the gateways go on with what they keep.
+    context_.heldGrants = session.takeHeldGrants();
+    gateways_ = session.takeGateways();
+    context_.gateways = gateways_.get();
 }
 
 void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {

@@ -38,7 +38,8 @@ public:
     // Continues a step session instead of starting afresh: the run sends the schedule from
     // the session's next request on, at the run time and limiter time the steps reached, on
     // the limiters' keys as the steps left them (no reset), and counts the stepped requests
-    // as its own (the session's counts move here). The session must step this scenario
+    // as its own (the session's counts move here), with the gateways' state the steps left and
+    // the stepped grants' releases still to come. The session must step this scenario
     // (sameSchedule) and not be stepped meanwhile. Call before start().
     void continueFrom(StepSession& session);
     // Whether a step session of `a` can go on as a run of `b`: the same limiters, traffic and

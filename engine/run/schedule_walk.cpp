@@ -21,12 +21,14 @@ ScheduleWalk::Step ScheduleWalk::next() {
     const RequestFactory::Draw draw = requests_.draw(k_, pacer_->origin());
     step.index = k_++;
     step.runUs = runUs;
+    step.client = draw.client;
     step.gateway = requests_.gatewayOf(step.index, draw.client);
     step.request.nowMs = startMs_ + runUs / 1000 + requests_.clockSkewMs(draw.client) +
                          requests_.gatewaySkewMs(step.gateway);
     step.request.id = step.index;
     step.request.client = requests_.clientNames()[draw.client];
     step.request.permits = draw.permits;
+    step.holdMs = draw.holdMs;
     return step;
 }
 

@@ -20,8 +20,10 @@ public:
     struct Step {
         qint64 index = -1;  // -1: the schedule is over
         qint64 runUs = 0;
-        Request request;  // at its client's and gateway's clock, its id the index
-        int gateway = 0;  // the gateway it goes through (traffic "gateways")
+        Request request;     // at its client's and gateway's clock, its id the index
+        int client = 0;      // its client, by index (RequestFactory::clientNames)
+        int gateway = 0;     // the gateway it goes through (traffic "gateways")
+        qint64 holdMs = -1;  // a grant's hold before it releases (traffic "hold"); -1 never
     };
     Step next();
     qint64 startEpochMs() const { return startMs_; }

@@ -16,22 +16,42 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
     // continues the session).
     LimiterOptions options;
     options.ttlExtraMs = kClockStandstillMs;
+    std::vector<const Limiter*> limiters;
     for (const LimiterSpec& spec : scenario_.limiters) {
         limiters_.push_back(makeLimiter(spec, options));
+        limiters.push_back(limiters_.back().get());
     }
     durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
-    pacer_ = makeSchedule(scenario_.traffic, durationUs_);
+    startEpochMs_ = scenario_.traffic.clock.isVirtual ? scenario_.traffic.clock.startMs
+                                                      : QDateTime::currentMSecsSinceEpoch();
+    lastNowMs_ = startEpochMs_;
+    walk_ = std::make_unique<ScheduleWalk>(scenario_, startEpochMs_);
+    decider_ = std::make_unique<WalkDecider>(std::move(limiters), scenario_.traffic,
+                                             WalkDecider::batchRequests(scenario_));
+    decider_->setReleaseSink([this](int limiter, qint64, WalkDecider::Release release) {
+        recordRelease(limiter, release);
+    });
     router_ = std::make_unique<RedisRouter>(std::move(url));
     router_->setReconnectBackoff(false);  // each Step is one user action: always try again
     for (const auto& limiter : limiters_) {
         limiter->reset(*router_);
     }
+    decider_->reset(*router_);
     if (explain) {
         const QString base = explainScratchBase();
+        const int gateways = std::max(1, scenario_.traffic.gateways.count);
         for (size_t l = 0; l < limiters_.size(); ++l) {
-            explainers_.push_back(std::make_unique<DecisionExplainer>(
-                *router_, *limiters_[l], limiters_[l]->spec().name,
-                base + QString::number(l) + QLatin1Char('-'), false));
+            const LimiterSpec& spec = limiters_[l]->spec();
+            const bool local = spec.gateway.mode == GatewayMode::Local;
+            explainers_.emplace_back();
+            for (int g = 0; g < (local ? gateways : 1); ++g) {
+                explainers_[l].push_back(std::make_unique<DecisionExplainer>(
+                    *router_, decider_->limiter(int(l), g),
+                    local ? GatewayState::localName(spec.name, g) : spec.name,
+                    base + QString::number(l) + (local ? QStringLiteral("g%1").arg(g) : QString()) +
+                        QLatin1Char('-'),
+                    false));
+            }
         }
     }
     const qint64 bucketUs = scenario_.bucketMs * 1000;
@@ -39,33 +59,48 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
         scenario_.limiters, requests_.clientNames(), 1,
         static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs)),
         requests_.groups());
-    startEpochMs_ = scenario_.traffic.clock.isVirtual ? scenario_.traffic.clock.startMs
-                                                      : QDateTime::currentMSecsSinceEpoch();
-    lastNowMs_ = startEpochMs_;
 }
 
 StepSession::~StepSession() = default;
 
 std::vector<LimiterSpec> StepSession::scratchLimiters() const {
     std::vector<LimiterSpec> specs;
-    for (const auto& explainer : explainers_) {
-        const std::vector<LimiterSpec> own = explainer->scratchLimiters();
-        specs.insert(specs.end(), own.begin(), own.end());
+    for (const auto& perGateway : explainers_) {
+        for (const auto& explainer : perGateway) {
+            const std::vector<LimiterSpec> own = explainer->scratchLimiters();
+            specs.insert(specs.end(), own.begin(), own.end());
+        }
     }
     return specs;
 }
 
+DecisionExplainer& StepSession::explainerOf(size_t l, const ScheduleWalk::Step& step) {
+    const auto& perGateway = explainers_[l];
+    return *perGateway[perGateway.size() > 1 ? size_t(step.gateway) : 0];
+}
+
+void StepSession::recordRelease(int limiter, WalkDecider::Release release) {
+    LimiterCounters& counters = stats_->worker(0).limiter(limiter);
+    if (release == WalkDecider::Release::Leaked) {
+        counters.recordLeaked();
+    } else {
+        counters.recordRelease(release == WalkDecider::Release::Late);
+    }
+}
+
 StepSession::Step StepSession::next() {
     Step step;
-    const qint64 runUs = pacer_->next();
-    if (runUs == Pacer::kNoMore) {
+    const ScheduleWalk::Step walked = walk_->next();
+    if (walked.index < 0) {
         over_ = true;
         return step;
     }
-    step.index = k_;
-    const RequestFactory::Draw draw = requests_.draw(k_++, pacer_->origin());
-    step.client = requests_.clientNames()[draw.client];
-    step.permits = draw.permits;
+    const qint64 runUs = walked.runUs;
+    step.index = walked.index;
+    k_ = walked.index + 1;
+    step.client = walked.request.client;
+    step.permits = walked.request.permits;
+    step.gateway = walked.gateway;
     step.nowMs = startEpochMs_ + runUs / 1000;
     lastRunUs_ = runUs;
     lastNowMs_ = step.nowMs;
@@ -73,18 +108,28 @@ StepSession::Step StepSession::next() {
     stats.addScheduled(1);
     const int bucket = static_cast<int>(
         std::min<qint64>(runUs / (scenario_.bucketMs * 1000), stats.limiter(0).bucketCount() - 1));
+    // The router reconnects a broken node itself. The releases due by now go first (a failed
+    // one leaves its slots to their lease, as in a run).
+    decider_->begin(*router_, walked);
     for (size_t l = 0; l < limiters_.size(); ++l) {
         LimiterCounters& counters = stats.limiter(int(l));
         try {
-            // The router reconnects a broken node itself.
-            // A skewed client asks at its own clock (traffic "clock_skew_ms").
-            const Request request{step.nowMs + requests_.clockSkewMs(draw.client), step.client,
-                                  step.permits};
-            // A step is sent when the user asks, so its latency counts from the send.
+            // A skewed client asks at its own clock, through its gateway (whose clock may be off
+            // too): the walked request's now. A step is sent when the user asks, so its latency
+            // counts from the send.
             Decision d;
             qint64 latencyUs = 0;
             if (!explainers_.empty()) {
-                Explanation explained = explainers_[l]->decide(request);
+                bool byGateway = false;
+                Explanation explained = explainerOf(l, walked).decide(
+                    walked.request, DecisionExplainer::Gateway{
+                                        walked.gateway, [&] {
+                                            std::optional<Decision> local =
+                                                decider_->decideLocally(*router_, int(l), walked);
+                                            byGateway = local.has_value();
+                                            return local;
+                                        }});
+                decider_->decided(int(l), walked, explained.decision, !byGateway);
                 explained.index = step.index;
                 explained.requests = step.index + 1;
                 explained.runMs = runUs / 1000;
@@ -96,23 +141,26 @@ StepSession::Step StepSession::next() {
                 step.explanations.push_back(std::move(explained));
             } else {
                 const auto sentAt = std::chrono::steady_clock::now();
-                d = limiters_[l]->decide(*router_, request);
+                d = decider_->decide(*router_, int(l), walked);
                 latencyUs = std::chrono::duration_cast<std::chrono::microseconds>(
                                 std::chrono::steady_clock::now() - sentAt)
                                 .count();
             }
             counters.recordAttempt(latencyUs);
-            counters.recordOutcome(bucket, draw.client,
+            counters.recordGatewayDecision(walked.gateway, d.calledRedis);
+            counters.recordExpiredLeases(d.expiredLeases);
+            counters.recordOutcome(bucket, walked.client,
                                    d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
             if (d.allowed) {
-                counters.recordAccepted(runUs / 1000, d.atMs - startEpochMs_, draw.client,
+                counters.recordAccepted(runUs / 1000, d.atMs - startEpochMs_, walked.client,
                                         step.permits);
             }
             step.decisions.push_back(d);
             step.errors.push_back(QString());
         } catch (const RedisError& e) {
-            counters.recordOutcome(bucket, draw.client, failedOutcome(limiters_[l]->spec().onError),
-                                   0);
+            counters.recordGatewayDecision(walked.gateway, true);
+            counters.recordOutcome(bucket, walked.client,
+                                   failedOutcome(limiters_[l]->spec().onError), 0);
             step.decisions.push_back(Decision{});
             QString why = QString::fromStdString(e.what());
             switch (limiters_[l]->spec().onError) {

@@ -8,9 +8,10 @@
 
 #include "explain/decision_explainer.h"
 #include "limiters/limiter.h"
+#include "run/schedule_walk.h"
+#include "run/walk_decider.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
-#include "traffic/pacer.h"
 #include "traffic/request_factory.h"
 
 namespace ratelab {
@@ -19,8 +20,10 @@ namespace ratelab {
 // scheduled time on the scenario's clock (virtual: exactly the virtual time; real: from the
 // first step's wall time), to every limiter. Keeps stats like a run so the charts fill as in a
 // run. Its clock stands still between steps: every key TTL is kClockStandstillMs longer in
-// Redis's time, so steps any time apart (up to a day) decide as steps taken back to back. Not
-// thread-safe: one caller (a worker thread of the window).
+// Redis's time, so steps any time apart (up to a day) decide as steps taken back to back. Each
+// step is decided as a virtual-time run decides it (WalkDecider): through its gateway's own
+// state, after the releases of the grants whose hold has ended by then. Not thread-safe: one
+// caller (a worker thread of the window).
 class StepSession {
 public:
     // Resets the limiters' keys. Throws RedisError when Redis cannot be reached. With
@@ -35,6 +38,7 @@ public:
         qint64 nowMs = 0;   // the limiter time it was decided at
         QString client;
         qint64 permits = 0;
+        int gateway = 0;                  // the gateway it went through
         std::vector<Decision> decisions;  // one per limiter
         QStringList errors;  // per limiter: empty, or why the decision failed (and, with an
                              // on_error policy, that it was let through or refused by it)
@@ -59,14 +63,24 @@ public:
     std::vector<LimiterSpec> scratchLimiters() const;
     // Hands the stepped requests' counts to a run; this session's own counts start again.
     std::unique_ptr<WorkerStats> takeStats() { return stats_->takeWorker(0); }
+    // Hands a run what its gateways keep and the stepped grants' releases still to come; the
+    // session steps no more after it.
+    std::unique_ptr<GatewayState> takeGateways() { return decider_->takeGateways(); }
+    std::vector<HeldGrant> takeHeldGrants() { return decider_->takeHeldGrants(); }
 
 private:
+    // Explaining sessions: limiter l's explainer for `step`'s gateway.
+    DecisionExplainer& explainerOf(size_t l, const ScheduleWalk::Step& step);
+    void recordRelease(int limiter, WalkDecider::Release release);
+
     Scenario scenario_;
     RequestFactory requests_;
     std::vector<std::unique_ptr<Limiter>> limiters_;
-    std::unique_ptr<Pacer> pacer_;
+    std::unique_ptr<ScheduleWalk> walk_;
+    std::unique_ptr<WalkDecider> decider_;
     std::unique_ptr<RedisRouter> router_;
-    std::vector<std::unique_ptr<DecisionExplainer>> explainers_;  // explaining sessions
+    // Explaining sessions: per limiter, one explainer, or one per gateway in mode local.
+    std::vector<std::vector<std::unique_ptr<DecisionExplainer>>> explainers_;
     std::unique_ptr<RunStats> stats_;
     qint64 durationUs_ = 0;
     qint64 startEpochMs_ = 0;

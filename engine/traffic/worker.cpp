@@ -20,6 +20,13 @@ Worker::Worker(const RunContext& context, int index, WorkerStats& stats)
       pacer_(context.pacer->clone()),
       replyClock_([clock = context.clock] { return clock->elapsedUs(); }) {
     advanceSchedule();
+    for (const HeldGrant& held : ctx_.heldGrants) {
+        if (held.k % ctx_.workers == index_) {
+            retries_.push(Job{held.dueRunUs, held.grantRunUs, -1, held.limiter, held.client,
+                              held.permits, false, held.k, -1, true, held.gateway});
+            ++releasesQueued_;
+        }
+    }
 }
 
 void Worker::advanceSchedule() {

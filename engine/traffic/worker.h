@@ -16,6 +16,18 @@
 
 namespace ratelab {
 
+// A grant that still holds its slots (the concurrency limiter) when a run continues the step
+// session that made it: the run releases it at dueRunUs, as it would its own.
+struct HeldGrant {
+    qint64 dueRunUs = 0;
+    qint64 grantRunUs = 0;  // when it was granted (its request's place in the schedule)
+    qint64 k = 0;           // the request's index in the schedule
+    int limiter = 0;
+    int client = 0;
+    qint64 permits = 1;
+    int gateway = 0;
+};
+
 // What every worker of one run shares (read-only while it runs).
 struct RunContext {
     const TrafficSpec* traffic = nullptr;
@@ -32,6 +44,7 @@ struct RunContext {
     qint64 bucketUs = 100'000;
     int workers = 1;
     qint64 firstK = 0;  // the schedule's sends before this index were stepped (StepSession)
+    std::vector<HeldGrant> heldGrants;  // the stepped grants' releases still to come
     std::atomic<bool>* stop = nullptr;
     std::atomic<qint64>* progressUs = nullptr;  // furthest scheduled run time reached
 };

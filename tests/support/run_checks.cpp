@@ -35,6 +35,24 @@ RunSnapshot runWithFault(const Scenario& scenario, const RedisUrl& url,
     return runner.snapshot();
 }
 
+void expectSameDecisions(const LimiterSnapshot& want, const LimiterSnapshot& got) {
+    QCOMPARE(got.fired, want.fired);
+    QCOMPARE(got.accepted, want.accepted);
+    QCOMPARE(got.rejected, want.rejected);
+    QCOMPARE(got.bucketAccepted, want.bucketAccepted);
+    QCOMPARE(got.bucketRejected, want.bucketRejected);
+    QCOMPARE(got.redisCalls, want.redisCalls);
+    QCOMPARE(got.gateways.size(), want.gateways.size());
+    for (int g = 0; g < want.gateways.size(); ++g) {
+        QCOMPARE(got.gateways[g].decisions, want.gateways[g].decisions);
+        QCOMPARE(got.gateways[g].redisCalls, want.gateways[g].redisCalls);
+    }
+    QCOMPARE(got.leases.released, want.leases.released);
+    QCOMPARE(got.leases.lateReleases, want.leases.lateReleases);
+    QCOMPARE(got.leases.leaked, want.leases.leaked);
+    QCOMPARE(got.leases.expired, want.leases.expired);
+}
+
 void expectExactAccounting(const RunSnapshot& run) {
     for (const LimiterSnapshot& l : run.limiters) {
         const QByteArray name = l.spec.name.toUtf8();

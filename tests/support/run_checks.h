@@ -23,6 +23,11 @@ RunSnapshot runOnFixture(const Scenario& scenario);
 // QTest::currentTestFailed().
 void expectExactAccounting(const RunSnapshot& run);
 
+// Two runs of one scenario (or a run and its steps) decided one limiter alike: the same
+// decisions in every time bucket, Redis calls (per gateway too) and lease counts. Records a test
+// failure (QCOMPARE); callers stop on QTest::currentTestFailed().
+void expectSameDecisions(const LimiterSnapshot& want, const LimiterSnapshot& got);
+
 // Every limiter decided (accepted or rejected) in the last `buckets` time buckets: decisions
 // went on after a fault earlier in the run.
 void expectResumed(const RunSnapshot& run, int buckets = 5);

@@ -17,4 +17,12 @@ void writeTestFile(const QString& path, const QByteArray& content, qint64 size) 
     }
 }
 
+QString exampleScenarioPath(const QString& name) {
+    const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
+    const QString folder = root.isEmpty()
+                               ? QFINDTESTDATA("../../resources/scenarios")
+                               : QDir(root).filePath(QStringLiteral("resources/scenarios"));
+    return QDir(folder).filePath(name);
+}
+
 }  // namespace ratelab::test

@@ -10,4 +10,8 @@ namespace ratelab::test {
 // failure when it cannot.
 void writeTestFile(const QString& path, const QByteArray& content, qint64 size = 0);
 
+// The path of an example scenario, resources/scenarios/<name>, in the source tree
+// ($RATELAB_SOURCE_DIR, set by CTest; else found beside the test's source).
+QString exampleScenarioPath(const QString& name);
+
 }  // namespace ratelab::test
