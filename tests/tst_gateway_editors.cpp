@@ -305,6 +305,52 @@ private slots:
         QVERIFY(balance->isEnabled());
     }
 
+    // The new sections do not widen the form: their long choice titles show whole in the list
+    // only. The hold's field is called the mean for an exponential hold.
+    void releaseAndGatewaysStayNarrow() {
+        TrafficEditor editor;
+        int widest = 0;
+        QList<TrafficSection*> mine;
+        for (TrafficSection* section : editor.findChildren<TrafficSection*>()) {
+            if (qobject_cast<ReleaseSection*>(section) || qobject_cast<GatewaysSection*>(section))
+                mine << section;
+            else
+                widest = std::max(widest, section->minimumSizeHint().width());
+        }
+        QCOMPARE(mine.size(), 2);
+        for (const TrafficSection* section : mine)
+            QVERIFY2(section->minimumSizeHint().width() <= widest * 11 / 10,
+                     qPrintable(QStringLiteral("%1: %2 px, the others at most %3")
+                                    .arg(section->title())
+                                    .arg(section->minimumSizeHint().width())
+                                    .arg(widest)));
+        auto* ms = editor.findChild<QSpinBox*>(QStringLiteral("holdMs"));
+        auto* form = qobject_cast<QFormLayout*>(ms->parentWidget()->layout());
+        QVERIFY(form);
+        auto* label = qobject_cast<QLabel*>(form->labelForField(ms));
+        QVERIFY(label);
+        apply(editor, {QStringLiteral("holdType=exponential")});
+        QCOMPARE(label->text(), QStringLiteral("Mean hold"));
+        apply(editor, {QStringLiteral("holdType=constant")});
+        QCOMPARE(label->text(), QStringLiteral("Hold time"));
+    }
+
+    // The gateway use's fields start and end where the limiter editor's other fields do.
+    void gatewayUseLinesUp() {
+        LimiterEditor editor;
+        editor.resize(420, 900);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        test::settle();
+        auto* name = test::child<QWidget>(editor, QStringLiteral("name"));
+        auto* mode = test::child<QWidget>(editor, QStringLiteral("gatewayMode"));
+        QVERIFY(name && mode);
+        const QRect nameRect(name->mapTo(&editor, QPoint(0, 0)), name->size());
+        const QRect modeRect(mode->mapTo(&editor, QPoint(0, 0)), mode->size());
+        QCOMPARE(modeRect.left(), nameRect.left());
+        QCOMPARE(modeRect.right(), nameRect.right());
+    }
+
     // Every new field explains itself.
     void fieldHelp() {
         TrafficEditor traffic;

@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -33,11 +34,22 @@ bool batchedAllowed(LimiterType type) {
 
 }  // namespace
 
-GatewayUseBox::GatewayUseBox(QWidget* parent)
-    : QGroupBox(tr("Gateway use"), parent), form_(new QFormLayout(this)) {
+GatewayUseBox::GatewayUseBox(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
     form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A heading row rather than a group box, whose frame would indent the fields: they line up
+    // with the editor's other forms.
+    form_->setContentsMargins(0, 0, 0, 0);
+    auto* heading = new QLabel(tr("Gateway use"), this);
+    heading->setObjectName(QStringLiteral("gatewayUseTitle"));
+    QFont bold = heading->font();
+    bold.setBold(true);
+    heading->setFont(bold);
+    form_->addRow(heading);
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("gatewayMode"));
+    // Its long titles do not widen the editor: the list shows them whole.
+    mode_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mode_->setMinimumContentsLength(16);
     for (const GatewayMode mode : kModes) {
         QString title;
         switch (mode) {

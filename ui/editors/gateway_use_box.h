@@ -1,7 +1,7 @@
 #pragma once
 
-#include <QGroupBox>
 #include <QJsonObject>
+#include <QWidget>
 
 #include "limiters/limiter_spec.h"
 #include "style/form_error_rows.h"
@@ -15,11 +15,11 @@ QT_END_NAMESPACE
 
 namespace ratelab {
 
-// The limiter editor's "Gateway use" group (a limiter's "gateway", any type): the mode
+// The limiter editor's "Gateway use" rows (a limiter's "gateway", any type): the mode
 // (shared, local, or batched where the engine allows it for the type), "cache refusals" (shared
 // only) and the sync interval (batched only), each enabled only when its mode uses it. Written
 // as limiterSpecToJson writes it: nothing for the default (shared, no cached refusals).
-class GatewayUseBox : public QGroupBox {
+class GatewayUseBox : public QWidget {
     Q_OBJECT
 
 public:

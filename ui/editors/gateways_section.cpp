@@ -24,11 +24,12 @@ GatewaysSection::GatewaysSection(QWidget* parent) : TrafficSection(tr("Gateways"
     connect(count_, &QSpinBox::valueChanged, this, &TrafficSection::edited);
     balance_ = new QComboBox(this);
     balance_->setObjectName(QStringLiteral("balance"));
-    balance_->addItem(tr("round robin (request by request)"), QStringLiteral("round_robin"));
-    balance_->addItem(tr("sticky (each client to one gateway)"), QStringLiteral("sticky"));
+    traffic_form::letNarrow(balance_);
+    balance_->addItem(tr("round robin"), QStringLiteral("round_robin"));
+    balance_->addItem(tr("sticky (by client)"), QStringLiteral("sticky"));
     connect(balance_, &QComboBox::currentIndexChanged, this, &TrafficSection::edited);
     skews_ = lineEdit(QStringLiteral("gatewaySkews"), tr("ms per gateway, e.g. 0, 40, -30"), this);
-    form_->addRow(tr("Gateways"), count_);
+    form_->addRow(tr("Count"), count_);
     form_->addRow(tr("Balance"), balance_);
     form_->addRow(tr("Clock skews (ms)"), skews_);
 }

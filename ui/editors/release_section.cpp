@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QLabel>
 #include <QSpinBox>
 
 #include "input_limits.h"
@@ -18,6 +19,7 @@ const QLatin1String kHold("hold"), kType("type"), kMs("ms"), kMeanMs("mean_ms"),
 ReleaseSection::ReleaseSection(QWidget* parent) : TrafficSection(tr("Release"), parent) {
     holdType_ = new QComboBox(this);
     holdType_->setObjectName(QStringLiteral("holdType"));
+    traffic_form::letNarrow(holdType_);
     // In the order of HoldSpec::Type; the data is the scenario's "type".
     holdType_->addItem(tr("none (holds nothing)"), QStringLiteral("none"));
     holdType_->addItem(tr("constant"), QString(kConstant));
@@ -74,6 +76,10 @@ void ReleaseSection::load(const TrafficSpec& traffic) {
 void ReleaseSection::updateEnabled() {
     const bool holds = holdType() != HoldSpec::Type::None;
     holdMs_->setEnabled(holds);
+    // The exponential's field is its mean.
+    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(holdMs_)))
+        label->setText(holdType() == HoldSpec::Type::Exponential ? tr("Mean hold")
+                                                                 : tr("Hold time"));
     leakPct_->setEnabled(holds);
 }
 
