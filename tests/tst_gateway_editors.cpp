@@ -58,41 +58,10 @@ void apply(QWidget& editor, const QStringList& edits) {
         auto* widget = test::child<QWidget>(editor, name);
         QVERIFY2(widget, qPrintable(QStringLiteral("no field ") + name));
         QVERIFY2(widget->isEnabled(), qPrintable(name + QStringLiteral(" is disabled")));
-        if (auto* line = qobject_cast<QLineEdit*>(widget)) {
-            line->clear();
-            QTest::keyClicks(line, value);
-        } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
-            const int index = combo->findData(value);
-            QVERIFY2(index >= 0, qPrintable(edit));
-            combo->setCurrentIndex(index);
-        } else if (auto* box = qobject_cast<QCheckBox*>(widget)) {
-            box->setChecked(value == QLatin1String("on"));
-        } else if (auto* spin = qobject_cast<QAbstractSpinBox*>(widget)) {
-            spin->selectAll();
-            QTest::keyClicks(spin, value);
-            QTest::keyClick(spin, Qt::Key_Return);
-        } else {
-            QFAIL(qPrintable(QStringLiteral("cannot edit ") + name));
-        }
+        test::typeInto(widget, value);
+        if (QTest::currentTestFailed())
+            return;
     }
-}
-
-// The widget in the form row just above `label` is or holds `field`.
-bool isRightUnder(const QLabel* label, const QWidget* field) {
-    auto* form = qobject_cast<QFormLayout*>(label->parentWidget()->layout());
-    int row = -1;
-    QFormLayout::ItemRole role;
-    if (form)
-        form->getWidgetPosition(const_cast<QLabel*>(label), &row, &role);
-    if (row < 1)
-        return false;
-    for (const QFormLayout::ItemRole above : {QFormLayout::FieldRole, QFormLayout::SpanningRole}) {
-        const QLayoutItem* item = form->itemAt(row - 1, above);
-        if (item && item->widget() &&
-            (item->widget() == field || item->widget()->isAncestorOf(field)))
-            return true;
-    }
-    return false;
 }
 
 // The shown error names `where`, sits under `field` and marks it.
@@ -104,11 +73,48 @@ void checkErrorAt(QWidget& editor, const QString& errorText, const QString& wher
     QVERIFY(widget && label);
     QCOMPARE(label->text(), errorText);
     QVERIFY(label->isVisible());
-    QVERIFY2(isRightUnder(label, widget), qPrintable(field));
+    QVERIFY2(test::isRightUnder(label, widget), qPrintable(field));
     QVERIFY(widget->property("invalid").toBool());
 }
 
 const QLatin1String kHold("hold"), kLeakPct("leak_pct"), kGateways("gateways"), kGateway("gateway");
+
+// The current row of a release_data or gateways_data table: its edits made in the section
+// `Section` (each announced by the section's edited() and the editor's trafficChanged()), then
+// the written traffic's `keys` compared with `json`, or the error with its place.
+template <typename Section>
+void checkSectionEdits(std::initializer_list<QLatin1String> keys) {
+    QFETCH(QStringList, edits);
+    QFETCH(QString, json);
+    QFETCH(QString, where);
+    QFETCH(QString, field);
+    TrafficEditor editor;
+    editor.resize(480, 1800);
+    editor.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&editor));
+    auto* section = editor.findChild<Section*>();
+    QVERIFY(section);
+    QSignalSpy sectionEdits(section, &TrafficSection::edited);
+    QSignalSpy changed(&editor, &TrafficEditor::trafficChanged);
+    apply(editor, edits);
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY(!sectionEdits.isEmpty());
+    QCOMPARE(changed.count(), sectionEdits.count());
+    if (json.isEmpty()) {
+        QVERIFY(!editor.isValid());
+        checkErrorAt(editor, editor.errorText(), where, field);
+        return;
+    }
+    QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+    const QJsonObject written = trafficJson(*editor.traffic());
+    QJsonObject part;
+    for (const QLatin1String key : keys) {
+        if (written.contains(key))
+            part.insert(key, written.value(key));
+    }
+    QCOMPARE(QString::fromUtf8(text(part)), json);
+}
 
 }  // namespace
 
@@ -191,36 +197,7 @@ private slots:
             {QStringLiteral("holdType=exponential"), QStringLiteral("holdMs=0")}, "",
             "$.traffic.hold.mean_ms", "holdMs");
     }
-    void release() {
-        QFETCH(QStringList, edits);
-        QFETCH(QString, json);
-        QFETCH(QString, where);
-        QFETCH(QString, field);
-        TrafficEditor editor;
-        editor.resize(480, 1800);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        auto* section = editor.findChild<ReleaseSection*>();
-        QVERIFY(section);
-        QSignalSpy sectionEdits(section, &TrafficSection::edited);
-        apply(editor, edits);
-        if (QTest::currentTestFailed())
-            return;
-        QVERIFY(!sectionEdits.isEmpty());
-        if (json.isEmpty()) {
-            QVERIFY(!editor.isValid());
-            checkErrorAt(editor, editor.errorText(), where, field);
-            return;
-        }
-        QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
-        QJsonObject written = trafficJson(*editor.traffic());
-        QJsonObject part;
-        for (const QLatin1String key : {kHold, kLeakPct}) {
-            if (written.contains(key))
-                part.insert(key, written.value(key));
-        }
-        QCOMPARE(QString::fromUtf8(text(part)), json);
-    }
+    void release() { checkSectionEdits<ReleaseSection>({kHold, kLeakPct}); }
 
     // The hold time and the leak share only with a hold.
     void releaseEnabled() {
@@ -240,7 +217,7 @@ private slots:
 
     void gateways_data() {
         QTest::addColumn<QStringList>("edits");
-        QTest::addColumn<QString>("json");  // "gateways" written; "{}" none; "" if invalid
+        QTest::addColumn<QString>("json");  // {"gateways": …} written; "" if invalid
         QTest::addColumn<QString>("where");
         QTest::addColumn<QString>("field");
         const auto row = [](const char* name, QStringList edits, const char* json,
@@ -251,13 +228,13 @@ private slots:
         row("back to one gateway",
             {QStringLiteral("gatewayCount=2"), QStringLiteral("gatewayCount=1")}, "{}");
         row("three, round robin", {QStringLiteral("gatewayCount=3")},
-            R"({"balance":"round_robin","count":3})");
+            R"({"gateways":{"balance":"round_robin","count":3}})");
         row("sticky with skews",
             {QStringLiteral("gatewayCount=3"), QStringLiteral("balance=sticky"),
              QStringLiteral("gatewaySkews=0, 40,-30")},
-            R"({"balance":"sticky","clock_skew_ms":[0,40,-30],"count":3})");
+            R"({"gateways":{"balance":"sticky","clock_skew_ms":[0,40,-30],"count":3}})");
         row("one skewed gateway", {QStringLiteral("gatewaySkews=25")},
-            R"({"balance":"round_robin","clock_skew_ms":[25],"count":1})");
+            R"({"gateways":{"balance":"round_robin","clock_skew_ms":[25],"count":1}})");
         row("too few skews", {QStringLiteral("gatewayCount=3"), QStringLiteral("gatewaySkews=1,2")},
             "", "$.traffic.gateways.clock_skew_ms", "gatewaySkews");
         row("a skew not a number",
@@ -267,33 +244,7 @@ private slots:
             {QStringLiteral("gatewayCount=2"), QStringLiteral("gatewaySkews=0, 86400001")}, "",
             "$.traffic.gateways.clock_skew_ms[1]", "gatewaySkews");
     }
-    void gateways() {
-        QFETCH(QStringList, edits);
-        QFETCH(QString, json);
-        QFETCH(QString, where);
-        QFETCH(QString, field);
-        TrafficEditor editor;
-        editor.resize(480, 1800);
-        editor.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&editor));
-        auto* section = editor.findChild<GatewaysSection*>();
-        QVERIFY(section);
-        QSignalSpy sectionEdits(section, &TrafficSection::edited);
-        QSignalSpy changed(&editor, &TrafficEditor::trafficChanged);
-        apply(editor, edits);
-        if (QTest::currentTestFailed())
-            return;
-        QVERIFY(!sectionEdits.isEmpty());
-        QCOMPARE(changed.count(), sectionEdits.count());
-        if (json.isEmpty()) {
-            QVERIFY(!editor.isValid());
-            checkErrorAt(editor, editor.errorText(), where, field);
-            return;
-        }
-        QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
-        const QJsonObject written = trafficJson(*editor.traffic());
-        QCOMPARE(QString::fromUtf8(text(written.value(kGateways).toObject())), json);
-    }
+    void gateways() { checkSectionEdits<GatewaysSection>({kGateways}); }
 
     // The balance only matters with more than one gateway.
     void balanceEnabled() {
