@@ -140,6 +140,28 @@ private slots:
         const LimiterSpec parsed = parseLimiterSpecJson(spec);
         QCOMPARE(algorithmView(parsed).configText(parsed), text);
     }
+
+    // The dashed limit line's legend name: a rate's steady state, the concurrency limiter's
+    // in-flight limit (its line is only what it admits while no grant releases).
+    void limitLineLabels_data() {
+        QTest::addColumn<QByteArray>("spec");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("token bucket")
+            << QByteArray(R"({"type":"token_bucket","name":"a","rate":10,"interval_ms":1000})")
+            << "limit (steady state)";
+        QTest::newRow("gcra")
+            << QByteArray(R"({"type":"gcra","name":"a","rate":1,"period_ms":1000,"burst":5})")
+            << "limit (steady state)";
+        QTest::newRow("concurrency")
+            << QByteArray(R"({"type":"concurrency","name":"a","limit":20,"lease_ms":2000})")
+            << "limit 20 in flight (20 per 2000 ms if none release)";
+    }
+    void limitLineLabels() {
+        QFETCH(QByteArray, spec);
+        QFETCH(QString, label);
+        const LimiterSpec parsed = parseLimiterSpecJson(spec);
+        QCOMPARE(algorithmView(parsed).limitLineLabel(parsed), label);
+    }
 };
 
 QTEST_MAIN(TestAlgorithmViews)

@@ -20,6 +20,7 @@
 #include "editors/traffic_editor.h"
 #include "input_error.h"
 #include "scenario/scenario.h"
+#include "support/editor_widgets.h"
 
 using namespace ratelab;
 
@@ -150,22 +151,12 @@ void apply(TrafficEditor& editor, const QStringList& edits) {
         auto* widget = editor.findChild<QWidget*>(name);
         QVERIFY2(widget, qPrintable(QStringLiteral("no field ") + name));
         QVERIFY2(widget->isEnabled(), qPrintable(name + QStringLiteral(" is disabled")));
-        if (auto* line = qobject_cast<QLineEdit*>(widget)) {
-            line->clear();
-            QTest::keyClicks(line, value);
-            QCOMPARE(line->text(), value);
-        } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
-            const int index = combo->findData(value);
-            QVERIFY2(index >= 0, qPrintable(edit));
-            combo->setCurrentIndex(index);
-        } else if (auto* box = qobject_cast<QCheckBox*>(widget)) {
-            box->setChecked(value == QLatin1String("on"));
-        } else if (auto* slider = qobject_cast<QSlider*>(widget)) {
+        if (auto* slider = qobject_cast<QSlider*>(widget)) {
             slider->setValue(value.toInt());
         } else if (auto* table = qobject_cast<QTableWidget*>(widget)) {
             setStages(editor, table, value);
         } else {
-            QFAIL(qPrintable(QStringLiteral("cannot edit ") + name));
+            test::typeInto(widget, value);
         }
         if (QTest::currentTestFailed()) {
             return;
@@ -182,28 +173,6 @@ void checkFlips(const QSignalSpy& spy) {
     for (int i = 0; i < spy.count(); ++i) {
         QCOMPARE(spy.at(i).at(0).toBool(), i % 2 == 1);
     }
-}
-
-// The widget in the form row just above `label`, and whether it is or holds `field`.
-bool isRightUnder(const QLabel* label, const QWidget* field) {
-    auto* form = qobject_cast<QFormLayout*>(label->parentWidget()->layout());
-    if (!form) {
-        return false;
-    }
-    int row = -1;
-    QFormLayout::ItemRole role;
-    form->getWidgetPosition(const_cast<QLabel*>(label), &row, &role);
-    if (row < 1) {
-        return false;
-    }
-    for (const QFormLayout::ItemRole above : {QFormLayout::FieldRole, QFormLayout::SpanningRole}) {
-        const QLayoutItem* item = form->itemAt(row - 1, above);
-        if (item && item->widget() &&
-            (item->widget() == field || item->widget()->isAncestorOf(field))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 }  // namespace
@@ -511,7 +480,7 @@ void TestTrafficEditor::invalid() {
     // Shown in red under its field, which is marked.
     QCOMPARE(error->text(), text);
     QVERIFY(error->isVisible());
-    QVERIFY2(isRightUnder(error, widget), qPrintable(field));
+    QVERIFY2(test::isRightUnder(error, widget), qPrintable(field));
     QVERIFY(widget->property("invalid").toBool());
     QTRY_VERIFY(error->mapTo(&editor, QPoint(0, 0)).y() >=
                 widget->mapTo(&editor, QPoint(0, widget->height())).y());

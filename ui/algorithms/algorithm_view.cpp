@@ -11,6 +11,10 @@ QVector<TimeSpan> AlgorithmView::levelSpans(const LimiterSpec&, const LimiterSta
     return {};
 }
 
+QString AlgorithmView::limitLineLabel(const LimiterSpec&) const {
+    return QCoreApplication::translate("ratelab::AlgorithmView", "limit (steady state)");
+}
+
 const std::vector<const AlgorithmView*>& algorithmViews() {
     static const std::vector<const AlgorithmView*> list = {
         &tokenBucketView(),    &fixedWindowView(), &slidingWindowView(), &gcraView(),

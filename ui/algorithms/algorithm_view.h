@@ -52,6 +52,10 @@ public:
     // "10 per 1000 ms", "5 per 2 minutes (Asia/Shanghai)", "5 per 1000 ms, 20 per 60000 ms":
     // the configuration as the timeline titles and the report say it, without the scope.
     virtual QString configText(const LimiterSpec& spec) const = 0;
+    // The name of the dashed limit line (limitPerBucket) in the charts' legends: "limit (steady
+    // state)", the most the limiter admits per bucket in the long run; the concurrency
+    // limiter's is its in-flight limit, the line only what it admits when no grant releases.
+    virtual QString limitLineLabel(const LimiterSpec& spec) const;
     // Levels (ChartKind::Levels): what the busiest scope key's level draws, ending at the
     // state's now `nowMs`, which is run time `x` (seconds). `who` names the busiest client
     // (" (busiest client c3)") or is empty.

@@ -21,6 +21,13 @@ public:
     QString configText(const LimiterSpec& spec) const override {
         return tr("%1 in flight, leases of %2 ms").arg(spec.limit).arg(spec.leaseMs);
     }
+    // Slots held at once, not a rate: the line (limit per lease) is only what the limiter
+    // admits while no grant releases; with releases it admits far more.
+    QString limitLineLabel(const LimiterSpec& spec) const override {
+        return tr("limit %1 in flight (%1 per %2 ms if none release)")
+            .arg(spec.limit)
+            .arg(spec.leaseMs);
+    }
     // From now to the first lease that runs out unreleased.
     QVector<TimeSpan> levelSpans(const LimiterSpec& spec, const LimiterState::Level& level, qint64,
                                  double x, const QString& who) const override {

@@ -24,6 +24,7 @@ inline const QLatin1String kType("type");
 inline const QLatin1String kName("name");
 inline const QLatin1String kScope("scope");
 inline const QLatin1String kOnError("on_error");
+inline const QLatin1String kTime("time");
 inline const QLatin1String kRate("rate");
 inline const QLatin1String kIntervalMs("interval_ms");
 inline const QLatin1String kInterval("interval");

@@ -3,6 +3,7 @@
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QHash>
@@ -54,10 +55,28 @@ const QHash<QString, QString>& table() {
         {QStringLiteral("clockSkew"), tr("How far clients' clocks are off, in ms (+ ahead, - "
                                          "behind): one number for every client, or client: ms "
                                          "pairs")},
-        // Traffic: acquire, clock, run
+        // Traffic: acquire, release, gateways, clock, run
         {QStringLiteral("mode"), tr("try: a rejected request is refused at once; wait: it waits "
                                     "retry_after_ms and tries again until the timeout")},
         {QStringLiteral("timeout"), tr("How long a waiting request may wait in total, in ms")},
+        {QStringLiteral("holdType"), tr("How long a granted request holds its concurrency slots "
+                                        "before it releases them: none, a constant time, or "
+                                        "drawn from an exponential distribution of a mean "
+                                        "(the scenario's traffic.hold); other limiters ignore "
+                                        "it")},
+        {QStringLiteral("holdMs"), tr("The hold time in ms: the constant itself, or the mean of "
+                                      "the exponential draw (at least 1)")},
+        {QStringLiteral("leakPct"), tr("The share of granted requests that never release, as "
+                                       "crashed workers (chosen by the seed): their slots come "
+                                       "back only when their lease runs out")},
+        {QStringLiteral("gatewayCount"), tr("Gateway instances between the clients and Redis, "
+                                            "each with its own clock and local state; each "
+                                            "limiter's Gateway use says what they keep")},
+        {QStringLiteral("balance"), tr("Round robin: the i-th request goes to gateway i mod N; "
+                                       "sticky: a client always goes to the same gateway")},
+        {QStringLiteral("gatewaySkews"), tr("How far each gateway's clock is off, in ms (+ ahead, "
+                                            "- behind), comma-separated, one per gateway; empty: "
+                                            "none")},
         {QStringLiteral("clock"), tr("Real: the wall clock; virtual: the scenario's own clock, "
                                      "starting at Start and running at Speed")},
         {QStringLiteral("start"), tr("ISO 8601 date and time with an offset or Z")},
@@ -67,6 +86,17 @@ const QHash<QString, QString>& table() {
         {QStringLiteral("seed"), tr("Seeds the random choices (arrivals, clients, permits): the "
                                     "same seed gives the same schedule")},
         {QStringLiteral("bucketMs"), tr("Width of one timeline bar, in ms")},
+        // Limiters: gateway use
+        {QStringLiteral("gatewayMode"), tr("How the traffic's gateways use this limiter: shared, "
+                                           "every decision in Redis; local, each gateway its "
+                                           "own limiter (name@g0, name@g1, …); batched (the fixed "
+                                           "window), grants counted at the gateway and added to "
+                                           "Redis once per sync interval")},
+        {QStringLiteral("cacheRefusals"), tr("Shared only: a gateway refuses a request locally, "
+                                             "without asking Redis, until the retry_after_ms of "
+                                             "the last refusal Redis gave it has passed")},
+        {QStringLiteral("syncMs"), tr("Batched only: every this many ms a gateway adds its "
+                                      "pending grants to Redis and reads the count back")},
         // Limiters
         {QStringLiteral("limiterList"), tr("The scenario's limiters; every request goes to all "
                                            "of them")},
@@ -79,7 +109,7 @@ const QHash<QString, QString>& table() {
 bool isField(const QWidget* w) {
     return qobject_cast<const QLineEdit*>(w) || qobject_cast<const QComboBox*>(w) ||
            qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QAbstractSlider*>(w) ||
-           qobject_cast<const QAbstractItemView*>(w);
+           qobject_cast<const QAbstractSpinBox*>(w) || qobject_cast<const QAbstractItemView*>(w);
 }
 
 }  // namespace

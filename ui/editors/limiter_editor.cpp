@@ -12,6 +12,7 @@
 
 #include "algorithms/algorithm_view.h"
 #include "algorithms/limiter_page.h"
+#include "editors/gateway_use_box.h"
 #include "input_error.h"
 #include "style/inline_error.h"
 
@@ -88,6 +89,7 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
     commonErrors_.add(common_, this, QStringLiteral("$.scope"), scope_, QStringLiteral("scope"));
 
     addOnError();
+    addTimeSource();
 
     rate_ = addLineEdit(QStringLiteral("rate"),
                         tr("Permits per interval (token bucket) or per window"));
@@ -106,6 +108,12 @@ LimiterEditor::LimiterEditor(QWidget* parent) : QWidget(parent) {
         forms << page->form();
     }
     layout->addWidget(pages_);
+
+    gatewayUse_ = new GatewayUseBox(this);
+    connect(gatewayUse_, &GatewayUseBox::edited, this, &LimiterEditor::edited);
+    connect(gatewayUse_, &GatewayUseBox::committed, this, &LimiterEditor::commit);
+    layout->addWidget(gatewayUse_);
+    forms << gatewayUse_->form();
 
     formError_ = new InlineError(this);
     formError_->setObjectName(QStringLiteral("formError"));
@@ -157,6 +165,21 @@ void LimiterEditor::addOnError() {
                       QStringLiteral("onError"));
 }
 
+void LimiterEditor::addTimeSource() {
+    time_ = new QComboBox(this);
+    time_->setObjectName(QStringLiteral("time"));
+    letNarrow(time_);
+    time_->setToolTip(
+        tr("Whose clock decides: the time the client passes (as most libraries do), or Redis's "
+           "own TIME read inside the script, which no client's clock skew moves"));
+    time_->addItem(tr("Client (the caller's clock)"), timeSourceName(TimeSource::Client));
+    time_->addItem(tr("Redis (its own TIME)"), timeSourceName(TimeSource::Redis));
+    connect(time_, &QComboBox::currentIndexChanged, this, &LimiterEditor::edited);
+    connect(time_, &QComboBox::currentIndexChanged, this, &LimiterEditor::commit);
+    common_->addRow(tr("T&ime"), time_);
+    commonErrors_.add(common_, this, QStringLiteral("$.time"), time_, QStringLiteral("time"));
+}
+
 void LimiterEditor::setSpec(const LimiterSpec& spec) {
     setFormJson(limiterSpecToJson(spec));
 }
@@ -191,6 +214,7 @@ void LimiterEditor::showType() {
         pages_->widget(i)->setSizePolicy(policy, policy);
     }
     common_->setRowVisible(rate_, currentView().usesCommonRate());
+    gatewayUse_->setType(currentType());
 }
 
 QJsonObject LimiterEditor::formJson() const {
@@ -203,9 +227,13 @@ QJsonObject LimiterEditor::formJson() const {
     const QString onError = onError_->currentData().toString();
     if (onError != failurePolicyName(FailurePolicy::Error))  // as limiterSpecToJson writes it
         json.insert(kOnError, onError);
+    const QString time = time_->currentData().toString();
+    if (time != timeSourceName(TimeSource::Client))  // as limiterSpecToJson writes it
+        json.insert(kTime, time);
     if (view.usesCommonRate())
         json.insert(kRate, numberOrText(rate_->text()));
     typePages_[std::max(0, type_->currentIndex())]->writeJson(json);
+    gatewayUse_->writeJson(json);
     return json;
 }
 
@@ -229,6 +257,7 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
     scope_->setCurrentIndex(std::max(0, scope_->findData(values.value(kScope).toString())));
     // Absent (or not one of the choices) is the default, "error".
     onError_->setCurrentIndex(std::max(0, onError_->findData(values.value(kOnError).toString())));
+    time_->setCurrentIndex(std::max(0, time_->findData(values.value(kTime).toString())));
     rate_->setText(textOf(values.value(kRate)));
     // The other types' pages show their own defaults: GCRA and the leaky bucket share field
     // names (period_ms, burst) but not their defaults.
@@ -238,6 +267,7 @@ void LimiterEditor::setFormJson(const QJsonObject& json) {
         typePages_[int(i)]->fill(
             algorithm.type() == shown ? values : limiterSpecToJson(algorithm.defaults(QString())));
     }
+    gatewayUse_->fill(values);
     filling_ = false;
     showType();
     validate(false);
@@ -285,6 +315,7 @@ void LimiterEditor::validate(bool announce) {
 void LimiterEditor::showProblem(const QString& where, const QString& message) {
     const QString shownWhere = message.isEmpty() ? QString() : where;
     bool shown = commonErrors_.show(shownWhere, message);
+    shown = gatewayUse_->showProblem(shown ? QString() : shownWhere, message) || shown;
     // Only the current type's page: pages may share field names (GCRA's and the leaky bucket's).
     LimiterPage* current = typePages_[std::max(0, type_->currentIndex())];
     for (LimiterPage* page : typePages_) {
@@ -300,6 +331,7 @@ void LimiterEditor::changeEvent(QEvent* event) {
     // The marked field takes the error colour of the new palette (the labels do it themselves).
     if (event->type() == QEvent::PaletteChange && formError_) {
         commonErrors_.repaint(palette());
+        gatewayUse_->repaintProblem(palette());
         for (LimiterPage* page : typePages_)
             page->repaintProblem(palette());
     }

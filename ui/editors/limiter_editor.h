@@ -18,13 +18,14 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 class AlgorithmView;
+class GatewayUseBox;
 class InlineError;
 class LimiterPage;
 
-// Form for one limiter of any of the three types: the common fields (type, name, scope,
-// on_error, rate) and one page per type. Every edit is validated at once by the same parser the
-// command line uses (parseLimiterSpec on the JSON the form stands for); the error is shown
-// inline next to the offending field, named by its JSON path.
+// Form for one limiter of any type: the common fields (type, name, scope, on_error, time, rate),
+// one page per type and the gateway use (GatewayUseBox). Every edit is validated at once by the
+// same parser the command line uses (parseLimiterSpec on the JSON the form stands for); the error
+// is shown inline next to the offending field, named by its JSON path.
 class LimiterEditor : public QWidget {
     Q_OBJECT
 
@@ -53,6 +54,7 @@ protected:
 private:
     QLineEdit* addLineEdit(const QString& objectName, const QString& toolTip);
     void addOnError();
+    void addTimeSource();
     LimiterType currentType() const;
     const AlgorithmView& currentView() const;
     void showType();
@@ -66,9 +68,11 @@ private:
     QLineEdit* name_ = nullptr;
     QComboBox* scope_ = nullptr;
     QComboBox* onError_ = nullptr;
+    QComboBox* time_ = nullptr;  // "time": whose clock decides
     QLineEdit* rate_ = nullptr;
     QStackedWidget* pages_ = nullptr;
-    QVector<LimiterPage*> typePages_;  // in the order of algorithmViews()
+    QVector<LimiterPage*> typePages_;      // in the order of algorithmViews()
+    GatewayUseBox* gatewayUse_ = nullptr;  // "gateway", every type
     FormErrorRows commonErrors_;
     InlineError* formError_ = nullptr;  // anything no field shows (the type, the object)
 

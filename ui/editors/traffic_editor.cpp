@@ -19,7 +19,9 @@
 #include "editors/clients_section.h"
 #include "editors/clock_section.h"
 #include "editors/error_placement.h"
+#include "editors/gateways_section.h"
 #include "editors/groups_section.h"
+#include "editors/release_section.h"
 #include "editors/run_section.h"
 #include "editors/shape_section.h"
 #include "input_error.h"
@@ -41,9 +43,11 @@ TrafficEditor::TrafficEditor(QWidget* parent) : QWidget(parent) {
     clients_ = new ClientsSection(content);
     groups_ = new GroupsSection(content);
     acquire_ = new AcquireSection(content);
+    release_ = new ReleaseSection(content);
+    gateways_ = new GatewaysSection(content);
     clock_ = new ClockSection(content);
     run_ = new RunSection(content);
-    sections_ = {shape_, clients_, groups_, acquire_, clock_, run_};
+    sections_ = {shape_, clients_, groups_, acquire_, release_, gateways_, clock_, run_};
     for (TrafficSection* section : sections_) {
         layout->addWidget(section);
         connect(section, &TrafficSection::edited, this, &TrafficEditor::edited);
@@ -94,6 +98,8 @@ void TrafficEditor::updateEnabled() {
     shape_->updateEnabled();
     clients_->updateEnabled(shape_->currentShape() == ShapeSpec::Type::Replay);
     acquire_->updateEnabled();
+    release_->updateEnabled();
+    gateways_->updateEnabled();
     clock_->updateEnabled();
 }
 
@@ -109,10 +115,9 @@ QJsonObject TrafficEditor::scenarioJson() const {
         groups_->writeJson(traffic);
     }
     acquire_->writeJson(traffic);
+    release_->writeJson(traffic);
+    gateways_->writeJson(traffic);
     clock_->writeJson(traffic);
-    // What the form has no field for (hold, leak_pct, gateways) stays as loaded.
-    for (auto it = carried_.begin(); it != carried_.end(); ++it)
-        traffic.insert(it.key(), it.value());
     QJsonObject scenario;
     run_->writeJson(traffic, scenario);
     const QJsonObject limiter{{QLatin1String("type"), QStringLiteral("token_bucket")},
@@ -164,17 +169,10 @@ void TrafficEditor::setTraffic(const TrafficSpec& traffic, qint64 bucketMs) {
     clients_->load(traffic);
     groups_->load(traffic);
     acquire_->load(traffic);
+    release_->load(traffic);
+    gateways_->load(traffic.gateways);
     clock_->load(traffic.clock);
     run_->load(traffic.seed, bucketMs);
-    Scenario written;
-    written.traffic = traffic;
-    const QJsonObject json = scenarioToJson(written).value(QLatin1String("traffic")).toObject();
-    carried_ = QJsonObject();
-    for (const QLatin1String key :
-         {QLatin1String("hold"), QLatin1String("leak_pct"), QLatin1String("gateways")}) {
-        if (json.contains(key))
-            carried_.insert(key, json.value(key));
-    }
     loading_ = false;
     updateEnabled();
     revalidate();

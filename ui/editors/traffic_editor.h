@@ -10,8 +10,10 @@ namespace ratelab {
 class AcquireSection;
 class ClientsSection;
 class ClockSection;
+class GatewaysSection;
 class GroupsSection;
 class InlineError;
+class ReleaseSection;
 class RunSection;
 class ShapeSection;
 class TrafficSection;
@@ -22,7 +24,8 @@ class TrafficSection;
 // or "as fast as possible"), seed, bucket width. Validated on every edit by the scenario parser
 // itself (parseScenario on the JSON the form stands for); errors are shown inline at their
 // field. One section (group box) per part: shape, clients, groups (users beside an attacker:
-// they replace the shape and the client count), acquire, clock, run.
+// they replace the shape and the client count), acquire, release (hold and leaks), gateways,
+// clock, run.
 class TrafficEditor : public QWidget {
     Q_OBJECT
 
@@ -57,6 +60,8 @@ private:
     ClientsSection* clients_ = nullptr;
     GroupsSection* groups_ = nullptr;
     AcquireSection* acquire_ = nullptr;
+    ReleaseSection* release_ = nullptr;
+    GatewaysSection* gateways_ = nullptr;
     ClockSection* clock_ = nullptr;
     RunSection* run_ = nullptr;
     QList<TrafficSection*> sections_;
@@ -64,7 +69,6 @@ private:
 
     bool loading_ = false;  // setTraffic is filling the fields: edits are not judged one by one
     std::optional<Scenario> parsed_;
-    QJsonObject carried_;  // the loaded traffic's fields the form does not edit
     QString errorText_;
     QWidget* marked_ = nullptr;  // the field the error names
     int labelWidth_ = 0;         // of every form's label column

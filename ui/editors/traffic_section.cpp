@@ -1,6 +1,7 @@
 #include "editors/traffic_section.h"
 
 #include <QAbstractButton>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -45,6 +46,11 @@ QFormLayout* formLayout(QWidget* widget) {
     auto* layout = new QFormLayout(widget);
     layout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     return layout;
+}
+
+void letNarrow(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
 }
 
 QWidget* rowOf(QWidget* parent, std::initializer_list<QWidget*> widgets) {

@@ -6,6 +6,7 @@
 #include <initializer_list>
 
 QT_BEGIN_NAMESPACE
+class QComboBox;
 class QFormLayout;
 class QLineEdit;
 QT_END_NAMESPACE
@@ -42,6 +43,9 @@ protected:
 // Helpers for the sections' fields and JSON.
 namespace traffic_form {
 QFormLayout* formLayout(QWidget* widget);
+// A choice whose long titles do not set the form's least width: the box shows what fits, its
+// list the whole titles.
+void letNarrow(QComboBox* box);
 // A row holding several widgets side by side.
 QWidget* rowOf(QWidget* parent, std::initializer_list<QWidget*> widgets);
 // Numbers as the scenario writer prints them, so that values round-trip exactly.

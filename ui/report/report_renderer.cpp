@@ -267,7 +267,8 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
         }
     }
     if (limit > 0) {
-        series << addLine(chart, tr("limit (steady state)"), {{0, limit}, {xMax, limit}},
+        series << addLine(chart, algorithmView(spec).limitLineLabel(spec),
+                          {{0, limit}, {xMax, limit}},
                           style::seriesPen(colors().limit, 1.5, Qt::DashLine));
     }
     for (QAbstractSeries* s : series) {
