@@ -15,6 +15,7 @@
 
 #include <cmath>
 
+#include "algorithms/algorithm_view.h"
 #include "charts/timeline_chart.h"
 #include "limiters/limit_geometry.h"
 #include "limiters/limiter_state.h"
@@ -84,6 +85,7 @@ private slots:
     void decisionsStack();
     void hiddenTabCatchesUpWhenShown();
     void groupLines();
+    void limitNamedByItsAlgorithm();
     void acceptedAndRejectedApartInGrayscale_data();
     void acceptedAndRejectedApartInGrayscale();
 };
@@ -471,6 +473,31 @@ void TestTimelineSeries::groupLines() {
     chart.updateFrom(run, 0, nullptr);
     QVERIFY(!chart.groupSeries(0)->isVisible());
     QVERIFY(!chart.groupSeries(1)->isVisible());
+}
+
+// The limit line is named as its algorithm means it, in the legend and the tooltip: a
+// concurrency limiter's is an in-flight limit, not a steady-state rate.
+void TestTimelineSeries::limitNamedByItsAlgorithm() {
+    TimelineChart chart;
+    QVERIFY(show(chart));
+    LimiterSpec spec;
+    spec.type = LimiterType::Concurrency;
+    spec.name = QStringLiteral("slots");
+    spec.limit = 20;
+    spec.leaseMs = 2000;
+    chart.setLimiter(spec, 1, 100, kStart);
+    chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
+    const QString label = algorithmView(spec).limitLineLabel(spec);
+    QVERIFY2(label.contains(QStringLiteral("in flight")), qPrintable(label));
+    QCOMPARE(chart.limitSeries()->name(), label);
+    QVERIFY(chart.limitSeries()->isVisible());
+    const QPointF at = chart.limitSeries()->points().value(0);
+    const QString tip = chart.toolTipAt(at.x() + 0.05);
+    QVERIFY2(tip.contains(label.toHtmlEscaped()), qPrintable(tip));
+
+    chart.setLimiter(tokenBucket(10, 1000), 1, 100, kStart);
+    chart.updateFrom(makeRun(tokenBucket(10, 1000), 100, 3000), 0, nullptr);
+    QCOMPARE(chart.limitSeries()->name(), QStringLiteral("limit (steady state)"));
 }
 
 QTEST_MAIN(TestTimelineSeries)

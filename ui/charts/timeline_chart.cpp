@@ -18,6 +18,7 @@
 #include <cmath>
 #include <optional>
 
+#include "algorithms/algorithm_view.h"
 #include "charts/chart_cost.h"
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
@@ -348,6 +349,10 @@ void TimelineChart::updateSeries() {
     setShown(errorsArea_, counts.showErrors);
     replaceIfChanged(limit_, counts.limit);
     setShown(limit_, !counts.limit.isEmpty());
+    // Named as its algorithm means it (the concurrency limiter's is an in-flight limit).
+    const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec());
+    if (limit_->name() != limitName)
+        limit_->setName(limitName);
     const bool baseline = model_.baselineLimiter() != nullptr;
     replaceIfChanged(baselineAccepted_, counts.baselineAccepted);
     replaceIfChanged(baselineRejected_, counts.baselineRejected);

@@ -107,8 +107,9 @@ QString TimelineChart::toolTipAt(double seconds) const {
     }
     const double limit = stepValueAt(limit_->points(), seconds);
     if (limit_->isVisible() && limit >= 0) {
-        lines << tr("limit (steady state): %1 per %2")
-                     .arg(QLocale().toString(limit, 'g', 4), durationText(groupMs_));
+        lines << tr("%1: %2 per %3")
+                     .arg(limit_->name().toHtmlEscaped(), QLocale().toString(limit, 'g', 4),
+                          durationText(groupMs_));
     }
     if (tokens_->isVisible()) {
         // The piece of the line over `seconds`; between two pieces the line is broken.
