@@ -165,7 +165,7 @@ private slots:
             if (c < 2 || table->isColumnHidden(c))
                 continue;  // the limiter's name and type yield
             const int width = table->horizontalHeader()->sectionSize(c);
-            int need = table->horizontalHeader()->fontMetrics().horizontalAdvance(header);
+            int need = headerTextWidth(table->horizontalHeader()->fontMetrics(), header);
             for (int r = 0; r < table->rowCount(); ++r)
                 need = std::max(need,
                                 table->fontMetrics().horizontalAdvance(table->item(r, c)->text()));

@@ -6,6 +6,13 @@
 
 namespace ratelab::test {
 
+int headerTextWidth(const QFontMetrics& metrics, const QString& text) {
+    int width = 0;
+    for (const QString& line : text.split(QLatin1Char('\n')))
+        width = std::max(width, metrics.horizontalAdvance(line));
+    return width;
+}
+
 bool columnsWhole(const QTableWidget* table, QString* cut) {
     const QFontMetrics cells = table->fontMetrics();
     const QFontMetrics heads = table->horizontalHeader()->fontMetrics();
@@ -14,7 +21,7 @@ bool columnsWhole(const QTableWidget* table, QString* cut) {
             continue;
         const int width = table->horizontalHeader()->sectionSize(c);
         QStringList texts{table->horizontalHeaderItem(c)->text()};
-        int need = heads.horizontalAdvance(texts.first());
+        int need = headerTextWidth(heads, texts.first());
         for (int r = 0; r < table->rowCount(); ++r) {
             texts << table->item(r, c)->text();
             need = std::max(need, cells.horizontalAdvance(texts.last()));

@@ -31,8 +31,12 @@ QVector<int> columnNeeds(const QTableWidget* table) {
     for (int c = 0; c < columns; ++c) {
         if (table->isColumnHidden(c))
             continue;
-        if (const QTableWidgetItem* item = table->horizontalHeaderItem(c))
-            need[c] = heads.horizontalAdvance(item->text()) + headerMargin + sortRoom;
+        if (const QTableWidgetItem* item = table->horizontalHeaderItem(c)) {
+            // A header of two lines ("Max in\n1000 ms") needs its longer one.
+            for (const QString& line : item->text().split(QLatin1Char('\n')))
+                need[c] =
+                    std::max(need[c], heads.horizontalAdvance(line) + headerMargin + sortRoom);
+        }
         for (int r = 0; r < rows; ++r) {
             if (const QTableWidgetItem* item = table->item(r, c)) {
                 // An item's font (italic, say) on the table's, as the view draws it.
@@ -79,6 +83,7 @@ public:
             return;
         lastNeed_ = need;
         lastWidth_ = available;
+
         const int least = header->minimumSectionSize();
         QVector<int> widths;
         const int total = std::accumulate(need.begin(), need.end(), 0);
