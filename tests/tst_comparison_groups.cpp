@@ -231,10 +231,10 @@ private slots:
         QTest::newRow("running") << false << qint64(0) << qint64(0) << QString() << QString()
                                  << false;
         QTest::newRow("within the limit")
-            << true << qint64(10) << qint64(0) << QStringLiteral("Max in\n1 s")
+            << true << qint64(10) << qint64(0) << QStringLiteral("Max\nin 1 s")
             << QStringLiteral("10") << false;
         QTest::newRow("above the limit")
-            << true << qint64(17) << qint64(0) << QStringLiteral("Max in\n1 s")
+            << true << qint64(17) << qint64(0) << QStringLiteral("Max\nin 1 s")
             << QStringLiteral("17") << true;
         // Limiters of other windows: each cell names its own.
         QTest::newRow("mixed windows")

@@ -35,6 +35,19 @@ Scenario fixedWindowScenario(const QString& name) {
                              QString());
 }
 
+// The view on the fixture Redis, set to sweep the fixed window `name`'s rate.
+void sweepRate(TuneView& view, const QString& name, int from, int to, int step) {
+    const Scenario s = fixedWindowScenario(name);
+    view.resize(800, 600);
+    view.setScenario(s);
+    view.setRedisUrl(fixtureUrl());
+    view.setScenarioSource([s] { return std::optional<Scenario>(s); });
+    view.xField()->setCurrentText(name + QStringLiteral(".rate"));
+    view.xFrom()->setValue(from);
+    view.xTo()->setValue(to);
+    view.xStep()->setValue(step);
+}
+
 }  // namespace
 
 class TestTuneView : public QObject {
@@ -146,16 +159,8 @@ private slots:
     // (load and run), Apply best (load only).
     void runsClicksAndAppliesBest() {
         const QString name = uniqueName(QStringLiteral("tune"));
-        const Scenario s = fixedWindowScenario(name);
         TuneView view;
-        view.resize(800, 600);
-        view.setScenario(s);
-        view.setRedisUrl(fixtureUrl());
-        view.setScenarioSource([s] { return std::optional<Scenario>(s); });
-        view.xField()->setCurrentText(name + QStringLiteral(".rate"));
-        view.xFrom()->setValue(5);
-        view.xTo()->setValue(20);
-        view.xStep()->setValue(5);
+        sweepRate(view, name, 5, 20, 5);
         view.constraints()->setText(QStringLiteral("accepted >= 25"));
         QSignalSpy finished(&view, &TuneView::sweepFinished);
         QSignalSpy chosen(&view, &TuneView::combinationChosen);
@@ -203,16 +208,8 @@ private slots:
     // finished stay in the heatmap (the others' cells empty); Run sweep is enabled again.
     void cancelKeepsWhatFinished() {
         const QString name = uniqueName(QStringLiteral("tune"));
-        const Scenario s = fixedWindowScenario(name);
         TuneView view;
-        view.resize(800, 600);
-        view.setScenario(s);
-        view.setRedisUrl(fixtureUrl());
-        view.setScenarioSource([s] { return std::optional<Scenario>(s); });
-        view.xField()->setCurrentText(name + QStringLiteral(".rate"));
-        view.xFrom()->setValue(1);
-        view.xTo()->setValue(200);
-        view.xStep()->setValue(1);
+        sweepRate(view, name, 1, 200, 1);
         view.yField()->setCurrentText(name + QStringLiteral(".interval"));
         view.yFrom()->setValue(1);
         view.yTo()->setValue(30);

@@ -52,9 +52,12 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
     combo_ = panel::addLimiterRow(this, layout, note_, groupRow);
     groupRow_ = groupRow;
     groupRow_->hide();
-    table_ = panel::makeTable(this, QStringLiteral("clients"),
-                              {tr("Client"), tr("Group"), tr("Fired"), tr("Accepted"),
-                               tr("Rejected"), tr("Errors"), tr("Waited ms"), tr("Mean wait ms")});
+    // A unit under its figure's name, as in the comparison table: the columns fit beside the
+    // latency histogram, the group's too.
+    table_ =
+        panel::makeTable(this, QStringLiteral("clients"),
+                         {tr("Client"), tr("Group"), tr("Fired"), tr("Accepted"), tr("Rejected"),
+                          tr("Errors"), tr("Waited\nms"), tr("Mean wait\nms")});
     panel::fitColumns(
         table_,
         {tr("The client's name (its own limit when the limiter is per_client)."),
@@ -69,6 +72,8 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
          tr("Wait mode: Waited ms / Accepted, the mean wait of a granted request, in ms.")});
     table_->setSortingEnabled(true);
     table_->sortByColumn(kClient, Qt::AscendingOrder);
+    // The group is its clients' names' prefix (<group>-<i>): too narrow, it is cut first.
+    panel::setYieldingColumn(table_, kGroup);
     table_->setColumnHidden(kGroup, true);
     layout->addWidget(table_, 1);
     connect(combo_, &QComboBox::currentIndexChanged, this, [this] {

@@ -43,6 +43,7 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
     accounting_->setObjectName(QStringLiteral("accounting"));
     accounting_->setTextFormat(Qt::RichText);
     accounting_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    accounting_->setWordWrap(true);  // a long line never widens the tab past its window
     layout->addWidget(accounting_);
     // A figure's unit under its name: the headers as narrow as the figures (a 1024 px window
     // shows every column whole, the admitted burst's too).
@@ -110,7 +111,7 @@ void ComparisonTable::updateFrom(const RunSnapshot& run) {
         if (!holds)
             everBroken_[i] = true;
         lines_.append(accountingLine(s, holds, everBroken_[i]));
-        figuresBeyondTable_ = figuresBeyondTable_ || reportsGateways(s) || s.leases.any();
+        figuresBeyondTable_ = figuresBeyondTable_ || s.leases.any();
         red_.append(everBroken_[i]);
     }
     plainText_ = lines_.join(QLatin1Char('\n'));
@@ -174,7 +175,7 @@ void ComparisonTable::renderTable() {
     table_->setColumnHidden(kBurst, window < 0);
     // Two lines: the header as narrow as the figures under it.
     const QString burstHeader =
-        window > 0 ? tr("Max in\n%1").arg(windowText(window)) : tr("Max burst");
+        window > 0 ? tr("Max\nin %1").arg(windowText(window)) : tr("Max burst");
     if (table_->horizontalHeaderItem(kBurst)->text() != burstHeader)
         table_->horizontalHeaderItem(kBurst)->setText(burstHeader);
     panel::refitColumns(table_);

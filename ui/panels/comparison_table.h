@@ -85,8 +85,8 @@ private:
     QStringList lines_;
     QVector<bool> red_;
     bool accountingOnlyWhenBroken_ = false;
-    // The lines carry figures the table has not (leases), or a limiter's gateways: shown even
-    // when only a broken identity would show them.
+    // The lines carry figures the table has not (leases; the gateways' Redis calls are its
+    // column): shown even when only a broken identity would show them.
     bool figuresBeyondTable_ = false;
     bool showGroups_ = true;
     RunSnapshot run_;         // the last one, to lay the rows out again (groups, palette)
