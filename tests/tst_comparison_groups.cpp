@@ -145,12 +145,13 @@ private slots:
                               << QStringLiteral("  baseline #1");
         QTest::newRow("users only")
             << QStringLiteral("users") << QStringLiteral("  baseline #1")
-            << QStringLiteral("30 (\u0394 +10)") << QStringLiteral("  not in baseline #1");
+            << QStringLiteral("30 (\u0394 +10)")
+            << QStringLiteral("  not in baseline #1: it has no group \"attacker\" at \"login\"");
         // A baseline whose traffic had no groups (or written before groups were kept) says so.
-        QTest::newRow("none") << QStringLiteral("none")
-                              << QStringLiteral("  no groups in baseline #1")
-                              << QStringLiteral("\u2014")
-                              << QStringLiteral("  no groups in baseline #1");
+        const QString none = QStringLiteral(
+            "  no groups in baseline #1: its traffic had none, or its summary was written before "
+            "groups were kept");
+        QTest::newRow("none") << QStringLiteral("none") << none << QStringLiteral("\u2014") << none;
     }
 
     // Under each group's row, the baseline's figures for that group, or why there are none.
@@ -187,6 +188,11 @@ private slots:
         QCOMPARE(widget->item(2, kLimiter)->text(), QStringLiteral("  users"));
         QVERIFY(widget->item(3, kLimiter)->font().italic());
         QVERIFY(!widget->item(4, kLimiter)->font().italic());
+        // A row that says why it has no figures says it across the row.
+        for (int r : {3, 5}) {
+            const bool note = widget->item(r, kFired)->text() == QStringLiteral("\u2014");
+            QCOMPARE(widget->columnSpan(r, kLimiter), note ? 14 : 1);
+        }
     }
 
     void redisCallsColumn_data() {

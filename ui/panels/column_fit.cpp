@@ -43,6 +43,9 @@ QVector<int> columnNeeds(const QTableWidget* table) {
                 need[c] = std::max(need[c], advance(heads, line) + headerMargin + sortRoom);
         }
         for (int r = 0; r < rows; ++r) {
+            // A cell across several columns (a row's note) sizes none of them.
+            if (table->columnSpan(r, c) > 1)
+                continue;
             if (const QTableWidgetItem* item = table->item(r, c)) {
                 // An item's font (italic, say) on the table's, as the view draws it.
                 const QVariant own = item->data(Qt::FontRole);

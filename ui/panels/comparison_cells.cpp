@@ -154,6 +154,13 @@ Row emptyRow(const QString& name, const QString& why) {
     return row;
 }
 
+// A row that only says why it has no figures, indented under its group, across the row.
+Row messageRow(const QString& why) {
+    Row row = emptyRow(indented(why), why);
+    row[kLimiter].span = kColumns;
+    return row;
+}
+
 const BusiestInterval* groupBurst(const LimiterSnapshot& s, const GroupTotals& g) {
     const std::optional<panel::MarkedBurst> marked = panel::markedBurst(s);
     return marked ? panel::burstIn(g.admittedBurst, marked->interval.windowMs) : nullptr;
@@ -287,16 +294,14 @@ Row groupBaselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, cons
         return emptyRow(indented(tr("not in baseline %1").arg(label)),
                         tr("The baseline %1 has no limiter named \"%2\"").arg(label, s.spec.name));
     if (b->groups.isEmpty())
-        return emptyRow(indented(tr("no groups in baseline %1").arg(label)),
-                        tr("The baseline %1 has no traffic groups at \"%2\": its traffic had "
-                           "none, or its summary was written before groups were kept")
-                            .arg(label, s.spec.name));
+        return messageRow(tr("no groups in baseline %1: its traffic had none, or its summary was "
+                             "written before groups were kept")
+                              .arg(label));
     const auto found = std::find_if(b->groups.begin(), b->groups.end(),
                                     [&](const GroupSummary& bg) { return bg.group == g.group; });
     if (found == b->groups.end())
-        return emptyRow(indented(tr("not in baseline %1").arg(label)),
-                        tr("The baseline %1 has no group named \"%2\" at \"%3\"")
-                            .arg(label, g.group, s.spec.name));
+        return messageRow(tr("not in baseline %1: it has no group \"%2\" at \"%3\"")
+                              .arg(label, g.group, s.spec.name));
     Row row =
         emptyRow(indented(tr("baseline %1").arg(label)), tr("Measured per limiter, not per group"));
     row[kLimiter].toolTip =

@@ -29,12 +29,14 @@ enum Column {
     kColumns
 };
 
-// A cell's text, its tooltip (empty: the text itself, which may be elided) and whether it is a
-// figure past the limit (drawn bold in the palette's error colour).
+// A cell's text, its tooltip (empty: the text itself, which may be elided), whether it is a
+// figure past the limit (drawn bold in the palette's error colour) and the columns it spans (a
+// row that only says why it has no figures: its first cell across the row).
 struct Cell {
     QString text;
     QString toolTip;
     bool alert = false;
+    int span = 1;
 };
 using Row = std::array<Cell, kColumns>;
 
@@ -59,8 +61,8 @@ Row groupRow(const LimiterSnapshot& s, const GroupTotals& g, qint64 columnWindow
 // The baseline's figures for `s` (or "not in baseline #3"): each its value and this run's
 // difference, "118 (Δ +2)", spelled out in the tooltip.
 Row baselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, qint64 columnWindowMs);
-// The baseline's figures for group `g` of `s`, or why it has none ("no groups in baseline #3":
-// its traffic had none, or its summary was written before groups were kept).
+// The baseline's figures for group `g` of `s`, or why it has none across the row ("no groups in
+// baseline #3: its traffic had none, or its summary was written before groups were kept").
 Row groupBaselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, const GroupTotals& g,
                      qint64 columnWindowMs);
 

@@ -158,6 +158,8 @@ void ComparisonTable::renderTable() {
             setFontStyle(item, ref.baseline, cells[c].alert);
             item->setData(Qt::ForegroundRole, cells[c].alert ? QVariant(alert) : QVariant());
         }
+        if (table_->columnSpan(r, kLimiter) != cells[kLimiter].span)
+            table_->setSpan(r, kLimiter, 1, cells[kLimiter].span);
     }
     // The error columns only when there were errors (in this run or the baseline): the
     // accounting line above says "errors 0", and the room goes to the names. Redis calls only
