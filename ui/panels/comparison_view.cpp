@@ -42,6 +42,9 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* host = new QWidget(this);
     auto* layout = new QVBoxLayout(host);
+    // Narrow side margins: the table's columns need every pixel of a 1024 px window.
+    const QMargins margins = layout->contentsMargins();
+    layout->setContentsMargins(4, margins.top(), 4, margins.bottom());
 
     barsRow_ = new QBoxLayout(QBoxLayout::LeftToRight);
     accepted_ = new ComparisonBars(tr("Accepted % of the requests fired"), host);
