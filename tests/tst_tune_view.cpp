@@ -1,6 +1,6 @@
 // The window's Tune tab on the fixture Redis: the fields it offers, the sweep its controls
 // describe (and the errors of bad ones), a sweep run to the end with its heatmap, hovering and
-// clicking a cell, Apply best.
+// clicking a cell, Apply best; Cancel during a sweep.
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -15,6 +15,7 @@
 #include "support/scenario_documents.h"
 #include "support/test_redis.h"
 #include "tune/sweep_chart_view.h"
+#include "tune/sweep_grid.h"
 #include "tune/tune_view.h"
 
 using namespace ratelab;
@@ -32,6 +33,19 @@ Scenario fixedWindowScenario(const QString& name) {
                                  .arg(name)
                                  .toUtf8(),
                              QString());
+}
+
+// The view on the fixture Redis, set to sweep the fixed window `name`'s rate.
+void sweepRate(TuneView& view, const QString& name, int from, int to, int step) {
+    const Scenario s = fixedWindowScenario(name);
+    view.resize(800, 600);
+    view.setScenario(s);
+    view.setRedisUrl(fixtureUrl());
+    view.setScenarioSource([s] { return std::optional<Scenario>(s); });
+    view.xField()->setCurrentText(name + QStringLiteral(".rate"));
+    view.xFrom()->setValue(from);
+    view.xTo()->setValue(to);
+    view.xStep()->setValue(step);
 }
 
 }  // namespace
@@ -145,16 +159,8 @@ private slots:
     // (load and run), Apply best (load only).
     void runsClicksAndAppliesBest() {
         const QString name = uniqueName(QStringLiteral("tune"));
-        const Scenario s = fixedWindowScenario(name);
         TuneView view;
-        view.resize(800, 600);
-        view.setScenario(s);
-        view.setRedisUrl(fixtureUrl());
-        view.setScenarioSource([s] { return std::optional<Scenario>(s); });
-        view.xField()->setCurrentText(name + QStringLiteral(".rate"));
-        view.xFrom()->setValue(5);
-        view.xTo()->setValue(20);
-        view.xStep()->setValue(5);
+        sweepRate(view, name, 5, 20, 5);
         view.constraints()->setText(QStringLiteral("accepted >= 25"));
         QSignalSpy finished(&view, &TuneView::sweepFinished);
         QSignalSpy chosen(&view, &TuneView::combinationChosen);
@@ -195,6 +201,64 @@ private slots:
         QCOMPARE(chosen.size(), 2);
         QCOMPARE(chosen[1][0].value<Scenario>().limiters[0].rate, 15);
         QCOMPARE(chosen[1][1].toBool(), false);
+    }
+
+    // Cancel while a sweep runs: it stops (long before its 6,000 combinations), the progress bar
+    // and the status say it was cancelled and after how many, and the combinations that
+    // finished stay in the heatmap (the others' cells empty); Run sweep is enabled again.
+    void cancelKeepsWhatFinished() {
+        const QString name = uniqueName(QStringLiteral("tune"));
+        TuneView view;
+        sweepRate(view, name, 1, 200, 1);
+        view.yField()->setCurrentText(name + QStringLiteral(".interval"));
+        view.yFrom()->setValue(1);
+        view.yTo()->setValue(30);
+        view.yStep()->setValue(1);
+        QSignalSpy progressed(view.progressBar(), &QProgressBar::valueChanged);
+        QSignalSpy finished(&view, &TuneView::sweepFinished);
+        view.show();
+        QVERIFY(view.startSweep());
+        QCOMPARE(view.progressBar()->maximum(), 6000);
+        // The first batch finished: its combinations are in.
+        while (view.progressBar()->value() == 0 && finished.isEmpty())
+            QVERIFY(progressed.wait(60000));
+        QVERIFY2(finished.isEmpty(), "the sweep ended before Cancel");
+        QVERIFY(view.running());
+        QTest::mouseClick(view.cancelButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.size(), 1);
+
+        QVERIFY(!view.running());
+        QVERIFY(view.runButton()->isEnabled());
+        QVERIFY(!view.cancelButton()->isEnabled());
+        const SweepTable& table = view.chart()->table();
+        QVERIFY(!table.complete);
+        const qint64 done = table.combinations.size();
+        QVERIFY2(done > 0 && done < 6000, qPrintable(QString::number(done)));
+        QCOMPARE(view.progressBar()->value(), int(done));
+        QVERIFY2(view.progressBar()->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(view.progressBar()->text()));
+        QVERIFY2(view.statusText().contains(QStringLiteral("cancelled after %1 of 6000").arg(done)),
+                 qPrintable(view.statusText()));
+        // The heatmap holds every finished combination, and only those.
+        const SweepGrid& grid = view.chart()->grid();
+        QCOMPARE(grid.columns(), 200);
+        QCOMPARE(grid.rows(), 30);
+        int filled = 0;
+        for (int row = 0; row < grid.rows(); ++row) {
+            for (int column = 0; column < grid.columns(); ++column) {
+                const int index = grid.at(column, row);
+                QCOMPARE(view.chart()->cellText(column, row).isEmpty(), index < 0);
+                filled += index >= 0 ? 1 : 0;
+            }
+        }
+        QCOMPARE(filled, int(done));
+        // A new sweep starts afresh.
+        QVERIFY(view.startSweep());
+        QCOMPARE(view.progressBar()->value(), 0);
+        QVERIFY(!view.progressBar()->text().contains(QStringLiteral("cancelled")));
+        view.cancelSweep();
+        QVERIFY(finished.wait(60000));
     }
 };
 

@@ -1,14 +1,15 @@
 #include "panels/client_table.h"
 
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHash>
 #include <QLabel>
 #include <QLocale>
 #include <QSet>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 #include "panels/column_fit.h"
@@ -19,6 +20,7 @@ namespace {
 
 enum Column {
     kClient,
+    kGroup,
     kFired,
     kAccepted,
     kRejected,
@@ -35,13 +37,32 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
     note_ = new QLabel(this);
     note_->setObjectName(QStringLiteral("note"));
     note_->hide();
-    combo_ = panel::addLimiterRow(this, layout, note_);
-    table_ = panel::makeTable(this, QStringLiteral("clients"),
-                              {tr("Client"), tr("Fired"), tr("Accepted"), tr("Rejected"),
-                               tr("Errors"), tr("Waited ms"), tr("Mean wait ms")});
+    // The group filter beside the limiter: "Group:" and its combo, shown when there are groups.
+    auto* groupRow = new QWidget(this);
+    auto* groupLayout = new QHBoxLayout(groupRow);
+    groupLayout->setContentsMargins(0, 0, 0, 0);
+    auto* groupLabel = new QLabel(tr("Group:"), groupRow);
+    group_ = new QComboBox(groupRow);
+    group_->setObjectName(QStringLiteral("group"));
+    group_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    group_->setToolTip(tr("Every client, or the clients of one traffic group"));
+    groupLabel->setBuddy(group_);
+    groupLayout->addWidget(groupLabel);
+    groupLayout->addWidget(group_);
+    combo_ = panel::addLimiterRow(this, layout, note_, groupRow);
+    groupRow_ = groupRow;
+    groupRow_->hide();
+    // A unit under its figure's name, as in the comparison table: the columns fit beside the
+    // latency histogram, the group's too.
+    table_ =
+        panel::makeTable(this, QStringLiteral("clients"),
+                         {tr("Client"), tr("Group"), tr("Fired"), tr("Accepted"), tr("Rejected"),
+                          tr("Errors"), tr("Waited\nms"), tr("Mean wait\nms")});
     panel::fitColumns(
         table_,
         {tr("The client's name (its own limit when the limiter is per_client)."),
+         tr("The client's traffic group (the scenario's traffic \"groups\"; its clients are "
+            "named <group>-<i>)."),
          tr("This client's requests with a final outcome: Accepted + Rejected + Errors."),
          tr("This client's requests the limiter allowed."),
          tr("This client's requests the limiter refused."),
@@ -51,17 +72,49 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
          tr("Wait mode: Waited ms / Accepted, the mean wait of a granted request, in ms.")});
     table_->setSortingEnabled(true);
     table_->sortByColumn(kClient, Qt::AscendingOrder);
+    // The group is its clients' names' prefix (<group>-<i>): too narrow, it is cut first.
+    panel::setYieldingColumn(table_, kGroup);
+    table_->setColumnHidden(kGroup, true);
     layout->addWidget(table_, 1);
     connect(combo_, &QComboBox::currentIndexChanged, this, [this] {
         table_->setRowCount(0);  // another limiter: nothing to reuse
+        syncGroups();
         render();
     });
+    connect(group_, &QComboBox::currentIndexChanged, this, &ClientTable::render);
 }
 
 void ClientTable::updateFrom(const RunSnapshot& run) {
     run_ = run;
     panel::syncLimiterCombo(combo_, run);
+    syncGroups();
     render();
+}
+
+// The group combo lists the selected limiter's groups after "All groups", the selection kept by
+// name; hidden (and the Group column too) when there are none.
+void ClientTable::syncGroups() {
+    const int index = combo_->currentIndex();
+    QStringList names;
+    if (index >= 0 && index < run_.limiters.size()) {
+        for (const GroupTotals& g : run_.limiters[index].groups)
+            names << g.group;
+    }
+    QStringList items{tr("All groups")};
+    items += names;
+    bool same = group_->count() == items.size();
+    for (int i = 0; same && i < items.size(); ++i)
+        same = group_->itemText(i) == items[i];
+    if (!same) {
+        const QString current = group_->currentIndex() > 0 ? group_->currentText() : QString();
+        const QSignalBlocker blocker(group_);
+        group_->clear();
+        group_->addItems(items);
+        group_->setCurrentIndex(std::max<int>(0, int(names.indexOf(current)) + 1));
+    }
+    if (groupRow_->isHidden() != names.isEmpty())
+        groupRow_->setHidden(names.isEmpty());
+    table_->setColumnHidden(kGroup, names.isEmpty());
 }
 
 int ClientTable::rowCount() const {
@@ -69,7 +122,13 @@ int ClientTable::rowCount() const {
 }
 
 QStringList ClientTable::row(int r) const {
-    return panel::rowTexts(table_, r);
+    QStringList shown;
+    const QStringList all = panel::rowTexts(table_, r);
+    for (int c = 0; c < all.size(); ++c) {
+        if (!table_->isColumnHidden(c))
+            shown << all[c];
+    }
+    return shown;
 }
 
 void ClientTable::render() {
@@ -81,9 +140,15 @@ void ClientTable::render() {
     }
     const QVector<ClientTotals>& clients = run_.limiters[index].clients;
 
-    // Beyond the cap, the clients that fired most are shown.
-    std::vector<int> shown(clients.size());
-    std::iota(shown.begin(), shown.end(), 0);
+    // One group's clients, or all; beyond the cap, the clients that fired most are shown.
+    const QString group = group_->currentIndex() > 0 ? group_->currentText() : QString();
+    std::vector<int> shown;
+    shown.reserve(clients.size());
+    for (int i = 0; i < clients.size(); ++i) {
+        if (group.isEmpty() || clients[i].group == group)
+            shown.push_back(i);
+    }
+    const size_t matching = shown.size();
     if (shown.size() > size_t(kMaxRows)) {
         std::nth_element(shown.begin(), shown.begin() + kMaxRows, shown.end(), [&](int a, int b) {
             return clients[a].fired != clients[b].fired ? clients[a].fired > clients[b].fired
@@ -91,7 +156,7 @@ void ClientTable::render() {
         });
         shown.resize(kMaxRows);
         note_->setText(tr("%1 of %2 clients shown (those that fired most)")
-                           .arg(panel::count(kMaxRows), panel::count(clients.size())));
+                           .arg(panel::count(kMaxRows), panel::count(qint64(matching))));
         note_->show();
     } else {
         note_->hide();
@@ -123,6 +188,7 @@ void ClientTable::render() {
         const auto found = rowOf.constFind(c.client);
         const int r = found != rowOf.constEnd() ? *found : nextRow++;
         panel::setText(panel::cell(table_, r, kClient, false), c.client);
+        panel::setText(panel::cell(table_, r, kGroup, false), c.group);
         const qint64 counts[] = {c.fired, c.accepted, c.rejected, c.errors, c.waitedMsTotal};
         for (int k = 0; k < 5; ++k) {
             QTableWidgetItem* item = panel::cell(table_, r, kFired + k, true);

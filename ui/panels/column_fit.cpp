@@ -5,6 +5,7 @@
 #include <QStyle>
 #include <QTableWidget>
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace ratelab::panel {
@@ -18,29 +19,41 @@ const char kFitterName[] = "columnFitter";
 QVector<int> columnNeeds(const QTableWidget* table) {
     const int columns = table->columnCount();
     QVector<int> need(columns, 0);
-    const QFontMetrics cells = table->fontMetrics();
+    // Fractional advances, rounded up: the view elides a text a fraction of a pixel too wide
+    // (a hinted font on a screen: "1,350" of 34.4 px read "1,3…" in 34 + the margins).
+    const QFontMetricsF cells(table->font(), table);
     const QHeaderView* header = table->horizontalHeader();
-    const QFontMetrics heads = header->fontMetrics();
+    const QFontMetricsF heads(header->font(), header);
+    const auto advance = [](const QFontMetricsF& metrics, const QString& text) {
+        return int(std::ceil(metrics.horizontalAdvance(text)));
+    };
     // The style's own text margins (an item's: the focus frame's and 1 on each side; a
     // header section's), and a pixel to spare.
     const QStyle* style = table->style();
     const int margin = 2 * (style->pixelMetric(QStyle::PM_FocusFrameHMargin) + 1) + 1;
     const int headerMargin = 2 * style->pixelMetric(QStyle::PM_HeaderMargin) + 2;
-    const int sortRoom = table->isSortingEnabled() ? heads.height() + 4 : 0;
+    const int sortRoom = table->isSortingEnabled() ? int(std::ceil(heads.height())) + 4 : 0;
     const int rows = std::min(table->rowCount(), kMeasuredRows);
     for (int c = 0; c < columns; ++c) {
         if (table->isColumnHidden(c))
             continue;
-        if (const QTableWidgetItem* item = table->horizontalHeaderItem(c))
-            need[c] = heads.horizontalAdvance(item->text()) + headerMargin + sortRoom;
+        if (const QTableWidgetItem* item = table->horizontalHeaderItem(c)) {
+            // A header of two lines ("Max\nin 1 s") needs its longer one.
+            for (const QString& line : item->text().split(QLatin1Char('\n')))
+                need[c] = std::max(need[c], advance(heads, line) + headerMargin + sortRoom);
+        }
         for (int r = 0; r < rows; ++r) {
+            // A cell across several columns (a row's note) sizes none of them.
+            if (table->columnSpan(r, c) > 1)
+                continue;
             if (const QTableWidgetItem* item = table->item(r, c)) {
                 // An item's font (italic, say) on the table's, as the view draws it.
                 const QVariant own = item->data(Qt::FontRole);
-                const int width = own.isValid()
-                                      ? QFontMetrics(own.value<QFont>().resolve(table->font()))
-                                            .horizontalAdvance(item->text())
-                                      : cells.horizontalAdvance(item->text());
+                const int width =
+                    own.isValid()
+                        ? advance(QFontMetricsF(own.value<QFont>().resolve(table->font()), table),
+                                  item->text())
+                        : advance(cells, item->text());
                 need[c] = std::max(need[c], width + margin);
             }
         }
@@ -79,6 +92,7 @@ public:
             return;
         lastNeed_ = need;
         lastWidth_ = available;
+
         const int least = header->minimumSectionSize();
         QVector<int> widths;
         const int total = std::accumulate(need.begin(), need.end(), 0);

@@ -7,36 +7,15 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 
 #include "panels/column_fit.h"
+#include "panels/comparison_cells.h"
 #include "panels/table_cells.h"
 #include "style/palette_colors.h"
 
 namespace ratelab {
+using namespace comparison;
 namespace {
-
-enum Column {
-    kLimiter,
-    kType,
-    kFired,
-    kAccepted,
-    kRejected,
-    kErrors,
-    kErrorsOpen,
-    kErrorsClosed,
-    kAcceptedPct,
-    kP50,
-    kP99,
-    kFairness,
-};
-
-// Several gateways, or a limiter's own gateway use: its decisions that called Redis are worth
-// a line.
-bool reportsGateways(const LimiterSnapshot& s) {
-    return !s.spec.gateway.isDefault() || s.gateways.size() > 1;
-}
 
 QString runIdOf(const RunSnapshot& run) {
     QString id = run.scenarioName + QLatin1Char('\n') + QString::number(run.startEpochMs);
@@ -45,59 +24,14 @@ QString runIdOf(const RunSnapshot& run) {
     return id;
 }
 
-// A latency percentile cell. A virtual clock run as fast as possible decides each request at its
-// scheduled time without waiting for Redis: every latency is 0, and the cell says why.
-QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile) {
-    if (latency.total == 0)
-        return panel::dash();
-    if (latency.max == 0)
-        return ComparisonTable::tr("0 (virtual)");
-    return panel::formatMs(latency.percentile(percentile));
-}
-
-// "+3", "−2", "0": a difference, signed.
-QString signedText(double delta, const QString& magnitude) {
-    if (delta == 0)
-        return QStringLiteral("0");
-    return (delta > 0 ? QStringLiteral("+") : QStringLiteral("\u2212")) + magnitude;
-}
-
-// One baseline cell: the baseline's value and this run's difference to it, and the tooltip
-// that says so in words.
-struct BaselineCell {
-    QString text;
-    QString toolTip;
-};
-
-BaselineCell baselineCell(const QString& label, const QString& base, const QString& now,
-                          const QString& delta) {
-    if (delta.isEmpty())
-        return {base, ComparisonTable::tr("baseline %1: %2; this run: %3").arg(label, base, now)};
-    return {ComparisonTable::tr("%1 (\u0394 %2)").arg(base, delta),
-            ComparisonTable::tr("baseline %1: %2; this run: %3; \u0394 (this run \u2212 "
-                                "baseline) %4")
-                .arg(label, base, now, delta)};
-}
-
-BaselineCell countCell(const QString& label, qint64 base, qint64 now) {
-    return baselineCell(label, panel::count(base), panel::count(now),
-                        signedText(double(now - base), panel::count(std::abs(now - base))));
-}
-
-// A baseline latency percentile (ms), as latencyText shows this run's.
-BaselineCell latencyCell(const QString& label, const Percentiles& base, double baseMs,
-                         const LatencyHistogram::Snapshot& now, double percentile) {
-    const QString nowText = latencyText(now, percentile);
-    if (base.count == 0)
-        return {panel::dash(), ComparisonTable::tr("baseline %1: no decision timed").arg(label)};
-    if (base.maxMs == 0)
-        return baselineCell(label, ComparisonTable::tr("0 (virtual)"), nowText, QString());
-    const qint64 baseUs = qint64(std::llround(baseMs * 1000));
-    if (now.total == 0 || now.max == 0)
-        return baselineCell(label, panel::formatMs(baseUs), nowText, QString());
-    const qint64 deltaUs = now.percentile(percentile) - baseUs;
-    return baselineCell(label, panel::formatMs(baseUs), nowText,
-                        signedText(double(deltaUs), panel::formatMs(std::abs(deltaUs))));
+// Italic for a baseline's rows, bold for a figure past the limit; set only when it changes.
+void setFontStyle(QTableWidgetItem* item, bool italic, bool bold) {
+    QFont font = item->font();
+    if (font.italic() == italic && font.bold() == bold)
+        return;
+    font.setItalic(italic);
+    font.setBold(bold);
+    item->setFont(font);
 }
 
 }  // namespace
@@ -109,11 +43,15 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
     accounting_->setObjectName(QStringLiteral("accounting"));
     accounting_->setTextFormat(Qt::RichText);
     accounting_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    accounting_->setWordWrap(true);  // a long line never widens the tab past its window
     layout->addWidget(accounting_);
-    table_ = panel::makeTable(this, QStringLiteral("comparison"),
-                              {tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"),
-                               tr("Rejected"), tr("Errors"), tr("Let through"), tr("Refused"),
-                               tr("Accepted %"), tr("p50 ms"), tr("p99 ms"), tr("Fairness")});
+    // A figure's unit under its name: the headers as narrow as the figures (a 1024 px window
+    // shows every column whole, the admitted burst's too).
+    table_ = panel::makeTable(
+        this, QStringLiteral("comparison"),
+        {tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"), tr("Rejected"), tr("Errors"),
+         tr("Let through"), tr("Refused"), tr("Accepted\n%"), tr("p50\nms"), tr("p99\nms"),
+         tr("Fairness"), tr("Redis\ncalls"), tr("Max burst")});
     panel::fitColumns(
         table_,
         {tr("The limiter's name. With a baseline (Runs: Compare with), the italic row under "
@@ -140,81 +78,108 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
             "longer)."),
          tr("Jain's fairness index over the clients' accepted counts: (\u03a3x)\u00b2 / "
             "(n \u00b7 \u03a3x\u00b2). 1 when every client got as much, 1/n when one client "
-            "got everything.")});
+            "got everything."),
+         tr("The decisions that called Redis; the others a gateway decided from its own state "
+            "(a local limiter, a cached refusal, a batched window's known count). Shown when a "
+            "limiter has its own gateway use or the run has several gateways: calls saved, "
+            "read against the admitted burst beside it."),
+         tr("Once the run is over: the most requests the limiter accepted in any interval as "
+            "long as its own window, on the time it decided at (what it enforces; the burst "
+            "bar above). Bold in the error colour when above what its limit admits in that "
+            "window in the steady state (the cell's tooltip says how much).")});
     // Too narrow for every column, the algorithm's name is cut first (the names stay whole).
     panel::setYieldingColumn(table_, kType);
     panel::setYieldingColumn(table_, kLimiter);  // elided names keep their tooltips
     layout->addWidget(table_, 1);
+    table_->setColumnHidden(kRedisCalls, true);
+    table_->setColumnHidden(kBurst, true);
 }
 
 void ComparisonTable::updateFrom(const RunSnapshot& run) {
-    using panel::count;
     const int n = int(run.limiters.size());
     const QString id = runIdOf(run);
     if (id != runId_) {
         runId_ = id;
         everBroken_.fill(false, n);
     }
-
-    const QLocale locale;
     lines_.clear();
     figuresBeyondTable_ = false;
     red_.clear();
-    const int rows = baseline_ ? 2 * n : n;
-    if (table_->rowCount() != rows)
-        table_->setRowCount(rows);
     for (int i = 0; i < n; ++i) {
         const LimiterSnapshot& s = run.limiters[i];
         const bool holds = s.fired == s.accepted + s.rejected + s.errors;
         if (!holds)
             everBroken_[i] = true;
         lines_.append(accountingLine(s, holds, everBroken_[i]));
-        figuresBeyondTable_ = figuresBeyondTable_ || reportsGateways(s) || s.leases.any();
+        figuresBeyondTable_ = figuresBeyondTable_ || s.leases.any();
         red_.append(everBroken_[i]);
+    }
+    plainText_ = lines_.join(QLatin1Char('\n'));
+    renderAccounting();
+    run_ = run;
+    renderTable();
+}
 
-        QString type = limiterTypeName(s.spec.type);
-        if (s.spec.scope == Scope::PerClient)
-            type += QStringLiteral(" (per_client)");
-        const QString cells[] = {
-            s.spec.name,
-            type,
-            count(s.fired),
-            count(s.accepted),
-            count(s.rejected),
-            count(s.errors),
-            count(s.errorsOpen),
-            count(s.errorsClosed),
-            s.fired > 0 ? locale.toString(100.0 * double(s.accepted) / double(s.fired), 'f', 1)
-                        : panel::dash(),
-            latencyText(s.latency, 50),
-            latencyText(s.latency, 99),
-            locale.toString(s.fairness, 'f', 3),
-        };
-        for (int c = 0; c <= kFairness; ++c)
-            panel::setText(panel::cell(table_, rowOf(i), c, c >= kFired), cells[c]);
+// Each limiter's row, under it the baseline's, then each of its groups' (with the baseline's
+// under each).
+void ComparisonTable::renderTable() {
+    QVector<RowRef> layout;
+    for (int i = 0; i < run_.limiters.size(); ++i) {
+        layout.append({i, -1, false});
         if (baseline_)
-            showBaselineRow(rowOf(i) + 1, s);
-        if (s.latency.total > 0 && s.latency.max == 0) {
-            for (int c : {kP50, kP99}) {
-                table_->item(rowOf(i), c)
-                    ->setToolTip(
-                        tr("A virtual clock as fast as possible decides each request at its "
-                           "scheduled time without waiting for Redis: there is no latency to "
-                           "measure."));
-            }
+            layout.append({i, -1, true});
+        if (!showGroups_)
+            continue;
+        for (int g = 0; g < run_.limiters[i].groups.size(); ++g) {
+            layout.append({i, g, false});
+            if (baseline_)
+                layout.append({i, g, true});
         }
     }
+    layout_ = layout;
+    if (table_->rowCount() != layout_.size())
+        table_->setRowCount(int(layout_.size()));
+
+    const qint64 window = burstColumnWindow(run_);
+    const QColor alert = style::errorColor(palette());
+    for (int r = 0; r < layout_.size(); ++r) {
+        const RowRef& ref = layout_[r];
+        const LimiterSnapshot& s = run_.limiters[ref.limiter];
+        const GroupTotals* g = ref.group >= 0 ? &s.groups[ref.group] : nullptr;
+        const Row cells =
+            ref.baseline
+                ? (g ? comparison::groupBaselineRow(*baseline_, s, *g, window)
+                     : comparison::baselineRow(*baseline_, s, window))
+                : (g ? comparison::groupRow(s, *g, window) : comparison::limiterRow(s, window));
+        for (int c = 0; c < kColumns; ++c) {
+            QTableWidgetItem* item = panel::cell(table_, r, c, c >= kFired);
+            panel::setText(item, cells[c].text);
+            item->setToolTip(cells[c].toolTip.isEmpty() ? cells[c].text : cells[c].toolTip);
+            setFontStyle(item, ref.baseline, cells[c].alert);
+            item->setData(Qt::ForegroundRole, cells[c].alert ? QVariant(alert) : QVariant());
+        }
+        if (table_->columnSpan(r, kLimiter) != cells[kLimiter].span)
+            table_->setSpan(r, kLimiter, 1, cells[kLimiter].span);
+    }
     // The error columns only when there were errors (in this run or the baseline): the
-    // accounting line above says "errors 0", and the room goes to the names.
+    // accounting line above says "errors 0", and the room goes to the names. Redis calls only
+    // where a gateway decides some requests itself; the burst once the run is over.
     bool errors = false;
-    for (const LimiterSnapshot& s : run.limiters) {
+    bool gateways = false;
+    for (const LimiterSnapshot& s : run_.limiters) {
         const LimiterSummary* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
         errors = errors || s.errors > 0 || (b != nullptr && b->counts.errors > 0);
+        gateways = gateways || reportsGateways(s) || (b != nullptr && b->redisCalls >= 0);
     }
     for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
         table_->setColumnHidden(c, !errors);
-    plainText_ = lines_.join(QLatin1Char('\n'));
-    renderAccounting();
+    table_->setColumnHidden(kRedisCalls, !gateways);
+    table_->setColumnHidden(kBurst, window < 0);
+    // Two lines: the header as narrow as the figures under it.
+    const QString burstHeader =
+        window > 0 ? tr("Max\nin %1").arg(windowText(window)) : tr("Max burst");
+    if (table_->horizontalHeaderItem(kBurst)->text() != burstHeader)
+        table_->horizontalHeaderItem(kBurst)->setText(burstHeader);
     panel::refitColumns(table_);
     panel::showAllRows(table_);  // the comparison tab scrolls as a whole
 }
@@ -240,12 +205,8 @@ QString ComparisonTable::accountingLine(const LimiterSnapshot& s, bool holds,
         qint64 decisions = 0;
         for (const GatewayCounts& g : s.gateways)
             decisions += g.decisions;
-        line += tr(" \u00b7 Redis calls %1 of %2 decisions (%3 gateway%4, %5)")
-                    .arg(count(s.redisCalls), count(decisions))
-                    .arg(std::max<qsizetype>(1, s.gateways.size()))
-                    .arg(s.gateways.size() > 1 ? QStringLiteral("s") : QString(),
-                         gatewayModeName(s.spec.gateway.mode) +
-                             (s.spec.gateway.cacheRefusals ? tr(", cached refusals") : QString()));
+        line += tr(" \u00b7 Redis calls %1 of %2 decisions (%3)")
+                    .arg(count(s.redisCalls), count(decisions), gatewaysText(s));
     }
     if (s.leases.any()) {
         line += tr(" \u00b7 leases released %1, late %2, leaked %3, expired %4")
@@ -284,79 +245,52 @@ QString ComparisonTable::accountingText() const {
     return plainText_;
 }
 
+void ComparisonTable::setShowGroups(bool show) {
+    if (showGroups_ == show)
+        return;
+    showGroups_ = show;
+    renderTable();
+}
+
+QStringList ComparisonTable::rowTexts(const RowRef& ref) const {
+    const int r = int(layout_.indexOf(ref));
+    return r < 0 ? QStringList() : panel::rowTexts(table_, r);
+}
+
 QStringList ComparisonTable::row(int limiter) const {
-    return panel::rowTexts(table_, rowOf(limiter));
+    return rowTexts({limiter, -1, false});
 }
 
 void ComparisonTable::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     baseline_ = std::move(baseline);
     table_->setRowCount(0);  // rows are laid out again by the next updateFrom
+    layout_.clear();
 }
 
 QStringList ComparisonTable::baselineRow(int limiter) const {
-    return baseline_ ? panel::rowTexts(table_, rowOf(limiter) + 1) : QStringList();
+    return rowTexts({limiter, -1, true});
 }
 
-// The baseline's figures for the limiter `s` names, in italics under its row.
-void ComparisonTable::showBaselineRow(int row, const LimiterSnapshot& s) {
-    const QString label = baseline_->label;
-    const LimiterSummary* b = baseline_->find(s.spec.name);
-    BaselineCell cells[kFairness + 1];
-    if (b == nullptr) {
-        cells[kLimiter] = {
-            tr("not in baseline %1").arg(label),
-            tr("The baseline %1 has no limiter named \"%2\"").arg(label, s.spec.name)};
-        for (int c = kType; c <= kFairness; ++c)
-            cells[c] = {panel::dash(), cells[kLimiter].toolTip};
-    } else {
-        const QLocale locale;
-        cells[kLimiter] = {tr("baseline %1").arg(label),
-                           tr("The baseline run %1 (%2): its figures for \"%3\"")
-                               .arg(label, baseline_->run.scenario, s.spec.name)};
-        cells[kType] = {QString(), cells[kLimiter].toolTip};
-        const OutcomeCounts& base = b->counts;
-        cells[kFired] = countCell(label, base.fired, s.fired);
-        cells[kAccepted] = countCell(label, base.accepted, s.accepted);
-        cells[kRejected] = countCell(label, base.rejected, s.rejected);
-        cells[kErrors] = countCell(label, base.errors, s.errors);
-        cells[kErrorsOpen] = countCell(label, base.errorsOpen, s.errorsOpen);
-        cells[kErrorsClosed] = countCell(label, base.errorsClosed, s.errorsClosed);
-        const auto pct = [](qint64 accepted, qint64 fired) {
-            return fired > 0 ? 100.0 * double(accepted) / double(fired) : -1.0;
-        };
-        const double basePct = pct(base.accepted, base.fired);
-        const double nowPct = pct(s.accepted, s.fired);
-        const auto pctText = [&](double v) {
-            return v < 0 ? panel::dash() : locale.toString(v, 'f', 1);
-        };
-        cells[kAcceptedPct] =
-            basePct < 0 || nowPct < 0
-                ? baselineCell(label, pctText(basePct), pctText(nowPct), QString())
-                : baselineCell(label, pctText(basePct), pctText(nowPct),
-                               signedText(std::round((nowPct - basePct) * 10) / 10,
-                                          locale.toString(std::abs(nowPct - basePct), 'f', 1)));
-        cells[kP50] = latencyCell(label, b->latency, b->latency.p50Ms, s.latency, 50);
-        cells[kP99] = latencyCell(label, b->latency, b->latency.p99Ms, s.latency, 99);
-        const double fairDelta = std::round((s.fairness - b->fairness) * 1000) / 1000;
-        cells[kFairness] = baselineCell(
-            label, locale.toString(b->fairness, 'f', 3), locale.toString(s.fairness, 'f', 3),
-            signedText(fairDelta, locale.toString(std::abs(fairDelta), 'f', 3)));
-    }
-    for (int c = 0; c <= kFairness; ++c) {
-        QTableWidgetItem* item = panel::cell(table_, row, c, c >= kFired);
-        panel::setText(item, cells[c].text);
-        item->setToolTip(cells[c].toolTip);
-        if (!item->font().italic()) {
-            QFont italic = item->font();
-            italic.setItalic(true);
-            item->setFont(italic);
-        }
-    }
+QStringList ComparisonTable::groupRow(int limiter, int group) const {
+    return rowTexts({limiter, group, false});
+}
+
+QStringList ComparisonTable::groupBaselineRow(int limiter, int group) const {
+    return rowTexts({limiter, group, true});
+}
+
+bool ComparisonTable::alerted(int limiter, int column) const {
+    const int r = int(layout_.indexOf(RowRef{limiter, -1, false}));
+    const QTableWidgetItem* item = r < 0 ? nullptr : table_->item(r, column);
+    return item != nullptr && item->font().bold() &&
+           item->foreground().color() == style::errorColor(palette());
 }
 
 void ComparisonTable::changeEvent(QEvent* event) {
-    if (event->type() == QEvent::PaletteChange && accounting_)
+    if (event->type() == QEvent::PaletteChange && accounting_) {
         renderAccounting();
+        renderTable();  // the error colour of a burst past its limit
+    }
     QWidget::changeEvent(event);
 }
 

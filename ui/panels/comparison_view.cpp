@@ -1,13 +1,13 @@
 #include "panels/comparison_view.h"
 
 #include <QBoxLayout>
+#include <QCheckBox>
 #include <QEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QScrollBar>
+#include <algorithm>
 
-#include "charts/timeline_model.h"
-#include "limiters/limit_geometry.h"
 #include "panels/client_table.h"
 #include "panels/column_fit.h"
 #include "panels/comparison_bars.h"
@@ -15,6 +15,7 @@
 #include "panels/cumulative_chart.h"
 #include "panels/disagreement_table.h"
 #include "panels/latency_chart.h"
+#include "panels/marked_burst.h"
 #include "panels/redis_cost_view.h"
 #include "panels/table_cells.h"
 
@@ -41,6 +42,9 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto* host = new QWidget(this);
     auto* layout = new QVBoxLayout(host);
+    // Narrow side margins: the table's columns need every pixel of a 1024 px window.
+    const QMargins margins = layout->contentsMargins();
+    layout->setContentsMargins(4, margins.top(), 4, margins.bottom());
 
     barsRow_ = new QBoxLayout(QBoxLayout::LeftToRight);
     accepted_ = new ComparisonBars(tr("Accepted % of the requests fired"), host);
@@ -59,8 +63,17 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
     cumulative_ = new CumulativeChart(host);
     layout->addWidget(cumulative_);
 
+    perGroup_ = new QCheckBox(tr("Per &group"), host);
+    perGroup_->setObjectName(QStringLiteral("perGroup"));
+    perGroup_->setToolTip(
+        tr("Under each limiter, a row per traffic group (the scenario's traffic \"groups\"): "
+           "what the limiter did to each group's requests"));
+    perGroup_->setChecked(true);
+    perGroup_->hide();
+    layout->addWidget(perGroup_);
     table_ = new ComparisonTable(host);
     table_->setAccountingOnlyWhenBroken(true);  // the status bar says it; red, it shows here too
+    connect(perGroup_, &QCheckBox::toggled, table_, &ComparisonTable::setShowGroups);
     layout->addWidget(table_);
     disagreements_ = new DisagreementTable(host);
     layout->addWidget(disagreements_);
@@ -81,6 +94,10 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
 }
 
 void ComparisonView::updateFrom(const RunSnapshot& run) {
+    const bool groups = std::any_of(run.limiters.begin(), run.limiters.end(),
+                                    [](const LimiterSnapshot& l) { return !l.groups.isEmpty(); });
+    if (perGroup_->isHidden() == groups)
+        perGroup_->setVisible(groups);
     showBars(run);
     cumulative_->updateFrom(run);
     table_->updateFrom(run);
@@ -118,25 +135,23 @@ void ComparisonView::showBars(const RunSnapshot& run) {
             tr("%1 of %2 requests accepted").arg(panel::count(l.accepted), panel::count(l.fired));
         shares << share;
 
-        const QVector<BusiestInterval> intervals(l.admittedBurst.begin(), l.admittedBurst.end());
-        const BusiestInterval* interval = TimelineModel::markedInterval(l.spec, intervals);
-        if (!run.finished || interval == nullptr)
+        const std::optional<panel::MarkedBurst> marked = panel::markedBurst(l);
+        if (!run.finished || !marked)
             continue;
+        const BusiestInterval& interval = marked->interval;
         ComparisonBars::Bar burst;
         burst.name = l.spec.name;
-        burst.value = double(interval->permits);
-        const int clients = std::max<int>(int(l.clients.size()), 1);
-        burst.reference = limitPerBucket(l.spec, interval->windowMs, clients);
-        burst.text = tr("%1 in %2 ms").arg(panel::count(interval->permits)).arg(interval->windowMs);
+        burst.value = double(interval.permits);
+        burst.reference = marked->limit;
+        burst.text = tr("%1 in %2 ms").arg(panel::count(interval.permits)).arg(interval.windowMs);
         burst.toolTip =
             tr("%1 accepted in %2 – %3 s of the run; its limit admits %4 per %5 ms in the "
                "steady state (the dashed line)")
-                .arg(
-                    panel::count(interval->permits),
-                    locale.toString(double(interval->fromMs) / 1000.0, 'f', 3),
-                    locale.toString(double(interval->fromMs + interval->windowMs) / 1000.0, 'f', 3),
-                    locale.toString(burst.reference, 'g', 4))
-                .arg(interval->windowMs);
+                .arg(panel::count(interval.permits),
+                     locale.toString(double(interval.fromMs) / 1000.0, 'f', 3),
+                     locale.toString(double(interval.fromMs + interval.windowMs) / 1000.0, 'f', 3),
+                     locale.toString(burst.reference, 'g', 4))
+                .arg(interval.windowMs);
         bursts << burst;
     }
     accepted_->setBars(shares, 100);

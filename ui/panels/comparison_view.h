@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QBoxLayout;
+class QCheckBox;
 QT_END_NAMESPACE
 
 namespace ratelab {
@@ -27,7 +28,8 @@ class RedisCostView;
 // (each limiter a bar; the burst's bar crossed by the limit it is held to), then every
 // limiter's accepted requests over time on one axis — then the exact figures (the table with
 // its accounting, where two limiters decided alike requests differently, Redis's own cost), then
-// the clients and the latency histogram. It scrolls
+// the clients and the latency histogram. A run with traffic groups has a "Per group" check box
+// over the table (checked: each group's row under its limiter's). It scrolls
 // when the window is small or the fonts large (presentation mode); side-by-side parts stack
 // when the width is too narrow for both.
 class ComparisonView : public QScrollArea {
@@ -45,6 +47,7 @@ public:
     ComparisonBars* burstBars() const { return burst_; }
     CumulativeChart* cumulative() const { return cumulative_; }
     ComparisonTable* table() const { return table_; }
+    QCheckBox* perGroup() const { return perGroup_; }  // hidden when the run has no groups
     DisagreementTable* disagreements() const { return disagreements_; }
     RedisCostView* cost() const { return cost_; }
     ClientTable* clients() const { return clients_; }
@@ -62,6 +65,7 @@ private:
     ComparisonBars* burst_ = nullptr;
     CumulativeChart* cumulative_ = nullptr;
     ComparisonTable* table_ = nullptr;
+    QCheckBox* perGroup_ = nullptr;
     DisagreementTable* disagreements_ = nullptr;
     RedisCostView* cost_ = nullptr;
     ClientTable* clients_ = nullptr;

@@ -132,7 +132,7 @@ void syncLimiterCombo(QComboBox* combo, const RunSnapshot& run) {
     combo->setCurrentIndex(std::max(0, combo->findText(current)));
 }
 
-QComboBox* addLimiterRow(QWidget* owner, QVBoxLayout* layout, QLabel* note) {
+QComboBox* addLimiterRow(QWidget* owner, QVBoxLayout* layout, QLabel* note, QWidget* beside) {
     auto* row = new QHBoxLayout;
     layout->addLayout(row);
     auto* label = new QLabel(QCoreApplication::translate("ratelab::panel", "Limiter:"), owner);
@@ -142,6 +142,8 @@ QComboBox* addLimiterRow(QWidget* owner, QVBoxLayout* layout, QLabel* note) {
     label->setBuddy(combo);
     row->addWidget(label);
     row->addWidget(combo);
+    if (beside)
+        row->addWidget(beside);
     row->addStretch(1);
     if (note)
         row->addWidget(note);

@@ -54,7 +54,9 @@ QStringList rowTexts(const QTableWidget* table, int row);
 
 // Keeps the combo's items equal to the run's limiter names, and the selection on the same name.
 void syncLimiterCombo(QComboBox* combo, const RunSnapshot& run);
-// A "Limiter:" row with its combo (object name "limiter") and an optional note at the right.
-QComboBox* addLimiterRow(QWidget* owner, QVBoxLayout* layout, QLabel* note = nullptr);
+// A "Limiter:" row with its combo (object name "limiter"), optionally `beside` it (another
+// selector) and a note at the right.
+QComboBox* addLimiterRow(QWidget* owner, QVBoxLayout* layout, QLabel* note = nullptr,
+                         QWidget* beside = nullptr);
 
 }  // namespace ratelab::panel

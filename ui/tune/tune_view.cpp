@@ -316,6 +316,7 @@ bool TuneView::startSweep() {
         status_->setText(tr("%1 combinations…").arg(scenario->sweep.combinations()));
         progress_->setRange(0, int(scenario->sweep.combinations()));
         progress_->setValue(0);
+        progress_->setFormat(QStringLiteral("%p%"));
         chart_->setTable(runner_->table());
         timer_->start();
         updateEnabled();
@@ -352,13 +353,17 @@ void TuneView::poll() {
     runner_->wait();
     const SweepTable& table = chart_->table();
     QString text = sweepVerdictText(table).trimmed();
+    // The bar says how it ended where it stopped: "cancelled: 128 of 6000".
+    progress_->setValue(int(table.combinations.size()));
     if (!runner_->error().isEmpty()) {
         text = tr("Redis failed: %1. %2").arg(runner_->error(), text);
+        progress_->setFormat(tr("failed: %v of %m"));
     } else if (!table.complete) {
         text = tr("cancelled after %1 of %2 combinations. %3")
                    .arg(table.combinations.size())
                    .arg(table.total)
                    .arg(text);
+        progress_->setFormat(tr("cancelled: %v of %m"));
     }
     status_->setText(text);
     updateEnabled();
