@@ -17,6 +17,7 @@
 #include "support/redisson_writer.h"
 #include "support/reference_models.h"
 #include "support/test_redis.h"
+#include "traffic/gateway_state.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
@@ -323,6 +324,40 @@ private slots:
         QVERIFY(refilled != levels.cend());
         QVERIFY(std::find(refilled, levels.cend(), 0) != levels.cend());
         deleteKeys(scenario);
+    }
+
+    // A limiter each gateway keeps on its own (mode local) has no key under its own name: the
+    // timelines read gateway 0's, "<name>@g0", which drains under its half of 40 req/s.
+    void localGatewaysReadGatewayZero() {
+        Scenario scenario = drainRefillScenario(0);
+        scenario.limiters[0].gateway.mode = GatewayMode::Local;
+        scenario.traffic.shape.stages = {{40, 1.5}, {0, 1.5}, {40, 1.5}};
+        scenario.traffic.gateways.count = 2;
+        RunIo io;
+        io.setUrl(fixtureUrl());
+        QSignalSpy started(&io, &RunIo::runStarted);
+        QSignalSpy states(&io, &RunIo::stateReady);
+        io.startRun(scenario, fixtureUrl());
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
+        io.finishRun(runner);
+        const qint64 endMs = scenario.traffic.clock.startMs + 4500;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+        QVector<qint64> levels;
+        for (const QList<QVariant>& args : states) {
+            levels.push_back(available(args.at(1).value<LimiterState>()));
+        }
+        QVERIFY2(std::find(levels.cbegin(), levels.cend(), 0) != levels.cend(),
+                 "gateway 0's bucket drains");
+        auto router = routeFixture();
+        for (int g = 0; g < 2; ++g) {
+            LimiterSpec local = scenario.limiters[0];
+            local.name = GatewayState::localName(local.name, g);
+            const auto limiter = makeLimiter(local);
+            limiter->reset(router->connectionForSlot(limiter->slot()));
+        }
     }
 
     // Pause holds a virtual clock: the run stops advancing (no decision, run time still) and

@@ -596,6 +596,12 @@ void TestTimelineModel::followRange() {
     model.update(run, 0, nullptr);
     QCOMPARE(model.followRange(30), std::make_pair(15.0, 45.0));
     QCOMPARE(model.title(), QStringLiteral("<b>api</b> · token_bucket · 10 per 1000 ms"));
+    // Each gateway its own state: the title says whose is drawn.
+    LimiterSpec local = tokenBucket(10);
+    local.gateway.mode = ratelab::GatewayMode::Local;
+    model.setLimiter(local, 1, 100, kStart);
+    QVERIFY2(model.title().endsWith(QStringLiteral("<i>Redis state: gateway 0's own</i>")),
+             qPrintable(model.title()));
 }
 
 // The axis shows [0, duration] throughout: it does not rescale as the run goes on (0-3-8-20 s),

@@ -6,6 +6,7 @@
 #include "redis/redis_router.h"
 #include "run/scenario_runner.h"
 #include "run/step_session.h"
+#include "traffic/gateway_state.h"
 
 namespace ratelab {
 
@@ -80,14 +81,19 @@ qint64 LimiterStatePoller::watched(std::vector<const Limiter*>* limiters,
     if (runner_) {
         const qint64 now = runner_->limiterNowMs();
         for (int i = 0; i < runner_->scenario().limiters.size(); ++i) {
-            limiters->push_back(&runner_->limiter(i));
+            limiters->push_back(&runner_->stateLimiter(i));
         }
         return now;
     }
     if (stepper_) {
         const qint64 now = stepper_->limiterNowMs();
         for (const LimiterSnapshot& l : stepper_->snapshot().limiters) {
-            owned->push_back(makeLimiter(l.spec));
+            // As a run's: gateway 0's own state where each gateway keeps its own.
+            LimiterSpec spec = l.spec;
+            if (spec.gateway.mode == GatewayMode::Local) {
+                spec.name = GatewayState::localName(spec.name, 0);
+            }
+            owned->push_back(makeLimiter(spec));
             limiters->push_back(owned->back().get());
         }
         return now;

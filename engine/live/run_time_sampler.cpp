@@ -34,7 +34,7 @@ void RunTimeSampler::sample(qint64 runUs) {
     const qint64 nowMs = runner_.startEpochMs() + runUs / 1000;
     bool first = false;
     for (int i = 0; i < runner_.scenario().limiters.size(); ++i) {
-        const Limiter& limiter = runner_.limiter(i);
+        const Limiter& limiter = runner_.stateLimiter(i);
         try {
             if (!router_) {
                 router_ = std::make_unique<RedisRouter>(url_);

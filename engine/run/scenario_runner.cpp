@@ -219,6 +219,10 @@ bool ScenarioRunner::finished() const {
     return started_ && running_.load() == 0;
 }
 
+const Limiter& ScenarioRunner::stateLimiter(int index) const {
+    return gateways_ ? gateways_->limiter(index, 0, limiter(index)) : limiter(index);
+}
+
 qint64 ScenarioRunner::limiterNowMs() const {
     if (!clock_.isVirtual()) {
         // The wall clock, or the step session's time base when the run continues one.

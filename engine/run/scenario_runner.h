@@ -63,6 +63,10 @@ public:
     bool paused() const { return paused_.load(); }
     // The limiter now in slot `index`.
     const Limiter& limiter(int index) const { return *context_.limiters[size_t(index)].load(); }
+    // The limiter whose Redis state stands for slot `index` (what the timelines and the state
+    // panel read): the shared one, or where each gateway keeps its own ("gateway": {"mode":
+    // "local"}) gateway 0's, "<name>@g0" (the shared name holds no key then).
+    const Limiter& stateLimiter(int index) const;
     void wait();
     bool finished() const;
 

@@ -25,6 +25,10 @@ QString TimelineModel::title() const {
     QString title =
         QStringLiteral("<b>%1</b> · %2 · %3")
             .arg(spec_.name.toHtmlEscaped(), limiterTypeName(spec_.type), config.toHtmlEscaped());
+    // Each gateway keeps its own state: what is drawn from Redis is the first gateway's.
+    if (spec_.gateway.mode == GatewayMode::Local)
+        title +=
+            QStringLiteral(" · <i>%1</i>").arg(tr("Redis state: gateway 0's own").toHtmlEscaped());
     // "Compare with…" chose a run without this limiter: nothing of it is drawn, and why.
     if (baselineMissing())
         title += QStringLiteral(" · <i>%1</i>").arg(baselineNote().toHtmlEscaped());
