@@ -224,6 +224,11 @@ private slots:
             const QString tip = widget->item(0, kRedisCalls)->toolTip();
             QVERIFY2(tip.contains(QStringLiteral("35 of ")), qPrintable(tip));
             QVERIFY2(tip.contains(gatewayModeName(GatewayMode(mode))), qPrintable(tip));
+            // Several gateways: each one's calls of its decisions.
+            QCOMPARE(tip.contains(QStringLiteral("gateway 1: %1 of %2 decisions called Redis")
+                                      .arg(35 / gateways)
+                                      .arg(140 / gateways)),
+                     gateways > 1);
         }
     }
 

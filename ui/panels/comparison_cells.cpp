@@ -214,11 +214,18 @@ Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
     qint64 decisions = 0;
     for (const GatewayCounts& g : s.gateways)
         decisions += g.decisions;
-    row[kRedisCalls] = {
-        panel::count(s.redisCalls),
-        tr("%1 of %2 decisions called Redis (%3); the others the gateway decided "
-           "from its own state")
-            .arg(panel::count(s.redisCalls), panel::count(decisions), gatewaysText(s))};
+    QString calls = tr("%1 of %2 decisions called Redis (%3); the others the gateway decided "
+                       "from its own state")
+                        .arg(panel::count(s.redisCalls), panel::count(decisions), gatewaysText(s));
+    // Several gateways: each one's share, where the trade shows (a node-local gateway calls
+    // for every decision, a cache for some).
+    for (int g = 0; s.gateways.size() > 1 && g < s.gateways.size(); ++g) {
+        calls += QLatin1Char('\n') + tr("gateway %1: %2 of %3 decisions called Redis")
+                                         .arg(g)
+                                         .arg(panel::count(s.gateways[g].redisCalls),
+                                              panel::count(s.gateways[g].decisions));
+    }
+    row[kRedisCalls] = {panel::count(s.redisCalls), calls};
     const std::optional<panel::MarkedBurst> marked = panel::markedBurst(s);
     if (!marked) {
         row[kBurst] = {panel::dash(), tr("Measured from the decisions when the run ends.")};
