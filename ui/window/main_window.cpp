@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFormLayout>
@@ -25,11 +26,13 @@
 #include "window/decision_panel.h"
 #include "window/explanation_dialog.h"
 #include "window/redisson_watch_view.h"
+#include "window/wheel_guard.h"
 
 namespace ratelab {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     normalFont_ = font();
+    qApp->installEventFilter(new WheelGuard(this));  // the wheel scrolls forms
     controller_ = new RunController(this);
     document_ = new ScenarioDocument(this);
     document_->setSource([this] { return currentScenario(); });
