@@ -89,6 +89,27 @@ qint64 available(const LimiterState& state) {
     return n;
 }
 
+// Runs the one-limiter `scenario` (a virtual clock) through RunIo to its end and gives every
+// state read of its limiter, the last one at the run's end.
+void runToItsEnd(const Scenario& scenario, QVector<LimiterState>* out) {
+    RunIo io;
+    io.setUrl(fixtureUrl());
+    QSignalSpy started(&io, &RunIo::runStarted);
+    QSignalSpy states(&io, &RunIo::stateReady);
+    io.startRun(scenario, fixtureUrl());
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
+    const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
+    QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
+    io.finishRun(runner);
+    const qint64 endMs = scenario.traffic.clock.startMs + qint64(scenario.traffic.durationS * 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+    for (const QList<QVariant>& args : states) {
+        QCOMPARE(args.at(0).toInt(), 0);
+        out->append(args.at(1).value<LimiterState>());
+    }
+}
+
 void deleteKeys(const Scenario& scenario) {
     auto router = routeFixture();
     for (const LimiterSpec& spec : scenario.limiters) {
@@ -286,25 +307,16 @@ private slots:
     // refill and the second drain.
     void virtualRunReadInRunTime() {
         const Scenario scenario = drainRefillScenario(0);
-        RunIo io;
-        io.setUrl(fixtureUrl());
-        QSignalSpy started(&io, &RunIo::runStarted);
-        QSignalSpy states(&io, &RunIo::stateReady);
-        io.startRun(scenario, fixtureUrl());
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
-        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
-        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
-        io.finishRun(runner);
         const qint64 startMs = scenario.traffic.clock.startMs;
-        const qint64 endMs = startMs + 4500;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+        QVector<LimiterState> states;
+        runToItsEnd(scenario, &states);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         QSet<qint64> times;
         QVector<qint64> levels;
         qint64 previousMs = startMs;
-        for (const QList<QVariant>& args : states) {
-            QCOMPARE(args.at(0).toInt(), 0);
-            const LimiterState state = args.at(1).value<LimiterState>();
+        for (const LimiterState& state : states) {
             QVERIFY2(state.nowMs >= previousMs, "readings come in run-time order");
             previousMs = state.nowMs;
             const qint64 runUs = (state.nowMs - startMs) * 1000;
@@ -333,21 +345,14 @@ private slots:
         scenario.limiters[0].gateway.mode = GatewayMode::Local;
         scenario.traffic.shape.stages = {{40, 1.5}, {0, 1.5}, {40, 1.5}};
         scenario.traffic.gateways.count = 2;
-        RunIo io;
-        io.setUrl(fixtureUrl());
-        QSignalSpy started(&io, &RunIo::runStarted);
-        QSignalSpy states(&io, &RunIo::stateReady);
-        io.startRun(scenario, fixtureUrl());
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 30000);
-        const auto runner = started.at(0).at(0).value<std::shared_ptr<ScenarioRunner>>();
-        QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
-        io.finishRun(runner);
-        const qint64 endMs = scenario.traffic.clock.startMs + 4500;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+        QVector<LimiterState> states;
+        runToItsEnd(scenario, &states);
+        if (QTest::currentTestFailed()) {
+            return;
+        }
         QVector<qint64> levels;
-        for (const QList<QVariant>& args : states) {
-            levels.push_back(available(args.at(1).value<LimiterState>()));
+        for (const LimiterState& state : states) {
+            levels.push_back(available(state));
         }
         QVERIFY2(std::find(levels.cbegin(), levels.cend(), 0) != levels.cend(),
                  "gateway 0's bucket drains");

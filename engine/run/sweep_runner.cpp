@@ -30,6 +30,20 @@ QVector<Expectation> onLimiters(const Expectation& e, const SweepSpec& sweep,
     return out;
 }
 
+// One row of sweep.csv: a limiter's figures (LimiterSnapshot) or a group's at it (GroupTotals).
+template <typename Totals>
+SweepFigures figuresOf(const Totals& totals, const QString& limiter, const QString& group) {
+    SweepFigures row;
+    row.limiter = limiter;
+    row.group = group;
+    row.fired = totals.fired;
+    row.accepted = totals.accepted;
+    row.rejected = totals.rejected;
+    row.errors = totals.errors;
+    row.admittedBurst = totals.admittedBurst;
+    return row;
+}
+
 }  // namespace
 
 SweepCombination sweepCombinationOf(const SweepSpec& sweep, const RunSnapshot& run, qint64 index) {
@@ -37,26 +51,11 @@ SweepCombination sweepCombinationOf(const SweepSpec& sweep, const RunSnapshot& r
     c.index = index;
     c.values = sweep.valuesOf(index);
     for (const LimiterSnapshot& l : run.limiters) {
-        SweepFigures row;
-        row.limiter = l.spec.name;
-        row.fired = l.fired;
-        row.accepted = l.accepted;
-        row.rejected = l.rejected;
-        row.errors = l.errors;
-        row.admittedBurst = l.admittedBurst;
-        c.rows.append(row);
+        c.rows.append(figuresOf(l, l.spec.name, QStringLiteral("*")));
         // Traffic with named groups: a row per group after the limiter's "*" row, its clients'
         // figures summed (the same figures "group.<name>.<metric>" names).
         for (const GroupTotals& g : l.groups) {
-            SweepFigures groupRow;
-            groupRow.limiter = l.spec.name;
-            groupRow.group = g.group;
-            groupRow.fired = g.fired;
-            groupRow.accepted = g.accepted;
-            groupRow.rejected = g.rejected;
-            groupRow.errors = g.errors;
-            groupRow.admittedBurst = g.admittedBurst;
-            c.rows.append(groupRow);
+            c.rows.append(figuresOf(g, l.spec.name, g.group));
         }
     }
     Expectation objective;
