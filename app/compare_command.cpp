@@ -40,6 +40,7 @@ struct Summary {
     QString scenario;
     bool finished = false;
     bool virtualClock = false;
+    bool roundTripPerLimiter = false;  // its latencies: each limiter's own round trip
     QStringList limiters;
     std::vector<Figure> figures;
     QHash<QString, std::size_t> index;  // figureKey -> position in figures
@@ -114,6 +115,7 @@ Summary loadSummary(const QString& dir) {
     s.scenario = run.scenario;
     s.finished = run.finished;
     s.virtualClock = run.virtualClock;
+    s.roundTripPerLimiter = run.roundTripPerLimiter;
     for (const LimiterSummary& l : run.limiters) {
         s.limiters << l.name;
         addLimiter(l, s.figures);
@@ -154,8 +156,21 @@ bool exceeds(double base, double now, double tolerancePct) {
 // What makes two runs' figures unfit to compare, each a reason: a run that did not finish
 // (its counts cover part of the schedule), runs of different scenarios, a limiter name twice in
 // one run (its figures would be matched with the wrong limiter's). Empty when none.
-QStringList notComparable(const Summary& base, const Summary& now) {
+// "shared" or "per_limiter": how a run timed its limiters' replies.
+QString roundTripsOf(const Summary& s) {
+    return s.roundTripPerLimiter ? output_format::kPerLimiterRoundTrips
+                                 : output_format::kSharedRoundTrips;
+}
+
+// Latencies checked (`latencies`) between runs that timed them differently measure two things.
+QStringList notComparable(const Summary& base, const Summary& now, bool latencies) {
     QStringList reasons;
+    if (latencies && base.roundTripPerLimiter != now.roundTripPerLimiter) {
+        reasons << QStringLiteral(
+                       "$.round_trips: %1 in base, %2 in new: their latencies time "
+                       "different round trips")
+                       .arg(roundTripsOf(base), roundTripsOf(now));
+    }
     for (const Summary* s : {&base, &now}) {
         if (!s->finished) {
             reasons << QStringLiteral(
@@ -218,7 +233,7 @@ int compareCommand(const QStringList& args) {
             latencyChecked ? percentOption(QStringLiteral("latency-tolerance")) : 0;
         const Summary base = loadSummary(parser.positionalArguments().at(0));
         const Summary now = loadSummary(parser.positionalArguments().at(1));
-        const QStringList unfit = notComparable(base, now);
+        const QStringList unfit = notComparable(base, now, latencyChecked);
         if (!unfit.isEmpty()) {
             if (!parser.isSet(QStringLiteral("force"))) {
                 throw InputError(QStringLiteral("compare"),
@@ -254,6 +269,10 @@ int compareCommand(const QStringList& args) {
                           .arg(fmt(latencyTolerance))
                     : QStringLiteral("latencies: shown, not checked (--latency-tolerance PCT "
                                      "checks them)\n"));
+        if (base.roundTripPerLimiter != now.roundTripPerLimiter) {
+            out << QStringLiteral("latencies: base timed %1 round trips, new %2 ones\n")
+                       .arg(roundTripsOf(base), roundTripsOf(now));
+        }
         int failing = 0;
         QStringList onlyOne;
         for (const QString& l : base.limiters) {

@@ -112,6 +112,7 @@ RunSnapshot fullRun() {
     run.disagreements = {{0, 1, 120, 7, {}}};
     run.virtualClock = true;
     run.clockSpeed = 2.5;
+    run.roundTripPerLimiter = true;
     ExpectationResult held;
     held.limiter = QStringLiteral("gcra");
     held.expectation = {QStringLiteral("*"), QStringLiteral("p99_ms"), CompareOp::Less, 50.5};
@@ -236,6 +237,7 @@ void compare(const RunSummary& a, const RunSummary& b) {
     QCOMPARE(a.scenario, b.scenario);
     QCOMPARE(a.virtualClock, b.virtualClock);
     QCOMPARE(a.clockSpeed, b.clockSpeed);
+    QCOMPARE(a.roundTripPerLimiter, b.roundTripPerLimiter);
     QCOMPARE(a.expectations.size(), b.expectations.size());
     for (int i = 0; i < a.expectations.size(); ++i) {
         const ExpectationResult& x = a.expectations[i];

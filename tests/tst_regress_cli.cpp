@@ -246,6 +246,21 @@ private slots:
         QVERIFY2(checked.exitCode == 1, checked.out + checked.err);
         QVERIFY2(checked.out.contains("p99_ms"), checked.out);
         QVERIFY2(checked.out.contains("OVER"), checked.out);
+
+        // Timed on round trips of each limiter's own: said, and refused when latencies count.
+        summary.insert(QStringLiteral("round_trips"), QStringLiteral("per_limiter"));
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(QJsonDocument(summary).toJson());
+        out.close();
+        const Result said = run({QStringLiteral("compare"), base, slower});
+        QVERIFY2(said.out.contains("latencies: base timed shared round trips, new per_limiter "
+                                   "ones"),
+                 said.out);
+        const Result refused = run({QStringLiteral("compare"), base, slower,
+                                    QStringLiteral("--latency-tolerance"), QStringLiteral("50")});
+        QVERIFY2(refused.exitCode == 2, refused.out + refused.err);
+        QVERIFY2(refused.err.contains("$.round_trips: shared in base, per_limiter in new"),
+                 refused.err);
     }
 
     // A limiter in only one of the runs is reported and fails the comparison.

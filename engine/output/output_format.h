@@ -30,6 +30,9 @@ inline constexpr QLatin1String kFormat("format");
 inline constexpr QLatin1String kScenario("scenario");
 inline constexpr QLatin1String kClock("clock");  // kVirtualClock or kRealClock
 inline constexpr QLatin1String kClockSpeed("clock_speed");
+// Traffic "round_trips": kSharedRoundTrips (one per batch for every limiter, their latencies one
+// round trip's) or kPerLimiterRoundTrips (each latency its limiter's own); absent: shared.
+inline constexpr QLatin1String kRoundTrips("round_trips");
 inline constexpr QLatin1String kExpectations("expectations");
 inline constexpr QLatin1String kVerdict("verdict");  // a verdict name below
 // Why the verdict is "incomplete" (absent or empty otherwise).
@@ -143,6 +146,8 @@ inline constexpr QLatin1String kIncomplete("incomplete");
 }  // namespace verdict
 
 inline constexpr QLatin1String kVirtualClock("virtual");
+inline constexpr QLatin1String kSharedRoundTrips("shared");
+inline constexpr QLatin1String kPerLimiterRoundTrips("per_limiter");
 inline constexpr QLatin1String kRealClock("real");
 
 // buckets.csv's columns, in order: one row per bucket and limiter. errors_open and

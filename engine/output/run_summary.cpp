@@ -205,6 +205,7 @@ RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
     s.scenario = run.scenarioName;
     s.virtualClock = run.virtualClock;
     s.clockSpeed = run.clockSpeed;
+    s.roundTripPerLimiter = run.roundTripPerLimiter;
     s.expectations = run.expectations;
     for (ExpectationResult& r : s.expectations) {
         r.expectation.limiter = r.limiter;  // "*" checked on this limiter

@@ -150,6 +150,7 @@ struct RunSummary {
     QString scenario;
     bool virtualClock = false;
     double clockSpeed = 1;
+    bool roundTripPerLimiter = false;  // traffic "round_trips": "per_limiter"
     // Each expectation checked, in the scenario's order: its limiter is the limiter's own name
     // (a "*" expectation gives one per limiter); measured NaN when the run has no such figure.
     // summary.json's "expression" is expectation.text().

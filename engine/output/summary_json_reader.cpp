@@ -344,6 +344,15 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
     }
     s.virtualClock = clock == output_format::kVirtualClock;
     s.clockSpeed = r.number(root, top, key::kClockSpeed, 1);
+    const QString roundTrips = r.text(root, top, key::kRoundTrips);  // absent: older, shared
+    if (!roundTrips.isEmpty() && roundTrips != output_format::kSharedRoundTrips &&
+        roundTrips != output_format::kPerLimiterRoundTrips) {
+        r.fail(at(top, key::kRoundTrips),
+               QStringLiteral("expected \"%1\" or \"%2\", got %3")
+                   .arg(output_format::kSharedRoundTrips, output_format::kPerLimiterRoundTrips,
+                        json_input::quoted(roundTrips)));
+    }
+    s.roundTripPerLimiter = roundTrips == output_format::kPerLimiterRoundTrips;
     s.expectations =
         listFrom<QVector<ExpectationResult>>(r, root, top, key::kExpectations, expectationFrom);
     s.verdict = root.contains(key::kVerdict) ? r.text(root, top, key::kVerdict)

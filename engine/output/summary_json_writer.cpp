@@ -186,6 +186,8 @@ QJsonObject summaryToJson(const RunSummary& s) {
         {key::kScenario, s.scenario},
         {key::kClock, s.virtualClock ? output_format::kVirtualClock : output_format::kRealClock},
         {key::kClockSpeed, s.clockSpeed},
+        {key::kRoundTrips, s.roundTripPerLimiter ? output_format::kPerLimiterRoundTrips
+                                                 : output_format::kSharedRoundTrips},
         {key::kExpectations, expectationsJson(s.expectations)},
         {key::kVerdict, s.verdict},
         {key::kVerdictReason, s.verdictReason},
