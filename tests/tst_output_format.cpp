@@ -83,6 +83,8 @@ LimiterSnapshot limiter(const QString& name, LimiterType type, FailurePolicy onE
     g.fairness = 0.75;
     g.admittedBurst = {{12, -40, 1000, -35, 950}};
     g.admittedBurstRunClock = {{13, -30, 1000, -30, 960}};
+    g.bucketAccepted = {10 * scale, 30 * scale};  // one bucket short: written as 0
+    g.bucketRejected = {0, 7 * scale};
     l.groups = {g, GroupTotals{}};
     l.admittedBurst = {{21, 1000, 1000, 1001, 1999}, {40 * scale, 0, 10000, 0, 2999}};
     l.admittedBurstRunClock = {{23, 990, 1000, 991, 1989}};
@@ -218,6 +220,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         QCOMPARE(x.fairness, y.fairness);
         compare(x.admittedBurst, y.admittedBurst);
         compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
+        QCOMPARE(x.bucketAccepted, y.bucketAccepted);
+        QCOMPARE(x.bucketRejected, y.bucketRejected);
     }
     QCOMPARE(a.otherClients.clients, b.otherClients.clients);
     compare(a.otherClients.counts, b.otherClients.counts);
@@ -333,6 +337,12 @@ private slots:
         for (int i = 0; i < summaryOnly.limiters.size(); ++i) {
             QVERIFY(summaryOnly.limiters[i].buckets.accepted.isEmpty());
             summaryOnly.limiters[i].buckets = written.limiters[i].buckets;
+            for (int g = 0; g < summaryOnly.limiters[i].groups.size(); ++g) {
+                GroupSummary& group = summaryOnly.limiters[i].groups[g];
+                QVERIFY(group.bucketAccepted.isEmpty());
+                group.bucketAccepted = written.limiters[i].groups[g].bucketAccepted;
+                group.bucketRejected = written.limiters[i].groups[g].bucketRejected;
+            }
         }
         compare(summaryOnly, written);
     }

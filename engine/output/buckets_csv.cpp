@@ -3,6 +3,7 @@
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "csv_writer.h"
 #include "input_error.h"
@@ -55,13 +56,62 @@ struct Columns {
     qsizetype errorsClosed = -1;
 };
 
+// A traffic group's two columns ("group.<name>.accepted", "group.<name>.rejected"); -1 for one
+// the file lacks.
+struct GroupColumns {
+    QString name;
+    qsizetype accepted = -1;
+    qsizetype rejected = -1;
+};
+
+// The name of a group column ("group.<name>" + suffix), or none for another column.
+std::optional<QString> groupOfColumn(const QString& header, QLatin1String suffix) {
+    if (header.size() < column::kGroupPrefix.size() + suffix.size() ||
+        !header.startsWith(column::kGroupPrefix) || !header.endsWith(suffix)) {
+        return std::nullopt;
+    }
+    return header.mid(column::kGroupPrefix.size(),
+                      header.size() - column::kGroupPrefix.size() - suffix.size());
+}
+
+// The header's group columns, in its order of first appearance.
+QVector<GroupColumns> groupColumns(const QStringList& header) {
+    QVector<GroupColumns> out;
+    for (qsizetype i = 0; i < header.size(); ++i) {
+        for (const bool accepted : {true, false}) {
+            std::optional<QString> name = groupOfColumn(
+                header[i], accepted ? column::kGroupAccepted : column::kGroupRejected);
+            if (!name) {
+                continue;
+            }
+            auto it = std::find_if(out.begin(), out.end(),
+                                   [&](const GroupColumns& g) { return g.name == *name; });
+            if (it == out.end()) {
+                out.append(GroupColumns{std::move(*name), -1, -1});
+                it = out.end() - 1;
+            }
+            (accepted ? it->accepted : it->rejected) = i;
+        }
+    }
+    return out;
+}
+
+const GroupSummary* findGroup(const LimiterSummary& l, const QString& name) {
+    for (const GroupSummary& g : l.groups) {
+        if (g.group == name) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
 // One row's fields, read with the line named in errors.
 class Row {
 public:
     Row(const QStringList& fields, QString where) : fields_(fields), where_(std::move(where)) {}
 
     // A count of the column (0 when the file has no such column).
-    qint64 count(qsizetype column, QLatin1String name) const {
+    qint64 count(qsizetype column, const QString& name) const {
         if (column < 0) {
             return 0;
         }
@@ -72,7 +122,7 @@ public:
         }
         return n;
     }
-    double rate(qsizetype column, QLatin1String name) const {
+    double rate(qsizetype column, const QString& name) const {
         if (column < 0) {
             return 0;
         }
@@ -83,7 +133,7 @@ public:
         }
         return r;
     }
-    [[noreturn]] void fail(QLatin1String name, const QString& expected, qsizetype column) const {
+    [[noreturn]] void fail(const QString& name, const QString& expected, qsizetype column) const {
         throw InputError(where_, QStringLiteral("%1: expected %2, got %3")
                                      .arg(name, expected, json_input::quoted(fields_[column])));
     }
@@ -93,13 +143,41 @@ private:
     QString where_;
 };
 
-void resizeAll(RunSummary& summary, qsizetype buckets) {
+// Every series to `buckets`: the limiters' and those of the groups buckets.csv has columns of.
+void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumns>& columns) {
     summary.bucketTargetRate.resize(buckets);
     for (LimiterSummary& l : summary.limiters) {
         for (QVector<qint64>* v : {&l.buckets.accepted, &l.buckets.rejected, &l.buckets.errors,
                                    &l.buckets.errorsOpen, &l.buckets.errorsClosed}) {
             v->resize(buckets);
         }
+        for (GroupSummary& g : l.groups) {
+            if (std::any_of(columns.begin(), columns.end(),
+                            [&](const GroupColumns& c) { return c.name == g.group; })) {
+                g.bucketAccepted.resize(buckets);
+                g.bucketRejected.resize(buckets);
+            }
+        }
+    }
+}
+
+// The row's counts of each group with columns into its limiter's group of that name.
+void readGroups(const Row& row, const QVector<GroupColumns>& columns, qint64 bucket,
+                LimiterSummary& limiter, const QString& where) {
+    for (const GroupColumns& c : columns) {
+        const QString prefix = column::kGroupPrefix + c.name;
+        const qint64 accepted = row.count(c.accepted, prefix + column::kGroupAccepted);
+        const qint64 rejected = row.count(c.rejected, prefix + column::kGroupRejected);
+        auto group = std::find_if(limiter.groups.begin(), limiter.groups.end(),
+                                  [&](const GroupSummary& g) { return g.group == c.name; });
+        if (group == limiter.groups.end()) {
+            throw InputError(
+                where, QStringLiteral("group %1 is not among limiter %2's groups in "
+                                      "summary.json")
+                           .arg(json_input::quoted(c.name), json_input::quoted(limiter.name)));
+        }
+        group->bucketAccepted[bucket] = accepted;
+        group->bucketRejected[bucket] = rejected;
     }
 }
 
@@ -111,6 +189,13 @@ QByteArray bucketsToCsv(const RunSummary& s) {
          {column::kBucket, column::kTMs, column::kLimiter, column::kAccepted, column::kRejected,
           column::kErrors, column::kTargetRate, column::kErrorsOpen, column::kErrorsClosed}) {
         out += (out.isEmpty() ? "" : ",") + QByteArray(name.data(), name.size());
+    }
+    const QStringList groups = groupsWithSeries(s);
+    for (const QString& group : groups) {
+        for (const QLatin1String suffix : {column::kGroupAccepted, column::kGroupRejected}) {
+            out += ',';
+            appendCsvField(out, column::kGroupPrefix + group + suffix);
+        }
     }
     out += '\n';
     for (qsizetype b = 0; b < s.bucketTargetRate.size(); ++b) {
@@ -124,7 +209,13 @@ QByteArray bucketsToCsv(const RunSummary& s) {
                    QByteArray::number(l.buckets.rejected.value(b)) + ',' +
                    QByteArray::number(l.buckets.errors.value(b)) + ',' + rate + ',' +
                    QByteArray::number(l.buckets.errorsOpen.value(b)) + ',' +
-                   QByteArray::number(l.buckets.errorsClosed.value(b)) + '\n';
+                   QByteArray::number(l.buckets.errorsClosed.value(b));
+            for (const QString& group : groups) {
+                const GroupSummary* g = findGroup(l, group);
+                out += ',' + QByteArray::number(g ? g->bucketAccepted.value(b) : 0) + ',' +
+                       QByteArray::number(g ? g->bucketRejected.value(b) : 0);
+            }
+            out += '\n';
         }
     }
     return out;
@@ -151,13 +242,14 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
     c.targetRate = header.indexOf(column::kTargetRate);
     c.errorsOpen = header.indexOf(column::kErrorsOpen);
     c.errorsClosed = header.indexOf(column::kErrorsClosed);
+    const QVector<GroupColumns> groups = groupColumns(header);
     if (c.bucket < 0 || c.limiter < 0 || c.accepted < 0 || c.rejected < 0) {
         throw InputError(file + QStringLiteral(": line 1"),
                          QStringLiteral("expected the columns bucket, limiter, accepted and "
                                         "rejected (a buckets.csv written by ratelab run)"));
     }
     qsizetype buckets = 0;  // the highest bucket read + 1
-    resizeAll(summary, 0);
+    resizeAll(summary, 0, groups);
     QStringList fields;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         QString line = lines[i];
@@ -194,8 +286,10 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
         }
         if (bucket >= summary.bucketTargetRate.size()) {
             // Twice as many at least: the rows come in ascending buckets.
-            resizeAll(summary, std::min(std::max(bucket + 1, 2 * summary.bucketTargetRate.size()),
-                                        lines.size()));
+            resizeAll(
+                summary,
+                std::min(std::max(bucket + 1, 2 * summary.bucketTargetRate.size()), lines.size()),
+                groups);
         }
         buckets = std::max(buckets, bucket + 1);
         BucketCounts& counts = limiter->buckets;
@@ -205,8 +299,9 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
         counts.errorsOpen[bucket] = row.count(c.errorsOpen, column::kErrorsOpen);
         counts.errorsClosed[bucket] = row.count(c.errorsClosed, column::kErrorsClosed);
         summary.bucketTargetRate[bucket] = row.rate(c.targetRate, column::kTargetRate);
+        readGroups(row, groups, bucket, *limiter, where);
     }
-    resizeAll(summary, buckets);
+    resizeAll(summary, buckets, groups);
 }
 
 }  // namespace ratelab

@@ -152,7 +152,11 @@ inline constexpr QLatin1String kRealClock("real");
 
 // buckets.csv's columns, in order: one row per bucket and limiter. errors_open and
 // errors_closed came last (older readers keep their columns); a reader needs bucket, limiter,
-// accepted and rejected and reads a column the file lacks as 0.
+// accepted and rejected and reads a column the file lacks as 0. A run with traffic groups adds,
+// after these, two columns per group in the traffic's order: kGroupPrefix + its name +
+// kGroupAccepted, then + kGroupRejected ("group.users.accepted", "group.users.rejected", as the
+// expectations name a group's figure); the row's limiter's counts of that group. A run without
+// groups has none of them, and a file without them reads with no group series.
 namespace column {
 inline constexpr QLatin1String kBucket("bucket");
 inline constexpr QLatin1String kTMs("t_ms");  // the bucket's start in run time: bucket x bucket_ms
@@ -163,6 +167,9 @@ inline constexpr QLatin1String kErrors("errors");
 inline constexpr QLatin1String kTargetRate("target_rate");
 inline constexpr QLatin1String kErrorsOpen("errors_open");
 inline constexpr QLatin1String kErrorsClosed("errors_closed");
+inline constexpr QLatin1String kGroupPrefix("group.");
+inline constexpr QLatin1String kGroupAccepted(".accepted");
+inline constexpr QLatin1String kGroupRejected(".rejected");
 }  // namespace column
 
 }  // namespace ratelab::output_format

@@ -57,7 +57,7 @@ ClientSummary clientOf(const ClientTotals& c) {
     return out;
 }
 
-GroupSummary groupOf(const GroupTotals& g) {
+GroupSummary groupOf(const GroupTotals& g, int buckets) {
     GroupSummary out;
     out.group = g.group;
     out.clients = g.clients;
@@ -66,6 +66,8 @@ GroupSummary groupOf(const GroupTotals& g) {
     out.fairness = g.fairness;
     out.admittedBurst = g.admittedBurst;
     out.admittedBurstRunClock = g.admittedBurstRunClock;
+    out.bucketAccepted = sized(g.bucketAccepted, buckets);
+    out.bucketRejected = sized(g.bucketRejected, buckets);
     return out;
 }
 
@@ -127,7 +129,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
         }
     }
     for (const GroupTotals& g : l.groups) {
-        out.groups.append(groupOf(g));
+        out.groups.append(groupOf(g, buckets));
     }
     out.admittedBurst = l.admittedBurst;
     out.admittedBurstRunClock = l.admittedBurstRunClock;
@@ -148,6 +150,18 @@ const LimiterSummary* RunSummary::find(const QString& name) const {
         }
     }
     return nullptr;
+}
+
+QStringList groupsWithSeries(const RunSummary& summary) {
+    QStringList names;
+    for (const LimiterSummary& l : summary.limiters) {
+        for (const GroupSummary& g : l.groups) {
+            if (!g.bucketAccepted.isEmpty() && !names.contains(g.group)) {
+                names << g.group;
+            }
+        }
+    }
+    return names;
 }
 
 qint64 runLengthUs(const RunSnapshot& run) {

@@ -69,6 +69,11 @@ struct GroupSummary {
     double fairness = 1;  // Jain's index over the group's clients' accepted counts
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
+    // Per bucket (buckets.csv's group columns): the group's accepted and rejected requests, as
+    // long as the run's bucketTargetRate; empty when buckets.csv was not read or has no columns
+    // of this group (written before ratelab kept them).
+    QVector<qint64> bucketAccepted;
+    QVector<qint64> bucketRejected;
 
     const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
         return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
@@ -187,6 +192,10 @@ struct RunSummary {
 // one by one (the rest in its otherClients).
 RunSummary summaryOf(const RunSnapshot& run,
                      int maxListedClients = output_limits::kMaxListedClients);
+
+// The traffic groups with a series per bucket (GroupSummary::bucketAccepted) at any limiter,
+// each name once, in the traffic's order: buckets.csv's group columns and the report's lines.
+QStringList groupsWithSeries(const RunSummary& summary);
 
 // The run time a run covered (µs): a stopped run until it stopped, a finished one its schedule
 // or past it (late workers, wait-mode retries), a running one so far.

@@ -71,15 +71,18 @@ qint64 traceBytes(const TrafficSpec& traffic) {
 }
 
 // buckets.csv: a row per bucket and limiter; counts are at most the shape's peak over a
-// bucket, the target rate is written with 10 significant digits.
+// bucket, the target rate is written with 10 significant digits; per traffic group two more
+// counts.
 qint64 csvBytes(const Scenario& scenario, qint64 buckets) {
     const double perBucket = schedulePeakRate(scenario.traffic) * double(scenario.bucketMs) / 1000;
     const qint64 countDigits = decimalDigits(qint64(std::ceil(std::min(perBucket, 1e15))));
     const qint64 rateDigits =
         QByteArray::number(schedulePeakRate(scenario.traffic), 'g', 10).size() + 1;
+    const qint64 groups = scenario.traffic.groups.size();
     const qint64 fixed = decimalDigits(buckets - 1) +
-                         decimalDigits((buckets - 1) * scenario.bucketMs) + 5 * countDigits +
-                         rateDigits + 8 /* commas */ + 1 /* newline */;
+                         decimalDigits((buckets - 1) * scenario.bucketMs) +
+                         (5 + 2 * groups) * countDigits + rateDigits +
+                         (8 + 2 * groups) /* commas */ + 1 /* newline */;
     qint64 perBucketRows = 0;
     for (const LimiterSpec& spec : scenario.limiters) {
         perBucketRows += fixed + csvField(spec.name).size();
@@ -207,10 +210,11 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     // The outputs, built in memory before they are written: summary.json's and report.html's
     // rows of the listed clients (as RunSummary rows, JSON objects and text), and per limiter
     // the report's chart and tables, and the summary's copy of the per-bucket series (five
-    // per limiter and the target rate). Measured: about 5 KiB a listed row, 2.5 MiB a limiter.
+    // per limiter, two per group, and the target rate). Measured: about 5 KiB a listed row,
+    // 2.5 MiB a limiter.
     e.listedClients = std::min<qint64>(e.clients, output_limits::kMaxListedClients);
     e.outputs = e.limiters * (kOutputBytesPerLimiter + e.listedClients * kOutputBytesPerRow +
-                              LimiterCounters::kBucketSeries * e.buckets * qint64(sizeof(qint64))) +
+                              series * e.buckets * qint64(sizeof(qint64))) +
                 e.buckets * qint64(sizeof(double));
     e.program = kProgramBytes;
     e.csv = csvBytes(scenario, e.buckets);
