@@ -3,6 +3,9 @@
 // written by the one output-folder writer from what the folder's reader reads back.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -10,6 +13,7 @@
 #include "output/output_folder.h"
 #include "report/html_report.h"
 #include "report/output_folder.h"
+#include "report/report_data.h"
 
 using namespace ratelab;
 
@@ -203,6 +207,59 @@ private slots:
         const QString plain = textOf(reportHtml(summary(true), QByteArray()), &error, &images);
         QVERIFY(!plain.contains(QLatin1String("Groups")));
         QVERIFY(!plain.contains(QLatin1String("Group")));
+    }
+
+    // The page's script gets each traffic group's accepted and rejected per step to draw its line
+    // over the limiter's timeline, and the legend names the lines; groups without a series per
+    // bucket (a folder whose buckets.csv has no group columns) get neither. Failed before: the
+    // page's data had no group series.
+    void groupLinesInThePageData() {
+        RunSummary s = summary(true);
+        s.bucketTargetRate = {10, 10, 10};
+        for (LimiterSummary& l : s.limiters) {
+            l.buckets.accepted = {3, 4, 5};
+            l.buckets.rejected = {5, 6, 5};
+        }
+        GroupSummary users;
+        users.group = QStringLiteral("users");
+        users.bucketAccepted = {1, 2, 3};
+        users.bucketRejected = {0, 1, 0};
+        GroupSummary attacker;
+        attacker.group = QStringLiteral("<attacker>");
+        attacker.bucketAccepted = {2, 2, 2};
+        attacker.bucketRejected = {5, 5, 5};
+        s.limiters[0].groups = {users, attacker};
+        users.bucketAccepted.clear();  // the second limiter's: no series
+        users.bucketRejected.clear();
+        s.limiters[1].groups = {users};
+
+        const QJsonObject data = QJsonDocument::fromJson(reportData(s)).object();
+        const QJsonArray limiters = data[QLatin1String("limiters")].toArray();
+        const QJsonArray groups = limiters[0][QLatin1String("groups")].toArray();
+        QCOMPARE(groups.size(), 2);
+        QCOMPARE(groups[0][QLatin1String("name")].toString(), QStringLiteral("users"));
+        QCOMPARE(groups[0][QLatin1String("accepted")].toArray(), (QJsonArray{1, 2, 3}));
+        QCOMPARE(groups[0][QLatin1String("rejected")].toArray(), (QJsonArray{0, 1, 0}));
+        QCOMPARE(groups[1][QLatin1String("name")].toString(), QStringLiteral("<attacker>"));
+        QCOMPARE(groups[1][QLatin1String("accepted")].toArray(), (QJsonArray{2, 2, 2}));
+        QCOMPARE(groups[1][QLatin1String("rejected")].toArray(), (QJsonArray{5, 5, 5}));
+        QVERIFY(!limiters[1].toObject().contains(QLatin1String("groups")));
+        QVERIFY(!data[QLatin1String("text")][QLatin1String("groupRow")].toString().isEmpty());
+
+        QString error;
+        QStringList images;
+        const QString text = textOf(reportHtml(s, QByteArray()), &error, &images);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(text.contains(QLatin1String("group users accepted")));
+        QVERIFY(text.contains(QLatin1String("group <attacker> accepted")));
+        // Without any series: no line and no legend entry.
+        s.limiters[0].groups = {users};
+        QVERIFY(!QJsonDocument::fromJson(reportData(s))
+                     .object()[QLatin1String("limiters")][0]
+                     .toObject()
+                     .contains(QLatin1String("groups")));
+        const QString plain = textOf(reportHtml(s, QByteArray()), &error, &images);
+        QVERIFY(!plain.contains(QLatin1String("users accepted")));
     }
 
     // The one folder writer: report.html is the page of the summary the folder's reader reads

@@ -4,7 +4,8 @@
 // each timeline's columns, limit and admitted burst back from the drawn SVG and the comparison's
 // bars and cumulative lines from theirs, hovers and zooms, and writes what it found into <pre
 // id="selftest">. This test reads that from the DOM Chromium dumps and checks it against the
-// summary the page was written from, in a light and a dark colour scheme.
+// summary the page was written from (the traffic groups' lines too), in a light and a dark
+// colour scheme.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -54,10 +55,32 @@ LimiterSummary limiter(const QString& name, const LimiterSpec& spec, const Bucke
     return l;
 }
 
+// Two traffic groups sharing the limiter's requests: "users" a third of its accepted and half of
+// its rejected, "at<tacker>" the rest.
+void splitIntoGroups(LimiterSummary& l) {
+    GroupSummary users, attacker;
+    users.group = QStringLiteral("users");
+    attacker.group = QStringLiteral("at<tacker>");
+    for (int b = 0; b < l.buckets.accepted.size(); ++b) {
+        const qint64 a = l.buckets.accepted[b], r = l.buckets.rejected[b];
+        users.bucketAccepted << a / 3;
+        users.bucketRejected << r / 2;
+        attacker.bucketAccepted << a - a / 3;
+        attacker.bucketRejected << r - r / 2;
+    }
+    for (GroupSummary* g : {&users, &attacker}) {
+        g->counts.accepted = sum(g->bucketAccepted);
+        g->counts.rejected = sum(g->bucketRejected);
+        g->counts.fired = g->counts.accepted + g->counts.rejected;
+    }
+    l.groups = {users, attacker};
+}
+
 // Two limiters over `buckets` buckets of 100 ms: a global fixed window of 10 per second with an
 // admitted burst of 12 in [2, 3) s; a per-client token bucket of 5 per second over 3 clients
-// (15 per second in all) with errors and no burst.
-RunSummary summary(qint64 buckets) {
+// (15 per second in all) with errors and no burst. With groups: each limiter's requests split
+// between two traffic groups (splitIntoGroups).
+RunSummary summary(qint64 buckets, bool groups) {
     RunSummary s;
     s.scenario = QStringLiteral("browser <check> & co");
     s.startEpochMs = 1714521600000;  // a whole second (UTC midnight): windows start on seconds
@@ -92,6 +115,10 @@ RunSummary summary(qint64 buckets) {
         ClientSummary c;
         c.client = QLatin1String(client);
         b.clients << c;
+    }
+    if (groups) {
+        splitIntoGroups(a);
+        splitIntoGroups(b);
     }
     s.limiters = {a, b};
     s.requests = a.counts.fired;
@@ -207,15 +234,18 @@ private slots:
     void drawsTheSummary_data() {
         QTest::addColumn<qint64>("buckets");
         QTest::addColumn<bool>("dark");
-        QTest::newRow("6 s, light") << qint64(60) << false;
-        QTest::newRow("6 s, dark") << qint64(60) << true;
+        QTest::addColumn<bool>("groups");
+        QTest::newRow("6 s, light") << qint64(60) << false << false;
+        QTest::newRow("6 s, groups, light") << qint64(60) << false << true;
+        QTest::newRow("6 s, groups, dark") << qint64(60) << true << true;
         // 12,000 buckets: the page holds 1,200 steps of 1 s, drawn two to a column.
-        QTest::newRow("20 min, light") << qint64(12000) << false;
+        QTest::newRow("20 min, groups, light") << qint64(12000) << false << true;
     }
     void drawsTheSummary() {
         QFETCH(qint64, buckets);
         QFETCH(bool, dark);
-        const RunSummary s = summary(buckets);
+        QFETCH(bool, groups);
+        const RunSummary s = summary(buckets, groups);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString page = dir.filePath(QStringLiteral("report.html"));
@@ -272,9 +302,40 @@ private slots:
                 }
             }
             QVERIFY2(std::abs(next - endMs) <= slack, qPrintable(QString::number(next)));
+            // Each traffic group's line: its accepted in every column, as the summary has them.
+            const QJsonArray lines = t[QLatin1String("groups")].toArray();
+            QCOMPARE(lines.size(), l.groups.size());
+            for (int g = 0; g < lines.size(); ++g) {
+                const QJsonObject line = lines[g].toObject();
+                QCOMPARE(line[QLatin1String("name")].toString(), l.groups[g].group);
+                const QJsonArray points = line[QLatin1String("columns")].toArray();
+                QCOMPARE(points.size(), columns.size());
+                for (int c = 0; c < points.size(); ++c) {
+                    const QJsonArray p = points[c].toArray();
+                    const QJsonArray col = columns[c].toArray();
+                    QVERIFY(std::abs(p[0].toDouble() - col[0].toDouble()) <= slack);
+                    QVERIFY(std::abs(p[1].toDouble() - col[1].toDouble()) <= slack);
+                    const qint64 wanted = countIn(l.groups[g].bucketAccepted, s.bucketMs,
+                                                  col[0].toDouble(), col[1].toDouble());
+                    QVERIFY2(std::abs(p[2].toDouble() - double(wanted)) <= tolerance,
+                             qPrintable(QStringLiteral("%1, group %2 at %3 ms: drawn %4, "
+                                                       "summary %5")
+                                            .arg(l.name, l.groups[g].group)
+                                            .arg(col[0].toDouble())
+                                            .arg(p[2].toDouble())
+                                            .arg(wanted)));
+                }
+            }
             const double colMs = t[QLatin1String("col_ms")].toDouble();
             QVERIFY(std::abs(t[QLatin1String("limit")].toDouble() - perSecond[i] * colMs / 1000) <=
                     tolerance);
+        }
+        // The legend names each group's line.
+        const QJsonArray legend = result[QLatin1String("legendGroups")].toArray();
+        QCOMPARE(legend.size(), groups ? 2 : 0);
+        if (groups) {
+            QCOMPARE(legend[0].toString(), QStringLiteral("group users accepted"));
+            QCOMPARE(legend[1].toString(), QStringLiteral("group at<tacker> accepted"));
         }
         // The burst's box over [2, 3) s (at least 3 px wide), only where there is one.
         const QJsonObject first = timelines[0].toObject();

@@ -43,6 +43,11 @@ QString colourVariables() {
             pens +=
                 QStringLiteral(";--pen%1:%2").arg(i).arg(style::limiterPen(i, dark).color().name());
         }
+        // The traffic groups' accepted lines on the timelines, each its group pen's colour.
+        for (int i = 0; i < style::kGroupPens; ++i) {
+            pens +=
+                QStringLiteral(";--grp%1:%2").arg(i).arg(style::groupPen(i, dark).color().name());
+        }
         return QStringLiteral(
                    ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
                    "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
@@ -96,13 +101,30 @@ QString definitions() {
         "</defs></svg>\n");
 }
 
-QString legendEntry(const QString& swatch, const char* label) {
+QString legendEntry(const QString& swatch, const QString& label, int width = 22) {
     return QStringLiteral(
-               "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">%1</svg>%2</span>")
-        .arg(swatch, esc(tr(label)));
+               "<span><svg width=\"%1\" height=\"12\" aria-hidden=\"true\">%2</svg>%3</span>")
+        .arg(width)
+        .arg(swatch, esc(label));
 }
 
-QString legend() {
+QString legendEntry(const QString& swatch, const char* label) {
+    return legendEntry(swatch, tr(label));
+}
+
+// The traffic groups' accepted lines, in the pens the timelines draw them with.
+QString groupLegend(const RunSummary& s) {
+    QString out;
+    const QStringList groups = groupsWithSeries(s);
+    for (int i = 0; i < groups.size(); ++i) {
+        out += legendEntry(
+            QStringLiteral("<path class=\"grp grp%1\" d=\"M3,6H31\"/>").arg(i % style::kGroupPens),
+            tr("group %1 accepted").arg(groups[i]), 34);
+    }
+    return out;
+}
+
+QString legend(const RunSummary& s) {
     const QString box =
         QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
     return QStringLiteral("<div class=\"legend\">") +
@@ -114,7 +136,7 @@ QString legend() {
            legendEntry(QStringLiteral("<path class=\"boundary\" d=\"M11,0V12\"/>"),
                        "calendar window start") +
            legendEntry(box.arg(QStringLiteral("burst")), "admitted burst (the busiest interval)") +
-           QStringLiteral("</div>\n");
+           groupLegend(s) + QStringLiteral("</div>\n");
 }
 
 QString button(const char* id, const char* label) {
@@ -135,7 +157,7 @@ QString timelinesSection(const RunSummary& s, const QByteArray& png) {
            button("zoom-all", "Whole run") +
            QStringLiteral("<span id=\"view-range\" class=\"note\"></span></div>\n");
     if (!s.limiters.isEmpty()) {
-        out += legend();
+        out += legend(s);
     }
     out += QStringLiteral("<div id=\"timeline-charts\"></div>\n");
     if (!png.isEmpty()) {

@@ -12,6 +12,7 @@
 #include "charts/nice_scale.h"
 #include "limiters/limit_geometry.h"
 #include "report/report_figures.h"
+#include "style/series_style.h"
 
 namespace ratelab {
 namespace {
@@ -69,6 +70,22 @@ QJsonObject burstJson(const report_figures::BurstMark& mark) {
                        {QStringLiteral("lines"), QJsonArray::fromStringList(mark.lines)}};
 }
 
+// The traffic groups with a series per bucket: their accepted and rejected per step, in the
+// traffic's order (the page's group pens go by that index, as the window's do).
+QJsonArray groupsJson(const LimiterSummary& l, qint64 per, qint64 steps) {
+    QJsonArray out;
+    for (const GroupSummary& g : l.groups) {
+        if (g.bucketAccepted.isEmpty()) {
+            continue;  // read from a buckets.csv without the group's columns
+        }
+        out.append(
+            QJsonObject{{QStringLiteral("name"), g.group},
+                        {QStringLiteral("accepted"), summedSteps(g.bucketAccepted, per, steps)},
+                        {QStringLiteral("rejected"), summedSteps(g.bucketRejected, per, steps)}});
+    }
+    return out;
+}
+
 QJsonObject limiterJson(const RunSummary& s, const LimiterSummary& l, qint64 per, qint64 steps,
                         double endMs) {
     const qint64 stepMs = per * s.bucketMs;
@@ -82,6 +99,10 @@ QJsonObject limiterJson(const RunSummary& s, const LimiterSummary& l, qint64 per
         {QStringLiteral("rejected"), summedSteps(l.buckets.rejected, per, steps)}};
     if (anyErrors(l)) {
         out.insert(QStringLiteral("errors"), summedSteps(l.buckets.errors, per, steps));
+    }
+    const QJsonArray groups = groupsJson(l, per, steps);
+    if (!groups.isEmpty()) {
+        out.insert(QStringLiteral("groups"), groups);
     }
     const std::optional<double> limit = report_figures::limitIn(l, stepMs);
     if (limit && *limit > 0) {
@@ -170,6 +191,7 @@ QJsonObject texts() {
         {QStringLiteral("axis"), text("run time (s)")},
         {QStringLiteral("range"), text("%1 – %2 s")},
         {QStringLiteral("row"), text("%1: accepted %2 · rejected %3 · errors %4")},
+        {QStringLiteral("groupRow"), text("group %1: accepted %2 · rejected %3")},
         {QStringLiteral("limit"), text("limit (steady state): %1 per %2")},
         {QStringLiteral("view"), text("Showing %1 – %2 s of %3 s.")},
         {QStringLiteral("tooManyBoundaries"),
@@ -201,6 +223,7 @@ QByteArray reportData(const RunSummary& s) {
     }
     const QJsonObject data{{QStringLiteral("bucket_ms"), double(s.bucketMs)},
                            {QStringLiteral("step_ms"), double(per * s.bucketMs)},
+                           {QStringLiteral("group_pens"), style::kGroupPens},
                            {QStringLiteral("x_max_ms"), endMs},
                            {QStringLiteral("limiters"), limiters},
                            {QStringLiteral("shares"), shareBars(s)},

@@ -62,11 +62,11 @@ QPen groupPen(int index, bool dark) {
     // Not the accepted blue, the rejected orange nor the permits' green (light) or yellow
     // (dark): purple first, then the limit's black or white dotted (the limit is dashed),
     // vermillion and sky blue.
-    static constexpr QRgb kLight[] = {kReddishPurple, 0x000000, kVermillion, kSkyBlue};
-    static constexpr QRgb kDark[] = {kReddishPurple, 0xf0f0f0, kVermillion, kSkyBlue};
-    static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DotLine, Qt::DashDotLine,
-                                               Qt::DashDotDotLine};
-    constexpr int n = int(sizeof(kStyles) / sizeof(kStyles[0]));
+    static constexpr QRgb kLight[kGroupPens] = {kReddishPurple, 0x000000, kVermillion, kSkyBlue};
+    static constexpr QRgb kDark[kGroupPens] = {kReddishPurple, 0xf0f0f0, kVermillion, kSkyBlue};
+    static constexpr Qt::PenStyle kStyles[kGroupPens] = {Qt::SolidLine, Qt::DotLine,
+                                                         Qt::DashDotLine, Qt::DashDotDotLine};
+    constexpr int n = kGroupPens;
     const int i = ((index % n) + n) % n;
     QPen pen = seriesPen(QColor(dark ? kDark[i] : kLight[i]), 2.5, kStyles[i]);
     pen.setCapStyle(Qt::RoundCap);  // dots stay dots

@@ -48,7 +48,9 @@ constexpr int kLimiterPens = 6;
 // The accepted line of traffic group `index` on a limiter's timeline: drawn over the accepted
 // (blue) and rejected (orange) areas beside the permits line, so of the set's other colours,
 // each with a dash pattern of its own (grayscale), thicker than the areas' outlines.
+// The cycle repeats after kGroupPens.
 QPen groupPen(int index, bool dark);
+constexpr int kGroupPens = 4;
 
 // A series pen: flat caps and mitred joins, so that steps stay sharp.
 QPen seriesPen(const QColor& color, qreal width = 1.5, Qt::PenStyle style = Qt::SolidLine);

@@ -47,7 +47,8 @@ function panBy(fraction) {
   setView(view.v0 + shift, view.v1 + shift);
 }
 
-// The tooltip: the column's time and, for every limiter, its counts there; for the limiter
+// The tooltip: the column's time and, for every limiter, its counts there (and its traffic
+// groups'); for the limiter
 // under the pointer also its limit and, inside its admitted burst, every window's figure.
 function showHover(timeline, clientX, clientY) {
   const ms = timeline.timeAt(clientX);
@@ -65,6 +66,8 @@ function showHover(timeline, clientX, clientY) {
     const c = t.columnAt(ms);
     if (!c) continue;
     htmlEl("div", t === timeline ? "mine" : null, tip, fmt(TEXT.row, t.l.name, c.a, c.r, c.e));
+    const groups = (t.l.groups || []).map((g, j) => fmt(TEXT.groupRow, g.name, c.ga[j], c.gr[j]));
+    if (groups.length) htmlEl("div", "groups", tip, groups.join("; "));
   }
   if (timeline.limit) {
     htmlEl("div", null, tip, fmt(TEXT.limit, figure(timeline.limit), durationText(timeline.colMs)));

@@ -28,7 +28,8 @@ function numbersOf(d) {
 }
 
 // One timeline as drawn: [t0, t1, accepted, rejected, errors] per column, read back from the
-// areas' top edges (the stacked values) through the plot's scales; the limit and the burst box.
+// areas' top edges (the stacked values) through the plot's scales; per traffic group its line's
+// [t0, t1, accepted] per column; the limit and the burst box.
 function selftestTimeline(t) {
   const d = t.svg.dataset;
   const [left, top, right, bottom] = d.plot.split(",").map(Number);
@@ -54,6 +55,14 @@ function selftestTimeline(t) {
   const out = { name: t.l.name, v0: v0, v1: v1, col_ms: Number(d.colMs),
                 px_per_unit: (bottom - top) / yTop, ms_per_px: (v1 - v0) / (right - left),
                 columns: columns };
+  out.groups = Array.from(t.svg.querySelectorAll("path[data-group]")).map((path) => {
+    const n = numbersOf(path.getAttribute("d"));
+    const edge = [];
+    for (let i = 0; i + 3 < n.length; i += 4) {
+      edge.push([time(n[i]), time(n[i + 2]), value(n[i + 1])]);
+    }
+    return { name: t.l.groups[Number(path.dataset.group)].name, columns: edge };
+  });
   const limit = t.svg.querySelector("path.limit");
   if (limit) out.limit = value(numbersOf(limit.getAttribute("d"))[1]);
   const burst = t.svg.querySelector("rect.burst");
@@ -101,6 +110,13 @@ function selftestHover(drawn) {
     const row = fmt(TEXT.row, other.l.name, Math.round(col[2]), Math.round(col[3]),
                     Math.round(col[4]));
     if (!text.includes(row)) missing.push(row);
+    // Each group's accepted as its line draws it; its rejected (not drawn) from the column.
+    const k = drawn[i].columns.indexOf(col);
+    drawn[i].groups.forEach((g, j) => {
+      const groupRow = fmt(TEXT.groupRow, g.name, Math.round(g.columns[k][2]),
+                           other.cols[k].gr[j]);
+      if (!text.includes(groupRow)) missing.push(groupRow);
+    });
   });
   selftestCheck("hover shows every limiter's column", !tip.hidden && !missing.length,
                 missing.join(" | ") + " in: " + text);
@@ -181,6 +197,8 @@ function selftestCumulative() {
 function selftestRun() {
   SELFTEST.dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
   SELFTEST.timelines = timelines.map(selftestTimeline);
+  SELFTEST.legendGroups = Array.from(document.querySelectorAll(".legend path.grp"))
+                              .map((p) => p.parentNode.parentNode.textContent);
   selftestContrast();
   SELFTEST.bars = charts.map(selftestBars);
   if (cumulative) SELFTEST.cumulative = selftestCumulative();

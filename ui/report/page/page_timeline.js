@@ -1,7 +1,8 @@
 // One limiter's timeline, drawn for the shared view [v0, v1] (ms since the run's start) as the
 // window draws it: the counts per step stacked (accepted, rejected on it, errors hatched on both,
 // so the top edge is the fired count), the limit in the steady state as a dashed line, the
-// calendar windows' starts, and the marked admitted burst. At most one step per pixel column:
+// calendar windows' starts, the marked admitted burst, and each traffic group's accepted
+// requests as a line over the areas (the window's group pens). At most one step per pixel column:
 // the page's steps are summed into columns of a round number of them.
 
 const MARGIN = { left: 62, right: 14, top: 10, bottom: 34 };
@@ -49,14 +50,20 @@ Timeline.prototype.columns = function (k) {
   const stepMs = DATA.step_ms;
   const n = l.accepted.length;
   const colMs = k * stepMs;
+  const groups = l.groups || [];
   const cols = [];
   const first = Math.max(0, Math.floor(this.v0 / colMs));
   for (let c = first; c * k < n && c * colMs < this.v1; ++c) {
-    const col = { t0: c * colMs, t1: Math.min((c + 1) * colMs, DATA.x_max_ms), a: 0, r: 0, e: 0 };
+    const col = { t0: c * colMs, t1: Math.min((c + 1) * colMs, DATA.x_max_ms), a: 0, r: 0, e: 0,
+                  ga: groups.map(() => 0), gr: groups.map(() => 0) };
     for (let g = c * k; g < (c + 1) * k && g < n; ++g) {
       col.a += l.accepted[g];
       col.r += l.rejected[g];
       if (l.errors) col.e += l.errors[g];
+      groups.forEach((group, j) => {
+        col.ga[j] += group.accepted[g];
+        col.gr[j] += group.rejected[g];
+      });
     }
     cols.push(col);
   }
@@ -93,6 +100,7 @@ Timeline.prototype.draw = function (v0, v1) {
   const plot = svgEl("g", { "clip-path": "url(#" + clipId + ")" }, svg);
   this.drawAreas(plot);
   this.drawBoundaries(plot);
+  this.drawGroups(plot);
   if (this.limit) {
     svgEl("path", { class: "limit", d: "M" + px(this.left) + "," + px(this.y(this.limit)) +
                                        "H" + px(this.right) }, plot);
@@ -148,6 +156,21 @@ Timeline.prototype.drawAreas = function (plot) {
     const path = svgEl("path", { class: cls, d: this.area(lower, upper) }, plot);
     path.dataset.series = cls;
   }
+};
+
+// Each traffic group's accepted requests per column, a step line over the areas: who got the
+// accepted ones. Not stacked: together the lines add up to the accepted area's top.
+Timeline.prototype.drawGroups = function (plot) {
+  if (!this.cols.length) return;
+  (this.l.groups || []).forEach((group, j) => {
+    const d = this.cols.map((col, i) => {
+      const y = px(this.y(col.ga[j]));
+      return (i ? "L" : "M") + px(this.x(col.t0)) + "," + y + "L" + px(this.x(col.t1)) + "," + y;
+    }).join("");
+    const path = svgEl("path", { class: "grp grp" + (j % DATA.group_pens), d: d }, plot);
+    path.dataset.group = String(j);
+    svgEl("title", {}, path).textContent = group.name;
+  });
 };
 
 Timeline.prototype.drawBoundaries = function (plot) {
