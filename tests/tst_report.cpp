@@ -202,6 +202,7 @@ private slots:
     void renderWithoutLimitersOrWithManyWindows();
     void renderStacksDecisions();
     void reportPngDecodes();
+    void renderDrawsGroupLines();
     void acceptedAndRejectedApartInGrayscale();
     void summaryCarriesFailurePolicy_data();
     void summaryCarriesFailurePolicy();
@@ -535,6 +536,48 @@ void TestReport::reportPngDecodes() {
     QCOMPARE(image.size(), QSize(1200, 720));
     QVERIFY(countNear(image, kAcceptedColor) > 0);
     QVERIFY(countNear(image, kRejectedColor) > 0);
+}
+
+// Each traffic group's accepted requests are a line over the limiter's areas in its group pen:
+// "users", 3 of the 4 accepted in every bucket, a purple line three quarters up the accepted
+// fill. Failed before: report.png drew no group lines.
+void TestReport::renderDrawsGroupLines() {
+    RunSnapshot run = fourAndFour();
+    const QColor purple = style::groupPen(0, false).color();
+    QCOMPARE(countNear(ratelab::renderReport(run, 1200, 400), purple, 12), 0);
+    ratelab::GroupTotals users;
+    users.group = QStringLiteral("users");
+    ratelab::GroupTotals attacker;
+    attacker.group = QStringLiteral("attacker");
+    for (int i = 0; i < 100; ++i) {
+        users.bucketAccepted << 3;
+        attacker.bucketAccepted << 1;
+    }
+    run.limiters[0].groups = {users, attacker};
+    const QImage image = ratelab::renderReport(run, 1200, 400);
+    QVERIFY2(countNear(image, purple, 12) > 1000,
+             qPrintable(QString::number(countNear(image, purple, 12))));
+    for (const int x : {400, 600, 800}) {
+        int acceptedTop = image.height();
+        int acceptedBottom = -1;
+        QVector<int> line;
+        for (int y = 0; y < image.height(); ++y) {
+            const QImage pixel = image.copy(x, y, 1, 1);
+            if (countNear(pixel, kAcceptedColor, 12) == 1) {
+                acceptedTop = std::min(acceptedTop, y);
+                acceptedBottom = y;
+            } else if (countNear(pixel, purple, 12) == 1) {
+                line << y;
+            }
+        }
+        const double wanted = acceptedBottom - 0.75 * (acceptedBottom - acceptedTop);
+        const QString where = QStringLiteral("x %1: accepted %2..%3, the line at %4")
+                                  .arg(x)
+                                  .arg(acceptedTop)
+                                  .arg(acceptedBottom)
+                                  .arg(line.isEmpty() ? -1 : line.first());
+        QVERIFY2(!line.isEmpty() && std::abs(line.first() - wanted) <= 4, qPrintable(where));
+    }
 }
 
 // summary.json, buckets.csv and the printed summary carry the on_error policy and the errors it

@@ -266,6 +266,14 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
             }
         }
     }
+    // Each traffic group's accepted requests, a line over the areas: who got the accepted ones
+    // (the window's group pens).
+    for (int g = 0; g < limiter.groups.size(); ++g) {
+        double unused = 0;  // a group's accepted are part of the limiter's: the scale holds them
+        series << addLine(chart, tr("group %1 accepted").arg(limiter.groups[g].group),
+                          stepPoints(limiter.groups[g].bucketAccepted, timeline, &unused),
+                          style::groupPen(g, false));
+    }
     if (limit > 0) {
         series << addLine(chart, algorithmView(spec).limitLineLabel(spec),
                           {{0, limit}, {xMax, limit}},

@@ -11,7 +11,8 @@ namespace ratelab {
 // Renders a run's report with Qt Charts, offscreen: one chart per limiter, stacked, sharing the
 // run-time axis (seconds): accepted (deep blue) and rejected (orange) per time bucket, errors
 // (hatched grey) when there are any, the limit per bucket (limitPerBucket) as a dashed line, and
-// for fixed windows the calendar window boundaries as thin vertical lines. Each chart's title names
+// for fixed windows the calendar window boundaries as thin vertical lines, and per traffic group
+// a line of its accepted requests (style::groupPen). Each chart's title names
 // the limiter and its totals. Needs a QApplication (QT_QPA_PLATFORM=offscreen works headless).
 QImage renderReport(const RunSnapshot& run, int width = 1200, int heightPerLimiter = 360);
 
