@@ -385,6 +385,47 @@ private slots:
         QCOMPARE(editor.traffic()->clients, 1);
     }
 
+    // Loaded groups leave the shape and clients fields to the first group that lasts as long as
+    // the run, disabled while there are groups; removing them all gives that group's traffic.
+    void removingLoadedGroups_data() {
+        QTest::addColumn<QByteArray>("groups");
+        QTest::addColumn<QString>("shape");
+        QTest::addColumn<int>("clients");
+        QTest::addColumn<double>("rate");
+        QTest::newRow("users and an attacker")
+            << QByteArray(kUsersAndAttacker) << "poisson" << 95 << 40.0;
+        QTest::newRow("a step first")
+            << QByteArray(R"([{"name": "s", "clients": 3, "shape": {"type": "step", "stages":
+                             [{"rate": 5, "duration_s": 1}]}}, {"name": "b", "clients": 4,
+                             "shape": {"type": "burst", "rate": 2, "burst": 5, "every_s": 1}}])")
+            << "burst" << 4 << 2.0;
+        QTest::newRow("only a step")
+            << QByteArray(R"([{"name": "s", "clients": 3, "shape": {"type": "step", "stages":
+                             [{"rate": 5, "duration_s": 1}]}}])")
+            << "constant" << 1 << 10.0;
+    }
+    void removingLoadedGroups() {
+        QFETCH(QByteArray, groups);
+        QFETCH(QString, shape);
+        QFETCH(int, clients);
+        QFETCH(double, rate);
+        TrafficEditor editor;
+        load(editor, groups);
+        auto* type = editor.findChild<QComboBox*>(QStringLiteral("shape"));
+        auto* count = editor.findChild<QLineEdit*>(QStringLiteral("clients"));
+        QVERIFY(!type->isEnabled());
+        QVERIFY(!count->isEnabled());
+        QCOMPARE(type->currentText(), shape);
+        while (table(editor)->rowCount() > 0)
+            section(editor)->removeGroup();
+        QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
+        QVERIFY(type->isEnabled());
+        QVERIFY(count->isEnabled());
+        QCOMPARE(editor.traffic()->clients, clients);
+        QCOMPARE(editor.traffic()->shape.rate, rate);
+        QCOMPARE(editor.traffic()->durationS, 4.0);
+    }
+
     // The table shares the dock's width: loading groups (a long summary among them) asks for no
     // more width than the form without them.
     void narrow() {

@@ -1,5 +1,7 @@
 #include "editors/shape_section.h"
 
+#include "editors/field_help.h"
+
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QDir>
@@ -217,7 +219,12 @@ ShapeSpec::Type ShapeSection::currentShape() const {
     return ShapeSpec::Type::Constant;
 }
 
-void ShapeSection::updateEnabled() {
+void ShapeSection::updateEnabled(bool grouped) {
+    // With groups only the duration applies.
+    shape_->setEnabled(!grouped);
+    pages_->setEnabled(!grouped);
+    shape_->setToolTip(grouped ? tr("Each group has its own shape (Groups below)")
+                               : fieldHelp(shape_->objectName()));
     const ShapeSpec::Type type = currentShape();
     const int page = kShapes[shapeIndex(type)].page;
     pages_->setCurrentIndex(page);

@@ -50,9 +50,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    static TrafficSpec withoutGroups(const TrafficSpec& traffic);
     void alignLabels();
     void edited();
     void updateEnabled();
+    bool replayShape() const;
     QJsonObject scenarioJson() const;
     QWidget* fieldFor(const QString& where) const;
     void revalidate();
