@@ -100,9 +100,9 @@ QString summary(const QJsonObject& shape) {
     const QString type = shape.value(QLatin1String("type")).toString();
     if (!isSimple(shape)) {
         if (type == QLatin1String("linear"))
-            return tr("%1 → %2/s").arg(field(shape, "from"), field(shape, "to"));
+            return tr("%1→%2/s").arg(field(shape, "from"), field(shape, "to"));
         if (type == QLatin1String("sine")) {
-            return tr("%1 ± %2/s, %3 s")
+            return tr("%1±%2/s, %3 s")
                 .arg(field(shape, "mean"), field(shape, "amplitude"), field(shape, "period_s"));
         }
         if (type == QLatin1String("burst")) {

@@ -55,6 +55,27 @@ void showType(QComboBox* box, const QString& type) {
     box->setCurrentIndex(box->findData(type));
 }
 
+// A Rate cell's summary of the shape, a button that edits it as JSON: its text elided to the
+// cell's width (a tool button clips it).
+class SummaryButton : public QToolButton {
+public:
+    SummaryButton(const QString& summary, QWidget* parent)
+        : QToolButton(parent), summary_(summary) {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        setText(summary_);
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        const int room = width() - fontMetrics().horizontalAdvance(QLatin1Char('x')) * 2;
+        setText(fontMetrics().elidedText(summary_, Qt::ElideRight, qMax(room, 0)));
+        QToolButton::resizeEvent(event);
+    }
+
+private:
+    QString summary_;
+};
+
 }  // namespace
 
 GroupsSection::GroupsSection(QWidget* parent) : TrafficSection(tr("Groups"), parent) {
@@ -80,13 +101,16 @@ GroupsSection::GroupsSection(QWidget* parent) : TrafficSection(tr("Groups"), par
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // The columns share the dock's width: the table never asks for more.
+    // Name as wide as a short name ("attacker": a longer one scrolls in its cell), Clients as
+    // its header, Shape as its choice, and the Rate cell's summary the rest.
     QHeaderView* header = table_->horizontalHeader();
-    header->setMinimumSectionSize(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 4);
-    header->setSectionResizeMode(kName, QHeaderView::Stretch);
-    header->setSectionResizeMode(kClients, QHeaderView::Fixed);
-    header->setSectionResizeMode(kShape, QHeaderView::Fixed);
-    header->setSectionResizeMode(kRate, QHeaderView::Stretch);
     const int padding = fontMetrics().horizontalAdvance(QLatin1Char('x')) * 2;
+    header->setMinimumSectionSize(padding * 2);
+    for (int column = kName; column < kRate; ++column)
+        header->setSectionResizeMode(column, QHeaderView::Fixed);
+    header->setSectionResizeMode(kRate, QHeaderView::Stretch);
+    header->resizeSection(kName,
+                          fontMetrics().horizontalAdvance(QStringLiteral("attacker")) + padding);
     header->resizeSection(kClients, fontMetrics().horizontalAdvance(tr("Clients")) + padding);
     QComboBox* probe = typeBox(this);
     header->resizeSection(kShape, probe->sizeHint().width());
@@ -261,10 +285,8 @@ void GroupsSection::showShape(int row) {
                 [this, edit](const QString& text) { setRate(edit, text); });
         rate = edit;
     } else {
-        auto* button = new QToolButton(table_);
+        auto* button = new SummaryButton(group_shape::summary(shape), table_);
         button->setObjectName(QStringLiteral("groupShapeJson"));
-        button->setText(group_shape::summary(shape) + QStringLiteral(" …"));
-        button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         connect(button, &QToolButton::clicked, this, [this, button] { editShape(rowOf(button)); });
         rate = button;
     }
