@@ -7,7 +7,6 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -123,13 +122,7 @@ GroupsSection::GroupsSection(QWidget* parent) : TrafficSection(tr("Groups"), par
     add_->setObjectName(QStringLiteral("addGroup"));
     remove_ = new QPushButton(tr("Remove group"), this);
     remove_->setObjectName(QStringLiteral("removeGroup"));
-    auto* buttons = new QWidget(this);
-    auto* buttonLayout = new QHBoxLayout(buttons);
-    buttonLayout->setContentsMargins(0, 0, 0, 0);
-    buttonLayout->addWidget(add_);
-    buttonLayout->addWidget(remove_);
-    buttonLayout->addStretch(1);
-    form_->addRow(buttons);
+    form_->addRow(traffic_form::buttonRow(this, {add_, remove_}));
     connect(add_, &QPushButton::clicked, this, &GroupsSection::addGroup);
     connect(remove_, &QPushButton::clicked, this, &GroupsSection::removeGroup);
     rowsChanged();

@@ -8,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
@@ -154,13 +153,7 @@ void ShapeSection::buildStepPage() {
     removeStage_ = new QPushButton(tr("Remove stage"), page);
     removeStage_->setObjectName(QStringLiteral("removeStage"));
     form->addRow(stages_);
-    auto* buttons = new QWidget(page);
-    auto* buttonLayout = new QHBoxLayout(buttons);
-    buttonLayout->setContentsMargins(0, 0, 0, 0);
-    buttonLayout->addWidget(addStage_);
-    buttonLayout->addWidget(removeStage_);
-    buttonLayout->addStretch(1);
-    form->addRow(buttons);
+    form->addRow(buttonRow(page, {addStage_, removeStage_}));
     connect(addStage_, &QPushButton::clicked, this, &ShapeSection::addStage);
     connect(removeStage_, &QPushButton::clicked, this, &ShapeSection::removeStage);
 }
