@@ -302,6 +302,9 @@ private slots:
             << R"({"type": "step", "stages": [{"rate": 1, "duration_s": 1}], "every": 2})"
             << QString() << "1 stage"
             << "$.traffic.groups[0].shape.every: unknown field";
+        QTest::newRow("unknown type: at the Shape cell")
+            << R"({"type": "poison", "rate": 5})" << QString() << R"({"rate":5})"
+            << "$.traffic.groups[0].shape.type: ";
     }
     void shapeJson() {
         QFETCH(QString, text);
@@ -335,7 +338,9 @@ private slots:
         QCOMPARE(qobject_cast<QToolButton*>(rate)->text(), summary);
         if (!error.isEmpty()) {
             QVERIFY2(editor.errorText().startsWith(error), qPrintable(editor.errorText()));
-            QVERIFY(rate->property("invalid").toBool());
+            const int marked = error.endsWith(QLatin1String(".type: ")) ? GroupsSection::kShape
+                                                                        : GroupsSection::kRate;
+            QVERIFY(table(editor)->cellWidget(0, marked)->property("invalid").toBool());
             return;
         }
         QVERIFY2(editor.isValid(), qPrintable(editor.errorText()));
