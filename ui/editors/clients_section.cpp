@@ -111,11 +111,15 @@ void ClientsSection::load(const TrafficSpec& traffic) {
                                                    : QString());
 }
 
-void ClientsSection::updateEnabled(bool replay) {
+void ClientsSection::updateEnabled(bool replay, bool grouped) {
     const QString fromTrace = tr("A replay's trace gives each request's client and permits");
+    const QString fromGroups = tr("Each group has its own clients (Groups below)");
     for (QLineEdit* edit : {clients_, weights_, permitsMin_, permitsMax_}) {
-        edit->setEnabled(!replay);
-        edit->setToolTip(replay ? fromTrace : fieldHelp(edit->objectName()));
+        const bool clients = edit == clients_ || edit == weights_;
+        edit->setEnabled(!replay && !(grouped && clients));
+        edit->setToolTip(replay               ? fromTrace
+                         : grouped && clients ? fromGroups
+                                              : fieldHelp(edit->objectName()));
     }
     permitsRange_->setEnabled(!replay);
     permitsMax_->setEnabled(!replay && permitsRange_->isChecked());

@@ -21,7 +21,7 @@ public:
     // Writes clients and permits (unless `replay`), threads and pipeline into the traffic JSON.
     void writeJson(QJsonObject& traffic, bool replay) const;
     void load(const TrafficSpec& traffic);
-    void updateEnabled(bool replay);
+    void updateEnabled(bool replay, bool grouped);
     QWidget* fieldFor(const QString& where) const override;
 
 private:

@@ -50,8 +50,21 @@ const QHash<QString, QString>& table() {
                                        "connection")},
         {QStringLiteral("pipeline"), tr("Requests each thread keeps in flight at once")},
         {QStringLiteral("groups"), tr("Named client groups, each with its own clients and shape "
-                                      "(the scenario's traffic.groups, a JSON array); they "
-                                      "replace the shape and the client count")},
+                                      "(the scenario's traffic.groups); they replace the shape "
+                                      "and the client count above")},
+        {QStringLiteral("groupName"), tr("The group's name: its clients are <name>-0, <name>-1 "
+                                         "…, its figures group.<name>.accepted …")},
+        {QStringLiteral("groupClients"), tr("How many clients share the group's requests (a "
+                                            "replay group's come from its trace)")},
+        {QStringLiteral("groupShape"), tr("How the group's requests arrive over time (its "
+                                          "shape's type)")},
+        {QStringLiteral("groupRate"), tr("The whole group's requests per second, each request's "
+                                         "client drawn among the group's")},
+        {QStringLiteral("groupShapeJson"), tr("The shape's other fields; click to edit them as "
+                                              "JSON")},
+        {QStringLiteral("addGroup"), tr("Adds a group of one client sending 10 requests/s")},
+        {QStringLiteral("removeGroup"), tr("Removes the selected group (none: the last one); "
+                                           "without groups the shape and clients above apply")},
         {QStringLiteral("clockSkew"), tr("How far clients' clocks are off, in ms (+ ahead, - "
                                          "behind): one number for every client, or client: ms "
                                          "pairs")},

@@ -1,12 +1,13 @@
 #include "editors/shape_section.h"
 
+#include "editors/field_help.h"
+
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QLabel>
@@ -152,13 +153,7 @@ void ShapeSection::buildStepPage() {
     removeStage_ = new QPushButton(tr("Remove stage"), page);
     removeStage_->setObjectName(QStringLiteral("removeStage"));
     form->addRow(stages_);
-    auto* buttons = new QWidget(page);
-    auto* buttonLayout = new QHBoxLayout(buttons);
-    buttonLayout->setContentsMargins(0, 0, 0, 0);
-    buttonLayout->addWidget(addStage_);
-    buttonLayout->addWidget(removeStage_);
-    buttonLayout->addStretch(1);
-    form->addRow(buttons);
+    form->addRow(buttonRow(page, {addStage_, removeStage_}));
     connect(addStage_, &QPushButton::clicked, this, &ShapeSection::addStage);
     connect(removeStage_, &QPushButton::clicked, this, &ShapeSection::removeStage);
 }
@@ -217,7 +212,12 @@ ShapeSpec::Type ShapeSection::currentShape() const {
     return ShapeSpec::Type::Constant;
 }
 
-void ShapeSection::updateEnabled() {
+void ShapeSection::updateEnabled(bool grouped) {
+    // With groups only the duration applies.
+    shape_->setEnabled(!grouped);
+    pages_->setEnabled(!grouped);
+    shape_->setToolTip(grouped ? tr("Each group has its own shape (Groups below)")
+                               : fieldHelp(shape_->objectName()));
     const ShapeSpec::Type type = currentShape();
     const int page = kShapes[shapeIndex(type)].page;
     pages_->setCurrentIndex(page);

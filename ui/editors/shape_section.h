@@ -25,7 +25,7 @@ public:
     void writeJson(QJsonObject& traffic) const;
     void load(const TrafficSpec& traffic);
     // Shows the current shape's page.
-    void updateEnabled();
+    void updateEnabled(bool grouped);
     QWidget* fieldFor(const QString& where) const override;
     QList<QFormLayout*> forms() const override;
 

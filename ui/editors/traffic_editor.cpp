@@ -95,19 +95,25 @@ void TrafficEditor::edited() {
 
 // Shows the current shape's page and enables what the other choices allow.
 void TrafficEditor::updateEnabled() {
-    shape_->updateEnabled();
-    clients_->updateEnabled(shape_->currentShape() == ShapeSpec::Type::Replay);
+    const bool grouped = groups_->hasGroups();
+    shape_->updateEnabled(grouped);
+    clients_->updateEnabled(replayShape(), grouped);
     acquire_->updateEnabled();
     release_->updateEnabled();
     gateways_->updateEnabled();
     clock_->updateEnabled();
 }
 
+// The shape section's replay, which gives the clients and permits (not with groups).
+bool TrafficEditor::replayShape() const {
+    return !groups_->hasGroups() && shape_->currentShape() == ShapeSpec::Type::Replay;
+}
+
 // The scenario the form stands for: a fixed dummy limiter, the traffic and bucket_ms.
 QJsonObject TrafficEditor::scenarioJson() const {
     QJsonObject traffic;
     shape_->writeJson(traffic);
-    clients_->writeJson(traffic, shape_->currentShape() == ShapeSpec::Type::Replay);
+    clients_->writeJson(traffic, replayShape());
     if (groups_->hasGroups()) {
         // The groups' shapes and clients replace the shape and the client count.
         traffic.remove(QLatin1String("shape"));
@@ -162,11 +168,32 @@ void TrafficEditor::revalidate() {
     emit trafficChanged();
 }
 
+// With groups, the shape and clients fields hold those of the first group that lasts as long as
+// the run (a valid start if the groups are all removed), else a constant 10 requests/s.
+TrafficSpec TrafficEditor::withoutGroups(const TrafficSpec& traffic) {
+    if (traffic.groups.isEmpty())
+        return traffic;
+    TrafficSpec fallback = traffic;
+    fallback.shape = ShapeSpec{};
+    fallback.shape.rate = 10;
+    fallback.clients = 1;
+    for (const ClientGroup& group : traffic.groups) {
+        if (group.shape.type != ShapeSpec::Type::Step &&
+            group.shape.type != ShapeSpec::Type::Replay) {
+            fallback.shape = group.shape;
+            fallback.clients = group.clients;
+            break;
+        }
+    }
+    return fallback;
+}
+
 void TrafficEditor::setTraffic(const TrafficSpec& traffic, qint64 bucketMs) {
     const double oldSpeed = speed();
     loading_ = true;
-    shape_->load(traffic);
-    clients_->load(traffic);
+    const TrafficSpec fallback = withoutGroups(traffic);
+    shape_->load(fallback);
+    clients_->load(fallback);
     groups_->load(traffic);
     acquire_->load(traffic);
     release_->load(traffic);

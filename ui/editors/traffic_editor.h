@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QPointer>
 #include <QWidget>
 #include <optional>
 
@@ -49,9 +50,11 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    static TrafficSpec withoutGroups(const TrafficSpec& traffic);
     void alignLabels();
     void edited();
     void updateEnabled();
+    bool replayShape() const;
     QJsonObject scenarioJson() const;
     QWidget* fieldFor(const QString& where) const;
     void revalidate();
@@ -70,8 +73,8 @@ private:
     bool loading_ = false;  // setTraffic is filling the fields: edits are not judged one by one
     std::optional<Scenario> parsed_;
     QString errorText_;
-    QWidget* marked_ = nullptr;  // the field the error names
-    int labelWidth_ = 0;         // of every form's label column
+    QPointer<QWidget> marked_;  // the field the error names (a group's cell may go)
+    int labelWidth_ = 0;        // of every form's label column
 };
 
 }  // namespace ratelab

@@ -65,6 +65,16 @@ QWidget* rowOf(QWidget* parent, std::initializer_list<QWidget*> widgets) {
     return row;
 }
 
+QWidget* buttonRow(QWidget* parent, std::initializer_list<QWidget*> buttons) {
+    auto* row = new QWidget(parent);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    for (QWidget* button : buttons)
+        layout->addWidget(button);
+    layout->addStretch(1);
+    return row;
+}
+
 QString numberText(double value) {
     if (value == std::trunc(value) && std::fabs(value) < 9007199254740992.0)
         return QString::number(static_cast<qint64>(value));

@@ -48,6 +48,8 @@ QFormLayout* formLayout(QWidget* widget);
 void letNarrow(QComboBox* box);
 // A row holding several widgets side by side.
 QWidget* rowOf(QWidget* parent, std::initializer_list<QWidget*> widgets);
+// Buttons side by side at the row's start, at their own width.
+QWidget* buttonRow(QWidget* parent, std::initializer_list<QWidget*> buttons);
 // Numbers as the scenario writer prints them, so that values round-trip exactly.
 QString numberText(double value);
 // A field's text as a JSON value: a number when it reads as one, else the text itself, so that
