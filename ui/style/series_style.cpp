@@ -60,10 +60,11 @@ QPen limiterPen(int index, bool dark, qreal width) {
 QPen groupPen(int index, bool dark) {
     using namespace okabe_ito;
     // Not the accepted blue, the rejected orange nor the permits' green (light) or yellow
-    // (dark): purple first, then the limit's black or white dotted (the limit is dashed),
-    // vermillion and sky blue.
+    // (dark): purple first; then on light the limit's black dotted (the limit is dashed),
+    // vermillion and sky blue; on dark green dotted (white dots vanish on the pale accepted
+    // fill), vermillion and white.
     static constexpr QRgb kLight[kGroupPens] = {kReddishPurple, 0x000000, kVermillion, kSkyBlue};
-    static constexpr QRgb kDark[kGroupPens] = {kReddishPurple, 0xf0f0f0, kVermillion, kSkyBlue};
+    static constexpr QRgb kDark[kGroupPens] = {kReddishPurple, kBluishGreen, kVermillion, 0xf0f0f0};
     static constexpr Qt::PenStyle kStyles[kGroupPens] = {Qt::SolidLine, Qt::DotLine,
                                                          Qt::DashDotLine, Qt::DashDotDotLine};
     constexpr int n = kGroupPens;
