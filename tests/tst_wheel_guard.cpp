@@ -6,6 +6,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <QtTest>
@@ -75,6 +76,30 @@ private slots:
         QCOMPARE(changed, valueChanges);
         // Unfocused, the wheel went to the form around it.
         QCOMPARE(area.verticalScrollBar()->value() > scrolled, !valueChanges);
+    }
+
+    // A combo box in a table that fits its rows (the groups' shapes): the form around the
+    // table scrolls.
+    void tableThatFitsPassesTheWheelOn() {
+        QScrollArea area;
+        auto* form = new QWidget;
+        auto* layout = new QVBoxLayout(form);
+        auto* table = new QTableWidget(1, 1);
+        auto* combo = new QComboBox;
+        combo->addItems({QStringLiteral("poisson"), QStringLiteral("constant")});
+        table->setCellWidget(0, 0, combo);
+        table->setFixedHeight(120);
+        layout->addWidget(table);
+        layout->addSpacing(1200);
+        area.setWidget(form);
+        area.resize(300, 400);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        table->setFocus();
+        QTRY_VERIFY(!combo->hasFocus());
+        wheelDown(combo);
+        QCOMPARE(combo->currentIndex(), 0);
+        QVERIFY(area.verticalScrollBar()->value() > 0);
     }
 
     // Outside a scroll area nothing else would scroll: the wheel changes the value.

@@ -29,13 +29,22 @@ QWidget* valueWidgetOf(QObject* object) {
     return nullptr;
 }
 
-// The nearest scroll area around `widget`; null when there is none.
+// The scroll area around `widget` the wheel should move: the nearest one with room to scroll
+// (a table that fits its rows passes the wheel to the form around it), else the nearest one;
+// null when there is none.
 QAbstractScrollArea* scrollAreaAround(const QWidget* widget) {
+    QAbstractScrollArea* nearest = nullptr;
     for (QWidget* w = widget->parentWidget(); w != nullptr; w = w->parentWidget()) {
-        if (auto* area = qobject_cast<QAbstractScrollArea*>(w))
+        auto* area = qobject_cast<QAbstractScrollArea*>(w);
+        if (area == nullptr)
+            continue;
+        const QScrollBar* bar = area->verticalScrollBar();
+        if (bar->maximum() > bar->minimum())
             return area;
+        if (nearest == nullptr)
+            nearest = area;
     }
-    return nullptr;
+    return nearest;
 }
 
 }  // namespace
