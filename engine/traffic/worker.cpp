@@ -1,6 +1,7 @@
 #include "traffic/worker.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "redis/redis_error.h"
 #include "traffic/redis_error_cause.h"
@@ -190,15 +191,18 @@ void Worker::execute(std::vector<Job>& batch) {
     // have their own, counted from when their round was sent.
     const bool waits = ctx_.clock->waits();
     roundStartUs_.assign(rounds_.size(), sendRunUs);
+    std::optional<qint64> firstRoundUs;  // when the first round that called Redis was sent
     for (size_t r = 0; r < rounds_.size(); ++r) {
         if (rounds_[r].empty()) {
             continue;
         }
         roundStartUs_[r] = waits ? ctx_.clock->elapsedUs() : sendRunUs;
+        if (!firstRoundUs) {
+            firstRoundUs = roundStartUs_[r];
+        }
         rounds_[r].run(*router_, ctx_.connectOptions.commandTimeout,
                        waits ? replyClock_ : DecisionBatch::ReplyClock{});
     }
-    const qint64 firstRoundUs = *std::min_element(roundStartUs_.begin(), roundStartUs_.end());
     if (ctx_.url.isSentinel()) {
         notePrimary(sendRunUs);
     }
@@ -215,7 +219,7 @@ void Worker::execute(std::vector<Job>& batch) {
         const DecisionBatch::Result& result = resultOf(i);
         // A later round's wait for the rounds before it is not its own reply time.
         const qint64 endUs =
-            waits ? result.replyTime - (roundStartUs_[size_t(roundOf_[i])] - firstRoundUs)
+            waits ? result.replyTime - (roundStartUs_[size_t(roundOf_[i])] - *firstRoundUs)
                   : sendRunUs;
         counters.recordAttempt(endUs - job.dueRunUs);
         counters.recordGatewayDecision(job.gateway, true);
