@@ -3,11 +3,11 @@
 // chosen by field or header, malformed lines named by file and line, the summary of what the
 // trace holds.
 #include <QBuffer>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "input_error.h"
+#include "support/cli_process.h"
 #include "support/test_files.h"
 #include "traffic/access_log.h"
 #include "traffic/trace.h"
@@ -61,32 +61,12 @@ QStringList described(const QVector<TraceRow>& rows) {
     return out;
 }
 
-struct Result {
-    int code;
-    QByteArray out;
-    QByteArray err;
-};
-
 QStringList list(std::initializer_list<const char*> texts) {
     QStringList out;
     for (const char* text : texts) {
         out << QString::fromUtf8(text);
     }
     return out;
-}
-
-Result runRatelab(const QStringList& args, const QByteArray& input = QByteArray()) {
-    QProcess p;
-    p.start(qEnvironmentVariable("RATELAB_BIN"), args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timed out"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
 }
 
 }  // namespace
@@ -302,8 +282,8 @@ private slots:
     void command() {
         const QString path = dir_.filePath(QStringLiteral("access.log"));
         writeTestFile(path, kNginx);
-        const Result ok = runRatelab(list({"trace", "import", "--format", "combined"}) << path);
-        QCOMPARE(ok.code, 0);
+        const CliResult ok = runRatelab(list({"trace", "import", "--format", "combined"}) << path);
+        QCOMPARE(ok.exitCode, 0);
         QVERIFY(ok.out.startsWith("t_ms,client,permits\n1710078936000,203.0.113.7,1\n"));
         QCOMPARE(parseTrace(ok.out, QStringLiteral("stdout")).size(), 5);
         const QString err = QString::fromUtf8(ok.err);
@@ -317,36 +297,38 @@ private slots:
             QVERIFY2(err.contains(line), qPrintable(err));
         }
         // From stdin, by a header's field.
-        const Result piped =
+        const CliResult piped =
             runRatelab(list({"trace", "import", "--format", "jsonl", "--client",
                              "request.headers.x-key", "-"}),
+                       QProcessEnvironment::systemEnvironment(), 120000,
                        R"({"ts": 1710078936, "request": {"headers": {"X-Key": ["k1"]}}})"
                        "\n");
-        QCOMPARE(piped.code, 0);
+        QCOMPARE(piped.exitCode, 0);
         QCOMPARE(piped.out, QByteArray("t_ms,client,permits\n1710078936000,k1,1\n"));
 
         writeTestFile(dir_.filePath(QStringLiteral("bad.log")), kNginx + "oops\n");
-        const Result bad = runRatelab(list({"trace", "import", "--format", "combined"})
-                                      << dir_.filePath(QStringLiteral("bad.log")));
-        QCOMPARE(bad.code, 2);
+        const CliResult bad = runRatelab(list({"trace", "import", "--format", "combined"})
+                                         << dir_.filePath(QStringLiteral("bad.log")));
+        QCOMPARE(bad.exitCode, 2);
         QVERIFY2(bad.err.contains("bad.log:7: expected [TIME]"), bad.err.constData());
         QVERIFY(bad.out.isEmpty());
-        const Result format = runRatelab(list({"trace", "import", "--format", "apache"}) << path);
-        QCOMPARE(format.code, 2);
+        const CliResult format =
+            runRatelab(list({"trace", "import", "--format", "apache"}) << path);
+        QCOMPARE(format.exitCode, 2);
         QVERIFY2(
             format.err.contains("--format: expected combined, common or jsonl, got \"apache\""),
             format.err.constData());
-        const Result client = runRatelab(
+        const CliResult client = runRatelab(
             list({"trace", "import", "--format", "common", "--client", "referer"}) << path);
-        QCOMPARE(client.code, 2);
+        QCOMPARE(client.exitCode, 2);
         QVERIFY2(client.err.contains("--client: a common log names its client by remote_addr or "
                                      "remote_user; got \"referer\""),
                  client.err.constData());
-        QCOMPARE(runRatelab(list({"trace", "import", "--format", "combined"})).code, 2);
-        QCOMPARE(runRatelab(list({"trace", "export"}) << path).code, 2);
-        const Result missing = runRatelab(list({"trace", "import", "--format", "combined"})
-                                          << dir_.filePath(QStringLiteral("none.log")));
-        QCOMPARE(missing.code, 2);
+        QCOMPARE(runRatelab(list({"trace", "import", "--format", "combined"})).exitCode, 2);
+        QCOMPARE(runRatelab(list({"trace", "export"}) << path).exitCode, 2);
+        const CliResult missing = runRatelab(list({"trace", "import", "--format", "combined"})
+                                             << dir_.filePath(QStringLiteral("none.log")));
+        QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains("none.log: cannot read the file"));
     }
 

@@ -14,7 +14,6 @@
 #include <QMenuBar>
 #include <QPalette>
 #include <QPen>
-#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -34,6 +33,7 @@
 #include "report/output_folder.h"
 #include "run/run_controller.h"
 #include "scenario/scenario_json.h"
+#include "support/cli_process.h"
 #include "support/table_checks.h"
 #include "support/test_redis.h"
 #include "window/connection_bar.h"
@@ -122,24 +122,6 @@ int checkSteps(const QList<QPointF>& points, const QVector<qint64>& buckets, qin
         ++checked;
     }
     return checked;
-}
-
-struct Cli {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Cli runCli(const QStringList& args) {
-    QProcess p;
-    p.start(qEnvironmentVariable("RATELAB_BIN"), args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, "timed out"};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
 }
 
 }  // namespace
@@ -277,19 +259,19 @@ private slots:
             QJsonDocument(scenarioToJson(historyScenario(bucket_, fixed_))).toJson());
         scenarioFile.close();
         const QString cliDir = dir_.filePath(QStringLiteral("cli"));
-        const Cli cliRun =
-            runCli({QStringLiteral("run"), scenarioFile.fileName(), QStringLiteral("--redis"),
-                    qEnvironmentVariable("REDIS_URL"), QStringLiteral("--out"), cliDir});
-        QVERIFY2(cliRun.code == 0, cliRun.err.constData());
+        const CliResult cliRun =
+            runRatelab({QStringLiteral("run"), scenarioFile.fileName(), QStringLiteral("--redis"),
+                        qEnvironmentVariable("REDIS_URL"), QStringLiteral("--out"), cliDir});
+        QVERIFY2(cliRun.exitCode == 0, cliRun.err.constData());
         for (const QString& other : {b, cliDir}) {
-            const Cli compare = runCli({QStringLiteral("compare"), a, other});
-            QVERIFY2(compare.code == 0, compare.out.constData());
+            const CliResult compare = runRatelab({QStringLiteral("compare"), a, other});
+            QVERIFY2(compare.exitCode == 0, compare.out.constData());
             QVERIFY2(compare.out.contains("verdict: same"), compare.out.constData());
         }
         // And a different run is told apart (the comparison can fail).
         const QString faster = saveThroughChooser(2, QStringLiteral("window-faster"));
-        const Cli differs = runCli({QStringLiteral("compare"), a, faster});
-        QCOMPARE(differs.code, 1);
+        const CliResult differs = runRatelab({QStringLiteral("compare"), a, faster});
+        QCOMPARE(differs.exitCode, 1);
     }
 
     // An unwritable folder: the banner says why, nothing crashes, the history stays.

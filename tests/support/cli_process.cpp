@@ -4,10 +4,13 @@
 
 namespace ratelab::test {
 
-CliResult runRatelab(const QStringList& args, const QProcessEnvironment& env, int timeoutMs) {
+CliResult runRatelab(const QStringList& args, const QProcessEnvironment& env, int timeoutMs,
+                     const QByteArray& input) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(qEnvironmentVariable("RATELAB_BIN"), args);
+    p.write(input);
+    p.closeWriteChannel();
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
