@@ -9,14 +9,6 @@
 namespace ratelab {
 namespace {
 
-qint64 gatewayDecisions(const LimiterSnapshot& l) {
-    qint64 decisions = 0;
-    for (const GatewayCounts& g : l.gateways) {
-        decisions += g.decisions;
-    }
-    return decisions;
-}
-
 QString gatewayUseText(const GatewayUse& use) {
     QString text = gatewayModeName(use.mode);
     if (use.cacheRefusals) {
@@ -161,7 +153,7 @@ QString summaryText(const RunSnapshot& run) {
         if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
             out << QStringLiteral("  redis calls %1 of %2 decisions (gateway %3)%4\n")
                        .arg(l.redisCalls)
-                       .arg(gatewayDecisions(l))
+                       .arg(l.gatewayDecisions())
                        .arg(gatewayUseText(l.spec.gateway), perGatewayText(l));
         }
         if (l.leases.any()) {

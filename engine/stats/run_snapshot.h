@@ -90,6 +90,14 @@ struct LimiterSnapshot {
     // gateway up to the last one that decided anything.
     qint64 redisCalls = 0;
     QVector<GatewayCounts> gateways;
+    // Every gateway's decisions added up (wait mode: every attempt).
+    qint64 gatewayDecisions() const {
+        qint64 decisions = 0;
+        for (const GatewayCounts& g : gateways) {
+            decisions += g.decisions;
+        }
+        return decisions;
+    }
     // The errors by cause (ErrorCause): they add up to errors.
     qint64 errorCauses[kErrorCauses] = {};
     // Per time bucket since the start of the run (bucket i covers [i*bucketMs, (i+1)*bucketMs)

@@ -32,14 +32,13 @@ namespace {
 // Pieces of the token line at most (more outages than this join the last pieces).
 constexpr int kMaxTokenPieces = 64;
 
-// Replaces a series' points only when they differ: every replace makes Qt Charts map all the
-// points again and repaint the plot.
-void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
+}  // namespace
+
+// Every replace makes Qt Charts map all the points again and repaint the plot.
+void TimelineChart::replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
     if (series->count() != points.size() || series->points() != points)
         series->replace(points);
 }
-
-}  // namespace
 
 // "200 ms", "1 s", "5 min".
 QString TimelineChart::durationText(qint64 ms) {

@@ -13,6 +13,7 @@ class QAreaSeries;
 class QLineSeries;
 class QScatterSeries;
 class QValueAxis;
+class QXYSeries;
 QT_END_NAMESPACE
 
 namespace ratelab {
@@ -142,6 +143,8 @@ private:
     bool offScreen() const;
     static int plotColumns(const QRectF& plot);
     static QString durationText(qint64 ms);  // "200 ms", "1 s", "5 min"
+    // Replaces a series' points only when they differ.
+    static void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points);
     void updateSeries();
     void layoutOverlay();
     double toPixelX(double seconds) const;

@@ -26,8 +26,7 @@ void TimelineChart::updateGroupLines(const QVector<QList<QPointF>>& lines,
             const QString name = tr("%1 accepted").arg(names.value(i));
             if (line->name() != name)
                 line->setName(name);
-            if (line->count() != lines[i].size() || line->points() != lines[i])
-                line->replace(lines[i]);  // only when changed, as the other series
+            replaceIfChanged(line, lines[i]);
         } else if (line->count() > 0) {
             line->clear();
         }

@@ -211,12 +211,10 @@ Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
     fillCounts(row, countsOf(s), s.fairness);
     row[kP50] = latencyCell(s.latency, 50);
     row[kP99] = latencyCell(s.latency, 99);
-    qint64 decisions = 0;
-    for (const GatewayCounts& g : s.gateways)
-        decisions += g.decisions;
-    QString calls = tr("%1 of %2 decisions called Redis (%3); the others the gateway decided "
-                       "from its own state")
-                        .arg(panel::count(s.redisCalls), panel::count(decisions), gatewaysText(s));
+    QString calls =
+        tr("%1 of %2 decisions called Redis (%3); the others the gateway decided "
+           "from its own state")
+            .arg(panel::count(s.redisCalls), panel::count(s.gatewayDecisions()), gatewaysText(s));
     // Several gateways: each one's share, where the trade shows (a node-local gateway calls
     // for every decision, a cache for some).
     for (int g = 0; s.gateways.size() > 1 && g < s.gateways.size(); ++g) {

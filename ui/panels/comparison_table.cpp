@@ -202,11 +202,8 @@ QString ComparisonTable::accountingLine(const LimiterSnapshot& s, bool holds,
     }
     // Several gateways, or a limiter's own gateway use: the decisions that called Redis.
     if (reportsGateways(s)) {
-        qint64 decisions = 0;
-        for (const GatewayCounts& g : s.gateways)
-            decisions += g.decisions;
         line += tr(" \u00b7 Redis calls %1 of %2 decisions (%3)")
-                    .arg(count(s.redisCalls), count(decisions), gatewaysText(s));
+                    .arg(count(s.redisCalls), count(s.gatewayDecisions()), gatewaysText(s));
     }
     if (s.leases.any()) {
         line += tr(" \u00b7 leases released %1, late %2, leaked %3, expired %4")
