@@ -53,11 +53,11 @@ int explainCommand(const QStringList& args) {
         }
         const Scenario scenario = loadScenarioFile(parser.positionalArguments().at(0));
         const QString limiter = parser.value(QStringLiteral("limiter"));
-        explainedLimiter(scenario, limiter);  // an unknown name is bad input, and
-        explainedRequest(scenario, target);   // so is a request the schedule lacks
+        explainedLimiter(scenario, limiter);  // an unknown name is bad input, and so is a
+        const qint64 index = explainedRequest(scenario, target);  // request the schedule lacks
         const RedisTarget redis = resolveRedisTarget(parser);
         RedisRouter router(redis.url());
-        const Explanation explanation = explainDecision(scenario, limiter, target, router);
+        const Explanation explanation = explainRequest(scenario, limiter, index, router);
         const QByteArray out =
             parser.isSet(QStringLiteral("json"))
                 ? QJsonDocument(explanationJson(explanation)).toJson(QJsonDocument::Indented)

@@ -10,6 +10,7 @@
 #include "limiters/limiter.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
+#include "redis/redis_router.h"
 #include "run/replay.h"
 #include "run/replay_options.h"
 

@@ -8,6 +8,7 @@
 #include "limiters/limiter.h"
 #include "limiters/limiter_spec.h"
 #include "redis/redis_error.h"
+#include "redis/redis_reply.h"
 
 using namespace ratelab;
 
@@ -196,7 +197,7 @@ private slots:
         reply.str = text.data();
         reply.len = size_t(text.size());
         try {
-            const Decision d = limiter->parseReply(&reply, ScriptCall{});
+            const Decision d = limiter->parseReply(ReplyView(&reply), ScriptCall{});
             QVERIFY2(valid, "accepted");
             QTEST(d.allowed, "allowed");
             QTEST(d.retryAfterMs, "retry");
@@ -255,7 +256,7 @@ private slots:
         call.atMs = 1'700'000'000'300;
         call.refusedRetryMs = refusedRetry;
         call.permits = permits;
-        const Decision d = limiter->parseReply(&reply, call);
+        const Decision d = limiter->parseReply(ReplyView(&reply), call);
         QTEST(d.allowed, "allowed");
         QTEST(d.retryAfterMs, "retry");
         QTEST(d.remaining, "remaining");
@@ -299,7 +300,7 @@ private slots:
         ScriptCall call;
         call.atMs = 1'700'000'000'300;
         call.radix = spec.burst + 2;
-        const Decision d = limiter->parseReply(&reply, call);
+        const Decision d = limiter->parseReply(ReplyView(&reply), call);
         QTEST(d.allowed, "allowed");
         QTEST(d.retryAfterMs, "retry");
         QTEST(d.remaining, "remaining");
@@ -367,7 +368,7 @@ private slots:
             r.type = REDIS_REPLY_INTEGER;
             r.integer = value;
         }
-        const Decision d = limiter->parseReply(&r, call);
+        const Decision d = limiter->parseReply(ReplyView(&r), call);
         QTEST(d.allowed, "allowed");
         QTEST(d.retryAfterMs, "retry");
         QTEST(d.remaining, "remaining");

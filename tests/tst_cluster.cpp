@@ -66,7 +66,7 @@ LimiterSpec fixedWindow(const QString& prefix, qint64 rate) {
 void expectModel(const Limiter& limiter, RedisRouter& router, ReferenceModel& model,
                  const QVector<Request>& trace, int from, int to) {
     for (int i = from; i < to; ++i) {
-        const Decision got = limiter.decide(router, trace[i]);
+        const Decision got = test::decide(router, limiter, trace[i]);
         const Decision want = model.decide(trace[i]);
         QVERIFY2(got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                      got.remaining == want.remaining,
@@ -293,7 +293,7 @@ private slots:
                     fired++;
                     try {
                         const Decision d =
-                            limiter->decide(*router, Request{QDateTime::currentMSecsSinceEpoch(),
+                            test::decide(*router, *limiter, Request{QDateTime::currentMSecsSinceEpoch(),
                                                              QStringLiteral("c"), 1 + n % 2});
                         if (d.allowed) {
                             accepted++;

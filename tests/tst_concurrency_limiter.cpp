@@ -8,6 +8,7 @@
 #include "support/algorithm_models.h"
 #include "support/decision_steps.h"
 #include "support/test_redis.h"
+#include "traffic/decision_path.h"
 #include "support/trace_generator.h"
 
 using namespace ratelab;
@@ -135,7 +136,7 @@ private slots:
                 Request grant = requests[int(releases.top().second)];
                 grant.nowMs = releases.top().first;
                 releases.pop();
-                const bool got = limiter->release(limiter.router(), grant);
+                const bool got = DecisionPath::release(limiter.router(), *limiter, grant);
                 QCOMPARE(got, model.release(grant));
                 late += got;
             }
@@ -145,7 +146,7 @@ private slots:
             r.permits = rng.bounded(4) == 0 ? 1 + rng.bounded(int(limit)) : 1;
             r.id = i;
             requests.push_back(r);
-            const Decision got = limiter->decide(limiter.router(), r);
+            const Decision got = test::decide(limiter.router(), *limiter, r);
             const Decision want = model.decide(r);
             QVERIFY2(got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                          got.remaining == want.remaining &&
@@ -194,19 +195,19 @@ private slots:
     // waits 1 ms, one at lease end removes it (counted as run out) and takes the slot.
     void leakedLeaseExpiresAtLeaseEnd() {
         ScopedLimiter limiter(concurrency(1, 1000));
-        QVERIFY(limiter->decide(limiter.router(), {kStart, QString(), 1, false, 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {kStart, QString(), 1, false, 1}).allowed);
         const Decision before =
-            limiter->decide(limiter.router(), {kStart + 999, QString(), 1, false, 2});
+            test::decide(limiter.router(), *limiter, {kStart + 999, QString(), 1, false, 2});
         QVERIFY(!before.allowed);
         QCOMPARE(before.retryAfterMs, 1);
         QCOMPARE(before.expiredLeases, 0);
         const Decision at =
-            limiter->decide(limiter.router(), {kStart + 1000, QString(), 1, false, 3});
+            test::decide(limiter.router(), *limiter, {kStart + 1000, QString(), 1, false, 3});
         QVERIFY(at.allowed);
         QCOMPARE(at.expiredLeases, 1);
         QCOMPARE(at.remaining, 0);
         // The leaked request's own release, late: its slot is gone.
-        QVERIFY(limiter->release(limiter.router(), {kStart + 1200, QString(), 1, false, 1}));
+        QVERIFY(DecisionPath::release(limiter.router(), *limiter, {kStart + 1200, QString(), 1, false, 1}));
         QCOMPARE(inFlight(limiter, QString(), kStart + 1200), 1);
     }
 
@@ -221,13 +222,13 @@ private slots:
         QFETCH(qint64, releaseAt);
         QFETCH(bool, late);
         ScopedLimiter limiter(concurrency(3, 1000));
-        QVERIFY(limiter->decide(limiter.router(), {kStart, QString(), 3, false, 7}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {kStart, QString(), 3, false, 7}).allowed);
         QCOMPARE(inFlight(limiter, QString(), kStart), 3);
-        QCOMPARE(limiter->release(limiter.router(), {kStart + releaseAt, QString(), 3, false, 7}),
+        QCOMPARE(DecisionPath::release(limiter.router(), *limiter, {kStart + releaseAt, QString(), 3, false, 7}),
                  late);
         QCOMPARE(inFlight(limiter, QString(), kStart + releaseAt), 0);
         const Decision after =
-            limiter->decide(limiter.router(), {kStart + releaseAt, QString(), 3, false, 8});
+            test::decide(limiter.router(), *limiter, {kStart + releaseAt, QString(), 3, false, 8});
         QVERIFY(after.allowed);
         QCOMPARE(after.expiredLeases, 0);
     }
@@ -237,14 +238,14 @@ private slots:
         LimiterSpec spec = concurrency(1, 60'000);
         spec.time = TimeSource::Redis;
         ScopedLimiter limiter(spec);
-        const Decision first = limiter->decide(limiter.router(), {0, QString(), 1, false, 1});
+        const Decision first = test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 1});
         QVERIFY(first.allowed);
         QVERIFY(first.atMs > kStart);
-        const Decision second = limiter->decide(limiter.router(), {0, QString(), 1, false, 2});
+        const Decision second = test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 2});
         QVERIFY(!second.allowed);
         QVERIFY(second.retryAfterMs > 59'000 && second.retryAfterMs <= 60'000);
-        QVERIFY(!limiter->release(limiter.router(), {0, QString(), 1, false, 1}));
-        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 1, false, 3}).allowed);
+        QVERIFY(!DecisionPath::release(limiter.router(), *limiter, {0, QString(), 1, false, 1}));
+        QVERIFY(test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 3}).allowed);
     }
 };
 

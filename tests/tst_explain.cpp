@@ -49,7 +49,7 @@ struct Replayed {
     ScopedLimiter limiter;
     Replayed(const LimiterSpec& spec, const QVector<Request>& requests) : limiter(named(spec)) {
         for (int i = 0; i + 1 < requests.size(); ++i) {
-            limiter->decide(limiter.router(), requests[i]);
+            test::decide(limiter.router(), *limiter, requests[i]);
         }
     }
     static LimiterSpec named(LimiterSpec spec) {
@@ -70,14 +70,14 @@ bool grantsWith(const LimiterSpec& spec, const QVector<Request>& requests, const
                                      requests.last(), 60000)) {
         qFatal("state not comparable for %s", qPrintable(path));
     }
-    return probe->decide(probe.router(), requests.last()).allowed;
+    return test::decide(probe.router(), *probe, requests.last()).allowed;
 }
 
 bool grantsAt(const LimiterSpec& spec, const QVector<Request>& requests, qint64 atMs) {
     Replayed replayed(spec, requests);
     Request at = requests.last();
     at.nowMs = atMs;
-    return replayed.limiter->decide(replayed.limiter.router(), at).allowed;
+    return test::decide(replayed.limiter.router(), *replayed.limiter, at).allowed;
 }
 
 // What the reason's own numbers say the capacity field must reach, where it is one formula.

@@ -91,12 +91,12 @@ private slots:
         ScopedLimiter limiter(spec(Scope::Global, 2, 15, CalendarUnit::Minutes, "UTC"));
         RedisConnection& c = limiter.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QVERIFY(limiter->decide(c, Request{t, QString(), 2}).allowed);
-        const Decision d = limiter->decide(c, Request{t + 1000, QString(), 1});
+        QVERIFY(test::decide(c, *limiter, Request{t, QString(), 2}).allowed);
+        const Decision d = test::decide(c, *limiter, Request{t + 1000, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:30:00.000Z") - (t + 1000));
         QCOMPARE(d.remaining, 0);
-        QVERIFY(limiter->decide(c, Request{ms("2024-05-01T10:30:00.000Z"), QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:30:00.000Z"), QString(), 1}).allowed);
     }
 
     // Counters are keyed by window start; a changed rate resets them and says so.
@@ -105,8 +105,8 @@ private slots:
         ScopedLimiter first(s);
         RedisConnection& c = first.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QVERIFY(first->decide(c, Request{t, QStringLiteral("a"), 3}).allowed);
-        QVERIFY(first->decide(c, Request{t, QStringLiteral("b"), 3}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t, QStringLiteral("a"), 3}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t, QStringLiteral("b"), 3}).allowed);
         const auto& fw = static_cast<const FixedWindowLimiter&>(*first);
         RedisReply counter =
             c.command({"GET", fw.counterKey(ms("2024-05-01T10:16:00.000Z"), QStringLiteral("a"))});
@@ -114,11 +114,11 @@ private slots:
 
         s.rate = 4;
         const auto changed = makeLimiter(s);
-        const Decision d = changed->decide(c, Request{t + 1, QStringLiteral("a"), 1});
+        const Decision d = test::decide(c, *changed, Request{t + 1, QStringLiteral("a"), 1});
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 3);
         // The other client's counter went too.
-        QCOMPARE(changed->decide(c, Request{t + 2, QStringLiteral("b"), 4}).allowed, true);
+        QCOMPARE(test::decide(c, *changed, Request{t + 2, QStringLiteral("b"), 4}).allowed, true);
     }
 
     // A config change deletes only this limiter's own counters, never a key outside its hash tag,
@@ -142,12 +142,12 @@ private slots:
         ScopedLimiter first(s);
         RedisConnection& c = first.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QVERIFY(first->decide(c, Request{t, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t, QString(), 1}).allowed);
         expectStatusOk(c.command({"SET", victim, "precious"}).get(), "SET");
 
         s.rate = 4;
         const auto changed = makeLimiter(s);
-        QVERIFY(changed->decide(c, Request{t + 1, QString(), 1}).configReset);
+        QVERIFY(test::decide(c, *changed, Request{t + 1, QString(), 1}).configReset);
         RedisReply kept = c.command({"GET", victim});
         c.command({"DEL", victim});
         QCOMPARE(kept->type, REDIS_REPLY_STRING);
@@ -165,7 +165,7 @@ private slots:
         std::vector<std::string> old;
         for (const qint64 at : {t - 60'000, t}) {
             for (const char* client : {"a", "b", "c"}) {
-                QVERIFY(first->decide(c, Request{at, QString::fromLatin1(client), 2}).allowed);
+                QVERIFY(test::decide(c, *first, Request{at, QString::fromLatin1(client), 2}).allowed);
                 old.push_back(
                     fw.counterKey(fw.windows().windowAt(at).startMs, QString::fromLatin1(client)));
             }
@@ -181,7 +181,7 @@ private slots:
         s.interval = 2;
         const auto changed = makeLimiter(s);
         const auto& fw2 = static_cast<const FixedWindowLimiter&>(*changed);
-        const Decision d = changed->decide(c, Request{t + 1, QStringLiteral("a"), 1});
+        const Decision d = test::decide(c, *changed, Request{t + 1, QStringLiteral("a"), 1});
         QVERIFY(d.allowed);
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 4);
@@ -192,7 +192,7 @@ private slots:
             fw2.counterKey(fw2.windows().windowAt(t + 1).startMs, QStringLiteral("a"));
         QVERIFY(kept != old.back());
         QVERIFY(exists(kept));
-        QVERIFY(!changed->decide(c, Request{t + 2, QStringLiteral("b"), 1}).configReset);
+        QVERIFY(!test::decide(c, *changed, Request{t + 2, QStringLiteral("b"), 1}).configReset);
     }
 
     // The config is checked by a limiter's first decision, not by every window's first grant
@@ -207,13 +207,13 @@ private slots:
             return replyInteger(c.command({"EXISTS", fw.configKey()}).get(), "EXISTS") == 1;
         };
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QVERIFY(first->decide(c, Request{t, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t, QString(), 1}).allowed);
         QVERIFY(configExists());
         c.command({"DEL", fw.configKey()});
-        QVERIFY(first->decide(c, Request{t + 60'000, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t + 60'000, QString(), 1}).allowed);
         QVERIFY(!configExists());
         const auto again = makeLimiter(s);
-        const Decision d = again->decide(c, Request{t + 60'001, QString(), 1});
+        const Decision d = test::decide(c, *again, Request{t + 60'001, QString(), 1});
         QVERIFY(d.allowed);
         QVERIFY(!d.configReset);  // no config to differ from
         QCOMPARE(d.remaining, 1);
@@ -270,18 +270,18 @@ private slots:
         const ScriptCall checking = limiter->prepare(Request{t, QString(), 1});
         QCOMPARE(checking.keys.size(), size_t(2));
         QCOMPARE(checking.args, (RedisArgs{"2000", "1", "3"}));
-        QVERIFY(limiter->decide(c, Request{t, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{t, QString(), 1}).allowed);
         const ScriptCall one = limiter->prepare(Request{t + 1, QString(), 1});
         QCOMPARE(one.keys.size(), size_t(1));
         QCOMPARE(one.args, RedisArgs{"2000"});
         QCOMPARE(limiter->prepare(Request{t + 1, QString(), 2}).args,
                  (RedisArgs{"2000", "2", "3"}));
         for (int i = 2; i <= 3; ++i) {
-            const Decision d = limiter->decide(c, Request{t + i, QString(), 1});
+            const Decision d = test::decide(c, *limiter, Request{t + i, QString(), 1});
             QVERIFY(d.allowed);
             QCOMPARE(d.remaining, 3 - i);
         }
-        const Decision d = limiter->decide(c, Request{t + 4, QString(), 1});
+        const Decision d = test::decide(c, *limiter, Request{t + 4, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, 1000 - 4);
     }
@@ -292,10 +292,10 @@ private slots:
         ScopedLimiter first(s);
         RedisConnection& c = first.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QVERIFY(first->decide(c, Request{t, QString(), 2}).allowed);
+        QVERIFY(test::decide(c, *first, Request{t, QString(), 2}).allowed);
         s.rate = 2;
         const auto changed = makeLimiter(s);
-        const Decision d = changed->decide(c, Request{t + 1, QString(), 3});
+        const Decision d = test::decide(c, *changed, Request{t + 1, QString(), 3});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, -1);
         QCOMPARE(d.remaining, 2);
@@ -308,31 +308,31 @@ private slots:
         ScopedLimiter limiter(spec(Scope::Global, 3, 1, CalendarUnit::Minutes, "UTC"));
         RedisConnection& c = limiter.connection();
         const qint64 t = ms("2024-05-01T10:16:30.000Z");
-        QCOMPARE(limiter->decide(c, Request{t, QString(), 2}).remaining, 1);
+        QCOMPARE(test::decide(c, *limiter, Request{t, QString(), 2}).remaining, 1);
         // Room for 1, not 2: refused and taken back, so the 1 still fits afterwards.
-        Decision d = limiter->decide(c, Request{t + 1, QString(), 2});
+        Decision d = test::decide(c, *limiter, Request{t + 1, QString(), 2});
         QVERIFY(!d.allowed);
         QCOMPARE(d.remaining, 1);
         QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:17:00.000Z") - (t + 1));
         QCOMPARE(d.atMs, t + 1);
-        d = limiter->decide(c, Request{t + 2, QString(), 1});
+        d = test::decide(c, *limiter, Request{t + 2, QString(), 1});
         QVERIFY(d.allowed);
         QCOMPARE(d.remaining, 0);
         for (int i = 0; i < 5; ++i) {
-            d = limiter->decide(c, Request{t + 3 + i, QString(), 1 + i % 2});
+            d = test::decide(c, *limiter, Request{t + 3 + i, QString(), 1 + i % 2});
             QVERIFY(!d.allowed);
             QCOMPARE(d.remaining, 0);
             QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:17:00.000Z") - (t + 3 + i));
         }
         // More permits than the rate never fit: retry -1, remaining read without counting.
-        d = limiter->decide(c, Request{t + 10, QString(), 4});
+        d = test::decide(c, *limiter, Request{t + 10, QString(), 4});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, -1);
         QCOMPARE(d.remaining, 0);
         const LimiterState state = readLimiterChartState(c, *limiter, t + 11);
         QCOMPARE(state.windows.size(), 1);
         QCOMPARE(state.windows[0].count, 3);
-        QVERIFY(limiter->decide(c, Request{ms("2024-05-01T10:17:00.000Z"), QString(), 3}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:17:00.000Z"), QString(), 3}).allowed);
     }
 };
 

@@ -154,8 +154,8 @@ private slots:
         for (int i = 0; i < count; ++i) {
             t += gapMs + rng.bounded(3) - 1;
             const Request r{t, QString(), 1};
-            parted += flavor->decide(flavor.router(), r).allowed !=
-                      exact->decide(exact.router(), r).allowed;
+            parted += test::decide(flavor.router(), *flavor, r).allowed !=
+                      test::decide(exact.router(), *exact, r).allowed;
         }
         QVERIFY2(parted > 0 && parted < count / 2, qPrintable(QString::number(parted)));
     }
@@ -169,7 +169,7 @@ private slots:
         const RedisReply time = limiter.connection().command({"TIME"});
         const qint64 redisMs = QByteArray(time->element[0]->str).toLongLong() * 1000;
         for (int i = 0; i < 4; ++i) {
-            const Decision d = limiter->decide(limiter.router(), {0, QString(), 1});
+            const Decision d = test::decide(limiter.router(), *limiter, {0, QString(), 1});
             QCOMPARE(d.allowed, i < 3);
             QVERIFY2(d.atMs >= redisMs && d.atMs < redisMs + 60'000,
                      qPrintable(QString::number(d.atMs)));
@@ -182,8 +182,8 @@ private slots:
         for (const auto& [t, client] : {std::pair{100LL, QStringLiteral("a")},
                                         {1200LL, QStringLiteral("a")},
                                         {1300LL, QStringLiteral("b")}}) {
-            QVERIFY(counter->decide(counter.router(), {kBase + t, client, 2}).allowed);
-            QVERIFY(gcra->decide(gcra.router(), {kBase + t, client, 2}).allowed);
+            QVERIFY(test::decide(counter.router(), *counter, {kBase + t, client, 2}).allowed);
+            QVERIFY(test::decide(gcra.router(), *gcra, {kBase + t, client, 2}).allowed);
         }
         // At 1500: a holds 2 + floor(0.5 x 2) = 3, b 2.
         const LimiterState c = readLimiterChartState(counter.connection(), *counter, kBase + 1500);
@@ -201,8 +201,8 @@ private slots:
     void reasonsNameTheLibrary() {
         for (const LimiterSpec& spec : {upstash(1, 1000), redisRate(10, 1000, 1)}) {
             ScopedLimiter limiter(spec);
-            limiter->decide(limiter.router(), {kBase + 100, QString(), 1});
-            const Decision d = limiter->decide(limiter.router(), {kBase + 200, QString(), 1});
+            test::decide(limiter.router(), *limiter, {kBase + 100, QString(), 1});
+            const Decision d = test::decide(limiter.router(), *limiter, {kBase + 200, QString(), 1});
             QVERIFY(!d.allowed);
             const QString text = algorithmOf(spec).reasonText(spec, d);
             QVERIFY2(text.startsWith(flavorName(spec.flavor)), qPrintable(text));

@@ -107,7 +107,7 @@ private slots:
     void stateLivesUntilTatPasses() {
         const LimiterSpec spec = gcra(1, 1000, 5);  // tau = 5000 ms, T = 1000, grid 8192
         ScopedLimiter limiter(spec);
-        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 5}).allowed);  // TAT = 5000
+        QVERIFY(test::decide(limiter.router(), *limiter, {0, QString(), 5}).allowed);  // TAT = 5000
         const auto& g = static_cast<const GcraLimiter&>(*limiter);
         QVERIFY(g.unitState());
         RedisReply reply = limiter.connection().command({"PTTL", g.stateKey(QString())});
@@ -121,13 +121,13 @@ private slots:
         const LimiterSpec spec = gcra(1, 1000, 5);  // grid 8192 units = ms
         ScopedLimiter limiter(spec);
         const auto& g = static_cast<const GcraLimiter&>(*limiter);
-        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 1}).allowed);  // TAT 1000
+        QVERIFY(test::decide(limiter.router(), *limiter, {0, QString(), 1}).allowed);  // TAT 1000
         const std::string key = g.stateKey(QString());
         QVERIFY(limiter.connection().command({"PEXPIRE", key, "600000"})->integer == 1);
-        QVERIFY(limiter->decide(limiter.router(), {100, QString(), 1}).allowed);  // TAT 2000
+        QVERIFY(test::decide(limiter.router(), *limiter, {100, QString(), 1}).allowed);  // TAT 2000
         long long ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
         QVERIFY2(ttl > 590000, QByteArray::number(ttl));                           // kept
-        QVERIFY(limiter->decide(limiter.router(), {8000, QString(), 1}).allowed);  // TAT 9000
+        QVERIFY(test::decide(limiter.router(), *limiter, {8000, QString(), 1}).allowed);  // TAT 9000
         ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
         QVERIFY2(ttl <= 5000 + 8192 + 1 + 1000, QByteArray::number(ttl));  // set again
     }
@@ -138,7 +138,7 @@ private slots:
         ScopedLimiter limiter(spec);
         const auto& g = static_cast<const GcraLimiter&>(*limiter);
         QVERIFY(!g.unitState());
-        QVERIFY(limiter->decide(limiter.router(), {1'700'000'000'000, QString(), 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {1'700'000'000'000, QString(), 1}).allowed);
         RedisReply value = limiter.connection().command({"GET", g.stateKey(QString())});
         QVERIFY(value->type == REDIS_REPLY_STRING);
         QVERIFY(QByteArray(value->str, int(value->len)).endsWith(" 7777/1000/3"));
@@ -165,7 +165,7 @@ private slots:
             gcra(rate, periodMs, 5, perClient ? Scope::PerClient : Scope::Global);
         ScopedLimiter limiter(spec);
         const QString client = perClient ? QStringLiteral("c1") : QString();
-        QVERIFY(limiter->decide(limiter.router(), {1'700'000'000'000, client, 3}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {1'700'000'000'000, client, 3}).allowed);
         const LimiterState state =
             readLimiterState(limiter.connection(), *limiter, 1'700'000'000'000);
         QCOMPARE(state.levels.size(), 1);
@@ -180,11 +180,11 @@ private slots:
     void configChangeResets() {
         LimiterSpec spec = gcra(1, 1000, 2);
         ScopedLimiter first(spec);
-        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
-        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        QVERIFY(test::decide(first.router(), *first, {0, QString(), 2}).allowed);
+        QVERIFY(!test::decide(first.router(), *first, {0, QString(), 1}).allowed);
         spec.burst = 3;
         const std::unique_ptr<Limiter> changed = makeLimiter(spec);
-        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        const Decision d = test::decide(first.router(), *changed, {0, QString(), 3});
         QVERIFY(d.allowed);
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 0);

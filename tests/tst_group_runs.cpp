@@ -133,7 +133,7 @@ std::vector<Grant> decide(const Scenario& scenario, LimiterSpec spec) {
     ScheduleWalk walk(scenario, kStartMs);
     std::vector<Grant> grants;
     for (ScheduleWalk::Step step = walk.next(); step.index >= 0; step = walk.next()) {
-        const Decision d = limiter->decide(limiter.router(), step.request);
+        const Decision d = test::decide(limiter.router(), *limiter, step.request);
         if (d.allowed) {
             grants.push_back({int(requests.clientNames().indexOf(step.request.client)),
                               step.runUs / 1000, d.atMs - kStartMs, step.request.permits});

@@ -161,7 +161,7 @@ private slots:
     void stateLivesUntilDrained() {
         const LimiterSpec spec = leaky(1, 1000, 2, true);  // drains 3000 ms at most
         ScopedLimiter limiter(spec);
-        QVERIFY(limiter->decide(limiter.router(), {0, QString(), 3}).allowed);  // full
+        QVERIFY(test::decide(limiter.router(), *limiter, {0, QString(), 3}).allowed);  // full
         const auto& bucket = static_cast<const LeakyBucketLimiter&>(*limiter);
         RedisReply reply = limiter.connection().command({"PTTL", bucket.stateKey(QString())});
         const long long ttl = replyInteger(reply.get(), "PTTL");
@@ -189,13 +189,13 @@ private slots:
         const qint64 base = 1'700'000'000'000;
         const LimiterSpec spec = leaky(1, 1000, 2, false);
         ScopedLimiter limiter(spec);
-        QVERIFY(limiter->decide(limiter.router(), {base, QString(), 1}).allowed);
-        QVERIFY(limiter->decide(limiter.router(), {secondAt, QString(), 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {base, QString(), 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {secondAt, QString(), 1}).allowed);
         const auto& bucket = static_cast<const LeakyBucketLimiter&>(*limiter);
         RedisReply reply = limiter.connection().command({"GET", bucket.stateKey(QString())});
         const QByteArray state(reply->str, int(reply->len));
         QCOMPARE(state.split(' ').value(1), QByteArray::number(lastAfter));
-        const Decision third = limiter->decide(limiter.router(), {base + 999, QString(), 1});
+        const Decision third = test::decide(limiter.router(), *limiter, {base + 999, QString(), 1});
         QVERIFY(third.allowed);
         QCOMPARE(third.remaining, remainingAtThird);
     }
@@ -204,11 +204,11 @@ private slots:
     void configChangeResets() {
         LimiterSpec spec = leaky(1, 1000, 1, false);
         ScopedLimiter first(spec);
-        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
-        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        QVERIFY(test::decide(first.router(), *first, {0, QString(), 2}).allowed);
+        QVERIFY(!test::decide(first.router(), *first, {0, QString(), 1}).allowed);
         spec.burst = 2;
         const std::unique_ptr<Limiter> changed = makeLimiter(spec);
-        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        const Decision d = test::decide(first.router(), *changed, {0, QString(), 3});
         QVERIFY(d.allowed);
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 0);

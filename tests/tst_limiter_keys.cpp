@@ -53,8 +53,8 @@ private slots:
         for (const QString& name : names) {
             limiters.push_back(makeLimiter(make(LimiterType(type), name)));
             for (const char* client : {"alice", "bob"}) {
-                QVERIFY(limiters.back()
-                            ->decide(*c, Request{1000, QString::fromLatin1(client), 1})
+                QVERIFY(test::decide(*c, *limiters.back(),
+                                     Request{1000, QString::fromLatin1(client), 1})
                             .allowed);
             }
         }
@@ -101,11 +101,11 @@ private slots:
         const auto limiter =
             makeLimiter(make(LimiterType::SlidingWindow, uniqueName(QStringLiteral("ns"))));
         RedisConnection c(server.url());
-        QVERIFY(limiter->decide(c, Request{1, QStringLiteral("a"), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{1, QStringLiteral("a"), 1}).allowed);
         expectStatusOk(c.command({"SCRIPT", "FLUSH"}).get(), "SCRIPT FLUSH");
         RedisReply exists = c.command({"SCRIPT", "EXISTS", limiter->script().sha1()});
         QCOMPARE(exists->element[0]->integer, 0LL);
-        QVERIFY(limiter->decide(c, Request{2, QStringLiteral("a"), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{2, QStringLiteral("a"), 1}).allowed);
         exists = c.command({"SCRIPT", "EXISTS", limiter->script().sha1()});
         QCOMPARE(exists->element[0]->integer, 1LL);
     }
@@ -135,11 +135,11 @@ private slots:
             c.command({"SET", key, "not a zset"});
         } else {
             // Make sure the config exists first, so the garbage is not reset away.
-            limiter->decide(c, Request{1000, QStringLiteral("z"), 1});
+            test::decide(c, *limiter, Request{1000, QStringLiteral("z"), 1});
             c.command({"SET", key, "garbage"});
         }
         try {
-            limiter->decide(c, Request{1000, QStringLiteral("a"), 1});
+            test::decide(c, *limiter, Request{1000, QStringLiteral("a"), 1});
             QFAIL("expected an error");
         } catch (const RedisError& e) {
             QCOMPARE(e.kind(), RedisError::Kind::Reply);

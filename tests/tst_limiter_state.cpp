@@ -63,7 +63,7 @@ private slots:
         RedisConnection& c = limiter.connection();
         Decision d;
         for (int i = 0; i < 4; ++i) {
-            d = limiter->decide(c, Request{1000 + i * 100, QStringLiteral("a"), 2});
+            d = test::decide(c, *limiter, Request{1000 + i * 100, QStringLiteral("a"), 2});
         }
         QCOMPARE(d.remaining, 2);
         LimiterState state = readLimiterState(c, *limiter, 1350);
@@ -105,9 +105,9 @@ private slots:
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
         const qint64 t = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000;  // live keys
-        limiter->decide(c, Request{t + 10, QStringLiteral("a"), 2});
-        limiter->decide(c, Request{t + 20, QStringLiteral("a"), 1});
-        limiter->decide(c, Request{t + 30, QStringLiteral("b"), 4});
+        test::decide(c, *limiter, Request{t + 10, QStringLiteral("a"), 2});
+        test::decide(c, *limiter, Request{t + 20, QStringLiteral("a"), 1});
+        test::decide(c, *limiter, Request{t + 30, QStringLiteral("b"), 4});
         const LimiterState state = readLimiterState(c, *limiter, t + 40);
         QCOMPARE(state.windows.size(), 2);
         for (const LimiterState::WindowCount& w : state.windows) {
@@ -125,9 +125,9 @@ private slots:
         s.rules = {{5, 1000}, {20, 60000}};
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
-        limiter->decide(c, Request{1000, QStringLiteral("a"), 2});
-        limiter->decide(c, Request{1500, QStringLiteral("a"), 1});
-        limiter->decide(c, Request{1600, QStringLiteral("b"), 3});
+        test::decide(c, *limiter, Request{1000, QStringLiteral("a"), 2});
+        test::decide(c, *limiter, Request{1500, QStringLiteral("a"), 1});
+        test::decide(c, *limiter, Request{1600, QStringLiteral("b"), 3});
         const LimiterState state = readLimiterState(c, *limiter, 2100);
         QCOMPARE(state.spans.size(), 2);
         QCOMPARE(state.spans[0].total, 4);  // a's 1 at 1500 and b's 3 at 1600
@@ -168,7 +168,7 @@ private slots:
         // Live keys (the fixed window's counters expire in real time), many clients.
         const qint64 t = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000;
         for (int i = 0; i < 40; ++i) {
-            limiter->decide(c, Request{t + i * 20, QStringLiteral("c%1").arg(i % 7), 1 + i % 2});
+            test::decide(c, *limiter, Request{t + i * 20, QStringLiteral("c%1").arg(i % 7), 1 + i % 2});
         }
         const qint64 now = t + 820;
         const LimiterState full = readLimiterState(c, *limiter, now);
@@ -201,8 +201,7 @@ private slots:
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
         for (int i = 0; i < 12; ++i) {
-            limiter->decide(
-                c, Request{1000 + i, QStringLiteral("c%1").arg(i, 2, 10, QLatin1Char('0')), 1});
+            test::decide(c, *limiter, Request{1000 + i, QStringLiteral("c%1").arg(i, 2, 10, QLatin1Char('0')), 1});
         }
         LimiterState state;
         readLimiterKeys(c, *limiter, &state, 5, 3);

@@ -108,7 +108,7 @@ private slots:
         const auto before = readCommandStats(c);
         QVERIFY(before.has_value());
         for (int i = 0; i < 50; ++i) {
-            limiter->decide(c, Request{1000 + i, QString(), 1});
+            test::decide(c, *limiter, Request{1000 + i, QString(), 1});
         }
         const auto after = readCommandStats(c);
         QVERIFY(after.has_value());
@@ -135,13 +135,13 @@ private slots:
         const qint64 t0 = 1'700'000'000'000;
         QCOMPARE(memoryOf(limiter).keys, 0LL);
         for (int i = 0; i < 10; ++i) {
-            QVERIFY(limiter->decide(c, Request{t0 + i, QString(), 1}).allowed);
+            QVERIFY(test::decide(c, *limiter, Request{t0 + i, QString(), 1}).allowed);
         }
         const KeyMemory few = memoryOf(limiter);
         QVERIFY(few.keys > 0);
         QVERIFY(few.bytes > 0);
         for (int i = 10; i < 400; ++i) {
-            QVERIFY(limiter->decide(c, Request{t0 + i, QString(), 1}).allowed);
+            QVERIFY(test::decide(c, *limiter, Request{t0 + i, QString(), 1}).allowed);
         }
         const KeyMemory many = memoryOf(limiter);
         QCOMPARE(many.keys, few.keys);
@@ -166,8 +166,8 @@ private slots:
         const qint64 t0 = 1'700'000'000'000;
         auto decideBoth = [&](int from, int to) {
             for (int i = from; i < to; ++i) {
-                QVERIFY(log->decide(log.connection(), Request{t0 + i, QString(), 1}).allowed);
-                QVERIFY(window->decide(window.connection(), Request{t0 + i, QString(), 1}).allowed);
+                QVERIFY(test::decide(log.connection(), *log, Request{t0 + i, QString(), 1}).allowed);
+                QVERIFY(test::decide(window.connection(), *window, Request{t0 + i, QString(), 1}).allowed);
             }
         };
         decideBoth(0, 20);
@@ -198,7 +198,7 @@ private slots:
     // an exception.
     void readerReportsRefusals() {
         ScopedLimiter log(spec(LimiterType::SlidingWindow));
-        QVERIFY(log->decide(log.connection(), Request{1'700'000'000'000, QString(), 1}).allowed);
+        QVERIFY(test::decide(log.connection(), *log, Request{1'700'000'000'000, QString(), 1}).allowed);
         std::unique_ptr<RedisConnection> admin = connectFixture();
         const std::string user = uniqueName(QStringLiteral("cost-user")).toStdString();
         const std::string password = "pw-" + uniqueName(QStringLiteral("p")).toStdString();

@@ -134,11 +134,11 @@ private slots:
         const qint64 base = 1'700'000'000'000;  // a multiple of 1000
         ScopedLimiter limiter(counter(4, 1000));
         for (const auto& [t, permits] : grants) {
-            const Decision d = limiter->decide(limiter.router(), {base + t, QString(), permits});
+            const Decision d = test::decide(limiter.router(), *limiter, {base + t, QString(), permits});
             QVERIFY(d.allowed);
             QCOMPARE(d.atMs, base + t);
         }
-        const Decision d = limiter->decide(limiter.router(), {base + lagging, QString(), 1});
+        const Decision d = test::decide(limiter.router(), *limiter, {base + lagging, QString(), 1});
         QVERIFY(d.allowed);
         QCOMPARE(d.atMs, base + atMs);
         QCOMPARE(d.remaining, remaining);
@@ -148,9 +148,9 @@ private slots:
     void laggingRefusalWaitsFromTheNewestWindow() {
         const qint64 base = 1'700'000'000'000;
         ScopedLimiter limiter(counter(4, 1000));
-        QVERIFY(limiter->decide(limiter.router(), {base + 1500, QString(), 2}).allowed);
-        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 1}).allowed);
-        const Decision refused = limiter->decide(limiter.router(), {base + 950, QString(), 2});
+        QVERIFY(test::decide(limiter.router(), *limiter, {base + 1500, QString(), 2}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {base + 900, QString(), 1}).allowed);
+        const Decision refused = test::decide(limiter.router(), *limiter, {base + 950, QString(), 2});
         QVERIFY(!refused.allowed);
         QCOMPARE(refused.atMs, base + 1000);
         QCOMPARE(refused.remaining, 1);
@@ -173,14 +173,14 @@ private slots:
                        ? QByteArray(reply->str, int(reply->len)).toLongLong()
                        : replyInteger(reply.get(), command);
         };
-        QVERIFY(limiter->decide(limiter.router(), {base + 200, QString(), 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {base + 200, QString(), 1}).allowed);
         const long long first = read("PTTL", window);  // 2 x 1000 + 1000 grace, less time passed
         QVERIFY2(first > 2300 && first <= 3000, QByteArray::number(first));
-        QVERIFY(limiter->decide(limiter.router(), {base + 900, QString(), 2}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {base + 900, QString(), 2}).allowed);
         const long long later = read("PTTL", window);
         QVERIFY2(later > 2300 && later <= first, QByteArray::number(later));
         QCOMPARE(read("GET", window), 3LL);
-        QVERIFY(limiter->decide(limiter.router(), {base + 1100, QString(), 1}).allowed);
+        QVERIFY(test::decide(limiter.router(), *limiter, {base + 1100, QString(), 1}).allowed);
         QCOMPARE(read("GET", window), SlidingCounterLimiter::kClosedMark + 3);
         QVERIFY2(read("PTTL", window) <= later, "closing the window kept its TTL");
         const long long next = read("PTTL", window + 1);
@@ -196,7 +196,7 @@ private slots:
         const QString a = QStringLiteral("a"), b = QStringLiteral("b:1");
         for (const auto& [t, client, permits] :
              {std::tuple{100LL, a, 3LL}, {200LL, b, 1LL}, {1100LL, a, 2LL}, {3100LL, b, 4LL}}) {
-            QVERIFY(limiter->decide(limiter.router(), {base + t, client, permits}).allowed);
+            QVERIFY(test::decide(limiter.router(), *limiter, {base + t, client, permits}).allowed);
         }
         const LimiterState state =
             readLimiterChartState(limiter.connection(), *limiter, base + 1250);
@@ -226,15 +226,15 @@ private slots:
     void configChangeResets() {
         LimiterSpec spec = counter(2, 1000);
         ScopedLimiter first(spec);
-        QVERIFY(first->decide(first.router(), {0, QString(), 2}).allowed);
-        QVERIFY(!first->decide(first.router(), {0, QString(), 1}).allowed);
+        QVERIFY(test::decide(first.router(), *first, {0, QString(), 2}).allowed);
+        QVERIFY(!test::decide(first.router(), *first, {0, QString(), 1}).allowed);
         spec.limit = 3;
         const std::unique_ptr<Limiter> changed = makeLimiter(spec);
-        const Decision d = changed->decide(first.router(), {0, QString(), 3});
+        const Decision d = test::decide(first.router(), *changed, {0, QString(), 3});
         QVERIFY(d.allowed);
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 0);
-        const Decision after = changed->decide(first.router(), {0, QString(), 1});
+        const Decision after = test::decide(first.router(), *changed, {0, QString(), 1});
         QVERIFY(!after.allowed);
         QVERIFY(!after.configReset);
     }

@@ -71,7 +71,7 @@ private slots:
         ScopedLimiter limiter(spec(Scope::Global, {{3, 1000}, {4, 10000}}));
         RedisConnection& c = limiter.connection();
         auto decide = [&](qint64 t, qint64 permits) {
-            return limiter->decide(c, Request{t, QString(), permits});
+            return test::decide(c, *limiter, Request{t, QString(), permits});
         };
         QVERIFY(decide(0, 2).allowed);
         QVERIFY(decide(500, 1).allowed);
@@ -96,14 +96,14 @@ private slots:
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
         for (int i = 0; i < 50; ++i) {
-            QVERIFY(limiter->decide(c, Request{7, QString(), 2}).allowed);
+            QVERIFY(test::decide(c, *limiter, Request{7, QString(), 2}).allowed);
         }
         const std::string key = "{" + s.name.toStdString() + "}:log";
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 100LL);
         const long long ttl = replyInteger(c.command({"PTTL", key}).get(), "PTTL");
         QVERIFY2(ttl > 60000 && ttl <= 2 * (60000 + kStateGraceMs),
                  qPrintable(QString::number(ttl)));
-        QVERIFY(limiter->decide(c, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
@@ -120,11 +120,11 @@ private slots:
             QCOMPARE(call.args[2].size(), size_t(28));
             call.args[2] = "0000000000005000abcdefabcdef";
             RedisReply reply = limiter->script().run(c, call.keys, call.args);
-            QVERIFY(limiter->parseReply(reply.get(), call).allowed);
+            QVERIFY(limiter->parseReply(ReplyView(reply.get()), call).allowed);
         }
         const std::string key = "{" + s.name.toStdString() + "}:log";
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 2LL);
-        const Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        const Decision d = test::decide(c, *limiter, Request{5400, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, 600);
         QCOMPARE(d.remaining, 0);
@@ -139,12 +139,12 @@ private slots:
         const std::string key = "{" + s.name.toStdString() + "}:log";
         c.command({"ZADD", key, "5000", "0123456789abcdef", "5100", "0123456789abcdee:1", "5100",
                    "0123456789abcdee:2"});
-        Decision d = limiter->decide(c, Request{5400, QString(), 1});
+        Decision d = test::decide(c, *limiter, Request{5400, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, 600);  // the 5000 grant leaves the window at 6000
-        d = limiter->decide(c, Request{6000, QString(), 1});
+        d = test::decide(c, *limiter, Request{6000, QString(), 1});
         QVERIFY(d.allowed);
-        d = limiter->decide(c, Request{6050, QString(), 1});
+        d = test::decide(c, *limiter, Request{6050, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, 50);  // "...:1" at 5100
     }
@@ -170,7 +170,7 @@ private slots:
         };
         qint64 now = 1000;
         for (int i = 0; i < 3; ++i) {
-            const Decision d = limiter->decide(c, Request{now + i, QString(), permits});
+            const Decision d = test::decide(c, *limiter, Request{now + i, QString(), permits});
             QVERIFY(d.allowed);
             QCOMPARE(d.remaining, 30 - (i + 1) * permits);
             QCOMPARE(encoding(), QByteArray("skiplist"));
@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 3 * permits);
         // Past the window and the grace: this grant trims the three and starts over.
         now += 1000 + kStateGraceMs + 10;
-        const Decision d = limiter->decide(c, Request{now, QString(), permits});
+        const Decision d = test::decide(c, *limiter, Request{now, QString(), permits});
         QVERIFY(d.allowed);
         QCOMPARE(d.remaining, 30 - permits);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), permits);
@@ -208,18 +208,18 @@ private slots:
         const std::string key = "{" + s.name.toStdString() + "}:log";
         if (refused) {
             QVERIFY_THROWS_EXCEPTION(InputError,
-                                     limiter->decide(c, Request{5000, QString(), permits}));
+                                     test::decide(c, *limiter, Request{5000, QString(), permits}));
             QCOMPARE(replyInteger(c.command({"EXISTS", key}).get(), "EXISTS"), 0LL);
             return;
         }
-        const Decision d = limiter->decide(c, Request{5000, QString(), permits});
+        const Decision d = test::decide(c, *limiter, Request{5000, QString(), permits});
         QCOMPARE(d.allowed, permits <= limit);
         QCOMPARE(d.retryAfterMs, permits <= limit ? 0 : -1);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"),
                  permits <= limit ? permits : 0);
         if (permits <= limit) {
             QCOMPARE(d.remaining, limit - permits);
-            QCOMPARE(limiter->decide(c, Request{5001, QString(), limit - permits + 1}).retryAfterMs,
+            QCOMPARE(test::decide(c, *limiter, Request{5001, QString(), limit - permits + 1}).retryAfterMs,
                      999);  // the k-th oldest permit is one of the big grant's
         }
     }

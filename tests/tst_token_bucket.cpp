@@ -65,7 +65,7 @@ private slots:
     void exactRetryAfter() {
         ScopedLimiter limiter(spec(Scope::Global, 3, 1000));
         auto decide = [&](qint64 t, qint64 permits) {
-            return limiter->decide(limiter.connection(), Request{t, QString(), permits});
+            return test::decide(limiter.connection(), *limiter, Request{t, QString(), permits});
         };
         QVERIFY(decide(0, 1).allowed);
         QVERIFY(decide(100, 1).allowed);
@@ -93,7 +93,7 @@ private slots:
         const LimiterSpec s = spec(Scope(scope), 10, 2000);
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
-        QVERIFY(limiter->decide(c, Request{5000, QStringLiteral("alice"), 3}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{5000, QStringLiteral("alice"), 3}).allowed);
 
         const std::string name = s.name.toStdString();
         const std::string suffix = scope == int(Scope::PerClient) ? ":alice" : "";
@@ -135,13 +135,13 @@ private slots:
     void laggingClockIsClamped() {
         ScopedLimiter limiter(spec(Scope::Global, 1, 1000));
         RedisConnection& c = limiter.connection();
-        QVERIFY(limiter->decide(c, Request{10'000, QString(), 1}).allowed);
-        QVERIFY(!limiter->decide(c, Request{12'000, QString(), 2}).allowed);  // too large
+        QVERIFY(test::decide(c, *limiter, Request{10'000, QString(), 1}).allowed);
+        QVERIFY(!test::decide(c, *limiter, Request{12'000, QString(), 2}).allowed);  // too large
         // A lagging worker at 10'500 must not see the grant of 10'000 as released.
-        const Decision d = limiter->decide(c, Request{10'500, QString(), 1});
+        const Decision d = test::decide(c, *limiter, Request{10'500, QString(), 1});
         QCOMPARE(d.atMs, 12'000LL);
         QVERIFY(d.allowed);  // at 12'000 the grant of 10'000 is back
-        const Decision late = limiter->decide(c, Request{11'000, QString(), 1});
+        const Decision late = test::decide(c, *limiter, Request{11'000, QString(), 1});
         QCOMPARE(late.atMs, 12'000LL);
         QVERIFY(!late.allowed);
         QCOMPARE(late.retryAfterMs, 1000LL);
@@ -153,9 +153,9 @@ private slots:
     void laggingWithoutReleaseDecidesAtItsOwnTime() {
         ScopedLimiter limiter(spec(Scope::Global, 2, 1000));
         RedisConnection& c = limiter.connection();
-        QVERIFY(limiter->decide(c, Request{10'000, QString(), 1}).allowed);
-        QVERIFY(limiter->decide(c, Request{10'600, QString(), 1}).allowed);
-        const Decision d = limiter->decide(c, Request{10'300, QString(), 1});
+        QVERIFY(test::decide(c, *limiter, Request{10'000, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{10'600, QString(), 1}).allowed);
+        const Decision d = test::decide(c, *limiter, Request{10'300, QString(), 1});
         QVERIFY(!d.allowed);
         QCOMPARE(d.atMs, 10'300LL);
         QCOMPARE(d.retryAfterMs, 700LL);  // 11'000: the grant of 10'000 comes back
@@ -183,7 +183,7 @@ private slots:
             t += random.bounded(20);
             const qint64 lag = random.bounded(2) == 0 ? random.bounded(300) : 0;
             const qint64 permits = 1 + random.bounded(permitsMax);
-            const Decision d = limiter->decide(c, Request{t - lag, QString(), permits});
+            const Decision d = test::decide(c, *limiter, Request{t - lag, QString(), permits});
             QVERIFY(d.atMs >= t - lag);
             if (d.allowed) {
                 grants.append({d.atMs, permits});
@@ -210,15 +210,15 @@ private slots:
         LimiterSpec s = spec(Scope::Global, 2, 1000);
         ScopedLimiter first(s);
         RedisConnection& c = first.connection();
-        QVERIFY(first->decide(c, Request{0, QString(), 2}).allowed);
-        QVERIFY(!first->decide(c, Request{1, QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *first, Request{0, QString(), 2}).allowed);
+        QVERIFY(!test::decide(c, *first, Request{1, QString(), 1}).allowed);
         s.rate = 5;
         const auto second = makeLimiter(s);
-        const Decision d = second->decide(c, Request{2, QString(), 1});
+        const Decision d = test::decide(c, *second, Request{2, QString(), 1});
         QVERIFY(d.allowed);
         QVERIFY(d.configReset);
         QCOMPARE(d.remaining, 4);
-        QVERIFY(!second->decide(c, Request{3, QString(), 1}).configReset);
+        QVERIFY(!test::decide(c, *second, Request{3, QString(), 1}).configReset);
     }
 };
 

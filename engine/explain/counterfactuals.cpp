@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "traffic/decision_path.h"
+
 namespace ratelab {
 namespace {
 
@@ -22,7 +24,7 @@ std::optional<bool> Counterfactuals::grants(const LimiterSpec& spec, const Reque
     if (!algorithmOf(named).copyState(router_, before_, *probe, request, kProbeTtlMs)) {
         return std::nullopt;
     }
-    return probe->decide(router_, request).allowed;
+    return DecisionPath::decideAlone(router_, *probe, request).allowed;
 }
 
 qint64 Counterfactuals::passesAtMs(const Request& request) {

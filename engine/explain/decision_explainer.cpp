@@ -2,7 +2,6 @@
 
 #include <QRandomGenerator>
 #include <algorithm>
-#include <chrono>
 
 #include "explain/counterfactuals.h"
 #include "explain/gateway_reason.h"
@@ -78,39 +77,36 @@ std::vector<LimiterSpec> DecisionExplainer::scratchLimiters() const {
     return {before_->spec(), probe_->spec()};
 }
 
-Explanation DecisionExplainer::decide(const Request& request) {
-    return decide(request, Gateway{});
+void DecisionExplainer::before(const Request& request) {
+    stateBefore_ = decisionKeys(router_, limiter_, request, shownName_);
+    algorithmOf(limiter_.spec()).copyState(router_, limiter_, *before_, request, 10 * 60 * 1000);
 }
 
-Explanation DecisionExplainer::decide(const Request& request, const Gateway& gateway) {
+Explanation DecisionExplainer::after(const Request& request, const Decision& decision,
+                                     bool byGateway, int gateway, qint64 decideUs) {
     const LimiterSpec& spec = limiter_.spec();
     const Algorithm& algorithm = algorithmOf(spec);
     Explanation e;
     e.spec = spec;
     e.spec.name = shownName_;
     e.request = request;
-    e.stateBefore = decisionKeys(router_, limiter_, request, shownName_);
-    algorithm.copyState(router_, limiter_, *before_, request, 10 * 60 * 1000);
-    const auto sent = std::chrono::steady_clock::now();
-    const std::optional<Decision> local = gateway.local ? gateway.local() : std::nullopt;
-    e.decision = local ? *local : limiter_.decide(router_, request);
-    e.decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
-                     std::chrono::steady_clock::now() - sent)
-                     .count();
-    e.reason = local ? gatewayReasonText(spec, gateway.index, e.decision)
-                     : algorithm.reasonText(e.spec, e.decision);
+    e.stateBefore = std::move(stateBefore_);
+    e.decision = decision;
+    e.decideUs = decideUs;
+    e.reason = byGateway ? gatewayReasonText(spec, gateway, e.decision)
+                         : algorithm.reasonText(e.spec, e.decision);
     e.stateAfter = decisionKeys(router_, limiter_, request, shownName_);
     e.quotas = algorithm.headerQuotas(spec, e.decision);
     e.headers = rateLimitHeaders(e.quotas, e.decision,
                                  spec.scope == Scope::PerClient ? request.client : QString());
-    if (local) {
+    if (byGateway) {
         e.passesAtMs = e.decision.allowed            ? request.nowMs
                        : e.decision.retryAfterMs < 0 ? -1
                                                      : request.nowMs + e.decision.retryAfterMs;
         e.notes << QStringLiteral(
                        "decided by gateway %1 from its own state (no counterfactuals: they are "
                        "Redis's decisions)")
-                       .arg(gateway.index);
+                       .arg(gateway);
         return e;
     }
     // What would have let it through, each decided again from the same state.

@@ -1,8 +1,6 @@
 #pragma once
 
-#include <functional>
 #include <memory>
-#include <optional>
 
 #include "explain/explanation.h"
 #include "redis/redis_router.h"
@@ -25,19 +23,17 @@ public:
     DecisionExplainer(const DecisionExplainer&) = delete;
     DecisionExplainer& operator=(const DecisionExplainer&) = delete;
 
-    // Decides `request` on the limiter and explains it: the request, decision, reason, keys
-    // before and after (named as `shownName` names them), headers, passes_at_ms and the
-    // counterfactuals. Throws RedisError when Redis fails.
-    Explanation decide(const Request& request);
-    // A gateway that may decide on its own (a limiter's "gateway" option): `local` returns its
-    // decision (a cached refusal, a batched window's count) or none, and Redis decides. A
-    // gateway's own decision is explained by gatewayReasonText, with the keys before and after
-    // and the headers, and no counterfactuals (they are Redis's decisions).
-    struct Gateway {
-        int index = 0;
-        std::function<std::optional<Decision>()> local;
-    };
-    Explanation decide(const Request& request, const Gateway& gateway);
+    // Explains one decision in two steps around it (a worker decides it: DecisionObserver):
+    // before() reads the keys the decision of `request` reads and writes and keeps the state it
+    // finds in a scratch limiter; after() reads the keys again and explains `decision`: the
+    // request, decision, reason, keys before and after (named as `shownName` names them),
+    // headers, passes_at_ms and the counterfactuals (decided again from the state kept). A
+    // gateway's own decision (`byGateway`: a cached refusal, a batched window's count) is
+    // explained by gatewayReasonText, with the keys and headers and no counterfactuals (they are
+    // Redis's decisions). Both throw RedisError when Redis fails.
+    void before(const Request& request);
+    Explanation after(const Request& request, const Decision& decision, bool byGateway,
+                      int gateway, qint64 decideUs);
     // The scratch limiters' specs (their keys are deleted with Limiter::reset).
     std::vector<LimiterSpec> scratchLimiters() const;
 
@@ -48,6 +44,7 @@ private:
     std::unique_ptr<Limiter> before_;
     std::unique_ptr<Limiter> probe_;
     bool ownsScratch_;
+    QVector<KeyState> stateBefore_;  // before()'s, for after()
 };
 
 // "explain-<10 random hex digits>-": scratch limiter names no user's limiter has.

@@ -8,6 +8,7 @@
 #include "limiters/calendar_window.h"
 #include "limiters/limiter.h"
 #include "redis/redis_reply.h"
+#include "redis/redis_router.h"
 
 #include <algorithm>
 

@@ -91,6 +91,9 @@ public:
     virtual std::vector<qint64> windowsMs(const LimiterSpec& spec) const = 0;
     // The steady-state permits one scope key is admitted per bucketMs (limits/limit_geometry.h).
     virtual double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const = 0;
+    // Whether a gateway may keep this type's counts itself and add them to Redis every sync_ms
+    // (gateway mode "batched"; Limiter::countedWindow names the counter a request counts in).
+    virtual bool batchable() const { return false; }
     // The calendar windows a fixed window counts in; none for the other types.
     virtual std::optional<CalendarWindows> calendarWindows(const LimiterSpec& spec) const;
     // Whether a limiter changed from `before` to `after` (both of this type) decides on the

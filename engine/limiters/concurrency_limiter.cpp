@@ -2,6 +2,7 @@
 
 #include "limiters/request_ids.h"
 #include "redis/redis_reply.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {
@@ -68,13 +69,12 @@ ScriptCall ConcurrencyLimiter::prepareRelease(const Request& grant) const {
         grant.permits};
 }
 
-std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(const redisReply* reply,
-                                                           const ScriptCall& call) const {
+std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
     const qint64 radix = spec().limit + 2;
     Decision d;
-    if (reply->type == REDIS_REPLY_INTEGER) {
-        d.allowed = reply->integer >= 0;
-        long long value = d.allowed ? reply->integer : -(reply->integer + 1);
+    if (reply.is(ReplyView::Type::Integer)) {
+        d.allowed = reply.integer() >= 0;
+        long long value = d.allowed ? reply.integer() : -(reply.integer() + 1);
         d.remaining = value % radix;
         value /= radix;
         d.expiredLeases = value % radix;
@@ -84,7 +84,7 @@ std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(const redisReply* rep
     }
     // "<allowed> <retry> <remaining> <expired> <at_ms>"
     long long f[5] = {};
-    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "", f, 5) &&
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) &&
         (f[0] == 0 || f[0] == 1)) {
         d.allowed = f[0] == 1;
         d.retryAfterMs = f[1];

@@ -103,6 +103,8 @@ public:
         return Algorithm::sameFields(a, b) && a.interval == b.interval && a.unit == b.unit &&
                a.timezone == b.timezone;
     }
+    bool batchable() const override { return true; }
+
     LimiterSpec defaults(const QString& name) const override {
         LimiterSpec spec;
         spec.type = type();

@@ -1,6 +1,8 @@
 #include "limiters/fixed_window_limiter.h"
 
 #include "limiters/request_ids.h"
+#include "redis/lua_script.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace lua {
@@ -31,6 +33,12 @@ const LuaScript& FixedWindowLimiter::script() const {
 
 std::string FixedWindowLimiter::configKey() const {
     return configKey_;
+}
+
+std::optional<Limiter::CountedWindow> FixedWindowLimiter::countedWindow(
+    const Request& request) const {
+    const CalendarWindow w = windows_.windowAt(request.nowMs);
+    return CountedWindow{counterKey(w.startMs, request.client), w.startMs, w.endMs};
 }
 
 std::string FixedWindowLimiter::counterKey(qint64 windowStartMs, const QString& client) const {
@@ -87,18 +95,17 @@ RedisArgs FixedWindowLimiter::decisionKeys(qint64 windowStartMs, const QString& 
     return {counterKey(windowStartMs, client), configKey_};
 }
 
-std::optional<Decision> FixedWindowLimiter::decodeOwnReply(const redisReply* reply,
-                                                           const ScriptCall& call) const {
-    if (call.keys.size() > 1 && reply->type == REDIS_REPLY_INTEGER) {
+std::optional<Decision> FixedWindowLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+    if (call.keys.size() > 1 && reply.is(ReplyView::Type::Integer)) {
         configChecked_.store(true, std::memory_order_relaxed);  // later calls leave it out
     }
-    if (call.permits != 1 || reply->type != REDIS_REPLY_INTEGER || reply->integer < 2) {
+    if (call.permits != 1 || !reply.is(ReplyView::Type::Integer) || reply.integer() < 2) {
         return std::nullopt;  // the compact reply (limiter.h), or what parseReply names
     }
-    const qint64 count = reply->integer / 2;
+    const qint64 count = reply.integer() / 2;
     Decision d;
     d.atMs = call.atMs;
-    d.configReset = reply->integer % 2 == 1;
+    d.configReset = reply.integer() % 2 == 1;
     d.allowed = count <= spec().rate;
     d.remaining = std::max<qint64>(0, spec().rate - count);
     d.retryAfterMs = d.allowed ? 0 : call.refusedRetryMs;

@@ -22,6 +22,7 @@ public:
     const CalendarWindows& windows() const { return windows_; }
     std::string configKey() const;  // {name}:config {fingerprint, rate} (fixed_window.lua)
     std::string counterKey(qint64 windowStartMs, const QString& client) const;
+    std::optional<CountedWindow> countedWindow(const Request& request) const override;
 
     // A full window's counter stands above the rate (refusals are not taken back): "12 · 10
     // granted (refusals counted above the rate)".
@@ -30,14 +31,13 @@ public:
 protected:
     // A one-permit request's reply: 2 x the window's count + reset (fixed_window.lua); notes
     // that a call with the config hash has checked the config.
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     // The keys of one decision: the counter, and the config hash until a decision of this
     // limiter has checked the config (fixed_window.lua).
-    RedisArgs decisionKeys(qint64 windowStartMs, const QString& client) const;
+    ScriptArgs decisionKeys(qint64 windowStartMs, const QString& client) const;
 
     CalendarWindows windows_;
     mutable std::atomic<bool> configChecked_{false};

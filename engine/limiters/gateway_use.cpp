@@ -2,6 +2,7 @@
 // "sync_ms"}, read and written.
 
 #include "json_input.h"
+#include "limiters/algorithm.h"
 #include "limiters/limiter_spec.h"
 
 namespace ratelab {
@@ -52,7 +53,7 @@ GatewayUse readGatewayUse(const QJsonValue& value, const QString& where, Limiter
     }
     const QString syncPath = memberPath(where, syncMs);
     if (use.mode == GatewayMode::Batched) {
-        if (type != LimiterType::FixedWindow) {
+        if (!algorithmOf(type).batchable()) {
             throw InputError(memberPath(where, mode),
                              QStringLiteral("\"batched\" is for the fixed window only"));
         }

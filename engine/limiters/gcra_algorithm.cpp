@@ -7,6 +7,7 @@
 #include "limiters/reason_text.h"
 #include "limiters/redis_rate_gcra_limiter.h"
 #include "redis/redis_reply.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {

@@ -5,6 +5,7 @@
 #include "input_error.h"
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {
@@ -83,16 +84,15 @@ ScriptCall GcraLimiter::prepare(const Request& request) const {
                       request, spec().burst);
 }
 
-std::optional<Decision> GcraLimiter::decodeOwnReply(const redisReply* reply,
-                                                    const ScriptCall& call) const {
+std::optional<Decision> GcraLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
     if (!unitState_ || call.radix != 0) {
         return std::nullopt;  // gcra.lua's packed reply or text
     }
-    if (reply->type == REDIS_REPLY_INTEGER) {
-        return decodeUnits(reply->integer, call);
+    if (reply.is(ReplyView::Type::Integer)) {
+        return decodeUnits(reply.integer(), call);
     }
     long long value = 0;
-    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "reset ", &value, 1)) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("reset ", &value, 1)) {
         Decision d = decodeUnits(value, call);
         d.configReset = true;
         return d;

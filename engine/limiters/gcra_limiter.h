@@ -33,8 +33,7 @@ public:
     const std::string& unitKeyPrefix() const { return unitPrefix_; }
 
 protected:
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:

@@ -3,6 +3,7 @@
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 #include "redis/redis_reply.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {
@@ -44,12 +45,11 @@ ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
                       request.permits};
 }
 
-std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(const redisReply* reply,
-                                                           const ScriptCall& call) const {
+std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
     const qint64 full = spec().burst * 1000;
-    if (reply->type == REDIS_REPLY_INTEGER) {
-        const bool allowed = reply->integer >= 0;
-        const long long value = allowed ? reply->integer : -(reply->integer + 1);
+    if (reply.is(ReplyView::Type::Integer)) {
+        const bool allowed = reply.integer() >= 0;
+        const long long value = allowed ? reply.integer() : -(reply.integer() + 1);
         const long long packed = value / 2;
         Decision d = allowed
                          ? decided(true, packed, 0, call.permits)
@@ -60,7 +60,7 @@ std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(const redisReply* rep
     }
     // "<allowed> <excess> <elapsed> <reset> <at_ms>": Redis's time, or a refusal past 2^53.
     long long f[5] = {};  // allowed, excess, elapsed, reset, at_ms
-    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "", f, 5) &&
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) &&
         (f[0] == 0 || f[0] == 1) && (f[3] == 0 || f[3] == 1)) {
         Decision d = decided(f[0] == 1, f[1], f[2], call.permits);
         d.atMs = f[4];

@@ -21,8 +21,7 @@ public:
     static qint64 levelFound(const LimiterSpec& spec, qint64 excess, qint64 elapsedMs);
 
 protected:
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:

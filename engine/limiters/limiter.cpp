@@ -3,7 +3,9 @@
 #include "input_error.h"
 #include "limiters/algorithm.h"
 #include "redis/cluster_slot.h"
+#include "redis/redis_connection.h"
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 #include "redis/redis_scan.h"
 
 #include <cmath>
@@ -48,6 +50,10 @@ std::string Limiter::scanPattern() const {
 
 std::vector<std::string> Limiter::exactKeys() const {
     return {};
+}
+
+std::optional<Limiter::CountedWindow> Limiter::countedWindow(const Request&) const {
+    return std::nullopt;
 }
 
 qint64 Limiter::nextKeysMs(qint64) const {
@@ -135,61 +141,59 @@ Decision Limiter::parseCompactReply(long long value, const ScriptCall& call) {
     return decision;
 }
 
-std::optional<Decision> Limiter::decodeOwnReply(const redisReply*, const ScriptCall&) const {
+std::optional<Decision> Limiter::decodeOwnReply(ReplyView, const ScriptCall&) const {
     return std::nullopt;
 }
 
-Decision Limiter::parseReply(const redisReply* reply, const ScriptCall& call) const {
+Decision Limiter::parseReply(ReplyView reply, const ScriptCall& call) const {
     Decision decision = decodeReply(reply, call);
     decision.reason.permits = call.permits;
     explain(&decision, call);
     return decision;
 }
 
-Decision Limiter::decodeReply(const redisReply* reply, const ScriptCall& call) const {
-    if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
-        throwIfError(reply, errorContext().c_str());
+Decision Limiter::decodeReply(ReplyView reply, const ScriptCall& call) const {
+    if (reply.is(ReplyView::Type::Missing) || reply.is(ReplyView::Type::Error)) {
+        reply.throwIfError(errorContext());
     }
     if (std::optional<Decision> own = decodeOwnReply(reply, call)) {
         return *own;
     }
-    if (reply->type == REDIS_REPLY_INTEGER) {
-        return parseCompactReply(reply->integer, call);
+    if (reply.is(ReplyView::Type::Integer)) {
+        return parseCompactReply(reply.integer(), call);
     }
-    if (reply->type == REDIS_REPLY_STRING) {
-        return parseTextReply(std::string(reply->str, reply->len));
+    if (reply.is(ReplyView::Type::String)) {
+        return parseTextReply(std::string(reply.text()));
     }
-    if (reply->type != REDIS_REPLY_ARRAY ||
-        (reply->elements != kDecisionFields && reply->elements != kDelayedDecisionFields)) {
+    if (!reply.is(ReplyView::Type::Array) ||
+        (reply.size() != kDecisionFields && reply.size() != kDelayedDecisionFields)) {
         throw RedisError(RedisError::Kind::Reply,
-                         errorContext() + ": unexpected script reply (" +
-                             replyTypeName(reply->type) +
-                             (reply->type == REDIS_REPLY_ARRAY
-                                  ? " of " + std::to_string(reply->elements) + " elements"
+                         errorContext() + ": unexpected script reply (" + reply.typeName() +
+                             (reply.is(ReplyView::Type::Array)
+                                  ? " of " + std::to_string(reply.size()) + " elements"
                                   : std::string()) +
                              ", expected an array of 5 integers)");
     }
     long long fields[kDelayedDecisionFields] = {};
-    for (std::size_t i = 0; i < reply->elements; ++i) {
-        const redisReply* element = reply->element[i];
+    for (std::size_t i = 0; i < reply.size(); ++i) {
+        const ReplyView element = reply.element(i);
         // at_ms may come as its decimal text: scripts pass the engine's own text back rather
         // than pay Redis for a conversion.
-        if (i == 3 && element != nullptr && element->type == REDIS_REPLY_STRING) {
-            const std::string text(element->str, element->len);
+        if (i == 3 && element.is(ReplyView::Type::String)) {
+            const std::string text(element.text());
             char* end = nullptr;
             fields[i] = std::strtoll(text.c_str(), &end, 10);
             if (!text.empty() && *end == '\0') {
                 continue;
             }
         }
-        if (element == nullptr || element->type != REDIS_REPLY_INTEGER) {
+        if (!element.is(ReplyView::Type::Integer)) {
             throw RedisError(RedisError::Kind::Reply,
                              errorContext() + ": unexpected script reply (element " +
-                                 std::to_string(i) + " is " +
-                                 replyTypeName(element ? element->type : -1) +
+                                 std::to_string(i) + " is " + element.typeName() +
                                  ", expected an integer)");
         }
-        fields[i] = element->integer;
+        fields[i] = element.integer();
     }
     return decisionOf(fields);
 }
@@ -209,49 +213,14 @@ Decision Limiter::decisionOf(const long long* fields) const {
     return decision;
 }
 
-bool Limiter::retimed(const redisReply* reply, qint64 clientNowMs, qint64* redisNowMs) const {
+bool Limiter::retimed(ReplyView reply, qint64 clientNowMs, qint64* redisNowMs) const {
     long long ms = 0;
-    if (!replyIntegers(reply, "retime ", &ms, 1)) {
+    if (!reply.integers("retime ", &ms, 1)) {
         return false;  // not a retime (or not a number: parseReply reports the garbage)
     }
     *redisNowMs = ms;
     redisOffsetMs_.store(ms - clientNowMs, std::memory_order_relaxed);
     return true;
-}
-
-namespace {
-
-Request atRedisTime(const Request& request, qint64 redisNowMs) {
-    Request again = request;
-    again.nowMs = redisNowMs;
-    again.nowFromRedis = true;
-    return again;
-}
-
-}  // namespace
-
-Decision Limiter::decide(RedisConnection& connection, const Request& request) const {
-    const ScriptCall call = prepare(request);
-    RedisReply reply = script().run(connection, call.keys, call.args);
-    qint64 redisNow = 0;
-    if (retimed(reply.get(), request.nowMs, &redisNow)) {
-        const ScriptCall again = prepare(atRedisTime(request, redisNow));
-        reply = script().run(connection, again.keys, again.args);
-        return parseReply(reply.get(), again);
-    }
-    return parseReply(reply.get(), call);
-}
-
-Decision Limiter::decide(RedisRouter& router, const Request& request) const {
-    const ScriptCall call = prepare(request);
-    RedisReply reply = router.runScript(slot_, script(), call.keys, call.args);
-    qint64 redisNow = 0;
-    if (retimed(reply.get(), request.nowMs, &redisNow)) {
-        const ScriptCall again = prepare(atRedisTime(request, redisNow));
-        reply = router.runScript(slot_, script(), again.keys, again.args);
-        return parseReply(reply.get(), again);
-    }
-    return parseReply(reply.get(), call);
 }
 
 ScriptCall Limiter::prepareRelease(const Request&) const {
@@ -260,22 +229,16 @@ ScriptCall Limiter::prepareRelease(const Request&) const {
         QStringLiteral("%1 grants hold nothing to release").arg(limiterTypeName(spec_.type)));
 }
 
-bool Limiter::parseRelease(const redisReply* reply) const {
-    if (reply == nullptr || reply->type == REDIS_REPLY_ERROR) {
-        throwIfError(reply, errorContext().c_str());
+bool Limiter::parseRelease(ReplyView reply) const {
+    if (reply.is(ReplyView::Type::Missing) || reply.is(ReplyView::Type::Error)) {
+        reply.throwIfError(errorContext());
     }
-    if (reply->type != REDIS_REPLY_INTEGER || (reply->integer != 0 && reply->integer != 1)) {
-        throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected release reply (" +
-                                                      replyTypeName(reply->type) +
-                                                      ", expected 0 or 1)");
+    if (!reply.is(ReplyView::Type::Integer) || (reply.integer() != 0 && reply.integer() != 1)) {
+        throw RedisError(RedisError::Kind::Reply, errorContext() +
+                                                      ": unexpected release reply (" +
+                                                      reply.typeName() + ", expected 0 or 1)");
     }
-    return reply->integer == 1;
-}
-
-bool Limiter::release(RedisRouter& router, const Request& grant) const {
-    const ScriptCall call = prepareRelease(grant);
-    RedisReply reply = router.runScript(slot_, *releaseScript(), call.keys, call.args);
-    return parseRelease(reply.get());
+    return reply.integer() == 1;
 }
 
 namespace {

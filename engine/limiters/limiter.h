@@ -7,102 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "limiters/decision.h"
 #include "limiters/limiter_spec.h"
-#include "redis/lua_script.h"
-#include "redis/redis_connection.h"
-#include "redis/redis_router.h"
+#include "limiters/script_call.h"
+#include "redis/reply_view.h"
 
 namespace ratelab {
 
-// One request to a limiter: at nowMs (the engine's clock, real or virtual), from client, asking
-// for permits (>= 1).
-struct Request {
-    qint64 nowMs = 0;
-    QString client;
-    qint64 permits = 1;
-    // time: redis: nowMs was read from Redis's clock (the retry after a "retime" answer):
-    // decide at it as given instead of reading TIME again.
-    bool nowFromRedis = false;
-    // The request's place in the schedule (a trace's row), or -1: names what a grant holds
-    // until it is released (the concurrency limiter's slots, "<id in hex>[:<i>]"); -1 draws a
-    // random name, which no release can name.
-    qint64 id = -1;
-};
-
-// Why a decision went the way it did, from what the script saw (its reply; never recomputed
-// from a model): the rule that decided and what counted against it. Filled by parseReply for
-// every decision; Algorithm::reasonText says it in a sentence. Fields that do not apply to an
-// algorithm keep their defaults.
-struct DecisionReason {
-    qint64 permits = 0;  // the request's
-    // The deciding rule (sliding log: for a refusal the violated rule with the largest wait,
-    // ties to the lowest index; for a grant the rule with the least room left after it); 0 for
-    // single-rule limiters.
-    int rule = 0;
-    qint64 limit = 0;  // that rule's limit, the window's or bucket's rate, GCRA's burst, the
-                       // counter's limit, the leaky bucket's burst + 1 (requests)
-    // What stood against the request just before it, in permits: the rule's or window's count,
-    // the permits the bucket held (rate - available), the counter's estimate, the leaky
-    // bucket's water level (rounded up); -1 when the reply does not carry it.
-    qint64 counted = -1;
-    // The interval that counted, epoch ms (the limiter's time): the rule's (now - window, now],
-    // the calendar window [start, end), the bucket's (now - interval, now], the counter's
-    // current window; 0 and 0 when none.
-    qint64 fromMs = 0;
-    qint64 toMs = 0;
-    qint64 releaseAtMs = -1;  // token bucket, refused: when enough permits are back
-    // GCRA: times in units of 1/unitsPerMs ms (exact); tat is max(TAT, now) before the request,
-    // allowAt = tat + permits x T - tolerance. hasTat false: the reply did not carry it.
-    bool hasTat = false;
-    qint64 tat = 0;
-    qint64 tolerance = 0;
-    qint64 allowAt = 0;
-    qint64 unitsPerMs = 1;
-    // Sliding-window counter: the previous and current windows' counts, the previous window's
-    // weight in per mille of (window - offset) / window, and the estimate.
-    qint64 previous = -1;
-    qint64 current = -1;
-    qint64 weightPerMille = 0;
-    qint64 estimate = -1;
-    // Leaky bucket: the level the request found and the capacity, in milli-requests.
-    qint64 levelMilli = -1;
-    qint64 capacityMilli = 0;
-};
-
-// The answer (docs/architecture.md, "Limiter semantics the code depends on").
-struct Decision {
-    bool allowed = false;
-    qint64 retryAfterMs = 0;   // rejections: exact wait until this request would pass; -1 never
-    qint64 remaining = 0;      // permits left after the decision
-    qint64 atMs = 0;           // the time the script decided at (see below)
-    bool configReset = false;  // this decision found a changed config and reset the counters
-    qint64 delayMs = 0;        // accepted: how long the limiter holds the request before it
-                               // proceeds (the leaky bucket without nodelay; 0 for the others)
-    // The concurrency limiter: leases this decision found run out and removed (slots whose
-    // holders never released them in time).
-    qint64 expiredLeases = 0;
-    // Whether the decision called Redis: false when a gateway decided it from its own state
-    // (a cached refusal, a batched window's local count).
-    bool calledRedis = true;
-    DecisionReason reason;
-};
-
-// How a script invocation looks: keys (all sharing one hash tag) and arguments, and what a
-// compact reply leaves out because the engine knows it already (see Limiter::parseReply).
-struct ScriptCall {
-    RedisArgs keys;
-    RedisArgs args;
-    qint64 atMs = 0;            // the time the request decides at
-    qint64 refusedRetryMs = 0;  // a refusal's wait (fixed window: to the window's end; -1 never)
-    // > 0: an integer reply is packed with this radix (above any remaining) and carries the
-    // wait and the delay itself (every limiter but the fixed window; see Limiter::parseReply).
-    qint64 radix = 0;
-    qint64 permits = 0;  // the request's (for replies the limiter decodes itself)
-    // The interval the decision counts in when the engine knows it before the reply (the fixed
-    // window's calendar window); 0 and 0 otherwise.
-    qint64 fromMs = 0;
-    qint64 toMs = 0;
-};
+class LuaScript;
+class RedisConnection;
+class RedisRouter;
 
 // State keys outlive the last window they matter to by this much (server time), so that a worker
 // whose clock lags behind by less than this still finds them.
@@ -169,7 +83,7 @@ public:
     // when the packed value would pass 2^53.
     // Anything else (an error reply, wrong types or sizes) throws RedisError(Kind::Reply) that
     // names this limiter.
-    Decision parseReply(const redisReply* reply, const ScriptCall& call) const;
+    Decision parseReply(ReplyView reply, const ScriptCall& call) const;
 
     // time: redis. Scripts read Redis's TIME when their now argument is "redis"; every other
     // time argument is then prepared at now 0 (relative) and shifted by the script. The fixed
@@ -181,11 +95,21 @@ public:
     bool readsRedisTime(const Request& request) const {
         return spec_.time == TimeSource::Redis && !request.nowFromRedis;
     }
-    bool retimed(const redisReply* reply, qint64 clientNowMs, qint64* redisNowMs) const;
+    bool retimed(ReplyView reply, qint64 clientNowMs, qint64* redisNowMs) const;
     // The client's now shifted by the last offset to Redis's clock seen (0 before any).
     qint64 redisTimeGuess(qint64 clientNowMs) const {
         return clientNowMs + redisOffsetMs_.load(std::memory_order_relaxed);
     }
+
+    // A gateway that keeps this limiter's counts itself (gateway mode "batched",
+    // Algorithm::batchable: the fixed window) counts a request under its window's counter key
+    // until the window ends; none for a limiter whose counts cannot be batched.
+    struct CountedWindow {
+        std::string key;
+        qint64 startMs = 0;
+        qint64 endMs = 0;
+    };
+    virtual std::optional<CountedWindow> countedWindow(const Request& request) const;
 
     // Leases (the concurrency limiter): a grant holds its permits until the request releases
     // them or its lease runs out. The release script (null: grants hold nothing), the call
@@ -193,15 +117,8 @@ public:
     // when the release came late (its lease had run out already).
     virtual const LuaScript* releaseScript() const { return nullptr; }
     virtual ScriptCall prepareRelease(const Request& grant) const;
-    bool parseRelease(const redisReply* reply) const;
+    bool parseRelease(ReplyView reply) const;
     bool holdsGrants() const { return releaseScript() != nullptr; }
-    // prepareRelease + EVALSHA; whether it came late.
-    bool release(RedisRouter& router, const Request& grant) const;
-
-    // prepare + EVALSHA (EVAL on NOSCRIPT) + parseReply (+ the retime retry).
-    Decision decide(RedisConnection& connection, const Request& request) const;
-    // The same through a router: on the node serving this limiter's slot, redirections followed.
-    Decision decide(RedisRouter& router, const Request& request) const;
 
     // The exact names of keys this limiter may own outside its hash-tag pattern, and the SCAN
     // pattern ("{name}:*", glob characters escaped) covering all the others.
@@ -232,8 +149,7 @@ protected:
     // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
     static std::string configFingerprint(const std::string& text);
     // Decodes a reply only this limiter's script gives (before parseReply's own forms).
-    virtual std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                                   const ScriptCall& call) const;
+    virtual std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const;
     // Completes decision->reason from the decision and the call (parseReply calls it last);
     // what only the reply carries, the decoder has set already.
     virtual void explain(Decision* decision, const ScriptCall& call) const = 0;
@@ -249,7 +165,7 @@ protected:
     }
     // A call to a script that answers with a packed integer (parseReply) of radix capacity + 2:
     // it decides at the request's own now.
-    static ScriptCall packedCall(RedisArgs keys, RedisArgs args, const Request& request,
+    static ScriptCall packedCall(ScriptArgs keys, ScriptArgs args, const Request& request,
                                  qint64 capacity) {
         return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0,
                           capacity + 2,    request.permits};
@@ -258,7 +174,7 @@ protected:
 private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
     std::string errorContext() const;
-    Decision decodeReply(const redisReply* reply, const ScriptCall& call) const;
+    Decision decodeReply(ReplyView reply, const ScriptCall& call) const;
     Decision parseTextReply(const std::string& text) const;
     static Decision parseCompactReply(long long value, const ScriptCall& call);
     Decision decisionOf(const long long* fields) const;  // 6 fields (delay 0), flags checked

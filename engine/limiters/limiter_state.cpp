@@ -7,6 +7,7 @@
 #include "limiters/permit_record.h"
 #include "limiters/state_keys.h"
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {
@@ -65,13 +66,12 @@ ScriptCall RedisRateGcraLimiter::prepare(const Request& request) const {
     return call;
 }
 
-std::optional<Decision> RedisRateGcraLimiter::decodeOwnReply(const redisReply* reply,
-                                                             const ScriptCall& call) const {
-    if (reply->type != REDIS_REPLY_STRING) {
+std::optional<Decision> RedisRateGcraLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+    if (!reply.is(ReplyView::Type::String)) {
         return std::nullopt;  // parseReply names what it got
     }
     // "<allowed> <remaining> <retry_ms> <tat>[ <sec> <usec>]"
-    const QList<QByteArray> parts = QByteArray(reply->str, int(reply->len)).split(' ');
+    const QList<QByteArray> parts = QByteArray(reply.text().data(), int(reply.text().size())).split(' ');
     if (parts.size() != 4 && parts.size() != 6) {
         return std::nullopt;
     }

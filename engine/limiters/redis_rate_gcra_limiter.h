@@ -31,8 +31,7 @@ public:
     double emissionInterval() const { return period_ / double(spec().rate); }
 
 protected:
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:

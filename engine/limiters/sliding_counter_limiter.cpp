@@ -3,6 +3,8 @@
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
 #include "redis/redis_reply.h"
+#include "redis/lua_script.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace lua {
@@ -80,14 +82,13 @@ ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
         windowKeys(window, request.client), std::move(args), request.nowMs, 0, 0, request.permits};
 }
 
-std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(const redisReply* reply,
-                                                              const ScriptCall& call) const {
-    if (reply->type == REDIS_REPLY_INTEGER) {
-        return decodePacked(reply->integer, call.atMs, call.permits);
+std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+    if (reply.is(ReplyView::Type::Integer)) {
+        return decodePacked(reply.integer(), call.atMs, call.permits);
     }
     // "at <ms> <packed>": decided at Redis's time or at the newest window's start.
     long long at[2] = {};
-    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "at ", at, 2)) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("at ", at, 2)) {
         return decodePacked(at[1], at[0], call.permits);
     }
     return std::nullopt;  // parseReply names what it got

@@ -32,13 +32,12 @@ public:
     qint64 estimate(qint64 cur, qint64 prev, qint64 offset) const;
 
 protected:
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:
     // Window `window`'s key and the one before (the client converted once).
-    RedisArgs windowKeys(qint64 window, const QString& client) const;
+    ScriptArgs windowKeys(qint64 window, const QString& client) const;
     // The decision from the script's packed counts, decided at atMs.
     Decision decodePacked(long long packed, qint64 atMs, qint64 permits) const;
     // The smallest whole wait w >= 1 after which `permits` would pass with no other request.

@@ -13,6 +13,7 @@
 #include "limiters/reason_text.h"
 #include "limiters/sliding_window_limiter.h"
 #include "limiters/state_keys.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {

@@ -5,6 +5,7 @@
 
 #include "input_error.h"
 #include "limiters/request_ids.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {
@@ -59,17 +60,16 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     return call;
 }
 
-std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(const redisReply* reply,
-                                                             const ScriptCall& call) const {
+std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
     const long long rules = spec().rules.size();
     if (rules < 2) {
         return std::nullopt;  // the packed reply or the text (Limiter::parseReply)
     }
     Decision d;
-    if (reply->type == REDIS_REPLY_INTEGER) {
+    if (reply.is(ReplyView::Type::Integer)) {
         d.atMs = call.atMs;
-        d.allowed = reply->integer >= 0;
-        long long value = d.allowed ? reply->integer / 2 : -(reply->integer + 1) / 2;
+        d.allowed = reply.integer() >= 0;
+        long long value = d.allowed ? reply.integer() / 2 : -(reply.integer() + 1) / 2;
         d.reason.rule = int(value % rules);
         value /= rules;
         if (d.allowed) {
@@ -84,7 +84,7 @@ std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(const redisReply* r
     }
     // "allowed retry remaining at_ms 0 0 rule count"
     long long f[8] = {};
-    if (reply->type == REDIS_REPLY_STRING && replyIntegers(reply, "", f, 8) &&
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 8) &&
         (f[0] == 0 || f[0] == 1) && f[6] >= 0 && f[6] < rules) {
         d.allowed = f[0] == 1;
         d.retryAfterMs = f[1];

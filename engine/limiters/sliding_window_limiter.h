@@ -28,8 +28,7 @@ public:
 protected:
     // With two or more rules the reply also names the deciding rule and its count
     // (sliding_window.lua).
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:

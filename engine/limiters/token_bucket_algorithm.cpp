@@ -6,6 +6,7 @@
 #include "limiters/reason_text.h"
 #include "limiters/state_keys.h"
 #include "limiters/token_bucket_limiter.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 namespace {

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "limiters/request_ids.h"
+#include "redis/lua_script.h"
 
 namespace ratelab {
 namespace lua {

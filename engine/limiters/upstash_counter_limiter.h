@@ -28,8 +28,7 @@ public:
     qint64 retryAfter(qint64 cur, qint64 prev, qint64 offset) const;
 
 protected:
-    std::optional<Decision> decodeOwnReply(const redisReply* reply,
-                                           const ScriptCall& call) const override;
+    std::optional<Decision> decodeOwnReply(ReplyView reply, const ScriptCall& call) const override;
     void explain(Decision* decision, const ScriptCall& call) const override;
 
 private:

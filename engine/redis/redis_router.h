@@ -35,6 +35,7 @@ public:
     RedisRouter& operator=(const RedisRouter&) = delete;
 
     const RedisUrl& url() const { return url_; }
+    const ConnectOptions& options() const { return options_; }
     // Interactive use (one step at a time): try to reconnect on every command instead of
     // failing fast while a node backs off.
     void setReconnectBackoff(bool enabled) { backoffEnabled_ = enabled; }

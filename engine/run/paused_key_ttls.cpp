@@ -5,6 +5,7 @@
 #include <set>
 
 #include "input_error.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 

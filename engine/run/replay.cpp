@@ -3,36 +3,97 @@
 #include "csv_writer.h"
 #include "explain/gateway_reason.h"
 #include "limiters/algorithm.h"
-#include "run/walk_decider.h"
+#include "redis/redis_error.h"
+#include "redis/redis_router.h"
+#include "run/schedule_decider.h"
+#include "stats/error_cause.h"
 
 namespace ratelab {
+
+namespace {
+
+// A replay decides this many requests of the trace per round trip where nothing depends on a
+// reply not yet read (the worker's batches).
+constexpr int kReplayPipeline = 64;
+// The trace is decided in stretches of this many rows, with the stop flag read in between.
+constexpr qint64 kReplayStretch = 4096;
+// At most this many time buckets: a replay keeps no timeline, only the counts its run needs.
+constexpr qint64 kReplayBuckets = 1000;
+
+// The trace as a scenario of one limiter: a replay shape of its rows on a virtual clock that
+// starts at the first row's t_ms, so that each request is decided at its row's time.
+Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
+    Scenario scenario;
+    scenario.name = QStringLiteral("replay");
+    scenario.limiters = {spec};
+    TrafficSpec& traffic = scenario.traffic;
+    traffic.shape.type = ShapeSpec::Type::Replay;
+    traffic.trace = trace;
+    const qint64 first = trace.isEmpty() ? 0 : trace.tMsAt(0);
+    traffic.shape.replayOffsetsMs.reserve(trace.size());
+    for (qsizetype i = 0; i < trace.size(); ++i) {
+        traffic.shape.replayOffsetsMs.append(trace.tMsAt(i) - first);
+    }
+    const qint64 spanMs = trace.isEmpty() ? 1 : trace.tMsAt(trace.size() - 1) - first + 1;
+    traffic.durationS = double(spanMs) / 1000;
+    traffic.pipeline = kReplayPipeline;
+    traffic.clock.isVirtual = true;
+    traffic.clock.speed = 0;
+    traffic.clock.startMs = first;
+    scenario.bucketMs = std::max<qint64>(1, (spanMs + kReplayBuckets - 1) / kReplayBuckets);
+    return scenario;
+}
+
+// Hands each row's decision to the sink, in the trace's order; a failed one ends the replay.
+class ReplaySink final : public DecisionObserver {
+public:
+    ReplaySink(const Trace& trace,
+               const std::function<void(const TraceRow&, const Decision&)>& sink)
+        : trace_(trace), sink_(sink) {}
+    void decided(const Attempt& attempt, const DecisionPath::Result& result) override {
+        if (!result.decided) {
+            if (result.failure) {
+                std::rethrow_exception(result.failure);
+            }
+            throw RedisError(RedisError::Kind::Connect, "the decision failed: " +
+                                                            errorCauseName(result.cause)
+                                                                .toStdString());
+        }
+        sink_(trace_[attempt.job.k], result.decision);
+        ++done_;
+    }
+    qint64 done_ = 0;
+
+private:
+    const Trace& trace_;
+    const std::function<void(const TraceRow&, const Decision&)>& sink_;
+};
+
+}  // namespace
 
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop) {
     // One gateway, as a run without traffic "gateways": its own state when the limiter's
     // "gateway" option keeps some (mode local's "<name>@g0", cached refusals, a batched count).
-    const TrafficSpec traffic;
-    WalkDecider decider({&limiter}, traffic);
-    limiter.reset(router);
-    decider.reset(router);
-    qint64 done = 0;
-    const qint64 startMs = trace.isEmpty() ? 0 : trace.first().tMs;
-    for (const TraceRow& row : trace) {
+    ScheduleDecider::Options options;
+    options.limiters = limiter.options();
+    options.connect = router.options();
+    options.keepAcceptedLogs = false;
+    Scenario scenario = replayScenario(limiter.spec(), trace);
+    const qint64 startMs = scenario.traffic.clock.startMs;
+    ScheduleDecider decider(std::move(scenario), router.url(), startMs, options);
+    decider.resetKeys(router);
+    ReplaySink replayed(trace, sink);
+    decider.setObserver(&replayed);
+    for (qint64 k = kReplayStretch - 1; decider.nextRequest() >= 0; k += kReplayStretch) {
         if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
-            break;
+            return replayed.done_;
         }
-        ScheduleWalk::Step step;
-        step.index = done;
-        step.runUs = (row.tMs - startMs) * 1000;  // a batched gateway syncs from the first row
-        step.request = Request{row.tMs, row.client, row.permits};
-        step.request.id = done;
-        decider.begin(router, step);
-        sink(row, decider.decide(router, 0, step));
-        ++done;
+        decider.advanceThrough(k);
     }
-    decider.flush(router);  // a batched gateway's grants not yet added, as at a run's end
-    return done;
+    decider.finish(router);  // a batched gateway's grants not yet added, as at a run's end
+    return replayed.done_;
 }
 
 QByteArray replayCsvHeader(bool explain) {
@@ -50,8 +111,8 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const Li
     line += QByteArray::number(decision.reason.rule);
     line += ',';
     // A gateway's own decision (a cached refusal, a batched count) says so.
-    const bool byGateway = !decision.calledRedis || (spec.gateway.mode == GatewayMode::Batched &&
-                                                     spec.type == LimiterType::FixedWindow);
+    const bool byGateway =
+        !decision.calledRedis || spec.gateway.mode == GatewayMode::Batched;
     appendCsvField(line, byGateway ? gatewayReasonText(spec, 0, decision)
                                    : algorithmOf(spec).reasonText(spec, decision));
     line += '\n';

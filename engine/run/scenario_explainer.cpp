@@ -2,14 +2,17 @@
 
 #include <QDateTime>
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 
 #include "explain/decision_explainer.h"
 #include "input_error.h"
 #include "json_input.h"
+#include "redis/redis_error.h"
+#include "redis/redis_router.h"
+#include "run/schedule_decider.h"
 #include "run/schedule_walk.h"
-#include "run/walk_decider.h"
 
 namespace ratelab {
 namespace {
@@ -28,14 +31,6 @@ const LimiterSpec& findLimiter(const Scenario& scenario, const QString& name) {
     throw InputError(QStringLiteral("--limiter"),
                      QStringLiteral("no limiter is named %1; expected %2")
                          .arg(json_input::quoted(name), json_input::oneOf(names)));
-}
-
-void resetScratch(RedisRouter& router, const Limiter& limiter) {
-    try {
-        limiter.reset(router);
-    } catch (...) {
-        // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
-    }
 }
 
 struct Grant {
@@ -112,106 +107,155 @@ qint64 explainedRequest(const Scenario& scenario, const ExplainTarget& target) {
     return chooseRequest(scenario, clock.isVirtual ? clock.startMs : kRealClockStartMs, target);
 }
 
+namespace {
+
+// Watches a schedule decided up to the explained request: the grants before it (whose
+// capacity a global limiter's refusal names) and the ones released in time; and explains the
+// request itself around its batch, through its gateway (a gateway of mode local decides on its
+// own limiter, "<name>@g<g>", shown by that name).
+class ExplainObserver final : public DecisionObserver {
+public:
+    ExplainObserver(qint64 index, RedisRouter& router, const ScheduleDecider& decider,
+                    QString scratchBase)
+        : index_(index), router_(router), decider_(decider), base_(std::move(scratchBase)) {}
+
+    bool explains(qint64 k) const override { return k == index_; }
+    void before(const Attempt& attempt, const Limiter& limiter) override {
+        const LimiterSpec& spec = decider_.scenario().limiters[0];
+        const int g = attempt.job.gateway;
+        const QString shown = spec.gateway.mode == GatewayMode::Local
+                                  ? GatewayState::localName(shownName_, g)
+                                  : shownName_;
+        explainer_ = std::make_unique<DecisionExplainer>(router_, limiter, shown, base_);
+        explainer_->before(attempt.request);
+        sentAt_ = std::chrono::steady_clock::now();
+    }
+    void decided(const Attempt& attempt, const DecisionPath::Result& result) override {
+        if (attempt.job.k == index_ && attempt.firstTry) {
+            if (!result.decided) {
+                std::rethrow_exception(result.failure);
+            }
+            explained_ = explainer_->after(
+                attempt.request, result.decision, result.byGateway, attempt.job.gateway,
+                std::chrono::duration_cast<std::chrono::microseconds>(
+                    std::chrono::steady_clock::now() - sentAt_)
+                    .count());
+            runUs_ = attempt.job.scheduledRunUs;
+            return;
+        }
+        if (result.decided && result.decision.allowed) {
+            grants_.push_back({result.decision.atMs, attempt.request.client,
+                               attempt.request.permits, attempt.job.k});
+        }
+    }
+    void released(int, qint64 k, Release release) override {
+        if (release != Release::Leaked) {
+            ++releases_;
+        }
+        if (release == Release::InTime) {
+            released_.insert(k);
+        }
+    }
+
+    QString shownName_;
+    std::optional<Explanation> explained_;
+    qint64 runUs_ = 0;
+    std::vector<Grant> grants_;
+    std::set<qint64> released_;  // grants whose slots no longer count (released in time)
+    qint64 releases_ = 0;
+
+private:
+    qint64 index_;
+    RedisRouter& router_;
+    const ScheduleDecider& decider_;
+    QString base_;
+    std::unique_ptr<DecisionExplainer> explainer_;
+    std::chrono::steady_clock::time_point sentAt_{};
+};
+
+}  // namespace
+
 Explanation explainDecision(const Scenario& scenario, const QString& limiterName,
                             const ExplainTarget& target, RedisRouter& router) {
+    findLimiter(scenario, limiterName);  // named first, as the command line checks it
+    return explainRequest(scenario, limiterName, explainedRequest(scenario, target), router);
+}
+
+Explanation explainRequest(const Scenario& scenario, const QString& limiterName, qint64 index,
+                           RedisRouter& router) {
     const LimiterSpec& spec = findLimiter(scenario, limiterName);
     const Algorithm& algorithm = algorithmOf(spec);
-    Explanation e;
-    e.scenario = scenario.name;
-    e.spec = spec;
     const ClockSpec& clock = scenario.traffic.clock;
-    e.startEpochMs = clock.isVirtual ? clock.startMs : kRealClockStartMs;
+    const qint64 startEpochMs = clock.isVirtual ? clock.startMs : kRealClockStartMs;
+    QStringList notes;
     if (!clock.isVirtual) {
-        e.notes << QStringLiteral(
-                       "the scenario runs on the real clock; explained on a virtual "
-                       "clock starting at %1")
-                       .arg(QDateTime::fromMSecsSinceEpoch(e.startEpochMs, QTimeZone::utc())
-                                .toString(Qt::ISODateWithMs));
+        notes << QStringLiteral(
+                     "the scenario runs on the real clock; explained on a virtual "
+                     "clock starting at %1")
+                     .arg(QDateTime::fromMSecsSinceEpoch(startEpochMs, QTimeZone::utc())
+                              .toString(Qt::ISODateWithMs));
     }
     if (scenario.traffic.mode == AcquireMode::Wait) {
-        e.notes << QStringLiteral("wait mode: each request is explained at its first try");
+        notes << QStringLiteral(
+            "wait mode: the request's first try is explained (the retries of the requests "
+            "before it are decided as a run decides them)");
     }
-    const qint64 index = chooseRequest(scenario, e.startEpochMs, target);
-
-    // The replay's scratch limiter; the explainer keeps its own two.
+    // The schedule is decided under a scratch name (its gateways' own limiters too); the
+    // explainer keeps two more.
     const QString base = explainScratchBase();
-    LimiterSpec scratch = spec;
-    scratch.name = base + spec.name.left(spec_limits::kMaxNameLength - base.size());
+    Scenario scratch = scenario;
+    scratch.limiters = {spec};
+    scratch.limiters[0].name = base + spec.name.left(spec_limits::kMaxNameLength - base.size());
+    scratch.expectations.clear();
     if (spec.time == TimeSource::Redis) {
-        scratch.time = TimeSource::Client;
-        e.notes << QStringLiteral(
-            "\"time\": \"redis\": explained at the scenario's time, not "
-            "Redis's clock");
+        scratch.limiters[0].time = TimeSource::Client;
+        notes << QStringLiteral(
+            "\"time\": \"redis\": explained at the scenario's time, not Redis's clock");
     }
-    const std::unique_ptr<Limiter> replayed = makeLimiter(scratch);
-    // The gateways' own state and the grants' releases, as the run keeps them.
-    WalkDecider decider({replayed.get()}, scenario.traffic, WalkDecider::batchRequests(scenario));
-    std::set<qint64> released;  // grants whose slots no longer count (released in time)
-    decider.setReleaseSink([&](int, qint64 k, WalkDecider::Release release) {
-        if (release == WalkDecider::Release::InTime) {
-            released.insert(k);
-        }
-    });
+    ScheduleDecider::Options options;
+    options.connect = router.options();
+    options.keepAcceptedLogs = false;
+    ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
     struct Cleanup {
         RedisRouter& router;
-        const Limiter& limiter;
-        const WalkDecider& decider;
+        const ScheduleDecider& decider;
         ~Cleanup() {
-            resetScratch(router, limiter);
             try {
-                decider.reset(router);
+                decider.resetKeys(router);
             } catch (...) {
-                // As resetScratch: the gateways' scratch keys are theirs alone.
+                // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
             }
         }
-    } cleanup{router, *replayed, decider};
+    } cleanup{router, decider};
+    decider.resetKeys(router);
 
-    // The requests before it, as a virtual run decides them.
-    std::vector<Grant> grants;
-    ScheduleWalk walk(scenario, e.startEpochMs);
-    ScheduleWalk::Step chosen;
-    for (ScheduleWalk::Step step = walk.next(); step.index >= 0; step = walk.next()) {
-        decider.begin(router, step);
-        if (step.index == index) {
-            chosen = step;
-            break;
-        }
-        const Decision d = decider.decide(router, 0, step);
-        if (d.allowed) {
-            grants.push_back({d.atMs, step.request.client, step.request.permits, step.index});
-        }
+    ExplainObserver observer(index, router, decider, base);
+    observer.shownName_ = spec.name;
+    decider.setObserver(&observer);
+    if (!decider.advanceThrough(index)) {
+        throw InputError(QStringLiteral("--request"),
+                         QStringLiteral("request %1 is past the end of the schedule (0-based)")
+                             .arg(index));
     }
-    if (decider.releasesMade() > 0) {
-        e.notes << QStringLiteral("%1 grant(s) before it released their slots after their hold")
-                       .arg(decider.releasesMade());
+    if (!observer.explained_) {
+        throw RedisError(RedisError::Kind::Reply, "the explained request was not decided");
     }
-
-    // A gateway of mode local decides on its own limiter ("<name>@g<g>"), shown by that name.
-    const int g = chosen.gateway;
-    const bool local = spec.gateway.mode == GatewayMode::Local;
-    DecisionExplainer explainer(router, decider.limiter(0, g),
-                                local ? GatewayState::localName(spec.name, g) : spec.name, base);
-    bool byGateway = false;
-    Explanation decided = explainer.decide(
-        chosen.request, DecisionExplainer::Gateway{g, [&] {
-                                                       std::optional<Decision> d =
-                                                           decider.decideLocally(router, 0, chosen);
-                                                       byGateway = d.has_value();
-                                                       return d;
-                                                   }});
-    decided.scenario = e.scenario;
+    if (observer.releases_ > 0) {
+        notes << QStringLiteral("%1 grant(s) before it released their slots after their hold")
+                     .arg(observer.releases_);
+    }
+    Explanation decided = std::move(*observer.explained_);
+    decided.scenario = scenario.name;
     decided.spec = spec;
-    decided.startEpochMs = e.startEpochMs;
-    decided.notes = e.notes + decided.notes;
+    decided.startEpochMs = startEpochMs;
+    decided.notes = notes + decided.notes;
     decided.index = index;
     decided.requests = index + 1;
-    decided.runMs = chosen.runUs / 1000;
-    if (!byGateway) {
-        decided.reason = algorithm.reasonText(spec, decided.decision);
-    }
+    decided.runMs = observer.runUs_ / 1000;
     if (spec.scope == Scope::Global) {
-        decided.capacityUsedBy =
-            usedBy(grants, algorithm.countedSinceMs(spec, decided.decision), released);
+        decided.capacityUsedBy = usedBy(observer.grants_,
+                                        algorithm.countedSinceMs(spec, decided.decision),
+                                        observer.released_);
     }
     return decided;
 }

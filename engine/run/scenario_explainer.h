@@ -18,6 +18,10 @@ namespace ratelab {
 // them), RedisError when Redis fails.
 Explanation explainDecision(const Scenario& scenario, const QString& limiterName,
                             const ExplainTarget& target, RedisRouter& router);
+// The same for the request of schedule index `index` (explainedRequest's answer): the schedule
+// is walked once, as it is decided.
+Explanation explainRequest(const Scenario& scenario, const QString& limiterName, qint64 index,
+                           RedisRouter& router);
 
 // The checks explainDecision makes before it touches Redis, for callers that check input
 // first: the limiter of that name, and the index of the request `target` names. Both throw

@@ -10,47 +10,27 @@
 
 namespace ratelab {
 
+namespace {
+
+// Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
+LimiterOptions runLimiterOptions(const RunClock& clock) {
+    LimiterOptions options;
+    if (clock.isVirtual() && clock.speed() > 0 && clock.speed() < 1) {
+        options.ttlScale = 1.0 / clock.speed();
+    }
+    return options;
+}
+
+}  // namespace
+
 ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options)
     : scenario_(std::move(scenario)),
       url_(std::move(url)),
       options_(options),
-      clock_(scenario_.traffic.clock),
-      requests_(scenario_.traffic) {
-    const TrafficSpec& traffic = scenario_.traffic;
-    // Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
-    if (clock_.isVirtual() && clock_.speed() > 0 && clock_.speed() < 1) {
-        limiterOptions_.ttlScale = 1.0 / clock_.speed();
-    }
-    for (const LimiterSpec& spec : scenario_.limiters) {
-        limiters_.push_back(makeLimiter(spec, limiterOptions_));
-    }
-    durationUs_ = static_cast<qint64>(std::llround(traffic.durationS * 1e6));
-    pacer_ = makeSchedule(traffic, durationUs_);
-    workerCount_ = clock_.isVirtual() ? 1 : traffic.threads;
-    const qint64 bucketUs = scenario_.bucketMs * 1000;
-    const int buckets =
-        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs));
-    stats_ = std::make_unique<RunStats>(scenario_.limiters, requests_.clientNames(), workerCount_,
-                                        buckets, requests_.groups());
-
-    context_.traffic = &scenario_.traffic;
-    context_.limiterCount = int(limiters_.size());
-    context_.limiters = std::make_unique<std::atomic<const Limiter*>[]>(limiters_.size());
-    for (size_t i = 0; i < limiters_.size(); ++i) {
-        context_.limiters[i] = limiters_[i].get();
-    }
-    context_.requests = &requests_;
-    gateways_ =
-        std::make_unique<GatewayState>(scenario_.limiters, traffic.gateways.count, limiterOptions_);
-    context_.gateways = gateways_.get();
-    context_.pacer = pacer_.get();
-    context_.clock = &clock_;
-    context_.url = url_;
-    context_.connectOptions = options_;
-    context_.bucketUs = bucketUs;
-    context_.workers = workerCount_;
-    context_.stop = &stop_;
-    context_.progressUs = &progressUs_;
+      clock_(scenario_.traffic.clock) {
+    workerCount_ = clock_.isVirtual() ? 1 : scenario_.traffic.threads;
+    parts_ = std::make_unique<RunParts>(scenario_, url_, options_, runLimiterOptions(clock_), clock_,
+                                        workerCount_);
     if (clock_.isVirtual()) {
         clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
     }
@@ -72,23 +52,25 @@ void ScenarioRunner::continueFrom(StepSession& session) {
     }
     Q_ASSERT(sameSchedule(session.scenario(), scenario_));
     resetKeys_ = false;
-    context_.firstK = session.sent();
+    parts_->context.firstK = session.sent();
     fromRunUs_ = session.lastRunUs();
     fromEpochMs_ = session.startEpochMs();
-    progressUs_ = fromRunUs_;
-    stats_->adoptWorker(session.takeStats());
-    // The stepped grants still release their slots, and the gateways go on with what they keep.
-    context_.heldGrants = session.takeHeldGrants();
-    gateways_ = session.takeGateways();
-    context_.gateways = gateways_.get();
+    parts_->progressUs = fromRunUs_;
+    parts_->stats->adoptWorker(session.takeStats());
+    // The stepped grants still release their slots, the waits still retry, and the gateways go
+    // on with what they keep.
+    parts_->context.pending = session.takePending();
+    parts_->gateways = session.takeGateways();
+    parts_->context.gateways = parts_->gateways.get();
 }
 
 void ScenarioRunner::updateLimiter(int index, const LimiterSpec& spec) {
-    limiters_.push_back(makeLimiter(spec, limiterOptions_));  // the old one stays alive
-    context_.limiters[size_t(index)] = limiters_.back().get();
+    RunParts& parts = *parts_;
+    parts.limiters.push_back(makeLimiter(spec, parts.limiterOptions));  // the old one stays alive
+    parts.context.limiters[size_t(index)] = parts.limiters.back().get();
     scenario_.limiters[index] = spec;
-    gateways_->update(index, spec);
-    stats_->setSpec(index, spec);
+    parts.gateways->update(index, spec);
+    parts.stats->setSpec(index, spec);
 }
 
 ScenarioRunner::~ScenarioRunner() {
@@ -104,12 +86,13 @@ void ScenarioRunner::start() {
         // Interrupted before the first request: a run stopped early at run time 0.
         started_ = true;
         stoppedEarly_ = true;
-        stop_ = true;
+        parts_->stop = true;
         clock_.start(fromRunUs_, fromEpochMs_);
         return;
     }
     for (int i = 0; i < workerCount_; ++i) {
-        workers_.push_back(std::make_unique<Worker>(context_, i, stats_->worker(i)));
+        workers_.push_back(
+            std::make_unique<Worker>(parts_->context, i, parts_->stats->worker(i)));
     }
     started_ = true;
     clock_.start(fromRunUs_, fromEpochMs_);
@@ -118,24 +101,21 @@ void ScenarioRunner::start() {
         threads_.emplace_back([this, i] {
             workers_[size_t(i)]->run();
             if (i == 0) {
-                clock_.sampleUntil(durationUs_, stop_);  // the samples after the last decision
+                // the samples after the last decision
+                clock_.sampleUntil(parts_->durationUs, parts_->stop);
             }
             if (running_.fetch_sub(1) == 1) {
                 flushGateways();
-                finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
+                finishedAtUs_ = clock_.waits() ? clock_.elapsedUs() : parts_->progressUs.load();
             }
         });
     }
 }
 
 void ScenarioRunner::flushGateways() {
-    std::vector<const Limiter*> limiters;
-    for (int i = 0; i < context_.limiterCount; ++i) {
-        limiters.push_back(context_.limiters[size_t(i)].load());
-    }
     try {
         RedisRouter control(url_, options_);
-        gateways_->flush(control, limiters);
+        parts_->flushGateways(control);
     } catch (const RedisError&) {
         // Redis gone at the end: the grants not added stay uncounted, as a gateway's that died.
     }
@@ -144,10 +124,7 @@ void ScenarioRunner::flushGateways() {
 bool ScenarioRunner::resetLimiterKeys() {
     try {
         RedisRouter control(url_, options_);
-        for (const auto& limiter : limiters_) {
-            limiter->reset(control);
-        }
-        gateways_->reset(control);
+        parts_->resetKeys(control);
         return true;
     } catch (const RedisError&) {
         if (!RedisConnection::interrupted()) {
@@ -161,7 +138,8 @@ void ScenarioRunner::setStateSampler(int samples, RunClock::Sampler sample) {
     if (started_ || samples <= 0) {
         return;
     }
-    clock_.setSampler(std::max<qint64>(1, durationUs_ / samples), durationUs_, std::move(sample));
+    const qint64 durationUs = parts_->durationUs;
+    clock_.setSampler(std::max<qint64>(1, durationUs / samples), durationUs, std::move(sample));
 }
 
 bool ScenarioRunner::setPaused(bool paused) {
@@ -186,14 +164,14 @@ void ScenarioRunner::holdKeyTtls(bool held) {
             pauseRouter_ = std::make_unique<RedisRouter>(url_, options_);
         }
         std::vector<const Limiter*> limiters;
-        for (int i = 0; i < context_.limiterCount; ++i) {
-            limiters.push_back(context_.limiters[size_t(i)].load());
+        for (int i = 0; i < parts_->context.limiterCount; ++i) {
+            limiters.push_back(&parts_->limiter(i));
         }
-        // No decision to come is before the last batch's due time (progressUs_), none made was
+        // No decision to come is before the last batch's due time (progressUs), none made was
         // after the time reached.
-        const qint64 fromMs =
-            clock_.startEpochMs() + std::min(progressUs_.load(), durationUs_) / 1000;
-        pausedKeys_.hold(*pauseRouter_, limiters, requests_, fromMs,
+        const qint64 fromMs = clock_.startEpochMs() +
+                              std::min(parts_->progressUs.load(), parts_->durationUs) / 1000;
+        pausedKeys_.hold(*pauseRouter_, limiters, parts_->requests, fromMs,
                          std::max(fromMs, limiterNowMs()));
     } catch (const RedisError&) {
         // Redis is gone: the decisions after the pause count it.
@@ -204,7 +182,7 @@ void ScenarioRunner::requestStop() {
     if (started_ && running_.load() > 0) {
         stoppedEarly_ = true;
     }
-    stop_ = true;
+    parts_->stop = true;
 }
 
 void ScenarioRunner::wait() {
@@ -220,7 +198,7 @@ bool ScenarioRunner::finished() const {
 }
 
 const Limiter& ScenarioRunner::stateLimiter(int index) const {
-    return gateways_ ? gateways_->limiter(index, 0, limiter(index)) : limiter(index);
+    return parts_->gateways->limiter(index, 0, limiter(index));
 }
 
 qint64 ScenarioRunner::limiterNowMs() const {
@@ -228,8 +206,8 @@ qint64 ScenarioRunner::limiterNowMs() const {
         // The wall clock, or the step session's time base when the run continues one.
         return clock_.startEpochMs() + clock_.elapsedUs() / 1000;
     }
-    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
-    return clock_.startEpochMs() + std::min(reached, durationUs_) / 1000;
+    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : parts_->progressUs.load();
+    return clock_.startEpochMs() + std::min(reached, parts_->durationUs) / 1000;
 }
 
 RunSnapshot ScenarioRunner::snapshot() const {
@@ -237,30 +215,30 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.scenarioName = scenario_.name;
     s.startEpochMs = clock_.startEpochMs();
     s.bucketMs = scenario_.bucketMs;
-    s.durationUs = durationUs_;
+    s.durationUs = parts_->durationUs;
     s.finished = finished();
     s.stoppedEarly = stoppedEarly_.load();
-    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : progressUs_.load();
+    const qint64 reached = clock_.waits() ? clock_.elapsedUs() : parts_->progressUs.load();
     if (s.finished && s.stoppedEarly) {
         // The run time it really had, not the one it was meant to have.
         s.finishedAtUs = finishedAtUs_.load();
-        s.elapsedUs = std::clamp<qint64>(s.finishedAtUs, 0, durationUs_);
+        s.elapsedUs = std::clamp<qint64>(s.finishedAtUs, 0, parts_->durationUs);
     } else {
-        s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), durationUs_) : 0;
-        s.elapsedUs = s.finished ? durationUs_ : std::clamp<qint64>(reached, 0, durationUs_);
+        s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), parts_->durationUs) : 0;
+        s.elapsedUs = s.finished ? parts_->durationUs : std::clamp<qint64>(reached, 0, parts_->durationUs);
     }
-    s.targetRate = durationUs_ > 0 ? scheduleExpectedSends(scenario_.traffic, durationUs_) /
-                                         (double(durationUs_) / 1e6)
+    s.targetRate = parts_->durationUs > 0 ? scheduleExpectedSends(scenario_.traffic, parts_->durationUs) /
+                                         (double(parts_->durationUs) / 1e6)
                                    : 0;
     const qint64 bucketUs = scenario_.bucketMs * 1000;
-    for (int b = 0; b < stats_->bucketCount(); ++b) {
-        s.bucketTargetRate.push_back(pacer_->targetRate(b * bucketUs));
+    for (int b = 0; b < parts_->stats->bucketCount(); ++b) {
+        s.bucketTargetRate.push_back(parts_->pacer->targetRate(b * bucketUs));
     }
     s.sameRequests = scenario_.traffic.mode == AcquireMode::Try;
     s.virtualClock = clock_.isVirtual();
     s.clockSpeed = clock_.speed();
     s.roundTripPerLimiter = scenario_.traffic.roundTripPerLimiter;
-    stats_->fill(s);
+    parts_->stats->fill(s);
     if (s.finished) {
         fillFinal(s);
     }
@@ -276,7 +254,7 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             for (int l = 0; l < scenario_.limiters.size(); ++l) {
                 // Per client too: what a global limiter let each client through is a
                 // figure of its own (an attacker's share).
-                all.push_back(stats_->admittedBursts(l, burstWindowsFor(scenario_, l), true));
+                all.push_back(parts_->stats->admittedBursts(l, burstWindowsFor(scenario_, l), true));
             }
             bursts_ = std::move(all);
         }

@@ -10,9 +10,9 @@
 
 #include "limiters/limiter.h"
 #include "run/paused_key_ttls.h"
+#include "run/run_parts.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
-#include "traffic/request_factory.h"
 #include "traffic/run_clock.h"
 #include "traffic/worker.h"
 
@@ -62,7 +62,7 @@ public:
     bool setPaused(bool paused);
     bool paused() const { return paused_.load(); }
     // The limiter now in slot `index`.
-    const Limiter& limiter(int index) const { return *context_.limiters[size_t(index)].load(); }
+    const Limiter& limiter(int index) const { return parts_->limiter(index); }
     // The limiter whose Redis state stands for slot `index` (what the timelines and the state
     // panel read): the shared one, or where each gateway keeps its own ("gateway": {"mode":
     // "local"}) gateway 0's, "<name>@g0" (the shared name holds no key then).
@@ -77,7 +77,7 @@ public:
 
     const Scenario& scenario() const { return scenario_; }
     qint64 startEpochMs() const { return clock_.startEpochMs(); }  // once started
-    const QStringList& clientNames() const { return requests_.clientNames(); }
+    const QStringList& clientNames() const { return parts_->requests.clientNames(); }
     int workerCount() const { return workerCount_; }
 
 private:
@@ -87,20 +87,11 @@ private:
     RedisUrl url_;
     ConnectOptions options_;
     RunClock clock_;
-    RequestFactory requests_;
-    LimiterOptions limiterOptions_;
-    std::vector<std::unique_ptr<Limiter>> limiters_;  // the live ones and every replaced one
-    std::unique_ptr<GatewayState> gateways_;          // the gateways' local limiters and caches
-    std::unique_ptr<Pacer> pacer_;
-    qint64 durationUs_ = 0;
+    std::unique_ptr<RunParts> parts_;
     int workerCount_ = 1;
-    std::unique_ptr<RunStats> stats_;
-    RunContext context_;
     std::vector<std::unique_ptr<Worker>> workers_;
     std::vector<std::thread> threads_;
-    std::atomic<bool> stop_{false};
     std::atomic<int> running_{0};
-    std::atomic<qint64> progressUs_{0};
     std::atomic<qint64> finishedAtUs_{0};
     std::atomic<bool> stoppedEarly_{false};
     std::atomic<bool> paused_{false};
@@ -108,7 +99,6 @@ private:
     bool resetKeys_ = true;              // false when it continues a step session
     qint64 fromRunUs_ = 0;               // the run time it starts at
     std::optional<qint64> fromEpochMs_;  // a continued real clock's run time 0
-    // The busiest intervals, computed once from the accepted logs when the run is finished.
     mutable std::mutex burstsMutex_;
     mutable std::optional<std::vector<AdmittedBursts>> bursts_;
     // The worker's, while a pause holds its clock (RunClock::setHoldWatcher).

@@ -2,51 +2,130 @@
 
 #include <QDateTime>
 #include <chrono>
-#include <cmath>
 
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 #include "traffic/traffic_schedule.h"
 
 namespace ratelab {
+namespace {
+
+// Why limiter `spec`'s decision failed, and what its on_error policy made of it.
+QString failureText(const DecisionPath::Result& result, const LimiterSpec& spec) {
+    QString why = QStringLiteral("the decision failed");
+    try {
+        if (result.failure) {
+            std::rethrow_exception(result.failure);
+        }
+    } catch (const std::exception& e) {
+        why = QString::fromStdString(e.what());
+    }
+    switch (spec.onError) {
+        case FailurePolicy::Error:
+            break;
+        case FailurePolicy::Open:
+            why += QStringLiteral("; let through by on_error \"open\"");
+            break;
+        case FailurePolicy::Closed:
+            why += QStringLiteral("; refused by on_error \"closed\"");
+            break;
+    }
+    return why;
+}
+
+}  // namespace
+
+// Takes the decisions of the request being stepped (its first try on each limiter), and with
+// explainers explains each around its batch.
+class StepSession::Observer final : public DecisionObserver {
+public:
+    explicit Observer(StepSession& session) : session_(session) {}
+
+    void target(qint64 k, Step* step) {
+        k_ = k;
+        step_ = step;
+    }
+    bool explains(qint64 k) const override { return k == k_ && !session_.explainers_.empty(); }
+    void before(const Attempt& attempt, const Limiter&) override {
+        explainerOf(attempt.job).before(attempt.request);
+        sentAt_ = std::chrono::steady_clock::now();
+    }
+    void decided(const Attempt& attempt, const DecisionPath::Result& result) override {
+        if (attempt.job.k != k_ || !attempt.firstTry || step_ == nullptr) {
+            return;
+        }
+        const size_t l = size_t(attempt.job.limiter);
+        if (step_->decisions.size() <= l) {
+            step_->decisions.resize(l + 1);
+            step_->errors.resize(int(l) + 1);
+            step_->explanations.resize(l + 1);
+        }
+        step_->index = attempt.job.k;
+        step_->client = attempt.request.client;
+        step_->permits = attempt.request.permits;
+        step_->gateway = attempt.job.gateway;
+        runUs_ = attempt.job.scheduledRunUs;
+        if (!result.decided) {
+            step_->errors[int(l)] = failureText(result, session_.scenario().limiters[int(l)]);
+            return;
+        }
+        step_->decisions[l] = result.decision;
+        if (session_.explainers_.empty()) {
+            return;
+        }
+        const qint64 decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
+                                    std::chrono::steady_clock::now() - sentAt_)
+                                    .count();
+        Explanation e = explainerOf(attempt.job).after(attempt.request, result.decision,
+                                                       result.byGateway, attempt.job.gateway,
+                                                       decideUs);
+        e.index = attempt.job.k;
+        e.requests = attempt.job.k + 1;
+        e.runMs = attempt.job.scheduledRunUs / 1000;
+        e.startEpochMs = session_.startEpochMs();
+        e.scenario = session_.scenario().name;
+        step_->explanations[l] = std::move(e);
+    }
+    qint64 runUs() const { return runUs_; }
+
+private:
+    DecisionExplainer& explainerOf(const WorkerJob& job) {
+        const auto& perGateway = session_.explainers_[size_t(job.limiter)];
+        return *perGateway[perGateway.size() > 1 ? size_t(job.gateway) : 0];
+    }
+
+    StepSession& session_;
+    qint64 k_ = -1;
+    Step* step_ = nullptr;
+    qint64 runUs_ = 0;
+    std::chrono::steady_clock::time_point sentAt_{};
+};
 
 StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
-    : scenario_(std::move(scenario)), requests_(scenario_.traffic) {
+    : router_(std::make_unique<RedisRouter>(url)) {
     // The session's clock stands still between two Steps while Redis's TTLs run on: its keys
     // get a day more, so a slow step finds the state a quick one would (and so does a run that
     // continues the session).
-    LimiterOptions options;
-    options.ttlExtraMs = kClockStandstillMs;
-    std::vector<const Limiter*> limiters;
-    for (const LimiterSpec& spec : scenario_.limiters) {
-        limiters_.push_back(makeLimiter(spec, options));
-        limiters.push_back(limiters_.back().get());
-    }
-    durationUs_ = static_cast<qint64>(std::llround(scenario_.traffic.durationS * 1e6));
-    startEpochMs_ = scenario_.traffic.clock.isVirtual ? scenario_.traffic.clock.startMs
-                                                      : QDateTime::currentMSecsSinceEpoch();
-    lastNowMs_ = startEpochMs_;
-    walk_ = std::make_unique<ScheduleWalk>(scenario_, startEpochMs_);
-    decider_ = std::make_unique<WalkDecider>(std::move(limiters), scenario_.traffic,
-                                             WalkDecider::batchRequests(scenario_));
-    decider_->setReleaseSink([this](int limiter, qint64, WalkDecider::Release release) {
-        recordRelease(limiter, release);
-    });
-    router_ = std::make_unique<RedisRouter>(std::move(url));
-    router_->setReconnectBackoff(false);  // each Step is one user action: always try again
-    for (const auto& limiter : limiters_) {
-        limiter->reset(*router_);
-    }
-    decider_->reset(*router_);
+    ScheduleDecider::Options options;
+    options.limiters.ttlExtraMs = kClockStandstillMs;
+    options.reconnectBackoff = false;  // each Step is one user action: always try again
+    const qint64 startEpochMs = scenario.traffic.clock.isVirtual
+                                    ? scenario.traffic.clock.startMs
+                                    : QDateTime::currentMSecsSinceEpoch();
+    decider_ = std::make_unique<ScheduleDecider>(std::move(scenario), url, startEpochMs, options);
+    lastNowMs_ = startEpochMs;
+    router_->setReconnectBackoff(false);
+    decider_->resetKeys(*router_);
     if (explain) {
         const QString base = explainScratchBase();
-        const int gateways = std::max(1, scenario_.traffic.gateways.count);
-        for (size_t l = 0; l < limiters_.size(); ++l) {
-            const LimiterSpec& spec = limiters_[l]->spec();
+        const int gateways = std::max(1, decider_->scenario().traffic.gateways.count);
+        for (int l = 0; l < decider_->scenario().limiters.size(); ++l) {
+            const LimiterSpec& spec = decider_->scenario().limiters[l];
             const bool local = spec.gateway.mode == GatewayMode::Local;
             explainers_.emplace_back();
             for (int g = 0; g < (local ? gateways : 1); ++g) {
-                explainers_[l].push_back(std::make_unique<DecisionExplainer>(
-                    *router_, decider_->limiter(int(l), g),
+                explainers_.back().push_back(std::make_unique<DecisionExplainer>(
+                    *router_, decider_->limiter(l, g),
                     local ? GatewayState::localName(spec.name, g) : spec.name,
                     base + QString::number(l) + (local ? QStringLiteral("g%1").arg(g) : QString()) +
                         QLatin1Char('-'),
@@ -54,11 +133,8 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
             }
         }
     }
-    const qint64 bucketUs = scenario_.bucketMs * 1000;
-    stats_ = std::make_unique<RunStats>(
-        scenario_.limiters, requests_.clientNames(), 1,
-        static_cast<int>(std::max<qint64>(1, (durationUs_ + bucketUs - 1) / bucketUs)),
-        requests_.groups());
+    observer_ = std::make_unique<Observer>(*this);
+    decider_->setObserver(observer_.get());
 }
 
 StepSession::~StepSession() = default;
@@ -74,135 +150,42 @@ std::vector<LimiterSpec> StepSession::scratchLimiters() const {
     return specs;
 }
 
-DecisionExplainer& StepSession::explainerOf(size_t l, const ScheduleWalk::Step& step) {
-    const auto& perGateway = explainers_[l];
-    return *perGateway[perGateway.size() > 1 ? size_t(step.gateway) : 0];
-}
-
-void StepSession::recordRelease(int limiter, WalkDecider::Release release) {
-    LimiterCounters& counters = stats_->worker(0).limiter(limiter);
-    if (release == WalkDecider::Release::Leaked) {
-        counters.recordLeaked();
-    } else {
-        counters.recordRelease(release == WalkDecider::Release::Late);
-    }
-}
-
 StepSession::Step StepSession::next() {
     Step step;
-    const ScheduleWalk::Step walked = walk_->next();
-    if (walked.index < 0) {
+    const qint64 k = decider_->nextRequest();
+    if (k < 0) {
         over_ = true;
         return step;
     }
-    const qint64 runUs = walked.runUs;
-    step.index = walked.index;
-    k_ = walked.index + 1;
-    step.client = walked.request.client;
-    step.permits = walked.request.permits;
-    step.gateway = walked.gateway;
-    step.nowMs = startEpochMs_ + runUs / 1000;
-    lastRunUs_ = runUs;
-    lastNowMs_ = step.nowMs;
-    WorkerStats& stats = stats_->worker(0);
-    stats.addScheduled(1);
-    const int bucket = static_cast<int>(
-        std::min<qint64>(runUs / (scenario_.bucketMs * 1000), stats.limiter(0).bucketCount() - 1));
-    // The router reconnects a broken node itself. The releases due by now go first (a failed
-    // one leaves its slots to their lease, as in a run).
-    decider_->begin(*router_, walked);
-    for (size_t l = 0; l < limiters_.size(); ++l) {
-        LimiterCounters& counters = stats.limiter(int(l));
-        try {
-            // A skewed client asks at its own clock, through its gateway (whose clock may be off
-            // too): the walked request's now. A step is sent when the user asks, so its latency
-            // counts from the send.
-            Decision d;
-            qint64 latencyUs = 0;
-            if (!explainers_.empty()) {
-                bool byGateway = false;
-                Explanation explained = explainerOf(l, walked).decide(
-                    walked.request, DecisionExplainer::Gateway{
-                                        walked.gateway, [&] {
-                                            std::optional<Decision> local =
-                                                decider_->decideLocally(*router_, int(l), walked);
-                                            byGateway = local.has_value();
-                                            return local;
-                                        }});
-                decider_->decided(int(l), walked, explained.decision, !byGateway);
-                explained.index = step.index;
-                explained.requests = step.index + 1;
-                explained.runMs = runUs / 1000;
-                explained.startEpochMs = startEpochMs_;
-                explained.scenario = scenario_.name;
-                d = explained.decision;
-                latencyUs = explained.decideUs;
-                step.explanations.resize(l);
-                step.explanations.push_back(std::move(explained));
-            } else {
-                const auto sentAt = std::chrono::steady_clock::now();
-                d = decider_->decide(*router_, int(l), walked);
-                latencyUs = std::chrono::duration_cast<std::chrono::microseconds>(
-                                std::chrono::steady_clock::now() - sentAt)
-                                .count();
-            }
-            counters.recordAttempt(latencyUs);
-            counters.recordGatewayDecision(walked.gateway, d.calledRedis);
-            counters.recordExpiredLeases(d.expiredLeases);
-            counters.recordOutcome(bucket, walked.client,
-                                   d.allowed ? Outcome::Accepted : Outcome::Rejected, 0);
-            if (d.allowed) {
-                counters.recordAccepted(runUs / 1000, d.atMs - startEpochMs_, walked.client,
-                                        step.permits);
-            }
-            step.decisions.push_back(d);
-            step.errors.push_back(QString());
-        } catch (const RedisError& e) {
-            counters.recordGatewayDecision(walked.gateway, true);
-            counters.recordOutcome(bucket, walked.client,
-                                   failedOutcome(limiters_[l]->spec().onError), 0);
-            step.decisions.push_back(Decision{});
-            QString why = QString::fromStdString(e.what());
-            switch (limiters_[l]->spec().onError) {
-                case FailurePolicy::Error:
-                    break;
-                case FailurePolicy::Open:
-                    why += QStringLiteral("; let through by on_error \"open\"");
-                    break;
-                case FailurePolicy::Closed:
-                    why += QStringLiteral("; refused by on_error \"closed\"");
-                    break;
-            }
-            step.errors.push_back(why);
-        }
-    }
+    const int limiters = decider_->scenario().limiters.size();
+    step.decisions.resize(size_t(limiters));
+    step.errors.resize(limiters);
     if (!explainers_.empty()) {
-        step.explanations.resize(limiters_.size());  // none for a failed decision
+        step.explanations.resize(size_t(limiters));
     }
-    if (limiters_.size() > 1 && scenario_.traffic.mode == AcquireMode::Try) {
-        // As a run's worker does: how the limiters' decisions of this request compare.
-        std::vector<signed char> outcomes;
-        for (size_t l = 0; l < limiters_.size(); ++l) {
-            outcomes.push_back(!step.errors[int(l)].isEmpty() ? -1
-                               : step.decisions[l].allowed    ? 1
-                                                              : 0);
-        }
-        stats.agreement().record(outcomes.data(), bucket);
-    }
+    observer_->target(k, &step);
+    decider_->advanceThrough(k);
+    observer_->target(-1, nullptr);
+    k_ = k + 1;
+    lastRunUs_ = observer_->runUs();
+    step.nowMs = decider_->startEpochMs() + lastRunUs_ / 1000;
+    lastNowMs_ = step.nowMs;
     return step;
 }
 
 RunSnapshot StepSession::snapshot() const {
     RunSnapshot s;
-    s.scenarioName = scenario_.name;
-    s.startEpochMs = startEpochMs_;
-    s.bucketMs = scenario_.bucketMs;
-    s.durationUs = durationUs_;
+    const Scenario& scenario = decider_->scenario();
+    const qint64 durationUs = decider_->durationUs();
+    s.scenarioName = scenario.name;
+    s.startEpochMs = decider_->startEpochMs();
+    s.bucketMs = scenario.bucketMs;
+    s.durationUs = durationUs;
     s.elapsedUs = lastRunUs_;
-    s.targetRate = durationUs_ > 0 ? scheduleExpectedSends(scenario_.traffic, durationUs_) /
-                                         (double(durationUs_) / 1e6)
-                                   : 0;
-    stats_->fill(s);
+    s.targetRate = durationUs > 0 ? scheduleExpectedSends(scenario.traffic, durationUs) /
+                                        (double(durationUs) / 1e6)
+                                  : 0;
+    decider_->stats().fill(s);
     return s;
 }
 

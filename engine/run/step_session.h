@@ -2,28 +2,24 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include <optional>
-
 #include "explain/decision_explainer.h"
-#include "limiters/limiter.h"
-#include "run/schedule_walk.h"
-#include "run/walk_decider.h"
+#include "explain/explanation.h"
+#include "run/schedule_decider.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
-#include "traffic/request_factory.h"
 
 namespace ratelab {
 
-// Teaching mode: sends a scenario's requests one at a time, in schedule order, each at its
+// Teaching mode: decides a scenario's requests one at a time, in schedule order, each at its
 // scheduled time on the scenario's clock (virtual: exactly the virtual time; real: from the
-// first step's wall time), to every limiter. Keeps stats like a run so the charts fill as in a
-// run. Its clock stands still between steps: every key TTL is kClockStandstillMs longer in
-// Redis's time, so steps any time apart (up to a day) decide as steps taken back to back. Each
-// step is decided as a virtual-time run decides it (WalkDecider): through its gateway's own
-// state, after the releases of the grants whose hold has ended by then. Not thread-safe: one
-// caller (a worker thread of the window).
+// session's start on the wall clock), on every limiter. It decides as a virtual-time run does
+// (ScheduleDecider: the run's worker, gateways, releases and wait-mode retries) and keeps the
+// run's counts, so the charts fill as in a run. Its clock stands still between steps: every key
+// TTL is kClockStandstillMs longer in Redis's time, so steps any time apart (up to a day) decide
+// as steps taken back to back. Not thread-safe: one caller (a worker thread of the window).
 class StepSession {
 public:
     // Resets the limiters' keys. Throws RedisError when Redis cannot be reached. With
@@ -45,45 +41,41 @@ public:
         // Explaining sessions: per limiter (in order), none where the decision failed.
         std::vector<std::optional<Explanation>> explanations;
     };
+    // Decides the next request of the schedule (and, before it, what is due before it: the
+    // releases of grants whose hold has ended, wait-mode retries).
     Step next();
 
     RunSnapshot snapshot() const;
     qint64 limiterNowMs() const { return lastNowMs_; }
+    // The limiter whose Redis state stands for slot `index` (gateway 0's own in mode local).
+    const Limiter& stateLimiter(int index) const { return decider_->limiter(index, 0); }
 
     // What a run needs to continue this session (ScenarioRunner::continueFrom): the scenario
     // it steps, how many requests were sent, the run time of the last one, the limiter time
     // of run time 0, and whether the schedule is over (readable from any thread).
-    const Scenario& scenario() const { return scenario_; }
+    const Scenario& scenario() const { return decider_->scenario(); }
     qint64 sent() const { return k_; }
     qint64 lastRunUs() const { return lastRunUs_; }
-    qint64 startEpochMs() const { return startEpochMs_; }
+    qint64 startEpochMs() const { return decider_->startEpochMs(); }
     bool scheduleOver() const { return over_.load(); }
     // The scratch limiters an explaining session decides again on (their keys are to be
     // deleted with Limiter::reset once the session is done); empty otherwise.
     std::vector<LimiterSpec> scratchLimiters() const;
     // Hands the stepped requests' counts to a run; this session's own counts start again.
-    std::unique_ptr<WorkerStats> takeStats() { return stats_->takeWorker(0); }
-    // Hands a run what its gateways keep and the stepped grants' releases still to come; the
-    // session steps no more after it.
+    std::unique_ptr<WorkerStats> takeStats() { return decider_->takeStats(); }
+    // Hands a run what its gateways keep and the jobs still to come (the stepped grants'
+    // releases, wait-mode retries); the session steps no more after it.
     std::unique_ptr<GatewayState> takeGateways() { return decider_->takeGateways(); }
-    std::vector<HeldGrant> takeHeldGrants() { return decider_->takeHeldGrants(); }
+    std::vector<WorkerJob> takePending() { return decider_->takePending(); }
 
 private:
-    // Explaining sessions: limiter l's explainer for `step`'s gateway.
-    DecisionExplainer& explainerOf(size_t l, const ScheduleWalk::Step& step);
-    void recordRelease(int limiter, WalkDecider::Release release);
+    class Observer;
 
-    Scenario scenario_;
-    RequestFactory requests_;
-    std::vector<std::unique_ptr<Limiter>> limiters_;
-    std::unique_ptr<ScheduleWalk> walk_;
-    std::unique_ptr<WalkDecider> decider_;
-    std::unique_ptr<RedisRouter> router_;
+    std::unique_ptr<RedisRouter> router_;  // resets, and the explainers' reads
+    std::unique_ptr<ScheduleDecider> decider_;
+    std::unique_ptr<Observer> observer_;
     // Explaining sessions: per limiter, one explainer, or one per gateway in mode local.
     std::vector<std::vector<std::unique_ptr<DecisionExplainer>>> explainers_;
-    std::unique_ptr<RunStats> stats_;
-    qint64 durationUs_ = 0;
-    qint64 startEpochMs_ = 0;
     qint64 k_ = 0;
     qint64 lastRunUs_ = 0;
     qint64 lastNowMs_ = 0;

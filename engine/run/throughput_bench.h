@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "redis/connect_options.h"
+#include "url/redis_url.h"
 #include "stats/error_cause.h"
 
 namespace ratelab {

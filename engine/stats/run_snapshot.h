@@ -10,6 +10,7 @@
 #include "stats/error_cause.h"
 #include "stats/expectation.h"
 #include "stats/latency_histogram.h"
+#include "stats/pipeline_use.h"
 
 namespace ratelab {
 
@@ -170,6 +171,8 @@ struct RunSnapshot {
     // Traffic "round_trips": "per_limiter": each limiter's latency is its own round trip;
     // otherwise the limiters of a batch share one, and their latencies with it.
     bool roundTripPerLimiter = false;
+    // How the run's decisions shared round trips (every worker's batches).
+    PipelineUse pipeline;
     // Finished runs: the scenario's expectations checked ("expect"); empty when it has none.
     QVector<ExpectationResult> expectations;
 };

@@ -132,6 +132,14 @@ void RunStats::adoptWorker(std::unique_ptr<WorkerStats> stats) {
     workers_.push_back(std::move(stats));
 }
 
+void RunStats::dropAcceptedLogs() {
+    for (const auto& worker : workers_) {
+        for (const auto& limiter : worker->limiters_) {
+            limiter->logsAccepted_ = false;
+        }
+    }
+}
+
 void RunStats::setSpec(int i, const LimiterSpec& spec) {
     std::lock_guard<std::mutex> lock(specMutex_);
     specs_[i] = spec;
@@ -143,7 +151,14 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.scheduled = 0;
     snapshot.disagreements.clear();
     snapshot.failovers.clear();
+    snapshot.pipeline = PipelineUse{};
     for (const auto& w : workers_) {
+        snapshot.pipeline.batches += w->pipeline_.get(WorkerStats::kBatches);
+        snapshot.pipeline.decisions += w->pipeline_.get(WorkerStats::kDecisionsSent);
+        snapshot.pipeline.roundTrips += w->pipeline_.get(WorkerStats::kRoundTrips);
+        for (int e = 0; e < kPipelineEnds; ++e) {
+            snapshot.pipeline.endedBy[e] += w->pipeline_.get(WorkerStats::kEnds + e);
+        }
         snapshot.lag.merge(w->lag_.snapshot());
         snapshot.scheduled += w->scheduled_.get(0);
         w->agreement_.addTo(snapshot.disagreements);

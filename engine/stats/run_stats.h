@@ -12,6 +12,7 @@
 #include "stats/counter_array.h"
 #include "stats/error_cause.h"
 #include "stats/latency_histogram.h"
+#include "stats/pipeline_use.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
@@ -46,7 +47,9 @@ public:
     // the time the limiter decided at, both in ms since the run's start (BurstClock). Recorded
     // when the limiter grants, also for a grant that is then held (wait mode).
     void recordAccepted(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
-        accepted_.record(runMs, limiterMs, client, permits);
+        if (logsAccepted_) {
+            accepted_.record(runMs, limiterMs, client, permits);
+        }
     }
     // Leases (limiters whose grants hold slots): a grant released (late: its lease had run out
     // already), a grant that never releases (the traffic's leak_pct), leases a decision found
@@ -124,6 +127,7 @@ private:
     LatencyHistogram latency_;
     LatencyHistogram waited_;
     AcceptedLog accepted_;  // read only once the worker is done
+    bool logsAccepted_ = true;
 };
 
 // One worker's counters for every limiter, plus its schedule lag.
@@ -136,6 +140,13 @@ public:
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
     AgreementCounters& agreement() { return agreement_; }
+    // One batch: its decisions sent to Redis, its round trips, and why it ended.
+    void recordBatch(qint64 decisions, int roundTrips, PipelineEnd end) {
+        pipeline_.add(kBatches, 1);
+        pipeline_.add(kDecisionsSent, decisions);
+        pipeline_.add(kRoundTrips, roundTrips);
+        pipeline_.add(kEnds + int(end), 1);
+    }
     // This worker's connection moved from primary `from` to `to` at run time `atUs`.
     void recordFailover(qint64 atUs, const QString& from, const QString& to) {
         std::lock_guard<std::mutex> lock(failoverMutex_);
@@ -145,7 +156,8 @@ public:
     // AgreementCounters::allocatedBytes).
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients,
                                  qint64 groups = 0) {
-        return qint64(sizeof(WorkerStats)) + qint64(sizeof(std::atomic<long long>)) +
+        return qint64(sizeof(WorkerStats)) +
+               qint64(sizeof(std::atomic<long long>)) * (1 + 3 + kPipelineEnds) +
                (groups > 0 ? clients * qint64(sizeof(int)) : 0) +
                limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
                            LimiterCounters::allocatedBytes(buckets, clients, groups)) +
@@ -158,6 +170,8 @@ private:
     std::vector<std::unique_ptr<LimiterCounters>> limiters_;
     LatencyHistogram lag_;
     CounterArray scheduled_{1};
+    enum { kBatches, kDecisionsSent, kRoundTrips, kEnds };
+    CounterArray pipeline_{kEnds + kPipelineEnds};
     AgreementCounters agreement_;
     mutable std::mutex failoverMutex_;
     QVector<FailoverEvent> failovers_;
@@ -179,6 +193,9 @@ public:
     // snapshot may be read or a worker writes.
     std::unique_ptr<WorkerStats> takeWorker(int i);
     void adoptWorker(std::unique_ptr<WorkerStats> stats);
+    // Keeps no accepted log (a replay or an explanation of a long trace needs no admitted
+    // bursts, and the log grows with every grant). Before any worker records.
+    void dropAcceptedLogs();
     // The spec reported for limiter i (after a live change).
     void setSpec(int i, const LimiterSpec& spec);
     int bucketCount() const { return buckets_; }

@@ -1,6 +1,6 @@
 #include "traffic/batched_window.h"
 
-#include "limiters/fixed_window_limiter.h"
+#include "redis/redis_error.h"
 #include "redis/redis_reply.h"
 #include "redis/redis_router.h"
 
@@ -24,9 +24,12 @@ bool BatchedWindow::sync(const Limiter& limiter, RedisRouter& router, const std:
 
 Decision BatchedWindow::decide(const Limiter& limiter, RedisRouter& router, const Request& request,
                                qint64 runMs) {
-    const auto& window = static_cast<const FixedWindowLimiter&>(limiter);
-    const CalendarWindow w = window.windows().windowAt(request.nowMs);
-    const std::string key = window.counterKey(w.startMs, request.client);
+    const std::optional<Limiter::CountedWindow> w = limiter.countedWindow(request);
+    if (!w) {
+        throw RedisError(RedisError::Kind::Reply,
+                         limiter.spec().name.toStdString() + ": its counts cannot be batched");
+    }
+    const std::string& key = w->key;
     const qint64 rate = limiter.spec().rate;
     const qint64 syncMs = limiter.spec().gateway.syncMs;
 
@@ -36,7 +39,7 @@ Decision BatchedWindow::decide(const Limiter& limiter, RedisRouter& router, cons
     d.calledRedis = false;
     bool read = counts_.find(key) == counts_.end();
     Count& count = counts_[key];
-    count.ttlMs = w.endMs - w.startMs + kStateGraceMs;
+    count.ttlMs = w->endMs - w->startMs + kStateGraceMs;
     if (runMs >= nextSyncMs_) {
         const bool synced = sync(limiter, router, key);
         read = read || !synced;
@@ -59,7 +62,7 @@ Decision BatchedWindow::decide(const Limiter& limiter, RedisRouter& router, cons
         return d;
     }
     d.remaining = std::max<qint64>(0, rate - count.known - count.pending);
-    d.retryAfterMs = request.permits > rate ? -1 : w.endMs - request.nowMs;
+    d.retryAfterMs = request.permits > rate ? -1 : w->endMs - request.nowMs;
     return d;
 }
 

@@ -58,11 +58,13 @@ void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request req
     item.result.cause = ErrorCause::Other;
     item.result.replyTime = 0;
     item.result.node = -1;
+    item.result.failure = nullptr;
     item.call = limiter.prepare(item.request);
     try {
         item.result.node = router.nodeIndexForSlot(limiter.slot());
     } catch (const RedisError& e) {
         item.result.cause = errorCauseOf(e);  // no node serves its slot: never sent
+        item.result.failure = std::current_exception();
         return;
     }
     if (std::size_t(item.result.node) >= pipelines_.size()) {
@@ -116,6 +118,7 @@ void DecisionBatch::send(RedisRouter& router) {
             // This node is unreachable (or backing off): its share fails, never sent; the
             // other nodes go on.
             pipeline.failed = errorCauseOf(e);
+            pipeline.failure = std::current_exception();
             continue;
         }
         try {
@@ -123,6 +126,7 @@ void DecisionBatch::send(RedisRouter& router) {
             pipeline.connection = connection;
         } catch (const RedisError& e) {
             pipeline.failed = causeAfterSending(e);  // part of it may have gone out
+            pipeline.failure = std::current_exception();
         }
     }
 }
@@ -139,6 +143,7 @@ void DecisionBatch::readReplies(const ReplyClock& clock) {
         RedisConnection* connection = pipeline.connection;
         if (connection == nullptr) {
             item.result.cause = pipeline.failed;
+            item.result.failure = pipeline.failure;
             continue;
         }
         // A connection that breaks fails every read after it, so its remaining decisions fail
@@ -150,12 +155,13 @@ void DecisionBatch::readReplies(const ReplyClock& clock) {
             const bool wasTurnedAway =
                 std::find(turnedAway_.begin(), turnedAway_.end(), connection) != turnedAway_.end();
             item.result.cause = wasTurnedAway ? ErrorCause::MaxClients : causeAfterSending(e);
+            item.result.failure = std::current_exception();
             continue;
         }
         if (clock) {
             item.result.replyTime = clock();
         }
-        if (RedisRouter::needsRetry(reply.get()) || retimed(item, reply.get())) {
+        if (RedisRouter::needsRetry(reply.get()) || retimed(item, ReplyView(reply.get()))) {
             retries_.push_back(i);
             continue;
         }
@@ -174,12 +180,13 @@ void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
         try {
             reply =
                 router.runScript(limiter.slot(), limiter.script(), item.call.keys, item.call.args);
-            if (retimed(item, reply.get())) {  // after NOSCRIPT or a redirection
+            if (retimed(item, ReplyView(reply.get()))) {  // after NOSCRIPT or a redirection
                 reply = router.runScript(limiter.slot(), limiter.script(), item.call.keys,
                                          item.call.args);
             }
         } catch (const RedisError& e) {
             item.result.cause = causeAfterSending(e);
+            item.result.failure = std::current_exception();
             continue;
         }
         decide(item, reply.get());
@@ -195,7 +202,7 @@ void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
     }
 }
 
-bool DecisionBatch::retimed(Item& item, const redisReply* reply) {
+bool DecisionBatch::retimed(Item& item, ReplyView reply) {
     qint64 redisNow = 0;
     if (!item.limiter->readsRedisTime(item.request) ||
         !item.limiter->retimed(reply, item.request.nowMs, &redisNow)) {
@@ -211,10 +218,11 @@ bool DecisionBatch::retimed(Item& item, const redisReply* reply) {
 
 void DecisionBatch::decide(Item& item, const redisReply* reply) {
     try {
-        item.result.decision = item.limiter->parseReply(reply, item.call);
+        item.result.decision = item.limiter->parseReply(ReplyView(reply), item.call);
         item.result.decided = true;
-    } catch (const RedisError&) {
+    } catch (const RedisError& e) {
         item.result.cause = causeOfReply(reply);  // an error reply, or garbage from the script
+        item.result.failure = std::current_exception();
     }
 }
 

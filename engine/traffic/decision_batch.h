@@ -1,10 +1,12 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <functional>
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "redis/lua_script.h"
 #include "redis/redis_router.h"
 #include "redis/resp_writer.h"
 #include "stats/error_cause.h"
@@ -41,6 +43,7 @@ public:
         // the scripts before them took); failed: when the batch ended. 0 without a clock.
         qint64 replyTime = 0;
         int node = -1;  // the router's index of the node the decision went to; -1 none
+        std::exception_ptr failure;  // when not decided: the RedisError it failed with
     };
 
     // Empties the batch, keeping its buffers.
@@ -72,6 +75,7 @@ private:
         int slot = 0;                           // a slot the node serves, to find its connection
         RedisConnection* connection = nullptr;  // nullptr: not sent (failed says why)
         ErrorCause failed = ErrorCause::Other;
+        std::exception_ptr failure;
     };
 
     void send(RedisRouter& router);
@@ -80,7 +84,7 @@ private:
     // Takes a reply that needs no retry: the decision, or the cause of a reply that is none.
     void decide(Item& item, const redisReply* reply);
     // The "retime" answer of time: redis: prepares the request again at Redis's time.
-    bool retimed(Item& item, const redisReply* reply);
+    bool retimed(Item& item, ReplyView reply);
 
     std::vector<Item> items_;  // the first size_ are this batch's
     std::size_t size_ = 0;

@@ -68,9 +68,8 @@ Decision GatewayState::decideBatched(int index, int gateway, const Limiter& limi
 
 void GatewayState::flush(RedisRouter& router, const std::vector<const Limiter*>& limiters) {
     for (size_t i = 0; i < limiters_.size() && i < limiters.size(); ++i) {
-        if (limiters_[i].spec.gateway.mode != GatewayMode::Batched ||
-            limiters[i]->spec().type != LimiterType::FixedWindow) {
-            continue;
+        if (limiters_[i].spec.gateway.mode != GatewayMode::Batched) {
+            continue;  // (the parser takes "batched" only for a batchable type)
         }
         for (const auto& batch : limiters_[i].batches) {
             batch->flush(*limiters[i], router);

@@ -6,26 +6,33 @@
 #include <vector>
 
 #include "limiters/limiter.h"
-#include "redis/redis_router.h"
 #include "stats/run_stats.h"
-#include "traffic/decision_batch.h"
+#include "traffic/decision_path.h"
 #include "traffic/gateway_state.h"
 #include "traffic/pacer.h"
 #include "traffic/request_factory.h"
 #include "traffic/run_clock.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 
-// A grant that still holds its slots (the concurrency limiter) when a run continues the step
-// session that made it: the run releases it at dueRunUs, as it would its own.
-struct HeldGrant {
-    qint64 dueRunUs = 0;
-    qint64 grantRunUs = 0;  // when it was granted (its request's place in the schedule)
-    qint64 k = 0;           // the request's index in the schedule
+class RedisRouter;
+
+// One attempt a worker has to make: a scheduled request to one limiter, a wait-mode retry, a
+// delayed grant that completes (the leaky bucket), or a grant's release (the concurrency
+// limiter). A run that continues a step session takes over the session's jobs still to come.
+struct WorkerJob {
+    qint64 dueRunUs = 0;        // when this attempt is due
+    qint64 scheduledRunUs = 0;  // the request's place in the schedule
+    qint64 firstTryRunUs = -1;  // wait mode: when its first attempt went out; -1 before
     int limiter = 0;
     int client = 0;
     qint64 permits = 1;
-    int gateway = 0;
+    bool held = false;      // granted with a delay (the leaky bucket): completes when due, no call
+    qint64 k = -1;          // the request's index in the schedule (its id at the limiter)
+    qint64 holdMs = -1;     // a grant holding slots releases them this long after; -1 never
+    bool releases = false;  // a grant's release (the concurrency limiter), due at its end
+    int gateway = 0;        // the gateway the request goes through (traffic "gateways")
 };
 
 // What every worker of one run shares (read-only while it runs).
@@ -43,39 +50,77 @@ struct RunContext {
     ConnectOptions connectOptions;
     qint64 bucketUs = 100'000;
     int workers = 1;
-    qint64 firstK = 0;  // the schedule's sends before this index were stepped (StepSession)
-    std::vector<HeldGrant> heldGrants;  // the stepped grants' releases still to come
+    // false: every batch tries to reach Redis again, without backing off (Step: each batch is
+    // one user action).
+    bool reconnectBackoff = true;
+    qint64 firstK = 0;  // the schedule's sends before this index were decided (StepSession)
+    // The stepped requests' jobs still to come (releases, retries, delayed grants): worker
+    // k mod workers takes each.
+    std::vector<WorkerJob> pending;
     std::atomic<bool>* stop = nullptr;
     std::atomic<qint64>* progressUs = nullptr;  // furthest scheduled run time reached
 };
 
-// One worker thread's loop: takes every N-th send of the schedule (open model: a late worker
-// sends late but never shifts the schedule; latency counts from the scheduled time, so there is
-// no coordinated omission), pipelines due requests on its own connection, keeps wait-mode
-// retries in its own queue, and records outcomes in its own stats. Redis failures become
-// errors, counted by cause (a decision sent but never answered is an "unknown outcome", apart
-// from refusals); connections are re-established with backoff. A batch is sent, read and
-// retried by a DecisionBatch: one deadline (commandTimeout) for all its I/O; against a cluster
-// it spans several nodes, each node's commands pipelined on its own connection.
+// Sees the decisions of a schedule as a worker makes them (StepSession, explain, replay): every
+// attempt's result, and what each grant's release did.
+class DecisionObserver {
+public:
+    virtual ~DecisionObserver() = default;
+    struct Attempt {
+        const WorkerJob& job;
+        const Request& request;  // as sent: at its client's and gateway's clock
+        bool firstTry;
+    };
+    // Whether request k is to be explained: its attempts go out in a batch of their own, with
+    // before() called just before.
+    virtual bool explains(qint64 k) const {
+        (void)k;
+        return false;
+    }
+    virtual void before(const Attempt& attempt, const Limiter& limiter) {
+        (void)attempt;
+        (void)limiter;
+    }
+    virtual void decided(const Attempt& attempt, const DecisionPath::Result& result) = 0;
+    enum class Release { InTime, Late, Leaked };
+    virtual void released(int limiter, qint64 k, Release release) {
+        (void)limiter;
+        (void)k;
+        (void)release;
+    }
+};
+
+// One worker's loop: takes every N-th send of the schedule (open model: a late worker sends late
+// but never shifts the schedule; latency counts from the scheduled time, so there is no
+// coordinated omission), decides due requests in batches through one DecisionPath on its own
+// connection, keeps wait-mode retries, delayed grants and releases in its own queue, and records
+// outcomes in its own stats. Redis failures become errors, counted by cause (a decision sent but
+// never answered is an "unknown outcome"); connections are re-established with backoff.
+//
+// A batch takes the requests due now (a real clock: due by the time it is sent). On a virtual
+// clock that does not wait it also takes the requests after them while none of their decisions
+// can depend on a reply not yet read (worker_batches.cpp), so that a virtual run makes as few
+// round trips as Redis allows and decides exactly as one request per batch would.
 class Worker {
 public:
     Worker(const RunContext& context, int index, WorkerStats& stats);
+    // Runs the whole schedule on the caller's thread (a run's worker thread).
     void run();
+    // Decides the schedule up to and including request k and everything due before it, on the
+    // caller's thread (the worker of a run that does not start threads: Step, explain, replay).
+    // False when the schedule ended before request k.
+    bool advanceThrough(qint64 k);
+    // The schedule index of the next request this worker sends; -1 when none is left.
+    qint64 nextRequest() const { return nextSendUs_ == Pacer::kNoMore ? -1 : nextK_; }
+    qint64 nextRequestRunUs() const { return nextSendUs_; }
+    void setObserver(DecisionObserver* observer) { observer_ = observer; }
+    // The jobs still queued (a run that continues takes them over); the worker sends no more.
+    std::vector<WorkerJob> takePending();
+    // The router this worker decides through (made on its first batch; null before).
+    RedisRouter* router() { return router_.get(); }
 
 private:
-    struct Job {
-        qint64 dueRunUs;        // when this attempt is due
-        qint64 scheduledRunUs;  // the request's place in the schedule
-        qint64 firstTryRunUs;   // wait mode: when its first attempt went out; -1 before
-        int limiter;
-        int client;
-        qint64 permits;
-        bool held;           // granted with a delay (the leaky bucket): completes when due, no call
-        qint64 k = -1;       // the request's index in the schedule (its id at the limiter)
-        qint64 holdMs = -1;  // a grant holding slots releases them this long after; -1 never
-        bool releases = false;  // a grant's release (the concurrency limiter), due at its end
-        int gateway = 0;        // the gateway the request goes through (traffic "gateways")
-    };
+    using Job = WorkerJob;
     // Min-heap on due time; waits due at the same instant go in schedule order (first come,
     // first served), which also keeps virtual-time runs reproducible.
     struct LaterFirst {
@@ -93,8 +138,16 @@ private:
         }
     };
 
+    void loop(qint64 lastK);
     void advanceSchedule();
-    void collectDue(qint64 nowRunUs, std::vector<Job>& batch);
+    // worker_batches.cpp: the batch of what is due (and, pipelining ahead, what may follow).
+    void collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch);
+    bool pipelinesAhead() const;
+    // Whether limiter `limiter`'s decision for `client` through `gateway` may change once the
+    // batch's replies are read (a cache_refusals gateway learning a refusal of its scope key).
+    bool waitsForBatch(int limiter, int gateway, int client, const std::vector<Job>& batch) const;
+    qint64 releaseHorizon(const Job& job) const;
+    // worker_decisions.cpp: decides a batch and records its outcomes.
     void execute(std::vector<Job>& batch);
     // Records the attempt's result: accepted, rejected, an error (decision == nullptr; `cause`
     // says why), or in wait mode a retry queued for later.
@@ -104,16 +157,12 @@ private:
     // request was already granted: released).
     void giveUp(const Job& job);
     // A held request proceeds: accepted, having waited from its first try until it was due.
-    void release(const Job& job);
+    void complete(const Job& job);
     // The skew of the job's client and gateway; its request at the run time sent; the limiter
-    // its gateway decides it with (its own in mode local); the decision of batch job i (null:
-    // failed).
+    // its gateway decides it with (its own in mode local).
     qint64 skewMs(const Job& job) const;
     Request requestOf(const Job& job, qint64 sendRunUs) const;
     const Limiter& limiterOf(const Job& job) const;
-    const Decision* decisionOf(size_t i) const;
-    // Job i's result in its round (a job that calls Redis).
-    const DecisionBatch::Result& resultOf(size_t i) const;
     // A grant releases its slots (the concurrency limiter), one call on its own.
     void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
@@ -123,6 +172,7 @@ private:
     void notePrimary(qint64 sendRunUs);
     void sleepUntil(qint64 runUs);
     int bucketOf(qint64 runUs) const;
+    void push(const Job& job);
 
     const RunContext& ctx_;
     const int index_;
@@ -132,29 +182,20 @@ private:
     qint64 nextK_ = -1;         // index in the whole schedule of nextSendUs_
     Pacer::Origin nextOrigin_;  // its traffic group's (Pacer::origin)
     std::priority_queue<Job, std::vector<Job>, LaterFirst> retries_;
+    size_t releasesQueued_ = 0;  // of retries_: releases (no outcome waits on them)
     // Routes each decision to its node (one connection for a single server, one per master
     // of a cluster); made on first use, with backoff while Redis cannot be reached at all.
     std::unique_ptr<RedisRouter> router_;
     RunClock::Steady::time_point nextReconnect_{};
     std::chrono::milliseconds backoff_{0};
     ErrorCause connectCause_ = ErrorCause::ConnectionFailed;  // why the router could not be made
-    // The batch's decisions that call Redis (reused): one round trip for all of them, or with
-    // traffic "round_trips": "per_limiter" one per limiter, each read before the next is sent.
-    std::vector<DecisionBatch> rounds_;
-    std::vector<qint64> roundStartUs_;  // per round: the run time it was sent at
-    // A decision a gateway made itself (a cached refusal, a batched window), or its failure.
-    struct LocalResult {
-        Decision decision;
-        bool decided = true;
-        ErrorCause cause = ErrorCause::Other;
-    };
-    std::optional<LocalResult> decideLocally(const Job& job, const Request& request);
-    std::vector<LocalResult> local_;        // the batch's decisions a gateway made itself
-    std::vector<std::ptrdiff_t> slots_;     // per job: index in its round, or -1 - in local_
-    std::vector<int> roundOf_;              // per job: its round (rounds_)
+    std::exception_ptr connectFailure_;                       // and the error that said so
+    DecisionPath path_;
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
-    std::vector<signed char> outcomes_;     // compareDecisions: one request's, per limiter
-    size_t releasesQueued_ = 0;             // of retries_: releases (no outcome waits on them)
+    std::vector<Job> batch_;
+    std::vector<signed char> outcomes_;  // compareDecisions: one request's, per limiter
+    PipelineEnd batchEnd_ = PipelineEnd::Schedule;  // why the batch being collected ended
+    DecisionObserver* observer_ = nullptr;
     QString primary_;  // Sentinel URLs: the primary the last round was decided on
 };
 

@@ -13,7 +13,7 @@ void expectSteps(const LimiterSpec& spec, const DecisionSteps& steps) {
     for (int i = 0; i < steps.size(); ++i) {
         const DecisionStep& s = steps[i];
         const Request request{s.t, QStringLiteral("c"), s.permits};
-        const Decision got = limiter->decide(limiter.router(), request);
+        const Decision got = test::decide(limiter.router(), *limiter, request);
         const Decision modeled = model.decide(request);
         const Decision answers[] = {got, modeled};
         for (const Decision& d : answers) {

@@ -1,9 +1,30 @@
 #include "support/test_redis.h"
 
+#include <algorithm>
+
+#include "traffic/decision_path.h"
+
 #include <QRandomGenerator>
 #include <QtTest>
 
 namespace ratelab::test {
+
+Decision decide(RedisRouter& router, const Limiter& limiter, const Request& request) {
+    return DecisionPath::decideAlone(router, limiter, request);
+}
+
+Decision decide(RedisConnection& connection, const Limiter& limiter, const Request& request) {
+    thread_local std::vector<std::unique_ptr<RedisRouter>> routers;
+    // A router to the connection's server (a cluster node's URL reaches the whole cluster).
+    const RedisUrl url = fixtureUrl().isCluster() ? fixtureUrl() : connection.url();
+    auto it = std::find_if(routers.begin(), routers.end(),
+                           [&](const auto& r) { return r->url() == url; });
+    if (it == routers.end()) {
+        routers.push_back(std::make_unique<RedisRouter>(url));
+        it = routers.end() - 1;
+    }
+    return DecisionPath::decideAlone(**it, limiter, request);
+}
 
 RedisUrl fixtureUrl() {
     const QString url = qEnvironmentVariable("REDIS_URL");

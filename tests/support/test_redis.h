@@ -5,6 +5,7 @@
 
 #include "limiters/limiter.h"
 #include "redis/redis_connection.h"
+#include "redis/redis_router.h"
 
 namespace ratelab::test {
 
@@ -16,6 +17,13 @@ RedisUrl fixtureUrl();
 std::unique_ptr<RedisConnection> connectFixture();
 // A router to the fixture: for commands that must reach the node owning a key.
 std::unique_ptr<RedisRouter> routeFixture();
+
+// One decision on its own, through the engine's decision path (DecisionPath::decideAlone).
+// Throws RedisError when it fails.
+Decision decide(RedisRouter& router, const Limiter& limiter, const Request& request);
+// The same where a test holds a connection: decided through a router to that connection's server
+// (the cluster fixture when the tests run against it), one this thread keeps per server.
+Decision decide(RedisConnection& connection, const Limiter& limiter, const Request& request);
 
 // A limiter name no other test (or run) uses: "<prefix>-<random>".
 QString uniqueName(const QString& prefix);

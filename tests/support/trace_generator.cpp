@@ -106,7 +106,7 @@ void expectMatchesModel(const LimiterSpec& spec, const QVector<Request>& trace) 
     int never = 0;
     for (int i = 0; i < trace.size(); ++i) {
         const Request& r = trace[i];
-        const Decision got = limiter->decide(limiter.router(), r);
+        const Decision got = test::decide(limiter.router(), *limiter, r);
         const Decision want = model.decide(r);
         const bool same = got.allowed == want.allowed && got.retryAfterMs == want.retryAfterMs &&
                           got.remaining == want.remaining && got.atMs == r.nowMs &&

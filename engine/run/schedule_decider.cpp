@@ -1,0 +1,44 @@
+#include "run/schedule_decider.h"
+
+#include <limits>
+
+namespace ratelab {
+namespace {
+
+ClockSpec backToBack(qint64 startEpochMs) {
+    ClockSpec clock;
+    clock.isVirtual = true;
+    clock.speed = 0;
+    clock.startMs = startEpochMs;
+    return clock;
+}
+
+}  // namespace
+
+ScheduleDecider::ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs,
+                                 Options options)
+    : scenario_(std::move(scenario)), clock_(backToBack(startEpochMs)) {
+    parts_ = std::make_unique<RunParts>(scenario_, url, options.connect, options.limiters, clock_,
+                                        1, options.keepAcceptedLogs);
+    parts_->context.reconnectBackoff = options.reconnectBackoff;
+    clock_.start();
+    worker_ = std::make_unique<Worker>(parts_->context, 0, parts_->stats->worker(0));
+}
+
+ScheduleDecider::~ScheduleDecider() = default;
+
+void ScheduleDecider::finish(RedisRouter& router) {
+    worker_->advanceThrough(std::numeric_limits<qint64>::max());
+    parts_->flushGateways(router);
+}
+
+const Limiter& ScheduleDecider::limiter(int l, int gateway) const {
+    return parts_->gateways->limiter(l, gateway, parts_->limiter(l));
+}
+
+std::unique_ptr<GatewayState> ScheduleDecider::takeGateways() {
+    parts_->context.gateways = nullptr;
+    return std::move(parts_->gateways);
+}
+
+}  // namespace ratelab
