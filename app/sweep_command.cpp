@@ -13,6 +13,7 @@
 #include "interrupt.h"
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
+#include "output/sweep_verdict.h"
 #include "run/sweep_runner.h"
 #include "scenario/scenario_budget.h"
 #include "tune/sweep_folder.h"
@@ -31,17 +32,6 @@ QString progressText(const SweepProgress& p) {
         text += QStringLiteral("  %1 s left").arg(qint64(p.secondsLeft + 0.5));
     }
     return text;
-}
-
-// Failed decisions over every combination (a sweep compares them on the same decisions).
-qint64 failedDecisions(const SweepTable& table) {
-    qint64 errors = 0;
-    for (const SweepCombination& c : table.combinations) {
-        for (const SweepFigures& row : c.rows) {
-            errors += row.group == QLatin1String("*") ? row.errors : 0;
-        }
-    }
-    return errors;
 }
 
 }  // namespace
@@ -117,6 +107,10 @@ int sweepCommand(const QStringList& args) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         const SweepTable table = runner.table();
         const QString error = runner.error();
+        const QString stoppedBy = interrupted()
+                                      ? QStringLiteral("interrupted by %1").arg(interruptName())
+                                  : error.isEmpty() ? QString()
+                                                    : QStringLiteral("redis: %1").arg(error);
         if (!error.isEmpty() && table.combinations.isEmpty()) {
             printError(error);
             return int(kRedisFailed);
@@ -128,7 +122,7 @@ int sweepCommand(const QStringList& args) {
         }
         const QString junit = parser.value(QStringLiteral("junit"));
         if (!junit.isEmpty()) {
-            writeFileAtomically(junit, sweepJUnit(table, seconds));
+            writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
         }
         std::fputs(qPrintable(sweepTableText(table)), stdout);
         std::fputs(qPrintable(sweepParetoText(table)), stdout);
@@ -155,7 +149,7 @@ int sweepCommand(const QStringList& args) {
                            .arg(error));
             return int(kRedisFailed);
         }
-        const qint64 failed = failedDecisions(table);
+        const qint64 failed = sweepFailedDecisions(table);
         if (failed > 0) {
             printError(QStringLiteral("%1 decisions failed: combinations compare only on the "
                                       "same decisions (the errors column names where)")
