@@ -108,16 +108,18 @@ int runCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
+        const QString file = parser.positionalArguments().first();
+        const OutputTargets outputs{
+            QStringLiteral("run"),
+            parser.isSet(QStringLiteral("out")) ? parser.value(QStringLiteral("out"))
+                                                : QStringLiteral("ratelab-out"),
+            parser.value(QStringLiteral("junit")), outputFolderFiles(), file};
+        // First, before the scenario is read: an earlier run's files are removed, so a run that
+        // fails (bad input, Redis) leaves none of them; every output path is checked before
+        // anything reaches Redis.
+        prepareOutputTargets(outputs);
         const qint64 memoryLimit = maxMemoryOption(parser);
-        const Scenario scenario =
-            loadScenarioFile(parser.positionalArguments().first(), memoryLimit);
-        const OutputTargets outputs{parser.isSet(QStringLiteral("out"))
-                                        ? parser.value(QStringLiteral("out"))
-                                        : QStringLiteral("ratelab-out"),
-                                    parser.value(QStringLiteral("junit"))};
-        // Every output path is checked, and an earlier run's files removed, before anything
-        // reaches Redis.
-        prepareRunOutputs(outputs);
+        const Scenario scenario = loadScenarioFile(file, memoryLimit);
         // Before the managed server starts: an interrupt then still stops it cleanly.
         installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);

@@ -1,7 +1,6 @@
 #include "sweep_command.h"
 
 #include <unistd.h>
-#include <QDir>
 #include <QFileInfo>
 #include <QLocale>
 #include <QThread>
@@ -11,6 +10,7 @@
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
+#include "output/output_paths.h"
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
 #include "output/sweep_verdict.h"
@@ -32,6 +32,21 @@ QString progressText(const SweepProgress& p) {
         text += QStringLiteral("  %1 s left").arg(qint64(p.secondsLeft + 0.5));
     }
     return text;
+}
+
+// Writes the JUnit file of a sweep that wrote nothing else (Redis failed before any combination
+// finished): every check an error, so that no earlier sweep's passing file stands in for it. A
+// failure to write it goes to stderr.
+void writeStoppedJUnit(const QString& junit, const SweepTable& table, double seconds,
+                       const QString& stoppedBy) {
+    if (junit.isEmpty()) {
+        return;
+    }
+    try {
+        writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
+    } catch (const InputError& e) {
+        printError(e.message());
+    }
 }
 
 }  // namespace
@@ -58,20 +73,21 @@ int sweepCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const qint64 memoryLimit = maxMemoryOption(parser);
         const QString file = parser.positionalArguments().first();
+        const QString outDir = parser.isSet(QStringLiteral("out"))
+                                   ? parser.value(QStringLiteral("out"))
+                                   : QStringLiteral("ratelab-sweep");
+        const QString junit = parser.value(QStringLiteral("junit"));
+        // First, before the scenario is read: an earlier sweep's files are removed, so a sweep
+        // that fails (bad input, Redis) leaves none of them; every output path is checked
+        // before anything reaches Redis.
+        prepareOutputTargets({QStringLiteral("sweep"), outDir, junit, sweepFolderFiles(), file});
+        const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
         if (scenario.sweep.isEmpty()) {
             throw InputError(file + QStringLiteral(": $"),
                              QStringLiteral("has no \"sweep\": nothing to vary (docs/scenarios.md, "
                                             "\"Sweeps\")"));
-        }
-        const QString outDir = parser.isSet(QStringLiteral("out"))
-                                   ? parser.value(QStringLiteral("out"))
-                                   : QStringLiteral("ratelab-sweep");
-        if (!QDir().mkpath(outDir)) {
-            throw InputError(QStringLiteral("--out"),
-                             QStringLiteral("cannot create the folder %1").arg(outDir));
         }
         SweepPlan plan(scenario);
         if (!plan.clockNote().isEmpty()) {
@@ -113,6 +129,7 @@ int sweepCommand(const QStringList& args) {
                                                     : QStringLiteral("redis: %1").arg(error);
         if (!error.isEmpty() && table.combinations.isEmpty()) {
             printError(error);
+            writeStoppedJUnit(junit, table, seconds, stoppedBy);
             return int(kRedisFailed);
         }
 
@@ -120,7 +137,6 @@ int sweepCommand(const QStringList& args) {
         if (!writeSweepFolder(table, outDir, &written)) {
             throw InputError(QStringLiteral("--out"), written);
         }
-        const QString junit = parser.value(QStringLiteral("junit"));
         if (!junit.isEmpty()) {
             writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
         }

@@ -1,7 +1,7 @@
 // `ratelab run`'s outputs never hide its result: every output path is checked before anything
 // reaches Redis (exit 2), a write that fails after the run still prints the summary and verdict
-// (exit 4 when the verdict is 0), a failed rerun leaves no earlier passing JUnit in place, and a
-// run whose decisions failed unchecked (every one, or after Redis was killed mid-run) is
+// (exit 4 when the verdict is 0), a failed rerun (exit 2 or 3) leaves no earlier result in place,
+// and a run whose decisions failed unchecked (every one, or after Redis was killed mid-run) is
 // "incomplete", never "passed".
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -126,28 +126,71 @@ private slots:
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/summary.json")));
     }
 
-    // A rerun into the same outputs that fails (exit 3) leaves no earlier result in place: the
-    // output folder's files are gone and the JUnit file reports errors, never the old pass.
+    // A rerun into the same outputs that fails leaves no earlier result in place: the output
+    // folder's files are gone, and the JUnit file reports errors (Redis failed before the run:
+    // every expectation an error) or is gone (bad input: nothing was measured), never the old
+    // pass. Failed before for exit 2: the earlier files stayed.
+    void failedRerunHidesNoOldPass_data() {
+        QTest::addColumn<QStringList>("rerun");  // replaces the scenario and adds options
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("junitErrors");  // the JUnit file written anew; else none
+        QTest::newRow("Redis unreachable") << unreachableRedis() << 3 << true;
+        QTest::newRow("malformed scenario")
+            << QStringList{QStringLiteral("scenario"), QStringLiteral("{\"name\": ")} << 2 << false;
+        QTest::newRow("unknown metric")
+            << QStringList{QStringLiteral("expect"), QStringLiteral("p98_ms < 5")} << 2 << false;
+        QTest::newRow("bad --max-memory")
+            << QStringList{QStringLiteral("--max-memory"), QStringLiteral("lots")} << 2 << false;
+    }
     void failedRerunHidesNoOldPass() {
-        const QString out = dir_.filePath(QStringLiteral("rerun"));
-        const QString junit = dir_.filePath(QStringLiteral("rerun-junit.xml"));
+        QFETCH(QStringList, rerun);
+        QFETCH(int, exitCode);
+        QFETCH(bool, junitErrors);
+        const QString tag = uniqueName(QStringLiteral("rerun"));
+        const QString out = dir_.filePath(tag);
+        const QString junit = dir_.filePath(tag + QStringLiteral(".xml"));
         const QString spec = scenario(QStringLiteral("accepted <= 20"));
-        const QStringList args{QStringLiteral("run"),     spec, QStringLiteral("--out"), out,
-                               QStringLiteral("--junit"), junit};
-        const Result first = run(args);
+        const Result first = run({QStringLiteral("run"), spec, QStringLiteral("--out"), out,
+                                  QStringLiteral("--junit"), junit});
         QCOMPARE(first.exitCode, 0);
         QVERIFY(read(junit).contains("failures=\"0\""));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/summary.json")));
 
-        const Result rerun = run(args + unreachableRedis());
-        QCOMPARE(rerun.exitCode, 3);
+        QStringList args{QStringLiteral("run"),     spec, QStringLiteral("--out"), out,
+                         QStringLiteral("--junit"), junit};
+        if (rerun.first() == QLatin1String("scenario")) {
+            writeTestFile(spec, rerun.last().toUtf8());
+        } else if (rerun.first() == QLatin1String("expect")) {
+            args[1] = scenario(rerun.last());
+        } else {
+            args += rerun;
+        }
+        const Result r = run(args);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
         for (const char* name : {"summary.json", "buckets.csv", "report.png", "report.html"}) {
             QVERIFY2(!QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(name)), name);
         }
-        const QByteArray xml = read(junit);
-        QVERIFY2(xml.contains("errors=\"1\"") && xml.contains("type=\"incomplete\""), xml);
+        if (junitErrors) {
+            const QByteArray xml = read(junit);
+            QVERIFY2(xml.contains("errors=\"1\"") && xml.contains("type=\"incomplete\""), xml);
+        } else {
+            QVERIFY2(!QFileInfo::exists(junit), read(junit).constData());
+        }
         // Nothing of the temporary files is left beside them.
         QCOMPARE(QDir(out).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    // An output that is the scenario file itself is refused before anything is removed: the
+    // scenario stays as it was. Failed before: the JUnit file replaced the scenario.
+    void outputIsTheScenario() {
+        const QString spec = scenario(QStringLiteral("accepted <= 20"));
+        const QByteArray before = read(spec);
+        const Result r =
+            run({QStringLiteral("run"), spec, QStringLiteral("--out"),
+                 dir_.filePath(QStringLiteral("self")), QStringLiteral("--junit"), spec});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("is the scenario file the run reads"), r.err.constData());
+        QCOMPARE(read(spec), before);
     }
 
     // Redis is killed 1 s into a 4 s real-clock run and does not come back: most decisions

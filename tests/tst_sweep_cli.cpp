@@ -1,7 +1,7 @@
 // `ratelab sweep` end to end: the binary against the fixture Redis (and a redis-server of its
 // own where Redis is killed). Its files, its exit codes, its best combination run again by
 // `ratelab run` giving the same figures; the JUnit file of a sweep stopped by SIGINT or by
-// Redis says so with errors.
+// Redis says so with errors; a rerun that fails leaves none of the earlier sweep's files.
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,6 +38,9 @@ bool waitForCombinations(QProcess& p, QByteArray& seen) {
     }
     return someDone.match(QString::fromUtf8(seen)).hasMatch();
 }
+
+const QString kSweepFiles[] = {QStringLiteral("sweep.csv"), QStringLiteral("sweep.json"),
+                               QStringLiteral("sweep.png"), QStringLiteral("sweep.html")};
 
 }  // namespace
 
@@ -215,6 +218,52 @@ private slots:
         QVERIFY2(f.exitCode == 3, (f.out + err + f.err).constData());
         QVERIFY2(f.err.contains("the sweep stopped after"), f.err.constData());
         checkStopped(out, junit, "redis: ");
+    }
+
+    // A rerun into the same outputs that fails leaves none of the earlier sweep's files: Redis
+    // unreachable (exit 3) writes the JUnit file anew as an error, bad input (exit 2) writes
+    // none. Failed before: the earlier sweep.csv, sweep.json, sweep.png, sweep.html and its
+    // green JUnit file stayed.
+    void failedRerunLeavesNoEarlierSweep_data() {
+        QTest::addColumn<QStringList>("rerun");  // options added to the first sweep's
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("junitErrors");  // the JUnit file written anew; else none
+        QTest::newRow("Redis unreachable")
+            << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} << 3
+            << true;
+        QTest::newRow("bad --max-memory")
+            << QStringList{QStringLiteral("--max-memory"), QStringLiteral("lots")} << 2 << false;
+    }
+    void failedRerunLeavesNoEarlierSweep() {
+        QFETCH(QStringList, rerun);
+        QFETCH(int, exitCode);
+        QFETCH(bool, junitErrors);
+        const QString out = dir_.filePath(uniqueName(QStringLiteral("rerun")));
+        const QString junit = out + QStringLiteral(".xml");
+        const QStringList args{
+            QStringLiteral("sweep"),
+            scenario(QStringLiteral("rerun.json"), QStringLiteral("accepted >= 15")),
+            QStringLiteral("--out"),
+            out,
+            QStringLiteral("--junit"),
+            junit};
+        const CliResult first = runRatelab(args + redis());
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        QVERIFY(readAll(junit).contains(R"(failures="0" errors="0")"));
+
+        const CliResult r = runRatelab(args + rerun);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
+        for (const QString& name : kSweepFiles) {
+            QVERIFY2(!QFileInfo::exists(out + QLatin1Char('/') + name), qPrintable(name));
+        }
+        if (junitErrors) {
+            const QByteArray xml = readAll(junit);
+            QVERIFY2(xml.contains(R"(failures="0" errors="1")") &&
+                         xml.contains("the sweep stopped after 0 of 6 combinations (redis: "),
+                     xml.constData());
+        } else {
+            QVERIFY2(!QFileInfo::exists(junit), readAll(junit).constData());
+        }
     }
 };
 
