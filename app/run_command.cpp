@@ -38,9 +38,8 @@ QString unreachableNow(const RedisUrl& url) {
     }
 }
 
-// The exit code of a run that went to its end: 3 when Redis decided nothing at all, or when
-// some decisions failed and Redis cannot be reached now; the reason goes to stderr.
-int verdict(const RunSnapshot& run, const RedisUrl& url) {
+// Says on stderr how many decisions failed and why, and whether Redis answers at the end.
+void reportFailedDecisions(const RunSnapshot& run, const RedisUrl& url) {
     qint64 decided = 0;
     qint64 errors = 0;
     for (const LimiterSnapshot& l : run.limiters) {
@@ -48,13 +47,13 @@ int verdict(const RunSnapshot& run, const RedisUrl& url) {
         errors += l.errors;
     }
     if (errors == 0) {
-        return kDone;
+        return;
     }
     const QString causes = errorCausesText(runErrorCauses(run));
     if (decided == 0) {
         printError(
             QStringLiteral("Redis refused every decision (%1 errors: %2)").arg(errors).arg(causes));
-        return kRedisFailed;
+        return;
     }
     const QString unreachable = unreachableNow(url);
     if (!unreachable.isEmpty()) {
@@ -62,16 +61,16 @@ int verdict(const RunSnapshot& run, const RedisUrl& url) {
                                   "end: %3")
                        .arg(errors)
                        .arg(causes, unreachable));
-        return kRedisFailed;
+        return;
     }
     printError(QStringLiteral("%1 decisions failed (%2); Redis answers again at the end")
                    .arg(errors)
                    .arg(causes));
-    return kDone;
 }
 
-// The run's exit code: 130/143 stopped by a signal; 3 Redis failed (verdict above); an
-// incomplete verdict 3 when a limiter's every decision failed, else 1; 1 an expectation failed.
+// The run's exit code: 130/143 stopped by a signal; the verdict's otherwise. An incomplete
+// verdict is 3 when decisions failed that no expectation allows for (Redis's failure, also
+// when a limiter's every decision failed), else 1; a failed expectation 1.
 int runExitCode(const RunSnapshot& run, const RunSummary& summary, const RedisUrl& url) {
     if (run.stoppedEarly || interrupted()) {
         std::printf("interrupted by %s: the results cover the run until then\n",
@@ -79,10 +78,7 @@ int runExitCode(const RunSnapshot& run, const RunSummary& summary, const RedisUr
         return interruptExitCode();
     }
     std::fflush(stdout);
-    const int redisVerdict = verdict(run, url);
-    if (redisVerdict != kDone) {
-        return redisVerdict;
-    }
+    reportFailedDecisions(run, url);
     if (summary.verdict == output_format::verdict::kIncomplete) {
         printError(QStringLiteral("verdict incomplete: %1").arg(summary.verdictReason));
         return incompleteByFailedDecisions(summary) ? kRedisFailed : kFailed;
@@ -112,16 +108,18 @@ int runCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
+        const QString file = parser.positionalArguments().first();
+        const OutputTargets outputs{
+            QStringLiteral("run"),
+            parser.isSet(QStringLiteral("out")) ? parser.value(QStringLiteral("out"))
+                                                : QStringLiteral("ratelab-out"),
+            parser.value(QStringLiteral("junit")), outputFolderFiles(), file};
+        // First, before the scenario is read: an earlier run's files are removed, so a run that
+        // fails (bad input, Redis) leaves none of them; every output path is checked before
+        // anything reaches Redis.
+        prepareOutputTargets(outputs);
         const qint64 memoryLimit = maxMemoryOption(parser);
-        const Scenario scenario =
-            loadScenarioFile(parser.positionalArguments().first(), memoryLimit);
-        const OutputTargets outputs{parser.isSet(QStringLiteral("out"))
-                                        ? parser.value(QStringLiteral("out"))
-                                        : QStringLiteral("ratelab-out"),
-                                    parser.value(QStringLiteral("junit"))};
-        // Every output path is checked, and an earlier run's files removed, before anything
-        // reaches Redis.
-        prepareRunOutputs(outputs);
+        const Scenario scenario = loadScenarioFile(file, memoryLimit);
         // Before the managed server starts: an interrupt then still stops it cleanly.
         installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);

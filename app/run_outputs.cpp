@@ -14,11 +14,6 @@
 
 namespace ratelab::cli {
 
-void prepareRunOutputs(const OutputTargets& targets) {
-    checkOutputTargets(targets);
-    removeEarlierOutputs(targets);
-}
-
 QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
                             const OutputTargets& targets) {
     QStringList failures;

@@ -10,11 +10,9 @@
 namespace ratelab::cli {
 
 // What `ratelab run` writes besides stdout: the output folder (--out) and the JUnit file
-// (--junit). Before the run: checked (exit 2 before anything reaches Redis) and an earlier
-// run's files removed. After it: written, each failure named instead of hiding the summary.
-
-// checkOutputTargets, then removeEarlierOutputs (output/output_paths.h).
-void prepareRunOutputs(const OutputTargets& targets);
+// (--junit). Before the run: an earlier run's files removed and the paths checked
+// (prepareOutputTargets, output/output_paths.h). After it: written, each failure named instead
+// of hiding the summary.
 
 // Writes the run's output folder and the JUnit file of its verdict. Returns one message per file
 // that could not be written ("/dev/full: cannot write: No space left on device"); the files

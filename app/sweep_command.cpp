@@ -1,7 +1,6 @@
 #include "sweep_command.h"
 
 #include <unistd.h>
-#include <QDir>
 #include <QFileInfo>
 #include <QLocale>
 #include <QThread>
@@ -11,8 +10,10 @@
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
+#include "output/output_paths.h"
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
+#include "output/sweep_verdict.h"
 #include "run/sweep_runner.h"
 #include "scenario/scenario_budget.h"
 #include "tune/sweep_folder.h"
@@ -33,15 +34,19 @@ QString progressText(const SweepProgress& p) {
     return text;
 }
 
-// Failed decisions over every combination (a sweep compares them on the same decisions).
-qint64 failedDecisions(const SweepTable& table) {
-    qint64 errors = 0;
-    for (const SweepCombination& c : table.combinations) {
-        for (const SweepFigures& row : c.rows) {
-            errors += row.group == QLatin1String("*") ? row.errors : 0;
-        }
+// Writes the JUnit file of a sweep that wrote nothing else (Redis failed before any combination
+// finished): every check an error, so that no earlier sweep's passing file stands in for it. A
+// failure to write it goes to stderr.
+void writeStoppedJUnit(const QString& junit, const SweepTable& table, double seconds,
+                       const QString& stoppedBy) {
+    if (junit.isEmpty()) {
+        return;
     }
-    return errors;
+    try {
+        writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
+    } catch (const InputError& e) {
+        printError(e.message());
+    }
 }
 
 }  // namespace
@@ -68,20 +73,21 @@ int sweepCommand(const QStringList& args) {
         return kBadInput;
     }
     return runGuarded([&] {
-        const qint64 memoryLimit = maxMemoryOption(parser);
         const QString file = parser.positionalArguments().first();
+        const QString outDir = parser.isSet(QStringLiteral("out"))
+                                   ? parser.value(QStringLiteral("out"))
+                                   : QStringLiteral("ratelab-sweep");
+        const QString junit = parser.value(QStringLiteral("junit"));
+        // First, before the scenario is read: an earlier sweep's files are removed, so a sweep
+        // that fails (bad input, Redis) leaves none of them; every output path is checked
+        // before anything reaches Redis.
+        prepareOutputTargets({QStringLiteral("sweep"), outDir, junit, sweepFolderFiles(), file});
+        const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
         if (scenario.sweep.isEmpty()) {
             throw InputError(file + QStringLiteral(": $"),
                              QStringLiteral("has no \"sweep\": nothing to vary (docs/scenarios.md, "
                                             "\"Sweeps\")"));
-        }
-        const QString outDir = parser.isSet(QStringLiteral("out"))
-                                   ? parser.value(QStringLiteral("out"))
-                                   : QStringLiteral("ratelab-sweep");
-        if (!QDir().mkpath(outDir)) {
-            throw InputError(QStringLiteral("--out"),
-                             QStringLiteral("cannot create the folder %1").arg(outDir));
         }
         SweepPlan plan(scenario);
         if (!plan.clockNote().isEmpty()) {
@@ -117,8 +123,13 @@ int sweepCommand(const QStringList& args) {
             std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
         const SweepTable table = runner.table();
         const QString error = runner.error();
+        const QString stoppedBy = interrupted()
+                                      ? QStringLiteral("interrupted by %1").arg(interruptName())
+                                  : error.isEmpty() ? QString()
+                                                    : QStringLiteral("redis: %1").arg(error);
         if (!error.isEmpty() && table.combinations.isEmpty()) {
             printError(error);
+            writeStoppedJUnit(junit, table, seconds, stoppedBy);
             return int(kRedisFailed);
         }
 
@@ -126,9 +137,8 @@ int sweepCommand(const QStringList& args) {
         if (!writeSweepFolder(table, outDir, &written)) {
             throw InputError(QStringLiteral("--out"), written);
         }
-        const QString junit = parser.value(QStringLiteral("junit"));
         if (!junit.isEmpty()) {
-            writeFileAtomically(junit, sweepJUnit(table, seconds));
+            writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
         }
         std::fputs(qPrintable(sweepTableText(table)), stdout);
         std::fputs(qPrintable(sweepParetoText(table)), stdout);
@@ -155,7 +165,7 @@ int sweepCommand(const QStringList& args) {
                            .arg(error));
             return int(kRedisFailed);
         }
-        const qint64 failed = failedDecisions(table);
+        const qint64 failed = sweepFailedDecisions(table);
         if (failed > 0) {
             printError(QStringLiteral("%1 decisions failed: combinations compare only on the "
                                       "same decisions (the errors column names where)")

@@ -20,6 +20,7 @@
 #include "redis/local_redis_server.h"
 #include "redis/redis_connection.h"
 #include "redis/redis_reply.h"
+#include "support/cli_process.h"
 #include "support/fake_redis_server.h"
 #include "support/test_redis.h"
 
@@ -30,51 +31,11 @@ namespace {
 
 constexpr int kGuardMs = 10000;  // generous: an interrupt must end a command long before this
 
-struct Finished {
-    int exitCode = -1;  // -1: still running at the guard (killed), -2: died from a signal
-    QByteArray out;
-    QByteArray err;
-};
-
-std::unique_ptr<QProcess> start(const QStringList& args, bool managedServer = false) {
-    auto p = std::make_unique<QProcess>();
-    if (managedServer) {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("REDIS_URL"));
-        p->setProcessEnvironment(env);
-    }
-    p->start(qEnvironmentVariable("RATELAB_BIN"), args);
-    p->waitForStarted();
-    return p;
-}
-
-Finished finish(QProcess& p, int guardMs = kGuardMs) {
-    Finished f;
-    if (!p.waitForFinished(guardMs)) {
-        p.kill();
-        p.waitForFinished();
-    } else {
-        f.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    }
-    f.out = p.readAllStandardOutput();
-    f.err = p.readAllStandardError();
-    return f;
-}
+using Finished = CliResult;
 
 Finished runToEnd(const QStringList& args, int guardMs = 120000) {
-    auto p = start(args);
-    return finish(*p, guardMs);
-}
-
-// Reads stderr until it holds `needle` (the bytes read are appended to `seen`).
-bool waitForStderr(QProcess& p, const QByteArray& needle, QByteArray& seen, int ms = 20000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!seen.contains(needle) && timer.elapsed() < ms && p.state() == QProcess::Running) {
-        p.waitForReadyRead(100);
-        seen += p.readAllStandardError();
-    }
-    return seen.contains(needle);
+    auto p = startRatelab(args);
+    return finishRatelab(*p, guardMs);
 }
 
 QByteArray readAll(const QString& path) {
@@ -162,15 +123,21 @@ private:
         return path;
     }
 
-    QString scenario(const QString& file, double rate, double seconds, int threads = 2) {
-        return write(file, QStringLiteral(R"({"name": "cli faults",
+    // One token bucket; `expect`, when given, expected of it.
+    QString scenario(const QString& file, double rate, double seconds, int threads = 2,
+                     const QString& expect = QString()) {
+        return write(
+            file,
+            QStringLiteral(R"({"name": "cli faults",
   "limiters": [{"type": "token_bucket", "name": "%1", "rate": 10, "interval_ms": 1000}],
-  "traffic": {"shape": {"type": "constant", "rate": %2}, "duration_s": %3, "threads": %4}})")
-                               .arg(uniqueName(QStringLiteral("clif")))
-                               .arg(rate)
-                               .arg(seconds)
-                               .arg(threads)
-                               .toUtf8());
+  "traffic": {"shape": {"type": "constant", "rate": %2}, "duration_s": %3, "threads": %4}%5})")
+                .arg(uniqueName(QStringLiteral("clif")))
+                .arg(rate)
+                .arg(seconds)
+                .arg(threads)
+                .arg(expect.isEmpty() ? QString()
+                                      : QStringLiteral(R"(, "expect": {"*": ["%1"]})").arg(expect))
+                .toUtf8());
     }
 
     QString spec(const QString& file) {
@@ -197,8 +164,9 @@ private slots:
         QFETCH(int, exitCode);
         const AclUser user(QStringLiteral("+@all"));
         const QString out = dir_.filePath(QStringLiteral("interrupted-%1").arg(signal));
-        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("long.json"), 20, 30),
-                        QStringLiteral("--redis"), user.url(), QStringLiteral("--out"), out});
+        auto p =
+            startRatelab({QStringLiteral("run"), scenario(QStringLiteral("long.json"), 20, 30),
+                          QStringLiteral("--redis"), user.url(), QStringLiteral("--out"), out});
         QByteArray err;
         QVERIFY2(waitForStderr(*p, "/30.0 s", err), err.constData());  // a progress line
 
@@ -210,7 +178,7 @@ private slots:
                  QByteArray(visible).replace('\0', ' ').constData());
 
         ::kill(pid_t(p->processId()), signal);
-        const Finished f = finish(*p);
+        const Finished f = finishRatelab(*p);
         QVERIFY2(f.exitCode == exitCode, (err + f.err).constData());
         QVERIFY2(f.out.contains("interrupted"), f.out.constData());
         const QJsonObject summary = readJson(out + QStringLiteral("/summary.json"));
@@ -258,11 +226,11 @@ private slots:
         } else {
             args << QStringLiteral("--redisson") << QStringLiteral("stalled");
         }
-        auto p = start(args);
+        auto p = startRatelab(args);
         QTRY_VERIFY_WITH_TIMEOUT(peer.stalled() > 0, kGuardMs);
         QTest::qWait(300);
         ::kill(pid_t(p->processId()), SIGINT);
-        const Finished f = finish(*p);
+        const Finished f = finishRatelab(*p);
         QVERIFY2(f.exitCode == exitCode, f.err.constData());
         QVERIFY2(!f.err.contains("Segmentation"), f.err.constData());
         if (command == QLatin1String("run") && resetWorks) {
@@ -313,8 +281,8 @@ private slots:
                      << write(QStringLiteral("hostile.csv"), "0,a,1\n10,a,1\n");
             }
         }
-        auto p = start(args);
-        const Finished f = finish(*p);
+        auto p = startRatelab(args);
+        const Finished f = finishRatelab(*p);
         QVERIFY2(f.exitCode == 3, f.err.constData());
         QVERIFY2(f.err.contains("protocol error") && f.err.contains(announced), f.err.constData());
     }
@@ -369,10 +337,10 @@ private slots:
             }
         }
         const auto keys = [&] { return replyInteger(admin.command({"DBSIZE"}).get(), "DBSIZE"); };
-        auto p = start(args);
+        auto p = startRatelab(args);
         QTRY_VERIFY_WITH_TIMEOUT(keys() < kKeys || p->state() != QProcess::Running, kGuardMs);
         ::kill(pid_t(p->processId()), SIGINT);
-        const Finished f = finish(*p);
+        const Finished f = finishRatelab(*p);
         QVERIFY2(f.exitCode == 130, (f.out + f.err).constData());
         const long long left = keys();
         QVERIFY2(left > kKeys / 2, qPrintable(QStringLiteral("%1 keys left").arg(left)));
@@ -401,8 +369,8 @@ private slots:
                       .arg(limiters.join(QStringLiteral(", ")))
                       .toUtf8());
         const QString out = dir_.filePath(QStringLiteral("long-write"));
-        auto p = start({QStringLiteral("run"), file, QStringLiteral("--redis"),
-                        fixtureUrl().toDisplayString(), QStringLiteral("--out"), out});
+        auto p = startRatelab({QStringLiteral("run"), file, QStringLiteral("--redis"),
+                               fixtureUrl().toDisplayString(), QStringLiteral("--out"), out});
         // The first file in place: the write has begun, buckets.csv and the report are to come.
         QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(out + QStringLiteral("/summary.json")) ||
                                      p->state() != QProcess::Running,
@@ -410,7 +378,7 @@ private slots:
         ::kill(pid_t(p->processId()), SIGINT);
         QTest::qWait(50);
         ::kill(pid_t(p->processId()), SIGINT);
-        const Finished f = finish(*p);
+        const Finished f = finishRatelab(*p);
         QVERIFY2(f.exitCode == 130, (f.out + f.err).constData());
         QVERIFY2(!f.out.contains("wrote"), f.out.constData());
         QVERIFY(!QFileInfo::exists(out + QStringLiteral("/report.html")));
@@ -493,15 +461,16 @@ private slots:
     // fails (exit 3) saying Redis could not be reached at the end.
     void managedServerKilled() {
         const QString out = dir_.filePath(QStringLiteral("killed"));
-        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("killed.json"), 100, 3),
-                        QStringLiteral("--out"), out},
-                       true);
+        auto p =
+            startRatelab({QStringLiteral("run"), scenario(QStringLiteral("killed.json"), 100, 3),
+                          QStringLiteral("--out"), out},
+                         true);
         QByteArray err;
         QVERIFY2(waitForStderr(*p, "/3.0 s", err), err.constData());
         const QList<qint64> servers = redisChildren(p->processId());
         QCOMPARE(servers.size(), 1);
         ::kill(pid_t(servers.first()), SIGKILL);
-        const Finished f = finish(*p, 60000);
+        const Finished f = finishRatelab(*p, 60000);
         QVERIFY2(f.exitCode == 3, (f.out + err + f.err).constData());
         QVERIFY2(f.err.contains("could not be reached"), (err + f.err).constData());
         QVERIFY2(f.out.contains("connection refused") || f.out.contains("no such socket"),
@@ -509,26 +478,41 @@ private slots:
     }
 
     // Redis stops answering for 3 s in the middle of a 6 s run, then answers again: the
-    // decisions in between are errors with a cause, and the run ends with exit 0, saying
-    // Redis answers again at the end (a fault it came through does not fail a run). Failed
-    // before: the check at the end took PING's PONG for a failure and exited 3.
+    // decisions in between are errors with a cause, and stderr says Redis answers again at the
+    // end. Errors no expectation checks make the verdict "incomplete", exit 3; an expectation on
+    // the errors judges them (a fault the scenario allows for does not fail the run). Failed
+    // before: the check at the end took PING's PONG for a failure and exited 3; then the run
+    // without a check on its errors exited 0 with its errors unjudged.
+    void serverBackBeforeTheEnd_data() {
+        QTest::addColumn<QString>("expect");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("verdict");
+        QTest::newRow("errors unchecked") << QString() << 3 << QByteArray("verdict: incomplete (");
+        QTest::newRow("errors checked")
+            << QStringLiteral("errors <= 300") << 0 << QByteArray("verdict: passed (1 of 1 held)");
+    }
     void serverBackBeforeTheEnd() {
+        QFETCH(QString, expect);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, verdict);
         LocalRedisServer server;
         server.setExtraArguments(
             {QStringLiteral("--enable-debug-command"), QStringLiteral("local")});
         server.start();
-        const QString out = dir_.filePath(QStringLiteral("back"));
-        auto p = start({QStringLiteral("run"), scenario(QStringLiteral("back.json"), 50, 6),
-                        QStringLiteral("--redis"), server.url().toDisplayString(),
-                        QStringLiteral("--out"), out});
+        const QString out = dir_.filePath(uniqueName(QStringLiteral("back")));
+        auto p = startRatelab({QStringLiteral("run"),
+                               scenario(QStringLiteral("back.json"), 50, 6, 2, expect),
+                               QStringLiteral("--redis"), server.url().toDisplayString(),
+                               QStringLiteral("--out"), out});
         QByteArray err;
-        QVERIFY2(waitForStderr(*p, "1.0/6.0 s", err), err.constData());
+        QVERIFY2(waitForStderr(*p, "/6.0 s", err), err.constData());  // a progress line
         ConnectOptions patient;
         patient.commandTimeout = std::chrono::milliseconds(10000);
         RedisConnection admin(server.url(), patient);
         throwIfError(admin.command({"DEBUG", "SLEEP", "3"}).get(), "DEBUG SLEEP");
-        const Finished f = finish(*p, 60000);
-        QVERIFY2(f.exitCode == 0, (f.out + err + f.err).constData());
+        const Finished f = finishRatelab(*p, 60000);
+        QVERIFY2(f.exitCode == exitCode, (f.out + err + f.err).constData());
+        QVERIFY2(f.out.contains(verdict), f.out.constData());
         QVERIFY2(f.err.contains("Redis answers again at the end"), (err + f.err).constData());
         const QJsonObject limiter = readJson(out + QStringLiteral("/summary.json"))
                                         .value(QStringLiteral("limiters"))

@@ -1,13 +1,15 @@
 // `ratelab run`'s outputs never hide its result: every output path is checked before anything
 // reaches Redis (exit 2), a write that fails after the run still prints the summary and verdict
-// (exit 4 when the verdict is 0), a failed rerun leaves no earlier passing JUnit in place, and a
-// run whose every decision failed is "incomplete", never "passed".
+// (exit 4 when the verdict is 0), a failed rerun (exit 2 or 3) leaves no earlier result in place,
+// and a run whose decisions failed unchecked (every one, or after Redis was killed mid-run) is
+// "incomplete", never "passed".
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "redis/local_redis_server.h"
 #include "support/cli_process.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
@@ -124,28 +126,132 @@ private slots:
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/summary.json")));
     }
 
-    // A rerun into the same outputs that fails (exit 3) leaves no earlier result in place: the
-    // output folder's files are gone and the JUnit file reports errors, never the old pass.
+    // A rerun into the same outputs that fails leaves no earlier result in place: the output
+    // folder's files are gone, and the JUnit file reports errors (Redis failed before the run:
+    // every expectation an error) or is gone (bad input: nothing was measured), never the old
+    // pass. Failed before for exit 2: the earlier files stayed.
+    void failedRerunHidesNoOldPass_data() {
+        QTest::addColumn<QStringList>("rerun");  // replaces the scenario and adds options
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("junitErrors");  // the JUnit file written anew; else none
+        QTest::newRow("Redis unreachable") << unreachableRedis() << 3 << true;
+        QTest::newRow("malformed scenario")
+            << QStringList{QStringLiteral("scenario"), QStringLiteral("{\"name\": ")} << 2 << false;
+        QTest::newRow("unknown metric")
+            << QStringList{QStringLiteral("expect"), QStringLiteral("p98_ms < 5")} << 2 << false;
+        QTest::newRow("bad --max-memory")
+            << QStringList{QStringLiteral("--max-memory"), QStringLiteral("lots")} << 2 << false;
+    }
     void failedRerunHidesNoOldPass() {
-        const QString out = dir_.filePath(QStringLiteral("rerun"));
-        const QString junit = dir_.filePath(QStringLiteral("rerun-junit.xml"));
+        QFETCH(QStringList, rerun);
+        QFETCH(int, exitCode);
+        QFETCH(bool, junitErrors);
+        const QString tag = uniqueName(QStringLiteral("rerun"));
+        const QString out = dir_.filePath(tag);
+        const QString junit = dir_.filePath(tag + QStringLiteral(".xml"));
         const QString spec = scenario(QStringLiteral("accepted <= 20"));
-        const QStringList args{QStringLiteral("run"),     spec, QStringLiteral("--out"), out,
-                               QStringLiteral("--junit"), junit};
-        const Result first = run(args);
+        const Result first = run({QStringLiteral("run"), spec, QStringLiteral("--out"), out,
+                                  QStringLiteral("--junit"), junit});
         QCOMPARE(first.exitCode, 0);
         QVERIFY(read(junit).contains("failures=\"0\""));
         QVERIFY(QFileInfo::exists(out + QStringLiteral("/summary.json")));
 
-        const Result rerun = run(args + unreachableRedis());
-        QCOMPARE(rerun.exitCode, 3);
+        QStringList args{QStringLiteral("run"),     spec, QStringLiteral("--out"), out,
+                         QStringLiteral("--junit"), junit};
+        if (rerun.first() == QLatin1String("scenario")) {
+            writeTestFile(spec, rerun.last().toUtf8());
+        } else if (rerun.first() == QLatin1String("expect")) {
+            args[1] = scenario(rerun.last());
+        } else {
+            args += rerun;
+        }
+        const Result r = run(args);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
         for (const char* name : {"summary.json", "buckets.csv", "report.png", "report.html"}) {
             QVERIFY2(!QFileInfo::exists(out + QLatin1Char('/') + QLatin1String(name)), name);
         }
-        const QByteArray xml = read(junit);
-        QVERIFY2(xml.contains("errors=\"1\"") && xml.contains("type=\"incomplete\""), xml);
+        if (junitErrors) {
+            const QByteArray xml = read(junit);
+            QVERIFY2(xml.contains("errors=\"1\"") && xml.contains("type=\"incomplete\""), xml);
+        } else {
+            QVERIFY2(!QFileInfo::exists(junit), read(junit).constData());
+        }
         // Nothing of the temporary files is left beside them.
         QCOMPARE(QDir(out).entryList(QDir::Files | QDir::Hidden), QStringList());
+    }
+
+    // An output that is the scenario file itself is refused before anything is removed: the
+    // scenario stays as it was. Failed before: the JUnit file replaced the scenario.
+    void outputIsTheScenario() {
+        const QString spec = scenario(QStringLiteral("accepted <= 20"));
+        const QByteArray before = read(spec);
+        const Result r =
+            run({QStringLiteral("run"), spec, QStringLiteral("--out"),
+                 dir_.filePath(QStringLiteral("self")), QStringLiteral("--junit"), spec});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("is the scenario file the run reads"), r.err.constData());
+        QCOMPARE(read(spec), before);
+    }
+
+    // Redis is killed 1 s into a 4 s real-clock run and does not come back: most decisions
+    // fail. A run with failed decisions no expectation checks is "incomplete" (stdout,
+    // summary.json, an <error> per JUnit test case) with exit 3, never "passed"; one whose
+    // expectations check the errors is judged by them. Failed before: "verdict: passed (2 of 2
+    // held)", summary.json "passed", a green JUnit, exit 3 whatever the expectations said.
+    void redisKilledMidRun_data() {
+        QTest::addColumn<QString>("expect");  // of both limiters
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("verdict");
+        QTest::addColumn<QString>("junit");  // the JUnit suite's counts
+        QTest::newRow("errors unchecked")
+            << QStringLiteral(R"("accepted <= 200")") << 3 << QStringLiteral("incomplete")
+            << QStringLiteral(R"(tests="2" failures="0" errors="2")");
+        QTest::newRow("errors checked, within")
+            << QStringLiteral(R"("accepted <= 200", "errors <= 1000")") << 0
+            << QStringLiteral("passed") << QStringLiteral(R"(tests="4" failures="0" errors="0")");
+        QTest::newRow("errors checked, above")
+            << QStringLiteral(R"("errors == 0")") << 1 << QStringLiteral("failed")
+            << QStringLiteral(R"(tests="2" failures="2" errors="0")");
+    }
+    void redisKilledMidRun() {
+        QFETCH(QString, expect);
+        QFETCH(int, exitCode);
+        QFETCH(QString, verdict);
+        QFETCH(QString, junit);
+        LocalRedisServer server;  // the test's own: it is killed
+        server.start();
+        const QString spec = write(uniqueName(QStringLiteral("killed")) + QStringLiteral(".json"),
+                                   QStringLiteral(R"({"name": "redis killed",
+  "limiters": [{"type": "token_bucket", "name": "api", "rate": 10, "interval_ms": 1000},
+               {"type": "sliding_window", "name": "login", "rules": [{"limit": 20, "window_ms": 1000}]}],
+  "traffic": {"shape": {"type": "constant", "rate": 50}, "duration_s": 4, "threads": 2},
+  "expect": {"*": [%1]}})")
+                                       .arg(expect)
+                                       .toUtf8());
+        const QString out = dir_.filePath(uniqueName(QStringLiteral("killed")));
+        const QString junitFile = out + QStringLiteral(".xml");
+        auto p = startRatelab({QStringLiteral("run"), spec, QStringLiteral("--redis"),
+                               server.url().toDisplayString(), QStringLiteral("--out"), out,
+                               QStringLiteral("--junit"), junitFile});
+        QByteArray err;
+        QVERIFY2(waitForStderr(*p, "/4.0 s", err), err.constData());  // a progress line
+        server.crash();
+        const CliResult f = finishRatelab(*p, 60000);
+        QVERIFY2(f.exitCode == exitCode, (f.out + err + f.err).constData());
+        QVERIFY2(f.out.contains("verdict: " + verdict.toUtf8()), f.out.constData());
+        QVERIFY2(f.out.contains("errors by cause: "), f.out.constData());
+        const QJsonObject summary =
+            QJsonDocument::fromJson(read(out + QStringLiteral("/summary.json"))).object();
+        QCOMPARE(summary.value(QStringLiteral("verdict")).toString(), verdict);
+        const QString reason = summary.value(QStringLiteral("verdict_reason")).toString();
+        if (verdict == QLatin1String("incomplete")) {
+            QVERIFY2(reason.contains(QStringLiteral("and no expectation checks its errors")),
+                     qPrintable(reason));
+        } else {
+            QCOMPARE(reason, QString());
+        }
+        const QByteArray xml = read(junitFile);
+        QVERIFY2(xml.contains(junit.toUtf8()), xml.constData());
     }
 
     // An ACL user without EVAL: every decision fails (NOPERM). The verdict is "incomplete" in

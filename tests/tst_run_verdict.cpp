@@ -1,8 +1,11 @@
-// A run's verdict says what was measured: "incomplete" for a run that did not finish or a
-// limiter that decided nothing, in the summary, the printed table and JUnit (every expectation an
-// error, none a pass); names XML cannot hold still give a JUnit file that parses.
+// A run's verdict says what was measured: "incomplete" for a run that did not finish, a limiter
+// that decided nothing, or failed decisions no expectation checks (whatever the limiter's
+// on_error), in the summary, the printed table and JUnit (every expectation an error, none a
+// pass); failed decisions an expectation checks are judged by it; names XML cannot hold still
+// give a JUnit file that parses.
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <algorithm>
 
 #include "output/output_format.h"
 #include "output/regression_report.h"
@@ -28,8 +31,10 @@ LimiterSnapshot limiter(const QString& name, qint64 accepted, qint64 rejected, q
     return l;
 }
 
-// A run of 4 s, its two limiters' figures given; "accepted <= 100" expected of both.
-RunSnapshot run(bool finished, bool stopped, const LimiterSnapshot& a, const LimiterSnapshot& b) {
+// A run of 4 s, its two limiters' figures given; "accepted <= 100" expected of both, and
+// `alsoExpected` of both.
+RunSnapshot run(bool finished, bool stopped, const LimiterSnapshot& a, const LimiterSnapshot& b,
+                const QStringList& alsoExpected = {}) {
     RunSnapshot r;
     r.scenarioName = QStringLiteral("verdicts");
     r.durationUs = 4000000;
@@ -38,11 +43,21 @@ RunSnapshot run(bool finished, bool stopped, const LimiterSnapshot& a, const Lim
     r.finished = finished;
     r.stoppedEarly = stopped;
     r.limiters = {a, b};
-    r.expectations = evaluateExpectations(
-        {parseExpectation(QStringLiteral("*"), QStringLiteral("accepted <= 100"),
-                          QStringLiteral("$"), 86400000)},
-        r);
+    QVector<Expectation> expected;
+    for (const QString& text : QStringList{QStringLiteral("accepted <= 100")} + alsoExpected) {
+        expected << parseExpectation(QStringLiteral("*"), text, QStringLiteral("$"), 86400000);
+    }
+    r.expectations = evaluateExpectations(expected, r);
     return r;
+}
+
+// A limiter some of whose decisions failed, counted by its on_error policy.
+LimiterSnapshot failing(const QString& name, FailurePolicy policy) {
+    LimiterSnapshot l = limiter(name, 10, 0, 390);
+    l.spec.onError = policy;
+    l.errorsOpen = policy == FailurePolicy::Open ? l.errors : 0;
+    l.errorsClosed = policy == FailurePolicy::Closed ? l.errors : 0;
+    return l;
 }
 
 struct JUnitCounts {
@@ -104,9 +119,34 @@ private slots:
         QTest::newRow("nothing sent to a limiter")
             << run(true, false, ok, limiter(QStringLiteral("quota"), 0, 0, 0)) << "incomplete"
             << "limiter \"quota\" decided nothing: no request was sent to it" << false;
+        // Failed decisions no expectation checks: what those requests got is unknown, whatever
+        // the limiter's on_error says it counted them as.
+        const QString unchecked = QStringLiteral(
+            "limiter \"quota\": 390 of 400 decisions failed, and no expectation checks its errors");
         QTest::newRow("some decisions failed")
-            << run(true, false, ok, limiter(QStringLiteral("quota"), 10, 0, 390)) << "passed"
+            << run(true, false, ok, failing(QStringLiteral("quota"), FailurePolicy::Error))
+            << "incomplete" << unchecked << true;
+        QTest::newRow("some failed, on_error open")
+            << run(true, false, ok, failing(QStringLiteral("quota"), FailurePolicy::Open))
+            << "incomplete" << unchecked << true;
+        QTest::newRow("some failed, on_error closed")
+            << run(true, false, ok, failing(QStringLiteral("quota"), FailurePolicy::Closed))
+            << "incomplete" << unchecked << true;
+        // An expectation on the errors says how many may fail: the expectations judge.
+        QTest::newRow("some failed, as many as expected")
+            << run(true, false, ok, failing(QStringLiteral("quota"), FailurePolicy::Error),
+                   {QStringLiteral("errors <= 400")})
+            << "passed"
             << "" << false;
+        QTest::newRow("some failed, more than expected")
+            << run(true, false, ok, failing(QStringLiteral("quota"), FailurePolicy::Open),
+                   {QStringLiteral("errors == 0")})
+            << "failed"
+            << "" << false;
+        QTest::newRow("stopped, and some failed")
+            << run(true, true, ok, failing(QStringLiteral("quota"), FailurePolicy::Error))
+            << "incomplete"
+            << QStringLiteral("the run stopped after 1.000 s of 4.000 s; ") + unchecked << false;
     }
     void verdicts() {
         QFETCH(RunSnapshot, snapshot);
@@ -130,15 +170,21 @@ private slots:
         // JUnit: an incomplete run passes nothing, every expectation is an error with why.
         const JUnitCounts j = readJUnit(expectationsJUnit(s));
         QVERIFY2(j.parseError.isEmpty(), qPrintable(j.parseError));
-        QCOMPARE(j.tests, 2);
+        const int tests = int(s.expectations.size());
+        QCOMPARE(j.tests, tests);
         const bool incomplete = verdict == output_format::verdict::kIncomplete;
-        QCOMPARE(j.errors, incomplete ? 2 : 0);
-        QCOMPARE(j.errorMessages.size(), incomplete ? 2 : 0);
+        QCOMPARE(j.errors, incomplete ? tests : 0);
+        QCOMPARE(j.errorMessages.size(), incomplete ? tests : 0);
         for (const QString& m : j.errorMessages) {
             QVERIFY2(m.startsWith(QStringLiteral("incomplete: ")) && m.contains(reason),
                      qPrintable(m));
         }
-        QCOMPARE(j.failures, verdict == QLatin1String("failed") ? 1 : 0);
+        const auto failed = std::count_if(s.expectations.begin(), s.expectations.end(),
+                                          [](const ExpectationResult& r) { return !r.held; });
+        QCOMPARE(j.failures, incomplete ? 0 : int(failed));
+        if (!incomplete) {
+            QCOMPARE(failed > 0, verdict == QLatin1String("failed"));
+        }
     }
 
     // Without expectations, an incomplete run still reports one error: the run itself.

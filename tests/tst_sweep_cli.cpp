@@ -1,15 +1,22 @@
-// `ratelab sweep` end to end: the binary against the fixture Redis. Its files, its exit codes,
-// and its best combination run again by `ratelab run` giving the same figures.
+// `ratelab sweep` end to end: the binary against the fixture Redis (and a redis-server of its
+// own where Redis is killed). Its files, its exit codes, its best combination run again by
+// `ratelab run` giving the same figures; the JUnit file of a sweep stopped by SIGINT or by
+// Redis says so with errors; a rerun that fails leaves none of the earlier sweep's files.
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
+#include "redis/local_redis_server.h"
 #include "support/cli_process.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
+using namespace ratelab;
 using namespace ratelab::test;
 
 namespace {
@@ -18,6 +25,22 @@ QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
+
+// Reads the sweep's stderr until a progress line counts a finished combination.
+bool waitForCombinations(QProcess& p, QByteArray& seen) {
+    const QRegularExpression someDone(QStringLiteral(R"(sweep: [1-9]\d*/)"));
+    QElapsedTimer timer;
+    timer.start();
+    while (!someDone.match(QString::fromUtf8(seen)).hasMatch() && timer.elapsed() < 60000 &&
+           p.state() == QProcess::Running) {
+        p.waitForReadyRead(100);
+        seen += p.readAllStandardError();
+    }
+    return someDone.match(QString::fromUtf8(seen)).hasMatch();
+}
+
+const QString kSweepFiles[] = {QStringLiteral("sweep.csv"), QStringLiteral("sweep.json"),
+                               QStringLiteral("sweep.png"), QStringLiteral("sweep.html")};
 
 }  // namespace
 
@@ -45,6 +68,36 @@ private:
             qFatal("cannot write %s", qPrintable(path));
         }
         return path;
+    }
+
+    // 10,000 combinations, as many as a sweep may have (the window's rate 1 to 500, its
+    // interval 1 to 20 s), of 200 decisions each: half a minute or more of work, stopped long
+    // before its end.
+    QString longSweep(const QString& file) {
+        const QString path = dir_.filePath(file);
+        writeTestFile(path, QStringLiteral(R"({"name": "long sweep",
+  "limiters": [{"type": "fixed_window", "name": "%1", "rate": 10, "interval": 1,
+                "unit": "seconds", "timezone": "UTC"}],
+  "traffic": {"shape": {"type": "constant", "rate": 20}, "duration_s": 10,
+              "clock": {"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": 0}},
+  "sweep": {"vary": {"%1.rate": {"from": 1, "to": 500}, "%1.interval": {"from": 1, "to": 20}},
+            "minimize": "accepted", "constraints": ["accepted >= 15"]}})")
+                                .arg(uniqueName(QStringLiteral("sweep-long")))
+                                .toUtf8());
+        return path;
+    }
+
+    // The checks of a stopped sweep's files: sweep.json says incomplete, and the JUnit file
+    // reports both test cases ("a feasible combination exists", the constraint) as errors with
+    // why, none as a pass.
+    static void checkStopped(const QString& out, const QString& junit, const QByteArray& why) {
+        const QJsonObject json =
+            QJsonDocument::fromJson(readAll(out + QStringLiteral("/sweep.json"))).object();
+        QCOMPARE(json.value(QStringLiteral("complete")).toBool(true), false);
+        const QByteArray xml = readAll(junit);
+        QVERIFY2(xml.contains(R"(tests="2" failures="0" errors="2")"), xml.constData());
+        QVERIFY2(xml.contains("message=\"incomplete: the sweep stopped after "), xml.constData());
+        QVERIFY2(xml.contains(" of 10000 combinations (" + why), xml.constData());
     }
 
     QStringList redis() const {
@@ -126,6 +179,91 @@ private slots:
             redis());
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2((r.out + r.err).contains(says), (r.out + r.err).constData());
+    }
+
+    // SIGINT once combinations have finished: exit 130, the files of what finished, and a
+    // JUnit file that says the sweep is incomplete. Failed before: tests="2" failures="0"
+    // errors="0" while sweep.json said "complete": false.
+    void interruptedSweepSaysSoInJUnit() {
+        const QString out = dir_.filePath(QStringLiteral("interrupted"));
+        const QString junit = dir_.filePath(QStringLiteral("interrupted.xml"));
+        auto p = startRatelab(
+            QStringList{QStringLiteral("sweep"), longSweep(QStringLiteral("interrupted.json")),
+                        QStringLiteral("--out"), out, QStringLiteral("--junit"), junit} +
+            redis());
+        QByteArray err;
+        QVERIFY2(waitForCombinations(*p, err), err.constData());
+        ::kill(pid_t(p->processId()), SIGINT);
+        const CliResult f = finishRatelab(*p, 60000);
+        QVERIFY2(f.exitCode == 130, (f.out + err + f.err).constData());
+        QVERIFY2(f.out.contains("interrupted by SIGINT"), f.out.constData());
+        checkStopped(out, junit, "interrupted by SIGINT)");
+    }
+
+    // Its redis-server killed once combinations have finished, and not back: exit 3, the files
+    // of what finished, and a JUnit file that says the sweep stopped, and why. Failed before: a
+    // green JUnit file.
+    void redisKilledSweepSaysSoInJUnit() {
+        LocalRedisServer server;  // the test's own: it is killed
+        server.start();
+        const QString out = dir_.filePath(QStringLiteral("killed"));
+        const QString junit = dir_.filePath(QStringLiteral("killed.xml"));
+        auto p = startRatelab({QStringLiteral("sweep"), longSweep(QStringLiteral("killed.json")),
+                               QStringLiteral("--out"), out, QStringLiteral("--junit"), junit,
+                               QStringLiteral("--redis"), server.url().toDisplayString()});
+        QByteArray err;
+        QVERIFY2(waitForCombinations(*p, err), err.constData());
+        server.crash();
+        const CliResult f = finishRatelab(*p, 60000);
+        QVERIFY2(f.exitCode == 3, (f.out + err + f.err).constData());
+        QVERIFY2(f.err.contains("the sweep stopped after"), f.err.constData());
+        checkStopped(out, junit, "redis: ");
+    }
+
+    // A rerun into the same outputs that fails leaves none of the earlier sweep's files: Redis
+    // unreachable (exit 3) writes the JUnit file anew as an error, bad input (exit 2) writes
+    // none. Failed before: the earlier sweep.csv, sweep.json, sweep.png, sweep.html and its
+    // green JUnit file stayed.
+    void failedRerunLeavesNoEarlierSweep_data() {
+        QTest::addColumn<QStringList>("rerun");  // options added to the first sweep's
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("junitErrors");  // the JUnit file written anew; else none
+        QTest::newRow("Redis unreachable")
+            << QStringList{QStringLiteral("--redis"), QStringLiteral("redis://127.0.0.1:1")} << 3
+            << true;
+        QTest::newRow("bad --max-memory")
+            << QStringList{QStringLiteral("--max-memory"), QStringLiteral("lots")} << 2 << false;
+    }
+    void failedRerunLeavesNoEarlierSweep() {
+        QFETCH(QStringList, rerun);
+        QFETCH(int, exitCode);
+        QFETCH(bool, junitErrors);
+        const QString out = dir_.filePath(uniqueName(QStringLiteral("rerun")));
+        const QString junit = out + QStringLiteral(".xml");
+        const QStringList args{
+            QStringLiteral("sweep"),
+            scenario(QStringLiteral("rerun.json"), QStringLiteral("accepted >= 15")),
+            QStringLiteral("--out"),
+            out,
+            QStringLiteral("--junit"),
+            junit};
+        const CliResult first = runRatelab(args + redis());
+        QVERIFY2(first.exitCode == 0, first.err.constData());
+        QVERIFY(readAll(junit).contains(R"(failures="0" errors="0")"));
+
+        const CliResult r = runRatelab(args + rerun);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
+        for (const QString& name : kSweepFiles) {
+            QVERIFY2(!QFileInfo::exists(out + QLatin1Char('/') + name), qPrintable(name));
+        }
+        if (junitErrors) {
+            const QByteArray xml = readAll(junit);
+            QVERIFY2(xml.contains(R"(failures="0" errors="1")") &&
+                         xml.contains("the sweep stopped after 0 of 6 combinations (redis: "),
+                     xml.constData());
+        } else {
+            QVERIFY2(!QFileInfo::exists(junit), readAll(junit).constData());
+        }
     }
 };
 

@@ -7,6 +7,7 @@
 #include "input_error.h"
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
+#include "output/sweep_verdict.h"
 #include "run/sweep_plan.h"
 #include "scenario/scenario.h"
 #include "support/scenario_documents.h"
@@ -32,6 +33,41 @@ QByteArray withSweep(const QByteArray& sweep) {
 
 Scenario parse(const QByteArray& sweep) {
     return parseScenarioJson(withSweep(sweep), QString());
+}
+
+// Three combinations of api.rate (5, 10, 20) by hand: 25, 50 and 75 of 200 accepted, the
+// constraint "accepted >= 50".
+SweepTable handTable() {
+    SweepTable t;
+    t.scenario = QStringLiteral("hand");
+    t.keys = QStringList{QStringLiteral("api.rate")};
+    t.axisValues = {{5, 10, 20}};
+    t.objective = QStringLiteral("accepted");
+    t.constraints = QStringList{QStringLiteral("accepted >= 50")};
+    t.total = 3;
+    for (qint64 i = 0; i < 3; ++i) {
+        SweepCombination c;
+        c.index = i;
+        c.values = {t.axisValues[0][i]};
+        SweepFigures row;
+        row.limiter = QStringLiteral("api");
+        row.fired = 200;
+        row.accepted = 25 * (i + 1);
+        row.rejected = 200 - row.accepted;
+        row.admittedBurst = {BusiestInterval{row.accepted / 2, 0, 1000, 0, 0}};
+        c.rows = {row};
+        c.objective = double(row.accepted);
+        ExpectationResult check;
+        check.limiter = row.limiter;
+        check.expectation.metric = QStringLiteral("accepted");
+        check.expectation.op = CompareOp::GreaterEqual;
+        check.expectation.threshold = 50;
+        check.measured = double(row.accepted);
+        check.held = row.accepted >= 50;
+        c.checks = {{check}};
+        t.combinations.append(c);
+    }
+    return t;
 }
 
 }  // namespace
@@ -168,35 +204,7 @@ private slots:
     // The printed table and sweep.csv of a hand-made table: sorted by the objective, the best
     // feasible row marked, every column the contract names.
     void tableAndCsv() {
-        SweepTable t;
-        t.scenario = QStringLiteral("hand");
-        t.keys = QStringList{QStringLiteral("api.rate")};
-        t.axisValues = {{5, 10, 20}};
-        t.objective = QStringLiteral("accepted");
-        t.constraints = QStringList{QStringLiteral("accepted >= 50")};
-        t.total = 3;
-        for (qint64 i = 0; i < 3; ++i) {
-            SweepCombination c;
-            c.index = i;
-            c.values = {t.axisValues[0][i]};
-            SweepFigures row;
-            row.limiter = QStringLiteral("api");
-            row.fired = 200;
-            row.accepted = 25 * (i + 1);
-            row.rejected = 200 - row.accepted;
-            row.admittedBurst = {BusiestInterval{row.accepted / 2, 0, 1000, 0, 0}};
-            c.rows = {row};
-            c.objective = double(row.accepted);
-            ExpectationResult check;
-            check.limiter = row.limiter;
-            check.expectation.metric = QStringLiteral("accepted");
-            check.expectation.op = CompareOp::GreaterEqual;
-            check.expectation.threshold = 50;
-            check.measured = double(row.accepted);
-            check.held = row.accepted >= 50;
-            c.checks = {{check}};
-            t.combinations.append(c);
-        }
+        const SweepTable t = handTable();
         QCOMPARE(t.best(), 1);
         const QStringList lines = sweepTableText(t).split(QLatin1Char('\n'));
         QVERIFY2(lines.size() >= 5, qPrintable(lines.join(QLatin1Char('\n'))));
@@ -212,6 +220,56 @@ private slots:
         const QJsonObject json = sweepJson(t);
         QCOMPARE(json.value(QStringLiteral("format")).toInt(), sweep_format::kFormat);
         QVERIFY(json.value(QStringLiteral("complete")).toBool());
+    }
+
+    // The JUnit file: green only for a sweep that ran every combination without a failed
+    // decision; a stopped one, or one with failed decisions, reports each test case as an
+    // error with why (none passes).
+    void junitOfIncompleteSweeps_data() {
+        QTest::addColumn<int>("finished");    // combinations that finished
+        QTest::addColumn<qint64>("errors");   // failed decisions in the last one
+        QTest::addColumn<QString>("reason");  // empty: complete
+        QTest::newRow("complete") << 3 << qint64(0) << QString();
+        QTest::newRow("stopped by SIGINT")
+            << 2 << qint64(0)
+            << QStringLiteral(
+                   "the sweep stopped after 2 of 3 combinations (interrupted by SIGINT)");
+        QTest::newRow("nothing finished")
+            << 0 << qint64(0)
+            << QStringLiteral(
+                   "the sweep stopped after 0 of 3 combinations (interrupted by SIGINT)");
+        QTest::newRow("decisions failed")
+            << 3 << qint64(7)
+            << QStringLiteral(
+                   "7 decisions failed: combinations compare only on the same "
+                   "decisions");
+    }
+    void junitOfIncompleteSweeps() {
+        QFETCH(int, finished);
+        QFETCH(qint64, errors);
+        QFETCH(QString, reason);
+        SweepTable t = handTable();
+        t.combinations.resize(finished);
+        t.complete = finished == t.total;
+        if (finished > 0) {
+            SweepFigures& row = t.combinations.last().rows.first();
+            row.errors = errors;
+            row.rejected -= errors;
+        }
+        QCOMPARE(sweepIncompleteReason(t, QStringLiteral("interrupted by SIGINT")), reason);
+        const QString xml =
+            QString::fromUtf8(sweepJUnit(t, 1.5, QStringLiteral("interrupted by SIGINT")));
+        // "a feasible combination exists" and the constraint on the nearest combination.
+        const int tests = finished > 0 ? 2 : 1;
+        const QString counts = QStringLiteral("tests=\"%1\" failures=\"%2\" errors=\"%3\"");
+        if (reason.isEmpty()) {
+            QVERIFY2(xml.contains(counts.arg(tests).arg(0).arg(0)), qPrintable(xml));
+        } else {
+            QVERIFY2(xml.contains(counts.arg(tests).arg(0).arg(tests)), qPrintable(xml));
+            QCOMPARE(xml.count(QStringLiteral("type=\"incomplete\"")), tests);
+            QVERIFY2(xml.contains(QStringLiteral("message=\"incomplete: ") + reason),
+                     qPrintable(xml));
+        }
     }
 };
 

@@ -30,7 +30,8 @@ QString resolved(const QString& path) {
     return folder.isEmpty() ? info.absoluteFilePath() : QDir(folder).filePath(info.fileName());
 }
 
-void checkFolder(const QString& dir) {
+void checkFolder(const OutputTargets& targets) {
+    const QString& dir = targets.dir;
     if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir()) {
         throw InputError(kOutOption, QStringLiteral("%1 is a file, not a folder").arg(dir));
     }
@@ -41,17 +42,18 @@ void checkFolder(const QString& dir) {
     if (!why.isEmpty()) {
         throw InputError(kOutOption, QStringLiteral("cannot write in %1: %2").arg(dir, why));
     }
-    for (const QString& name : outputFolderFiles()) {
+    for (const QString& name : targets.files) {
         const QString path = QDir(dir).filePath(name);
         if (QFileInfo(path).isDir()) {
             throw InputError(kOutOption,
-                             QStringLiteral("%1 is a folder: the run's %2 cannot be written there")
-                                 .arg(path, name));
+                             QStringLiteral("%1 is a folder: the %2's %3 cannot be written there")
+                                 .arg(path, targets.command, name));
         }
     }
 }
 
-void checkJunit(const QString& junit, const QString& dir) {
+void checkJunit(const OutputTargets& targets) {
+    const QString& junit = targets.junit;
     const QFileInfo info(junit);
     if (info.isDir() || info.fileName().isEmpty()) {
         throw InputError(kJunitOption,
@@ -77,12 +79,42 @@ void checkJunit(const QString& junit, const QString& dir) {
         }
     }
     const QString target = resolved(junit);
-    for (const QString& name : outputFolderFiles()) {
-        if (resolved(QDir(dir).filePath(name)) == target) {
+    for (const QString& name : targets.files) {
+        if (resolved(QDir(targets.dir).filePath(name)) == target) {
             throw InputError(kJunitOption,
-                             QStringLiteral("%1 is the run's own %2 in the output folder %3: "
+                             QStringLiteral("%1 is the %2's own %3 in the output folder %4: "
                                             "give the JUnit file another path")
-                                 .arg(junit, name, dir));
+                                 .arg(junit, targets.command, name, targets.dir));
+        }
+    }
+}
+
+// The targets' files in the folder, then the JUnit file when there is one.
+QStringList targetPaths(const OutputTargets& targets) {
+    QStringList paths;
+    for (const QString& name : targets.files) {
+        paths << QDir(targets.dir).filePath(name);
+    }
+    if (!targets.junit.isEmpty()) {
+        paths << targets.junit;
+    }
+    return paths;
+}
+
+// An output that is the scenario file would remove or overwrite what the command reads.
+void refuseInputAsOutput(const OutputTargets& targets) {
+    if (targets.input.isEmpty() || !QFileInfo::exists(targets.input)) {
+        return;
+    }
+    const QString input = resolved(targets.input);
+    for (const QString& path : targetPaths(targets)) {
+        if (resolved(path) == input) {
+            const bool junit = path == targets.junit;
+            throw InputError(junit ? kJunitOption : kOutOption,
+                             QStringLiteral("%1 is the scenario file the %2 reads: %3")
+                                 .arg(path, targets.command,
+                                      junit ? QStringLiteral("give the JUnit file another path")
+                                            : QStringLiteral("give the outputs another folder")));
         }
     }
 }
@@ -94,32 +126,30 @@ QStringList outputFolderFiles() {
             output_format::kReportHtmlFile};
 }
 
+void prepareOutputTargets(const OutputTargets& targets) {
+    refuseInputAsOutput(targets);
+    removeEarlierOutputs(targets);
+    checkOutputTargets(targets);
+}
+
 void checkOutputTargets(const OutputTargets& targets) {
-    checkFolder(targets.dir);
+    checkFolder(targets);
     if (!targets.junit.isEmpty()) {
-        checkJunit(targets.junit, targets.dir);
+        checkJunit(targets);
     }
 }
 
 QStringList removeEarlierOutputs(const OutputTargets& targets) {
-    QStringList paths;
-    for (const QString& name : outputFolderFiles()) {
-        paths << QDir(targets.dir).filePath(name);
-    }
-    if (!targets.junit.isEmpty()) {
-        paths << targets.junit;
-    }
     QStringList removed;
-    for (const QString& path : paths) {
+    for (const QString& path : targetPaths(targets)) {
         const QFileInfo info(path);
         if (!info.isFile() || info.isSymLink()) {
             continue;  // nothing there, or not ours to remove (a device, a link)
         }
         QFile file(path);
         if (!file.remove()) {
-            throw InputError(
-                path,
-                QStringLiteral("cannot remove the earlier run's file: %1").arg(file.errorString()));
+            throw InputError(path, QStringLiteral("cannot remove the earlier %1's file: %2")
+                                       .arg(targets.command, file.errorString()));
         }
         removed << path;
     }

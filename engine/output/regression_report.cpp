@@ -185,7 +185,7 @@ QByteArray junit(const QString& scenarioName, double runS,
                          xmlText(r.limiter + QStringLiteral(": ") + r.expectation.text()));
         w.writeAttribute(QStringLiteral("time"), QStringLiteral("0"));
         if (incomplete) {
-            writeError(QStringLiteral("%1: expected %2, not judged: the run is incomplete (%3)")
+            writeError(QStringLiteral("%1: expected %2, not judged, incomplete: %3")
                            .arg(r.limiter, r.expectation.text(), reason));
         } else if (!r.held) {
             w.writeStartElement(QStringLiteral("failure"));
@@ -215,8 +215,12 @@ QString expectationsTable(const RunSummary& summary) {
 }
 
 QByteArray expectationsJUnit(const QString& scenarioName, double runS,
-                             const QVector<ExpectationResult>& results) {
-    return junit(scenarioName, runS, results, expectationVerdict(results), QString());
+                             const QVector<ExpectationResult>& results,
+                             const QString& incompleteReason) {
+    return junit(scenarioName, runS, results,
+                 incompleteReason.isEmpty() ? expectationVerdict(results)
+                                            : QString(output_format::verdict::kIncomplete),
+                 incompleteReason);
 }
 
 QByteArray expectationsJUnit(const RunSummary& summary) {

@@ -28,11 +28,13 @@ QString failureMessage(const ExpectationResult& result);
 
 // JUnit XML: one testsuite (the scenario), one testcase per expectation, a <failure> for each
 // that failed. `runS`: the run's length, as the suite's time. Of a summary whose verdict is
-// "incomplete": an <error> for every expectation (none passes) with the reason, and one
-// testcase "run" with that error when the run has no expectations. Names that XML cannot hold
-// (lone surrogates, control characters) are written with U+FFFD in their place.
+// "incomplete", or of bare results with an `incompleteReason`: an <error> for every expectation
+// (none passes) with the reason, and one testcase "run" with that error when the run has no
+// expectations. Names that XML cannot hold (lone surrogates, control characters) are written
+// with U+FFFD in their place.
 QByteArray expectationsJUnit(const QString& scenarioName, double runS,
-                             const QVector<ExpectationResult>& results);
+                             const QVector<ExpectationResult>& results,
+                             const QString& incompleteReason = QString());
 QByteArray expectationsJUnit(const RunSummary& summary);
 
 }  // namespace ratelab

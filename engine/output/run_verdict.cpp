@@ -1,6 +1,7 @@
 #include "output/run_verdict.h"
 
 #include <QStringList>
+#include <algorithm>
 
 #include "json_input.h"
 
@@ -19,19 +20,40 @@ QString causesText(const QMap<QString, qint64>& causes) {
     return parts.join(QStringLiteral(", "));
 }
 
+// Whether an expectation checks the limiter's own errors ("errors <= 50" on it or on "*").
+bool errorsChecked(const RunSummary& s, const QString& limiter) {
+    return std::any_of(
+        s.expectations.begin(), s.expectations.end(), [&](const ExpectationResult& r) {
+            return r.limiter == limiter && r.expectation.metric == QLatin1String("errors");
+        });
+}
+
+// Errors the run did not expect: a limiter that decided something, whose decisions partly
+// failed, and on which no expectation checks the errors.
+bool unexpectedErrors(const RunSummary& s, const LimiterSummary& l) {
+    return !decidedNothing(l) && l.counts.errors > 0 && !errorsChecked(s, l.name);
+}
+
+QString failedText(const LimiterSummary& l) {
+    QString text =
+        QStringLiteral("%1 of %2 decisions failed").arg(l.counts.errors).arg(l.counts.fired);
+    if (!l.errorsByCause.isEmpty()) {
+        text += QStringLiteral(" (%1)").arg(causesText(l.errorsByCause));
+    }
+    return text;
+}
+
 QString decidedNothingText(const LimiterSummary& l) {
     const QString name = json_input::quoted(l.name);
     if (l.counts.fired == 0) {
         return QStringLiteral("limiter %1 decided nothing: no request was sent to it").arg(name);
     }
-    QString text = QStringLiteral("limiter %1 decided nothing: %2 of %3 decisions failed")
-                       .arg(name)
-                       .arg(l.counts.errors)
-                       .arg(l.counts.fired);
-    if (!l.errorsByCause.isEmpty()) {
-        text += QStringLiteral(" (%1)").arg(causesText(l.errorsByCause));
-    }
-    return text;
+    return QStringLiteral("limiter %1 decided nothing: %2").arg(name, failedText(l));
+}
+
+QString unexpectedErrorsText(const LimiterSummary& l) {
+    return QStringLiteral("limiter %1: %2, and no expectation checks its errors")
+        .arg(json_input::quoted(l.name), failedText(l));
 }
 
 }  // namespace
@@ -47,6 +69,8 @@ QString incompleteReason(const RunSummary& s) {
     for (const LimiterSummary& l : s.limiters) {
         if (decidedNothing(l)) {
             reasons << decidedNothingText(l);
+        } else if (unexpectedErrors(s, l)) {
+            reasons << unexpectedErrorsText(l);
         }
     }
     return reasons.join(QStringLiteral("; "));
@@ -62,7 +86,7 @@ bool incompleteByFailedDecisions(const RunSummary& s) {
         return false;
     }
     for (const LimiterSummary& l : s.limiters) {
-        if (decidedNothing(l) && l.counts.errors > 0) {
+        if ((decidedNothing(l) && l.counts.errors > 0) || unexpectedErrors(s, l)) {
             return true;
         }
     }

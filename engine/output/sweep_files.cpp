@@ -8,6 +8,7 @@
 #include "csv_writer.h"
 #include "input_error.h"
 #include "output/regression_report.h"
+#include "output/sweep_verdict.h"
 #include "stats/expectation.h"
 
 namespace ratelab {
@@ -196,7 +197,12 @@ QJsonObject sweepJson(const SweepTable& table) {
     return object;
 }
 
-QByteArray sweepJUnit(const SweepTable& table, double seconds) {
+QStringList sweepFolderFiles() {
+    return {sweep_format::kCsvFile, sweep_format::kJsonFile, sweep_format::kPngFile,
+            sweep_format::kHtmlFile};
+}
+
+QByteArray sweepJUnit(const SweepTable& table, double seconds, const QString& stoppedBy) {
     qint64 feasible = 0;
     for (const SweepCombination& c : table.combinations) {
         feasible += c.feasible() ? 1 : 0;
@@ -216,7 +222,8 @@ QByteArray sweepJUnit(const SweepTable& table, double seconds) {
             results += checks;
         }
     }
-    return expectationsJUnit(table.scenario, seconds, results);
+    return expectationsJUnit(table.scenario, seconds, results,
+                             sweepIncompleteReason(table, stoppedBy));
 }
 
 void writeSweepFiles(const QString& dir, const SweepTable& table,

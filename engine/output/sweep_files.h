@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QLatin1String>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include "output/output_folder.h"
@@ -22,6 +23,9 @@ inline constexpr QLatin1String kPngFile("sweep.png");
 inline constexpr QLatin1String kHtmlFile("sweep.html");
 }  // namespace sweep_format
 
+// The files of a sweep's output folder: sweep.csv, sweep.json, sweep.png, sweep.html.
+QStringList sweepFolderFiles();
+
 // sweep.csv: one row per combination x limiter x group, in the combinations' order: a column
 // per varied key, then limiter, group ("*": every client), fired, accepted, rejected, errors,
 // rejected_pct, max_accepted_in_any_<N>ms for every window any row has (empty where a row's
@@ -33,8 +37,11 @@ QByteArray sweepCsv(const SweepTable& table);
 // ranking, the Pareto fronts and the best combination with its ready-to-run scenario.
 QJsonObject sweepJson(const SweepTable& table);
 // JUnit XML for CI: one test case "a feasible combination exists", then every constraint on
-// the best feasible combination (none feasible: on the one that holds the most).
-QByteArray sweepJUnit(const SweepTable& table, double seconds);
+// the best feasible combination (none feasible: on the one that holds the most). Of an
+// incomplete sweep (output/sweep_verdict.h; `stoppedBy` says why it stopped, when known) every
+// test case is an <error> with the reason, none a pass.
+QByteArray sweepJUnit(const SweepTable& table, double seconds,
+                      const QString& stoppedBy = QString());
 
 // "12", "0.333": integers whole, others to 3 decimals; "n/a" for NaN.
 QString sweepFigureText(double value);

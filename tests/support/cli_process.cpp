@@ -1,6 +1,6 @@
 #include "support/cli_process.h"
 
-#include <QProcess>
+#include <QElapsedTimer>
 
 namespace ratelab::test {
 
@@ -18,6 +18,41 @@ CliResult runRatelab(const QStringList& args, const QProcessEnvironment& env, in
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+std::unique_ptr<QProcess> startRatelab(const QStringList& args, bool managedServer) {
+    auto p = std::make_unique<QProcess>();
+    if (managedServer) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("REDIS_URL"));
+        p->setProcessEnvironment(env);
+    }
+    p->start(qEnvironmentVariable("RATELAB_BIN"), args);
+    p->waitForStarted();
+    return p;
+}
+
+bool waitForStderr(QProcess& p, const QByteArray& needle, QByteArray& seen, int ms) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!seen.contains(needle) && timer.elapsed() < ms && p.state() == QProcess::Running) {
+        p.waitForReadyRead(100);
+        seen += p.readAllStandardError();
+    }
+    return seen.contains(needle);
+}
+
+CliResult finishRatelab(QProcess& p, int guardMs) {
+    CliResult f{-1, {}, {}};
+    if (!p.waitForFinished(guardMs)) {
+        p.kill();
+        p.waitForFinished();
+    } else {
+        f.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    }
+    f.out = p.readAllStandardOutput();
+    f.err = p.readAllStandardError();
+    return f;
 }
 
 }  // namespace ratelab::test
