@@ -9,8 +9,8 @@
 #include "interrupt.h"
 #include "limiters/limiter.h"
 #include "redis/redis_error.h"
-#include "redis/redis_target.h"
 #include "redis/redis_router.h"
+#include "redis/redis_target.h"
 #include "run/replay.h"
 #include "run/replay_options.h"
 

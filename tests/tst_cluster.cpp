@@ -292,9 +292,9 @@ private slots:
                 for (int n = 0; !stop.load(); ++n) {
                     fired++;
                     try {
-                        const Decision d =
-                            test::decide(*router, *limiter, Request{QDateTime::currentMSecsSinceEpoch(),
-                                                             QStringLiteral("c"), 1 + n % 2});
+                        const Decision d = test::decide(*router, *limiter,
+                                                        Request{QDateTime::currentMSecsSinceEpoch(),
+                                                                QStringLiteral("c"), 1 + n % 2});
                         if (d.allowed) {
                             accepted++;
                             grants[size_t(t)].push_back({d.atMs, 1 + n % 2});

@@ -8,8 +8,8 @@
 #include "support/algorithm_models.h"
 #include "support/decision_steps.h"
 #include "support/test_redis.h"
-#include "traffic/decision_path.h"
 #include "support/trace_generator.h"
+#include "traffic/decision_path.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
@@ -207,7 +207,8 @@ private slots:
         QCOMPARE(at.expiredLeases, 1);
         QCOMPARE(at.remaining, 0);
         // The leaked request's own release, late: its slot is gone.
-        QVERIFY(DecisionPath::release(limiter.router(), *limiter, {kStart + 1200, QString(), 1, false, 1}));
+        QVERIFY(DecisionPath::release(limiter.router(), *limiter,
+                                      {kStart + 1200, QString(), 1, false, 1}));
         QCOMPARE(inFlight(limiter, QString(), kStart + 1200), 1);
     }
 
@@ -224,7 +225,8 @@ private slots:
         ScopedLimiter limiter(concurrency(3, 1000));
         QVERIFY(test::decide(limiter.router(), *limiter, {kStart, QString(), 3, false, 7}).allowed);
         QCOMPARE(inFlight(limiter, QString(), kStart), 3);
-        QCOMPARE(DecisionPath::release(limiter.router(), *limiter, {kStart + releaseAt, QString(), 3, false, 7}),
+        QCOMPARE(DecisionPath::release(limiter.router(), *limiter,
+                                       {kStart + releaseAt, QString(), 3, false, 7}),
                  late);
         QCOMPARE(inFlight(limiter, QString(), kStart + releaseAt), 0);
         const Decision after =
@@ -238,10 +240,12 @@ private slots:
         LimiterSpec spec = concurrency(1, 60'000);
         spec.time = TimeSource::Redis;
         ScopedLimiter limiter(spec);
-        const Decision first = test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 1});
+        const Decision first =
+            test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 1});
         QVERIFY(first.allowed);
         QVERIFY(first.atMs > kStart);
-        const Decision second = test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 2});
+        const Decision second =
+            test::decide(limiter.router(), *limiter, {0, QString(), 1, false, 2});
         QVERIFY(!second.allowed);
         QVERIFY(second.retryAfterMs > 59'000 && second.retryAfterMs <= 60'000);
         QVERIFY(!DecisionPath::release(limiter.router(), *limiter, {0, QString(), 1, false, 1}));

@@ -106,8 +106,8 @@ private slots:
         batch.run(*router_, std::chrono::seconds(5), countingClock(reads));
         QCOMPARE(batch.size(), size_t(10));
         for (int i = 0; i < 10; ++i) {
-            const Decision expected =
-                test::decide(*router_, *alone, Request{kNowMs + i, QStringLiteral("c%1").arg(i % 2)});
+            const Decision expected = test::decide(
+                *router_, *alone, Request{kNowMs + i, QStringLiteral("c%1").arg(i % 2)});
             const DecisionBatch::Result& got = batch.result(size_t(i));
             QVERIFY2(got.decided, qPrintable(errorCauseName(got.cause)));
             QCOMPARE(got.decision.allowed, expected.allowed);

@@ -96,7 +96,8 @@ private slots:
         QVERIFY(!d.allowed);
         QCOMPARE(d.retryAfterMs, ms("2024-05-01T10:30:00.000Z") - (t + 1000));
         QCOMPARE(d.remaining, 0);
-        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:30:00.000Z"), QString(), 1}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:30:00.000Z"), QString(), 1})
+                    .allowed);
     }
 
     // Counters are keyed by window start; a changed rate resets them and says so.
@@ -165,7 +166,8 @@ private slots:
         std::vector<std::string> old;
         for (const qint64 at : {t - 60'000, t}) {
             for (const char* client : {"a", "b", "c"}) {
-                QVERIFY(test::decide(c, *first, Request{at, QString::fromLatin1(client), 2}).allowed);
+                QVERIFY(
+                    test::decide(c, *first, Request{at, QString::fromLatin1(client), 2}).allowed);
                 old.push_back(
                     fw.counterKey(fw.windows().windowAt(at).startMs, QString::fromLatin1(client)));
             }
@@ -332,7 +334,8 @@ private slots:
         const LimiterState state = readLimiterChartState(c, *limiter, t + 11);
         QCOMPARE(state.windows.size(), 1);
         QCOMPARE(state.windows[0].count, 3);
-        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:17:00.000Z"), QString(), 3}).allowed);
+        QVERIFY(test::decide(c, *limiter, Request{ms("2024-05-01T10:17:00.000Z"), QString(), 3})
+                    .allowed);
     }
 };
 

@@ -202,7 +202,8 @@ private slots:
         for (const LimiterSpec& spec : {upstash(1, 1000), redisRate(10, 1000, 1)}) {
             ScopedLimiter limiter(spec);
             test::decide(limiter.router(), *limiter, {kBase + 100, QString(), 1});
-            const Decision d = test::decide(limiter.router(), *limiter, {kBase + 200, QString(), 1});
+            const Decision d =
+                test::decide(limiter.router(), *limiter, {kBase + 200, QString(), 1});
             QVERIFY(!d.allowed);
             const QString text = algorithmOf(spec).reasonText(spec, d);
             QVERIFY2(text.startsWith(flavorName(spec.flavor)), qPrintable(text));

@@ -126,8 +126,9 @@ private slots:
         QVERIFY(limiter.connection().command({"PEXPIRE", key, "600000"})->integer == 1);
         QVERIFY(test::decide(limiter.router(), *limiter, {100, QString(), 1}).allowed);  // TAT 2000
         long long ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
-        QVERIFY2(ttl > 590000, QByteArray::number(ttl));                           // kept
-        QVERIFY(test::decide(limiter.router(), *limiter, {8000, QString(), 1}).allowed);  // TAT 9000
+        QVERIFY2(ttl > 590000, QByteArray::number(ttl));  // kept
+        QVERIFY(
+            test::decide(limiter.router(), *limiter, {8000, QString(), 1}).allowed);  // TAT 9000
         ttl = replyInteger(limiter.connection().command({"PTTL", key}).get(), "PTTL");
         QVERIFY2(ttl <= 5000 + 8192 + 1 + 1000, QByteArray::number(ttl));  // set again
     }
@@ -138,7 +139,8 @@ private slots:
         ScopedLimiter limiter(spec);
         const auto& g = static_cast<const GcraLimiter&>(*limiter);
         QVERIFY(!g.unitState());
-        QVERIFY(test::decide(limiter.router(), *limiter, {1'700'000'000'000, QString(), 1}).allowed);
+        QVERIFY(
+            test::decide(limiter.router(), *limiter, {1'700'000'000'000, QString(), 1}).allowed);
         RedisReply value = limiter.connection().command({"GET", g.stateKey(QString())});
         QVERIFY(value->type == REDIS_REPLY_STRING);
         QVERIFY(QByteArray(value->str, int(value->len)).endsWith(" 7777/1000/3"));

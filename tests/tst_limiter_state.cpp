@@ -168,7 +168,8 @@ private slots:
         // Live keys (the fixed window's counters expire in real time), many clients.
         const qint64 t = QDateTime::currentMSecsSinceEpoch() / 1000 * 1000;
         for (int i = 0; i < 40; ++i) {
-            test::decide(c, *limiter, Request{t + i * 20, QStringLiteral("c%1").arg(i % 7), 1 + i % 2});
+            test::decide(c, *limiter,
+                         Request{t + i * 20, QStringLiteral("c%1").arg(i % 7), 1 + i % 2});
         }
         const qint64 now = t + 820;
         const LimiterState full = readLimiterState(c, *limiter, now);
@@ -201,7 +202,9 @@ private slots:
         ScopedLimiter limiter(s);
         RedisConnection& c = limiter.connection();
         for (int i = 0; i < 12; ++i) {
-            test::decide(c, *limiter, Request{1000 + i, QStringLiteral("c%1").arg(i, 2, 10, QLatin1Char('0')), 1});
+            test::decide(
+                c, *limiter,
+                Request{1000 + i, QStringLiteral("c%1").arg(i, 2, 10, QLatin1Char('0')), 1});
         }
         LimiterState state;
         readLimiterKeys(c, *limiter, &state, 5, 3);

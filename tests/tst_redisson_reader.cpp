@@ -525,7 +525,8 @@ private slots:
         const QString clients[] = {QStringLiteral("a"), QStringLiteral("b")};
         for (int i = 0; i < 12; ++i) {
             const QString client = clients[i % 2];
-            const Decision d = test::decide(limiter.router(), *limiter, Request{kNow + i * 100, client, 1 + i % 3});
+            const Decision d = test::decide(limiter.router(), *limiter,
+                                            Request{kNow + i * 100, client, 1 + i % 3});
             remaining[s.scope == Scope::PerClient ? client : QString()] = d.remaining;
         }
         const qint64 now = kNow + 1100;  // the last decision's time

@@ -431,7 +431,8 @@ private slots:
         int allowed = 0;
         for (int i = 0; i < 7; ++i) {
             allowed +=
-                test::decide(limiter.router(), *limiter, Request{now, QStringLiteral("c"), 1}).allowed;
+                test::decide(limiter.router(), *limiter, Request{now, QStringLiteral("c"), 1})
+                    .allowed;
         }
         QCOMPARE(allowed, 5);
     }

@@ -166,8 +166,10 @@ private slots:
         const qint64 t0 = 1'700'000'000'000;
         auto decideBoth = [&](int from, int to) {
             for (int i = from; i < to; ++i) {
-                QVERIFY(test::decide(log.connection(), *log, Request{t0 + i, QString(), 1}).allowed);
-                QVERIFY(test::decide(window.connection(), *window, Request{t0 + i, QString(), 1}).allowed);
+                QVERIFY(
+                    test::decide(log.connection(), *log, Request{t0 + i, QString(), 1}).allowed);
+                QVERIFY(test::decide(window.connection(), *window, Request{t0 + i, QString(), 1})
+                            .allowed);
             }
         };
         decideBoth(0, 20);
@@ -198,7 +200,8 @@ private slots:
     // an exception.
     void readerReportsRefusals() {
         ScopedLimiter log(spec(LimiterType::SlidingWindow));
-        QVERIFY(test::decide(log.connection(), *log, Request{1'700'000'000'000, QString(), 1}).allowed);
+        QVERIFY(
+            test::decide(log.connection(), *log, Request{1'700'000'000'000, QString(), 1}).allowed);
         std::unique_ptr<RedisConnection> admin = connectFixture();
         const std::string user = uniqueName(QStringLiteral("cost-user")).toStdString();
         const std::string password = "pw-" + uniqueName(QStringLiteral("p")).toStdString();

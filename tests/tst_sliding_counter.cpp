@@ -134,7 +134,8 @@ private slots:
         const qint64 base = 1'700'000'000'000;  // a multiple of 1000
         ScopedLimiter limiter(counter(4, 1000));
         for (const auto& [t, permits] : grants) {
-            const Decision d = test::decide(limiter.router(), *limiter, {base + t, QString(), permits});
+            const Decision d =
+                test::decide(limiter.router(), *limiter, {base + t, QString(), permits});
             QVERIFY(d.allowed);
             QCOMPARE(d.atMs, base + t);
         }
@@ -150,7 +151,8 @@ private slots:
         ScopedLimiter limiter(counter(4, 1000));
         QVERIFY(test::decide(limiter.router(), *limiter, {base + 1500, QString(), 2}).allowed);
         QVERIFY(test::decide(limiter.router(), *limiter, {base + 900, QString(), 1}).allowed);
-        const Decision refused = test::decide(limiter.router(), *limiter, {base + 950, QString(), 2});
+        const Decision refused =
+            test::decide(limiter.router(), *limiter, {base + 950, QString(), 2});
         QVERIFY(!refused.allowed);
         QCOMPARE(refused.atMs, base + 1000);
         QCOMPARE(refused.remaining, 1);

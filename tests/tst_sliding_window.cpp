@@ -103,7 +103,8 @@ private slots:
         const long long ttl = replyInteger(c.command({"PTTL", key}).get(), "PTTL");
         QVERIFY2(ttl > 60000 && ttl <= 2 * (60000 + kStateGraceMs),
                  qPrintable(QString::number(ttl)));
-        QVERIFY(test::decide(c, *limiter, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
+        QVERIFY(
+            test::decide(c, *limiter, Request{7 + 60000 + kStateGraceMs, QString(), 1}).allowed);
         QCOMPARE(replyInteger(c.command({"ZCARD", key}).get(), "ZCARD"), 1LL);
     }
 
@@ -219,7 +220,8 @@ private slots:
                  permits <= limit ? permits : 0);
         if (permits <= limit) {
             QCOMPARE(d.remaining, limit - permits);
-            QCOMPARE(test::decide(c, *limiter, Request{5001, QString(), limit - permits + 1}).retryAfterMs,
+            QCOMPARE(test::decide(c, *limiter, Request{5001, QString(), limit - permits + 1})
+                         .retryAfterMs,
                      999);  // the k-th oldest permit is one of the big grant's
         }
     }

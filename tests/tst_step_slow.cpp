@@ -333,7 +333,8 @@ private slots:
         std::sort(all.begin(), all.end(),
                   [](const Write& a, const Write& b) { return a.tMs < b.tMs; });
         for (const Write& w : all) {
-            test::decide(scoped.router(), *scoped, Request{kPauseAtMs + w.tMs, clients[w.client], 1});
+            test::decide(scoped.router(), *scoped,
+                         Request{kPauseAtMs + w.tMs, clients[w.client], 1});
         }
         const QVector<qint64> before = ttlsOf(scoped.router(), *scoped, held, clients);
         QCOMPARE(before.size() > 0, !held.isEmpty());

@@ -32,8 +32,8 @@ public:
     // explained by gatewayReasonText, with the keys and headers and no counterfactuals (they are
     // Redis's decisions). Both throw RedisError when Redis fails.
     void before(const Request& request);
-    Explanation after(const Request& request, const Decision& decision, bool byGateway,
-                      int gateway, qint64 decideUs);
+    Explanation after(const Request& request, const Decision& decision, bool byGateway, int gateway,
+                      qint64 decideUs);
     // The scratch limiters' specs (their keys are deleted with Limiter::reset).
     std::vector<LimiterSpec> scratchLimiters() const;
 

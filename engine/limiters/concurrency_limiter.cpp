@@ -1,8 +1,8 @@
 #include "limiters/concurrency_limiter.h"
 
 #include "limiters/request_ids.h"
-#include "redis/redis_reply.h"
 #include "redis/lua_script.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace lua {
@@ -69,7 +69,8 @@ ScriptCall ConcurrencyLimiter::prepareRelease(const Request& grant) const {
         grant.permits};
 }
 
-std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(ReplyView reply,
+                                                           const ScriptCall& call) const {
     const qint64 radix = spec().limit + 2;
     Decision d;
     if (reply.is(ReplyView::Type::Integer)) {
@@ -84,8 +85,7 @@ std::optional<Decision> ConcurrencyLimiter::decodeOwnReply(ReplyView reply, cons
     }
     // "<allowed> <retry> <remaining> <expired> <at_ms>"
     long long f[5] = {};
-    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) &&
-        (f[0] == 0 || f[0] == 1)) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) && (f[0] == 0 || f[0] == 1)) {
         d.allowed = f[0] == 1;
         d.retryAfterMs = f[1];
         d.remaining = f[2];

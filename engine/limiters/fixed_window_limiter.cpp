@@ -95,7 +95,8 @@ RedisArgs FixedWindowLimiter::decisionKeys(qint64 windowStartMs, const QString& 
     return {counterKey(windowStartMs, client), configKey_};
 }
 
-std::optional<Decision> FixedWindowLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> FixedWindowLimiter::decodeOwnReply(ReplyView reply,
+                                                           const ScriptCall& call) const {
     if (call.keys.size() > 1 && reply.is(ReplyView::Type::Integer)) {
         configChecked_.store(true, std::memory_order_relaxed);  // later calls leave it out
     }

@@ -72,12 +72,12 @@ public:
                           : QStringLiteral("redis_rate (doubles): ");
         }
         return flavor + QStringLiteral("%1 per %2 ms, %3: allow at %4, asked %5 → %6")
-            .arg(spec.rate)
-            .arg(spec.periodMs)
-            .arg(tat)
-            .arg(fromNow(r.allowAt))
-            .arg(r.permits)
-            .arg(reasonOutcome(d));
+                            .arg(spec.rate)
+                            .arg(spec.periodMs)
+                            .arg(tat)
+                            .arg(fromNow(r.allowAt))
+                            .arg(r.permits)
+                            .arg(reasonOutcome(d));
     }
     std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
                                           const Decision& d) const override {

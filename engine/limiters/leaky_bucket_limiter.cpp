@@ -2,8 +2,8 @@
 
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
-#include "redis/redis_reply.h"
 #include "redis/lua_script.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace lua {
@@ -45,7 +45,8 @@ ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
                       request.permits};
 }
 
-std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(ReplyView reply,
+                                                           const ScriptCall& call) const {
     const qint64 full = spec().burst * 1000;
     if (reply.is(ReplyView::Type::Integer)) {
         const bool allowed = reply.integer() >= 0;
@@ -60,8 +61,8 @@ std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(ReplyView reply, cons
     }
     // "<allowed> <excess> <elapsed> <reset> <at_ms>": Redis's time, or a refusal past 2^53.
     long long f[5] = {};  // allowed, excess, elapsed, reset, at_ms
-    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) &&
-        (f[0] == 0 || f[0] == 1) && (f[3] == 0 || f[3] == 1)) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 5) && (f[0] == 0 || f[0] == 1) &&
+        (f[3] == 0 || f[3] == 1)) {
         Decision d = decided(f[0] == 1, f[1], f[2], call.permits);
         d.atMs = f[4];
         d.configReset = f[3] == 1;

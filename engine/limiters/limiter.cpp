@@ -234,8 +234,7 @@ bool Limiter::parseRelease(ReplyView reply) const {
         reply.throwIfError(errorContext());
     }
     if (!reply.is(ReplyView::Type::Integer) || (reply.integer() != 0 && reply.integer() != 1)) {
-        throw RedisError(RedisError::Kind::Reply, errorContext() +
-                                                      ": unexpected release reply (" +
+        throw RedisError(RedisError::Kind::Reply, errorContext() + ": unexpected release reply (" +
                                                       reply.typeName() + ", expected 0 or 1)");
     }
     return reply.integer() == 1;

@@ -66,12 +66,14 @@ ScriptCall RedisRateGcraLimiter::prepare(const Request& request) const {
     return call;
 }
 
-std::optional<Decision> RedisRateGcraLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> RedisRateGcraLimiter::decodeOwnReply(ReplyView reply,
+                                                             const ScriptCall& call) const {
     if (!reply.is(ReplyView::Type::String)) {
         return std::nullopt;  // parseReply names what it got
     }
     // "<allowed> <remaining> <retry_ms> <tat>[ <sec> <usec>]"
-    const QList<QByteArray> parts = QByteArray(reply.text().data(), int(reply.text().size())).split(' ');
+    const QList<QByteArray> parts =
+        QByteArray(reply.text().data(), int(reply.text().size())).split(' ');
     if (parts.size() != 4 && parts.size() != 6) {
         return std::nullopt;
     }

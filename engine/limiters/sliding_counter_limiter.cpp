@@ -2,8 +2,8 @@
 
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
-#include "redis/redis_reply.h"
 #include "redis/lua_script.h"
+#include "redis/redis_reply.h"
 #include "redis/redis_router.h"
 
 namespace ratelab {
@@ -82,7 +82,8 @@ ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
         windowKeys(window, request.client), std::move(args), request.nowMs, 0, 0, request.permits};
 }
 
-std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(ReplyView reply,
+                                                              const ScriptCall& call) const {
     if (reply.is(ReplyView::Type::Integer)) {
         return decodePacked(reply.integer(), call.atMs, call.permits);
     }

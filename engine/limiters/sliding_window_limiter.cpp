@@ -60,7 +60,8 @@ ScriptCall SlidingWindowLimiter::prepare(const Request& request) const {
     return call;
 }
 
-std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(ReplyView reply,
+                                                             const ScriptCall& call) const {
     const long long rules = spec().rules.size();
     if (rules < 2) {
         return std::nullopt;  // the packed reply or the text (Limiter::parseReply)
@@ -84,8 +85,8 @@ std::optional<Decision> SlidingWindowLimiter::decodeOwnReply(ReplyView reply, co
     }
     // "allowed retry remaining at_ms 0 0 rule count"
     long long f[8] = {};
-    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 8) &&
-        (f[0] == 0 || f[0] == 1) && f[6] >= 0 && f[6] < rules) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 8) && (f[0] == 0 || f[0] == 1) &&
+        f[6] >= 0 && f[6] < rules) {
         d.allowed = f[0] == 1;
         d.retryAfterMs = f[1];
         d.remaining = f[2];

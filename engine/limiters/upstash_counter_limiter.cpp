@@ -4,8 +4,8 @@
 
 #include "limiters/floor_div.h"
 #include "limiters/request_ids.h"
-#include "redis/redis_reply.h"
 #include "redis/lua_script.h"
+#include "redis/redis_reply.h"
 
 namespace ratelab {
 namespace lua {
@@ -106,7 +106,8 @@ Decision UpstashCounterLimiter::decided(bool allowed, qint64 cur, qint64 prev,
     return d;
 }
 
-std::optional<Decision> UpstashCounterLimiter::decodeOwnReply(ReplyView reply, const ScriptCall& call) const {
+std::optional<Decision> UpstashCounterLimiter::decodeOwnReply(ReplyView reply,
+                                                              const ScriptCall& call) const {
     constexpr long long kRadix = 1LL << 25;
     if (reply.is(ReplyView::Type::Integer)) {
         const bool allowed = reply.integer() >= 0;
@@ -114,8 +115,7 @@ std::optional<Decision> UpstashCounterLimiter::decodeOwnReply(ReplyView reply, c
         return decided(allowed, packed / kRadix, packed % kRadix, call);
     }
     long long f[3] = {};  // "<allowed> <cur> <prev>": counts of 2^25 or more
-    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 3) &&
-        (f[0] == 0 || f[0] == 1)) {
+    if (reply.is(ReplyView::Type::String) && reply.integers("", f, 3) && (f[0] == 0 || f[0] == 1)) {
         return decided(f[0] == 1, f[1], f[2], call);
     }
     return std::nullopt;  // parseReply names what it got

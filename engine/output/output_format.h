@@ -33,6 +33,15 @@ inline constexpr QLatin1String kClockSpeed("clock_speed");
 // Traffic "round_trips": kSharedRoundTrips (one per batch for every limiter, their latencies one
 // round trip's) or kPerLimiterRoundTrips (each latency its limiter's own); absent: shared.
 inline constexpr QLatin1String kRoundTrips("round_trips");
+// How the decisions shared round trips: an object of kRequested (traffic "pipeline"), kThreads,
+// kBatches, kRoundTrips (a count here), kDecisions (sent to Redis), kEndedBy (batches by what
+// ended them) and kLimitedBy; absent in older summaries.
+inline constexpr QLatin1String kPipeline("pipeline");
+inline constexpr QLatin1String kRequested("requested");
+inline constexpr QLatin1String kThreads("threads");
+inline constexpr QLatin1String kBatches("batches");
+inline constexpr QLatin1String kEndedBy("ended_by");
+inline constexpr QLatin1String kLimitedBy("limited_by");
 inline constexpr QLatin1String kExpectations("expectations");
 inline constexpr QLatin1String kVerdict("verdict");  // a verdict name below
 // Why the verdict is "incomplete" (absent or empty otherwise).

@@ -3,6 +3,7 @@
 #include <QTextStream>
 #include <algorithm>
 
+#include "output/pipeline_summary.h"
 #include "output/regression_report.h"
 #include "output/run_summary.h"
 
@@ -122,6 +123,13 @@ QString summaryText(const RunSnapshot& run) {
                .arg(ms(run.lag.percentile(50)), 0, 'f', 3)
                .arg(ms(run.lag.percentile(99)), 0, 'f', 3)
                .arg(ms(run.lag.max), 0, 'f', 3);
+    const PipelineSummary pipeline = pipelineSummaryOf(run);
+    if (const QString line = pipelineLine(pipeline); !line.isEmpty()) {
+        out << line << "\n";
+    }
+    for (const QString& note : settingsWithoutEffect(pipeline, run.virtualClock, run.clockSpeed)) {
+        out << "note: " << note << "\n";
+    }
     if (sharesRoundTrips(run)) {
         out << QStringLiteral(
                    "latency: the %1 limiters share each round trip (traffic "

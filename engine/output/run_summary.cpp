@@ -220,6 +220,7 @@ RunSummary summaryOf(const RunSnapshot& run, int maxListedClients) {
     s.virtualClock = run.virtualClock;
     s.clockSpeed = run.clockSpeed;
     s.roundTripPerLimiter = run.roundTripPerLimiter;
+    s.pipeline = pipelineSummaryOf(run);
     s.expectations = run.expectations;
     for (ExpectationResult& r : s.expectations) {
         r.expectation.limiter = r.limiter;  // "*" checked on this limiter

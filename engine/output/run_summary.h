@@ -9,6 +9,7 @@
 #include "input_limits.h"
 #include "limiters/limiter_spec.h"
 #include "output/output_format.h"
+#include "output/pipeline_summary.h"
 #include "stats/admitted_burst.h"
 #include "stats/expectation.h"
 #include "stats/run_snapshot.h"
@@ -156,6 +157,7 @@ struct RunSummary {
     bool virtualClock = false;
     double clockSpeed = 1;
     bool roundTripPerLimiter = false;  // traffic "round_trips": "per_limiter"
+    PipelineSummary pipeline;          // absent in older summaries: all 0
     // Each expectation checked, in the scenario's order: its limiter is the limiter's own name
     // (a "*" expectation gives one per limiter); measured NaN when the run has no such figure.
     // summary.json's "expression" is expectation.text().

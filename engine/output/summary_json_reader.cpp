@@ -138,6 +138,25 @@ QMap<QString, qint64> causesFrom(const Reader& r, const QJsonObject& parent,
     return causes;
 }
 
+// The "pipeline" object (absent in older summaries: all 0, one of each requested).
+PipelineSummary pipelineFrom(const Reader& r, const QJsonObject& root, const QString& top) {
+    PipelineSummary p;
+    const QJsonObject o = r.object(root, top, key::kPipeline);
+    const QString path = at(top, key::kPipeline);
+    p.requested = int(r.whole(o, path, key::kRequested, 1, 1));
+    p.threads = int(r.whole(o, path, key::kThreads, 1, 1));
+    p.batches = r.count(o, path, key::kBatches);
+    p.roundTrips = r.count(o, path, key::kRoundTrips);
+    p.decisions = r.count(o, path, key::kDecisions);
+    const QJsonObject ended = r.object(o, path, key::kEndedBy);
+    for (auto it = ended.begin(); it != ended.end(); ++it) {
+        p.endedBy.insert(it.key(), r.whole(it.value(), json_input::memberPath(
+                                                           at(path, key::kEndedBy), it.key())));
+    }
+    p.limitedBy = r.text(o, path, key::kLimitedBy);
+    return p;
+}
+
 // Every object of the array at `k`, each read by `read(r, object, its path)`.
 template <typename List, typename Read>
 List listFrom(const Reader& r, const QJsonObject& parent, const QString& parentPath,
@@ -353,6 +372,7 @@ RunSummary summaryFromJson(const QJsonObject& root, const QString& file) {
                         json_input::quoted(roundTrips)));
     }
     s.roundTripPerLimiter = roundTrips == output_format::kPerLimiterRoundTrips;
+    s.pipeline = pipelineFrom(r, root, top);
     s.expectations =
         listFrom<QVector<ExpectationResult>>(r, root, top, key::kExpectations, expectationFrom);
     s.verdict = root.contains(key::kVerdict) ? r.text(root, top, key::kVerdict)

@@ -176,6 +176,14 @@ QJsonArray failoversJson(const QVector<FailoverSummary>& failovers) {
 
 }  // namespace
 
+QJsonObject pipelineJson(const PipelineSummary& p) {
+    return QJsonObject{
+        {key::kRequested, p.requested},         {key::kThreads, p.threads},
+        {key::kBatches, double(p.batches)},     {key::kRoundTrips, double(p.roundTrips)},
+        {key::kDecisions, double(p.decisions)}, {key::kEndedBy, causesJson(p.endedBy)},
+        {key::kLimitedBy, p.limitedBy}};
+}
+
 QJsonObject summaryToJson(const RunSummary& s) {
     QJsonArray limiters;
     for (const LimiterSummary& l : s.limiters) {
@@ -188,6 +196,7 @@ QJsonObject summaryToJson(const RunSummary& s) {
         {key::kClockSpeed, s.clockSpeed},
         {key::kRoundTrips, s.roundTripPerLimiter ? output_format::kPerLimiterRoundTrips
                                                  : output_format::kSharedRoundTrips},
+        {key::kPipeline, pipelineJson(s.pipeline)},
         {key::kExpectations, expectationsJson(s.expectations)},
         {key::kVerdict, s.verdict},
         {key::kVerdictReason, s.verdictReason},

@@ -31,9 +31,9 @@ long long ReplyView::integer() const {
 }
 
 std::string_view ReplyView::text() const {
-    if (reply_ == nullptr || (reply_->type != REDIS_REPLY_STRING &&
-                              reply_->type != REDIS_REPLY_STATUS &&
-                              reply_->type != REDIS_REPLY_ERROR)) {
+    if (reply_ == nullptr ||
+        (reply_->type != REDIS_REPLY_STRING && reply_->type != REDIS_REPLY_STATUS &&
+         reply_->type != REDIS_REPLY_ERROR)) {
         return {};
     }
     return std::string_view(reply_->str, reply_->len);

@@ -2,6 +2,7 @@
 
 #include "csv_writer.h"
 #include "explain/gateway_reason.h"
+#include "input_limits.h"
 #include "limiters/algorithm.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
@@ -12,9 +13,6 @@ namespace ratelab {
 
 namespace {
 
-// A replay decides this many requests of the trace per round trip where nothing depends on a
-// reply not yet read (the worker's batches).
-constexpr int kReplayPipeline = 64;
 // The trace is decided in stretches of this many rows, with the stop flag read in between.
 constexpr qint64 kReplayStretch = 4096;
 // At most this many time buckets: a replay keeps no timeline, only the counts its run needs.
@@ -36,7 +34,8 @@ Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
     }
     const qint64 spanMs = trace.isEmpty() ? 1 : trace.tMsAt(trace.size() - 1) - first + 1;
     traffic.durationS = double(spanMs) / 1000;
-    traffic.pipeline = kReplayPipeline;
+    // As many requests of the trace per round trip as nothing depends on a reply not yet read.
+    traffic.pipeline = scenario_limits::kMaxPipeline;
     traffic.clock.isVirtual = true;
     traffic.clock.speed = 0;
     traffic.clock.startMs = first;
@@ -55,9 +54,8 @@ public:
             if (result.failure) {
                 std::rethrow_exception(result.failure);
             }
-            throw RedisError(RedisError::Kind::Connect, "the decision failed: " +
-                                                            errorCauseName(result.cause)
-                                                                .toStdString());
+            throw RedisError(RedisError::Kind::Connect,
+                             "the decision failed: " + errorCauseName(result.cause).toStdString());
         }
         sink_(trace_[attempt.job.k], result.decision);
         ++done_;
@@ -111,8 +109,7 @@ QByteArray replayCsvLine(const TraceRow& row, const Decision& decision, const Li
     line += QByteArray::number(decision.reason.rule);
     line += ',';
     // A gateway's own decision (a cached refusal, a batched count) says so.
-    const bool byGateway =
-        !decision.calledRedis || spec.gateway.mode == GatewayMode::Batched;
+    const bool byGateway = !decision.calledRedis || spec.gateway.mode == GatewayMode::Batched;
     appendCsvField(line, byGateway ? gatewayReasonText(spec, 0, decision)
                                    : algorithmOf(spec).reasonText(spec, decision));
     line += '\n';

@@ -24,8 +24,8 @@ RunParts::RunParts(const Scenario& scenario, const RedisUrl& url, const ConnectO
     if (!keepAcceptedLogs) {
         stats->dropAcceptedLogs();
     }
-    gateways = std::make_unique<GatewayState>(scenario.limiters, traffic.gateways.count,
-                                              limiterOptions);
+    gateways =
+        std::make_unique<GatewayState>(scenario.limiters, traffic.gateways.count, limiterOptions);
 
     context.traffic = &traffic;
     context.limiterCount = int(limiters.size());

@@ -135,11 +135,11 @@ public:
             if (!result.decided) {
                 std::rethrow_exception(result.failure);
             }
-            explained_ = explainer_->after(
-                attempt.request, result.decision, result.byGateway, attempt.job.gateway,
-                std::chrono::duration_cast<std::chrono::microseconds>(
-                    std::chrono::steady_clock::now() - sentAt_)
-                    .count());
+            explained_ = explainer_->after(attempt.request, result.decision, result.byGateway,
+                                           attempt.job.gateway,
+                                           std::chrono::duration_cast<std::chrono::microseconds>(
+                                               std::chrono::steady_clock::now() - sentAt_)
+                                               .count());
             runUs_ = attempt.job.scheduledRunUs;
             return;
         }
@@ -215,6 +215,7 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     ScheduleDecider::Options options;
     options.connect = router.options();
     options.keepAcceptedLogs = false;
+    options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
     struct Cleanup {
         RedisRouter& router;
@@ -233,9 +234,9 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     observer.shownName_ = spec.name;
     decider.setObserver(&observer);
     if (!decider.advanceThrough(index)) {
-        throw InputError(QStringLiteral("--request"),
-                         QStringLiteral("request %1 is past the end of the schedule (0-based)")
-                             .arg(index));
+        throw InputError(
+            QStringLiteral("--request"),
+            QStringLiteral("request %1 is past the end of the schedule (0-based)").arg(index));
     }
     if (!observer.explained_) {
         throw RedisError(RedisError::Kind::Reply, "the explained request was not decided");
@@ -253,9 +254,8 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     decided.requests = index + 1;
     decided.runMs = observer.runUs_ / 1000;
     if (spec.scope == Scope::Global) {
-        decided.capacityUsedBy = usedBy(observer.grants_,
-                                        algorithm.countedSinceMs(spec, decided.decision),
-                                        observer.released_);
+        decided.capacityUsedBy = usedBy(
+            observer.grants_, algorithm.countedSinceMs(spec, decided.decision), observer.released_);
     }
     return decided;
 }

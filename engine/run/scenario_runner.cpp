@@ -29,8 +29,8 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
       options_(options),
       clock_(scenario_.traffic.clock) {
     workerCount_ = clock_.isVirtual() ? 1 : scenario_.traffic.threads;
-    parts_ = std::make_unique<RunParts>(scenario_, url_, options_, runLimiterOptions(clock_), clock_,
-                                        workerCount_);
+    parts_ = std::make_unique<RunParts>(scenario_, url_, options_, runLimiterOptions(clock_),
+                                        clock_, workerCount_);
     if (clock_.isVirtual()) {
         clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
     }
@@ -91,8 +91,7 @@ void ScenarioRunner::start() {
         return;
     }
     for (int i = 0; i < workerCount_; ++i) {
-        workers_.push_back(
-            std::make_unique<Worker>(parts_->context, i, parts_->stats->worker(i)));
+        workers_.push_back(std::make_unique<Worker>(parts_->context, i, parts_->stats->worker(i)));
     }
     started_ = true;
     clock_.start(fromRunUs_, fromEpochMs_);
@@ -169,8 +168,8 @@ void ScenarioRunner::holdKeyTtls(bool held) {
         }
         // No decision to come is before the last batch's due time (progressUs), none made was
         // after the time reached.
-        const qint64 fromMs = clock_.startEpochMs() +
-                              std::min(parts_->progressUs.load(), parts_->durationUs) / 1000;
+        const qint64 fromMs =
+            clock_.startEpochMs() + std::min(parts_->progressUs.load(), parts_->durationUs) / 1000;
         pausedKeys_.hold(*pauseRouter_, limiters, parts_->requests, fromMs,
                          std::max(fromMs, limiterNowMs()));
     } catch (const RedisError&) {
@@ -225,11 +224,13 @@ RunSnapshot ScenarioRunner::snapshot() const {
         s.elapsedUs = std::clamp<qint64>(s.finishedAtUs, 0, parts_->durationUs);
     } else {
         s.finishedAtUs = s.finished ? std::max(finishedAtUs_.load(), parts_->durationUs) : 0;
-        s.elapsedUs = s.finished ? parts_->durationUs : std::clamp<qint64>(reached, 0, parts_->durationUs);
+        s.elapsedUs =
+            s.finished ? parts_->durationUs : std::clamp<qint64>(reached, 0, parts_->durationUs);
     }
-    s.targetRate = parts_->durationUs > 0 ? scheduleExpectedSends(scenario_.traffic, parts_->durationUs) /
-                                         (double(parts_->durationUs) / 1e6)
-                                   : 0;
+    s.targetRate = parts_->durationUs > 0
+                       ? scheduleExpectedSends(scenario_.traffic, parts_->durationUs) /
+                             (double(parts_->durationUs) / 1e6)
+                       : 0;
     const qint64 bucketUs = scenario_.bucketMs * 1000;
     for (int b = 0; b < parts_->stats->bucketCount(); ++b) {
         s.bucketTargetRate.push_back(parts_->pacer->targetRate(b * bucketUs));
@@ -238,6 +239,8 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.virtualClock = clock_.isVirtual();
     s.clockSpeed = clock_.speed();
     s.roundTripPerLimiter = scenario_.traffic.roundTripPerLimiter;
+    s.pipelineRequested = scenario_.traffic.pipeline;
+    s.threadsRequested = scenario_.traffic.threads;
     parts_->stats->fill(s);
     if (s.finished) {
         fillFinal(s);
@@ -254,7 +257,8 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             for (int l = 0; l < scenario_.limiters.size(); ++l) {
                 // Per client too: what a global limiter let each client through is a
                 // figure of its own (an attacker's share).
-                all.push_back(parts_->stats->admittedBursts(l, burstWindowsFor(scenario_, l), true));
+                all.push_back(
+                    parts_->stats->admittedBursts(l, burstWindowsFor(scenario_, l), true));
             }
             bursts_ = std::move(all);
         }

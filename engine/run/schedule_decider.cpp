@@ -18,6 +18,9 @@ ClockSpec backToBack(qint64 startEpochMs) {
 ScheduleDecider::ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs,
                                  Options options)
     : scenario_(std::move(scenario)), clock_(backToBack(startEpochMs)) {
+    if (options.pipeline > 0) {
+        scenario_.traffic.pipeline = options.pipeline;
+    }
     parts_ = std::make_unique<RunParts>(scenario_, url, options.connect, options.limiters, clock_,
                                         1, options.keepAcceptedLogs);
     parts_->context.reconnectBackoff = options.reconnectBackoff;

@@ -21,6 +21,9 @@ public:
         ConnectOptions connect;
         bool keepAcceptedLogs = true;  // false: no admitted bursts (a long replay)
         bool reconnectBackoff = true;  // false: every batch tries Redis again (Step)
+        // Decisions per round trip at most (0: the scenario's "pipeline"); a virtual clock
+        // decides the same whatever it is.
+        int pipeline = 0;
     };
     ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs, Options options);
     ~ScheduleDecider();

@@ -76,9 +76,9 @@ public:
         const qint64 decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
                                     std::chrono::steady_clock::now() - sentAt_)
                                     .count();
-        Explanation e = explainerOf(attempt.job).after(attempt.request, result.decision,
-                                                       result.byGateway, attempt.job.gateway,
-                                                       decideUs);
+        Explanation e = explainerOf(attempt.job)
+                            .after(attempt.request, result.decision, result.byGateway,
+                                   attempt.job.gateway, decideUs);
         e.index = attempt.job.k;
         e.requests = attempt.job.k + 1;
         e.runMs = attempt.job.scheduledRunUs / 1000;

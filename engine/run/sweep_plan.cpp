@@ -4,6 +4,7 @@
 #include <QStringList>
 #include <algorithm>
 
+#include "input_limits.h"
 #include "scenario/scenario_budget.h"
 
 namespace ratelab {
@@ -69,6 +70,10 @@ QString SweepPlan::scratchName(const QString& tag, const QString& name) const {
 Scenario SweepPlan::batch(qint64 first, qint64 count) const {
     Scenario b = scenario_;
     b.sweep = SweepSpec();
+    // A virtual clock decides the same whatever the pipeline (the worker ends a batch where a
+    // decision depends on a reply not yet read), so a batch's requests share round trips as
+    // far as the engine allows.
+    b.traffic.pipeline = scenario_limits::kMaxPipeline;
     b.limiters.clear();
     b.expectations.clear();
     const auto addChecks = [&b](const Scenario& of, const QString& name, const QString& as) {

@@ -6,8 +6,8 @@
 
 #include "limiters/limiter.h"
 #include "redis/connect_options.h"
-#include "url/redis_url.h"
 #include "stats/error_cause.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 

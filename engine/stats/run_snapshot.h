@@ -171,8 +171,11 @@ struct RunSnapshot {
     // Traffic "round_trips": "per_limiter": each limiter's latency is its own round trip;
     // otherwise the limiters of a batch share one, and their latencies with it.
     bool roundTripPerLimiter = false;
-    // How the run's decisions shared round trips (every worker's batches).
+    // How the run's decisions shared round trips (every worker's batches), and the traffic's
+    // "pipeline" and "threads" as asked.
     PipelineUse pipeline;
+    int pipelineRequested = 1;
+    int threadsRequested = 1;
     // Finished runs: the scenario's expectations checked ("expect"); empty when it has none.
     QVector<ExpectationResult> expectations;
 };

@@ -42,7 +42,7 @@ public:
         // Decided: when its reply was read (so decisions on one pipeline differ by how long
         // the scripts before them took); failed: when the batch ended. 0 without a clock.
         qint64 replyTime = 0;
-        int node = -1;  // the router's index of the node the decision went to; -1 none
+        int node = -1;               // the router's index of the node the decision went to; -1 none
         std::exception_ptr failure;  // when not decided: the RedisError it failed with
     };
 

@@ -26,8 +26,8 @@ const Limiter& DecisionPath::limiter(int limiter, int gateway) const {
     return gateways_ != nullptr ? gateways_->limiter(limiter, gateway, shared) : shared;
 }
 
-std::size_t DecisionPath::add(RedisRouter& router, int limiter, int gateway,
-                              const Request& request, qint64 runMs) {
+std::size_t DecisionPath::add(RedisRouter& router, int limiter, int gateway, const Request& request,
+                              qint64 runMs) {
     const std::size_t index = items_.size();
     items_.push_back(Item{limiter, gateway, request, -1, 0});
     results_.emplace_back();
@@ -108,8 +108,8 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
 
 bool DecisionPath::release(RedisRouter& router, const Limiter& limiter, const Request& grant) {
     const ScriptCall call = limiter.prepareRelease(grant);
-    RedisReply reply = router.runScript(limiter.slot(), *limiter.releaseScript(), call.keys,
-                                        call.args);
+    RedisReply reply =
+        router.runScript(limiter.slot(), *limiter.releaseScript(), call.keys, call.args);
     return limiter.parseRelease(ReplyView(reply.get()));
 }
 

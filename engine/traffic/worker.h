@@ -193,7 +193,7 @@ private:
     DecisionPath path_;
     DecisionBatch::ReplyClock replyClock_;  // the run time of a reply
     std::vector<Job> batch_;
-    std::vector<signed char> outcomes_;  // compareDecisions: one request's, per limiter
+    std::vector<signed char> outcomes_;             // compareDecisions: one request's, per limiter
     PipelineEnd batchEnd_ = PipelineEnd::Schedule;  // why the batch being collected ended
     DecisionObserver* observer_ = nullptr;
     QString primary_;  // Sentinel URLs: the primary the last round was decided on

@@ -66,7 +66,7 @@ void Worker::collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch) 
         } else {
             horizon = std::max(nowRunUs, ctx_.clock->nextSampleUs() - 1);
             bound = ctx_.clock->nextSampleUs() == RunClock::kNoSample ? PipelineEnd::Schedule
-                                                                       : PipelineEnd::Sample;
+                                                                      : PipelineEnd::Sample;
         }
     }
     const auto lower = [&](qint64 to, PipelineEnd why) {

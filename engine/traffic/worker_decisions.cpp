@@ -20,8 +20,7 @@ void Worker::execute(std::vector<Job>& batch) {
                 DecisionPath::Result failed;
                 failed.cause = connectCause_;
                 failed.failure = connectFailure_;
-                observer_->decided({job, requestOf(job, sendRunUs), job.firstTryRunUs < 0},
-                                   failed);
+                observer_->decided({job, requestOf(job, sendRunUs), job.firstTryRunUs < 0}, failed);
             }
         }
         return;
@@ -44,7 +43,7 @@ void Worker::execute(std::vector<Job>& batch) {
         const bool calledRedis = !result.decided || result.decision.calledRedis;
         counters.recordGatewayDecision(job.gateway, calledRedis);
         if (!result.byGateway) {
-            counters.recordAttempt((waits ? result.replyTime : sendRunUs) - job.dueRunUs);
+            counters.recordAttempt(waits ? result.replyTime - job.dueRunUs : 0);
             ++sentToRedis;
         }
         finish(job, result.decided ? &result.decision : nullptr, sendRunUs, result.cause);
@@ -198,8 +197,8 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     if (decision->allowed && traffic.mode == AcquireMode::Wait && decision->delayMs > 0) {
         // As nginx, the leaky bucket holds the request delay_ms before it proceeds: it completes
         // then (the worker goes on meanwhile) and the hold counts as waited.
-        push(Job{attemptRunUs + decision->delayMs * 1000, job.scheduledRunUs, firstTry,
-                 job.limiter, job.client, job.permits, true, job.k});
+        push(Job{attemptRunUs + decision->delayMs * 1000, job.scheduledRunUs, firstTry, job.limiter,
+                 job.client, job.permits, true, job.k});
         return;
     }
     if (decision->allowed) {
@@ -218,8 +217,8 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
                 : (ctx_.clock->isVirtual() ? attemptRunUs : sendRunUs) +
                       decision->retryAfterMs * 1000;
         if (due - firstTry <= traffic.timeoutMs * 1000) {
-            push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client, job.permits,
-                     false, job.k, job.holdMs, false, job.gateway});
+            push(Job{due, job.scheduledRunUs, firstTry, job.limiter, job.client, job.permits, false,
+                     job.k, job.holdMs, false, job.gateway});
             return;
         }
     }
