@@ -11,6 +11,7 @@
 #include "output/run_report.h"
 #include "output/run_verdict.h"
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/scenario_runner.h"
 #include "run_outputs.h"

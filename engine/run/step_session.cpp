@@ -3,8 +3,10 @@
 #include <QDateTime>
 #include <chrono>
 
+#include "explain/decision_explainer.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
+#include "run/schedule_decider.h"
 #include "traffic/traffic_schedule.h"
 
 namespace ratelab {
@@ -138,6 +140,25 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
 }
 
 StepSession::~StepSession() = default;
+
+const Limiter& StepSession::stateLimiter(int index) const {
+    return decider_->limiter(index, 0);
+}
+const Scenario& StepSession::scenario() const {
+    return decider_->scenario();
+}
+qint64 StepSession::startEpochMs() const {
+    return decider_->startEpochMs();
+}
+std::unique_ptr<WorkerStats> StepSession::takeStats() {
+    return decider_->takeStats();
+}
+std::unique_ptr<GatewayState> StepSession::takeGateways() {
+    return decider_->takeGateways();
+}
+std::vector<WorkerJob> StepSession::takePending() {
+    return decider_->takePending();
+}
 
 std::vector<LimiterSpec> StepSession::scratchLimiters() const {
     std::vector<LimiterSpec> specs;
