@@ -72,12 +72,12 @@ public:
                           : QStringLiteral("redis_rate (doubles): ");
         }
         return flavor + QStringLiteral("%1 per %2 ms, %3: allow at %4, asked %5 → %6")
-            .arg(spec.rate)
-            .arg(spec.periodMs)
-            .arg(tat)
-            .arg(fromNow(r.allowAt))
-            .arg(r.permits)
-            .arg(reasonOutcome(d));
+                            .arg(spec.rate)
+                            .arg(spec.periodMs)
+                            .arg(tat)
+                            .arg(fromNow(r.allowAt))
+                            .arg(r.permits)
+                            .arg(reasonOutcome(d));
     }
     std::vector<HeaderQuota> headerQuotas(const LimiterSpec& spec,
                                           const Decision& d) const override {
@@ -92,7 +92,7 @@ public:
                                          : tolerance * r.unitsPerMs;
             reset = std::max<qint64>(0, (left + r.unitsPerMs - 1) / r.unitsPerMs);
         }
-        return {{QStringLiteral("default"), spec.burst, tolerance, d.remaining, reset, true}};
+        return rateAndBurstQuotas(spec.rate, spec.periodMs, spec.burst, d.remaining, reset);
     }
     // TAT, as `to` keeps it: in its units (rounded up to the next one when `to`'s grid is
     // coarser) or as "q r config" (the float-state script).
