@@ -191,12 +191,17 @@ private slots:
         const CliResult r = runRatelab(
             QStringList{QStringLiteral("sweep"), path, QStringLiteral("--out"), out} + redis());
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const QByteArray said = QStringLiteral(
-                                    "warning: the traffic lasts %1 s, less than twice limiter "
-                                    "\"%2\"'s longest window (60 s)")
-                                    .arg(seconds)
-                                    .arg(name)
-                                    .toUtf8();
+        // The warning's start, for a longest window of `windowS`.
+        const auto warning = [&](int windowS) {
+            return QStringLiteral(
+                       "warning: the traffic lasts %1 s, less than twice limiter \"%2\"'s "
+                       "longest window (%3 s)")
+                .arg(seconds)
+                .arg(name)
+                .arg(windowS)
+                .toUtf8();
+        };
+        const QByteArray said = warning(60);
         QVERIFY2(r.out.contains(said) == warned, r.out.constData());
         const QJsonArray warnings =
             QJsonDocument::fromJson(readAll(out + QStringLiteral("/sweep.json")))
@@ -216,13 +221,7 @@ private slots:
                        redis());
         QVERIFY2(alone.exitCode == 0, alone.err.constData());
         // The run's own window is 30 s: judged on 60 s of traffic.
-        const QByteArray runSaid = QStringLiteral(
-                                       "warning: the traffic lasts %1 s, less than twice limiter "
-                                       "\"%2\"'s longest window (30 s)")
-                                       .arg(seconds)
-                                       .arg(name)
-                                       .toUtf8();
-        QVERIFY2(alone.out.contains(runSaid) == (seconds < 60), alone.out.constData());
+        QVERIFY2(alone.out.contains(warning(30)) == (seconds < 60), alone.out.constData());
     }
 
     void exitCodes_data() {

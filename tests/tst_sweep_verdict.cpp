@@ -12,6 +12,7 @@
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
 #include "output/sweep_table.h"
+#include "stats/expectation.h"
 
 using namespace ratelab;
 
@@ -25,22 +26,6 @@ struct Bound {
     CompareOp op;
     double threshold;
 };
-
-bool holds(double measured, CompareOp op, double threshold) {
-    switch (op) {
-        case CompareOp::Less:
-            return measured < threshold;
-        case CompareOp::LessEqual:
-            return measured <= threshold;
-        case CompareOp::Equal:
-            return measured == threshold;
-        case CompareOp::GreaterEqual:
-            return measured >= threshold;
-        case CompareOp::Greater:
-            return measured > threshold;
-    }
-    return false;
-}
 
 // One combination per row of `rows`: its values (one per key), its objective, then one figure
 // per constraint (NaN: the run lacks it).
@@ -74,8 +59,8 @@ SweepTable table(const QStringList& keys, const QVector<QVector<qint64>>& axes,
             r.expectation.op = bounds[k].op;
             r.expectation.threshold = bounds[k].threshold;
             r.measured = rows[i][keys.size() + 1 + k];
-            r.held =
-                !std::isnan(r.measured) && holds(r.measured, bounds[k].op, bounds[k].threshold);
+            r.held = !std::isnan(r.measured) &&
+                     compareHolds(r.measured, bounds[k].op, bounds[k].threshold);
             c.checks.append({r});
         }
         SweepFigures row;

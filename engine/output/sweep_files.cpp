@@ -64,6 +64,13 @@ QJsonArray checksJson(const SweepTable& table, const SweepCombination& c) {
     return checks;
 }
 
+// The combination a verdict names (the best or the nearest): its index, values and objective.
+QJsonObject namedJson(const SweepTable& table, const SweepCombination& c) {
+    return QJsonObject{{QLatin1String("index"), c.index},
+                       {QLatin1String("values"), valuesJson(table, c)},
+                       {QLatin1String("objective"), figureJson(c.objective)}};
+}
+
 // The best's tie (SweepTable::bestTie): its combinations' indexes and each key's range; null
 // when the best is alone.
 QJsonValue tieJson(const SweepTable& table) {
@@ -212,23 +219,19 @@ QJsonObject sweepJson(const SweepTable& table) {
     object.insert(QLatin1String("warnings"), QJsonArray::fromStringList(table.warnings));
     if (best >= 0) {
         const SweepCombination& c = table.combinations[best];
-        object.insert(QLatin1String("best"),
-                      QJsonObject{{QLatin1String("index"), c.index},
-                                  {QLatin1String("values"), valuesJson(table, c)},
-                                  {QLatin1String("objective"), figureJson(c.objective)},
-                                  {QLatin1String("tie"), tieJson(table)},
-                                  {QLatin1String("scenario"), table.bestScenario}});
+        QJsonObject chosen = namedJson(table, c);
+        chosen.insert(QLatin1String("tie"), tieJson(table));
+        chosen.insert(QLatin1String("scenario"), table.bestScenario);
+        object.insert(QLatin1String("best"), chosen);
         object.insert(QLatin1String("nearest"), QJsonValue());
     } else {
         object.insert(QLatin1String("best"), QJsonValue());
         const int nearest = table.nearest();
         if (nearest >= 0) {
             const SweepCombination& c = table.combinations[nearest];
-            object.insert(QLatin1String("nearest"),
-                          QJsonObject{{QLatin1String("index"), c.index},
-                                      {QLatin1String("values"), valuesJson(table, c)},
-                                      {QLatin1String("objective"), figureJson(c.objective)},
-                                      {QLatin1String("miss"), missJson(table.missOf(nearest))}});
+            QJsonObject chosen = namedJson(table, c);
+            chosen.insert(QLatin1String("miss"), missJson(table.missOf(nearest)));
+            object.insert(QLatin1String("nearest"), chosen);
         } else {
             object.insert(QLatin1String("nearest"), QJsonValue());
         }
