@@ -353,6 +353,9 @@ void TuneView::poll() {
     runner_->wait();
     const SweepTable& table = chart_->table();
     QString text = sweepVerdictText(table).trimmed();
+    for (const QString& warning : table.warnings) {
+        text += tr("\nwarning: %1").arg(warning);
+    }
     // The bar says how it ended where it stopped: "cancelled: 128 of 6000".
     progress_->setValue(int(table.combinations.size()));
     if (!runner_->error().isEmpty()) {
