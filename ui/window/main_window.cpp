@@ -320,6 +320,7 @@ void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
     expectations_ = scenario.expectations;
     sweep_ = scenario.sweep;
+    tune_->forgetSweep();  // its combinations are another scenario's
     tune_->setScenario(scenario);
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);

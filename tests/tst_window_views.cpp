@@ -1,0 +1,115 @@
+// The window's views as a teacher uses them, offscreen against the fixture Redis, driven with
+// the mouse and the keyboard: the Tune tab's results belong to the scenario they ran on.
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "panels/explanation_view.h"
+#include "panels/state_panel.h"
+#include "run/run_controller.h"
+#include "support/test_redis.h"
+#include "support/window_driving.h"
+#include "tune/sweep_chart_view.h"
+#include "tune/tune_view.h"
+#include "window/decision_panel.h"
+#include "window/main_window.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+// Replaces a spin box's value as a user would: click in it, select all, type, Enter.
+void retypeSpin(QSpinBox* box, int value) {
+    QTest::mouseClick(box, Qt::LeftButton);
+    QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(box, QString::number(value));
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(box->value(), value);
+}
+
+// Opens the shipped example `name` from File → Examples (what a click on its entry does).
+void openExample(MainWindow& w, const QString& name) {
+    auto* menu = w.findChild<QMenu*>(QStringLiteral("examplesMenu"));
+    QVERIFY(menu);
+    for (QAction* action : menu->actions()) {
+        if (action->text() == name) {
+            action->trigger();
+            return;
+        }
+    }
+    QFAIL(qPrintable(QStringLiteral("no example ") + name));
+}
+
+QStringList limiterNames(const MainWindow& w) {
+    const Scenario scenario = w.currentScenario().value_or(Scenario());
+    QStringList names;
+    for (const LimiterSpec& spec : scenario.limiters)
+        names << spec.name;
+    return names;
+}
+
+}  // namespace
+
+class TestWindowViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ratelab-test-views"));
+        QSettings().clear();
+        qRegisterMetaType<RunSnapshot>();
+    }
+
+    // The Tune tab swept the login example; another example opened kept the heatmap and its
+    // best, and Apply best wrote login's limiters into it. Now opening a scenario clears the
+    // tab's results: nothing to apply, the opened limiters stay.
+    void tuneResultsBelongToTheirScenario() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        openExample(w, QStringLiteral("login-tuning-sweep"));
+        QCOMPARE(limiterNames(w), QStringList{QStringLiteral("login-attempts")});
+        TuneView* tune = w.tuneView();
+        clickTab(w.views(), tune);
+        // The example's own sweep, cut to the 2 x 2 combinations around its best (5, 20).
+        retypeSpin(tune->xFrom(), 4);
+        retypeSpin(tune->xTo(), 5);
+        retypeSpin(tune->yFrom(), 15);
+        retypeSpin(tune->yTo(), 20);
+        QSignalSpy swept(tune, &TuneView::sweepFinished);
+        QTest::mouseClick(tune->runButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(swept.count(), 1, 120000);
+        QCOMPARE(tune->chart()->table().combinations.size(), 4);
+        QVERIFY2(tune->applyBestButton()->isEnabled(), qPrintable(tune->statusText()));
+
+        openExample(w, QStringLiteral("three-limiters-live"));
+        const QStringList opened = limiterNames(w);
+        QVERIFY(!opened.contains(QStringLiteral("login-attempts")));
+        QVERIFY(!tune->applyBestButton()->isEnabled());
+        QVERIFY(tune->chart()->table().combinations.isEmpty());
+        QVERIFY2(tune->statusText().isEmpty(), qPrintable(tune->statusText()));
+        // Nor does it keep login's objective and constraint (its groups are not this one's).
+        QCOMPARE(tune->metricBox()->currentText(), QStringLiteral("accepted"));
+        QVERIFY(tune->constraints()->text().isEmpty());
+        QTest::mouseClick(tune->applyBestButton(), Qt::LeftButton);
+        QCOMPARE(limiterNames(w), opened);
+        QVERIFY(!w.isWindowModified());
+    }
+};
+
+QTEST_MAIN(TestWindowViews)
+#include "tst_window_views.moc"
