@@ -234,7 +234,7 @@ QString RunController::describeStep(const QStringList& names, qint64 index, qint
         }
     }
     return tr("Request #%1 at %2 from %3 for %4 permit(s) — %5")
-        .arg(index + 1)
+        .arg(index)  // from 0, as `ratelab explain --request` numbers it
         .arg(QDateTime::fromMSecsSinceEpoch(nowMs).toString(Qt::ISODateWithMs))
         .arg(client)
         .arg(permits)

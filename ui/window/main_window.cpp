@@ -245,7 +245,7 @@ void MainWindow::updateEnabled() {
                        : stepped > 0
                            ? tr("Continue: the run goes on from request #%1, on the limiters' "
                                 "state the steps left, and counts the stepped ones (F5)")
-                                 .arg(stepped + 1)
+                                 .arg(stepped)  // requests #0 to #stepped-1 were stepped
                            : tr("Start (F5)"));
     // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
     startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
