@@ -1,5 +1,7 @@
 // Step in the window as a teacher drives it, offscreen against the fixture Redis, with the
-// keyboard (F10 Step): requests are numbered from 0 as `ratelab explain --request` numbers them.
+// keyboard (F5 Start, F10 Step): a new step session draws only what it decided (not the
+// finished run's window counts), requests are numbered from 0 as `ratelab explain --request`
+// numbers them, and a scenario opened again or edited steps from its first request.
 #include <QDir>
 #include <QLineEdit>
 #include <QSettings>
@@ -60,6 +62,34 @@ private slots:
         QSettings().clear();
         qRegisterMetaType<RunSnapshot>();
         qRegisterMetaType<StepSession::Step>();
+    }
+
+    // After a finished run Step started a new session, yet the timeline kept the run's window
+    // counts: the windows no step had reached read "10/10". Now a new session's timeline shows
+    // only what it decided: one request, one window counted, one mark.
+    void stepAfterRunDrawsOnlyTheStep() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = parseScenarioJson(
+            fixedWindowJson(uniqueName(QStringLiteral("after-run")), 10, 15, 3), QString());
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        TimelineChart* chart = w.timelines().value(0);
+        QTRY_COMPARE(chart->windowLabels(), QStringList(3, QStringLiteral("10/10")));
+
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 1, 10000);
+        QCOMPARE(w.lastSnapshot().limiters.value(0).fired, 1);
+        QTRY_COMPARE(chart->windowLabels(), QStringList{QStringLiteral("1/10")});
+        QCOMPARE(chart->model().markers().size(), 1);
+        QCOMPARE(chart->model().markers()[0].label, QStringLiteral("request #0: allowed"));
+        resetKeys(s);
+        w.setWindowModified(false);
     }
 
     // The window said "Request #4" for what `ratelab explain --request 3` explains. Now both
@@ -123,6 +153,55 @@ private slots:
         view.show(e, QString());
         QVERIFY2(view.plainText().contains(QStringLiteral("--limiter api@edge --request 7")),
                  qPrintable(view.plainText()));
+    }
+
+    // Opening the same file again went on with the old step session (request #3 next, on the
+    // old keys), and so did Step after an edit, deciding on the limiter as it was. Each now
+    // starts a new session from request #0.
+    void reopenedOrEditedScenarioStepsAnew() {
+        QTemporaryDir dir;
+        const QString name = uniqueName(QStringLiteral("reopened"));
+        const QString path = dir.filePath(QStringLiteral("reopened.json"));
+        writeTestFile(path, fixedWindowJson(name, 3, 10, 2));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        connectToFixture(w);
+        QVERIFY(w.openScenario(path));
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        for (int k = 1; k <= 3; ++k) {
+            pressKey(w, Qt::Key_F10);
+            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), k, 10000);
+        }
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Continue"));
+
+        QVERIFY(w.openScenario(path));  // the same example again
+        QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 4, 10000);
+        auto step = decided.last().at(0).value<StepSession::Step>();
+        QCOMPARE(step.index, 0);
+        QVERIFY(step.decisions.at(0).allowed);
+        QCOMPARE(step.decisions.at(0).remaining, 2);  // fresh keys: 1 of 3 used
+        QCOMPARE(w.decisions()->requestCount(), 1);
+        QCOMPARE(w.timelines().value(0)->model().markers().size(), 1);
+
+        // Edited (the rate typed in the editor): the next step is the edited limiter's first.
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 5, 10000);
+        auto* rate =
+            w.findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QStringLiteral("rate"));
+        QVERIFY(rate);
+        retype(rate, QStringLiteral("5"));
+        QCOMPARE(w.currentScenario()->limiters[0].rate, 5);
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 6, 10000);
+        step = decided.last().at(0).value<StepSession::Step>();
+        QCOMPARE(step.index, 0);
+        QCOMPARE(step.decisions.at(0).remaining, 4);  // 1 of the edited 5 used
+        QCOMPARE(w.decisions()->requestCount(), 1);
+        resetKeys(w.currentScenario().value());
+        w.setWindowModified(false);
     }
 };
 

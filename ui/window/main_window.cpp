@@ -329,6 +329,7 @@ void MainWindow::setScenario(const Scenario& scenario) {
         runView_->forgetRun();  // the status line and the comparison were the last run's
     decisions_->clear();
     stepText_.clear();
+    controller_->dropSteps();  // even the same file again: Step starts from its first request
     document_->setName(scenario.name);
     document_->setModified(false);
     updateEnabled();
