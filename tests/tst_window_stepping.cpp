@@ -1,7 +1,8 @@
 // Step in the window as a teacher drives it, offscreen against the fixture Redis, with the
-// keyboard (F5 Start, F10 Step): a new step session draws only what it decided (not the
-// finished run's window counts), requests are numbered from 0 as `ratelab explain --request`
-// numbers them, and a scenario opened again or edited steps from its first request.
+// keyboard (F5 Start, F10 Step) and the mouse: a new step session draws only what it decided
+// (not the finished run's window counts), the window that a step fills shows its count and the
+// step's mark, requests are numbered from 0 as `ratelab explain --request` numbers them, and a
+// scenario opened again or edited steps from its first request.
 #include <QDir>
 #include <QLineEdit>
 #include <QSettings>
@@ -19,6 +20,7 @@
 #include "support/cli_process.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
+#include "support/timeline_runs.h"
 #include "support/window_driving.h"
 #include "window/decision_panel.h"
 #include "window/main_window.h"
@@ -88,6 +90,44 @@ private slots:
         QTRY_COMPARE(chart->windowLabels(), QStringList{QStringLiteral("1/10")});
         QCOMPARE(chart->model().markers().size(), 1);
         QCOMPARE(chart->model().markers()[0].label, QStringLiteral("request #0: allowed"));
+        resetKeys(s);
+        w.setWindowModified(false);
+    }
+
+    // The shipped boundary example (its limiters renamed: other tests run it) at 1024x700: ten
+    // requests at run time 0 fill the first window, a sliver of 100 ms on a 3 s axis. Its count
+    // and the steps' mark vanished at the tenth step, the one that fills it: "10" was wider
+    // than the sliver, the merged mark wider than the plot. Both now stay in the plot.
+    void theStepThatFillsTheWindowShowsIt() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        Scenario s = loadScenarioFile(
+            exampleScenarioPath(QStringLiteral("fixed-window-boundary-burst.json")));
+        for (LimiterSpec& spec : s.limiters)
+            spec.name = uniqueName(spec.name);
+        w.setScenario(s);
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        TimelineChart* chart = w.timelines().value(0);
+        for (int k = 1; k <= 10; ++k) {
+            pressKey(w, Qt::Key_F10);
+            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), k, 10000);
+            const QString count = QString::number(k);
+            QTRY_VERIFY2(chart->windowLabels().contains(count + QStringLiteral("/10")),
+                         qPrintable(chart->windowLabels().join(QLatin1Char(' '))));
+            const QStringList drawn = textsInPlot(*chart);
+            QVERIFY2(
+                drawn.contains(count) || drawn.contains(count + QStringLiteral("/10")),
+                qPrintable(
+                    QStringLiteral("step %1: %2").arg(k).arg(drawn.join(QStringLiteral(" | ")))));
+            const QString newest = QStringLiteral("request #%1: allowed").arg(k - 1);
+            QVERIFY2(
+                std::any_of(drawn.cbegin(), drawn.cend(),
+                            [&](const QString& t) { return t.endsWith(newest); }),
+                qPrintable(
+                    QStringLiteral("step %1: %2").arg(k).arg(drawn.join(QStringLiteral(" | ")))));
+        }
         resetKeys(s);
         w.setWindowModified(false);
     }
