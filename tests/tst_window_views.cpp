@@ -1,5 +1,6 @@
 // The window's views as a teacher uses them, offscreen against the fixture Redis, driven with
-// the mouse and the keyboard: the Tune tab's results belong to the scenario they ran on.
+// the mouse and the keyboard: the Tune tab's results belong to the scenario they ran on, and the
+// Redis state tab goes on refreshing once a run is over.
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
@@ -60,6 +61,20 @@ QStringList limiterNames(const MainWindow& w) {
     return names;
 }
 
+// A sliding window log of 5 per minute under 10 requests/s for 2 s, virtual time at full speed:
+// its one key lives a minute after the run.
+Scenario slidingScenario(const QString& name) {
+    return parseScenarioJson(
+        QStringLiteral(R"({"name": "views", "limiters": [{"type": "sliding_window", "name": "%1",
+            "rules": [{"limit": 5, "window_ms": 60000}]}],
+            "traffic": {"shape": {"type": "constant", "rate": 10}, "duration_s": 2,
+                        "clock": {"type": "virtual", "start": "2024-01-01T00:00:00Z",
+                                  "speed": 0}}})")
+            .arg(name)
+            .toUtf8(),
+        QString());
+}
+
 }  // namespace
 
 class TestWindowViews : public QObject {
@@ -108,6 +123,35 @@ private slots:
         QTest::mouseClick(tune->applyBestButton(), Qt::LeftButton);
         QCOMPARE(limiterNames(w), opened);
         QVERIFY(!w.isWindowModified());
+    }
+
+    // The Redis state tab read the keys once when a run ended and then froze: the TTL shown
+    // stood still while Redis's ran on. Shown, it now goes on listing them.
+    void stateTabRefreshesAfterTheRun() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = slidingScenario(uniqueName(QStringLiteral("state-ttl")));
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        auto* panel = w.findChild<StatePanel*>();
+        QVERIFY(panel);
+        clickTab(w.views(), panel);
+        const auto ttl = [panel] {
+            const QStringList rows = panel->rows(0);
+            return rows.isEmpty() ? QString() : rows.first().section(QLatin1Char('|'), 2, 2);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(ttl().endsWith(QStringLiteral(" s")), 10000);
+        const QString first = ttl();
+        const qint64 reads = w.controller()->keyListingReads();
+        // Listed again while shown (2 Hz): the TTL counts down.
+        QTRY_VERIFY_WITH_TIMEOUT(w.controller()->keyListingReads() >= reads + 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(ttl() != first && ttl().endsWith(QStringLiteral(" s")), 10000);
+        makeLimiter(s.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
     }
 };
 
