@@ -1,6 +1,7 @@
 // The window's views as a teacher uses them, offscreen against the fixture Redis, driven with
-// the mouse and the keyboard: the Tune tab's results belong to the scenario they ran on, and the
-// Redis state tab goes on refreshing once a run is over.
+// the mouse and the keyboard: the Tune tab's results belong to the scenario they ran on, the
+// Redis state tab goes on refreshing once a run is over, and the Decisions table keeps the
+// limiter's answer in view with the Runs list open beside it.
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
@@ -150,6 +151,44 @@ private slots:
         // Listed again while shown (2 Hz): the TTL counts down.
         QTRY_VERIFY_WITH_TIMEOUT(w.controller()->keyListingReads() >= reads + 2, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(ttl() != first && ttl().endsWith(QStringLiteral(" s")), 10000);
+        makeLimiter(s.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+
+    // With the Runs list open beside the step decisions at 1024x700 the table showed the
+    // time, client, permits and limiter and cut off Allowed, retry_after_ms and Remaining. The
+    // answer now comes first and the explanation goes below the table when both do not fit.
+    void decisionsKeepTheAnswerBesideTheRuns() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = slidingScenario(uniqueName(QStringLiteral("decision-columns")));
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);  // a run for the Runs list
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 1, 10000);
+        clickToolButton(w, w.runsDock()->toggleViewAction());
+        QTRY_VERIFY(w.runsDock()->isVisible());
+        QTableWidget* table = w.decisions()->table();
+        const auto cut = [table] {
+            QStringList hidden;
+            for (int column : {DecisionPanel::kLimiter, DecisionPanel::kAllowed,
+                               DecisionPanel::kRetryAfter, DecisionPanel::kRemaining}) {
+                const int right = table->horizontalHeader()->sectionViewportPosition(column) +
+                                  table->horizontalHeader()->sectionSize(column);
+                if (!table->isVisible() || right > table->viewport()->width())
+                    hidden << table->horizontalHeaderItem(column)->text();
+            }
+            return hidden.join(QStringLiteral(", "));
+        };
+        QTRY_VERIFY2(cut().isEmpty(), qPrintable(cut()));
+        // The explanation keeps a readable width, beside or below the table.
+        QVERIFY(w.decisions()->explanation()->width() >= DecisionPanel::kExplanationMinWidth ||
+                w.decisions()->explanation()->y() >= table->geometry().bottom());
         makeLimiter(s.limiters[0])->reset(*routeFixture());
         w.setWindowModified(false);
     }
