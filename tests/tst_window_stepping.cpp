@@ -46,6 +46,25 @@ QByteArray fixedWindowJson(const QString& name, int rate, int perSecond, int sec
         .toUtf8();
 }
 
+// A fixed window `name` of 3 per second under 10 requests/s for 2 s, written to `path` and opened
+// in `w` (shown at 1400x900, on the fixture); false when it did not open.
+bool openThreePerSecond(MainWindow& w, const QString& path, const QString& name) {
+    writeTestFile(path, fixedWindowJson(name, 3, 10, 2));
+    w.resize(1400, 900);
+    w.show();
+    connectToFixture(w);
+    return w.openScenario(path);
+}
+
+// F10 until `decided` has counted `total` steps.
+void stepUntil(MainWindow& w, QSignalSpy& decided, int total) {
+    while (decided.count() < total) {
+        const int next = int(decided.count()) + 1;
+        pressKey(w, Qt::Key_F10);
+        QTRY_COMPARE_WITH_TIMEOUT(int(decided.count()), next, 10000);
+    }
+}
+
 void resetKeys(const Scenario& scenario) {
     auto router = routeFixture();
     for (const LimiterSpec& spec : scenario.limiters)
@@ -84,8 +103,7 @@ private slots:
         QTRY_COMPARE(chart->windowLabels(), QStringList(3, QStringLiteral("10/10")));
 
         QSignalSpy decided(w.controller(), &RunController::decided);
-        pressKey(w, Qt::Key_F10);
-        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 1, 10000);
+        stepUntil(w, decided, 1);
         QCOMPARE(w.lastSnapshot().limiters.value(0).fired, 1);
         QTRY_COMPARE(chart->windowLabels(), QStringList{QStringLiteral("1/10")});
         QCOMPARE(chart->model().markers().size(), 1);
@@ -111,8 +129,7 @@ private slots:
         QSignalSpy decided(w.controller(), &RunController::decided);
         TimelineChart* chart = w.timelines().value(0);
         for (int k = 1; k <= 10; ++k) {
-            pressKey(w, Qt::Key_F10);
-            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), k, 10000);
+            stepUntil(w, decided, k);
             const QString count = QString::number(k);
             QTRY_VERIFY2(chart->windowLabels().contains(count + QStringLiteral("/10")),
                          qPrintable(chart->windowLabels().join(QLatin1Char(' '))));
@@ -140,17 +157,10 @@ private slots:
         QTemporaryDir dir;
         const QString name = uniqueName(QStringLiteral("numbered"));
         const QString path = dir.filePath(QStringLiteral("numbered.json"));
-        writeTestFile(path, fixedWindowJson(name, 3, 10, 2));
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        connectToFixture(w);
-        QVERIFY(w.openScenario(path));
+        QVERIFY(openThreePerSecond(w, path, name));
         QSignalSpy decided(w.controller(), &RunController::decided);
-        for (int k = 1; k <= 4; ++k) {
-            pressKey(w, Qt::Key_F10);
-            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), k, 10000);
-        }
+        stepUntil(w, decided, 4);
         const QString shown = w.decisions()->explanation()->plainText();
         QVERIFY2(shown.contains(QStringLiteral("refused")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("Request #3 at 00:00:00.300")), qPrintable(shown));
@@ -200,25 +210,16 @@ private slots:
     // starts a new session from request #0.
     void reopenedOrEditedScenarioStepsAnew() {
         QTemporaryDir dir;
-        const QString name = uniqueName(QStringLiteral("reopened"));
         const QString path = dir.filePath(QStringLiteral("reopened.json"));
-        writeTestFile(path, fixedWindowJson(name, 3, 10, 2));
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        connectToFixture(w);
-        QVERIFY(w.openScenario(path));
+        QVERIFY(openThreePerSecond(w, path, uniqueName(QStringLiteral("reopened"))));
         QSignalSpy decided(w.controller(), &RunController::decided);
-        for (int k = 1; k <= 3; ++k) {
-            pressKey(w, Qt::Key_F10);
-            QTRY_COMPARE_WITH_TIMEOUT(decided.count(), k, 10000);
-        }
+        stepUntil(w, decided, 3);
         QCOMPARE(w.startAction()->text(), QStringLiteral("Continue"));
 
         QVERIFY(w.openScenario(path));  // the same example again
         QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));
-        pressKey(w, Qt::Key_F10);
-        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 4, 10000);
+        stepUntil(w, decided, 4);
         auto step = decided.last().at(0).value<StepSession::Step>();
         QCOMPARE(step.index, 0);
         QVERIFY(step.decisions.at(0).allowed);
@@ -227,15 +228,13 @@ private slots:
         QCOMPARE(w.timelines().value(0)->model().markers().size(), 1);
 
         // Edited (the rate typed in the editor): the next step is the edited limiter's first.
-        pressKey(w, Qt::Key_F10);
-        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 5, 10000);
+        stepUntil(w, decided, 5);
         auto* rate =
             w.findChild<LimiterListEditor*>()->findChild<QLineEdit*>(QStringLiteral("rate"));
         QVERIFY(rate);
         retype(rate, QStringLiteral("5"));
         QCOMPARE(w.currentScenario()->limiters[0].rate, 5);
-        pressKey(w, Qt::Key_F10);
-        QTRY_COMPARE_WITH_TIMEOUT(decided.count(), 6, 10000);
+        stepUntil(w, decided, 6);
         step = decided.last().at(0).value<StepSession::Step>();
         QCOMPARE(step.index, 0);
         QCOMPARE(step.decisions.at(0).remaining, 4);  // 1 of the edited 5 used
