@@ -35,7 +35,9 @@ void RunIo::forgetFinishedRun() {
 
 void RunIo::startRun(const Scenario& scenario, const RedisUrl& url,
                      std::shared_ptr<StepSession> steps) {
+    ++dropsAsked_;
     thread_.post([this, scenario, url, steps](LimiterStatePoller& p) {
+        mailbox_->dropAll();  // before this run's sampler puts anything
         auto runner = std::make_shared<ScenarioRunner>(scenario, url);
         if (steps) {
             runner->continueFrom(*steps);  // steps run on this thread: none is under way
@@ -62,7 +64,14 @@ void RunIo::finishRun(std::shared_ptr<ScenarioRunner> runner) {
 
 void RunIo::step(const Scenario& scenario, const RedisUrl& url,
                  std::shared_ptr<StepSession> session) {
-    thread_.post([this, scenario, url, session](LimiterStatePoller& p) mutable {
+    const bool fresh = !session;
+    if (fresh) {
+        ++dropsAsked_;
+    }
+    thread_.post([this, scenario, url, session, fresh](LimiterStatePoller& p) mutable {
+        if (fresh) {
+            mailbox_->dropAll();
+        }
         try {
             if (!session) {
                 session = std::make_shared<StepSession>(scenario, url, true);
@@ -115,6 +124,9 @@ void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
 
 void RunIo::deliverStates() {
     const StateMailbox::Contents contents = mailbox_->take();
+    if (contents.generation < dropsAsked_) {
+        return;  // the last run's or session's, taken before the new one's job dropped it
+    }
     for (auto it = contents.errors.cbegin(); it != contents.errors.cend(); ++it) {
         emit stateFailed(it.key(), it.value());
     }

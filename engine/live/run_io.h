@@ -76,6 +76,11 @@ private:
     void deliverStates();  // on this object's thread: the mailbox's contents as signals
 
     std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller and a run's sampler
+    // Runs and new step sessions asked for (on this object's thread): each job drops what the
+    // mailbox holds of the one before (StateMailbox::dropAll), and what was taken before that
+    // drop is not delivered, however late it is taken (a Step right after a run ended drew the
+    // run's last readings as the step's).
+    qint64 dropsAsked_ = 0;
     // A virtual run's sampler notifies through it (from the run's worker thread); disconnected
     // when this object goes, while the run may still be ending.
     std::shared_ptr<MailboxNotifier> notifier_;

@@ -32,12 +32,16 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::stepped, this,
             [this](const std::shared_ptr<StepSession>& session, const RunSnapshot& snapshot,
                    const StepSession::Step& step) {
+                stepping_ = false;
+                if (std::exchange(discardStep_, false)) {
+                    deleteScratch(*session);  // dropped while it stepped: another scenario's
+                    return;
+                }
                 if (!running_) {
                     stepper_ = session;
                 } else {
                     deleteScratch(*session);  // a run started meanwhile reset its keys
                 }
-                stepping_ = false;
                 emit snapshotReady(snapshot);
                 emit stepped(describeStep(stepNames_, step.index, step.nowMs, step.client,
                                           step.permits, step.decisions, step.errors));
@@ -48,6 +52,7 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::explainFailed, this, &RunController::explainFailed);
     connect(io_.get(), &RunIo::stepFailed, this, [this](const QString& message) {
         stepping_ = false;
+        discardStep_ = false;  // a dropped session's failure still says what failed
         emit failed(message);
     });
 }
@@ -78,6 +83,7 @@ void RunController::explain(const Scenario& scenario, int limiter, qint64 runMs)
 }
 
 void RunController::dropSteps() {
+    discardStep_ = stepping_;  // a step under way belongs to the dropped session
     if (stepper_) {
         deleteScratch(*stepper_);
     }
@@ -122,6 +128,10 @@ void RunController::start(const Scenario& scenario) {
 bool RunController::continuesSteps(const Scenario& scenario) const {
     return stepper_ && !stepping_ && !stepper_->scheduleOver() &&
            ScenarioRunner::sameSchedule(stepper_->scenario(), scenario);
+}
+
+bool RunController::stepsContinue(const Scenario& scenario) const {
+    return stepper_ && ScenarioRunner::sameSchedule(stepper_->scenario(), scenario);
 }
 
 qint64 RunController::steppedRequests() const {
@@ -204,6 +214,9 @@ void RunController::step(const Scenario& scenario) {
     if (running_ || stepping_) {
         return;
     }
+    if (!stepsContinue(scenario)) {
+        dropSteps();  // the session stepped another scenario: its steps do not apply
+    }
     stepping_ = true;
     stepNames_.clear();
     for (const LimiterSpec& s : scenario.limiters) {
@@ -234,7 +247,7 @@ QString RunController::describeStep(const QStringList& names, qint64 index, qint
         }
     }
     return tr("Request #%1 at %2 from %3 for %4 permit(s) — %5")
-        .arg(index + 1)
+        .arg(index)  // from 0, as `ratelab explain --request` numbers it
         .arg(QDateTime::fromMSecsSinceEpoch(nowMs).toString(Qt::ISODateWithMs))
         .arg(client)
         .arg(permits)

@@ -48,8 +48,11 @@ public:
     bool continuedSteps() const { return continued_; }
     void stop();
     // Sends exactly one request (the next of the scenario's schedule) to every limiter.
-    // A new step session starts when the scenario changed or after a run.
+    // A new step session starts when the scenario changed (anything but its name and
+    // expectations), after a run or after dropSteps.
     void step(const Scenario& scenario);
+    // Whether step(scenario) goes on with the step session rather than start a new one.
+    bool stepsContinue(const Scenario& scenario) const;
     // Applies a changed limiter to the running test.
     void updateLimiter(int index, const LimiterSpec& spec);
     // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
@@ -59,7 +62,8 @@ public:
     // run's start); explained or explainFailed follows.
     void explain(const Scenario& scenario, int limiter, qint64 runMs);
     // Ends the step session: its scratch limiters' keys (the explanations') are deleted on the
-    // I/O thread, like an abandoned limiter's.
+    // I/O thread, like an abandoned limiter's; a step under way goes with it (not reported).
+    // The next step starts a new session.
     void dropSteps();
     // Key deletions asked for and not done yet.
     int pendingKeyDeletions() const;
@@ -119,6 +123,7 @@ private:
     RedisUrl url_;
     bool running_ = false;
     bool stepping_ = false;
+    bool discardStep_ = false;  // the step under way was dropped (dropSteps) before it ended
     bool paused_ = false;
 };
 

@@ -392,6 +392,20 @@ void TuneView::chooseCombination(int combination, bool run) {
     emit combinationChosen(runner_->plan().combination(table.combinations[combination].index), run);
 }
 
+void TuneView::forgetSweep() {
+    timer_->stop();
+    runner_.reset();  // stops a sweep under way and waits for its batch
+    chart_->setTable(SweepTable());
+    progress_->reset();
+    status_->clear();
+    // The objective and constraints may name the old scenario's limiters and groups: the
+    // defaults again, unless the new scenario's own "sweep" fills them in (setScenario).
+    direction_->setCurrentIndex(0);
+    metric_->setCurrentText(QStringLiteral("accepted"));
+    constraints_->clear();
+    updateEnabled();
+}
+
 bool TuneView::applyBest() {
     const int best = chart_->table().best();
     if (best < 0 || running()) {

@@ -245,7 +245,7 @@ void MainWindow::updateEnabled() {
                        : stepped > 0
                            ? tr("Continue: the run goes on from request #%1, on the limiters' "
                                 "state the steps left, and counts the stepped ones (F5)")
-                                 .arg(stepped + 1)
+                                 .arg(stepped)  // requests #0 to #stepped-1 were stepped
                            : tr("Start (F5)"));
     // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
     startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
@@ -320,6 +320,7 @@ void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
     expectations_ = scenario.expectations;
     sweep_ = scenario.sweep;
+    tune_->forgetSweep();  // its combinations are another scenario's
     tune_->setScenario(scenario);
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
@@ -328,6 +329,7 @@ void MainWindow::setScenario(const Scenario& scenario) {
         runView_->forgetRun();  // the status line and the comparison were the last run's
     decisions_->clear();
     stepText_.clear();
+    controller_->dropSteps();  // even the same file again: Step starts from its first request
     document_->setName(scenario.name);
     document_->setModified(false);
     updateEnabled();

@@ -132,8 +132,11 @@ void MainWindow::buildActions() {
         if (!scenario) {
             return;
         }
-        if (runView_->timelines().size() != scenario->limiters.size()) {
+        if (!controller_->stepsContinue(*scenario)) {
+            // A new step session: the timelines and the decisions show only what it decides
+            // (not an earlier run's window counts, nor an earlier session's steps).
             runView_->showScenario(*scenario);
+            decisions_->clear();
         }
         // A step session's limiters that the scenario no longer has (renamed, removed).
         for (const LimiterSpec& old : std::as_const(stepSpecs_)) {
