@@ -182,13 +182,15 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     }
 
     constexpr qint64 kCounter = sizeof(std::atomic<long long>);
-    // Per limiter five series per bucket, and two more per traffic group.
+    // Per limiter five series per bucket, two more per traffic group, and the extra ones
+    // (releases and leaks, each gateway's admissions).
     const qint64 groups = traffic.groups.size();
-    const qint64 series =
-        LimiterCounters::kBucketSeries + LimiterCounters::kGroupBucketSeries * groups;
+    const ExtraBucketSeries extra = extraBucketSeries(traffic);
+    const qint64 series = LimiterCounters::kBucketSeries +
+                          LimiterCounters::kGroupBucketSeries * groups + extra.count();
     e.bucketCounters = e.workers * e.limiters * series * e.buckets * kCounter;
     e.otherCounters =
-        e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients, groups) -
+        e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients, groups, extra) -
         e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
@@ -225,6 +227,13 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
     e.burstFigures = burstFigureBytes(scenario, e.clients);
     return e;
+}
+
+ExtraBucketSeries extraBucketSeries(const TrafficSpec& traffic) {
+    ExtraBucketSeries extra;
+    extra.leases = traffic.hold.type != HoldSpec::Type::None;
+    extra.gateways = traffic.gateways.count > 1 ? traffic.gateways.count : 0;
+    return extra;
 }
 
 TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes) {

@@ -43,7 +43,8 @@ OutcomeTotals outcomesAt(const CounterArray& counters, int base, bool withWaited
 
 }  // namespace
 
-LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups)
+LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups,
+                                 ExtraBucketSeries extra)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
@@ -52,7 +53,10 @@ LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, i
       clients_(clients * kPerClient),
       groupOf_(groups > 0 ? groupOf : nullptr),
       buckets_(buckets),
-      groupBuckets_(groups > 0 ? groups * buckets * kGroupBucketSeries : 0) {}
+      groupBuckets_(groups > 0 ? groups * buckets * kGroupBucketSeries : 0),
+      bucketReleased_(extra.leases ? buckets : 0),
+      bucketLeaked_(extra.leases ? buckets : 0),
+      gatewayBuckets_(extra.gateways > 1 ? extra.gateways * buckets : 0) {}
 
 void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs,
                                     ErrorCause cause) {
@@ -108,21 +112,22 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
 }
 
 WorkerStats::WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf,
-                         int groups)
+                         int groups, ExtraBucketSeries extra)
     : groupOf_(std::move(groupOf)), agreement_(limiters, buckets) {
     const int* of = groupOf_.empty() ? nullptr : groupOf_.data();
     for (int i = 0; i < limiters; ++i) {
         limiters_.push_back(
-            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0));
+            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0, extra));
     }
 }
 
 RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
-                   ClientGroups groups)
+                   ClientGroups groups, ExtraBucketSeries extra)
     : specs_(std::move(limiters)),
       clients_(std::move(clients)),
       groups_(std::move(groups)),
-      buckets_(buckets) {
+      buckets_(buckets),
+      extra_(extra) {
     for (int i = 0; i < workers; ++i) {
         workers_.push_back(newWorker());
     }
@@ -132,7 +137,7 @@ std::unique_ptr<WorkerStats> RunStats::newWorker() const {
     std::vector<int> groupOf(groups_.ofClient.cbegin(), groups_.ofClient.cend());
     groupOf.resize(groups_.isEmpty() ? 0 : size_t(clients_.size()), 0);
     return std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size(),
-                                         std::move(groupOf), int(groups_.names.size()));
+                                         std::move(groupOf), int(groups_.names.size()), extra_);
 }
 
 std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
@@ -202,6 +207,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.bucketErrors.fill(0, buckets_);
         out.bucketErrorsOpen.fill(0, buckets_);
         out.bucketErrorsClosed.fill(0, buckets_);
+        if (extra_.leases) {
+            out.bucketReleased.fill(0, buckets_);
+            out.bucketLeaked.fill(0, buckets_);
+        }
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
@@ -219,13 +228,15 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
             out.redisCalls += lc.totals_.get(LimiterCounters::kRedisCalls);
             for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
-                const qint64 decisions = lc.gateways_.get(2 * g);
+                const int at = LimiterCounters::kPerGateway * g;
+                const qint64 decisions = lc.gateways_.get(at);
                 if (decisions > 0 && out.gateways.size() <= g) {
                     out.gateways.resize(g + 1);
                 }
                 if (decisions > 0) {
                     out.gateways[g].decisions += decisions;
-                    out.gateways[g].redisCalls += lc.gateways_.get(2 * g + 1);
+                    out.gateways[g].redisCalls += lc.gateways_.get(at + 1);
+                    out.gateways[g].accepted += lc.gateways_.get(at + 2);
                 }
             }
             for (int c = 0; c < kErrorCauses; ++c) {
@@ -238,11 +249,25 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 out.bucketErrorsOpen[b] += lc.bucketErrorsOpen_.get(b);
                 out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
             }
+            for (int b = 0; b < lc.bucketReleased_.size() && b < buckets_; ++b) {
+                out.bucketReleased[b] += lc.bucketReleased_.get(b);
+                out.bucketLeaked[b] += lc.bucketLeaked_.get(b);
+            }
             for (int c = 0; c < clients_.size(); ++c) {
                 out.clients[c] += outcomesAt(lc.clients_, c * LimiterCounters::kPerClient, true);
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());
+        }
+        for (int g = 0; g < extra_.gateways && g < out.gateways.size(); ++g) {
+            QVector<qint64>& buckets = out.gateways[g].bucketAccepted;
+            buckets.fill(0, buckets_);
+            for (const auto& w : workers_) {
+                const CounterArray& counts = w->limiters_[size_t(l)]->gatewayBuckets_;
+                for (int b = 0; b < buckets_ && g * buckets_ + b < counts.size(); ++b) {
+                    buckets[b] += counts.get(g * buckets_ + b);
+                }
+            }
         }
         QVector<double> accepted;
         for (const ClientTotals& ct : out.clients) {
