@@ -1,5 +1,6 @@
 #include "run_outputs.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <cerrno>
 #include <cstdio>
@@ -14,16 +15,22 @@
 
 namespace ratelab::cli {
 
+void printWritten(const QString& dir, const QStringList& names) {
+    if (names.isEmpty()) {
+        return;
+    }
+    const QString folder = QFileInfo(dir).absoluteFilePath();
+    std::printf("wrote %s\n",
+                qPrintable(names.size() == 1 ? QDir(folder).filePath(names.first())
+                                             : QStringLiteral("%1/{%2}").arg(
+                                                   folder, names.join(QLatin1Char(',')))));
+}
+
 QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
                             const OutputTargets& targets) {
-    QStringList failures;
-    QString error;
-    if (writeOutputFolder(run, targets.dir, &error)) {
-        std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
-                    qPrintable(QFileInfo(targets.dir).absoluteFilePath()));
-    } else {
-        failures << error;
-    }
+    const FolderWrite folder = writeOutputFolder(run, targets.dir);
+    printWritten(targets.dir, folder.written);
+    QStringList failures = folder.failures;
     if (!targets.junit.isEmpty()) {
         try {
             writeFileAtomically(targets.junit, expectationsJUnit(summary));
