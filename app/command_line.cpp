@@ -6,13 +6,16 @@
 #include "input_error.h"
 #include "input_limits.h"
 #include "interrupt.h"
+#include "json_input.h"
 #include "memory_size.h"
 #include "redis/redis_error.h"
 
 namespace ratelab::cli {
 
 void printError(const QString& message) {
-    std::fprintf(stderr, "ratelab: %s\n", message.toLocal8Bit().constData());
+    // Messages echo input (a log's line, a client's name, a path): its control characters are
+    // written as \u001b, never sent to the terminal.
+    std::fprintf(stderr, "ratelab: %s\n", json_input::printable(message).toLocal8Bit().constData());
     std::fflush(stderr);
 }
 

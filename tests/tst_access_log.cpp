@@ -192,11 +192,11 @@ private slots:
         QTest::newRow("a combined line read as common")
             << common << kNginx << "access.log:1"
             << "expected the end of the line after the size (a combined log? --format "
-               "combined), got \"\"-\" \"Mozilla/5.0 (X11; Linux x86_64)\"\"";
-        QTest::newRow("no time")
-            << common << good + "127.0.0.1 - - \"GET / HTTP/1.0\" 200 1\n"
-            << "access.log:2"
-            << "expected [TIME] such as [10/Oct/2000:13:55:36 -0700], got \"\"GET / HTTP/1.0\"";
+               "combined), got \"\\\"-\\\" \\\"Mozilla/5.0 (X11; Linux x86_64)\\\"\"";
+        QTest::newRow("no time") << common << good + "127.0.0.1 - - \"GET / HTTP/1.0\" 200 1\n"
+                                 << "access.log:2"
+                                 << "expected [TIME] such as [10/Oct/2000:13:55:36 -0700], got "
+                                    "\"\\\"GET / HTTP/1.0\\\"";
         QTest::newRow("an unknown month")
             << common
             << good + good + "127.0.0.1 - - [10/Okt/2000:13:55:36 -0700] \"GET /\" 200 1\n"
@@ -236,6 +236,18 @@ private slots:
             << "access.log:1"
             << "expected time to be seconds since the epoch (or ms, µs, ns), an ISO 8601 time "
                "with an offset or the combined format's time, got \"2024-03-10T13:55:36\"";
+        // The log's text in a message has its control characters escaped: an escape sequence
+        // in a log line never reaches the terminal.
+        QTest::newRow("a status with an escape sequence")
+            << common
+            << QByteArray("127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /\" \x1b[2J 1\n")
+            << "access.log:1"
+            << "expected a status of three digits, got \"\\u001b[2J\"";
+        QTest::newRow("a JSON time with an escape sequence")
+            << json << QByteArray("{\"time\": \"x\\u001b]0;owned\\u0007\", \"ip\": \"a\"}\n")
+            << "access.log:1"
+            << "expected time to be seconds since the epoch (or ms, µs, ns), an ISO 8601 time "
+               "with an offset or the combined format's time, got \"x\\u001b]0;owned\\u0007\"";
         QTest::newRow("an empty log") << combined << QByteArray("\n\n") << "access.log"
                                       << "no request in 2 lines of a combined log";
     }
