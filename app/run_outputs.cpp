@@ -2,9 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "command_line.h"
@@ -70,17 +68,10 @@ void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario
 }
 
 int outputExitCode(int verdictCode, const QStringList& failures) {
-    QStringList all = failures;
-    if (std::fflush(stdout) != 0) {
-        all << QStringLiteral("stdout: cannot write: %1")
-                   .arg(QString::fromLocal8Bit(std::strerror(errno)));
-    } else if (std::ferror(stdout) != 0) {
-        all << QStringLiteral("stdout: a write failed");
-    }
-    for (const QString& failure : all) {
+    for (const QString& failure : failures) {
         printError(failure);
     }
-    if (all.isEmpty()) {
+    if (failures.isEmpty()) {
         return verdictCode;
     }
     return verdictCode != kDone ? verdictCode : int(kOutputFailed);

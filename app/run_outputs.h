@@ -30,9 +30,9 @@ void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario
 // nothing when there are none.
 void printWritten(const QString& dir, const QStringList& names);
 
-// The exit code of a run whose verdict is code `verdictCode` and whose outputs `failures` could
-// not all be written: each failure printed, then the verdict's code, or kOutputFailed when that
-// is 0. Also when stdout itself could not be written.
+// The exit code of a command whose verdict is code `verdictCode` and whose output files
+// `failures` could not all be written: each failure printed, then the verdict's code, or
+// kOutputFailed when that is 0. (stdout is runGuarded's to check.)
 int outputExitCode(int verdictCode, const QStringList& failures);
 
 }  // namespace ratelab::cli

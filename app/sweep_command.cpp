@@ -94,8 +94,6 @@ int sweepCommand(const QStringList& args) {
         if (!plan.clockNote().isEmpty()) {
             std::fprintf(stderr, "note: %s\n", qPrintable(plan.clockNote()));
         }
-        // Before the managed server starts: an interrupt then still stops it cleanly.
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         SweepRunner runner(std::move(plan), target.url(), {},
                            std::min(memoryLimit, SweepRunner::kDefaultBatchBudgetBytes));

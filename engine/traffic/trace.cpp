@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "input_error.h"
+#include "interrupt_flag.h"
 #include "json_input.h"
 #include "limiters/limiter_spec.h"
 #include "memory_size.h"
@@ -232,6 +233,7 @@ bool countLines(QFile& file, qint64* lines) {
     qint64 count = 0;
     char last = '\n';
     for (;;) {
+        throwIfInterrupted("counting the trace's lines");
         const qint64 n = file.read(chunk.data(), chunk.size());
         if (n <= 0) {
             break;
@@ -283,6 +285,7 @@ Trace readTraceFile(const QString& path, const TraceBudget& budget) {
     qint64 read = 0;
     QByteArray chunk(kChunkBytes, Qt::Uninitialized);
     for (;;) {
+        throwIfInterrupted("reading the trace");
         const qint64 n = file.read(chunk.data(), chunk.size());
         if (n <= 0) {
             break;
