@@ -92,7 +92,6 @@ int benchCommand(const QStringList& args) {
             limiters.push_back(makeLimiter(copy));
             used.push_back(limiters.back().get());
         }
-        installInterruptHandlers();
         options.stop = &interruptFlag();
         const RedisTarget target = resolveRedisTarget(parser);
         auto resetAll = [&] {

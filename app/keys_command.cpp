@@ -6,6 +6,7 @@
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
 #include "json_input.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_reply.h"
@@ -77,6 +78,15 @@ int keysCommand(const QStringList& args) {
         const bool remove = parser.isSet(QStringLiteral("delete"));
         long long deleted = 0;
         for (std::size_t i = 0; remove && i < keys.size(); i += kDeleteBatch) {
+            // Between two batches: deleting a keyspace of millions stops within a second.
+            if (interrupted()) {
+                printError(QStringLiteral("interrupted by %1: deleted %2 of %3 keys of %4")
+                               .arg(interruptName())
+                               .arg(deleted)
+                               .arg(keys.size())
+                               .arg(json_input::quoted(QString::fromStdString(name))));
+                return interruptExitCode();
+            }
             RedisArgs del{"DEL"};
             for (std::size_t j = i; j < std::min(keys.size(), i + kDeleteBatch); ++j) {
                 del.push_back(keys[j]);

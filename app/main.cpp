@@ -46,7 +46,7 @@ const char kUsage[] =
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
-    "                [--time-field PATH] [--skip-bad] ACCESS.log > TRACE.csv\n"
+    "                [--time-field PATH] [--skip-bad] [--max-memory SIZE] ACCESS.log > TRACE.csv\n"
     "                a web server's access log as a trace (no Redis)\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"

@@ -1,8 +1,6 @@
 #include "replay_command.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "command_line.h"
 #include "input_error.h"
@@ -13,22 +11,10 @@
 #include "redis/redis_target.h"
 #include "run/replay.h"
 #include "run/replay_options.h"
+#include "standard_output.h"
 
 namespace ratelab::cli {
 namespace {
-
-// stdout could not be written (EPIPE: the reader went away, as `| head` does; ENOSPC): the
-// replay stops instead of deciding rows nobody reads.
-struct StdoutFailed {
-    int error = 0;
-};
-
-void writeStdout(const QByteArray& bytes) {
-    if (std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout) != size_t(bytes.size()) ||
-        std::fflush(stdout) != 0) {
-        throw StdoutFailed{errno};
-    }
-}
 
 // A replay decides each row at its t_ms; a "time": "redis" limiter decides at Redis's own
 // clock instead, so the rows printed would not say when each was decided.
@@ -68,7 +54,6 @@ int replayCommand(const QStringList& args) {
         budget.maxBytes = maxMemory(parser);
         budget.limitName = QStringLiteral("--max-memory");
         const Trace trace = readTraceFile(parser.value(QStringLiteral("trace")), budget);
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         RedisRouter router(target.url());
         const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
@@ -100,13 +85,13 @@ int replayCommand(const QStringList& args) {
             } catch (const StdoutFailed&) {
             }
             throw;
-        } catch (const StdoutFailed& failed) {
-            printError(QStringLiteral("stdout: cannot write: %1; the replay stopped after "
-                                      "deciding %2 of %3 rows")
-                           .arg(QString::fromLocal8Bit(std::strerror(failed.error)))
-                           .arg(done)
-                           .arg(trace.size()));
-            return int(kOutputFailed);
+        } catch (StdoutFailed& failed) {
+            // stdout could not be written (EPIPE: the reader went away, as `| head` does;
+            // ENOSPC): the replay stops instead of deciding rows nobody reads.
+            failed.detail = QStringLiteral("the replay stopped after deciding %1 of %2 rows")
+                                .arg(done)
+                                .arg(trace.size());
+            throw;
         }
         if (interrupted()) {
             printError(QStringLiteral("interrupted by %1 after %2 of %3 rows (each row printed "

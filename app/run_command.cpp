@@ -122,8 +122,6 @@ int runCommand(const QStringList& args) {
         prepareOutputTargets(outputs);
         const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
-        // Before the managed server starts: an interrupt then still stops it cleanly.
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
         try {

@@ -704,20 +704,23 @@ private slots:
         QVERIFY(html.open(QIODevice::ReadOnly));
         QCOMPARE(html.readAll(), QByteArray("<p/>"));
 
-        // buckets.csv is a folder: summary.json is written, buckets.csv refused by name.
+        // buckets.csv is a folder: summary.json and report.html are written, buckets.csv
+        // refused by name.
         QTemporaryDir blocked;
         QVERIFY(QDir(blocked.path()).mkdir(QStringLiteral("buckets.csv")));
-        try {
-            writeOutputFiles(blocked.path(), summaryOf(fullRun()));
-            QFAIL("no error");
-        } catch (const InputError& e) {
-            QVERIFY2(e.message().startsWith(blocked.filePath(QStringLiteral("buckets.csv")) +
-                                            QStringLiteral(": cannot write")),
-                     qPrintable(e.message()));
-        }
+        const FolderWrite result = writeOutputFiles(blocked.path(), summaryOf(fullRun()),
+                                                    {{QStringLiteral("report.html"), "<p/>"}});
+        QCOMPARE(result.written,
+                 (QStringList{QStringLiteral("summary.json"), QStringLiteral("report.html")}));
+        QCOMPARE(result.failures.size(), 1);
+        QVERIFY2(
+            result.failures.first().startsWith(blocked.filePath(QStringLiteral("buckets.csv")) +
+                                               QStringLiteral(": cannot write: Is a directory")),
+            qPrintable(result.failures.first()));
         QCOMPARE(QDir(blocked.path())
                      .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
-                 (QStringList{QStringLiteral("buckets.csv"), QStringLiteral("summary.json")}));
+                 (QStringList{QStringLiteral("buckets.csv"), QStringLiteral("report.html"),
+                              QStringLiteral("summary.json")}));
         QVERIFY(QFileInfo(blocked.filePath(QStringLiteral("buckets.csv"))).isDir());
     }
 };

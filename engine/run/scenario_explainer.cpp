@@ -8,6 +8,7 @@
 
 #include "explain/decision_explainer.h"
 #include "input_error.h"
+#include "interrupt_flag.h"
 #include "json_input.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
@@ -48,6 +49,7 @@ qint64 chooseRequest(const Scenario& scenario, qint64 startMs, const ExplainTarg
     qint64 best = -1;
     qint64 bestDistance = 0;
     for (ScheduleWalk::Step step = walk.next(); step.index >= 0; step = walk.next()) {
+        throwIfInterrupted("finding the request to explain");
         if (target.index >= 0) {
             if (step.index == target.index) {
                 return step.index;
@@ -233,10 +235,19 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     ExplainObserver observer(index, router, decider, base);
     observer.shownName_ = spec.name;
     decider.setObserver(&observer);
-    if (!decider.advanceThrough(index)) {
-        throw InputError(
-            QStringLiteral("--request"),
-            QStringLiteral("request %1 is past the end of the schedule (0-based)").arg(index));
+    // In stretches, with the interrupt read in between: on a quick Redis every answer comes
+    // within the interrupt's grace, so a long schedule stops here, and `cleanup` runs.
+    constexpr qint64 kStretch = 4096;
+    for (qint64 k = std::min(index, kStretch - 1);; k = std::min(index, k + kStretch)) {
+        throwIfInterrupted("deciding the requests before the one explained");
+        if (!decider.advanceThrough(k)) {
+            throw InputError(
+                QStringLiteral("--request"),
+                QStringLiteral("request %1 is past the end of the schedule (0-based)").arg(index));
+        }
+        if (k == index) {
+            break;
+        }
     }
     if (!observer.explained_) {
         throw RedisError(RedisError::Kind::Reply, "the explained request was not decided");

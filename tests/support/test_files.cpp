@@ -17,6 +17,11 @@ void writeTestFile(const QString& path, const QByteArray& content, qint64 size) 
     }
 }
 
+QByteArray readTestFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 QString exampleScenarioPath(const QString& name) {
     const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
     const QString folder = root.isEmpty()

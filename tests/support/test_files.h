@@ -10,6 +10,9 @@ namespace ratelab::test {
 // failure when it cannot.
 void writeTestFile(const QString& path, const QByteArray& content, qint64 size = 0);
 
+// The bytes of the file at `path`; empty when there is none (or it cannot be read).
+QByteArray readTestFile(const QString& path);
+
 // The path of an example scenario, resources/scenarios/<name>, in the source tree
 // ($RATELAB_SOURCE_DIR, set by CTest; else found beside the test's source).
 QString exampleScenarioPath(const QString& name);
