@@ -124,7 +124,18 @@ public:
     // pattern ("{name}:*", glob characters escaped) covering all the others.
     virtual std::vector<std::string> exactKeys() const;
     std::string scanPattern() const;
+    // What one of exactKeys() holds when it is this limiter's: its Redis type and, for a hash,
+    // the fields it always has (an empty type: anything). A key of that name in another layout
+    // was made by someone else, and ratelab never changes or deletes it (reset refuses, the
+    // script answers an error).
+    struct KeyLayout {
+        std::string type;
+        std::vector<std::string> fields;
+    };
+    virtual KeyLayout exactKeyLayout(const std::string& key) const;
     // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
+    // An exact key in another layout (exactKeyLayout) stops it before anything is deleted:
+    // InputError naming the key and its type.
     long long reset(RedisConnection& connection) const;
     long long reset(RedisRouter& router) const;
 
@@ -188,5 +199,10 @@ private:
 
 // Builds the limiter for a validated spec.
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options = {});
+
+// Whether `key` (on the node of hash slot `slot`) exists and holds `layout`: `ratelab keys`
+// recognises a token bucket's config hash by this, as reset does.
+bool keyHoldsLayout(RedisRouter& router, int slot, const std::string& key,
+                    const Limiter::KeyLayout& layout);
 
 }  // namespace ratelab

@@ -40,6 +40,11 @@ local cutoff = ARGV[8]
 local reset = 0  -- 1: this decision found another config
 local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
+    -- A hash without all three fields is not a limiter's config: someone else's key with the
+    -- limiter's name, never changed (another type already failed the HMGET).
+    if not (cfg[1] and cfg[2] and cfg[3]) and redis.call('exists', KEYS[1]) == 1 then
+        return redis.error_reply('ratelab: ' .. KEYS[1] .. ' is a hash ratelab did not create')
+    end
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
         reset = 1

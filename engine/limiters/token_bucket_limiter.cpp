@@ -39,6 +39,14 @@ std::vector<std::string> TokenBucketLimiter::exactKeys() const {
     return {configKey()};
 }
 
+Limiter::KeyLayout TokenBucketLimiter::configLayout() {
+    return {"hash", {"rate", "interval", "type"}};
+}
+
+Limiter::KeyLayout TokenBucketLimiter::exactKeyLayout(const std::string&) const {
+    return configLayout();
+}
+
 ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const LimiterSpec& s = spec();
