@@ -9,6 +9,7 @@
 #include "redis/redis_router.h"
 #include "redis/redis_scan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -80,9 +81,17 @@ std::string Limiter::configFingerprint(const std::string& text) {
     return out;
 }
 
-std::string Limiter::ttlArg(qint64 ms) const {
+qint64 Limiter::ttlMs(qint64 ms) const {
     const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
-    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs);
+    const qint64 ttl = static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs;
+    return options_.ttlCapMs > 0 ? std::clamp<qint64>(ttl, 1, options_.ttlCapMs / 2) : ttl;
+}
+
+ScriptCall Limiter::withConfigTtl(ScriptCall call) const {
+    if (options_.ttlCapMs > 0) {
+        call.args.push_back(std::to_string(options_.ttlCapMs));
+    }
+    return call;
 }
 
 std::string Limiter::scopedKey(const char* suffix, const QString& client) const {
@@ -298,7 +307,8 @@ void refuseForeignKeys(const Limiter& limiter, const KeyCommand& run) {
 
 // Deletes the exact keys, then every key SCAN finds for the pattern on `node` (the one that
 // holds the limiter's slot); `run` sends one command to where the limiter's keys live.
-long long deleteKeys(const Limiter& limiter, const KeyCommand& run, RedisConnection& node) {
+long long deleteKeys(const Limiter& limiter, const KeyCommand& run, RedisConnection& node,
+                     std::chrono::steady_clock::time_point goOnUntil = {}) {
     refuseForeignKeys(limiter, run);
     const std::vector<std::string> exact = limiter.exactKeys();
     const std::string pattern = limiter.scanPattern();
@@ -314,7 +324,9 @@ long long deleteKeys(const Limiter& limiter, const KeyCommand& run, RedisConnect
     };
     unlink(exact);
 
-    scanEach(node, pattern, [&](std::vector<std::string>& keys) { unlink(keys); });
+    scanEach(
+        node, pattern, [&](std::vector<std::string>& keys) { unlink(keys); }, std::string(),
+        goOnUntil);
     return deleted;
 }
 
@@ -326,10 +338,15 @@ long long Limiter::reset(RedisConnection& connection) const {
 }
 
 long long Limiter::reset(RedisRouter& router) const {
+    return reset(router, std::chrono::steady_clock::time_point{});
+}
+
+long long Limiter::reset(RedisRouter& router,
+                         std::chrono::steady_clock::time_point goOnUntil) const {
     // Every key of the limiter is in one slot, so one node holds them all: SCAN that node.
     return deleteKeys(
         *this, [&](const RedisArgs& args) { return router.command(slot_, args); },
-        router.connectionForSlot(slot_));
+        router.connectionForSlot(slot_), goOnUntil);
 }
 
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {
