@@ -44,9 +44,7 @@ private:
                QString::fromStdString(replyString(command({"GET", key()}).get(), "GET"));
     }
     QString write(const QString& file, const QString& content) {
-        const QString path = dir_.filePath(file);
-        writeTestFile(path, content.toUtf8());
-        return path;
+        return writeTestFileIn(dir_.path(), file, content.toUtf8());
     }
     QString spec() const {
         return QStringLiteral(R"({"type": "token_bucket", "name": "%1", "scope": "per_client",

@@ -27,6 +27,7 @@
 #include "scenario/scenario_budget.h"
 #include "scenario/summary_size.h"
 #include "support/cli_process.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 extern char** environ;
@@ -200,11 +201,9 @@ private slots:
     void wideShapePeakWithinEstimate() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString path = dir.filePath(QStringLiteral("wide.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(wideScenario(1, QStringLiteral("per_client"), 64, 156, 199));
-        file.close();
+        const QString path =
+            test::writeTestFileIn(dir.path(), QStringLiteral("wide.json"),
+                                  wideScenario(1, QStringLiteral("per_client"), 64, 156, 199));
         const MemoryEstimate e = estimateMemory(loadScenarioFile(path));
         const QString err = dir.filePath(QStringLiteral("stderr.txt"));
         const Measured m = measure(qEnvironmentVariable("RATELAB_BIN"),
@@ -263,11 +262,9 @@ private slots:
         QFETCH(int, skewMs);
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString path = dir.filePath(QStringLiteral("wide.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(wideScenario(limiters, scope, groups, clients, windows, skewMs));
-        file.close();
+        const QString path =
+            test::writeTestFileIn(dir.path(), QStringLiteral("wide.json"),
+                                  wideScenario(limiters, scope, groups, clients, windows, skewMs));
         const Scenario scenario = loadScenarioFile(path, 4LL << 30);
         const MemoryEstimate e = estimateMemory(scenario);
         const QString out = dir.filePath(QStringLiteral("out"));

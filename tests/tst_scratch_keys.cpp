@@ -87,9 +87,7 @@ private:
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        writeTestFile(path, content);
-        return path;
+        return writeTestFileIn(dir_.path(), name, content);
     }
 
     // Starts `ratelab args` against `server` and waits until its keys are in Redis.

@@ -17,6 +17,12 @@ void writeTestFile(const QString& path, const QByteArray& content, qint64 size) 
     }
 }
 
+QString writeTestFileIn(const QString& dir, const QString& name, const QByteArray& content) {
+    const QString path = QDir(dir).filePath(name);
+    writeTestFile(path, content);
+    return path;
+}
+
 QString exampleScenarioPath(const QString& name) {
     const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
     const QString folder = root.isEmpty()
