@@ -12,6 +12,7 @@
 
 #include "command_line.h"
 #include "input_error.h"
+#include "input_limits.h"
 #include "json_input.h"
 #include "output/output_folder.h"
 #include "stats/expectation.h"
@@ -31,9 +32,7 @@ struct Figure {
     double value = 0;
 };
 
-// The largest summary.json compare reads: a summary holds counts per limiter and client, a few
-// MiB for thousands of clients; one far larger would cost gigabytes as a JSON document.
-constexpr qint64 kMaxSummaryBytes = 64LL * 1024 * 1024;
+constexpr qint64 kMaxSummaryBytes = output_limits::kMaxCompareSummaryBytes;
 
 struct Summary {
     QString path;  // the summary.json read

@@ -67,7 +67,8 @@ int replayCommand(const QStringList& args) {
             buffer.clear();
         };
         try {
-            writeOut();
+            // The header goes out with the first rows: a replay refused before its first
+            // decision (a key ratelab did not create, limiter.h) prints nothing.
             replayTrace(
                 router, *limiter, trace,
                 [&](const TraceRow& row, const Decision& d) {

@@ -16,6 +16,7 @@
 #include "run/scenario_runner.h"
 #include "run_outputs.h"
 #include "scenario/scenario_budget.h"
+#include "scenario/summary_size.h"
 #include "scenario/traffic_length.h"
 
 namespace ratelab::cli {
@@ -122,6 +123,9 @@ int runCommand(const QStringList& args) {
         prepareOutputTargets(outputs);
         const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
+        if (const QString note = summarySizeNote(scenario); !note.isEmpty()) {
+            std::fprintf(stderr, "note: %s\n", qPrintable(note));
+        }
         const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
         try {

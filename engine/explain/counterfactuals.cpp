@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "limiters/scratch_keys.h"
 #include "traffic/decision_path.h"
 
 namespace ratelab {
@@ -20,7 +21,7 @@ Counterfactuals::Counterfactuals(RedisRouter& router, const Limiter& before, QSt
 std::optional<bool> Counterfactuals::grants(const LimiterSpec& spec, const Request& request) {
     LimiterSpec named = spec;
     named.name = probeName_;
-    const std::unique_ptr<Limiter> probe = makeLimiter(named);
+    const std::unique_ptr<Limiter> probe = makeLimiter(named, scratchOptions());
     if (!algorithmOf(named).copyState(router_, before_, *probe, request, kProbeTtlMs)) {
         return std::nullopt;
     }

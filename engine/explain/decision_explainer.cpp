@@ -6,6 +6,7 @@
 #include "explain/counterfactuals.h"
 #include "explain/gateway_reason.h"
 #include "explain/rate_limit_headers.h"
+#include "limiters/scratch_keys.h"
 
 namespace ratelab {
 namespace {
@@ -32,14 +33,6 @@ QVector<KeyState> decisionKeys(RedisRouter& router, const Limiter& limiter, cons
     return keys;
 }
 
-void resetQuietly(RedisRouter& router, const Limiter& limiter) {
-    try {
-        limiter.reset(router);
-    } catch (...) {
-        // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
-    }
-}
-
 }  // namespace
 
 QString explainScratchBase() {
@@ -60,16 +53,15 @@ DecisionExplainer::DecisionExplainer(RedisRouter& router, const Limiter& limiter
     };
     LimiterSpec before = limiter.spec();
     before.name = scratchName(QStringLiteral("before"));
-    before_ = makeLimiter(before);
+    before_ = makeLimiter(before, scratchOptions());
     LimiterSpec probe = limiter.spec();
     probe.name = scratchName(QStringLiteral("probe"));
-    probe_ = makeLimiter(probe);
+    probe_ = makeLimiter(probe, scratchOptions());
 }
 
 DecisionExplainer::~DecisionExplainer() {
     if (ownsScratch_) {
-        resetQuietly(router_, *before_);
-        resetQuietly(router_, *probe_);
+        deleteScratchKeys(router_, {before_.get(), probe_.get()});
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,11 @@ struct LimiterOptions {
     // outlives a clock that stands still for up to this long, and only a left session's keys
     // stay longer.
     qint64 ttlExtraMs = 0;
+    // When above 0: every key the limiter writes lives at most this long in server time (a
+    // scratch limiter's, limiters/scratch_keys.h). The TTLs the engine passes are capped at half
+    // of it (the token bucket and the sliding log set twice theirs) and a config key, which has
+    // no TTL otherwise, gets all of it.
+    qint64 ttlCapMs = 0;
 };
 
 // A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
@@ -124,9 +130,27 @@ public:
     // pattern ("{name}:*", glob characters escaped) covering all the others.
     virtual std::vector<std::string> exactKeys() const;
     std::string scanPattern() const;
+    // The TTL in server time of state that must outlive `ms` of the limiter's clock: scaled,
+    // extended and capped as LimiterOptions says (at least 1).
+    qint64 ttlMs(qint64 ms) const;
+
+    // What one of exactKeys() holds when it is this limiter's: its Redis type and, for a hash,
+    // the fields it always has (an empty type: anything). A key of that name in another layout
+    // was made by someone else, and ratelab never changes or deletes it (reset refuses, the
+    // script answers an error).
+    struct KeyLayout {
+        std::string type;
+        std::vector<std::string> fields;
+    };
+    virtual KeyLayout exactKeyLayout(const std::string& key) const;
     // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
+    // An exact key in another layout (exactKeyLayout) stops it before anything is deleted:
+    // InputError naming the key and its type.
     long long reset(RedisConnection& connection) const;
     long long reset(RedisRouter& router) const;
+    // As reset(router), after an interrupt too: its SCAN goes on until `goOnUntil`
+    // (redis/redis_scan.h), where reset stops at once.
+    long long reset(RedisRouter& router, std::chrono::steady_clock::time_point goOnUntil) const;
 
     // A string key's value as the state panel shows it (the value itself unless the limiter
     // stores something a reader must decode).
@@ -144,7 +168,10 @@ public:
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
-    std::string ttlArg(qint64 ms) const;  // ms * ttlScale (at least 1) + ttlExtraMs, as text
+    std::string ttlArg(qint64 ms) const { return std::to_string(ttlMs(ms)); }
+    // `call` with the TTL its script gives a config key it writes as its last argument
+    // (ttlCapMs), for a limiter with a cap; unchanged otherwise (config keys without a TTL).
+    ScriptCall withConfigTtl(ScriptCall call) const;
     static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
     // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
     static std::string configFingerprint(const std::string& text);
@@ -188,5 +215,10 @@ private:
 
 // Builds the limiter for a validated spec.
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options = {});
+
+// Whether `key` (on the node of hash slot `slot`) exists and holds `layout`: `ratelab keys`
+// recognises a token bucket's config hash by this, as reset does.
+bool keyHoldsLayout(RedisRouter& router, int slot, const std::string& key,
+                    const Limiter::KeyLayout& layout);
 
 }  // namespace ratelab

@@ -52,6 +52,18 @@ void RunParts::resetKeys(RedisRouter& router) const {
     gateways->reset(router);
 }
 
+std::vector<const Limiter*> RunParts::limitersWithKeys() const {
+    std::vector<const Limiter*> out;
+    for (const auto& limiter : limiters) {
+        out.push_back(limiter.get());
+    }
+    if (gateways) {
+        const std::vector<const Limiter*> local = gateways->localLimiters();
+        out.insert(out.end(), local.begin(), local.end());
+    }
+    return out;
+}
+
 void RunParts::flushGateways(RedisRouter& router) const {
     std::vector<const Limiter*> live;
     for (int i = 0; i < context.limiterCount; ++i) {

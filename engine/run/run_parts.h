@@ -29,6 +29,9 @@ struct RunParts {
     void resetKeys(RedisRouter& router) const;
     // The run's end: batched gateways add the grants they have not added yet.
     void flushGateways(RedisRouter& router) const;
+    // Every limiter whose keys the run writes: the scenario's (and any a live change replaced)
+    // and the gateways' own.
+    std::vector<const Limiter*> limitersWithKeys() const;
     // The limiter in slot `index` now.
     const Limiter& limiter(int index) const { return *context.limiters[size_t(index)].load(); }
 

@@ -10,6 +10,7 @@
 #include "input_error.h"
 #include "interrupt_flag.h"
 #include "json_input.h"
+#include "limiters/scratch_keys.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/schedule_decider.h"
@@ -133,6 +134,9 @@ public:
         sentAt_ = std::chrono::steady_clock::now();
     }
     void decided(const Attempt& attempt, const DecisionPath::Result& result) override {
+        if (keepAlive_.due()) {
+            keepAlive_.keep(router_, decider_.limitersWithKeys());
+        }
         if (attempt.job.k == index_ && attempt.firstTry) {
             if (!result.decided) {
                 std::rethrow_exception(result.failure);
@@ -173,6 +177,7 @@ private:
     QString base_;
     std::unique_ptr<DecisionExplainer> explainer_;
     std::chrono::steady_clock::time_point sentAt_{};
+    ScratchKeepAlive keepAlive_;  // a walk longer than the scratch keys' capped TTLs
 };
 
 }  // namespace
@@ -215,20 +220,16 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
             "\"time\": \"redis\": explained at the scenario's time, not Redis's clock");
     }
     ScheduleDecider::Options options;
+    options.limiters = scratchOptions();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
+    // The scratch keys go however this ends (an error, an interrupt).
     struct Cleanup {
         RedisRouter& router;
         const ScheduleDecider& decider;
-        ~Cleanup() {
-            try {
-                decider.resetKeys(router);
-            } catch (...) {
-                // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
-            }
-        }
+        ~Cleanup() { deleteScratchKeys(router, decider.limitersWithKeys()); }
     } cleanup{router, decider};
     decider.resetKeys(router);
 

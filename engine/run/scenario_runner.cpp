@@ -15,8 +15,7 @@ namespace ratelab {
 namespace {
 
 // Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
-LimiterOptions runLimiterOptions(const RunClock& clock) {
-    LimiterOptions options;
+LimiterOptions runLimiterOptions(const RunClock& clock, LimiterOptions options) {
     if (clock.isVirtual() && clock.speed() > 0 && clock.speed() < 1) {
         options.ttlScale = 1.0 / clock.speed();
     }
@@ -25,14 +24,15 @@ LimiterOptions runLimiterOptions(const RunClock& clock) {
 
 }  // namespace
 
-ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options)
+ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options,
+                               LimiterOptions limiterOptions)
     : scenario_(std::move(scenario)),
       url_(std::move(url)),
       options_(options),
       clock_(scenario_.traffic.clock) {
     workerCount_ = clock_.isVirtual() ? 1 : scenario_.traffic.threads;
-    parts_ = std::make_unique<RunParts>(scenario_, url_, options_, runLimiterOptions(clock_),
-                                        clock_, workerCount_);
+    parts_ = std::make_unique<RunParts>(
+        scenario_, url_, options_, runLimiterOptions(clock_, limiterOptions), clock_, workerCount_);
     if (clock_.isVirtual()) {
         clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
     }
@@ -40,6 +40,10 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
 
 const Limiter& ScenarioRunner::limiter(int index) const {
     return parts_->limiter(index);
+}
+
+std::vector<const Limiter*> ScenarioRunner::limitersWithKeys() const {
+    return parts_->limitersWithKeys();
 }
 
 const QStringList& ScenarioRunner::clientNames() const {

@@ -32,6 +32,8 @@ public:
 
     // Deletes the limiters' keys (and the gateways' own). Throws RedisError.
     void resetKeys(RedisRouter& router) const { parts_->resetKeys(router); }
+    // Every limiter whose keys the schedule writes (RunParts::limitersWithKeys).
+    std::vector<const Limiter*> limitersWithKeys() const { return parts_->limitersWithKeys(); }
     void setObserver(DecisionObserver* observer) { worker_->setObserver(observer); }
 
     // Decides every request through index k and what is due before it. False when the schedule

@@ -22,6 +22,12 @@ QByteArray readTestFile(const QString& path) {
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+QString writeTestFileIn(const QString& dir, const QString& name, const QByteArray& content) {
+    const QString path = QDir(dir).filePath(name);
+    writeTestFile(path, content);
+    return path;
+}
+
 QString exampleScenarioPath(const QString& name) {
     const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
     const QString folder = root.isEmpty()

@@ -9,6 +9,8 @@ namespace ratelab::test {
 // to `size` bytes: a sparse file, so a 100 MB input costs no disk and no time. Records a test
 // failure when it cannot.
 void writeTestFile(const QString& path, const QByteArray& content, qint64 size = 0);
+// writeTestFile of `name` in the folder `dir`; the file's path.
+QString writeTestFileIn(const QString& dir, const QString& name, const QByteArray& content);
 
 // The bytes of the file at `path`; empty when there is none (or it cannot be read).
 QByteArray readTestFile(const QString& path);
