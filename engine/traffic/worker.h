@@ -53,6 +53,10 @@ struct RunContext {
     // false: every batch tries to reach Redis again, without backing off (Step: each batch is
     // one user action).
     bool reconnectBackoff = true;
+    // A lesson's run: a limiter with "time": "redis" decides at the run's own clock, unskewed
+    // (Request::nowFromRedis), instead of reading Redis's TIME, which runs on in real time while
+    // a virtual clock jumps ahead.
+    bool redisClockIsRunClock = false;
     qint64 firstK = 0;  // the schedule's sends before this index were decided (StepSession)
     // The stepped requests' jobs still to come (releases, retries, delayed grants): worker
     // k mod workers takes each.
