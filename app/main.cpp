@@ -13,6 +13,7 @@
 #include "compare_command.h"
 #include "explain_command.h"
 #include "keys_command.h"
+#include "lesson_command.h"
 #include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
@@ -48,6 +49,10 @@ const char kUsage[] =
     "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
     "                [--time-field PATH] [--skip-bad] ACCESS.log > TRACE.csv\n"
     "                a web server's access log as a trace (no Redis)\n"
+    "  ratelab lesson check FILE... [--redis URL]\n"
+    "                plays each lesson in virtual time and checks every claim of its beats\n"
+    "  ratelab lesson export FILE --out DIR [--redis URL]\n"
+    "                DIR/lesson.html: the lesson as one page that plays its beats\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
@@ -169,6 +174,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("trace")) {
         return ratelab::cli::traceCommand(args);
+    }
+    if (command == QLatin1String("lesson")) {
+        return ratelab::cli::lessonCommand(args);
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {

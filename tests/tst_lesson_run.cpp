@@ -251,7 +251,7 @@ private slots:
                  qPrintable(lessonCheckText(check)));
     }
 
-    void badBeatsFoundWhilePlaying_data() {
+    void badBeatsRefused_data() {
         QTest::addColumn<qint64>("steps");
         QTest::addColumn<qint64>("untilMs");
         QTest::addColumn<QString>("where");
@@ -263,7 +263,7 @@ private slots:
         QTest::newRow("steps past the end") << qint64(100000) << qint64(-1) << "$.beats[0].steps"
                                             << "100000 steps go past the schedule's end";
     }
-    void badBeatsFoundWhilePlaying() {
+    void badBeatsRefused() {
         QFETCH(qint64, steps);
         QFETCH(qint64, untilMs);
         QFETCH(QString, where);

@@ -54,4 +54,15 @@ struct Lesson {
 Lesson parseLesson(const QJsonObject& object, const QString& baseDir);
 Lesson loadLessonFile(const QString& path);
 
+// Where a beat leaves the run: the last request decided by then (-1: none) and the run time
+// reached (a beat's until_ms, or the time of the last request its steps decided).
+struct LessonReach {
+    qint64 lastRequest = -1;
+    qint64 runUs = 0;
+};
+// Every beat's, from the scenario's schedule alone (no Redis). An InputError at the beat's path
+// for one that goes back in time (an until_ms before the time the steps before it reached) or
+// steps past the schedule's end; parseLesson refuses such a lesson.
+QVector<LessonReach> lessonReach(const Lesson& lesson);
+
 }  // namespace ratelab

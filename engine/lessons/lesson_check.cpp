@@ -84,7 +84,7 @@ QString lessonCheckText(const LessonCheck& check) {
                    .arg(check.errorCauses);
     }
     if (check.beatsPlayed < check.beats) {
-        out += QStringLiteral("  stopped after beat %1 of %2\n")
+        out += QStringLiteral("  stopped after %1 of %2 beats\n")
                    .arg(check.beatsPlayed)
                    .arg(check.beats);
     }

@@ -136,7 +136,7 @@ LessonHighlight readHighlight(const QJsonValue& value, const QString& where,
 }
 
 LessonBeat readBeat(const QJsonValue& value, const QString& path, const Scenario& scenario,
-                    qint64 durationMs, qint64* reachedMs, QString* reachedAt) {
+                    qint64 durationMs) {
     if (!value.isObject()) {
         throw InputError(path, QStringLiteral("expected a JSON object, got ") + describe(value));
     }
@@ -154,15 +154,6 @@ LessonBeat readBeat(const QJsonValue& value, const QString& path, const Scenario
         const QString where = memberPath(path, until);
         beat.advance = LessonBeat::Advance::Until;
         beat.untilMs = readWholeNumber(object.value(until), where, 0, durationMs);
-        if (beat.untilMs < *reachedMs) {
-            throw InputError(where, QStringLiteral("goes back in time: %1 ms is before %2 ms, "
-                                                   "where %3 left the run")
-                                        .arg(beat.untilMs)
-                                        .arg(*reachedMs)
-                                        .arg(*reachedAt));
-        }
-        *reachedMs = beat.untilMs;
-        *reachedAt = where;
     } else if (object.contains(steps)) {
         beat.advance = LessonBeat::Advance::Steps;
         beat.steps = readWholeNumber(object.value(steps), memberPath(path, steps), 1,
@@ -214,12 +205,11 @@ Lesson parseLesson(const QJsonObject& object, const QString& baseDir) {
                                         .arg(kMaxBeats));
     }
     const qint64 durationMs = qint64(std::llround(lesson.scenario.traffic.durationS * 1000));
-    qint64 reachedMs = 0;
-    QString reachedAt = QStringLiteral("the start");
     for (qsizetype i = 0; i < array.size(); ++i) {
-        lesson.beats.append(readBeat(array.at(i), elementPath(beatsPath, i), lesson.scenario,
-                                     durationMs, &reachedMs, &reachedAt));
+        lesson.beats.append(
+            readBeat(array.at(i), elementPath(beatsPath, i), lesson.scenario, durationMs));
     }
+    lessonReach(lesson);  // a beat going back in time, or steps past the schedule's end
     return lesson;
 }
 

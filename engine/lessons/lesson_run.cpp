@@ -2,11 +2,8 @@
 
 #include <algorithm>
 
-#include "input_error.h"
-#include "json_input.h"
 #include "redis/redis_error.h"
 #include "stats/accepted_log.h"
-#include "traffic/pacer.h"
 
 namespace ratelab {
 namespace {
@@ -24,10 +21,6 @@ Scenario namingEveryFigure(const Lesson& lesson) {
     return scenario;
 }
 
-QString msText(qint64 us) {
-    return json_input::formatNumber(double(us) / 1000.0);
-}
-
 }  // namespace
 
 QVector<LessonPlace> lessonPlaces(const Lesson& lesson) {
@@ -42,7 +35,7 @@ QVector<LessonPlace> lessonPlaces(const Lesson& lesson) {
 }
 
 LessonRun::LessonRun(Lesson lesson, const RedisUrl& url)
-    : lesson_(std::move(lesson)), places_(lessonPlaces(lesson_)) {
+    : lesson_(std::move(lesson)), places_(lessonPlaces(lesson_)), reach_(lessonReach(lesson_)) {
     const Scenario named = namingEveryFigure(lesson_);
     for (int l = 0; l < named.limiters.size(); ++l) {
         burstWindows_.push_back(burstWindowsFor(named, l));
@@ -50,57 +43,18 @@ LessonRun::LessonRun(Lesson lesson, const RedisUrl& url)
     session_ = std::make_shared<StepSession>(lesson_.scenario, url, StepSession::ForLesson{});
 }
 
-qint64 LessonRun::lastRequestOfNext() {
+qint64 LessonRun::lastRequestOfNext() const {
     if (done() || places_[played_].question) {
         return -1;
     }
-    const LessonBeat& beat = lesson_.beats[places_[played_].beat];
-    switch (beat.advance) {
-        case LessonBeat::Advance::None:
-            return -1;
-        case LessonBeat::Advance::Until:
-            return session_->lastRequestBefore(beat.untilMs * 1000);
-        case LessonBeat::Advance::Steps:
-            return session_->sent() + beat.steps - 1;
-    }
-    return -1;
+    return reach_[places_[played_].beat].lastRequest;
 }
 
-qint64 LessonRun::nextTargetUs() {
+qint64 LessonRun::nextTargetUs() const {
     if (done() || places_[played_].question) {
         return reachedUs_;
     }
-    const LessonBeat& beat = lesson_.beats[places_[played_].beat];
-    switch (beat.advance) {
-        case LessonBeat::Advance::None:
-            return reachedUs_;
-        case LessonBeat::Advance::Until: {
-            const qint64 untilUs = beat.untilMs * 1000;
-            if (untilUs < reachedUs_) {
-                throw InputError(beat.path + QStringLiteral(".until_ms"),
-                                 QStringLiteral("goes back in time: %1 ms is before %2 ms, where "
-                                                "%3 left the run")
-                                     .arg(beat.untilMs)
-                                     .arg(msText(reachedUs_), reachedBy_));
-            }
-            return untilUs;
-        }
-        case LessonBeat::Advance::Steps: {
-            const qint64 last = lastRequestOfNext();
-            const qint64 atUs = session_->runUsOf(last);
-            if (atUs == Pacer::kNoMore) {
-                const qint64 left =
-                    session_->lastRequestBefore(Pacer::kNoMore) + 1 - session_->sent();
-                throw InputError(beat.path + QStringLiteral(".steps"),
-                                 QStringLiteral("%1 steps go past the schedule's end: %2 "
-                                                "request(s) are left")
-                                     .arg(beat.steps)
-                                     .arg(left));
-            }
-            return std::max(reachedUs_, atUs);
-        }
-    }
-    return reachedUs_;
+    return std::max(reachedUs_, reach_[places_[played_].beat].runUs);
 }
 
 void LessonRun::approach(qint64 runUs) {
@@ -110,11 +64,24 @@ void LessonRun::approach(qint64 runUs) {
         return;
     }
     const qint64 upTo = std::min(runUs, target);
-    const qint64 k = std::min(session_->lastRequestBefore(upTo), last);
-    if (k >= session_->sent()) {
-        session_->advanceThrough(k);
+    if (decideThrough(std::min(session_->lastRequestBefore(upTo), last))) {
+        reachedUs_ = std::max(reachedUs_, upTo);
     }
-    reachedUs_ = std::max(reachedUs_, upTo);
+}
+
+bool LessonRun::decideThrough(qint64 last) {
+    // The requests before sent() are decided: each piece moves it on, or the schedule is over.
+    for (qint64 sent = session_->sent(); sent <= last;) {
+        if (stop_ != nullptr && stop_->load()) {
+            return false;
+        }
+        session_->advanceThrough(std::min(last, sent + kStopChunk - 1));
+        if (session_->sent() <= sent) {
+            break;
+        }
+        sent = session_->sent();
+    }
+    return true;
 }
 
 LessonFrame LessonRun::next() {
@@ -124,15 +91,14 @@ LessonFrame LessonRun::next() {
     frame.beat = place.beat;
     frame.question = place.question;
     if (!place.question && beat.advance != LessonBeat::Advance::None) {
-        const qint64 target = nextTargetUs();  // refuses a beat that goes back in time
-        const qint64 last = lastRequestOfNext();
-        if (last >= session_->sent()) {
-            session_->advanceThrough(last);
+        const qint64 target = nextTargetUs();
+        if (!decideThrough(lastRequestOfNext())) {
+            frame.stopped = true;
+            frame.runUs = reachedUs_;
+            frame.run = snapshot();
+            return frame;  // not played: the next call plays it on
         }
         reachedUs_ = target;
-        reachedBy_ =
-            beat.path + (beat.advance == LessonBeat::Advance::Until ? QStringLiteral(".until_ms")
-                                                                    : QStringLiteral(".steps"));
     }
     frame.runUs = reachedUs_;
     frame.run = snapshot();
@@ -167,9 +133,14 @@ RunSnapshot LessonRun::snapshot() const {
 QVector<LessonFrame> playLesson(const Lesson& lesson, const RedisUrl& url,
                                 const std::atomic<bool>* stop) {
     LessonRun run(lesson, url);
+    run.setStop(stop);
     QVector<LessonFrame> frames;
     while (!run.done() && (stop == nullptr || !stop->load())) {
-        frames.append(run.next());
+        LessonFrame frame = run.next();
+        if (frame.stopped) {
+            break;
+        }
+        frames.append(std::move(frame));
     }
     try {
         run.resetKeys();

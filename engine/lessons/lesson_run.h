@@ -28,6 +28,7 @@ struct LessonFrame {
     std::optional<LessonHighlight> highlight;
     QVector<ExpectationResult> checks;  // the beat's claims, in its own frame only
     RunSnapshot run;                    // the run so far, its admitted bursts too
+    bool stopped = false;               // a stop (a signal) came before the run reached the frame
 };
 
 // Where the frames of a lesson are: a beat that asks has its question's frame before its own.
@@ -44,7 +45,8 @@ QVector<LessonPlace> lessonPlaces(const Lesson& lesson);
 // one caller (the window's I/O thread, or the command line).
 class LessonRun {
 public:
-    // Connects and resets the scenario's limiters' keys. Throws RedisError.
+    // Connects and resets the scenario's limiters' keys. Throws RedisError, and InputError for
+    // beats that go back in time or past the schedule (lessonReach).
     LessonRun(Lesson lesson, const RedisUrl& url);
 
     const Lesson& lesson() const { return lesson_; }
@@ -52,14 +54,13 @@ public:
     int frameCount() const { return int(places_.size()); }
     bool done() const { return played_ >= frameCount(); }
     // The run time the next frame leaves the run at (the run's time now for a frame that does
-    // not move it). An InputError for a beat that goes back in time (see next()).
-    qint64 nextTargetUs();
+    // not move it).
+    qint64 nextTargetUs() const;
     // Decides the requests scheduled before `runUs`, never past what the next frame decides:
     // slow motion on the way to it. The frame still comes from next().
     void approach(qint64 runUs);
     // Plays the next frame: moves the run as its beat says, fills the texts, checks the claims.
-    // An InputError (bad input: exit 2) when a beat's until_ms lies before the time an earlier
-    // beat's steps reached, or a placeholder names a figure the run does not have.
+    // An InputError (bad input: exit 2) when a placeholder names a figure the run does not have.
     LessonFrame next();
     qint64 reachedUs() const { return reachedUs_; }
     // The run so far, with its admitted bursts (what expectations and placeholders read).
@@ -68,20 +69,26 @@ public:
     std::shared_ptr<StepSession> session() const { return session_; }
     // Deletes the limiters' keys (the command line leaves none behind).
     void resetKeys() { session_->resetKeys(); }
+    // A flag (the command line's interrupt) that ends a frame's decisions early: the frame
+    // comes back `stopped`, within kStopChunk requests of it being set. Not owned.
+    void setStop(const std::atomic<bool>* stop) { stop_ = stop; }
+    static constexpr qint64 kStopChunk = 4096;
 
 private:
     // The last request the next frame decides (-1: it decides none).
-    qint64 lastRequestOfNext();
+    qint64 lastRequestOfNext() const;
+    // Decides through request `last`, kStopChunk at a time; false when stopped first.
+    bool decideThrough(qint64 last);
 
     Lesson lesson_;
     QVector<LessonPlace> places_;
+    QVector<LessonReach> reach_;  // per beat
     std::shared_ptr<StepSession> session_;
     std::vector<std::vector<qint64>> burstWindows_;  // per limiter, what the lesson names
     int played_ = 0;
     qint64 reachedUs_ = 0;
-    // The beat that moved the run to reachedUs_.
-    QString reachedBy_ = QStringLiteral("the start");
     QString askedText_;  // the question of the beat under way, as its frame asked it
+    const std::atomic<bool>* stop_ = nullptr;
 };
 
 // Every frame of the lesson, in order (the page records them all), its keys deleted afterwards.
