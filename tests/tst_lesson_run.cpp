@@ -148,6 +148,40 @@ private slots:
         }
     }
 
+    // until_ms decides what is due before it, not only the requests: nginx's queue (delayed
+    // grants) and wait-mode retries after a burst at 0 s, when no request comes for 1.5 s.
+    void untilDecidesWhatIsDue() {
+        const QString delay = uniqueName(QStringLiteral("lr-delay"));
+        const QString nodelay = uniqueName(QStringLiteral("lr-nodelay"));
+        const Scenario scenario = parseScenarioJson(QStringLiteral(R"({"limiters": [
+              {"type": "leaky_bucket", "name": "%1", "rate": 10, "period_ms": 1000, "burst": 4},
+              {"type": "leaky_bucket", "name": "%2", "rate": 10, "period_ms": 1000, "burst": 4,
+               "nodelay": true}],
+              "traffic": {"shape": {"type": "burst", "rate": 0.1, "burst": 7, "every_s": 1.5},
+                          "duration_s": 3, "mode": "wait", "timeout_ms": 1000,
+                          "clock": {"type": "virtual", "start": "2024-01-01T00:00:00Z"}}})")
+                                                        .arg(delay, nodelay)
+                                                        .toUtf8(),
+                                                    QString());
+        const QVector<LessonFrame> frames =
+            playLesson(lessonOf(scenario, {until(1), until(450), until(1000)}), fixtureUrl());
+        const auto figure = [&](int frame, int limiter, const char* metric) {
+            double value = -1;
+            limiterMetric(frames[frame].run.limiters[limiter], QLatin1String(metric), &value);
+            return value;
+        };
+        // At the instant: nodelay passes 1 + burst, delay one; its next four are queued.
+        QCOMPARE(figure(0, 1, "accepted"), 5.0);
+        QCOMPARE(figure(0, 0, "accepted"), 1.0);
+        // By 450 ms the queue has let them go, 100 ms apart; nodelay's refused three came back.
+        QCOMPARE(figure(1, 0, "accepted"), 5.0);
+        QCOMPARE(figure(1, 0, "max_wait_ms"), 400.0);
+        QCOMPARE(figure(1, 1, "accepted"), 8.0);
+        QCOMPARE(figure(1, 1, "max_wait_ms"), 300.0);
+        QCOMPARE(figure(2, 0, "accepted"), 8.0);
+        QCOMPARE(figure(2, 0, "max_wait_ms"), 700.0);
+    }
+
     void playedAgainIsTheSame() {
         const Scenario scenario = example(QStringLiteral("concurrency-leaks.json"));
         QVector<LessonBeat> beats{until(2000), until(5000)};

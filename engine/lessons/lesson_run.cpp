@@ -58,15 +58,26 @@ qint64 LessonRun::nextTargetUs() const {
 }
 
 void LessonRun::approach(qint64 runUs) {
-    const qint64 target = nextTargetUs();
-    const qint64 last = lastRequestOfNext();
-    if (last < 0 || runUs <= reachedUs_) {
+    if (done() || places_[played_].question || runUs <= reachedUs_) {
         return;
     }
-    const qint64 upTo = std::min(runUs, target);
-    if (decideThrough(std::min(session_->lastRequestBefore(upTo), last))) {
+    const qint64 upTo = std::min(runUs, nextTargetUs());
+    const bool moved =
+        lesson_.beats[places_[played_].beat].advance == LessonBeat::Advance::Until
+            ? decideUntil(upTo)
+            : decideThrough(std::min(session_->lastRequestBefore(upTo), lastRequestOfNext()));
+    if (moved) {
         reachedUs_ = std::max(reachedUs_, upTo);
     }
+}
+
+bool LessonRun::decideUntil(qint64 runUs) {
+    // The requests in pieces (a stop is seen between them), then what is due after the last.
+    if (!decideThrough(session_->lastRequestBefore(runUs))) {
+        return false;
+    }
+    session_->advanceUntil(runUs);
+    return true;
 }
 
 bool LessonRun::decideThrough(qint64 last) {
@@ -92,7 +103,10 @@ LessonFrame LessonRun::next() {
     frame.question = place.question;
     if (!place.question && beat.advance != LessonBeat::Advance::None) {
         const qint64 target = nextTargetUs();
-        if (!decideThrough(lastRequestOfNext())) {
+        const bool moved = beat.advance == LessonBeat::Advance::Until
+                               ? decideUntil(target)
+                               : decideThrough(lastRequestOfNext());
+        if (!moved) {
             frame.stopped = true;
             frame.runUs = reachedUs_;
             frame.run = snapshot();

@@ -39,10 +39,11 @@ struct LessonPlace {
 QVector<LessonPlace> lessonPlaces(const Lesson& lesson);
 
 // A lesson decided frame by frame in virtual time, as a virtual run decides its scenario (a step
-// session on its own keys: StepSession::ForLesson). A limiter with "time": "redis" decides at the
-// run's own clock, one clock that no client's skew moves: Redis's TIME runs on in real time
-// while a lesson's time jumps, so a lesson takes the run's time for Redis's. Not thread-safe:
-// one caller (the window's I/O thread, or the command line).
+// session on its own keys: StepSession::ForLesson). A beat's until_ms decides everything due
+// before it (requests, wait-mode retries, delayed grants, releases); its steps the requests. A
+// limiter with "time": "redis" decides at the run's own clock, one clock that no client's skew
+// moves: Redis's TIME runs on in real time while a lesson's time jumps, so a lesson takes the run's
+// time for Redis's. Not thread-safe: one caller (the window's I/O thread, or the command line).
 class LessonRun {
 public:
     // Connects and resets the scenario's limiters' keys. Throws RedisError, and InputError for
@@ -79,6 +80,9 @@ private:
     qint64 lastRequestOfNext() const;
     // Decides through request `last`, kStopChunk at a time; false when stopped first.
     bool decideThrough(qint64 last);
+    // Decides everything due before runUs: the requests (in pieces), then the retries, delayed
+    // grants and releases due before it. False when stopped first.
+    bool decideUntil(qint64 runUs);
 
     Lesson lesson_;
     QVector<LessonPlace> places_;

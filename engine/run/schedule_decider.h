@@ -41,9 +41,10 @@ public:
     // Decides every request through index k and what is due before it. False when the schedule
     // ended before k.
     bool advanceThrough(qint64 k) { return worker_->advanceThrough(k); }
-    // Decides every request scheduled before run time `runUs` (and what is due before the last
-    // of them); the requests at runUs and after wait for the next call.
-    void advanceUntil(qint64 runUs) { advanceThrough(lastRequestBefore(runUs)); }
+    // Decides everything due before run time `runUs`: the requests scheduled before it and the
+    // retries, delayed grants and releases due before it; what is due at runUs and after waits
+    // for the next call.
+    void advanceUntil(qint64 runUs) { worker_->advanceUntil(runUs); }
     // The index of the last request scheduled before run time `runUs`; -1 when none is.
     qint64 lastRequestBefore(qint64 runUs);
     // The run time request k is scheduled at (Pacer::kNoMore past the schedule's end).

@@ -198,6 +198,16 @@ StepSession::Step StepSession::advanceThrough(qint64 k) {
     return step;
 }
 
+void StepSession::advanceUntil(qint64 runUs) {
+    decider_->advanceUntil(runUs);
+    const qint64 next = decider_->nextRequest();
+    k_ = next >= 0 ? next : decider_->lastRequestBefore(Pacer::kNoMore) + 1;
+    if (k_ > 0) {
+        lastRunUs_ = decider_->runUsOf(k_ - 1);
+        lastNowMs_ = decider_->startEpochMs() + lastRunUs_ / 1000;
+    }
+}
+
 RunSnapshot StepSession::snapshot() const {
     RunSnapshot s;
     const Scenario& scenario = decider_->scenario();

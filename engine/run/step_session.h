@@ -52,6 +52,9 @@ public:
     // as a virtual run takes them; the Step of request k (index -1 when k was decided before or
     // the schedule ended before it).
     Step advanceThrough(qint64 k);
+    // Decides everything due before run time `runUs` (ScheduleDecider::advanceUntil): a
+    // lesson's beat.
+    void advanceUntil(qint64 runUs);
     // The index of the last request scheduled before run time `runUs` (-1: none).
     qint64 lastRequestBefore(qint64 runUs) { return decider_->lastRequestBefore(runUs); }
     qint64 runUsOf(qint64 k) { return decider_->runUsOf(k); }

@@ -114,6 +114,10 @@ public:
     // caller's thread (the worker of a run that does not start threads: Step, explain, replay).
     // False when the schedule ended before request k.
     bool advanceThrough(qint64 k);
+    // Decides everything due before run time `runUs`, on the caller's thread: the requests
+    // scheduled before it and the retries, delayed grants and releases due before it (a lesson's
+    // beat); nothing due at runUs or later.
+    void advanceUntil(qint64 runUs);
     // The schedule index of the next request this worker sends; -1 when none is left.
     qint64 nextRequest() const { return nextSendUs_ == Pacer::kNoMore ? -1 : nextK_; }
     qint64 nextRequestRunUs() const { return nextSendUs_; }
@@ -142,10 +146,12 @@ private:
         }
     };
 
-    void loop(qint64 lastK);
+    // Decides through request lastK (and what is due before it), nothing due at or after
+    // untilUs.
+    void loop(qint64 lastK, qint64 untilUs = Pacer::kNoMore);
     void advanceSchedule();
     // worker_batches.cpp: the batch of what is due (and, pipelining ahead, what may follow).
-    void collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch);
+    void collectDue(qint64 nowRunUs, qint64 lastK, qint64 untilUs, std::vector<Job>& batch);
     bool pipelinesAhead() const;
     // Whether limiter `limiter`'s decision for `client` through `gateway` may change once the
     // batch's replies are read (a cache_refusals gateway learning a refusal of its scope key).
