@@ -62,7 +62,8 @@ const char kUsage[] =
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 1 an expectation failed (run), a difference above the tolerance\n"
-    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed,\n"
+    "(compare), no feasible combination (sweep) or a lesson's claim failed (lesson), 2 bad\n"
+    "input, 3 Redis unreachable or failed,\n"
     "4 an output file or stdout could not be written (the verdict was 0), 130/143/129 stopped\n"
     "by SIGINT/SIGTERM/SIGHUP (what was measured is still reported).\n"
     "ratelab COMMAND --help: that command's options.\n";

@@ -15,6 +15,7 @@
 
 #include "lessons/lesson_page.h"
 #include "support/browser_selftest.h"
+#include "support/lesson_documents.h"
 #include "support/test_redis.h"
 
 using namespace ratelab;
@@ -22,31 +23,21 @@ using namespace ratelab::test;
 
 namespace {
 
-// Two limiters under bursts of 10 every 200 ms from 0.9 s past a second: a fixed window of 10 per
-// second and a sliding log of 10 per second.
-Lesson boundaryLesson() {
+// The boundary lesson of both limiters, its words with characters the page must escape.
+Lesson boundary() {
     const QString fixed = uniqueName(QStringLiteral("page-fixed"));
     const QString log = uniqueName(QStringLiteral("page-log"));
-    const QByteArray json = QStringLiteral(R"({"title": "Twice the limit <in> 200 ms",
-  "scenario": {"limiters": [{"type": "fixed_window", "name": "%1", "rate": 10, "interval": 1,
-                             "unit": "seconds", "timezone": "UTC"},
-                            {"type": "sliding_window", "name": "%2",
-                             "rules": [{"limit": 10, "window_ms": 1000}]}],
-               "traffic": {"shape": {"type": "burst", "rate": 0.5, "burst": 10, "every_s": 0.2},
-                           "duration_s": 3, "mode": "try",
-                           "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.900Z",
-                                     "speed": 0}},
-               "bucket_ms": 50},
-  "beats": [
+    const QByteArray json = boundaryLesson(QStringLiteral("Twice the limit <in> 200 ms"),
+                                           QStringLiteral(R"([
     {"until_ms": 50, "say": "Ten pass: {%1.accepted} of {%1.fired} & <more>.",
      "highlight": {"limiter": "%1", "from_ms": 0, "to_ms": 100},
      "expect": {"%1": ["accepted == 10"]}},
     {"ask": "How many of the next ten pass?", "answer": "All ten: {%1.accepted} in all.",
      "until_ms": 250, "highlight": {"limiter": "%1", "from_ms": 0, "to_ms": 250},
      "expect": {"%1": ["max_accepted_in_any_1000ms == 20"], "%2": ["accepted == 10"]}},
-    {"say": "The log kept its ten: {%2.accepted}.", "until_ms": 3000}]})")
-                                .arg(fixed, log)
-                                .toUtf8();
+    {"say": "The log kept its ten: {%2.accepted}.", "until_ms": 3000}])")
+                                               .arg(fixed, log),
+                                           fixed, log);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("lesson.json"));
     QFile file(path);
@@ -68,13 +59,11 @@ class TestLessonBrowser : public QObject {
 
 private slots:
     void initTestCase() {
-        chromium_ = qEnvironmentVariable("RATELAB_CHROMIUM");
-        QVERIFY2(QFileInfo(chromium_).isExecutable(),
-                 qPrintable(QStringLiteral("no chromium (\"%1\"): scripts/lib/deps.sh installs "
-                                           "Debian's chromium, then configure again")
-                                .arg(chromium_)));
+        QString problem;
+        chromium_ = chromiumForTests(&problem);
+        QVERIFY2(!chromium_.isEmpty(), qPrintable(problem));
         QVERIFY(dir_.isValid());
-        lesson_ = boundaryLesson();
+        lesson_ = boundary();
         frames_ = playLesson(lesson_, fixtureUrl());
         QCOMPARE(frames_.size(), 4);  // beat 1, beat 2's question, beat 2, beat 3
     }

@@ -11,6 +11,7 @@
 #include <csignal>
 
 #include "support/cli_process.h"
+#include "support/lesson_documents.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
 
@@ -19,26 +20,19 @@ using namespace ratelab::test;
 
 namespace {
 
-// A lesson over a fixed window of 10 per second (limiter `name`) fed bursts of 10 every 200 ms
-// from 0.9 s past a second: the first burst fills the window, the second passes in the next.
+// The boundary lesson of a fixed window (limiter `name`): ten of 11 pass at once, the next ten
+// 200 ms later in the next window; the second beat claims `claim`.
 QByteArray lessonJson(const QString& name, const QString& claim = QStringLiteral("accepted == 20"),
                       const QString& beats = QString()) {
-    return QStringLiteral(R"({"title": "Twice the limit",
-  "scenario": {"limiters": [{"type": "fixed_window", "name": "%1", "rate": 10, "interval": 1,
-                             "unit": "seconds", "timezone": "UTC"}],
-               "traffic": {"shape": {"type": "burst", "rate": 0.5, "burst": 10, "every_s": 0.2},
-                           "duration_s": 3, "mode": "try",
-                           "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.900Z",
-                                     "speed": 0}}},
-  "beats": %2})")
-        .arg(name, beats.isEmpty() ? QStringLiteral(R"([
+    return boundaryLesson(QStringLiteral("Twice the limit"),
+                          beats.isEmpty() ? QStringLiteral(R"([
     {"until_ms": 50, "say": "{%1.accepted} of {%1.fired} <pass> & more",
      "expect": {"%1": ["accepted == 10"]}},
     {"ask": "And the next ten?", "answer": "All of them: {%1.accepted}.", "until_ms": 250,
      "expect": {"%1": ["%2"]}}])")
-                                         .arg(name, claim)
-                                   : beats)
-        .toUtf8();
+                                                .arg(name, claim)
+                                          : beats,
+                          name);
 }
 
 }  // namespace

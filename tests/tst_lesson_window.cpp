@@ -22,6 +22,7 @@
 #include "lessons/lesson_paths.h"
 #include "lessons/lesson_player.h"
 #include "lessons/lesson_run.h"
+#include "support/lesson_documents.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
 #include "support/window_driving.h"
@@ -33,26 +34,16 @@ using namespace ratelab::test;
 namespace {
 
 QByteArray lessonJson(const QString& fixed, const QString& log) {
-    return QStringLiteral(R"({"title": "Twice the limit",
-  "scenario": {"name": "window lesson",
-               "limiters": [{"type": "fixed_window", "name": "%1", "rate": 10, "interval": 1,
-                             "unit": "seconds", "timezone": "UTC"},
-                            {"type": "sliding_window", "name": "%2",
-                             "rules": [{"limit": 10, "window_ms": 1000}]}],
-               "traffic": {"shape": {"type": "burst", "rate": 0.5, "burst": 10, "every_s": 0.2},
-                           "duration_s": 3, "mode": "try",
-                           "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.900Z",
-                                     "speed": 1}},
-               "bucket_ms": 50},
-  "beats": [
+    return boundaryLesson(QStringLiteral("Twice the limit"),
+                          QStringLiteral(R"([
     {"until_ms": 50, "say": "Ten pass: {%1.accepted} of {%1.fired}.",
      "highlight": {"limiter": "%1", "from_ms": 0, "to_ms": 100},
      "expect": {"%1": ["accepted == 10"]}},
     {"ask": "How many of the next ten pass?", "answer": "All ten: {%1.accepted} in all.",
      "until_ms": 250, "highlight": {"limiter": "%2", "from_ms": 200, "to_ms": 250}},
-    {"steps": 5, "say": "Five more: {%1.fired} fired, {%2.accepted} through the log."}]})")
-        .arg(fixed, log)
-        .toUtf8();
+    {"steps": 5, "say": "Five more: {%1.fired} fired, {%2.accepted} through the log."}])")
+                              .arg(fixed, log),
+                          fixed, log);
 }
 
 QAction* actionNamed(QMenu* menu, const QString& text) {
@@ -115,7 +106,7 @@ private slots:
         // The first frame: its words with their figures, the run and the highlight in the views.
         QTRY_COMPARE(panel->progressText(), QStringLiteral("Beat 1 of 3"));
         QVERIFY(dock->isVisible());
-        QCOMPARE(w.document()->name(), QStringLiteral("window lesson"));
+        QCOMPARE(w.document()->name(), QStringLiteral("boundary lesson"));
         QCOMPARE(panel->sayText(), frames[0].say);
         QCOMPARE(panel->sayText(), QStringLiteral("Ten pass: 10 of 11."));
         QVERIFY(panel->claimsText().contains(QStringLiteral("✓")));

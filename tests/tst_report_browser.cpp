@@ -147,11 +147,9 @@ class TestReportBrowser : public QObject {
 
 private slots:
     void initTestCase() {
-        chromium_ = qEnvironmentVariable("RATELAB_CHROMIUM");
-        QVERIFY2(QFileInfo(chromium_).isExecutable(),
-                 qPrintable(QStringLiteral("no chromium (\"%1\"): scripts/lib/deps.sh installs "
-                                           "Debian's chromium, then configure again")
-                                .arg(chromium_)));
+        QString problem;
+        chromium_ = chromiumForTests(&problem);
+        QVERIFY2(!chromium_.isEmpty(), qPrintable(problem));
     }
 
     void drawsTheSummary_data() {

@@ -1,5 +1,6 @@
 #include "support/browser_selftest.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -31,6 +32,18 @@ QString selftestText(const QString& dom) {
 }
 
 }  // namespace
+
+QString chromiumForTests(QString* problem) {
+    const QString chromium = qEnvironmentVariable("RATELAB_CHROMIUM");
+    if (QFileInfo(chromium).isExecutable()) {
+        return chromium;
+    }
+    *problem = QStringLiteral(
+                   "no chromium (\"%1\"): scripts/lib/deps.sh installs Debian's "
+                   "chromium, then configure again")
+                   .arg(chromium);
+    return QString();
+}
 
 QJsonObject browserSelftest(const QString& chromium, const QString& page, bool dark,
                             QString* console) {

@@ -5,6 +5,10 @@
 
 namespace ratelab::test {
 
+// $RATELAB_CHROMIUM (CTest sets it: Debian's chromium), or empty with `problem` saying how to get
+// it.
+QString chromiumForTests(QString* problem);
+
 // A page of ratelab's (report.html, lesson.html) in headless Chromium ($RATELAB_CHROMIUM, Debian's
 // chromium): loaded with #selftest, its script checks itself and writes the result as JSON into
 // <pre id="selftest">, which this reads back from the DOM Chromium dumps. `dark`: the browser
