@@ -8,6 +8,7 @@
 #include "input_error.h"
 #include "interrupt.h"
 #include "limiters/limiter_cost.h"
+#include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/throughput_bench.h"
 

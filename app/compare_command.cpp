@@ -42,6 +42,9 @@ struct Summary {
     bool virtualClock = false;
     bool roundTripPerLimiter = false;  // its latencies: each limiter's own round trip
     QStringList limiters;
+    // The limiters of global scope: which client (and group) their grants go to depends on when
+    // each request reaches Redis. A summary without a limiter's spec leaves it out.
+    QStringList globalLimiters;
     std::vector<Figure> figures;
     QHash<QString, std::size_t> index;  // figureKey -> position in figures
 };
@@ -54,8 +57,17 @@ bool isTiming(const QString& metric) {
     return metric == QLatin1String("p50_ms") || metric == QLatin1String("p99_ms");
 }
 
+// A client's or a group's share of a limiter's figures (its own totals are not).
+bool isSplit(const Figure& f) {
+    return !f.client.isEmpty() || f.metric.startsWith(QLatin1String("group."));
+}
+
+QString clockName(const Summary& s) {
+    return s.virtualClock ? output_format::kVirtualClock : output_format::kRealClock;
+}
+
 // The counts of a limiter or a client.
-void addCounts(const OutcomeCounts& t, const QString& limiter, const QString& client,
+void addCounts(const OutcomeTotals& t, const QString& limiter, const QString& client,
                std::vector<Figure>& out) {
     out.push_back({limiter, client, QStringLiteral("fired"), double(t.fired)});
     out.push_back({limiter, client, QStringLiteral("accepted"), double(t.accepted)});
@@ -74,7 +86,7 @@ void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, con
 // its counts and admitted burst.
 void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     addCounts(l.counts, l.name, QString(), out);
-    const OutcomeCounts& c = l.counts;
+    const OutcomeTotals& c = l.counts;
     out.push_back({l.name, QString(), QStringLiteral("accepted_ratio"),
                    c.fired > 0 ? double(c.accepted) / double(c.fired) : 0});
     out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});
@@ -118,6 +130,9 @@ Summary loadSummary(const QString& dir) {
     s.roundTripPerLimiter = run.roundTripPerLimiter;
     for (const LimiterSummary& l : run.limiters) {
         s.limiters << l.name;
+        if (l.spec && l.spec->scope == Scope::Global) {
+            s.globalLimiters << l.name;
+        }
         addLimiter(l, s.figures);
     }
     for (std::size_t i = 0; i < s.figures.size(); ++i) {
@@ -233,7 +248,9 @@ int compareCommand(const QStringList& args) {
             latencyChecked ? percentOption(QStringLiteral("latency-tolerance")) : 0;
         const Summary base = loadSummary(parser.positionalArguments().at(0));
         const Summary now = loadSummary(parser.positionalArguments().at(1));
-        const QStringList unfit = notComparable(base, now, latencyChecked);
+        // Latencies of a real-clock run and a virtual one are never compared (below).
+        const QStringList unfit =
+            notComparable(base, now, latencyChecked && base.virtualClock == now.virtualClock);
         if (!unfit.isEmpty()) {
             if (!parser.isSet(QStringLiteral("force"))) {
                 throw InputError(QStringLiteral("compare"),
@@ -245,6 +262,17 @@ int compareCommand(const QStringList& args) {
             }
         }
         const bool bothVirtual = base.virtualClock && now.virtualClock;
+        // A real-clock run against a virtual one: their latencies time different things (a
+        // virtual clock sends as fast as Redis answers), so none is checked.
+        const bool clocksDiffer = base.virtualClock != now.virtualClock;
+        const bool latenciesCompared = latencyChecked && !clocksDiffer;
+        // On a real clock a global limiter's grants go to whichever client's request reaches
+        // Redis first: two runs of one scenario split them differently, so a client's or a
+        // group's share is shown, not checked (only virtual runs repeat it exactly).
+        const auto unsteadySplit = [&](const Figure& f) {
+            return !bothVirtual && isSplit(f) && base.globalLimiters.contains(f.limiter) &&
+                   now.globalLimiters.contains(f.limiter);
+        };
         // The tolerance a count or burst gets: the one given, else 0 where virtual runs repeat
         // exactly.
         const auto toleranceOf = [&](const QString& metric) {
@@ -264,11 +292,30 @@ int compareCommand(const QStringList& args) {
                 : bothVirtual ? QStringLiteral("tolerance: 0 % (virtual clocks)\n")
                               : QStringLiteral("tolerance: %1 % (real clock)\n")
                                     .arg(fmt(kRealClockTolerancePct)));
-        out << (latencyChecked
-                    ? QStringLiteral("latencies: checked, tolerance %1 %\n")
-                          .arg(fmt(latencyTolerance))
-                    : QStringLiteral("latencies: shown, not checked (--latency-tolerance PCT "
-                                     "checks them)\n"));
+        if (clocksDiffer) {
+            out << QStringLiteral("clocks: base %1, new %2\n").arg(clockName(base), clockName(now));
+        }
+        out << (clocksDiffer     ? QStringLiteral("latencies: not compared (one run's clock is "
+                                                      "virtual, which sends as fast as Redis answers)\n")
+                : latencyChecked ? QStringLiteral("latencies: checked, tolerance %1 %\n")
+                                       .arg(fmt(latencyTolerance))
+                                 : QStringLiteral("latencies: shown, not checked "
+                                                  "(--latency-tolerance PCT checks them)\n"));
+        if (!bothVirtual) {
+            QStringList global;
+            for (const QString& l : base.globalLimiters) {
+                if (now.globalLimiters.contains(l)) {
+                    global << json_input::quoted(l);
+                }
+            }
+            if (!global.isEmpty()) {
+                out << QStringLiteral(
+                           "clients of global limiters: shown, not checked (%1; on a real "
+                           "clock which client gets a global limiter's grants depends on "
+                           "timing)\n")
+                           .arg(global.join(QStringLiteral(", ")));
+            }
+        }
         if (base.roundTripPerLimiter != now.roundTripPerLimiter) {
             out << QStringLiteral("latencies: base timed %1 round trips, new %2 ones\n")
                        .arg(roundTripsOf(base), roundTripsOf(now));
@@ -314,7 +361,8 @@ int compareCommand(const QStringList& args) {
             if (other->value == f.value) {
                 continue;
             }
-            const bool checked = latencyChecked || !isTiming(f.metric);
+            const bool split = unsteadySplit(f);
+            const bool checked = (isTiming(f.metric) ? latenciesCompared : true) && !split;
             const bool over = checked && exceeds(f.value, other->value, toleranceOf(f.metric));
             failing += over ? 1 : 0;
             rows << QStringLiteral("%1 %2 %3 %4 %5 %6 %7%8")
@@ -327,6 +375,11 @@ int compareCommand(const QStringList& args) {
                         .arg(percent(f.value, other->value), 10)
                         .arg(over      ? QStringLiteral("  OVER")
                              : checked ? QString()
+                             : split   ? (f.client.isEmpty()
+                                              ? QStringLiteral("  (a global limiter's group, not "
+                                                                 "checked on a real clock)")
+                                              : QStringLiteral("  (a global limiter's client, not "
+                                                                 "checked on a real clock)"))
                                        : QStringLiteral("  (latency, not checked)"));
         }
         for (const Figure& f : now.figures) {

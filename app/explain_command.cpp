@@ -6,6 +6,7 @@
 #include "command_line.h"
 #include "explain/explanation_output.h"
 #include "input_error.h"
+#include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/scenario_explainer.h"
 #include "scenario/scenario.h"

@@ -11,10 +11,12 @@
 #include "output/run_report.h"
 #include "output/run_verdict.h"
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/scenario_runner.h"
 #include "run_outputs.h"
 #include "scenario/scenario_budget.h"
+#include "scenario/traffic_length.h"
 
 namespace ratelab::cli {
 namespace {
@@ -154,6 +156,9 @@ int runCommand(const QStringList& args) {
         }
 
         const RunSummary summary = summaryOf(run);
+        for (const QString& warning : shortTrafficWarnings(scenario)) {
+            std::printf("warning: %s\n", qPrintable(warning));
+        }
         std::fputs(qPrintable(summaryText(run)), stdout);
         std::fputs(qPrintable(expectationsTable(summary)), stdout);
         const QStringList failedWrites = writeRunOutputs(run, summary, outputs);

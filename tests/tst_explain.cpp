@@ -238,23 +238,64 @@ private slots:
     }
 
     // RateLimit-Policy lists every rule, RateLimit the deciding one, Retry-After whole seconds;
-    // a per-client limiter names its partition.
+    // a per-client limiter names its partition. GCRA and the leaky bucket give the rate they
+    // enforce in whole seconds and their burst as a policy of its own (a tolerance of a third of
+    // a second is not "1 per second"); their remaining is the burst's.
+    void headers_data() {
+        QTest::addColumn<QByteArray>("limiter");
+        QTest::addColumn<qint64>("index");
+        QTest::addColumn<qint64>("retryAfterMs");
+        QTest::addColumn<QStringList>("headers");
+        // 0..2 granted at 0, 50, 100 ms; 3 refused; 4 at 200 ms refused.
+        QTest::newRow("sliding window")
+            << QByteArray(R"({"type": "sliding_window", "name": "h", "scope": "per_client",
+                "rules": [{"limit": 3, "window_ms": 1000}, {"limit": 5, "window_ms": 10000}]})")
+            << qint64(4) << qint64(800)
+            << QStringList{QStringLiteral("RateLimit-Policy: \"rule-1\";q=3;w=1;pk=:YzA=:, "
+                                          "\"rule-2\";q=5;w=10;pk=:YzA=:"),
+                           QStringLiteral("RateLimit: \"rule-1\";r=0;t=1;pk=:YzA=:"),
+                           QStringLiteral("Retry-After: 1")};
+        // 3 per second, one at a time: the second request, 50 ms after the first, waits until
+        // 333 1/3 ms.
+        QTest::newRow("gcra 3/s, burst 1")
+            << QByteArray(R"({"type": "gcra", "name": "h", "rate": 3, "period_ms": 1000,
+                              "burst": 1})")
+            << qint64(1) << qint64(284)
+            << QStringList{QStringLiteral("RateLimit-Policy: \"default\";q=3;w=1, "
+                                          "\"burst\";q=1"),
+                           QStringLiteral("RateLimit: \"burst\";r=0;t=1"),
+                           QStringLiteral("Retry-After: 1")};
+        // 30 per 10 s is 3 per second; 4 at once (burst 3 + the one the bucket holds).
+        QTest::newRow("gcra 30 per 10 s, burst 4")
+            << QByteArray(R"({"type": "gcra", "name": "h", "rate": 30, "period_ms": 10000,
+                              "burst": 4})")
+            << qint64(4) << qint64(134)
+            << QStringList{QStringLiteral("RateLimit-Policy: \"default\";q=3;w=1, "
+                                          "\"burst\";q=4"),
+                           QStringLiteral("RateLimit: \"burst\";r=0;t=1"),
+                           QStringLiteral("Retry-After: 1")};
+        QTest::newRow("leaky bucket 3/s, burst 0")
+            << QByteArray(R"({"type": "leaky_bucket", "name": "h", "rate": 3, "period_ms": 1000,
+                              "burst": 0, "nodelay": true})")
+            << qint64(1) << qint64(284)
+            << QStringList{QStringLiteral("RateLimit-Policy: \"default\";q=3;w=1, "
+                                          "\"burst\";q=1"),
+                           QStringLiteral("RateLimit: \"burst\";r=0;t=1"),
+                           QStringLiteral("Retry-After: 1")};
+    }
     void headers() {
-        const Scenario scenario = scenarioWith(
-            R"({"type": "sliding_window", "name": "h", "scope": "per_client",
-                "rules": [{"limit": 3, "window_ms": 1000}, {"limit": 5, "window_ms": 10000}]})",
-            20, 1);
+        QFETCH(QByteArray, limiter);
+        QFETCH(qint64, index);
+        QFETCH(qint64, retryAfterMs);
+        QFETCH(QStringList, headers);
+        const Scenario scenario = scenarioWith(limiter, 20, 1);
         auto router = routeFixture();
         ExplainTarget target;
-        target.index = 4;  // 0..2 granted at 0, 50, 100 ms; 3 refused; 4 at 200 ms refused
+        target.index = index;
         const Explanation e = explainDecision(scenario, scenario.limiters[0].name, target, *router);
         QVERIFY(!e.decision.allowed);
-        QCOMPARE(e.decision.retryAfterMs, 800);
-        QCOMPARE(e.headers,
-                 (QStringList{QStringLiteral("RateLimit-Policy: \"rule-1\";q=3;w=1;pk=:YzA=:, "
-                                             "\"rule-2\";q=5;w=10;pk=:YzA=:"),
-                              QStringLiteral("RateLimit: \"rule-1\";r=0;t=1;pk=:YzA=:"),
-                              QStringLiteral("Retry-After: 1")}));
+        QCOMPARE(e.decision.retryAfterMs, retryAfterMs);
+        QCOMPARE(e.headers, headers);
     }
 
     // --at picks the nearest request (of a client, when named); bad targets name what is wrong.

@@ -198,7 +198,11 @@ private slots:
         const QString shown = dialog->view()->plainText();
         QVERIFY2(shown.contains(QStringLiteral("refused")), qPrintable(shown));
         QVERIFY2(shown.contains(QStringLiteral("held 3 of 3")), qPrintable(shown));
-        QVERIFY(shown.contains(QStringLiteral("Request #4")));
+        // Numbered from 0, as `ratelab explain --request` numbers it, and said so.
+        QVERIFY2(shown.contains(QStringLiteral("Request #3 ")), qPrintable(shown));
+        QVERIFY2(shown.contains(
+                     QStringLiteral("--limiter %1 --request 3").arg(scenario.limiters[0].name)),
+                 qPrintable(shown));
         // A global limiter says whose grants counted: the one client's three.
         QVERIFY2(shown.contains(QStringLiteral("Grants that counted against it, by client: c0: 3")),
                  qPrintable(shown));

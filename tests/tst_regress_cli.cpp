@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <functional>
 
 #include "support/test_redis.h"
 
@@ -70,6 +71,55 @@ private:
             return {};
         }
         return QJsonDocument::fromJson(file.readAll()).object();
+    }
+
+    // The summary.json of a fixed window of 10 per second, global (or per client), three
+    // clients at 50 requests/s in all for 2 s on a virtual clock; `edit` changes its object.
+    QString splitRun(const QString& folder, const QString& scope,
+                     const std::function<void(QJsonObject&)>& edit) {
+        const QString base = dir_.filePath(QStringLiteral("split-run-") + scope);
+        if (!QFileInfo::exists(base + QStringLiteral("/summary.json"))) {
+            const QString spec = write(QStringLiteral("split-") + scope + QStringLiteral(".json"),
+                                       QStringLiteral(R"({"name": "split",
+  "limiters": [{"type": "fixed_window", "name": "%1", "scope": "%2", "rate": 10, "interval": 1,
+                "unit": "seconds", "timezone": "UTC"}],
+  "traffic": {"shape": {"type": "constant", "rate": 50}, "duration_s": 2, "clients": 3,
+              "clock": {"type": "virtual", "start": "2024-01-01T00:00:00.500Z", "speed": 0}}})")
+                                           .arg(uniqueName(QStringLiteral("regress-split")), scope)
+                                           .toUtf8());
+            if (run({QStringLiteral("run"), spec, QStringLiteral("--out"), base}).exitCode != 0) {
+                return {};
+            }
+        }
+        QJsonObject s = summary(base);
+        edit(s);
+        QDir().mkpath(dir_.filePath(folder));
+        write(folder + QStringLiteral("/summary.json"), QJsonDocument(s).toJson());
+        return dir_.filePath(folder);
+    }
+
+    static void setClock(QJsonObject& s, const QString& clock) {
+        s.insert(QStringLiteral("clock"), clock);
+    }
+
+    // Three grants moved from client c0 to c1 (the limiter's totals as they were): how a global
+    // limiter's grants split among its clients on a real clock.
+    static void moveAGrant(QJsonObject& s) {
+        QJsonArray limiters = s.value(QStringLiteral("limiters")).toArray();
+        QJsonObject limiter = limiters.at(0).toObject();
+        QJsonArray clients = limiter.value(QStringLiteral("clients")).toArray();
+        for (int c = 0; c < 2; ++c) {
+            QJsonObject client = clients.at(c).toObject();
+            const int by = c == 0 ? -3 : 3;
+            client.insert(QStringLiteral("accepted"),
+                          client.value(QStringLiteral("accepted")).toInt() + by);
+            client.insert(QStringLiteral("rejected"),
+                          client.value(QStringLiteral("rejected")).toInt() - by);
+            clients.replace(c, client);
+        }
+        limiter.insert(QStringLiteral("clients"), clients);
+        limiters.replace(0, limiter);
+        s.insert(QStringLiteral("limiters"), limiters);
     }
 
 private slots:
@@ -261,6 +311,68 @@ private slots:
         QVERIFY2(refused.exitCode == 2, refused.out + refused.err);
         QVERIFY2(refused.err.contains("$.round_trips: shared in base, per_limiter in new"),
                  refused.err);
+    }
+
+    // Which client a global limiter's grants go to depends on timing on a real clock: two
+    // real-clock runs are not failed on it (shown, said why); two virtual runs are, and so are a
+    // per-client limiter's clients, whose grants are their own.
+    void compareClientSplits_data() {
+        QTest::addColumn<QString>("clock");
+        QTest::addColumn<QString>("scope");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("real clock, global") << "real"
+                                            << "global" << 0;
+        QTest::newRow("virtual clock, global") << "virtual"
+                                               << "global" << 1;
+        QTest::newRow("real clock, per client") << "real"
+                                                << "per_client" << 1;
+    }
+    void compareClientSplits() {
+        QFETCH(QString, clock);
+        QFETCH(QString, scope);
+        QFETCH(int, exitCode);
+        const QString tag = QStringLiteral("split-%1-%2-").arg(clock, scope);
+        const QString base = splitRun(tag + QStringLiteral("base"), scope,
+                                      [&](QJsonObject& s) { setClock(s, clock); });
+        const QString now = splitRun(tag + QStringLiteral("new"), scope, [&](QJsonObject& s) {
+            setClock(s, clock);
+            moveAGrant(s);
+        });
+        QVERIFY(!base.isEmpty() && !now.isEmpty());
+        const Result r = run({QStringLiteral("compare"), base, now});
+        QVERIFY2(r.exitCode == exitCode, r.out + r.err);
+        QVERIFY2(r.out.contains(" c0 "), r.out);  // the difference is shown either way
+        const bool unchecked = exitCode == 0;
+        QVERIFY2(
+            r.out.contains("(a global limiter's client, not checked on a real clock)") == unchecked,
+            r.out);
+        QVERIFY2(r.out.contains("clients of global limiters: shown, not checked") == unchecked,
+                 r.out);
+    }
+
+    // A real-clock run against a virtual-clock one: said, and latencies are not compared even
+    // when asked (a virtual clock's measure as fast as Redis answers).
+    void compareRealWithVirtual() {
+        const QString base =
+            splitRun(QStringLiteral("mixed-base"), QStringLiteral("global"), [](QJsonObject&) {});
+        const QString now =
+            splitRun(QStringLiteral("mixed-new"), QStringLiteral("global"), [](QJsonObject& s) {
+                setClock(s, QStringLiteral("real"));
+                QJsonArray limiters = s.value(QStringLiteral("limiters")).toArray();
+                QJsonObject limiter = limiters.at(0).toObject();
+                QJsonObject latency = limiter.value(QStringLiteral("latency")).toObject();
+                latency.insert(QStringLiteral("p99_ms"),
+                               latency.value(QStringLiteral("p99_ms")).toDouble() * 3 + 1);
+                limiter.insert(QStringLiteral("latency"), latency);
+                limiters.replace(0, limiter);
+                s.insert(QStringLiteral("limiters"), limiters);
+            });
+        const Result r = run({QStringLiteral("compare"), base, now,
+                              QStringLiteral("--latency-tolerance"), QStringLiteral("0")});
+        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QVERIFY2(r.out.contains("clocks: base virtual, new real"), r.out);
+        QVERIFY2(r.out.contains("latencies: not compared"), r.out);
+        QVERIFY2(r.out.contains("(latency, not checked)"), r.out);
     }
 
     // A limiter in only one of the runs is reported and fails the comparison.

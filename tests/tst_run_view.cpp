@@ -146,15 +146,16 @@ private slots:
         }
     }
 
-    // Each stepped request marked on every limiter's timeline with its outcome there.
+    // Each stepped request marked on every limiter's timeline with its outcome there, numbered
+    // from 0 as `ratelab explain --request` numbers it (index 2: "request #2").
     void stepsMarkEveryTimeline_data() {
         QTest::addColumn<bool>("allowed");
         QTest::addColumn<QString>("error");
         QTest::addColumn<QString>("label");
-        QTest::newRow("allowed") << true << QString() << "step #3: allowed";
-        QTest::newRow("rejected") << false << QString() << "step #3: rejected";
+        QTest::newRow("allowed") << true << QString() << "request #2: allowed";
+        QTest::newRow("rejected") << false << QString() << "request #2: rejected";
         QTest::newRow("error") << false << "timeout"
-                               << "step #3: error";
+                               << "request #2: error";
     }
     void stepsMarkEveryTimeline() {
         QFETCH(bool, allowed);

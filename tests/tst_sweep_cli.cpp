@@ -160,6 +160,70 @@ private slots:
                  alone.out.constData());
     }
 
+    // Traffic shorter than twice a limiter's longest window tunes on the window's warm-up:
+    // the sweep says so in its table and sweep.json, and `run` says so too; traffic twice as
+    // long as every window gets no warning. The sweep's longest window is its largest value.
+    void shortTrafficIsWarned_data() {
+        QTest::addColumn<int>("seconds");
+        QTest::addColumn<bool>("warned");
+        QTest::newRow("15 s against 60 s") << 15 << true;
+        QTest::newRow("119 s against 60 s") << 119 << true;
+        QTest::newRow("120 s against 60 s") << 120 << false;
+    }
+    void shortTrafficIsWarned() {
+        QFETCH(int, seconds);
+        QFETCH(bool, warned);
+        const QString name = uniqueName(QStringLiteral("sweep-short"));
+        const QString path = dir_.filePath(QStringLiteral("short-%1.json").arg(seconds));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(R"({"name": "short",
+  "limiters": [{"type": "sliding_window", "name": "%1", "scope": "per_client",
+                "rules": [{"limit": 5, "window_ms": 1000}, {"limit": 20, "window_ms": 30000}]}],
+  "traffic": {"shape": {"type": "constant", "rate": 2}, "duration_s": %2,
+              "clock": {"type": "virtual", "start": "2024-01-01T00:00:00Z", "speed": 0}},
+  "sweep": {"vary": {"%1.rules[1].window_ms": [30000, 60000]}, "minimize": "accepted"}})")
+                    .arg(name)
+                    .arg(seconds)
+                    .toUtf8());
+        f.close();
+        const QString out = dir_.filePath(QStringLiteral("short-out-%1").arg(seconds));
+        const CliResult r = runRatelab(
+            QStringList{QStringLiteral("sweep"), path, QStringLiteral("--out"), out} + redis());
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // The warning's start, for a longest window of `windowS`.
+        const auto warning = [&](int windowS) {
+            return QStringLiteral(
+                       "warning: the traffic lasts %1 s, less than twice limiter \"%2\"'s "
+                       "longest window (%3 s)")
+                .arg(seconds)
+                .arg(name)
+                .arg(windowS)
+                .toUtf8();
+        };
+        const QByteArray said = warning(60);
+        QVERIFY2(r.out.contains(said) == warned, r.out.constData());
+        const QJsonArray warnings =
+            QJsonDocument::fromJson(readAll(out + QStringLiteral("/sweep.json")))
+                .object()
+                .value(QStringLiteral("warnings"))
+                .toArray();
+        QCOMPARE(warnings.size(), warned ? 1 : 0);
+        if (warned) {
+            // The same sentence, without "warning: ".
+            QVERIFY2(warnings.at(0).toString().toUtf8().startsWith(said.mid(9)),
+                     qPrintable(warnings.at(0).toString()));
+        }
+
+        const CliResult alone =
+            runRatelab(QStringList{QStringLiteral("run"), path, QStringLiteral("--out"),
+                                   out + QStringLiteral("-run")} +
+                       redis());
+        QVERIFY2(alone.exitCode == 0, alone.err.constData());
+        // The run's own window is 30 s: judged on 60 s of traffic.
+        QVERIFY2(alone.out.contains(warning(30)) == (seconds < 60), alone.out.constData());
+    }
+
     void exitCodes_data() {
         QTest::addColumn<QString>("constraint");
         QTest::addColumn<int>("exitCode");

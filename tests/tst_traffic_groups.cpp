@@ -80,6 +80,9 @@ private slots:
         writeTestFile(dir_.filePath(QStringLiteral("office.csv")),
                       "t_ms,client,permits\n1000,10.0.0.1,1\n1000,10.0.0.2,2\n1250,10.0.0.1,1\n"
                       "3499,10.0.0.3,1\n");
+        // Cut from the same access log as office.csv: its rows 5 s after office's first.
+        writeTestFile(dir_.filePath(QStringLiteral("crawler.csv")),
+                      "t_ms,client,permits\n6000,crawler,1\n6000,crawler,1\n6500,crawler,2\n");
     }
 
     void parsesAndWritesBack() {
@@ -194,6 +197,36 @@ private slots:
                      .value(QStringLiteral("trace"))
                      .toString(),
                  QStringLiteral("office.csv"));
+    }
+
+    // Replay groups cut from one log keep their times relative to the earliest row of all of
+    // them (not each its own first row): the crawler's rows come 5 s after office's first, and
+    // the run lasts until the crawler's last row.
+    void replayGroupsKeepTheirRelativeTimes() {
+        const Scenario s = parsed(doc(R"("groups": [
+            {"name": "office", "shape": {"type": "replay", "trace": "office.csv"}},
+            {"name": "crawler", "shape": {"type": "replay", "trace": "crawler.csv"}},
+            {"name": "batch", "clients": 1, "shape": {"type": "step", "stages": [
+                {"rate": 1, "duration_s": 1}]}}])"),
+                                  dir_.path());
+        QCOMPARE(s.traffic.durationS, 5.501);  // the crawler's last row, 5500 ms, + 1 ms
+        const QVector<Send> sends = schedule(s.traffic);
+        QVector<Send> crawler;
+        for (const Send& send : sends) {
+            if (send.client == QLatin1String("crawler")) {
+                crawler.push_back(send);
+            }
+        }
+        QCOMPARE(crawler, (QVector<Send>{{5'000'000, QStringLiteral("crawler"), 1},
+                                         {5'000'000, QStringLiteral("crawler"), 1},
+                                         {5'500'000, QStringLiteral("crawler"), 2}}));
+        QCOMPARE(sends.first(), (Send{0, QStringLiteral("10.0.0.1"), 1}));
+        QCOMPARE(sends[2].client, QStringLiteral("batch-0"));  // the step group starts at 0 too
+        QCOMPARE(sends[2].us, 0);
+        QCOMPARE(sends.last(), crawler.last());
+        // Written back and read again: the same schedule.
+        const Scenario again = parseScenario(scenarioToJson(s), dir_.path());
+        QCOMPARE(schedule(again.traffic), sends);
     }
 
     void badGroups_data() {

@@ -203,6 +203,35 @@ private slots:
         QCOMPARE(chosen[1][1].toBool(), false);
     }
 
+    // Rates 20, 30 and 40 against 20/s for 1 s all admit 20: a tie, which the status says with
+    // its values, and Apply best loads the middle one, 30. One second of traffic against a
+    // window of one: the status warns that it is shorter than twice the window.
+    void tieAndShortTrafficInTheStatus() {
+        const QString name = uniqueName(QStringLiteral("tune-tie"));
+        TuneView view;
+        sweepRate(view, name, 20, 40, 10);
+        Scenario s = fixedWindowScenario(name);
+        s.traffic.durationS = 1;
+        view.setScenarioSource([s] { return std::optional<Scenario>(s); });
+        QSignalSpy finished(&view, &TuneView::sweepFinished);
+        QSignalSpy chosen(&view, &TuneView::combinationChosen);
+        view.show();
+        QVERIFY(view.startSweep());
+        QVERIFY(finished.wait(60000));
+        const QString status = view.statusText();
+        QVERIFY2(status.contains(QStringLiteral("a tie: 3 feasible combinations give accepted "
+                                                "20, over %1.rate 20 to 40")
+                                     .arg(name)),
+                 qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("warning: the traffic lasts 1 s, less than twice "
+                                                "limiter \"%1\"'s longest window (1 s)")
+                                     .arg(name)),
+                 qPrintable(status));
+        view.applyBestButton()->click();
+        QCOMPARE(chosen.size(), 1);
+        QCOMPARE(chosen[0][0].value<Scenario>().limiters[0].rate, 30);
+    }
+
     // Cancel while a sweep runs: it stops (long before its 6,000 combinations), the progress bar
     // and the status say it was cancelled and after how many, and the combinations that
     // finished stay in the heatmap (the others' cells empty); Run sweep is enabled again.

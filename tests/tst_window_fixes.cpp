@@ -159,7 +159,7 @@ private slots:
         const QVector<TimelineModel::Marker>& markers = w.timelines().value(0)->model().markers();
         QCOMPARE(markers.size(), 3);
         for (int i = 0; i < 3; ++i) {
-            QCOMPARE(markers[i].label, QStringLiteral("step #%1: allowed").arg(i + 1));
+            QCOMPARE(markers[i].label, QStringLiteral("request #%1: allowed").arg(i));
             QCOMPARE(markers[i].x, 2.0 * i);
         }
         RedisConnection c(fixtureUrl());
@@ -167,7 +167,7 @@ private slots:
         w.setWindowModified(false);
     }
 
-    // Start after Step began again from request #1 on reset keys, dropping the stepped
+    // Start after Step began again from request #0 on reset keys, dropping the stepped
     // requests. It now reads "Continue" and the run goes on from the next request: the step
     // marks and the decision list stay, and the totals count the stepped requests once.
     void startContinuesTheSteps() {
@@ -185,7 +185,7 @@ private slots:
             QTRY_COMPARE_WITH_TIMEOUT(decided.count(), i, 10000);
         }
         QCOMPARE(w.startAction()->text(), QStringLiteral("Continue"));
-        QVERIFY(w.startAction()->toolTip().contains(QStringLiteral("from request #4")));
+        QVERIFY(w.startAction()->toolTip().contains(QStringLiteral("from request #3")));
 
         QSignalSpy finished(w.controller(), &RunController::finished);
         w.startAction()->trigger();
@@ -215,7 +215,7 @@ private slots:
                                     .arg(decisionsDock->minimumSizeHint().width())));
         int stepMarks = 0;
         for (const TimelineModel::Marker& m : w.timelines().value(0)->model().markers())
-            stepMarks += int(m.label.count(QStringLiteral("step #")));  // 20 ms apart: merged
+            stepMarks += int(m.label.count(QStringLiteral("request #")));  // 20 ms apart: merged
         QCOMPARE(stepMarks, 3);
         QCOMPARE(w.startAction()->text(), QStringLiteral("Start"));  // the steps are spent
 

@@ -134,9 +134,10 @@ Counterfactual Counterfactuals::search(const NumericParam& param, const Request&
                      .arg(up ? QStringLiteral("largest") : QStringLiteral("smallest"))
                      .arg(bound);
     } else {
-        c.note = QStringLiteral("no value of %1 alone grants it: %2 still refuses")
-                     .arg(param.path)
-                     .arg(bound);
+        c.note =
+            QStringLiteral("no value of %1 alone grants it from the same state: %2 still refuses")
+                .arg(param.path)
+                .arg(bound);
     }
     return c;
 }

@@ -100,6 +100,10 @@ QString when(const Explanation& e, qint64 ms) {
 
 }  // namespace
 
+QString counterfactualBasisText() {
+    return QStringLiteral("each setting alone, decided again on Redis from the same state");
+}
+
 QString explanationText(const Explanation& e) {
     QString text;
     QTextStream out(&text);
@@ -123,7 +127,7 @@ QString explanationText(const Explanation& e) {
     for (const QString& h : e.headers) {
         out << "  " << h << "\n";
     }
-    out << "what would have let it through (each decided again on Redis from the same state):\n";
+    out << QStringLiteral("what would have let it through (%1):\n").arg(counterfactualBasisText());
     if (e.passesAtMs < 0) {
         out << "  no time: it asks for more than the limiter ever allows\n";
     } else if (d.allowed) {

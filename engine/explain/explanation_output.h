@@ -12,6 +12,10 @@ namespace ratelab {
 // server would send, the counterfactuals and, for a global limiter, whose grants counted.
 QString explanationText(const Explanation& explanation);
 
+// How the counterfactuals are found, said alike by `ratelab explain` and the window: "each
+// setting alone, decided again on Redis from the same state".
+QString counterfactualBasisText();
+
 // The same as one JSON object: allowed, rule, reason, retry_after_ms, remaining, delay_ms,
 // passes_at_ms (absolute ms, like trace times; -1 never), request {index, t_ms, run_ms, client,
 // permits}, reason_details, state_before and state_after ([{key, type, ttl_ms, size, value |

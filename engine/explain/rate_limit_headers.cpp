@@ -24,11 +24,11 @@ QStringList rateLimitHeaders(const std::vector<HeaderQuota>& quotas, const Decis
     const QString pk = partition(partitionKey);
     for (const HeaderQuota& q : quotas) {
         // Names are sf-strings of ratelab's own ("default", "rule-2"): nothing to escape.
-        policies << QStringLiteral("\"%1\";q=%2;w=%3%4")
-                        .arg(q.name)
-                        .arg(q.quota)
-                        .arg(std::max<qint64>(1, seconds(q.windowMs)))
-                        .arg(pk);
+        // A quota without a window (a burst) says how many at once: no w.
+        const QString window =
+            q.windowMs > 0 ? QStringLiteral(";w=%1").arg(std::max<qint64>(1, seconds(q.windowMs)))
+                           : QString();
+        policies << QStringLiteral("\"%1\";q=%2%3%4").arg(q.name).arg(q.quota).arg(window, pk);
         if (q.deciding) {
             current << QStringLiteral("\"%1\";r=%2;t=%3%4")
                            .arg(q.name)

@@ -1,6 +1,7 @@
 #include "limiters/algorithm.h"
 
 #include <cmath>
+#include <numeric>
 
 #include "input_error.h"
 #include "json_input.h"
@@ -157,6 +158,18 @@ void Algorithm::copyKeys(RedisRouter& c, const Limiter& from, const Limiter& to,
             throwIfError(restored.get(), "RESTORE");
         }
     }
+}
+
+std::vector<HeaderQuota> rateAndBurstQuotas(qint64 rate, qint64 periodMs, qint64 burst,
+                                            qint64 remaining, qint64 resetMs) {
+    // rate x 1000 x w / periodMs requests in w seconds: whole for w a multiple of
+    // periodMs / gcd(rate x 1000, periodMs).
+    const qint64 perSecond = rate * 1000;
+    const qint64 common = std::gcd(perSecond, periodMs);
+    const qint64 seconds = periodMs / common;
+    return {
+        {QStringLiteral("default"), perSecond / common, seconds * 1000, remaining, resetMs, false},
+        {QStringLiteral("burst"), burst, 0, remaining, resetMs, true}};
 }
 
 const std::vector<const Algorithm*>& algorithms() {

@@ -39,12 +39,21 @@ struct NumericParam {
 struct HeaderQuota {
     QString name;
     qint64 quota = 0;
-    qint64 windowMs = 0;
+    qint64 windowMs = 0;  // 0: no window (a burst: how many at once)
     qint64 remaining = 0;
     // Refused: the wait; granted: when the quota is whole again if nothing else came.
     qint64 resetMs = 0;
     bool deciding = true;  // RateLimit names it (the deciding rule's quota)
 };
+
+// The quotas of a limiter of a sustained rate and a burst (GCRA, the leaky bucket), whose
+// tolerance is often a fraction of a second, which the headers cannot say (whole seconds): the
+// rate as "default", `rate` per `periodMs` over the fewest whole seconds that hold a whole
+// number of requests (3 per 1000 ms: q=3;w=1; 1 per 1500 ms: q=2;w=3), and the burst as
+// "burst", how many at once (no window), which RateLimit names with the decision's remaining
+// and reset.
+std::vector<HeaderQuota> rateAndBurstQuotas(qint64 rate, qint64 periodMs, qint64 burst,
+                                            qint64 remaining, qint64 resetMs);
 
 // What a limiter's chart state holds (LimiterState): the token bucket's available permits, the
 // fixed window's window counts, the sliding log's rule spans, or the other algorithms' levels.

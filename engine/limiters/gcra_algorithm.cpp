@@ -92,7 +92,7 @@ public:
                                          : tolerance * r.unitsPerMs;
             reset = std::max<qint64>(0, (left + r.unitsPerMs - 1) / r.unitsPerMs);
         }
-        return {{QStringLiteral("default"), spec.burst, tolerance, d.remaining, reset, true}};
+        return rateAndBurstQuotas(spec.rate, spec.periodMs, spec.burst, d.remaining, reset);
     }
     // TAT, as `to` keeps it: in its units (rounded up to the next one when `to`'s grid is
     // coarser) or as "q r config" (the float-state script).

@@ -86,7 +86,8 @@ public:
             const qint64 excess = d.reason.levelMilli + 1000 * (d.reason.permits - 1);
             reset = (excess + 1000) * spec.periodMs / leak + 1;
         }
-        return {{QStringLiteral("default"), spec.burst + 1, window, d.remaining, reset, true}};
+        // burst + 1 at once: the burst the bucket holds and the one it lets through.
+        return rateAndBurstQuotas(spec.rate, spec.periodMs, spec.burst + 1, d.remaining, reset);
     }
     // TAT (the water) reaches back at most (burst + 1) periods' worth of grants.
     qint64 countedSinceMs(const LimiterSpec& spec, const Decision& d) const override {

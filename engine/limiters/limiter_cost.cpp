@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "limiters/limiter.h"
+#include "redis/redis_router.h"
 
 namespace ratelab {
 

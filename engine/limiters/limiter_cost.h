@@ -5,12 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "redis/redis_router.h"
 #include "redis/server_cost.h"
 
 namespace ratelab {
 
 class Limiter;
+class RedisConnection;
+class RedisRouter;
 
 // What a set of limiters costs Redis, read from Redis itself: the server time per script call
 // since a baseline (INFO commandstats of the nodes holding the limiters' slots) and the memory

@@ -40,7 +40,9 @@ void LimiterStatePoller::watch(std::shared_ptr<ScenarioRunner> runner,
 }
 
 void LimiterStatePoller::stopWatching() {
-    timer_.stop();
+    if (!listing_) {
+        timer_.stop();  // shown, the finished run's keys go on being listed (their TTLs run)
+    }
     sampled_ = false;  // the final state: at the run's end
     std::vector<const Limiter*> limiters;
     std::vector<std::unique_ptr<Limiter>> owned;
@@ -67,10 +69,28 @@ void LimiterStatePoller::setListing(bool on) {
     lastListing_.invalidate();
     if (runner_ || stepper_) {
         poll(true);
-    } else {
-        for (size_t i = 0; i < finished_.size(); ++i) {
-            readOne(i, *finished_[i], finishedNowMs_, true, true);
-        }
+        return;
+    }
+    listFinished(true);
+    if (!finished_.empty() && !timer_.isActive()) {
+        timer_.start();
+    }
+}
+
+// The finished run's keys, listed while shown at kListingIntervalMs: Redis's TTLs run on after
+// the run (the panel would show them frozen), keys expire. `chart`: with the chart state at the
+// run's end (the first listing after the run).
+void LimiterStatePoller::listFinished(bool chart) {
+    if (!listing_ || finished_.empty()) {
+        timer_.stop();  // nothing watched, nothing listed
+        return;
+    }
+    if (!chart && lastListing_.isValid() && !lastListing_.hasExpired(kListingIntervalMs)) {
+        return;
+    }
+    lastListing_.start();
+    for (size_t i = 0; i < finished_.size(); ++i) {
+        readOne(i, *finished_[i], finishedNowMs_, true, chart);
     }
 }
 
@@ -103,6 +123,7 @@ qint64 LimiterStatePoller::watched(std::vector<const Limiter*>* limiters,
 
 void LimiterStatePoller::poll(bool forceListing) {
     if (!runner_ && !stepper_) {
+        listFinished(false);
         return;
     }
     std::vector<const Limiter*> limiters;

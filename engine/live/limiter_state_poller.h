@@ -25,7 +25,8 @@ class StepSession;
 // limiters (LimiterCostReader, every kCostIntervalMs; sampled key memory while watching, every
 // element counted once the run is over). `notify` is called when the mailbox turns non-empty.
 // A virtual-clock run's chart state is read in run time by its RunTimeSampler, not here: this
-// reader then only lists keys and reads the cost (and the final state once it is over).
+// reader then only lists keys and reads the cost (and the final state once it is over). Once a
+// run is over its keys go on being listed while someone shows them (their TTLs run on).
 class LimiterStatePoller : public QObject {
 public:
     static constexpr int kChartIntervalMs = 100;    // 10 Hz
@@ -50,6 +51,7 @@ private:
     qint64 watched(std::vector<const Limiter*>* limiters,
                    std::vector<std::unique_ptr<Limiter>>* owned) const;
     void poll(bool forceListing);
+    void listFinished(bool chart);
     // `chart` false: for the listing only (a sampled run's charts come from its samples).
     void readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list, bool chart);
     RedisRouter& router();

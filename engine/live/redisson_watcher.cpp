@@ -1,4 +1,5 @@
 #include "live/redisson_watcher.h"
+#include "redis/redis_router.h"
 
 #include <QDateTime>
 #include <QTimer>

@@ -35,7 +35,9 @@ void RunIo::forgetFinishedRun() {
 
 void RunIo::startRun(const Scenario& scenario, const RedisUrl& url,
                      std::shared_ptr<StepSession> steps) {
+    ++dropsAsked_;
     thread_.post([this, scenario, url, steps](LimiterStatePoller& p) {
+        mailbox_->dropAll();  // before this run's sampler puts anything
         auto runner = std::make_shared<ScenarioRunner>(scenario, url);
         if (steps) {
             runner->continueFrom(*steps);  // steps run on this thread: none is under way
@@ -62,7 +64,14 @@ void RunIo::finishRun(std::shared_ptr<ScenarioRunner> runner) {
 
 void RunIo::step(const Scenario& scenario, const RedisUrl& url,
                  std::shared_ptr<StepSession> session) {
-    thread_.post([this, scenario, url, session](LimiterStatePoller& p) mutable {
+    const bool fresh = !session;
+    if (fresh) {
+        ++dropsAsked_;
+    }
+    thread_.post([this, scenario, url, session, fresh](LimiterStatePoller& p) mutable {
+        if (fresh) {
+            mailbox_->dropAll();
+        }
         try {
             if (!session) {
                 session = std::make_shared<StepSession>(scenario, url, true);
@@ -81,7 +90,14 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
 
 void RunIo::lessonFrame(std::shared_ptr<LessonRun> run, const Lesson& lesson, int frame,
                         const RedisUrl& url) {
-    thread_.post([this, run, lesson, frame, url](LimiterStatePoller& p) mutable {
+    const bool fresh = !run;
+    if (fresh) {
+        ++dropsAsked_;
+    }
+    thread_.post([this, run, lesson, frame, url, fresh](LimiterStatePoller& p) mutable {
+        if (fresh) {
+            mailbox_->dropAll();  // a new session: what the last one read is not its
+        }
         try {
             if (!run || run->framesPlayed() > frame) {
                 run = std::make_shared<LessonRun>(lesson, url);  // Back: played again to it
@@ -90,10 +106,12 @@ void RunIo::lessonFrame(std::shared_ptr<LessonRun> run, const Lesson& lesson, in
                 run->next();
             }
             const LessonFrame shown = run->next();
+            const int played = run->framesPlayed();
             const qint64 target = run->done() ? -1 : run->nextTargetUs();
             p.watch(nullptr, run->session());
-            QMetaObject::invokeMethod(
-                this, [this, run, shown, target] { emit lessonFramed(run, shown, target); });
+            QMetaObject::invokeMethod(this, [this, run, shown, played, target] {
+                emit lessonFramed(run, shown, played, target);
+            });
         } catch (const std::exception& e) {
             const QString message = QString::fromStdString(e.what());
             QMetaObject::invokeMethod(this, [this, message] { emit lessonFailed(message); });
@@ -163,6 +181,9 @@ void RunIo::resetLimiter(const LimiterSpec& spec, const RedisUrl& url) {
 
 void RunIo::deliverStates() {
     const StateMailbox::Contents contents = mailbox_->take();
+    if (contents.generation < dropsAsked_) {
+        return;  // the last run's or session's, taken before the new one's job dropped it
+    }
     for (auto it = contents.errors.cbegin(); it != contents.errors.cend(); ++it) {
         emit stateFailed(it.key(), it.value());
     }

@@ -41,10 +41,11 @@ public:
     // Sends the next request of `session` (a new session of `scenario` when null); stepped or
     // stepFailed follows, and the session is watched.
     void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);
-    // A lesson's frame `frame` (0-based): the next one of `run`, or, when `run` is null or has
-    // played past it, a new LessonRun of `lesson` (its keys reset) played up to it; the run's
-    // session is then watched. lessonFramed (with the run time the frame after it moves the run
-    // to, -1 when none or unknown) or lessonFailed follows.
+    // A lesson's frame `frame` (0-based): the next one of `run`, or, when `run` is null (or has
+    // played past it), a new LessonRun of `lesson` (its keys reset) played up to it, the states
+    // of what was watched before dropped; the run's session is then watched. lessonFramed (with
+    // the frames the run has played and the run time the frame after it moves the run to, -1
+    // when none) or lessonFailed follows.
     void lessonFrame(std::shared_ptr<LessonRun> run, const Lesson& lesson, int frame,
                      const RedisUrl& url);
     // Slow motion toward `run`'s next frame: decides the requests before runUs
@@ -76,7 +77,7 @@ signals:
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
     void lessonFramed(const std::shared_ptr<ratelab::LessonRun>& run,
-                      const ratelab::LessonFrame& frame, qint64 nextTargetUs);
+                      const ratelab::LessonFrame& frame, int framesPlayed, qint64 nextTargetUs);
     void lessonMoved(const ratelab::RunSnapshot& snapshot);
     void lessonRecorded(const QVector<ratelab::LessonFrame>& frames);
     void lessonFailed(const QString& message);
@@ -94,6 +95,11 @@ private:
     void deliverStates();  // on this object's thread: the mailbox's contents as signals
 
     std::shared_ptr<StateMailbox> mailbox_;  // shared with the poller and a run's sampler
+    // Runs and new step sessions asked for (on this object's thread): each job drops what the
+    // mailbox holds of the one before (StateMailbox::dropAll), and what was taken before that
+    // drop is not delivered, however late it is taken (a Step right after a run ended drew the
+    // run's last readings as the step's).
+    qint64 dropsAsked_ = 0;
     // A virtual run's sampler notifies through it (from the run's worker thread); disconnected
     // when this object goes, while the run may still be ending.
     std::shared_ptr<MailboxNotifier> notifier_;

@@ -40,7 +40,15 @@ bool StateMailbox::putCost(RunCost cost) {
 StateMailbox::Contents StateMailbox::take() {
     std::lock_guard<std::mutex> lock(mutex_);
     pending_ = false;
-    return std::exchange(contents_, Contents());
+    Contents taken = std::exchange(contents_, Contents());
+    taken.generation = generation_;
+    return taken;
+}
+
+void StateMailbox::dropAll() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    contents_ = Contents();
+    ++generation_;
 }
 
 }  // namespace ratelab

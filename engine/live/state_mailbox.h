@@ -24,7 +24,8 @@ public:
         QMap<int, QVector<LimiterState>> samples;
         QMap<int, QString> errors;
         bool hasCost = false;
-        RunCost cost;  // the newest cost reading, when hasCost
+        RunCost cost;           // the newest cost reading, when hasCost
+        qint64 generation = 0;  // how many dropAll() came before the take
     };
 
     // `chart` false: only for the key listing (a sampled run draws its samples, not these).
@@ -33,6 +34,9 @@ public:
     bool putError(int limiter, const QString& message);  // the error shows until a listing works
     bool putCost(RunCost cost);
     Contents take();
+    // Drops everything not taken yet: another run or step session is read from now on. What
+    // take() returns after it was put after it (its generation is one more).
+    void dropAll();
 
     void countListing() { listingReads_.fetch_add(1); }
     qint64 listingReads() const { return listingReads_.load(); }
@@ -41,6 +45,7 @@ private:
     std::mutex mutex_;
     Contents contents_;
     bool pending_ = false;
+    qint64 generation_ = 0;
     std::atomic<qint64> listingReads_{0};
 };
 

@@ -64,6 +64,38 @@ QJsonArray checksJson(const SweepTable& table, const SweepCombination& c) {
     return checks;
 }
 
+// The combination a verdict names (the best or the nearest): its index, values and objective.
+QJsonObject namedJson(const SweepTable& table, const SweepCombination& c) {
+    return QJsonObject{{QLatin1String("index"), c.index},
+                       {QLatin1String("values"), valuesJson(table, c)},
+                       {QLatin1String("objective"), figureJson(c.objective)}};
+}
+
+// The best's tie (SweepTable::bestTie): its combinations' indexes and each key's range; null
+// when the best is alone.
+QJsonValue tieJson(const SweepTable& table) {
+    const QVector<int> tie = table.bestTie();
+    if (tie.size() < 2) {
+        return QJsonValue();
+    }
+    QJsonArray indexes;
+    for (int i : tie) {
+        indexes.append(table.combinations[i].index);
+    }
+    QJsonObject range;
+    const QVector<QPair<qint64, qint64>> ranges = table.valueRanges(tie);
+    for (int k = 0; k < table.keys.size() && k < ranges.size(); ++k) {
+        range.insert(table.keys[k], QJsonObject{{QLatin1String("from"), ranges[k].first},
+                                                {QLatin1String("to"), ranges[k].second}});
+    }
+    return QJsonObject{{QLatin1String("combinations"), indexes}, {QLatin1String("range"), range}};
+}
+
+// A miss (SweepTable::missOf); null for a figure the run lacks (an infinite miss).
+QJsonValue missJson(double miss) {
+    return std::isfinite(miss) ? QJsonValue(miss) : QJsonValue();
+}
+
 }  // namespace
 
 QString sweepFigureText(double value) {
@@ -184,15 +216,25 @@ QJsonObject sweepJson(const SweepTable& table) {
     if (!table.note.isEmpty()) {
         object.insert(QLatin1String("note"), table.note);
     }
+    object.insert(QLatin1String("warnings"), QJsonArray::fromStringList(table.warnings));
     if (best >= 0) {
         const SweepCombination& c = table.combinations[best];
-        object.insert(QLatin1String("best"),
-                      QJsonObject{{QLatin1String("index"), c.index},
-                                  {QLatin1String("values"), valuesJson(table, c)},
-                                  {QLatin1String("objective"), figureJson(c.objective)},
-                                  {QLatin1String("scenario"), table.bestScenario}});
+        QJsonObject chosen = namedJson(table, c);
+        chosen.insert(QLatin1String("tie"), tieJson(table));
+        chosen.insert(QLatin1String("scenario"), table.bestScenario);
+        object.insert(QLatin1String("best"), chosen);
+        object.insert(QLatin1String("nearest"), QJsonValue());
     } else {
         object.insert(QLatin1String("best"), QJsonValue());
+        const int nearest = table.nearest();
+        if (nearest >= 0) {
+            const SweepCombination& c = table.combinations[nearest];
+            QJsonObject chosen = namedJson(table, c);
+            chosen.insert(QLatin1String("miss"), missJson(table.missOf(nearest)));
+            object.insert(QLatin1String("nearest"), chosen);
+        } else {
+            object.insert(QLatin1String("nearest"), QJsonValue());
+        }
     }
     return object;
 }

@@ -64,6 +64,9 @@ QString sweepTableText(const SweepTable& table) {
                        .arg(table.total)
                        .arg(table.complete ? QString() : QStringLiteral(" (incomplete)"),
                             directionText(table));
+    for (const QString& warning : table.warnings) {
+        text += QStringLiteral("warning: %1\n").arg(warning);
+    }
     TextTable t;
     QStringList header{QString()};
     header += table.keys;
@@ -72,9 +75,19 @@ QString sweepTableText(const SweepTable& table) {
     header << QStringLiteral("feasible");
     t.add(header);
     const int best = table.best();
-    for (int i : table.ranking()) {
+    const QVector<int> tie = table.bestTie();
+    // The best first of the combinations it ties with (ranking() orders those by index).
+    QVector<int> order = table.ranking();
+    if (tie.size() > 1) {
+        const qsizetype first = order.indexOf(tie.first());
+        order.removeOne(best);
+        order.insert(first, best);
+    }
+    for (int i : order) {
         const SweepCombination& c = table.combinations[i];
-        QStringList row{i == best ? QStringLiteral("best") : QString()};
+        QStringList row{i == best                           ? QStringLiteral("best")
+                        : tie.size() > 1 && tie.contains(i) ? QStringLiteral("tie")
+                                                            : QString()};
         for (qint64 v : c.values) {
             row << QString::number(v);
         }
@@ -121,26 +134,58 @@ QString sweepParetoText(const SweepTable& table) {
     return text;
 }
 
+QString sweepTieText(const SweepTable& table) {
+    const QVector<int> tie = table.bestTie();
+    if (tie.size() < 2) {
+        return {};
+    }
+    const QVector<QPair<qint64, qint64>> ranges = table.valueRanges(tie);
+    QStringList over;
+    for (int k = 0; k < table.keys.size() && k < ranges.size(); ++k) {
+        over << (ranges[k].first == ranges[k].second
+                     ? QStringLiteral("%1 %2").arg(table.keys[k]).arg(ranges[k].first)
+                     : QStringLiteral("%1 %2 to %3")
+                           .arg(table.keys[k])
+                           .arg(ranges[k].first)
+                           .arg(ranges[k].second));
+    }
+    return QStringLiteral(
+               "a tie: %1 feasible combinations give %2 %3, over %4; of them the best has the "
+               "most headroom on the constraints, then lies in the middle\n")
+        .arg(tie.size())
+        .arg(table.objective, sweepFigureText(table.combinations[tie.first()].objective),
+             over.join(QStringLiteral(", ")));
+}
+
 QString sweepVerdictText(const SweepTable& table) {
     const int best = table.best();
     if (best >= 0) {
         const SweepCombination& c = table.combinations[best];
         return QStringLiteral("best: %1 (%2 %3; %4)\n")
-            .arg(sweepValuesText(table, c), table.objective, sweepFigureText(c.objective),
-                 table.constraints.isEmpty() ? QStringLiteral("no constraints")
-                                             : QStringLiteral("every constraint holds"));
+                   .arg(sweepValuesText(table, c), table.objective, sweepFigureText(c.objective),
+                        table.constraints.isEmpty() ? QStringLiteral("no constraints")
+                                                    : QStringLiteral("every constraint holds")) +
+               sweepTieText(table);
     }
     const int nearest = table.nearest();
     if (nearest < 0) {
         return QStringLiteral("no combination finished\n");
     }
     const SweepCombination& c = table.combinations[nearest];
+    QStringList misses;
+    for (int k = 0; k < table.constraints.size(); ++k) {
+        if (!c.holds(k)) {
+            misses << QStringLiteral("%1 at %2")
+                          .arg(table.constraints[k], sweepFigureText(c.constraintFigure(k)));
+        }
+    }
     return QStringLiteral(
                "no combination holds every constraint; the nearest: %1 (%2 of %3 "
-               "constraints hold)\n")
+               "constraints hold; it misses by least: %4)\n")
         .arg(sweepValuesText(table, c))
         .arg(c.checksHeld())
-        .arg(table.constraints.size());
+        .arg(table.constraints.size())
+        .arg(misses.join(QStringLiteral(", ")));
 }
 
 }  // namespace ratelab

@@ -19,8 +19,14 @@ QString sweepTableText(const SweepTable& table);
 QString sweepParetoText(const SweepTable& table);
 
 // "best: login.rate = 10, login.burst = 5 (group.attacker.accepted 130; every constraint
-// holds)", or which combination came nearest when none holds every constraint.
+// holds)" and, when other feasible combinations equal it on the objective, sweepTieText; or
+// which combination came nearest when none holds every constraint (SweepTable::nearest) and
+// the constraints it fails.
 QString sweepVerdictText(const SweepTable& table);
+
+// "a tie: 4 feasible combinations give accepted 20, over login.rate 5 to 8, login.burst 20;
+// ..." (SweepTable::bestTie); empty when the best is alone.
+QString sweepTieText(const SweepTable& table);
 
 // "login.rate = 10, login.burst = 5".
 QString sweepValuesText(const SweepTable& table, const SweepCombination& combination);

@@ -69,28 +69,6 @@ QVector<int> SweepTable::ranking() const {
     return order;
 }
 
-int SweepTable::best() const {
-    for (int i : ranking()) {
-        if (combinations[i].feasible() && !std::isnan(combinations[i].objective)) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-int SweepTable::nearest() const {
-    int found = best();
-    if (found >= 0) {
-        return found;
-    }
-    for (int i : ranking()) {
-        if (found < 0 || combinations[i].checksHeld() > combinations[found].checksHeld()) {
-            found = i;
-        }
-    }
-    return found;
-}
-
 QVector<int> SweepTable::paretoFront(int constraint) const {
     struct Point {
         int index;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -69,15 +70,40 @@ struct SweepTable {
     // The best combination as a scenario `ratelab run` runs (sweep.json's "best.scenario");
     // empty when none is feasible.
     QJsonObject bestScenario;
+    // What makes the results doubtful, each a sentence (SweepPlan::warnings); empty when none.
+    QStringList warnings;
 
     // Indexes into `combinations`, best first: by the objective in its direction, NaN last,
     // ties by the combination's index.
     QVector<int> ranking() const;
-    // The best feasible combination (an index into `combinations`), -1 when none is.
+    // The best feasible combination (an index into `combinations`), -1 when none is. Of the
+    // feasible combinations equal on the best objective (bestTie), the one with the most
+    // headroom on the constraints (headroom: the smallest of its constraints' first, then the
+    // next smallest, ...), then the one nearest the middle of those with that headroom (per
+    // varied key, its distance from the centre of their values, in steps of the key's sorted
+    // values, as a share of their span), then the first in the sweep's order.
     int best() const;
-    // The best feasible combination, or when none is, the one that holds the most constraints
-    // (ties: the better objective); -1 when no combination finished.
+    // The feasible combinations equal to the best on the objective (indexes into
+    // `combinations`, ascending); empty when none is feasible. More than one: a tie, which
+    // best() breaks.
+    QVector<int> bestTie() const;
+    // The best feasible combination, or when none is, the one whose failing constraints miss
+    // by least (the sum of their misses, constraintMiss), ties by the better objective then
+    // the sweep's order; -1 when no combination finished.
     int nearest() const;
+    // Constraint c's figure against its bound b, in units of the bound's size: for a
+    // failing constraint how far the figure is on the wrong side (f - b for < and <=, b - f for
+    // > and >=, |f - b| for ==; infinity for a figure the run lacks), for a holding one 0. The
+    // size is |b|, or for a bound of 0 (`rejected_pct <= 0`) the largest |f| of that constraint
+    // over the finished combinations (1 when that is 0 too), so that a miss of the worst
+    // combination against 0 counts as 1, as a miss of a whole bound does. constraintHeadroom:
+    // the same for a holding constraint on the right side (b - f, f - b; 0 for ==).
+    double constraintMiss(int combination, int constraint) const;
+    double constraintHeadroom(int combination, int constraint) const;
+    // The sum of a combination's constraint misses (0 when it is feasible).
+    double missOf(int combination) const;
+    // Per varied key, the smallest and the largest value of `of` (indexes into combinations).
+    QVector<QPair<qint64, qint64>> valueRanges(const QVector<int>& of) const;
     // The combinations no other beats on both the objective and constraint c's figure
     // (SweepCombination::constraintFigure, better in the direction its operator prefers:
     // lower for < and <=, higher for > and >=, nearer the number for ==), ordered by that
@@ -86,6 +112,12 @@ struct SweepTable {
     QVector<int> paretoFront(int constraint) const;
     // The admitted-burst windows any row has, ascending.
     std::vector<qint64> burstWindows() const;
+
+private:
+    // Per constraint, the size its misses and headroom are counted in (constraintMiss).
+    QVector<double> constraintScales() const;
+    double miss(int combination, int constraint, const QVector<double>& scales) const;
+    double headroom(int combination, int constraint, const QVector<double>& scales) const;
 };
 
 }  // namespace ratelab

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "redis/redis_connection.h"
-
 namespace ratelab {
+
+class RedisConnection;
 
 // What Redis itself spends: its per-command CPU time (INFO commandstats) and the memory of a
 // set of keys (MEMORY USAGE). Read-only commands; a server that refuses them (an ACL user

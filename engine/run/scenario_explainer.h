@@ -1,10 +1,11 @@
 #pragma once
 
 #include "explain/explanation.h"
-#include "redis/redis_router.h"
 #include "scenario/scenario.h"
 
 namespace ratelab {
+
+class RedisRouter;
 
 // Explains one decision of a scenario's limiter (`ratelab explain`, the window's Step panel
 // and click-to-explain): replays the schedule up to that request on real Redis in virtual time,

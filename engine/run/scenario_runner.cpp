@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "redis/redis_error.h"
+#include "redis/redis_router.h"
+#include "run/run_parts.h"
 #include "run/step_session.h"
 #include "traffic/traffic_schedule.h"
 
@@ -34,6 +36,14 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
     if (clock_.isVirtual()) {
         clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
     }
+}
+
+const Limiter& ScenarioRunner::limiter(int index) const {
+    return parts_->limiter(index);
+}
+
+const QStringList& ScenarioRunner::clientNames() const {
+    return parts_->requests.clientNames();
 }
 
 bool ScenarioRunner::sameSchedule(const Scenario& a, const Scenario& b) {

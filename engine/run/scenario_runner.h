@@ -9,16 +9,19 @@
 #include <vector>
 
 #include "limiters/limiter.h"
+#include "redis/connect_options.h"
 #include "run/paused_key_ttls.h"
-#include "run/run_parts.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
 #include "traffic/run_clock.h"
-#include "traffic/worker.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 
+class RedisRouter;
 class StepSession;
+class Worker;
+struct RunParts;
 
 // Runs a scenario's traffic against its limiters on a real Redis: resets each limiter's keys,
 // then N worker threads (one connection each) send on the shared schedule. A virtual clock runs
@@ -62,7 +65,7 @@ public:
     bool setPaused(bool paused);
     bool paused() const { return paused_.load(); }
     // The limiter now in slot `index`.
-    const Limiter& limiter(int index) const { return parts_->limiter(index); }
+    const Limiter& limiter(int index) const;
     // The limiter whose Redis state stands for slot `index` (what the timelines and the state
     // panel read): the shared one, or where each gateway keeps its own ("gateway": {"mode":
     // "local"}) gateway 0's, "<name>@g0" (the shared name holds no key then).
@@ -77,7 +80,7 @@ public:
 
     const Scenario& scenario() const { return scenario_; }
     qint64 startEpochMs() const { return clock_.startEpochMs(); }  // once started
-    const QStringList& clientNames() const { return parts_->requests.clientNames(); }
+    const QStringList& clientNames() const;
     int workerCount() const { return workerCount_; }
 
 private:

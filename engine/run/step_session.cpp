@@ -3,8 +3,10 @@
 #include <QDateTime>
 #include <chrono>
 
+#include "explain/decision_explainer.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
+#include "run/schedule_decider.h"
 #include "traffic/traffic_schedule.h"
 
 namespace ratelab {
@@ -146,6 +148,25 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain, bool les
 
 StepSession::~StepSession() = default;
 
+const Limiter& StepSession::stateLimiter(int index) const {
+    return decider_->limiter(index, 0);
+}
+const Scenario& StepSession::scenario() const {
+    return decider_->scenario();
+}
+qint64 StepSession::startEpochMs() const {
+    return decider_->startEpochMs();
+}
+std::unique_ptr<WorkerStats> StepSession::takeStats() {
+    return decider_->takeStats();
+}
+std::unique_ptr<GatewayState> StepSession::takeGateways() {
+    return decider_->takeGateways();
+}
+std::vector<WorkerJob> StepSession::takePending() {
+    return decider_->takePending();
+}
+
 std::vector<LimiterSpec> StepSession::scratchLimiters() const {
     std::vector<LimiterSpec> specs;
     for (const auto& perGateway : explainers_) {
@@ -196,6 +217,22 @@ StepSession::Step StepSession::advanceThrough(qint64 k) {
     step.nowMs = decider_->startEpochMs() + lastRunUs_ / 1000;
     lastNowMs_ = step.nowMs;
     return step;
+}
+
+qint64 StepSession::lastRequestBefore(qint64 runUs) {
+    return decider_->lastRequestBefore(runUs);
+}
+
+qint64 StepSession::runUsOf(qint64 k) {
+    return decider_->runUsOf(k);
+}
+
+void StepSession::resetKeys() {
+    decider_->resetKeys(*router_);
+}
+
+const RunStats& StepSession::stats() const {
+    return decider_->stats();
 }
 
 void StepSession::advanceUntil(qint64 runUs) {

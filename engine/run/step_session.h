@@ -5,13 +5,18 @@
 #include <optional>
 #include <vector>
 
-#include "explain/decision_explainer.h"
 #include "explain/explanation.h"
-#include "run/schedule_decider.h"
 #include "scenario/scenario.h"
 #include "stats/run_stats.h"
+#include "traffic/gateway_state.h"
+#include "traffic/worker_job.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
+
+class DecisionExplainer;
+class RedisRouter;
+class ScheduleDecider;
 
 // Teaching mode: decides a scenario's requests one at a time, in schedule order, each at its
 // scheduled time on the scenario's clock (virtual: exactly the virtual time; real: from the
@@ -56,36 +61,36 @@ public:
     // lesson's beat.
     void advanceUntil(qint64 runUs);
     // The index of the last request scheduled before run time `runUs` (-1: none).
-    qint64 lastRequestBefore(qint64 runUs) { return decider_->lastRequestBefore(runUs); }
-    qint64 runUsOf(qint64 k) { return decider_->runUsOf(k); }
+    qint64 lastRequestBefore(qint64 runUs);
+    qint64 runUsOf(qint64 k);
     // Deletes the limiters' keys (a lesson checked on the command line leaves none behind).
     // Throws RedisError.
-    void resetKeys() { decider_->resetKeys(*router_); }
+    void resetKeys();
     // The run's counts, for what a snapshot leaves out (the admitted bursts of the run so far).
-    const RunStats& stats() const { return decider_->stats(); }
+    const RunStats& stats() const;
 
     RunSnapshot snapshot() const;
     qint64 limiterNowMs() const { return lastNowMs_; }
     // The limiter whose Redis state stands for slot `index` (gateway 0's own in mode local).
-    const Limiter& stateLimiter(int index) const { return decider_->limiter(index, 0); }
+    const Limiter& stateLimiter(int index) const;
 
     // What a run needs to continue this session (ScenarioRunner::continueFrom): the scenario
     // it steps, how many requests were sent, the run time of the last one, the limiter time
     // of run time 0, and whether the schedule is over (readable from any thread).
-    const Scenario& scenario() const { return decider_->scenario(); }
+    const Scenario& scenario() const;
     qint64 sent() const { return k_; }
     qint64 lastRunUs() const { return lastRunUs_; }
-    qint64 startEpochMs() const { return decider_->startEpochMs(); }
+    qint64 startEpochMs() const;
     bool scheduleOver() const { return over_.load(); }
     // The scratch limiters an explaining session decides again on (their keys are to be
     // deleted with Limiter::reset once the session is done); empty otherwise.
     std::vector<LimiterSpec> scratchLimiters() const;
     // Hands the stepped requests' counts to a run; this session's own counts start again.
-    std::unique_ptr<WorkerStats> takeStats() { return decider_->takeStats(); }
+    std::unique_ptr<WorkerStats> takeStats();
     // Hands a run what its gateways keep and the jobs still to come (the stepped grants'
     // releases, wait-mode retries); the session steps no more after it.
-    std::unique_ptr<GatewayState> takeGateways() { return decider_->takeGateways(); }
-    std::vector<WorkerJob> takePending() { return decider_->takePending(); }
+    std::unique_ptr<GatewayState> takeGateways();
+    std::vector<WorkerJob> takePending();
 
 private:
     class Observer;

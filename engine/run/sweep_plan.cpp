@@ -6,6 +6,7 @@
 
 #include "input_limits.h"
 #include "scenario/scenario_budget.h"
+#include "scenario/traffic_length.h"
 
 namespace ratelab {
 namespace {
@@ -35,6 +36,24 @@ SweepPlan::SweepPlan(Scenario scenario, QString scratch)
     for (int l = 0; l < scenario_.limiters.size(); ++l) {
         if (!varied_.contains(l)) {
             fixed_.append(l);
+        }
+    }
+    findShortTraffic();
+}
+
+void SweepPlan::findShortTraffic() {
+    QVector<qint64> longest(scenario_.limiters.size(), 0);
+    for (qint64 index = 0; index < combinations(); ++index) {
+        QVector<LimiterSpec> limiters = scenario_.limiters;
+        sweep().apply(limiters, sweep().valuesOf(index));
+        for (int l = 0; l < limiters.size(); ++l) {
+            longest[l] = std::max(longest[l], longestWindowMs(limiters[l]));
+        }
+    }
+    const double durationS = scenario_.traffic.durationS;
+    for (int l = 0; l < longest.size(); ++l) {
+        if (durationS * 1000 < 2.0 * double(longest[l])) {
+            warnings_ << shortTrafficWarning(durationS, scenario_.limiters[l].name, longest[l]);
         }
     }
 }

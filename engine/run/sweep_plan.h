@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include "scenario/scenario.h"
@@ -27,6 +28,10 @@ public:
     // A real-clock scenario runs on a virtual clock (a sweep compares combinations on the same
     // decisions): what it was changed to, for a note; empty when the scenario's clock is kept.
     QString clockNote() const { return clockNote_; }
+    // One sentence per limiter whose longest window, at the largest any combination gives it,
+    // is more than half the traffic (scenario/traffic_length.h): the sweep would tune it on
+    // its warm-up. Empty when none is.
+    const QStringList& warnings() const { return warnings_; }
 
     // The scenario combination `index` is, as `ratelab run` would run it alone: the values
     // set, a virtual clock as fast as possible (a real clock starts at 2024-01-01T00:00:00Z,
@@ -54,11 +59,13 @@ public:
     static constexpr qint64 kMaxBatch = 64;
 
 private:
+    void findShortTraffic();
     QString scratchName(const QString& tag, const QString& name) const;
 
     Scenario scenario_;  // with the clock the sweep runs on
     QString scratch_;
     QString clockNote_;
+    QStringList warnings_;
     QVector<int> varied_;  // limiter indexes an axis varies
     QVector<int> fixed_;   // the others
 };

@@ -248,6 +248,7 @@ SweepTable SweepRunner::table() const {
     }
     t.total = plan_.combinations();
     t.note = plan_.clockNote();
+    t.warnings = plan_.warnings();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         t.combinations = done_;

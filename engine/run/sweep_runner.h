@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "output/sweep_table.h"
-#include "redis/redis_connection.h"
+#include "redis/connect_options.h"
 #include "run/sweep_plan.h"
 #include "url/redis_url.h"
 

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QRegularExpression>
 #include <algorithm>
+#include <limits>
 
 #include "json_input.h"
 #include "scenario/scenario_budget.h"
@@ -103,6 +104,27 @@ void checkDistinctClients(const TrafficSpec& traffic, const QString& where) {
     }
 }
 
+// Replay groups cut from one log keep their times relative to each other: every replay group's
+// offsets count from the earliest first row of them all (readReplayTrace counts each from its
+// own first row), so a trace whose rows begin 5 s after another's starts 5 s into the run.
+void keepReplayTimesApart(QVector<ClientGroup>& groups) {
+    qint64 earliest = std::numeric_limits<qint64>::max();
+    for (const ClientGroup& group : groups) {
+        if (group.shape.type == ShapeSpec::Type::Replay && group.trace.size() > 0) {
+            earliest = std::min(earliest, group.trace.tMsAt(0));
+        }
+    }
+    for (ClientGroup& group : groups) {
+        if (group.shape.type != ShapeSpec::Type::Replay || group.trace.size() == 0) {
+            continue;
+        }
+        const qint64 shift = group.trace.tMsAt(0) - earliest;
+        for (qint64& offset : group.shape.replayOffsetsMs) {
+            offset += shift;
+        }
+    }
+}
+
 }  // namespace
 
 QVector<ClientGroup> readGroups(const QJsonValue& value, const QString& where) {
@@ -152,6 +174,7 @@ void finishGroups(const QString& where, const QString& baseDir, bool hasDuration
             group.trace = readReplayTrace(baseDir, group.tracePath, &group.shape, traceBudget);
         }
     }
+    keepReplayTimesApart(traffic->groups);
     if (!hasDuration) {
         traffic->durationS = naturalLengthS(traffic->groups);
         if (traffic->durationS * 1000 > double(kMaxDurationMs)) {

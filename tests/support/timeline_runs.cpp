@@ -111,4 +111,16 @@ QStringList drawnTexts(const TimelineChart& chart) {
     return texts;
 }
 
+QStringList textsInPlot(const TimelineChart& chart) {
+    const QRectF plot =
+        chart.chart()->mapRectToScene(chart.chart()->plotArea()).adjusted(-0.5, -0.5, 0.5, 0.5);
+    QStringList texts;
+    for (QGraphicsItem* item : chart.scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+        if (text != nullptr && text->isVisible() && plot.contains(text->sceneBoundingRect()))
+            texts << text->text();
+    }
+    return texts;
+}
+
 }  // namespace ratelab::test

@@ -1,8 +1,9 @@
 #pragma once
 
 // Synthetic runs for the timeline chart's tests (tst_timeline_series, tst_timeline_navigation,
-// tst_timeline_overlays): limiters, runs of one limiter with known bucket counts, token readings,
-// and what the chart shows of them. Built into each of those tests (it needs the widgets).
+// tst_timeline_overlays, tst_timeline_labels; tst_window_stepping's textsInPlot): limiters, runs of
+// one limiter with known bucket counts, token readings, and what the chart shows of them. Built
+// into each of those tests (it needs the widgets).
 
 #include <QPair>
 #include <QPalette>
@@ -50,5 +51,8 @@ bool show(TimelineChart& chart);
 QValueAxis* xAxis(const TimelineChart& chart);
 // The texts of the labels drawn in the chart now (markers, counts, spans).
 QStringList drawnTexts(const TimelineChart& chart);
+// Those of them drawn whole inside the plot area: a label placed outside it is clipped away,
+// not seen, though its item is visible.
+QStringList textsInPlot(const TimelineChart& chart);
 
 }  // namespace ratelab::test

@@ -1,9 +1,13 @@
 #include "support/window_driving.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QLineEdit>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTimer>
+#include <QToolBar>
 #include <QtTest>
 
 #include "limiters/limiter.h"
@@ -38,6 +42,29 @@ void retype(QLineEdit* edit, const QString& text) {
     edit->selectAll();
     QTest::keyClicks(edit, text);
     QTest::keyClick(edit, Qt::Key_Return);
+}
+
+void clickToolButton(MainWindow& w, QAction* action) {
+    QWidget* button = nullptr;
+    for (QToolBar* bar : w.findChildren<QToolBar*>()) {
+        if (QWidget* b = bar->widgetForAction(action); b != nullptr && b->isVisible())
+            button = b;
+    }
+    QVERIFY2(button != nullptr, qPrintable(action->text()));
+    QTest::mouseClick(button, Qt::LeftButton);
+}
+
+void clickTab(QTabWidget* tabs, QWidget* page) {
+    const int index = tabs->indexOf(page);
+    QVERIFY(index >= 0);
+    QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {}, tabs->tabBar()->tabRect(index).center());
+    QCOMPARE(tabs->currentWidget(), page);
+}
+
+void pressKey(MainWindow& w, Qt::Key key) {
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, key);
 }
 
 long long keyCount(RedisConnection& c, const LimiterSpec& spec) {

@@ -1,8 +1,9 @@
 #pragma once
 
 // Driving the real window in tests (tst_window_work, tst_window_fixes, tst_window_edits,
-// tst_window_files): connecting it to the fixture Redis, answering its message boxes, typing
-// into its fields. Built into each test that needs it (it needs the widgets).
+// tst_window_files, tst_window_stepping, tst_window_views): connecting it to the fixture Redis,
+// answering its message boxes, typing into its fields, clicking its buttons and tabs, pressing
+// its shortcuts. Built into each test that needs it (it needs the widgets).
 
 #include <QMessageBox>
 #include <QString>
@@ -10,7 +11,10 @@
 #include "limiters/limiter_spec.h"
 
 QT_BEGIN_NAMESPACE
+class QAction;
 class QLineEdit;
+class QTabWidget;
+class QWidget;
 QT_END_NAMESPACE
 
 namespace ratelab {
@@ -28,6 +32,15 @@ void answerMessageBox(const QString& objectName, QMessageBox::StandardButton but
 
 // Replaces a line edit's text as a user would (focus, select all, type, Enter).
 void retype(QLineEdit* edit, const QString& text);
+
+// A mouse click on the toolbar button of `action` (Start, Step, Runs, …) in `w`.
+void clickToolButton(MainWindow& w, QAction* action);
+
+// A mouse click on the tab of `tabs` that shows `page`.
+void clickTab(QTabWidget* tabs, QWidget* page);
+
+// A key pressed in the window (its shortcuts: F5 Start, F10 Step, …), the window active first.
+void pressKey(MainWindow& w, Qt::Key key);
 
 // How many keys `spec`'s limiter owns, read-only (reset would delete them, and a QTRY on
 // reset's count would pass on its second try whatever happened).

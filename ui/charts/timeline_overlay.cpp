@@ -79,8 +79,10 @@ void TimelineOverlay::layout(const QRectF& plot, const std::function<double(doub
 }
 
 // Fixed-window bands with their counts. All labels take one form: "7/10" when every band in
-// view holds its label, else the count alone ("7"), so that no window goes without while its
-// neighbours show theirs; only a band too narrow even for that goes without.
+// view holds its label, else the count alone ("7"). A label wider even then than its band (a
+// window the view shows a sliver of, a narrow window in a long run) is still shown, centred on
+// its band and kept in the plot, where it covers no other band's label: the newest first, so
+// that the window a step just filled shows its count.
 void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
                                   const QVector<TimelineModel::Band>& bands, const Look& look) {
     QVector<QRectF> rects(bands.size());
@@ -99,6 +101,9 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
     // One path per shade: a single fill each, however many windows are in view (each tall
     // rectangle filled on its own cost the painter a hand-off to Qt's fill threads).
     QPainterPath shades[2];
+    QVector<std::optional<QRectF>> where(bands.size());  // each label's place, none: hidden
+    QVector<QRectF> placed;                              // the places taken
+    QVector<int> wide;  // the bands whose label is wider than what is in view of them
     for (int i = 0; i < bands.size(); ++i) {
         const TimelineModel::Band& band = bands[i];
         const QRectF& rect = rects[i];
@@ -108,10 +113,34 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         const QRectF inView = rect.intersected(plot);
         const QString text = longFits ? band.label : band.label.section(QLatin1Char('/'), 0, 0);
         const QSizeF size = label->set(text, look.font, look.text, look.labelBack);
-        if (text.isEmpty() || size.width() + 2 > inView.width())
-            label->hide();
+        if (text.isEmpty() || inView.width() <= 0)
+            continue;
+        if (size.width() + 2 > inView.width()) {
+            wide.append(i);
+            continue;
+        }
+        where[i] = QRectF(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3), size);
+        placed.append(*where[i]);
+    }
+    for (auto i = wide.crbegin(); i != wide.crend(); ++i) {
+        const QSizeF size = bandLabels_[*i]->rect().size();
+        const double centre = rects[*i].intersected(plot).center().x();
+        const double x = std::clamp(centre - size.width() / 2, plot.left() + 2,
+                                    std::max(plot.left() + 2, plot.right() - size.width() - 2));
+        const QRectF box(QPointF(x, plot.top() + 3), size);
+        const bool covers = std::any_of(placed.cbegin(), placed.cend(), [&box](const QRectF& r) {
+            return r.adjusted(-2, 0, 2, 0).intersects(box);
+        });
+        if (!covers) {
+            where[*i] = box;
+            placed.append(box);
+        }
+    }
+    for (int i = 0; i < bands.size(); ++i) {
+        if (where[i])
+            bandLabels_[i]->showAt(where[i]->topLeft());
         else
-            label->showAt(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3));
+            bandLabels_[i]->hide();
     }
     for (int odd = 0; odd < 2; ++odd) {
         QGraphicsPathItem* item = bandShades_[odd];
@@ -151,12 +180,15 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
 }
 
 // Markers in view: dashed vertical lines, labels near the bottom (staggered in three rows so
-// that close markers stay readable).
+// that close markers stay readable). A label goes right of its line, else left of it, else
+// where it fits in the plot; one wider than the plot (steps merged into one marker) is cut in
+// the middle, so that its first and its newest part show (the tooltip has it whole).
 void TimelineOverlay::layoutMarkers(const QRectF& plot,
                                     const std::function<double(double)>& toPixelX, double viewMin,
                                     double viewMax, const QVector<TimelineModel::Marker>& markers,
                                     const Look& look) {
     const QPen pen = style::seriesPen(look.marker, 1.5, Qt::DashLine);
+    const QFontMetricsF metrics(look.font);
     int drawn = 0;
     for (const TimelineModel::Marker& marker : markers) {
         if (marker.x < viewMin || marker.x > viewMax)
@@ -170,8 +202,14 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
         line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
         line->setVisible(true);
         OverlayLabel* label = labelAt(markerLabels_, drawn);
-        const QSizeF size = label->set(marker.label, look.font, look.marker, look.labelBack);
-        const double left = x + size.width() + 2 > plot.right() ? x - size.width() - 2 : x + 2;
+        const QString text =
+            metrics.elidedText(marker.label, Qt::ElideMiddle, std::max(0.0, plot.width() - 12));
+        const QSizeF size = label->set(text, look.font, look.marker, look.labelBack);
+        double left = x + 2;
+        if (left + size.width() > plot.right())
+            left = x - size.width() - 2;
+        if (left < plot.left())
+            left = std::max(plot.left() + 2, plot.right() - size.width() - 2);
         const double top = plot.bottom() - (size.height() + 2) * (1 + drawn % 3) - 2;
         label->showAt(QPointF(left, top));
         ++drawn;

@@ -3,10 +3,12 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QEvent>
+#include <QRegularExpression>
 #include <QTextBrowser>
 #include <QTimeZone>
 #include <QVBoxLayout>
 
+#include "explain/explanation_output.h"
 #include "limiters/reason_text.h"
 #include "style/palette_colors.h"
 
@@ -57,6 +59,16 @@ QString keysTable(const QVector<KeyState>& keys) {
     return out + QStringLiteral("</table>");
 }
 
+// The limiter's name in the scenario, which `ratelab explain --limiter` takes: a gateway of mode
+// local decides on its own "<name>@g<g>", the name its explanation shows.
+QString scenarioLimiterName(const LimiterSpec& spec) {
+    static const QRegularExpression gatewaySuffix(QStringLiteral("@g\\d+$"));
+    QString name = spec.name;
+    if (spec.gateway.mode == GatewayMode::Local)
+        name.remove(gatewaySuffix);
+    return name;
+}
+
 }  // namespace
 
 ExplanationView::ExplanationView(QWidget* parent) : QWidget(parent) {
@@ -102,17 +114,22 @@ QString ExplanationView::html(const Explanation& e) const {
     out += QStringLiteral("<h2 style=\"color:%1\">%2</h2>")
                .arg(outcomeColor, d.allowed ? tr("%1: granted").arg(esc(e.spec.name))
                                             : tr("%1: refused").arg(esc(e.spec.name)));
-    out += tr("<p>Request #%1 at %2 (run +%3 ms) from <b>%4</b>, %5 permit(s).</p>")
-               .arg(e.index + 1)
+    // Numbered as `ratelab explain --request` numbers it, and as the window does everywhere.
+    out += tr("<p>Request #%1 at %2 (run +%3 ms) from <b>%4</b>, %5 permit(s).<br>"
+              "<small>Requests are numbered from 0 in schedule order: <code>ratelab explain "
+              "SCENARIO.json --limiter %6 --request %1</code> explains this one.</small></p>")
+               .arg(e.index)
                .arg(esc(reasonTime(e.request.nowMs)))
                .arg(e.runMs)
                .arg(esc(e.request.client))
-               .arg(e.request.permits);
+               .arg(e.request.permits)
+               .arg(esc(scenarioLimiterName(e.spec)));
     out += QStringLiteral("<p style=\"font-size:large\"><b>%1</b></p>").arg(esc(e.reason));
     // A refusal: what would have let it through; a grant: how much room it had.
     out += QStringLiteral("<h3>%1</h3>")
-               .arg(d.allowed ? tr("How much room it had (each setting alone, same state)")
-                              : tr("What would have let it through"));
+               .arg(d.allowed
+                        ? tr("How much room it had (%1)").arg(counterfactualBasisText())
+                        : tr("What would have let it through (%1)").arg(counterfactualBasisText()));
     QStringList what;
     if (e.passesAtMs < 0)
         what << tr("No wait: it asks for more than the limiter ever allows.");

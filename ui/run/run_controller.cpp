@@ -32,12 +32,16 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::stepped, this,
             [this](const std::shared_ptr<StepSession>& session, const RunSnapshot& snapshot,
                    const StepSession::Step& step) {
+                stepping_ = false;
+                if (std::exchange(discardStep_, false)) {
+                    deleteScratch(*session);  // dropped while it stepped: another scenario's
+                    return;
+                }
                 if (!running_) {
                     stepper_ = session;
                 } else {
                     deleteScratch(*session);  // a run started meanwhile reset its keys
                 }
-                stepping_ = false;
                 emit snapshotReady(snapshot);
                 emit stepped(describeStep(stepNames_, step.index, step.nowMs, step.client,
                                           step.permits, step.decisions, step.errors));
@@ -48,8 +52,9 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::explainFailed, this, &RunController::explainFailed);
     connect(io_.get(), &RunIo::lessonFramed, this,
             [this](const std::shared_ptr<LessonRun>& run, const LessonFrame& frame,
-                   qint64 nextTargetUs) {
+                   int framesPlayed, qint64 nextTargetUs) {
                 lesson_ = run;
+                lessonPlayed_ = framesPlayed;
                 emit snapshotReady(frame.run);
                 emit lessonFramed(frame, nextTargetUs);
             });
@@ -61,6 +66,7 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     });
     connect(io_.get(), &RunIo::stepFailed, this, [this](const QString& message) {
         stepping_ = false;
+        discardStep_ = false;  // a dropped session's failure still says what failed
         emit failed(message);
     });
 }
@@ -97,7 +103,8 @@ void RunController::showLessonFrame(const Lesson& lesson, int frame) {
         return;
     }
     dropSteps();  // the lesson resets the keys a step session would go on from
-    io_->lessonFrame(lesson_, lesson, frame, url_);
+    // Back (a frame played already): a new run, played again from the start up to it.
+    io_->lessonFrame(lesson_ && lessonPlayed_ <= frame ? lesson_ : nullptr, lesson, frame, url_);
 }
 
 void RunController::approachLesson(qint64 runUs) {
@@ -120,6 +127,7 @@ void RunController::dropLesson() {
 }
 
 void RunController::dropSteps() {
+    discardStep_ = stepping_;  // a step under way belongs to the dropped session
     if (stepper_) {
         deleteScratch(*stepper_);
     }
@@ -165,6 +173,10 @@ void RunController::start(const Scenario& scenario) {
 bool RunController::continuesSteps(const Scenario& scenario) const {
     return stepper_ && !stepping_ && !stepper_->scheduleOver() &&
            ScenarioRunner::sameSchedule(stepper_->scenario(), scenario);
+}
+
+bool RunController::stepsContinue(const Scenario& scenario) const {
+    return stepper_ && ScenarioRunner::sameSchedule(stepper_->scenario(), scenario);
 }
 
 qint64 RunController::steppedRequests() const {
@@ -247,6 +259,9 @@ void RunController::step(const Scenario& scenario) {
     if (running_ || stepping_) {
         return;
     }
+    if (!stepsContinue(scenario)) {
+        dropSteps();  // the session stepped another scenario: its steps do not apply
+    }
     stepping_ = true;
     lesson_.reset();  // a new step session resets the keys the lesson's run decides on
     stepNames_.clear();
@@ -278,7 +293,7 @@ QString RunController::describeStep(const QStringList& names, qint64 index, qint
         }
     }
     return tr("Request #%1 at %2 from %3 for %4 permit(s) — %5")
-        .arg(index + 1)
+        .arg(index)  // from 0, as `ratelab explain --request` numbers it
         .arg(QDateTime::fromMSecsSinceEpoch(nowMs).toString(Qt::ISODateWithMs))
         .arg(client)
         .arg(permits)

@@ -49,8 +49,11 @@ public:
     bool continuedSteps() const { return continued_; }
     void stop();
     // Sends exactly one request (the next of the scenario's schedule) to every limiter.
-    // A new step session starts when the scenario changed or after a run.
+    // A new step session starts when the scenario changed (anything but its name and
+    // expectations), after a run or after dropSteps.
     void step(const Scenario& scenario);
+    // Whether step(scenario) goes on with the step session rather than start a new one.
+    bool stepsContinue(const Scenario& scenario) const;
     // A lesson (ui/lessons): shows frame `frame` of `lesson`, the next of the lesson under way or
     // played again from the start (Back, or after a run or a step reset the keys); its run goes
     // to the views as a step's does (snapshotReady), then lessonFramed or failed follows.
@@ -71,7 +74,8 @@ public:
     // run's start); explained or explainFailed follows.
     void explain(const Scenario& scenario, int limiter, qint64 runMs);
     // Ends the step session: its scratch limiters' keys (the explanations') are deleted on the
-    // I/O thread, like an abandoned limiter's.
+    // I/O thread, like an abandoned limiter's; a step under way goes with it (not reported).
+    // The next step starts a new session.
     void dropSteps();
     // Key deletions asked for and not done yet.
     int pendingKeyDeletions() const;
@@ -129,12 +133,14 @@ private:
     std::shared_ptr<ScenarioRunner> runner_;  // shared with the I/O thread
     std::shared_ptr<StepSession> stepper_;
     std::shared_ptr<LessonRun> lesson_;  // the lesson's run, on the I/O thread's side
+    int lessonPlayed_ = 0;               // the frames it had played at its last frame shown
     void deleteScratch(const StepSession& session);
     QStringList stepNames_;  // the limiters of the step under way
     bool continued_ = false;
     RedisUrl url_;
     bool running_ = false;
     bool stepping_ = false;
+    bool discardStep_ = false;  // the step under way was dropped (dropSteps) before it ended
     bool paused_ = false;
 };
 

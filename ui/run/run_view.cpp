@@ -285,7 +285,8 @@ void RunView::showAdmittedBursts(const RunSnapshot& snapshot) {
     }
 }
 
-// A stepped request on each limiter's timeline, at its run time: "step #3: rejected".
+// A stepped request on each limiter's timeline, at its run time: "request #3: rejected" (numbered
+// from 0, as everywhere).
 void RunView::markStep(const StepSession::Step& step) {
     if (step.index < 0 || last_.startEpochMs == 0)
         return;
@@ -294,7 +295,7 @@ void RunView::markStep(const StepSession::Step& step) {
         const QString outcome = !step.errors.value(i).isEmpty()     ? tr("error")
                                 : step.decisions[size_t(i)].allowed ? tr("allowed")
                                                                     : tr("rejected");
-        timelines_[i]->addMarker(x, tr("step #%1: %2").arg(step.index + 1).arg(outcome));
+        timelines_[i]->addMarker(x, tr("request #%1: %2").arg(step.index).arg(outcome));
     }
 }
 

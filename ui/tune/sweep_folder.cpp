@@ -149,6 +149,9 @@ QByteArray sweepHtml(const SweepTable& table, const QByteArray& png) {
     if (!table.note.isEmpty()) {
         fact(tr("Note"), esc(table.note));
     }
+    for (const QString& warning : table.warnings) {
+        fact(tr("Warning"), esc(warning));
+    }
     html += QStringLiteral("</table>\n<p>%1</p>\n").arg(esc(sweepVerdictText(table).trimmed()));
     if (!png.isEmpty()) {
         html += QStringLiteral("<p><img alt=\"%1\" src=\"data:image/png;base64,%2\"/></p>\n")

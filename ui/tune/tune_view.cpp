@@ -353,6 +353,9 @@ void TuneView::poll() {
     runner_->wait();
     const SweepTable& table = chart_->table();
     QString text = sweepVerdictText(table).trimmed();
+    for (const QString& warning : table.warnings) {
+        text += tr("\nwarning: %1").arg(warning);
+    }
     // The bar says how it ended where it stopped: "cancelled: 128 of 6000".
     progress_->setValue(int(table.combinations.size()));
     if (!runner_->error().isEmpty()) {
@@ -387,6 +390,20 @@ void TuneView::chooseCombination(int combination, bool run) {
         return;
     }
     emit combinationChosen(runner_->plan().combination(table.combinations[combination].index), run);
+}
+
+void TuneView::forgetSweep() {
+    timer_->stop();
+    runner_.reset();  // stops a sweep under way and waits for its batch
+    chart_->setTable(SweepTable());
+    progress_->reset();
+    status_->clear();
+    // The objective and constraints may name the old scenario's limiters and groups: the
+    // defaults again, unless the new scenario's own "sweep" fills them in (setScenario).
+    direction_->setCurrentIndex(0);
+    metric_->setCurrentText(QStringLiteral("accepted"));
+    constraints_->clear();
+    updateEnabled();
 }
 
 bool TuneView::applyBest() {

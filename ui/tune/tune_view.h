@@ -52,6 +52,11 @@ public:
     bool running() const;
     // Loads the best feasible combination (applyBestButton); false when there is none.
     bool applyBest();
+    // Another scenario was opened (a file, an example, New): a sweep's results are the old
+    // scenario's, so the heatmap, its best and its status go (a sweep under way is stopped),
+    // nothing of it can be applied to the new one, and the objective and constraints are the
+    // defaults again (setScenario then shows the new scenario's own "sweep").
+    void forgetSweep();
 
     // For tests and the screenshot demo.
     SweepChartView* chart() const { return chart_; }

@@ -2,10 +2,13 @@
 
 #include <QDateTime>
 #include <QHeaderView>
+#include <QResizeEvent>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTimeZone>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "panels/explanation_view.h"
 
@@ -16,8 +19,9 @@ DecisionPanel::DecisionPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     table_ = new QTableWidget(0, 7, this);
     table_->setObjectName(QStringLiteral("decisions"));
-    table_->setHorizontalHeaderLabels({tr("Time (UTC)"), tr("Client"), tr("Permits"), tr("Limiter"),
-                                       tr("Allowed"), tr("retry_after_ms"), tr("Remaining")});
+    table_->setHorizontalHeaderLabels({tr("Limiter"), tr("Allowed"), tr("retry_after_ms"),
+                                       tr("Remaining"), tr("Time (UTC)"), tr("Client"),
+                                       tr("Permits")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -62,9 +66,6 @@ void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& na
         const Decision& d = step.decisions[size_t(i)];
         const QString error = step.errors.value(i);
         QStringList cells{
-            time,
-            step.client,
-            QString::number(step.permits),
             names.value(i),
             !error.isEmpty() ? tr("error: %1").arg(error)
             : d.allowed      ? tr("allowed")
@@ -72,7 +73,10 @@ void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& na
             d.allowed || !error.isEmpty()
                 ? QStringLiteral("–")
                 : (d.retryAfterMs < 0 ? tr("never") : QString::number(d.retryAfterMs)),
-            !error.isEmpty() ? QStringLiteral("–") : QString::number(d.remaining)};
+            !error.isEmpty() ? QStringLiteral("–") : QString::number(d.remaining),
+            time,
+            step.client,
+            QString::number(step.permits)};
         for (int c = 0; c < cells.size(); ++c)
             table_->setItem(i, c, new QTableWidgetItem(cells[c]));
         if (size_t(i) < step.explanations.size())
@@ -90,6 +94,38 @@ void DecisionPanel::addStep(const StepSession::Step& step, const QStringList& na
     }
     table_->selectRow(0);  // the new step's first decision explained
     showSelected();
+    fitLayout();  // the columns grew to their contents
+}
+
+void DecisionPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLayout();
+}
+
+int DecisionPanel::answerColumnsWidth() const {
+    int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
+    // What the columns fit to (their contents and header), not what they were last laid out
+    // to: a step's rows just added are not laid out yet.
+    const QHeaderView* header = table_->horizontalHeader();
+    const QAbstractItemView* view = table_;  // QTableView's own sizeHintForColumn is protected
+    for (int column = kLimiter; column <= kRemaining; ++column)
+        width += std::max({header->sectionSize(column), header->sectionSizeHint(column),
+                           view->sizeHintForColumn(column)});
+    return width;
+}
+
+void DecisionPanel::fitLayout() {
+    const int table = answerColumnsWidth();
+    const bool sideBySide = width() >= table + split_->handleWidth() + kExplanationMinWidth;
+    const Qt::Orientation orientation = sideBySide ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() != orientation) {
+        split_->setOrientation(orientation);
+        if (!sideBySide)
+            split_->setSizes({height() / 2, height() - height() / 2});
+    }
+    // Side by side the table keeps its answer columns; the explanation takes the rest.
+    if (sideBySide && table_->width() < table)
+        split_->setSizes({table, width() - table - split_->handleWidth()});
 }
 
 void DecisionPanel::clear() {

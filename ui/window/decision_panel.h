@@ -13,11 +13,11 @@ namespace ratelab {
 
 class ExplanationView;
 
-// The last decisions Step made, newest first: one row per request and limiter with the time,
-// client, permits and the limiter's answer (allowed, retry_after_ms, remaining), and beside the
-// table the selected decision explained (ExplanationView: why, Redis before and after, the
-// headers, what would have let it through). A new step selects its first decision. Replaces
-// the status bar message, which had no room for three limiters; cleared when a run starts.
+// The last decisions Step made, newest first: one row per request and limiter with the
+// limiter's answer (allowed, retry_after_ms, remaining), the time, client and permits, and beside
+// (or, narrow, below) the table the selected decision explained (ExplanationView: why, Redis before
+// and after, the headers, what would have let it through). A new step selects its first decision.
+// Replaces the status bar message, which had no room for three limiters; cleared when a run starts.
 class DecisionPanel : public QWidget {
     Q_OBJECT
 
@@ -35,10 +35,20 @@ public:
     QTableWidget* table() const { return table_; }
     ExplanationView* explanation() const { return explanation_; }
 
-    enum Column { kTime, kClient, kPermits, kLimiter, kAllowed, kRetryAfter, kRemaining };
+    // The limiter's answer first: where the table is cut, it is the request's details that go.
+    enum Column { kLimiter, kAllowed, kRetryAfter, kRemaining, kTime, kClient, kPermits };
+    // The least width the explanation keeps beside the table; narrower, it goes below it.
+    static constexpr int kExplanationMinWidth = 320;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showSelected();
+    // Side by side while the table's answer columns and the explanation fit across, else the
+    // table above the explanation (the Runs list beside the dock, a small window).
+    void fitLayout();
+    int answerColumnsWidth() const;  // the table's width up to its Remaining column
 
     QTableWidget* table_ = nullptr;
     ExplanationView* explanation_ = nullptr;

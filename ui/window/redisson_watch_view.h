@@ -8,7 +8,7 @@
 #include <memory>
 #include <optional>
 
-#include "redisson/redisson_limiter_reader.h"
+#include "redisson/redisson_snapshot.h"
 #include "url/redis_url.h"
 
 QT_BEGIN_NAMESPACE

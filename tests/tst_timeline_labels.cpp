@@ -1,0 +1,88 @@
+// Timeline labels that must not vanish: a fixed window's count wider than the sliver of the
+// window in view (the boundary example's first 100 ms), and a marker's label wider than the
+// plot (steps merged into one mark). Both stay whole inside the plot area.
+#include <QtTest>
+
+#include "charts/timeline_chart.h"
+#include "limiters/limiter_state.h"
+#include "support/timeline_runs.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+LimiterState::WindowCount windowCount(qint64 startMs, qint64 count) {
+    LimiterState::WindowCount w;
+    w.startMs = startMs;
+    w.endMs = startMs + 1000;
+    w.count = count;
+    return w;
+}
+
+}  // namespace
+
+class TestTimelineLabels : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Run time 0 is 100 ms before a second's end: the first window is a sliver of a 3 s axis.
+    // Full, its count ("10/10", or "10") was wider than the sliver and was not drawn; it now
+    // shows centred on it, kept in the plot, beside the next window's own count.
+    void sliverWindowShowsItsCount_data() {
+        QTest::addColumn<qint64>("nextCount");  // -1: the next window has no count yet
+        QTest::newRow("alone") << qint64(-1);
+        QTest::newRow("beside the next count") << qint64(3);
+    }
+    void sliverWindowShowsItsCount() {
+        QFETCH(qint64, nextCount);
+        TimelineChart chart;
+        QVERIFY(show(chart));
+        const LimiterSpec spec = fixedWindow(10, 1, CalendarUnit::Seconds);
+        const qint64 start = kStart - 100;
+        chart.setLimiter(spec, 1, 50, start);
+        RunSnapshot run = makeRun(spec, 50, 0);
+        run.startEpochMs = start;
+        run.durationUs = 3'000'000;
+        LimiterState state;
+        state.nowMs = start;
+        state.windows << windowCount(kStart - 1000, 10);
+        if (nextCount >= 0)
+            state.windows << windowCount(kStart, nextCount);
+        chart.updateFrom(run, 0, &state);
+        const QStringList drawn = textsInPlot(chart);
+        QVERIFY2(drawn.contains(QStringLiteral("10/10")) || drawn.contains(QStringLiteral("10")),
+                 qPrintable(drawn.join(QStringLiteral(" | "))));
+        if (nextCount >= 0) {
+            QVERIFY2(drawn.contains(QStringLiteral("3/10")) || drawn.contains(QStringLiteral("3")),
+                     qPrintable(drawn.join(QStringLiteral(" | "))));
+        }
+    }
+
+    // Twelve steps merged into one mark at the plot's left edge: the label, wider than the
+    // plot, was put left of its line, outside the plot, and vanished. It is now cut in the
+    // middle to fit: its first and newest steps show.
+    void mergedMarkStaysInThePlot() {
+        TimelineChart chart;
+        QVERIFY(show(chart));
+        const LimiterSpec spec = fixedWindow(10, 1, CalendarUnit::Seconds);
+        chart.setLimiter(spec, 1, 100, kStart);
+        chart.updateFrom(makeRun(spec, 100, 0), 0, nullptr);
+        for (int k = 0; k < 12; ++k)
+            chart.addMarker(0.0, QStringLiteral("request #%1: allowed").arg(k));
+        const QString merged = chart.model().markers().value(0).label;
+        QVERIFY(merged.endsWith(QStringLiteral("request #11: allowed")));
+        const QStringList drawn = textsInPlot(chart);
+        const auto mark = std::find_if(drawn.cbegin(), drawn.cend(), [](const QString& t) {
+            return t.startsWith(QStringLiteral("request #0: allowed")) &&
+                   t.endsWith(QStringLiteral("request #11: allowed"));
+        });
+        QVERIFY2(mark != drawn.cend(), qPrintable(drawn.join(QStringLiteral(" | "))));
+        // A short mark in the middle keeps its whole label.
+        chart.addMarker(3.0, QStringLiteral("config changed"));
+        QVERIFY(textsInPlot(chart).contains(QStringLiteral("config changed")));
+    }
+};
+
+QTEST_MAIN(TestTimelineLabels)
+#include "tst_timeline_labels.moc"
