@@ -12,12 +12,12 @@ namespace ratelab::cli {
 
 // Exit codes of the command line (docs/command-line.md, "Exit codes"): stable, scripts
 // depend on them.
-//   0 done; 1 failed: an expectation of `run` did not hold, `compare` found a difference above
-//   the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`:
-//   decisions failed that no expectation allows for; for `bench`: any decision failed); 4
-//   output failed (an output file or stdout could not be written, where the command
-//   would otherwise have exited 0); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what
-//   was measured is still reported).
+//   0 done; 1 failed: an expectation of `run` or a lesson's claim did not hold, `compare` found
+//   a difference above the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed
+//   (for `run`: decisions failed that no expectation allows for; for `bench`: any decision failed);
+//   4 output failed (an output file or stdout could not be written, where the command would
+//   otherwise have exited 0); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what was
+//   measured is still reported).
 enum ExitCode : int {
     kDone = 0,
     kFailed = 1,

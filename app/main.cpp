@@ -13,6 +13,7 @@
 #include "compare_command.h"
 #include "explain_command.h"
 #include "keys_command.h"
+#include "lesson_command.h"
 #include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
@@ -48,6 +49,10 @@ const char kUsage[] =
     "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
     "                [--time-field PATH] [--skip-bad] [--max-memory SIZE] ACCESS.log > TRACE.csv\n"
     "                a web server's access log as a trace (no Redis)\n"
+    "  ratelab lesson check FILE... [--redis URL]\n"
+    "                plays each lesson in virtual time and checks every claim of its beats\n"
+    "  ratelab lesson export FILE --out DIR [--redis URL]\n"
+    "                DIR/lesson.html: the lesson as one page that plays its beats\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
@@ -57,7 +62,8 @@ const char kUsage[] =
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 1 an expectation failed (run), a difference above the tolerance\n"
-    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed,\n"
+    "(compare), no feasible combination (sweep) or a lesson's claim failed (lesson), 2 bad\n"
+    "input, 3 Redis unreachable or failed,\n"
     "4 an output file or stdout could not be written (the verdict was 0), 130/143/129 stopped\n"
     "by SIGINT/SIGTERM/SIGHUP (what was measured is still reported).\n"
     "ratelab COMMAND --help: that command's options.\n";
@@ -169,6 +175,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("trace")) {
         return ratelab::cli::traceCommand(args);
+    }
+    if (command == QLatin1String("lesson")) {
+        return ratelab::cli::lessonCommand(args);
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {

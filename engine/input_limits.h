@@ -80,4 +80,12 @@ constexpr int kMaxListedClients = 1000;
 constexpr qint64 kMaxCompareSummaryBytes = 64LL * 1024 * 1024;
 }  // namespace output_limits
 
+// Lesson files (lessons/lesson_parser.cpp).
+namespace lesson_limits {
+constexpr qint64 kMaxLessonFileBytes = 1024 * 1024;
+constexpr int kMaxBeats = 500;
+constexpr int kMaxTextLength = 4000;  // a beat's say, ask or answer, in characters
+constexpr int kMaxTitleLength = 200;
+}  // namespace lesson_limits
+
 }  // namespace ratelab

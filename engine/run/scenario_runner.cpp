@@ -277,17 +277,7 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             bursts_ = std::move(all);
         }
         for (int l = 0; l < s.limiters.size() && size_t(l) < bursts_->size(); ++l) {
-            const AdmittedBursts& b = (*bursts_)[size_t(l)];
-            LimiterSnapshot& limiter = s.limiters[l];
-            limiter.admittedBurst = b.overall;
-            limiter.admittedBurstRunClock = b.overallRunClock;
-            for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
-                limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
-            }
-            for (int g = 0; g < limiter.groups.size() && size_t(g) < b.perGroup.size(); ++g) {
-                limiter.groups[g].admittedBurst = b.perGroup[size_t(g)];
-                limiter.groups[g].admittedBurstRunClock = b.perGroupRunClock[size_t(g)];
-            }
+            applyAdmittedBursts((*bursts_)[size_t(l)], s.limiters[l]);
         }
     }
     s.expectations = evaluateExpectations(scenario_.expectations, s);

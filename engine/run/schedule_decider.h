@@ -24,6 +24,10 @@ public:
         // Decisions per round trip at most (0: the scenario's "pipeline"); a virtual clock
         // decides the same whatever it is.
         int pipeline = 0;
+        // A lesson's decisions: "time": "redis" decides at the run's own clock, unskewed (one
+        // clock for Redis, however far the clients' are off; RunContext::redisClockIsRunClock),
+        // where Redis's TIME would run on in real time while virtual time jumps.
+        bool redisClockIsRunClock = false;
     };
     ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs, Options options);
     ~ScheduleDecider();
@@ -39,6 +43,14 @@ public:
     // Decides every request through index k and what is due before it. False when the schedule
     // ended before k.
     bool advanceThrough(qint64 k) { return worker_->advanceThrough(k); }
+    // Decides everything due before run time `runUs`: the requests scheduled before it and the
+    // retries, delayed grants and releases due before it; what is due at runUs and after waits
+    // for the next call.
+    void advanceUntil(qint64 runUs) { worker_->advanceUntil(runUs); }
+    // The index of the last request scheduled before run time `runUs`; -1 when none is.
+    qint64 lastRequestBefore(qint64 runUs);
+    // The run time request k is scheduled at (Pacer::kNoMore past the schedule's end).
+    qint64 runUsOf(qint64 k);
     // Decides the rest of the schedule, then the batched gateways add what they still hold.
     void finish(RedisRouter& router);
     // The index of the next request to decide; -1 once the schedule is over.
@@ -65,6 +77,11 @@ private:
     RunClock clock_;
     std::unique_ptr<RunParts> parts_;
     std::unique_ptr<Worker> worker_;
+    // The schedule read ahead of the worker (advanceUntil, runUsOf): cursorUs_ is request
+    // cursorK_'s time.
+    std::unique_ptr<Pacer> cursor_;
+    qint64 cursorK_ = -1;
+    qint64 cursorUs_ = Pacer::kNoMore;
 };
 
 }  // namespace ratelab

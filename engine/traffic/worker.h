@@ -37,6 +37,10 @@ struct RunContext {
     // false: every batch tries to reach Redis again, without backing off (Step: each batch is
     // one user action).
     bool reconnectBackoff = true;
+    // A lesson's run: a limiter with "time": "redis" decides at the run's own clock, unskewed
+    // (Request::nowFromRedis), instead of reading Redis's TIME, which runs on in real time while
+    // a virtual clock jumps ahead.
+    bool redisClockIsRunClock = false;
     qint64 firstK = 0;  // the schedule's sends before this index were decided (StepSession)
     // The stepped requests' jobs still to come (releases, retries, delayed grants): worker
     // k mod workers takes each.
@@ -94,6 +98,10 @@ public:
     // caller's thread (the worker of a run that does not start threads: Step, explain, replay).
     // False when the schedule ended before request k.
     bool advanceThrough(qint64 k);
+    // Decides everything due before run time `runUs`, on the caller's thread: the requests
+    // scheduled before it and the retries, delayed grants and releases due before it (a lesson's
+    // beat); nothing due at runUs or later.
+    void advanceUntil(qint64 runUs);
     // The schedule index of the next request this worker sends; -1 when none is left.
     qint64 nextRequest() const { return nextSendUs_ == Pacer::kNoMore ? -1 : nextK_; }
     qint64 nextRequestRunUs() const { return nextSendUs_; }
@@ -122,10 +130,12 @@ private:
         }
     };
 
-    void loop(qint64 lastK);
+    // Decides through request lastK (and what is due before it), nothing due at or after
+    // untilUs.
+    void loop(qint64 lastK, qint64 untilUs = Pacer::kNoMore);
     void advanceSchedule();
     // worker_batches.cpp: the batch of what is due (and, pipelining ahead, what may follow).
-    void collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch);
+    void collectDue(qint64 nowRunUs, qint64 lastK, qint64 untilUs, std::vector<Job>& batch);
     bool pipelinesAhead() const;
     // Whether limiter `limiter`'s decision for `client` through `gateway` may change once the
     // batch's replies are read (a cache_refusals gateway learning a refusal of its scope key).

@@ -91,9 +91,13 @@ qint64 Worker::skewMs(const Job& job) const {
 }
 
 Request Worker::requestOf(const Job& job, qint64 sendRunUs) const {
-    Request request{ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) + skewMs(job),
-                    ctx_.requests->clientNames()[job.client], job.permits};
+    const qint64 runNowMs = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
+    Request request{runNowMs + skewMs(job), ctx_.requests->clientNames()[job.client], job.permits};
     request.id = job.k;
+    if (ctx_.redisClockIsRunClock && limiterOf(job).spec().time == TimeSource::Redis) {
+        request.nowMs = runNowMs;  // Redis's one clock: no client's or gateway's skew
+        request.nowFromRedis = true;
+    }
     return request;
 }
 

@@ -28,6 +28,7 @@ class ComparisonTable;
 class ConnectionBar;
 class DecisionPanel;
 class InlineError;
+class LessonDock;
 class LimiterListEditor;
 class RedissonWatchView;
 class RunController;
@@ -103,6 +104,7 @@ public:
     QString bannerText() const;
     QString stepText() const;
     DecisionPanel* decisions() const { return decisions_; }
+    LessonDock* lessons() const { return lessons_; }  // File → Lessons and the lesson dock
     QString startBlockedText() const;  // the reason shown next to Start, empty when it can start
 
     // The run history and "compare with…" (main_window_history.cpp): the runs of this session
@@ -163,6 +165,7 @@ private:
     QDockWidget* editorsDock_ = nullptr;
     QDockWidget* decisionsDock_ = nullptr;
     DecisionPanel* decisions_ = nullptr;
+    LessonDock* lessons_ = nullptr;
     QString stepText_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;

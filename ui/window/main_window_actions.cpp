@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "input_error.h"
+#include "lessons/lesson_dock.h"
 #include "output/buckets_csv.h"
 #include "output/output_folder.h"
 #include "run/run_controller.h"
@@ -49,6 +50,9 @@ void MainWindow::buildFileMenu(QMenu* file) {
                             [this, path] { document_->replaceWith(path); });
     }
     examples->setEnabled(!examples->isEmpty());
+    lessons_ = new LessonDock(this);
+    tabifyDockWidget(editorsDock_, lessons_);  // a lesson takes the editors' place, a tab away
+    lessons_->addMenus(file);
     recent_ = file->addMenu(tr("Open &recent"));
     QAction* saveAction = file->addAction(tr("&Save scenario"), this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
