@@ -72,7 +72,6 @@ int check(const QStringList& args) {
     }
     return runGuarded([&] {
         const QVector<Lesson> lessons = loadLessons(parser.positionalArguments());
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         QVector<LessonCheck> checks;
         for (const Lesson& lesson : lessons) {
@@ -115,7 +114,6 @@ int exportPage(const QStringList& args) {
             throw InputError(QStringLiteral("--out"),
                              QStringLiteral("%1 is not a folder").arg(json_input::quoted(dir)));
         }
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         const QVector<LessonFrame> frames = playLesson(lesson, target.url(), &interruptFlag());
         const LessonCheck result = checkLessonFrames(lesson, frames);
