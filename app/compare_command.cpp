@@ -67,7 +67,7 @@ QString clockName(const Summary& s) {
 }
 
 // The counts of a limiter or a client.
-void addCounts(const OutcomeCounts& t, const QString& limiter, const QString& client,
+void addCounts(const OutcomeTotals& t, const QString& limiter, const QString& client,
                std::vector<Figure>& out) {
     out.push_back({limiter, client, QStringLiteral("fired"), double(t.fired)});
     out.push_back({limiter, client, QStringLiteral("accepted"), double(t.accepted)});
@@ -86,7 +86,7 @@ void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, con
 // its counts and admitted burst.
 void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     addCounts(l.counts, l.name, QString(), out);
-    const OutcomeCounts& c = l.counts;
+    const OutcomeTotals& c = l.counts;
     out.push_back({l.name, QString(), QStringLiteral("accepted_ratio"),
                    c.fired > 0 ? double(c.accepted) / double(c.fired) : 0});
     out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});

@@ -78,9 +78,9 @@ RunSnapshot loginRun() {
                 group(QStringLiteral("attacker"), 1, 100, 6, 1.0, 4)};
     for (int i = 0; i < 4; ++i)
         l.clients << ClientTotals{
-            QStringLiteral("users-%1").arg(i), QStringLiteral("users"), 10, 6, 4, 0, 0, 0, 0, {}};
+            {10, 6, 4, 0, 0, 0, 0}, QStringLiteral("users-%1").arg(i), QStringLiteral("users"), {}};
     l.clients << ClientTotals{
-        QStringLiteral("attacker-0"), QStringLiteral("attacker"), 100, 6, 94, 0, 0, 0, 0, {}};
+        {100, 6, 94, 0, 0, 0, 0}, QStringLiteral("attacker-0"), QStringLiteral("attacker"), {}};
     run.limiters << l;
     return run;
 }

@@ -354,7 +354,7 @@ private slots:
         const QJsonArray shares = charts[0].toArray();
         QCOMPARE(shares.size(), s.limiters.size());
         for (int i = 0; i < shares.size(); ++i) {
-            const OutcomeCounts& c = s.limiters[i].counts;
+            const OutcomeTotals& c = s.limiters[i].counts;
             const double share = 100.0 * double(c.accepted) / double(c.fired);
             QVERIFY(std::abs(shares[i][QLatin1String("value")].toDouble() - share) < 0.01);
         }

@@ -41,18 +41,11 @@ QVector<T> sized(const QVector<T>& counts, int buckets) {
     return out;
 }
 
-// A LimiterSnapshot's, a ClientTotals' or a GroupTotals' counts.
-template <typename Totals>
-OutcomeCounts countsOf(const Totals& t) {
-    return {t.fired, t.accepted, t.rejected, t.errors, t.errorsOpen, t.errorsClosed};
-}
-
 ClientSummary clientOf(const ClientTotals& c) {
     ClientSummary out;
     out.client = c.client;
     out.group = c.group;
-    out.counts = countsOf(c);
-    out.waitedMsTotal = c.waitedMsTotal;
+    out.counts = c.outcomes();
     out.admittedBurst = c.admittedBurst;
     return out;
 }
@@ -61,8 +54,7 @@ GroupSummary groupOf(const GroupTotals& g, int buckets) {
     GroupSummary out;
     out.group = g.group;
     out.clients = g.clients;
-    out.counts = countsOf(g);
-    out.waitedMsTotal = g.waitedMsTotal;
+    out.counts = g.outcomes();
     out.fairness = g.fairness;
     out.admittedBurst = g.admittedBurst;
     out.admittedBurstRunClock = g.admittedBurstRunClock;
@@ -93,13 +85,7 @@ std::vector<bool> listedClients(const QVector<ClientTotals>& clients, int listed
 
 void addTo(OtherClients& others, const ClientTotals& c) {
     ++others.clients;
-    others.counts.fired += c.fired;
-    others.counts.accepted += c.accepted;
-    others.counts.rejected += c.rejected;
-    others.counts.errors += c.errors;
-    others.counts.errorsOpen += c.errorsOpen;
-    others.counts.errorsClosed += c.errorsClosed;
-    others.waitedMsTotal += c.waitedMsTotal;
+    others.counts += c;
 }
 
 LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedClients) {
@@ -108,7 +94,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.type = limiterTypeName(l.spec.type);
     out.onError = failurePolicyName(l.spec.onError);
     out.spec = l.spec;
-    out.counts = countsOf(l);
+    out.counts = l.outcomes();
     out.attempts = l.attempts;
     out.leases = l.leases;
     if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {

@@ -41,23 +41,10 @@ struct BucketCounts {
     QVector<qint64> errorsClosed;
 };
 
-// The outcomes of a limiter's requests or of one client's: fired = accepted + rejected + errors;
-// errorsOpen and errorsClosed are the part of the errors its on_error policy let through or
-// refused.
-struct OutcomeCounts {
-    qint64 fired = 0;
-    qint64 accepted = 0;
-    qint64 rejected = 0;
-    qint64 errors = 0;
-    qint64 errorsOpen = 0;
-    qint64 errorsClosed = 0;
-};
-
 struct ClientSummary {
     QString client;
     QString group;  // its traffic group; empty without groups
-    OutcomeCounts counts;
-    qint64 waitedMsTotal = 0;
+    OutcomeTotals counts;
     std::vector<BusiestInterval> admittedBurst;  // the limiter's clock
 };
 
@@ -65,8 +52,7 @@ struct ClientSummary {
 struct GroupSummary {
     QString group;
     qint64 clients = 0;
-    OutcomeCounts counts;
-    qint64 waitedMsTotal = 0;
+    OutcomeTotals counts;
     double fairness = 1;  // Jain's index over the group's clients' accepted counts
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
@@ -86,8 +72,7 @@ struct GroupSummary {
 // client is listed.
 struct OtherClients {
     qint64 clients = 0;
-    OutcomeCounts counts;
-    qint64 waitedMsTotal = 0;
+    OutcomeTotals counts;
 };
 
 struct LimiterSummary {
@@ -97,7 +82,7 @@ struct LimiterSummary {
     // The limiter's configuration; none in a summary written before it was kept, or one whose
     // spec this build cannot read.
     std::optional<LimiterSpec> spec;
-    OutcomeCounts counts;
+    OutcomeTotals counts;
     qint64 attempts = 0;
     LeaseCounts leases;
     // -1: not reported (one gateway, shared); else the decisions that called Redis, and per

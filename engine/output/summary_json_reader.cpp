@@ -185,10 +185,11 @@ std::vector<BusiestInterval> burstsFrom(const Reader& r, const QJsonObject& pare
     return listFrom<std::vector<BusiestInterval>>(r, parent, parentPath, k, burstFrom);
 }
 
-OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
-    return {r.count(o, path, key::kFired),      r.count(o, path, key::kAccepted),
-            r.count(o, path, key::kRejected),   r.count(o, path, key::kErrors),
-            r.count(o, path, key::kErrorsOpen), r.count(o, path, key::kErrorsClosed)};
+OutcomeTotals countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    return {r.count(o, path, key::kFired),        r.count(o, path, key::kAccepted),
+            r.count(o, path, key::kRejected),     r.count(o, path, key::kErrors),
+            r.count(o, path, key::kErrorsOpen),   r.count(o, path, key::kErrorsClosed),
+            r.count(o, path, key::kWaitedMsTotal)};
 }
 
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
@@ -196,7 +197,6 @@ ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& p
     c.client = r.text(o, path, key::kClient);
     c.group = r.text(o, path, key::kGroup);
     c.counts = countsFrom(r, o, path);
-    c.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     c.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     return c;
 }
@@ -212,7 +212,6 @@ OtherClients otherClientsFrom(const Reader& r, const QJsonObject& parent,
     const QString path = at(parentPath, key::kOtherClients);
     others.clients = r.count(o, path, key::kClients);
     others.counts = countsFrom(r, o, path);
-    others.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     return others;
 }
 
@@ -234,7 +233,6 @@ GroupSummary groupFrom(const Reader& r, const QJsonObject& o, const QString& pat
     g.group = r.text(o, path, key::kGroup);
     g.clients = r.count(o, path, key::kClients);
     g.counts = countsFrom(r, o, path);
-    g.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     g.fairness = r.number(o, path, key::kFairness, 1);
     g.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     g.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
@@ -273,7 +271,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
         }
     }
     l.errorsByCause = causesFrom(r, o, path);
-    const OutcomeCounts& c = l.counts;
+    const OutcomeTotals& c = l.counts;
     l.accountingExact =
         r.flag(o, path, key::kAccountingExact, c.fired == c.accepted + c.rejected + c.errors);
     l.latency = percentilesFrom(r, o, path, key::kLatency);

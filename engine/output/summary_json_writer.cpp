@@ -40,17 +40,18 @@ void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>
                   list);
 }
 
-void insertCounts(QJsonObject& object, const OutcomeCounts& c) {
+void insertCounts(QJsonObject& object, const OutcomeTotals& c) {
     object.insert(key::kFired, double(c.fired));
     object.insert(key::kAccepted, double(c.accepted));
     object.insert(key::kRejected, double(c.rejected));
     object.insert(key::kErrors, double(c.errors));
     object.insert(key::kErrorsOpen, double(c.errorsOpen));
     object.insert(key::kErrorsClosed, double(c.errorsClosed));
+    object.insert(key::kWaitedMsTotal, double(c.waitedMsTotal));
 }
 
 QJsonObject clientJson(const ClientSummary& c) {
-    QJsonObject client{{key::kClient, c.client}, {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
+    QJsonObject client{{key::kClient, c.client}};
     if (!c.group.isEmpty()) {
         client.insert(key::kGroup, c.group);
     }
@@ -62,10 +63,8 @@ QJsonObject clientJson(const ClientSummary& c) {
 }
 
 QJsonObject groupJson(const GroupSummary& g) {
-    QJsonObject group{{key::kGroup, g.group},
-                      {key::kClients, double(g.clients)},
-                      {key::kWaitedMsTotal, double(g.waitedMsTotal)},
-                      {key::kFairness, g.fairness}};
+    QJsonObject group{
+        {key::kGroup, g.group}, {key::kClients, double(g.clients)}, {key::kFairness, g.fairness}};
     insertCounts(group, g.counts);
     insertAdmittedBurst(group, g.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(group, g.admittedBurstRunClock, BurstClock::Run);
@@ -73,8 +72,7 @@ QJsonObject groupJson(const GroupSummary& g) {
 }
 
 QJsonObject otherClientsJson(const OtherClients& o) {
-    QJsonObject others{{key::kClients, double(o.clients)},
-                       {key::kWaitedMsTotal, double(o.waitedMsTotal)}};
+    QJsonObject others{{key::kClients, double(o.clients)}};
     insertCounts(others, o.counts);
     return others;
 }

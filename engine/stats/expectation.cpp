@@ -89,8 +89,8 @@ bool isBurstFigure(const QString& figure) {
 void checkScopedMetric(const QString& metric, const MetricScope& scope, const QString& where,
                        qint64 maxWindowMs) {
     const bool group = scope.kind == MetricScope::Kind::Group;
-    const QString form =
-        group ? QStringLiteral("group.<group>.<metric>") : QStringLiteral("client.<client>.<metric>");
+    const QString form = group ? QStringLiteral("group.<group>.<metric>")
+                               : QStringLiteral("client.<client>.<metric>");
     const QStringList bursts =
         group ? QStringList{QStringLiteral("max_accepted_in_any_<N>ms"),
                             QStringLiteral("max_admitted_in_any_<N>ms_run_clock")}
@@ -161,9 +161,8 @@ QString Expectation::text() const {
 
 const QStringList& countMetrics() {
     static const QStringList metrics = {
-        QStringLiteral("fired"),          QStringLiteral("accepted"),
-        QStringLiteral("rejected"),       QStringLiteral("errors"),
-        QStringLiteral("accepted_ratio"), QStringLiteral("rejected_pct")};
+        QStringLiteral("fired"),  QStringLiteral("accepted"),       QStringLiteral("rejected"),
+        QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("rejected_pct")};
     return metrics;
 }
 

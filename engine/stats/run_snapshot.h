@@ -10,37 +10,24 @@
 #include "stats/error_cause.h"
 #include "stats/expectation.h"
 #include "stats/latency_histogram.h"
+#include "stats/outcome_totals.h"
 #include "stats/pipeline_use.h"
 
 namespace ratelab {
 
 // Totals of one client at one limiter.
-struct ClientTotals {
+struct ClientTotals : OutcomeTotals {
     QString client;
     QString group;  // its traffic group's name (traffic "groups"); empty without groups
-    qint64 fired = 0;
-    qint64 accepted = 0;
-    qint64 rejected = 0;
-    qint64 errors = 0;
-    qint64 errorsOpen = 0;     // of errors: let through by the limiter's on_error "open"
-    qint64 errorsClosed = 0;   // of errors: refused by on_error "closed"
-    qint64 waitedMsTotal = 0;  // wait mode: total time its granted requests waited
     // Finished runs: the busiest interval of this client's accepted permits for each of the
     // limiter's admitted-burst windows, on the limiter's clock (as LimiterSnapshot's).
     std::vector<BusiestInterval> admittedBurst;
 };
 
 // Totals of one traffic group (traffic "groups") at one limiter: its clients' added up.
-struct GroupTotals {
+struct GroupTotals : OutcomeTotals {
     QString group;
-    int clients = 0;  // the group's clients
-    qint64 fired = 0;
-    qint64 accepted = 0;
-    qint64 rejected = 0;
-    qint64 errors = 0;
-    qint64 errorsOpen = 0;
-    qint64 errorsClosed = 0;
-    qint64 waitedMsTotal = 0;
+    int clients = 0;        // the group's clients
     double fairness = 1.0;  // Jain's index over the group's clients' accepted counts
     // Per time bucket (as LimiterSnapshot's): the group's accepted and rejected requests.
     QVector<qint64> bucketAccepted;
@@ -54,12 +41,6 @@ struct GroupTotals {
     }
 };
 
-// What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
-// counts as fired once its final outcome is known (in wait mode, after its last try). errors
-// counts every failed decision; errorsOpen and errorsClosed are the part of them that the
-// limiter's failure policy ("on_error") let through or refused, never counted in accepted or
-// rejected: errorsOpen + errorsClosed <= errors (equal unless the policy is "error" or changed).
-// The same holds per client and per bucket.
 // Leases of a limiter whose grants hold slots (the concurrency limiter) under a traffic with a
 // "hold": grants released in time, released late (their lease had run out), never released
 // (leak_pct), and leases decisions found run out and removed (one per slot).
@@ -77,14 +58,11 @@ struct GatewayCounts {
     qint64 redisCalls = 0;
 };
 
-struct LimiterSnapshot {
+// What one limiter has seen so far: its outcomes (OutcomeTotals; errorsOpen + errorsClosed <=
+// errors, equal unless the policy is "error" or changed), and the same per client, group and
+// bucket.
+struct LimiterSnapshot : OutcomeTotals {
     LimiterSpec spec;
-    qint64 fired = 0;
-    qint64 accepted = 0;
-    qint64 rejected = 0;
-    qint64 errors = 0;
-    qint64 errorsOpen = 0;
-    qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
     LeaseCounts leases;
     // Decisions that called Redis (the others a gateway made from its own state), and per

@@ -14,13 +14,7 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
         const ClientTotals& ct = clients[c];
         GroupTotals& gt = out[groups.ofClient[c]];
         ++gt.clients;
-        gt.fired += ct.fired;
-        gt.accepted += ct.accepted;
-        gt.rejected += ct.rejected;
-        gt.errors += ct.errors;
-        gt.errorsOpen += ct.errorsOpen;
-        gt.errorsClosed += ct.errorsClosed;
-        gt.waitedMsTotal += ct.waitedMsTotal;
+        gt += ct;
         accepted[groups.ofClient[c]].push_back(double(ct.accepted));
     }
     for (int g = 0; g < out.size(); ++g) {
@@ -28,6 +22,26 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
     }
     return out;
 }
+
+namespace {
+
+// The outcome counters stored from `base` on in OutcomeTotals' order (fired, accepted,
+// rejected, errors, errorsOpen, errorsClosed and, `withWaited`, waitedMsTotal): fired read first
+// (acquire), the outcomes after it, the reverse of the writer's order (recordOutcome), so that
+// fired never runs ahead of its outcome.
+OutcomeTotals outcomesAt(const CounterArray& counters, int base, bool withWaited) {
+    OutcomeTotals t;
+    t.fired = counters.getAcquire(base);
+    t.accepted = counters.get(base + 1);
+    t.rejected = counters.get(base + 2);
+    t.errors = counters.get(base + 3);
+    t.errorsOpen = counters.get(base + 4);
+    t.errorsClosed = counters.get(base + 5);
+    t.waitedMsTotal = withWaited ? counters.get(base + 6) : 0;
+    return t;
+}
+
+}  // namespace
 
 LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups)
     : bucketAccepted_(buckets),
@@ -197,13 +211,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         }
         for (const auto& w : workers_) {
             const LimiterCounters& lc = *w->limiters_[size_t(l)];
-            // Fired first (acquire), outcomes after: the reverse of the writer's order.
-            out.fired += lc.totals_.getAcquire(LimiterCounters::kFired);
-            out.accepted += lc.totals_.get(LimiterCounters::kAccepted);
-            out.rejected += lc.totals_.get(LimiterCounters::kRejected);
-            out.errors += lc.totals_.get(LimiterCounters::kErrors);
-            out.errorsOpen += lc.totals_.get(LimiterCounters::kErrorsOpen);
-            out.errorsClosed += lc.totals_.get(LimiterCounters::kErrorsClosed);
+            out += outcomesAt(lc.totals_, LimiterCounters::kFired, false);
             out.attempts += lc.totals_.get(LimiterCounters::kAttempts);
             out.leases.released += lc.totals_.get(LimiterCounters::kReleased);
             out.leases.lateReleases += lc.totals_.get(LimiterCounters::kLateReleases);
@@ -231,15 +239,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
             }
             for (int c = 0; c < clients_.size(); ++c) {
-                const int base = c * LimiterCounters::kPerClient;
-                ClientTotals& ct = out.clients[c];
-                ct.fired += lc.clients_.getAcquire(base + LimiterCounters::kClientFired);
-                ct.accepted += lc.clients_.get(base + LimiterCounters::kClientAccepted);
-                ct.rejected += lc.clients_.get(base + LimiterCounters::kClientRejected);
-                ct.errors += lc.clients_.get(base + LimiterCounters::kClientErrors);
-                ct.errorsOpen += lc.clients_.get(base + LimiterCounters::kClientErrorsOpen);
-                ct.errorsClosed += lc.clients_.get(base + LimiterCounters::kClientErrorsClosed);
-                ct.waitedMsTotal += lc.clients_.get(base + LimiterCounters::kClientWaitedMs);
+                out.clients[c] += outcomesAt(lc.clients_, c * LimiterCounters::kPerClient, true);
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());
@@ -247,6 +247,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         QVector<double> accepted;
         for (const ClientTotals& ct : out.clients) {
             accepted.push_back(double(ct.accepted));
+            out.waitedMsTotal += ct.waitedMsTotal;
         }
         out.fairness = jainFairness(accepted);
         out.groups = groupTotals(out.clients, groups_);

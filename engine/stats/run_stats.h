@@ -85,6 +85,8 @@ public:
 
 private:
     friend class RunStats;
+    // The first counters of both arrays are OutcomeTotals' fields in its order (outcomesAt in
+    // run_stats.cpp reads them so).
     enum Total {
         kFired,
         kAccepted,

@@ -22,13 +22,8 @@ QString indented(const QString& text) {
     return QStringLiteral("  ") + text;
 }
 
-template <typename Totals>
-OutcomeCounts countsOf(const Totals& t) {
-    return {t.fired, t.accepted, t.rejected, t.errors, t.errorsOpen, t.errorsClosed};
-}
-
 // Accepted / fired × 100, or -1 with nothing fired.
-double acceptedPct(const OutcomeCounts& c) {
+double acceptedPct(const OutcomeTotals& c) {
     return c.fired > 0 ? 100.0 * double(c.accepted) / double(c.fired) : -1.0;
 }
 
@@ -53,7 +48,7 @@ QString latencyText(const LatencyHistogram::Snapshot& latency, double percentile
 }
 
 // The figures a limiter's and a group's rows share: counts, accepted share, fairness.
-void fillCounts(Row& row, const OutcomeCounts& c, double fairness) {
+void fillCounts(Row& row, const OutcomeTotals& c, double fairness) {
     const qint64 counts[] = {c.fired,  c.accepted,   c.rejected,
                              c.errors, c.errorsOpen, c.errorsClosed};
     for (int k = 0; k < 6; ++k)
@@ -108,8 +103,8 @@ Cell baselineLatencyCell(const QString& label, const Percentiles& base, double b
 }
 
 // The baseline's counts, accepted share and fairness against this run's.
-void fillBaselineCounts(Row& row, const QString& label, const OutcomeCounts& base,
-                        double baseFairness, const OutcomeCounts& now, double nowFairness) {
+void fillBaselineCounts(Row& row, const QString& label, const OutcomeTotals& base,
+                        double baseFairness, const OutcomeTotals& now, double nowFairness) {
     const qint64 b[] = {base.fired,  base.accepted,   base.rejected,
                         base.errors, base.errorsOpen, base.errorsClosed};
     const qint64 n[] = {now.fired,  now.accepted,   now.rejected,
@@ -208,7 +203,7 @@ Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
     if (s.spec.scope == Scope::PerClient)
         type += QStringLiteral(" (per_client)");
     row[kType] = {type, {}};
-    fillCounts(row, countsOf(s), s.fairness);
+    fillCounts(row, s.outcomes(), s.fairness);
     row[kP50] = latencyCell(s.latency, 50);
     row[kP99] = latencyCell(s.latency, 99);
     QString calls =
@@ -251,7 +246,7 @@ Row groupRow(const LimiterSnapshot& s, const GroupTotals& g, qint64 columnWindow
                               .arg(g.clients);
     row[kLimiter] = {indented(g.group), about};
     row[kType] = {g.clients == 1 ? tr("1 client") : tr("%1 clients").arg(g.clients), about};
-    fillCounts(row, countsOf(g), g.fairness);
+    fillCounts(row, g.outcomes(), g.fairness);
     row[kFairness].toolTip = tr("Jain's index over the group's clients' accepted counts");
     const QString perLimiter = tr("Measured per limiter, not per group");
     for (int c : {kP50, kP99, kRedisCalls})
@@ -277,7 +272,7 @@ Row baselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, qint64 co
                      tr("The baseline run %1 (%2): its figures for \"%3\"")
                          .arg(label, baseline.run.scenario, s.spec.name)};
     row[kType] = {QString(), row[kLimiter].toolTip};
-    fillBaselineCounts(row, label, b->counts, b->fairness, countsOf(s), s.fairness);
+    fillBaselineCounts(row, label, b->counts, b->fairness, s.outcomes(), s.fairness);
     row[kP50] = baselineLatencyCell(label, b->latency, b->latency.p50Ms, s.latency, 50);
     row[kP99] = baselineLatencyCell(label, b->latency, b->latency.p99Ms, s.latency, 99);
     row[kRedisCalls] =
@@ -313,7 +308,7 @@ Row groupBaselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, cons
         tr("The baseline run %1 (%2): the figures of its group \"%3\" at \"%4\"")
             .arg(label, baseline.run.scenario, g.group, s.spec.name);
     row[kType] = {QString(), row[kLimiter].toolTip};
-    fillBaselineCounts(row, label, found->counts, found->fairness, countsOf(g), g.fairness);
+    fillBaselineCounts(row, label, found->counts, found->fairness, g.outcomes(), g.fairness);
     row[kBurst] = baselineBurstCell(label, found->admittedBurst, groupBurst(s, g), columnWindowMs);
     return row;
 }

@@ -22,7 +22,7 @@ QString tr(const char* text) {
 }
 
 // Fired, accepted, rejected and errors.
-QStringList countCells(const OutcomeCounts& c) {
+QStringList countCells(const OutcomeTotals& c) {
     return {number(c.fired), number(c.accepted), number(c.rejected), number(c.errors)};
 }
 QStringList countHeaders() {
@@ -30,7 +30,7 @@ QStringList countHeaders() {
 }
 
 // "63.2 %" of the fired requests accepted; empty when none was fired.
-QString acceptedShare(const OutcomeCounts& c) {
+QString acceptedShare(const OutcomeTotals& c) {
     return c.fired > 0 ? tr("%1 %").arg(
                              QString::number(100.0 * double(c.accepted) / double(c.fired), 'f', 1))
                        : QString();
@@ -93,7 +93,7 @@ QStringList burstCells(const std::vector<BusiestInterval>& bursts,
 // accepted share, then `extraHeaders` and each row's extra cells.
 struct CountsRow {
     QString name;
-    OutcomeCounts counts;
+    OutcomeTotals counts;
     QStringList extra;  // already escaped/formatted
 };
 QString countsTable(const QString& nameHeader, const QStringList& extraHeaders,
@@ -311,13 +311,13 @@ QString clients(const RunSummary& s) {
             if (grouped) {
                 r.extra << esc(c.group);
             }
-            r.extra << number(c.waitedMsTotal) << burstCells(c.admittedBurst, windows);
+            r.extra << number(c.counts.waitedMsTotal) << burstCells(c.admittedBurst, windows);
             rows << r;
         }
         if (l.otherClients.clients > 0) {  // past the listed ones: their counts added up
             rows << CountsRow{tr("%1 other clients").arg(l.otherClients.clients),
                               l.otherClients.counts,
-                              QStringList{number(l.otherClients.waitedMsTotal)} +
+                              QStringList{number(l.otherClients.counts.waitedMsTotal)} +
                                   QStringList(int(windows.size()), QString())};
         }
         out += html::heading(3, l.name) + countsTable(tr("Client"), headers, rows);

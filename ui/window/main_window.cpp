@@ -34,6 +34,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     normalFont_ = font();
     qApp->installEventFilter(new WheelGuard(this));  // the wheel scrolls forms
     controller_ = new RunController(this);
+    session_ = new RunSession(controller_, this);
     document_ = new ScenarioDocument(this);
     document_->setSource([this] { return currentScenario(); });
     buildLayout();
@@ -46,22 +47,62 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(document_, &ScenarioDocument::failed, this, &MainWindow::showError);
     connect(document_, &ScenarioDocument::recentFilesChanged, this, &MainWindow::showRecentFiles);
 
+    // The run model: the editors stand for the scenario, the connection says whether to run.
+    session_->setEditors([this] {
+        RunSession::Editors e;
+        e.name = scenarioName_->text();
+        if (limiters_->isValid()) {
+            e.limiters = limiters_->specs();
+        }
+        e.limitersError = limiters_->errorText();
+        e.traffic = traffic_->traffic();
+        e.trafficError = traffic_->errorText();
+        e.bucketMs = traffic_->bucketMs();
+        return e;
+    });
+    session_->setRenameQuestion(
+        [this](const QString& from, const QString& to) { return confirmRename(from, to); });
+    connect(session_, &RunSession::readinessChanged, this, &MainWindow::updateEnabled);
+    connect(session_, &RunSession::problem, this, &MainWindow::showError);
+    connect(session_, &RunSession::runStarting, this,
+            [this](const Scenario& scenario, bool continuesSteps) {
+                // A run that continues the steps keeps their timelines, marks and decisions.
+                if (!continuesSteps)
+                    runView_->showScenario(scenario);
+                runView_->clearCost();
+            });
+    connect(session_, &RunSession::stepSessionStarting, this, [this](const Scenario& scenario) {
+        // A new step session: the timelines and the decisions show only what it decides (not
+        // an earlier run's window counts, nor an earlier session's steps).
+        runView_->showScenario(scenario);
+        decisions_->clear();
+    });
+    connect(session_, &RunSession::renameDeclined, limiters_, &LimiterListEditor::replaceSpec);
+    connect(session_, &RunSession::limiterApplied, this,
+            [this](int index, const LimiterSpec& spec, RunSession::StateChange change) {
+                using StateChange = RunView::StateChange;
+                runView_->markLimiterChange(
+                    index, change == RunSession::StateChange::Renamed ? StateChange::Renamed
+                           : change == RunSession::StateChange::Reset ? StateChange::Reset
+                                                                      : StateChange::Kept);
+                emit limiterApplied(index, spec);
+            });
     connect(connection_, &ConnectionBar::targetReady, this, [this](const RedisUrl& url) {
         controller_->setRedisUrl(url);
-        updateEnabled();
+        session_->setConnected(true);
     });
-    connect(connection_, &ConnectionBar::targetLost, this, [this] { updateEnabled(); });
-    connect(limiters_, &LimiterListEditor::validityChanged, this, [this] { updateEnabled(); });
+    connect(connection_, &ConnectionBar::targetLost, this,
+            [this] { session_->setConnected(connection_->connected()); });
+    connect(limiters_, &LimiterListEditor::validityChanged, this, &MainWindow::updateEnabled);
     // The reason Start is blocked follows the text as typed, not only validity flips.
-    connect(limiters_, &LimiterListEditor::errorChanged, this, [this] { updateEnabled(); });
-    connect(traffic_, &TrafficEditor::validityChanged, this, [this] { updateEnabled(); });
-    connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::onLimitersEdited);
+    connect(limiters_, &LimiterListEditor::errorChanged, this, &MainWindow::updateEnabled);
+    connect(traffic_, &TrafficEditor::validityChanged, this, &MainWindow::updateEnabled);
+    connect(limiters_, &LimiterListEditor::specsChanged, session_, &RunSession::limitersEdited);
     const auto markModified = [this] { document_->setModified(true); };
     connect(limiters_, &LimiterListEditor::specsChanged, this, markModified);
     connect(traffic_, &TrafficEditor::trafficChanged, this, markModified);
     // Start reads "Continue" after Step only while the scenario is the stepped one.
-    connect(limiters_, &LimiterListEditor::specsChanged, this, [this] { updateEnabled(); });
-    connect(traffic_, &TrafficEditor::trafficChanged, this, [this] { updateEnabled(); });
+    connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::updateEnabled);
     // Between runs the timelines show the edited scenario as it will run.
     connect(limiters_, &LimiterListEditor::specsChanged, this, &MainWindow::previewEdits);
     connect(traffic_, &TrafficEditor::trafficChanged, this, &MainWindow::previewEdits);
@@ -75,22 +116,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         if (!controller_->continuedSteps())
             decisions_->clear();  // a new run: the old decisions name limiters of another run
         stepText_.clear();
-        updateEnabled();
     });
     // The run view draws every snapshot, state and step (connected first, drawn first).
-    connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
-        recordRun(s);
-        forgetAbandonedLimiters();  // again: a decision in flight at the rename may have written
-        updateEnabled();
-    });
-    connect(controller_, &RunController::failed, this, [this](const QString& message) {
-        showError(message);
-        updateEnabled();
-    });
-    connect(controller_, &RunController::stepped, this, [this](const QString& text) {
-        stepText_ = text;
-        updateEnabled();
-    });
+    connect(controller_, &RunController::finished, this,
+            [this](const RunSnapshot& s) { recordRun(s); });
+    connect(controller_, &RunController::failed, this, &MainWindow::showError);
+    connect(controller_, &RunController::stepped, this,
+            [this](const QString& text) { stepText_ = text; });
     connect(controller_, &RunController::decided, this,
             [this](const StepSession::Step& step, const QStringList& names) {
                 decisions_->addStep(step, names);
@@ -207,12 +239,13 @@ void MainWindow::buildLayout() {
     // A click on a virtual-clock run's timeline: why that request went as it did.
     explanation_ = new ExplanationDialog(this);
     connect(runView_, &RunView::explainRequested, this, [this](int limiter, double seconds) {
-        if (limiter < 0 || limiter >= runScenario_.limiters.size())
+        const Scenario& ran = session_->runScenario();
+        if (limiter < 0 || limiter >= ran.limiters.size())
             return;
         explanation_->showExplaining(tr("the request of %1 nearest %2 s")
-                                         .arg(runScenario_.limiters[limiter].name)
+                                         .arg(ran.limiters[limiter].name)
                                          .arg(seconds, 0, 'f', 3));
-        controller_->explain(runScenario_, limiter, qRound64(seconds * 1000));
+        controller_->explain(ran, limiter, qRound64(seconds * 1000));
     });
     connect(controller_, &RunController::explained, explanation_,
             &ExplanationDialog::showExplanation);
@@ -221,36 +254,22 @@ void MainWindow::buildLayout() {
 }
 
 void MainWindow::updateEnabled() {
-    const bool valid = limiters_->isValid() && traffic_->isValid();
-    const bool ready = valid && connection_->connected();
-    const bool running = controller_->running();
-    start_->setEnabled(ready && !running);
-    step_->setEnabled(ready && !running);
-    stop_->setEnabled(running);
-    QString why;
-    if (!limiters_->isValid()) {
-        why = limiters_->errorText();
-    } else if (!traffic_->isValid()) {
-        why = traffic_->errorText();
-    } else if (!connection_->connected()) {
-        why = tr("not connected to Redis");
-    }
-    const QString reason = why.isEmpty() ? QString() : tr("Cannot start: %1").arg(why);
-    // After Step, Start continues the stepped requests unless the scenario changed since.
-    const std::optional<Scenario> scenario = ready && !running ? currentScenario() : std::nullopt;
-    const qint64 stepped =
-        scenario && controller_->continuesSteps(*scenario) ? controller_->steppedRequests() : 0;
-    start_->setText(stepped > 0 ? tr("Continue") : tr("Start"));
-    start_->setToolTip(!reason.isEmpty() ? reason
-                       : stepped > 0
+    const RunSession::Readiness ready = session_->readiness();
+    start_->setEnabled(ready.canStart);
+    step_->setEnabled(ready.canStep);
+    stop_->setEnabled(ready.canStop);
+    start_->setText(ready.continues > 0 ? tr("Continue") : tr("Start"));
+    start_->setToolTip(!ready.blockedBy.isEmpty() ? ready.blockedBy
+                       : ready.continues > 0
                            ? tr("Continue: the run goes on from request #%1, on the limiters' "
                                 "state the steps left, and counts the stepped ones (F5)")
-                                 .arg(stepped)  // requests #0 to #stepped-1 were stepped
+                                 .arg(ready.continues)  // requests #0 to #continues-1 were stepped
                            : tr("Start (F5)"));
     // Next to the button, not only in its tooltip; elided to fit, the whole text on hover.
-    startReason_->setText(startReason_->fontMetrics().elidedText(reason, Qt::ElideRight, 480));
-    startReason_->setToolTip(reason);
-    startReasonAction_->setVisible(!reason.isEmpty());
+    startReason_->setText(
+        startReason_->fontMetrics().elidedText(ready.blockedBy, Qt::ElideRight, 480));
+    startReason_->setToolTip(ready.blockedBy);
+    startReasonAction_->setVisible(!ready.blockedBy.isEmpty());
 }
 
 QString MainWindow::startBlockedText() const {
@@ -269,35 +288,7 @@ QString MainWindow::stepText() const {
 }
 
 std::optional<Scenario> MainWindow::currentScenario() const {
-    const std::optional<TrafficSpec> traffic = traffic_->traffic();
-    if (!limiters_->isValid() || !traffic) {
-        return std::nullopt;
-    }
-    Scenario s;
-    s.name = scenarioName_->text().trimmed();
-    if (s.name.isEmpty())
-        s.name = QStringLiteral("untitled");
-    s.limiters = limiters_->specs();
-    s.traffic = *traffic;
-    s.bucketMs = traffic_->bucketMs();
-    // Checks on a limiter that is gone (renamed, removed) would make the file unreadable.
-    for (const Expectation& e : expectations_) {
-        const bool known = e.limiter == QLatin1String("*") ||
-                           std::any_of(s.limiters.begin(), s.limiters.end(),
-                                       [&](const LimiterSpec& l) { return l.name == e.limiter; });
-        if (known) {
-            s.expectations.append(e);
-        }
-    }
-    // The loaded sweep, while its fields still name the limiters (else a save would not read).
-    if (!sweep_.isEmpty()) {
-        try {
-            s.sweep = scenario_json::readSweep(scenario_json::sweepToJson(sweep_),
-                                               QStringLiteral("$.sweep"), s.limiters);
-        } catch (const InputError&) {
-        }
-    }
-    return s;
+    return session_->currentScenario();
 }
 
 void MainWindow::loadTuned(const Scenario& scenario, bool run) {
@@ -318,9 +309,7 @@ void MainWindow::loadTuned(const Scenario& scenario, bool run) {
 void MainWindow::setScenario(const Scenario& scenario) {
     scenarioName_->setText(scenario.name);
     scenarioName_->setCursorPosition(0);  // a long name shows its start, not its end
-    expectations_ = scenario.expectations;
-    sweep_ = scenario.sweep;
-    tune_->forgetSweep();  // its combinations are another scenario's
+    tune_->forgetSweep();                 // its combinations are another scenario's
     tune_->setScenario(scenario);
     limiters_->setSpecs(scenario.limiters);
     traffic_->setTraffic(scenario.traffic, scenario.bucketMs);
@@ -329,7 +318,7 @@ void MainWindow::setScenario(const Scenario& scenario) {
         runView_->forgetRun();  // the status line and the comparison were the last run's
     decisions_->clear();
     stepText_.clear();
-    controller_->dropSteps();  // even the same file again: Step starts from its first request
+    session_->loadScenario(scenario);
     document_->setName(scenario.name);
     document_->setModified(false);
     updateEnabled();
@@ -337,46 +326,9 @@ void MainWindow::setScenario(const Scenario& scenario) {
 
 void MainWindow::previewEdits() {
     if (controller_->running())
-        return;  // a live edit marks its timeline instead (onLimitersEdited)
+        return;  // a live edit marks its timeline instead (RunSession::limiterApplied)
     if (const std::optional<Scenario> scenario = currentScenario())
         runView_->previewScenario(*scenario);
-}
-
-void MainWindow::onLimitersEdited() {
-    updateEnabled();
-    if (!controller_->running() || !limiters_->isValid()) {
-        return;
-    }
-    const QVector<LimiterSpec> specs = limiters_->specs();
-    if (specs.size() != runningSpecs_.size()) {
-        showError(tr("Adding or removing limiters applies to the next run"));
-        return;
-    }
-    for (int i = 0; i < specs.size(); ++i) {
-        LimiterSpec spec = specs[i];
-        if (spec == runningSpecs_[i])
-            continue;
-        const LimiterSpec old = runningSpecs_[i];
-        const bool renamed = spec.name != old.name;
-        if (renamed && !confirmRename(old.name, spec.name)) {
-            spec.name = old.name;  // declined: the other changes still apply
-            limiters_->replaceSpec(i, spec);
-            if (spec == old)
-                continue;
-        } else if (renamed) {
-            abandoned_.push_back(old);
-        }
-        controller_->updateLimiter(i, spec);
-        if (spec.name != old.name)
-            controller_->deleteLimiterKeys(old);
-        using StateChange = RunView::StateChange;
-        const bool reset = spec.type != old.type || !algorithmOf(spec).keepsState(old, spec);
-        runView_->markLimiterChange(i, spec.name != old.name ? StateChange::Renamed
-                                       : reset               ? StateChange::Reset
-                                                             : StateChange::Kept);
-        runningSpecs_[i] = spec;
-        emit limiterApplied(i, spec);
-    }
 }
 
 bool MainWindow::confirmRename(const QString& from, const QString& to) {
@@ -390,21 +342,13 @@ bool MainWindow::confirmRename(const QString& from, const QString& to) {
     return box.exec() == QMessageBox::Yes;
 }
 
-// Deletes the keys of the limiters this window created and left behind.
-void MainWindow::forgetAbandonedLimiters() {
-    for (const LimiterSpec& spec : std::as_const(abandoned_))
-        controller_->deleteLimiterKeys(spec);
-    abandoned_.clear();
-}
-
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!maybeKeepChanges()) {
         event->ignore();
         return;
     }
     saveSettings();
-    forgetAbandonedLimiters();
-    controller_->dropSteps();
+    session_->close();
     // The deletions run on the I/O thread, which ends with the window: wait for them (and for
     // a run to stop, whose end deletes again what a decision in flight wrote), bounded.
     if (controller_->running() || controller_->pendingKeyDeletions() > 0) {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "output/run_baseline.h"
+#include "run/run_session.h"
 #include "run/run_view.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
@@ -39,8 +40,9 @@ class TuneView;
 // editors on the left, the run view in the middle (RunView: the timelines on one time axis, the
 // side-by-side comparison with clients and latency, the limiters' Redis keys; it shows what each
 // run reports) with the Redisson tab, the decisions of Step and the run history in docks below.
-// The scenario's file, title and modified mark are its ScenarioDocument's. The window starts,
-// steps and stops runs, applies live limiter edits and keeps the run toolbar's state.
+// The scenario's file, title and modified mark are its ScenarioDocument's; what runs, when Start
+// can, starting, stepping and live limiter edits are its RunSession's (ui/run/run_session.h);
+// the window wires them to its editors, toolbar and views.
 // main_window.cpp builds the layout and handles runs; main_window_actions.cpp the menus, the
 // exports and the settings; main_window_history.cpp the run history; presentation_mode.cpp the
 // projector look.
@@ -87,6 +89,7 @@ public:
 
     // For tests and the screenshot demo.
     RunController* controller() const { return controller_; }
+    RunSession* session() const { return session_; }
     ConnectionBar* connectionBar() const { return connection_; }
     // The live views (tabs) and what they show: the run view owns the fan-out of each run.
     RunView* runView() const { return runView_; }
@@ -129,11 +132,9 @@ private:
     void buildLayout();
     void updateEnabled();
     void showError(const QString& message);
-    void onLimitersEdited();
     void loadTuned(const Scenario& scenario, bool run);  // a Tune tab combination
     void previewEdits();
     bool confirmRename(const QString& from, const QString& to);
-    void forgetAbandonedLimiters();
     void buildFileMenu(QMenu* file);
     void showRecentFiles(const QStringList& files);
     void buildHelpMenu();
@@ -148,6 +149,7 @@ private:
     void saveSettings();
 
     RunController* controller_ = nullptr;
+    RunSession* session_ = nullptr;  // the run model: what runs, when Start can, live edits
     ConnectionBar* connection_ = nullptr;
     LimiterListEditor* limiters_ = nullptr;
     TrafficEditor* traffic_ = nullptr;
@@ -162,10 +164,6 @@ private:
     QDockWidget* decisionsDock_ = nullptr;
     DecisionPanel* decisions_ = nullptr;
     QString stepText_;
-    // The loaded scenario's "expect" (no editor for it yet): kept so a save writes it back.
-    QVector<Expectation> expectations_;
-    // The loaded scenario's "sweep" (the Tune tab shows it): kept so a save writes it back.
-    SweepSpec sweep_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;
     QAction* startReasonAction_ = nullptr;  // shows and hides startReason_ in the toolbar
@@ -177,15 +175,9 @@ private:
     QMenu* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     PathChooser choosePath_;
-    QVector<LimiterSpec> runningSpecs_;
-    // Limiters this window wrote to Redis and then left (renamed mid-run, or a step session's
-    // limiters the scenario no longer has): their keys are deleted.
-    QVector<LimiterSpec> abandoned_;
-    QVector<LimiterSpec> stepSpecs_;  // the limiters of the current step session
     bool presentation_ = false;
     QFont normalFont_;
-    // The run history: what the run under way started from, the list, the baseline.
-    Scenario runScenario_;
+    // The run history: the list, the baseline.
     RunHistory* history_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
     bool runsDockSized_ = false;       // given its height the first time it opens

@@ -91,65 +91,13 @@ void MainWindow::buildActions() {
     QToolBar* tools = addToolBar(tr("Run"));
     tools->setObjectName(QStringLiteral("runToolbar"));
 
-    start_ = tools->addAction(tr("Start"), this, [this] {
-        const std::optional<Scenario> scenario = currentScenario();
-        if (!scenario) {
-            return;
-        }
-        if (controller_->continuesSteps(*scenario)) {
-            // The run goes on from the stepped requests, on the keys the steps wrote: only an
-            // earlier run's limiters that the scenario no longer has go; the timelines, their
-            // step marks and the decision panel stay.
-            for (const LimiterSpec& old : std::as_const(runningSpecs_)) {
-                const bool kept =
-                    std::any_of(scenario->limiters.cbegin(), scenario->limiters.cend(),
-                                [&old](const LimiterSpec& s) { return s.name == old.name; });
-                if (!kept)
-                    abandoned_.push_back(old);
-            }
-        } else {
-            // The run resets its own limiters' keys; those of the previous run and of a step
-            // session go (a name the scenario no longer has, or the same name with another
-            // type, whose keys the new run's reset would not find).
-            abandoned_ += runningSpecs_ + stepSpecs_;
-            runView_->showScenario(*scenario);
-        }
-        runningSpecs_ = scenario->limiters;
-        runScenario_ = *scenario;  // for the run history
-        stepSpecs_.clear();
-        forgetAbandonedLimiters();
-        runView_->clearCost();
-        controller_->start(*scenario);
-        updateEnabled();
-    });
+    start_ = tools->addAction(tr("Start"), session_, &RunSession::start);
     start_->setObjectName(QStringLiteral("start"));
     start_->setShortcut(Qt::Key_F5);
-    stop_ = tools->addAction(tr("Stop"), this, [this] { controller_->stop(); });
+    stop_ = tools->addAction(tr("Stop"), session_, &RunSession::stop);
     stop_->setObjectName(QStringLiteral("stop"));
     stop_->setShortcut(Qt::SHIFT | Qt::Key_F5);
-    step_ = tools->addAction(tr("Step"), this, [this] {
-        const std::optional<Scenario> scenario = currentScenario();
-        if (!scenario) {
-            return;
-        }
-        if (!controller_->stepsContinue(*scenario)) {
-            // A new step session: the timelines and the decisions show only what it decides
-            // (not an earlier run's window counts, nor an earlier session's steps).
-            runView_->showScenario(*scenario);
-            decisions_->clear();
-        }
-        // A step session's limiters that the scenario no longer has (renamed, removed).
-        for (const LimiterSpec& old : std::as_const(stepSpecs_)) {
-            const bool kept =
-                std::any_of(scenario->limiters.cbegin(), scenario->limiters.cend(),
-                            [&old](const LimiterSpec& s) { return s.name == old.name; });
-            if (!kept)
-                abandoned_.push_back(old);
-        }
-        forgetAbandonedLimiters();
-        stepSpecs_ = scenario->limiters;
-        controller_->step(*scenario);
-    });
+    step_ = tools->addAction(tr("Step"), session_, &RunSession::step);
     step_->setObjectName(QStringLiteral("step"));
     step_->setShortcut(Qt::Key_F10);
     constexpr int kPauseMessageMs = 8000;  // the tooltip keeps saying it

@@ -69,7 +69,7 @@ void MainWindow::buildHistory(QMenu* view) {
 void MainWindow::recordRun(const RunSnapshot& snapshot) {
     if (snapshot.limiters.isEmpty())
         return;
-    Scenario scenario = runScenario_;
+    Scenario scenario = session_->runScenario();
     scenario.name = snapshot.scenarioName;
     history_->add(scenario, snapshot);
     fitBottomDocks();
