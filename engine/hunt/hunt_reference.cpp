@@ -5,24 +5,28 @@
 
 namespace ratelab {
 
+LimiterSpec parseHuntReference(const QByteArray& json, const LimiterSpec& limiter) {
+    QJsonObject object = json_input::parseObject(json);
+    for (const QLatin1String key : {QLatin1String("name"), QLatin1String("scope")}) {
+        if (object.contains(key)) {
+            throw InputError(
+                json_input::memberPath(QStringLiteral("$"), key),
+                QStringLiteral("the reference takes the hunted limiter's %1").arg(key));
+        }
+    }
+    object.insert(QLatin1String("name"), QStringLiteral("reference"));
+    object.insert(QLatin1String("scope"), scopeName(limiter.scope));
+    LimiterSpec reference = parseLimiterSpec(object);
+    refuseRedisTime(reference, QString());
+    return reference;
+}
+
 LimiterSpec loadHuntReference(const QString& path, const LimiterSpec& limiter) {
     const QByteArray data =
         json_input::readSmallFile(path, spec_limits::kMaxSpecFileBytes,
                                   QStringLiteral("a limiter spec is a few lines of JSON"));
     try {
-        QJsonObject object = json_input::parseObject(data);
-        for (const QLatin1String key : {QLatin1String("name"), QLatin1String("scope")}) {
-            if (object.contains(key)) {
-                throw InputError(
-                    json_input::memberPath(QStringLiteral("$"), key),
-                    QStringLiteral("the reference takes the hunted limiter's %1").arg(key));
-            }
-        }
-        object.insert(QLatin1String("name"), QStringLiteral("reference"));
-        object.insert(QLatin1String("scope"), scopeName(limiter.scope));
-        LimiterSpec reference = parseLimiterSpec(object);
-        refuseRedisTime(reference, QString());
-        return reference;
+        return parseHuntReference(data, limiter);
     } catch (const InputError& error) {
         throw error.within(path);
     }

@@ -10,6 +10,8 @@ namespace ratelab {
 // decides with the hunted limiter's scope (and a scratch name of its own, as every limiter a
 // hunt decides). Errors are InputErrors naming the file and the JSON path.
 LimiterSpec loadHuntReference(const QString& path, const LimiterSpec& limiter);
+// The same from its JSON text (the window's Hunt dialog); errors name the JSON path.
+LimiterSpec parseHuntReference(const QByteArray& json, const LimiterSpec& limiter);
 
 // A limiter the hunt decides in virtual time: one on Redis's own clock ("time": "redis")
 // decides at a time no trace sets. An InputError naming `file` and $.time otherwise.
