@@ -50,6 +50,9 @@ private slots:
             {"leaky bucket, fractional leak",
              R"({"type": "leaky_bucket", "rate": 7, "period_ms": 60000, "burst": 3})"},
             {"concurrency", R"({"type": "concurrency", "limit": 3, "lease_ms": 2000})"},
+            // Through a gateway that keeps state: decided as a run decides it.
+            {"gcra, node-local", R"({"type": "gcra", "rate": 4, "period_ms": 1000, "burst": 2,
+                                     "gateway": {"mode": "local"}})"},
         };
         for (const auto& row : specs) {
             for (const char* scope : {"global", "per_client"}) {
@@ -73,12 +76,30 @@ private slots:
         Hunt hunt(config, fixtureUrl());
         const HuntResult result = hunt.run();
         QCOMPARE(result.traces, config.traces);
-        qInfo() << result.rows << result.decisions << result.seconds;
         if (result.counterexample) {
             const Counterexample& c = *result.counterexample;
             QFAIL(qPrintable(
                 violationText(config.limiter, config.reference, c.trace, *c.checked.violation)));
         }
+    }
+
+    // A gateway that caches refusals answers a request of at least the permits it remembers
+    // with the remembered wait, without asking Redis: for more permits than that (here more
+    // than the limit, which never pass) the wait is an estimate, and the hunt shows it.
+    void cachedRefusalsEstimateTheWait() {
+        HuntConfig config;
+        config.limiter = parseLimiterSpecJson(R"({"type": "sliding_window", "name": "cr",
+            "rules": [{"limit": 2, "window_ms": 500}],
+            "gateway": {"mode": "shared", "cache_refusals": true}})");
+        config.properties = {HuntProperty::Retry};
+        config.seed = 7;
+        config.traces = 300;
+        const HuntResult result = Hunt(config, fixtureUrl()).run();
+        QVERIFY(result.counterexample);
+        const Violation& v = *result.counterexample->checked.violation;
+        QCOMPARE(v.property, HuntProperty::Retry);
+        QVERIFY(!v.decision.calledRedis);  // the gateway's own refusal
+        QVERIFY(v.probeShouldGrant && !v.probe->allowed);
     }
 };
 

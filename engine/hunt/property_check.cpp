@@ -58,6 +58,83 @@ CheckedTrace PropertyCheck::check(const Trace& trace, HuntProperty property) con
     return check(trace, std::vector<HuntProperty>{property});
 }
 
+namespace {
+
+// One probe of a row: the rows before it (retry) or through it (remaining), then the probe's
+// own rows, decided by the limiter alone on fresh keys.
+struct Probe {
+    qsizetype row = 0;
+    HuntProperty property = HuntProperty::Retry;
+    bool shouldGrant = false;  // retry: at now + r (true) or now + r - 1
+    qint64 k = 0;              // remaining: the grant's
+    qint64 atMs = 0;
+    Trace trace;
+};
+
+// The probes of `row`'s decision `d` for `property` (none when it promises nothing).
+void addProbes(const Trace& trace, qsizetype row, const Decision& d, HuntProperty property,
+               std::vector<Probe>& probes) {
+    const TraceRow at = trace[row];
+    if (property == HuntProperty::Retry && !d.allowed && d.retryAfterMs >= 0) {
+        // The refused request alone from the state before it: granted at now + r, refused at
+        // now + r - 1.
+        for (const bool shouldGrant : {true, false}) {
+            if (!shouldGrant && d.retryAfterMs < 1) {
+                break;
+            }
+            TraceRow probe = at;
+            probe.tMs = at.tMs + d.retryAfterMs - (shouldGrant ? 0 : 1);
+            probes.push_back(
+                Probe{row, property, shouldGrant, 0, probe.tMs, tracePrefix(trace, row, {probe})});
+        }
+    }
+    if (property == HuntProperty::Remaining && d.allowed && d.remaining <= kMaxRemainingProbed) {
+        // After a grant reporting k left: k single permits more at its instant granted, one
+        // more refused, from the state after the grant.
+        const qint64 k = std::max<qint64>(0, d.remaining);
+        TraceRow single = at;
+        single.permits = 1;
+        probes.push_back(Probe{row, property, false, k, at.tMs,
+                               tracePrefix(trace, row + 1, QVector<TraceRow>(k + 1, single))});
+    }
+}
+
+// Whether the probe's answers keep the promise; the violation when not.
+std::optional<Violation> judge(const Probe& probe, const Decision& d,
+                               const std::vector<Decision>& answers) {
+    Violation v;
+    v.property = probe.property;
+    v.row = probe.row;
+    v.decision = d;
+    v.probeAtMs = probe.atMs;
+    if (probe.property == HuntProperty::Retry) {
+        const Decision& answer = answers.back();
+        if (answer.allowed == probe.shouldGrant) {
+            return std::nullopt;
+        }
+        v.probeShouldGrant = probe.shouldGrant;
+        v.probe = answer;
+        v.probes = 1;
+        v.probesGranted = answer.allowed ? 1 : 0;
+        return v;
+    }
+    qint64 granted = 0;
+    for (qint64 i = 0; i <= probe.k; ++i) {
+        const Decision& answer = answers[size_t(probe.row + 1 + i)];
+        granted += answer.allowed ? 1 : 0;
+        if (answer.allowed != (i < probe.k)) {
+            v.probeShouldGrant = i < probe.k;
+            v.probe = answer;
+            v.probes = i + 1;
+            v.probesGranted = granted;
+            return v;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 CheckedTrace PropertyCheck::check(const Trace& trace,
                                   const std::vector<HuntProperty>& properties) const {
     const bool agree =
@@ -72,7 +149,29 @@ CheckedTrace PropertyCheck::check(const Trace& trace,
     if (specs.size() > 1) {
         checked.reference = std::move(decided[1]);
     }
-    for (qsizetype row = 0; row < trace.size() && !checked.violation; ++row) {
+    // The first row the reference decides otherwise: no later row can fail first.
+    qsizetype last = trace.size() - 1;
+    for (qsizetype row = 0; row < trace.size() && !checked.reference.empty(); ++row) {
+        if (checked.limiter[size_t(row)].allowed != checked.reference[size_t(row)].allowed) {
+            last = row;
+            break;
+        }
+    }
+    // Every probe of every row up to it, decided together (one round trip when they can).
+    std::vector<Probe> probes;
+    for (qsizetype row = 0; row <= last; ++row) {
+        for (const HuntProperty property : properties) {
+            addProbes(trace, row, checked.limiter[size_t(row)], property, probes);
+        }
+    }
+    std::vector<TraceJob> jobs;
+    jobs.reserve(probes.size());
+    for (const Probe& probe : probes) {
+        jobs.push_back(TraceJob{{limiter_}, probe.trace});
+    }
+    const std::vector<std::vector<std::vector<Decision>>> answers = decider_.decide(jobs);
+    // The earliest row that breaks a promise; at one row, the properties' order.
+    for (qsizetype row = 0; row <= last && !checked.violation; ++row) {
         const Decision& d = checked.limiter[size_t(row)];
         for (const HuntProperty property : properties) {
             if (property == HuntProperty::Agree && !checked.reference.empty() &&
@@ -83,10 +182,11 @@ CheckedTrace PropertyCheck::check(const Trace& trace,
                 v.decision = d;
                 v.reference = checked.reference[size_t(row)];
                 checked.violation = v;
-            } else if (property == HuntProperty::Retry) {
-                checked.violation = retry(trace, row, d);
-            } else if (property == HuntProperty::Remaining) {
-                checked.violation = remaining(trace, row, d);
+            }
+            for (std::size_t p = 0; p < probes.size() && !checked.violation; ++p) {
+                if (probes[p].row == row && probes[p].property == property) {
+                    checked.violation = judge(probes[p], d, answers[p][0]);
+                }
             }
             if (checked.violation) {
                 break;
@@ -94,72 +194,6 @@ CheckedTrace PropertyCheck::check(const Trace& trace,
         }
     }
     return checked;
-}
-
-// The refused request alone from the state before it: granted at now + r, refused at
-// now + r - 1.
-std::optional<Violation> PropertyCheck::retry(const Trace& trace, qsizetype row,
-                                              const Decision& d) const {
-    if (d.allowed || d.retryAfterMs < 0) {
-        return std::nullopt;
-    }
-    const TraceRow refused = trace[row];
-    const qint64 at = refused.tMs + d.retryAfterMs;
-    for (const bool shouldGrant : {true, false}) {
-        if (!shouldGrant && d.retryAfterMs < 1) {
-            break;
-        }
-        TraceRow probe = refused;
-        probe.tMs = shouldGrant ? at : at - 1;
-        const Trace probed = tracePrefix(trace, row, {probe});
-        const Decision answer = decider_.decide({limiter_}, probed)[0].back();
-        if (answer.allowed != shouldGrant) {
-            Violation v;
-            v.property = HuntProperty::Retry;
-            v.row = row;
-            v.decision = d;
-            v.probeAtMs = probe.tMs;
-            v.probeShouldGrant = shouldGrant;
-            v.probe = answer;
-            v.probes = 1;
-            v.probesGranted = answer.allowed ? 1 : 0;
-            return v;
-        }
-    }
-    return std::nullopt;
-}
-
-// After a grant reporting k left: k single permits more at its instant granted, one more
-// refused, from the state after the grant.
-std::optional<Violation> PropertyCheck::remaining(const Trace& trace, qsizetype row,
-                                                  const Decision& d) const {
-    if (!d.allowed || d.remaining > kMaxRemainingProbed) {
-        return std::nullopt;
-    }
-    const qint64 k = std::max<qint64>(0, d.remaining);
-    TraceRow single = trace[row];
-    single.permits = 1;
-    const QVector<TraceRow> singles(k + 1, single);
-    const std::vector<Decision> answers =
-        decider_.decide({limiter_}, tracePrefix(trace, row + 1, singles))[0];
-    qint64 granted = 0;
-    for (qint64 i = 0; i <= k; ++i) {
-        const Decision& answer = answers[size_t(row + 1 + i)];
-        granted += answer.allowed ? 1 : 0;
-        if (answer.allowed != (i < k)) {
-            Violation v;
-            v.property = HuntProperty::Remaining;
-            v.row = row;
-            v.decision = d;
-            v.probeAtMs = single.tMs;
-            v.probeShouldGrant = i < k;
-            v.probe = answer;
-            v.probes = i + 1;
-            v.probesGranted = granted;
-            return v;
-        }
-    }
-    return std::nullopt;
 }
 
 }  // namespace ratelab

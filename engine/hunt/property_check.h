@@ -19,9 +19,9 @@ struct CheckedTrace {
 };
 
 // Checks properties of a limiter on traces, every decision made on Redis (TraceDecider): the
-// trace by the limiter and the reference in the same batches; a retry's and a remaining's
-// probes by the limiter alone, from the same state, which a scratch copy reaches by deciding the
-// rows before it (the prefix) and then the probe.
+// trace by the limiter and the reference in the same round trips; then every retry's and
+// remaining's probe of the trace together, each by the limiter alone from the same state, which
+// a scratch copy reaches by deciding the rows before it (the prefix) and then the probe.
 class PropertyCheck {
 public:
     PropertyCheck(TraceDecider& decider, LimiterSpec limiter, std::optional<LimiterSpec> reference,
