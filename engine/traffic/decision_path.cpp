@@ -65,7 +65,8 @@ std::size_t DecisionPath::add(RedisRouter& router, int limiter, int gateway, con
 }
 
 void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
-                       const DecisionBatch::ReplyClock& clock, qint64 startTime) {
+                       const DecisionBatch::ReplyClock& clock, qint64 startTime,
+                       const std::function<void()>& whileSent) {
     // Each decision's latency ends when its own reply is read: limiters on one pipeline share
     // its round trip (their replies come back together), limiters on rounds of their own each
     // have their own, counted from when their round was sent.
@@ -79,7 +80,7 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
         if (!firstRound) {
             firstRound = roundStart[r];
         }
-        rounds_[r].run(router, timeout, clock);
+        rounds_[r].run(router, timeout, clock, roundTrips_ == 0 ? whileSent : nullptr);
         ++roundTrips_;
     }
     for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -91,6 +92,7 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
         }
         const DecisionBatch::Result& sent = rounds_[std::size_t(item.round)].result(item.slot);
         result.decided = sent.decided;
+        result.node = sent.node;
         result.cause = sent.cause;
         result.failure = sent.failure;
         if (sent.decided) {

@@ -38,6 +38,7 @@ public:
         // round waited for the rounds before it (each limiter's own round trip); the batch's
         // start without a clock. A gateway's: the batch's start.
         qint64 replyTime = 0;
+        int node = -1;  // the router's index of the node a script's decision went to; -1 none
     };
 
     // Starts a new batch.
@@ -48,10 +49,12 @@ public:
     std::size_t add(RedisRouter& router, int limiter, int gateway, const Request& request,
                     qint64 runMs);
     // Sends what is queued and reads every reply (`clock` reads the caller's clock when a
-    // reply comes back; `startTime` is the batch's start on it), then the gateways learn the
+    // reply comes back; `startTime` is the batch's start on it; `whileSent`: work to do while
+    // Redis runs the first round, e.g. preparing the next batch), then the gateways learn the
     // batch's refusals.
     void run(RedisRouter& router, std::chrono::milliseconds timeout,
-             const DecisionBatch::ReplyClock& clock, qint64 startTime);
+             const DecisionBatch::ReplyClock& clock, qint64 startTime,
+             const std::function<void()>& whileSent = {});
     std::size_t size() const { return items_.size(); }
     const Result& result(std::size_t i) const { return results_[i]; }
     const Request& request(std::size_t i) const { return items_[i].request; }
