@@ -12,6 +12,7 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "explain_command.h"
+#include "hunt_command.h"
 #include "keys_command.h"
 #include "lesson_command.h"
 #include "qt_messages.h"
@@ -38,6 +39,9 @@ const char kUsage[] =
     "                runs every combination of the scenario's \"sweep\" and finds the best\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
+    "  ratelab hunt SPEC.json [--reference REF.json] [--property agree|retry|remaining]...\n"
+    "                [--seed N] [--traces N | --budget-s S] [--max-rows R] [--out DIR]\n"
+    "                [--redis URL]   the shortest trace that breaks a limiter\n"
     "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT] [--force]\n"
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
@@ -160,6 +164,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("explain")) {
         return ratelab::cli::explainCommand(args);
+    }
+    if (command == QLatin1String("hunt")) {
+        return ratelab::cli::huntCommand(args);
     }
     if (command == QLatin1String("compare")) {
         return ratelab::cli::compareCommand(args);

@@ -18,12 +18,12 @@ constexpr qint64 kReplayStretch = 4096;
 // At most this many time buckets: a replay keeps no timeline, only the counts its run needs.
 constexpr qint64 kReplayBuckets = 1000;
 
-// The trace as a scenario of one limiter: a replay shape of its rows on a virtual clock that
-// starts at the first row's t_ms, so that each request is decided at its row's time.
-Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
+}  // namespace
+
+Scenario replayScenario(const QVector<LimiterSpec>& specs, const Trace& trace) {
     Scenario scenario;
     scenario.name = QStringLiteral("replay");
-    scenario.limiters = {spec};
+    scenario.limiters = specs;
     TrafficSpec& traffic = scenario.traffic;
     traffic.shape.type = ShapeSpec::Type::Replay;
     traffic.trace = trace;
@@ -42,6 +42,8 @@ Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
     scenario.bucketMs = std::max<qint64>(1, (spanMs + kReplayBuckets - 1) / kReplayBuckets);
     return scenario;
 }
+
+namespace {
 
 // Hands each row's decision to the sink, in the trace's order; a failed one ends the replay.
 class ReplaySink final : public DecisionObserver {
@@ -78,7 +80,7 @@ qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& tra
     options.limiters = limiter.options();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
-    Scenario scenario = replayScenario(limiter.spec(), trace);
+    Scenario scenario = replayScenario({limiter.spec()}, trace);
     const qint64 startMs = scenario.traffic.clock.startMs;
     ScheduleDecider decider(std::move(scenario), router.url(), startMs, options);
     decider.resetKeys(router);

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "limiters/limiter.h"
+#include "scenario/scenario.h"
 #include "traffic/trace.h"
 
 namespace ratelab {
@@ -21,6 +22,11 @@ namespace ratelab {
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
                    const std::atomic<bool>* stop = nullptr);
+
+// The trace as a scenario of `specs`, each deciding every row: a replay shape of its rows on a
+// virtual clock that starts at the first row's t_ms, so that each request is decided at its
+// row's time, pipelined as far as nothing depends on a reply not yet read.
+Scenario replayScenario(const QVector<LimiterSpec>& specs, const Trace& trace);
 
 // The replay command's CSV: header "t_ms,client,permits,allowed,retry_after_ms,remaining,
 // delay_ms", and with `explain` two more columns: "rule" (the deciding rule, 0-based; 0 for

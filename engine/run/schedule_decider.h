@@ -71,6 +71,12 @@ public:
     std::vector<WorkerJob> takePending() { return worker_->takePending(); }
     std::unique_ptr<GatewayState> takeGateways();
     std::unique_ptr<WorkerStats> takeStats() { return parts_->stats->takeWorker(0); }
+    // The connection it decides through, handed in before the first request (else it makes
+    // its own) and taken back after the last (Worker::adoptRouter).
+    void adoptRouter(std::unique_ptr<RedisRouter> router) {
+        worker_->adoptRouter(std::move(router));
+    }
+    std::unique_ptr<RedisRouter> takeRouter() { return worker_->takeRouter(); }
 
 private:
     Scenario scenario_;

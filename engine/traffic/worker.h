@@ -110,6 +110,10 @@ public:
     std::vector<WorkerJob> takePending();
     // The router this worker decides through (made on its first batch; null before).
     RedisRouter* router() { return router_.get(); }
+    // Hands the worker a router to decide through, and takes it back: a caller that decides
+    // many short schedules one after another (a hunt's traces) keeps one connection for all.
+    void adoptRouter(std::unique_ptr<RedisRouter> router) { router_ = std::move(router); }
+    std::unique_ptr<RedisRouter> takeRouter() { return std::move(router_); }
 
 private:
     using Job = WorkerJob;

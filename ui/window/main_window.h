@@ -23,6 +23,7 @@ class QToolBar;
 namespace ratelab {
 
 class ExplanationDialog;
+class HuntDialog;
 
 class ComparisonTable;
 class ConnectionBar;
@@ -99,6 +100,8 @@ public:
     TuneView* tuneView() const { return tune_; }
     QAction* startAction() const { return start_; }
     QAction* stepAction() const { return step_; }
+    QAction* huntAction() const { return huntAction_; }
+    HuntDialog* huntDialog() const { return hunt_; }
     QVector<TimelineChart*> timelines() const { return runView_->timelines(); }
     const RunSnapshot& lastSnapshot() const { return runView_->lastSnapshot(); }
     QString bannerText() const;
@@ -157,6 +160,8 @@ private:
     TrafficEditor* traffic_ = nullptr;
     RunView* runView_ = nullptr;
     ExplanationDialog* explanation_ = nullptr;  // a clicked request explained
+    HuntDialog* hunt_ = nullptr;                // Run → Hunt a limiter… (ui/hunt)
+    QAction* huntAction_ = nullptr;
     RedissonWatchView* redisson_ = nullptr;
     TuneView* tune_ = nullptr;  // the Tune tab: sweeps of the editors' scenario
     InlineError* banner_ = nullptr;

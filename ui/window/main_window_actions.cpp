@@ -12,6 +12,7 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "hunt/hunt_dialog.h"
 #include "input_error.h"
 #include "lessons/lesson_dock.h"
 #include "output/buckets_csv.h"
@@ -136,6 +137,12 @@ void MainWindow::buildActions() {
     startReasonAction_ = tools->addWidget(startReason_);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({start_, stop_, step_, pause_});
+    run->addSeparator();
+    huntAction_ = run->addAction(tr("&Hunt a limiter…"), this, [this] {
+        hunt_->showFor(currentScenario(), connection_->connected()
+                                              ? std::optional<RedisUrl>(connection_->currentUrl())
+                                              : std::nullopt);
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentationAction_ = view->addAction(tr("&Presentation mode"), this,
