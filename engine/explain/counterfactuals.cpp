@@ -63,7 +63,9 @@ qint64 Counterfactuals::passesAtMs(const Request& request) {
 std::vector<Counterfactual> Counterfactuals::parameters(const Request& request, bool granted) {
     std::vector<Counterfactual> out;
     for (const NumericParam& param : algorithmOf(before_.spec()).numericParams(before_.spec())) {
-        out.push_back(search(param, request, granted));
+        if (param.counterfactual) {
+            out.push_back(search(param, request, granted));
+        }
     }
     return out;
 }

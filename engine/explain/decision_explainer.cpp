@@ -6,6 +6,7 @@
 #include "explain/counterfactuals.h"
 #include "explain/gateway_reason.h"
 #include "explain/rate_limit_headers.h"
+#include "limiters/script_spec.h"
 
 namespace ratelab {
 namespace {
@@ -83,7 +84,8 @@ void DecisionExplainer::before(const Request& request) {
 }
 
 Explanation DecisionExplainer::after(const Request& request, const Decision& decision,
-                                     bool byGateway, int gateway, qint64 decideUs) {
+                                     bool byGateway, int gateway, qint64 decideUs,
+                                     const Decision* reference) {
     const LimiterSpec& spec = limiter_.spec();
     const Algorithm& algorithm = algorithmOf(spec);
     Explanation e;
@@ -95,6 +97,15 @@ Explanation DecisionExplainer::after(const Request& request, const Decision& dec
     e.decideUs = decideUs;
     e.reason = byGateway ? gatewayReasonText(spec, gateway, e.decision)
                          : algorithm.reasonText(e.spec, e.decision);
+    e.scriptReply = QString::fromStdString(e.decision.reason.rawReply);
+    if (const std::optional<LimiterSpec> referenceSpec = referenceSpecOf(e.spec);
+        referenceSpec && reference != nullptr) {
+        ReferenceDecision r;
+        r.spec = *referenceSpec;
+        r.decision = *reference;
+        r.reason = algorithmOf(r.spec).reasonText(r.spec, r.decision);
+        e.reference = r;
+    }
     e.stateAfter = decisionKeys(router_, limiter_, request, shownName_);
     e.quotas = algorithm.headerQuotas(spec, e.decision);
     e.headers = rateLimitHeaders(e.quotas, e.decision,

@@ -53,6 +53,7 @@ ClientSummary clientOf(const ClientTotals& c) {
     out.group = c.group;
     out.counts = countsOf(c);
     out.waitedMsTotal = c.waitedMsTotal;
+    out.reference = c.reference;
     out.admittedBurst = c.admittedBurst;
     return out;
 }
@@ -64,6 +65,7 @@ GroupSummary groupOf(const GroupTotals& g, int buckets) {
     out.counts = countsOf(g);
     out.waitedMsTotal = g.waitedMsTotal;
     out.fairness = g.fairness;
+    out.reference = g.reference;
     out.admittedBurst = g.admittedBurst;
     out.admittedBurstRunClock = g.admittedBurstRunClock;
     out.bucketAccepted = sized(g.bucketAccepted, buckets);
@@ -100,6 +102,7 @@ void addTo(OtherClients& others, const ClientTotals& c) {
     others.counts.errorsOpen += c.errorsOpen;
     others.counts.errorsClosed += c.errorsClosed;
     others.waitedMsTotal += c.waitedMsTotal;
+    others.reference += c.reference;
 }
 
 LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedClients) {
@@ -111,6 +114,8 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.counts = countsOf(l);
     out.attempts = l.attempts;
     out.leases = l.leases;
+    out.hasReference = l.hasReference;
+    out.reference = l.reference;
     if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
         out.redisCalls = l.redisCalls;
         out.gateways = l.gateways;
@@ -138,6 +143,9 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.buckets.errors = sized(l.bucketErrors, buckets);
     out.buckets.errorsOpen = sized(l.bucketErrorsOpen, buckets);
     out.buckets.errorsClosed = sized(l.bucketErrorsClosed, buckets);
+    if (l.hasReference) {
+        out.buckets.disagreed = sized(l.bucketDisagreed, buckets);
+    }
     return out;
 }
 

@@ -39,6 +39,9 @@ struct BucketCounts {
     QVector<qint64> errors;
     QVector<qint64> errorsOpen;
     QVector<qint64> errorsClosed;
+    // A limiter with a reference: its disagreements with it (empty otherwise, or when
+    // buckets.csv has no such column).
+    QVector<qint64> disagreed;
 };
 
 // The outcomes of a limiter's requests or of one client's: fired = accepted + rejected + errors;
@@ -59,6 +62,7 @@ struct ClientSummary {
     OutcomeCounts counts;
     qint64 waitedMsTotal = 0;
     std::vector<BusiestInterval> admittedBurst;  // the limiter's clock
+    ReferenceCounts reference;  // a limiter with a reference: this client's comparisons
 };
 
 // A traffic group's figures at one limiter (its clients' added up).
@@ -75,6 +79,7 @@ struct GroupSummary {
     // of this group (written before ratelab kept them).
     QVector<qint64> bucketAccepted;
     QVector<qint64> bucketRejected;
+    ReferenceCounts reference;  // a limiter with a reference: the group's comparisons
 
     const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
         return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
@@ -88,6 +93,7 @@ struct OtherClients {
     qint64 clients = 0;
     OutcomeCounts counts;
     qint64 waitedMsTotal = 0;
+    ReferenceCounts reference;
 };
 
 struct LimiterSummary {
@@ -100,6 +106,11 @@ struct LimiterSummary {
     OutcomeCounts counts;
     qint64 attempts = 0;
     LeaseCounts leases;
+    // A script limiter with a "reference": the decisions both made and how many of them the
+    // reference made otherwise (summary.json's compared_with_reference and
+    // disagreements_with_reference; absent for every other limiter).
+    bool hasReference = false;
+    ReferenceCounts reference;
     // -1: not reported (one gateway, shared); else the decisions that called Redis, and per
     // gateway its decisions and calls.
     qint64 redisCalls = -1;

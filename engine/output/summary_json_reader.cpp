@@ -191,12 +191,18 @@ OutcomeCounts countsFrom(const Reader& r, const QJsonObject& o, const QString& p
             r.count(o, path, key::kErrorsOpen), r.count(o, path, key::kErrorsClosed)};
 }
 
+ReferenceCounts referenceFrom(const Reader& r, const QJsonObject& o, const QString& path) {
+    return {r.count(o, path, key::kComparedWithReference),
+            r.count(o, path, key::kDisagreementsWithReference)};
+}
+
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
     ClientSummary c;
     c.client = r.text(o, path, key::kClient);
     c.group = r.text(o, path, key::kGroup);
     c.counts = countsFrom(r, o, path);
     c.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
+    c.reference = referenceFrom(r, o, path);
     c.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     return c;
 }
@@ -213,6 +219,7 @@ OtherClients otherClientsFrom(const Reader& r, const QJsonObject& parent,
     others.clients = r.count(o, path, key::kClients);
     others.counts = countsFrom(r, o, path);
     others.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
+    others.reference = referenceFrom(r, o, path);
     return others;
 }
 
@@ -236,6 +243,7 @@ GroupSummary groupFrom(const Reader& r, const QJsonObject& o, const QString& pat
     g.counts = countsFrom(r, o, path);
     g.waitedMsTotal = r.count(o, path, key::kWaitedMsTotal);
     g.fairness = r.number(o, path, key::kFairness, 1);
+    g.reference = referenceFrom(r, o, path);
     g.admittedBurst = burstsFrom(r, o, path, key::kAdmittedBurst);
     g.admittedBurstRunClock = burstsFrom(r, o, path, key::kAdmittedBurstRunClock);
     return g;
@@ -255,6 +263,8 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.spec = specFrom(r, o, path);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
+    l.hasReference = o.contains(key::kComparedWithReference);
+    l.reference = referenceFrom(r, o, path);
     if (o.contains(key::kLeases)) {
         const QJsonObject leases = r.object(o, path, key::kLeases);
         const QString at = json_input::memberPath(path, key::kLeases);

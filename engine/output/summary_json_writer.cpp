@@ -49,44 +49,58 @@ void insertCounts(QJsonObject& object, const OutcomeCounts& c) {
     object.insert(key::kErrorsClosed, double(c.errorsClosed));
 }
 
-QJsonObject clientJson(const ClientSummary& c) {
+void insertReference(QJsonObject& object, const ReferenceCounts& r) {
+    object.insert(key::kComparedWithReference, double(r.compared));
+    object.insert(key::kDisagreementsWithReference, double(r.disagreed));
+}
+
+QJsonObject clientJson(const ClientSummary& c, bool hasReference) {
     QJsonObject client{{key::kClient, c.client}, {key::kWaitedMsTotal, double(c.waitedMsTotal)}};
     if (!c.group.isEmpty()) {
         client.insert(key::kGroup, c.group);
     }
     insertCounts(client, c.counts);
+    if (hasReference) {
+        insertReference(client, c.reference);
+    }
     if (!c.admittedBurst.empty()) {
         insertAdmittedBurst(client, c.admittedBurst, BurstClock::Limiter);
     }
     return client;
 }
 
-QJsonObject groupJson(const GroupSummary& g) {
+QJsonObject groupJson(const GroupSummary& g, bool hasReference) {
     QJsonObject group{{key::kGroup, g.group},
                       {key::kClients, double(g.clients)},
                       {key::kWaitedMsTotal, double(g.waitedMsTotal)},
                       {key::kFairness, g.fairness}};
     insertCounts(group, g.counts);
+    if (hasReference) {
+        insertReference(group, g.reference);
+    }
     insertAdmittedBurst(group, g.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(group, g.admittedBurstRunClock, BurstClock::Run);
     return group;
 }
 
-QJsonObject otherClientsJson(const OtherClients& o) {
+QJsonObject otherClientsJson(const OtherClients& o, bool hasReference) {
     QJsonObject others{{key::kClients, double(o.clients)},
                        {key::kWaitedMsTotal, double(o.waitedMsTotal)}};
     insertCounts(others, o.counts);
+    if (hasReference) {
+        insertReference(others, o.reference);
+    }
     return others;
 }
 
 QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonArray clients;
     for (const ClientSummary& c : l.clients) {
-        clients.append(clientJson(c));
+        clients.append(clientJson(c, l.hasReference));
     }
     QJsonArray groups;
     for (const GroupSummary& g : l.groups) {
-        groups.append(groupJson(g));
+        groups.append(groupJson(g, l.hasReference));
     }
     QJsonObject limiter{{key::kName, l.name},
                         {key::kType, l.type},
@@ -99,12 +113,16 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
     if (l.spec) {
-        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec));
+        // Self-contained: a script limiter's Lua inline, readable wherever the folder goes.
+        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec, SpecFiles::Inline));
     }
     if (!groups.isEmpty()) {
         limiter.insert(key::kGroups, groups);
     }
     insertCounts(limiter, l.counts);
+    if (l.hasReference) {
+        insertReference(limiter, l.reference);
+    }
     if (l.leases.any()) {
         limiter.insert(key::kLeases,
                        QJsonObject{{key::kReleased, double(l.leases.released)},
@@ -123,7 +141,7 @@ QJsonObject limiterJson(const LimiterSummary& l) {
         limiter.insert(key::kGateways, gateways);
     }
     if (l.otherClients.clients > 0) {
-        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients));
+        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients, l.hasReference));
     }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);

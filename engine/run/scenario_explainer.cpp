@@ -139,7 +139,8 @@ public:
                                            attempt.job.gateway,
                                            std::chrono::duration_cast<std::chrono::microseconds>(
                                                std::chrono::steady_clock::now() - sentAt_)
-                                               .count());
+                                               .count(),
+                                           result.referenceDecided ? &result.reference : nullptr);
             runUs_ = attempt.job.scheduledRunUs;
             return;
         }
@@ -215,6 +216,7 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     ScheduleDecider::Options options;
     options.connect = router.options();
     options.keepAcceptedLogs = false;
+    options.limiters.keepRawReplies = true;            // a script limiter's reply, shown as it came
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
     struct Cleanup {

@@ -14,6 +14,19 @@
 
 namespace ratelab {
 
+// A limiter that decides every request beside another (a script limiter and its "reference"):
+// the decisions both made (neither failed), and of those, the ones where one granted what the
+// other refused. Wait mode compares every attempt.
+struct ReferenceCounts {
+    qint64 compared = 0;
+    qint64 disagreed = 0;
+    ReferenceCounts& operator+=(const ReferenceCounts& o) {
+        compared += o.compared;
+        disagreed += o.disagreed;
+        return *this;
+    }
+};
+
 // Totals of one client at one limiter.
 struct ClientTotals {
     QString client;
@@ -28,6 +41,7 @@ struct ClientTotals {
     // Finished runs: the busiest interval of this client's accepted permits for each of the
     // limiter's admitted-burst windows, on the limiter's clock (as LimiterSnapshot's).
     std::vector<BusiestInterval> admittedBurst;
+    ReferenceCounts reference;  // its decisions against the limiter's reference
 };
 
 // Totals of one traffic group (traffic "groups") at one limiter: its clients' added up.
@@ -52,6 +66,7 @@ struct GroupTotals {
     const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
         return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;
     }
+    ReferenceCounts reference;  // its clients' decisions against the limiter's reference
 };
 
 // What one limiter has seen so far. fired == accepted + rejected + errors, always: a request
@@ -87,6 +102,11 @@ struct LimiterSnapshot {
     qint64 errorsClosed = 0;
     qint64 attempts = 0;  // script calls, retries of wait mode included
     LeaseCounts leases;
+    // A script limiter with a "reference": its decisions against the reference's (every other
+    // limiter: none), and per time bucket the disagreements (empty without a reference).
+    bool hasReference = false;
+    ReferenceCounts reference;
+    QVector<qint64> bucketDisagreed;
     // Decisions that called Redis (the others a gateway made from its own state), and per
     // gateway up to the last one that decided anything.
     qint64 redisCalls = 0;
@@ -151,10 +171,13 @@ struct RunSnapshot {
     qint64 elapsedUs = 0;       // run time reached so far (at most durationUs)
     bool finished = false;      // every worker is done (its schedule ran out, or it was stopped)
     bool stoppedEarly = false;  // stopped before the schedule ran out (requestStop)
-    qint64 finishedAtUs = 0;    // finished runs: run time when the last decision was made (late
-                                // workers and wait-mode retries can take it past durationUs)
-    qint64 scheduled = 0;       // requests whose send time has come
-    double targetRate = 0;      // requests/s over the whole run (the shape's integral / duration)
+    // Why the run stopped itself before its schedule ran out (a user's script past Redis's
+    // busy limit: Worker); empty when it did not (stoppedEarly is then the caller's stop).
+    QString stopCause;
+    qint64 finishedAtUs = 0;  // finished runs: run time when the last decision was made (late
+                              // workers and wait-mode retries can take it past durationUs)
+    qint64 scheduled = 0;     // requests whose send time has come
+    double targetRate = 0;    // requests/s over the whole run (the shape's integral / duration)
     QVector<double> bucketTargetRate;  // requests/s at each bucket's start
     LatencyHistogram::Snapshot lag;    // us, actual send time minus scheduled send time
     QVector<LimiterSnapshot> limiters;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "limiters/script_spec.h"
+
 namespace ratelab {
 
 QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups) {
@@ -21,6 +23,7 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
         gt.errorsOpen += ct.errorsOpen;
         gt.errorsClosed += ct.errorsClosed;
         gt.waitedMsTotal += ct.waitedMsTotal;
+        gt.reference += ct.reference;
         accepted[groups.ofClient[c]].push_back(double(ct.accepted));
     }
     for (int g = 0; g < out.size(); ++g) {
@@ -35,6 +38,7 @@ LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, i
       bucketErrors_(buckets),
       bucketErrorsOpen_(buckets),
       bucketErrorsClosed_(buckets),
+      bucketDisagreed_(buckets),
       clients_(clients * kPerClient),
       groupOf_(groups > 0 ? groupOf : nullptr),
       buckets_(buckets),
@@ -151,6 +155,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.scheduled = 0;
     snapshot.disagreements.clear();
     snapshot.failovers.clear();
+    snapshot.stopCause.clear();
     snapshot.pipeline = PipelineUse{};
     for (const auto& w : workers_) {
         snapshot.pipeline.batches += w->pipeline_.get(WorkerStats::kBatches);
@@ -163,6 +168,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         snapshot.scheduled += w->scheduled_.get(0);
         w->agreement_.addTo(snapshot.disagreements);
         std::lock_guard<std::mutex> lock(w->failoverMutex_);
+        if (snapshot.stopCause.isEmpty()) {
+            snapshot.stopCause = w->stopCause_;
+        }
         for (const FailoverEvent& f : w->failovers_) {
             // Every worker sees the same move: the earliest sighting stands for it.
             auto same = std::find_if(
@@ -188,6 +196,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.bucketErrors.fill(0, buckets_);
         out.bucketErrorsOpen.fill(0, buckets_);
         out.bucketErrorsClosed.fill(0, buckets_);
+        out.hasReference = referenceSpecOf(out.spec).has_value();
+        if (out.hasReference) {
+            out.bucketDisagreed.fill(0, buckets_);
+        }
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
@@ -210,6 +222,8 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.leases.leaked += lc.totals_.get(LimiterCounters::kLeaked);
             out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
             out.redisCalls += lc.totals_.get(LimiterCounters::kRedisCalls);
+            out.reference.compared += lc.totals_.get(LimiterCounters::kCompared);
+            out.reference.disagreed += lc.totals_.get(LimiterCounters::kDisagreed);
             for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
                 const qint64 decisions = lc.gateways_.get(2 * g);
                 if (decisions > 0 && out.gateways.size() <= g) {
@@ -229,6 +243,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 out.bucketErrors[b] += lc.bucketErrors_.get(b);
                 out.bucketErrorsOpen[b] += lc.bucketErrorsOpen_.get(b);
                 out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
+                if (out.hasReference) {
+                    out.bucketDisagreed[b] += lc.bucketDisagreed_.get(b);
+                }
             }
             for (int c = 0; c < clients_.size(); ++c) {
                 const int base = c * LimiterCounters::kPerClient;
@@ -240,6 +257,8 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 ct.errorsOpen += lc.clients_.get(base + LimiterCounters::kClientErrorsOpen);
                 ct.errorsClosed += lc.clients_.get(base + LimiterCounters::kClientErrorsClosed);
                 ct.waitedMsTotal += lc.clients_.get(base + LimiterCounters::kClientWaitedMs);
+                ct.reference.compared += lc.clients_.get(base + LimiterCounters::kClientCompared);
+                ct.reference.disagreed += lc.clients_.get(base + LimiterCounters::kClientDisagreed);
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());

@@ -43,6 +43,17 @@ public:
                        ErrorCause cause = ErrorCause::Other);
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
+    // One decision this limiter and its reference both made (a script limiter's "reference"),
+    // and whether one granted what the other refused: bucket of the request's scheduled time.
+    void recordComparison(int bucket, int client, bool disagreed) {
+        totals_.add(kCompared, 1);
+        clients_.add(client * kPerClient + kClientCompared, 1);
+        if (disagreed) {
+            totals_.add(kDisagreed, 1);
+            bucketDisagreed_.add(bucket, 1);
+            clients_.add(client * kPerClient + kClientDisagreed, 1);
+        }
+    }
     // An accepted decision for the admitted-burst metric: the run's time of the decision and
     // the time the limiter decided at, both in ms since the run's start (BurstClock). Recorded
     // when the limiter grants, also for a grant that is then held (wait mode).
@@ -80,7 +91,8 @@ public:
                 clients * kPerClient + kTotals + kGatewayCounters) *
                    kCounter;
     }
-    static constexpr int kBucketSeries = 5;       // accepted, rejected, errors, errors_open/closed
+    // accepted, rejected, errors, errors_open/closed, disagreements with the reference
+    static constexpr int kBucketSeries = 6;
     static constexpr int kGroupBucketSeries = 2;  // per traffic group: accepted, rejected
 
 private:
@@ -98,6 +110,8 @@ private:
         kLeaked,
         kExpiredLeases,
         kRedisCalls,
+        kCompared,
+        kDisagreed,
         kTotals
     };
     enum PerClient {
@@ -108,6 +122,8 @@ private:
         kClientErrorsOpen,
         kClientErrorsClosed,
         kClientWaitedMs,
+        kClientCompared,
+        kClientDisagreed,
         kPerClient
     };
     CounterArray totals_{kTotals};
@@ -116,6 +132,7 @@ private:
     CounterArray bucketErrors_;
     CounterArray bucketErrorsOpen_;
     CounterArray bucketErrorsClosed_;
+    CounterArray bucketDisagreed_;
     CounterArray clients_;          // kPerClient counters per client
     const int* groupOf_ = nullptr;  // per client: its traffic group; null: no groups
     int buckets_ = 0;
@@ -147,6 +164,14 @@ public:
         pipeline_.add(kRoundTrips, roundTrips);
         pipeline_.add(kEnds + int(end), 1);
     }
+    // Why this worker stopped the run, when something made going on pointless (a user's script
+    // past Redis's busy limit); the first reason stands.
+    void recordStopCause(const QString& why) {
+        std::lock_guard<std::mutex> lock(failoverMutex_);
+        if (stopCause_.isEmpty()) {
+            stopCause_ = why;
+        }
+    }
     // This worker's connection moved from primary `from` to `to` at run time `atUs`.
     void recordFailover(qint64 atUs, const QString& from, const QString& to) {
         std::lock_guard<std::mutex> lock(failoverMutex_);
@@ -175,6 +200,7 @@ private:
     AgreementCounters agreement_;
     mutable std::mutex failoverMutex_;
     QVector<FailoverEvent> failovers_;
+    QString stopCause_;  // under failoverMutex_
 };
 
 // The clients' totals added up per traffic group (`groups`), each with its own fairness.
