@@ -77,10 +77,19 @@ RunSnapshot loginRun() {
     l.groups = {group(QStringLiteral("users"), 4, 40, 24, 0.9, 8),
                 group(QStringLiteral("attacker"), 1, 100, 6, 1.0, 4)};
     for (int i = 0; i < 4; ++i)
-        l.clients << ClientTotals{
-            QStringLiteral("users-%1").arg(i), QStringLiteral("users"), 10, 6, 4, 0, 0, 0, 0, {}};
+        l.clients << ClientTotals{QStringLiteral("users-%1").arg(i),
+                                  QStringLiteral("users"),
+                                  10,
+                                  6,
+                                  4,
+                                  0,
+                                  0,
+                                  0,
+                                  0,
+                                  {},
+                                  {}};
     l.clients << ClientTotals{
-        QStringLiteral("attacker-0"), QStringLiteral("attacker"), 100, 6, 94, 0, 0, 0, 0, {}};
+        QStringLiteral("attacker-0"), QStringLiteral("attacker"), 100, 6, 94, 0, 0, 0, 0, {}, {}};
     run.limiters << l;
     return run;
 }

@@ -16,7 +16,8 @@ namespace {
 QVector<KeyState> decisionKeys(RedisRouter& router, const Limiter& limiter, const Request& request,
                                const QString& shownName) {
     std::vector<std::string> names;
-    for (const std::string& k : limiter.prepare(request).keys) {
+    const ScriptCall call = limiter.prepare(request);
+    for (const std::string& k : call.keys) {
         names.push_back(k);
     }
     for (const std::string& k : limiter.exactKeys()) {
@@ -25,9 +26,13 @@ QVector<KeyState> decisionKeys(RedisRouter& router, const Limiter& limiter, cons
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     QVector<KeyState> keys =
-        readKeysNamed(router.connectionForSlot(limiter.slot()), limiter, names, 20);
+        readKeysNamed(router.connectionForSlot(limiter.slotOf(call)), limiter, names, 20);
     const QString scratch = limiter.spec().name;
     for (KeyState& key : keys) {
+        // A script limiter's scratch copy puts its name before the user's keys: shown without.
+        if (limiter.userScript() && key.key.startsWith(scratch + QLatin1Char(':'))) {
+            key.key.remove(0, scratch.size() + 1);
+        }
         key.key.replace(scratch, shownName);
     }
     return keys;

@@ -154,7 +154,7 @@ void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumn
             v->resize(buckets);
         }
         if (l.hasReference && disagreed) {
-            l.buckets.disagreed.resize(buckets);
+            l.bucketDisagreed.resize(buckets);
         }
         for (GroupSummary& g : l.groups) {
             if (std::any_of(columns.begin(), columns.end(),
@@ -222,7 +222,7 @@ QByteArray bucketsToCsv(const RunSummary& s) {
                    QByteArray::number(l.buckets.errorsOpen.value(b)) + ',' +
                    QByteArray::number(l.buckets.errorsClosed.value(b));
             if (disagreed) {
-                out += ',' + QByteArray::number(l.buckets.disagreed.value(b));
+                out += ',' + QByteArray::number(l.bucketDisagreed.value(b));
             }
             for (const QString& group : groups) {
                 const GroupSummary* g = findGroup(l, group);
@@ -316,7 +316,7 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
         counts.errorsClosed[bucket] = row.count(c.errorsClosed, column::kErrorsClosed);
         const qint64 disagreements = row.count(c.disagreed, column::kDisagreementsWithReference);
         if (limiter->hasReference && disagreed) {
-            counts.disagreed[bucket] = disagreements;
+            limiter->bucketDisagreed[bucket] = disagreements;
         }
         summary.bucketTargetRate[bucket] = row.rate(c.targetRate, column::kTargetRate);
         readGroups(row, groups, bucket, *limiter, where);

@@ -144,7 +144,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.buckets.errorsOpen = sized(l.bucketErrorsOpen, buckets);
     out.buckets.errorsClosed = sized(l.bucketErrorsClosed, buckets);
     if (l.hasReference) {
-        out.buckets.disagreed = sized(l.bucketDisagreed, buckets);
+        out.bucketDisagreed = sized(l.bucketDisagreed, buckets);
     }
     return out;
 }

@@ -39,9 +39,6 @@ struct BucketCounts {
     QVector<qint64> errors;
     QVector<qint64> errorsOpen;
     QVector<qint64> errorsClosed;
-    // A limiter with a reference: its disagreements with it (empty otherwise, or when
-    // buckets.csv has no such column).
-    QVector<qint64> disagreed;
 };
 
 // The outcomes of a limiter's requests or of one client's: fired = accepted + rejected + errors;
@@ -129,6 +126,9 @@ struct LimiterSummary {
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;
+    // A limiter with a reference: its disagreements with it per bucket (empty otherwise, or
+    // when buckets.csv has no such column).
+    QVector<qint64> bucketDisagreed;
 
     const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
         return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;

@@ -9,6 +9,7 @@
 #include "explain/decision_explainer.h"
 #include "input_error.h"
 #include "json_input.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/schedule_decider.h"
@@ -218,6 +219,12 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     options.keepAcceptedLogs = false;
     options.limiters.keepRawReplies = true;            // a script limiter's reply, shown as it came
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
+    if (spec.script && spec.script->clock == ScriptClock::Redis) {
+        // Its keys' TTLs run on Redis's clock: the requests before it go at their own pace.
+        options.speed = 1;
+        notes << QStringLiteral(
+            "\"clock\": \"redis\": the schedule up to the request was paced in real time");
+    }
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
     struct Cleanup {
         RedisRouter& router;

@@ -67,13 +67,31 @@ void Worker::execute(std::vector<Job>& batch) {
     }
 }
 
+namespace {
+
+// Whether a decision failed because its deadline passed (not a connection lost or refused).
+bool timedOut(const std::exception_ptr& failure) {
+    try {
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+    } catch (const RedisError& e) {
+        return e.kind() == RedisError::Kind::Timeout;
+    } catch (...) {
+    }
+    return false;
+}
+
+}  // namespace
+
 bool Worker::stopOnBusyScript(const std::vector<Job>& batch) {
     // The first decision of a user's script that failed as BUSY, or without an answer.
     size_t i = 0;
     for (; i < batch.size(); ++i) {
         const DecisionPath::Result& result = path_.result(i);
         if (!result.decided && !result.byGateway && limiterOf(batch[i]).userScript() &&
-            (result.cause == ErrorCause::UnknownOutcome || result.cause == ErrorCause::Busy)) {
+            (result.cause == ErrorCause::Busy ||
+             (result.cause == ErrorCause::UnknownOutcome && timedOut(result.failure)))) {
             break;
         }
     }
