@@ -204,8 +204,9 @@ private slots:
                  qPrintable(run.stopCause));
         QVERIFY(run.limiters[0].fired < 200);   // it did not go on to the end
         QCOMPARE(run.limiters[0].accepted, 3);  // requests 0, 1 and 2
+        // SCRIPT KILL ends the script at its next check: Redis answers again soon after.
         RedisConnection after(server.url());
-        QCOMPARE(replyString(after.command({"PING"}).get(), "PING"), std::string("PONG"));
+        QTRY_VERIFY_WITH_TIMEOUT(after.command({"PING"})->type == REDIS_REPLY_STATUS, 10000);
     }
 
     // A virtual run of a script on its arguments' clock whose keys hold TTLs shorter than the

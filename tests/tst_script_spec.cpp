@@ -98,6 +98,15 @@ private slots:
         QCOMPARE(parseLimiterSpec(limiterSpecToJson(spec)), spec);
     }
 
+    // The editor's new limiter of each type, even before it has a name. Failed before: the
+    // default's reference was parsed under the limiter's empty name ("$.reference.name: must
+    // not be empty").
+    void defaultsWithoutAName() {
+        const LimiterSpec spec = algorithmOf(LimiterType::Script).defaults(QString());
+        QVERIFY(spec.script && spec.script->reference);
+        QCOMPARE(spec.capacity(), 10);
+    }
+
     void sourceFromFileRelativeToSpec() {
         QTemporaryDir dir;
         writeTestFile(dir.filePath(QStringLiteral("lua/limit.lua")), "return 1\n");

@@ -128,8 +128,9 @@ LimiterSpec parseLimiterSpecJson(const QByteArray& json, const QString& baseDir 
 LimiterSpec loadLimiterSpecFile(const QString& path);
 
 // How a spec names the files it was read from: as the user wrote it (a scenario saved where
-// it was read), or with their content inline (a self-contained copy: summary.json).
-enum class SpecFiles { AsWritten, Inline };
+// it was read), by their absolute paths (the window's editors: read back from any folder, saved
+// to any), or with their content inline (a self-contained copy: summary.json).
+enum class SpecFiles { AsWritten, Resolved, Inline };
 // The spec as JSON, in the same format parseLimiterSpec reads (round-trips).
 QJsonObject limiterSpecToJson(const LimiterSpec& spec, SpecFiles files = SpecFiles::AsWritten);
 

@@ -74,7 +74,13 @@ public:
                         QStringLiteral("1000")}},
             {QLatin1String("reply"), QJsonObject{{QLatin1String("allowed"), QStringLiteral("1")},
                                                  {QLatin1String("index"), 0},
-                                                 {QLatin1String("remaining"), 1}}}};
+                                                 {QLatin1String("remaining"), 1}}},
+            // The built-in log it implements: every decision compared.
+            {QLatin1String("reference"),
+             QJsonObject{{QLatin1String("type"), QStringLiteral("sliding_window")},
+                         {QLatin1String("rules"),
+                          QJsonArray{QJsonObject{{QLatin1String("limit"), 10},
+                                                 {QLatin1String("window_ms"), 1000}}}}}}};
         readScriptFields(object, QStringLiteral("$"), QString(), spec);
         return spec;
     }

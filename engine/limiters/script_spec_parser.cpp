@@ -194,7 +194,8 @@ LimiterSpec readReference(const QJsonValue& value, const QString& where, const L
         throw InputError(memberPath(where, QLatin1String("type")),
                          QStringLiteral("a reference is a built-in limiter, not a script"));
     }
-    object.insert(QLatin1String("name"), spec.name);
+    // A name for the parser only: the reference decides under referenceName() of the limiter's.
+    object.insert(QLatin1String("name"), QStringLiteral("reference"));
     object.insert(QLatin1String("scope"), scopeName(spec.scope));
     LimiterSpec reference = parseLimiterSpec(object, where);
     reference.name.clear();
@@ -314,7 +315,7 @@ void writeScriptFields(const LimiterSpec& spec, QJsonObject& object, SpecFiles f
     if (s.file.isEmpty() || files == SpecFiles::Inline) {
         object.insert(kScript, QJsonObject{{kInline, QString::fromStdString(s.source)}});
     } else {
-        object.insert(kScript, s.file);
+        object.insert(kScript, files == SpecFiles::Resolved ? s.resolved : s.file);
     }
     object.insert(kKeys, templatesJson(s.keys));
     if (!s.args.empty()) {
@@ -333,7 +334,7 @@ void writeScriptFields(const LimiterSpec& spec, QJsonObject& object, SpecFiles f
     object.insert(kReply, reply);
     if (s.reference) {
         LimiterSpec named = *s.reference;
-        named.name = spec.name;
+        named.name = QStringLiteral("reference");  // removed below: the reference has none
         QJsonObject reference = limiterSpecToJson(named, files);
         reference.remove(QLatin1String("name"));
         reference.remove(QLatin1String("scope"));

@@ -32,13 +32,16 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
     return out;
 }
 
-LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups)
+LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups,
+                                 bool compared)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
       bucketErrorsOpen_(buckets),
       bucketErrorsClosed_(buckets),
-      bucketDisagreed_(buckets),
+      compared_(compared),
+      bucketDisagreed_(compared ? buckets : 0),
+      clientReference_(compared ? 2 * clients : 0),
       clients_(clients * kPerClient),
       groupOf_(groups > 0 ? groupOf : nullptr),
       buckets_(buckets),
@@ -98,12 +101,12 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
 }
 
 WorkerStats::WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf,
-                         int groups)
+                         int groups, const std::vector<bool>& compared)
     : groupOf_(std::move(groupOf)), agreement_(limiters, buckets) {
     const int* of = groupOf_.empty() ? nullptr : groupOf_.data();
     for (int i = 0; i < limiters; ++i) {
-        limiters_.push_back(
-            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0));
+        limiters_.push_back(std::make_unique<LimiterCounters>(
+            buckets, clients, of, of ? groups : 0, size_t(i) < compared.size() && compared[i]));
     }
 }
 
@@ -121,8 +124,12 @@ RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int worke
 std::unique_ptr<WorkerStats> RunStats::newWorker() const {
     std::vector<int> groupOf(groups_.ofClient.cbegin(), groups_.ofClient.cend());
     groupOf.resize(groups_.isEmpty() ? 0 : size_t(clients_.size()), 0);
+    std::vector<bool> compared;
+    for (const LimiterSpec& spec : specs_) {
+        compared.push_back(referenceSpecOf(spec).has_value());
+    }
     return std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size(),
-                                         std::move(groupOf), int(groups_.names.size()));
+                                         std::move(groupOf), int(groups_.names.size()), compared);
 }
 
 std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
@@ -243,7 +250,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 out.bucketErrors[b] += lc.bucketErrors_.get(b);
                 out.bucketErrorsOpen[b] += lc.bucketErrorsOpen_.get(b);
                 out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
-                if (out.hasReference) {
+                if (out.hasReference && lc.compared_) {
                     out.bucketDisagreed[b] += lc.bucketDisagreed_.get(b);
                 }
             }
@@ -257,8 +264,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 ct.errorsOpen += lc.clients_.get(base + LimiterCounters::kClientErrorsOpen);
                 ct.errorsClosed += lc.clients_.get(base + LimiterCounters::kClientErrorsClosed);
                 ct.waitedMsTotal += lc.clients_.get(base + LimiterCounters::kClientWaitedMs);
-                ct.reference.compared += lc.clients_.get(base + LimiterCounters::kClientCompared);
-                ct.reference.disagreed += lc.clients_.get(base + LimiterCounters::kClientDisagreed);
+                if (lc.compared_) {
+                    ct.reference.compared += lc.clientReference_.get(2 * c);
+                    ct.reference.disagreed += lc.clientReference_.get(2 * c + 1);
+                }
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());

@@ -33,8 +33,10 @@ constexpr Outcome failedOutcome(FailurePolicy policy) {
 class LimiterCounters {
 public:
     // `groupOf` (one per client, owned by the caller and outliving this) gives each client's
-    // traffic group of `groups`; null with no groups.
-    LimiterCounters(int buckets, int clients, const int* groupOf = nullptr, int groups = 0);
+    // traffic group of `groups`; null with no groups. `compared`: the limiter has a reference
+    // (a script limiter's), whose comparisons it counts per bucket and client.
+    LimiterCounters(int buckets, int clients, const int* groupOf = nullptr, int groups = 0,
+                    bool compared = false);
 
     // The final outcome of one request at this limiter: bucket of its scheduled time, client,
     // and (wait mode, accepted) how long it waited since its first try. A failed decision also
@@ -45,13 +47,17 @@ public:
     void recordAttempt(qint64 latencyUs);
     // One decision this limiter and its reference both made (a script limiter's "reference"),
     // and whether one granted what the other refused: bucket of the request's scheduled time.
+    // Not counted for a limiter made without a reference (one a live edit gave one).
     void recordComparison(int bucket, int client, bool disagreed) {
+        if (!compared_) {
+            return;
+        }
         totals_.add(kCompared, 1);
-        clients_.add(client * kPerClient + kClientCompared, 1);
+        clientReference_.add(client * 2, 1);
         if (disagreed) {
             totals_.add(kDisagreed, 1);
             bucketDisagreed_.add(bucket, 1);
-            clients_.add(client * kPerClient + kClientDisagreed, 1);
+            clientReference_.add(client * 2 + 1, 1);
         }
     }
     // An accepted decision for the admitted-burst metric: the run's time of the decision and
@@ -84,15 +90,16 @@ public:
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
-    static qint64 allocatedBytes(qint64 buckets, qint64 clients, qint64 groups = 0) {
+    static qint64 allocatedBytes(qint64 buckets, qint64 clients, qint64 groups = 0,
+                                 bool compared = false) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
                (kBucketSeries * buckets + kGroupBucketSeries * groups * buckets +
-                clients * kPerClient + kTotals + kGatewayCounters) *
+                clients * kPerClient + kTotals + kGatewayCounters +
+                (compared ? buckets + 2 * clients : 0)) *
                    kCounter;
     }
-    // accepted, rejected, errors, errors_open/closed, disagreements with the reference
-    static constexpr int kBucketSeries = 6;
+    static constexpr int kBucketSeries = 5;       // accepted, rejected, errors, errors_open/closed
     static constexpr int kGroupBucketSeries = 2;  // per traffic group: accepted, rejected
 
 private:
@@ -122,8 +129,6 @@ private:
         kClientErrorsOpen,
         kClientErrorsClosed,
         kClientWaitedMs,
-        kClientCompared,
-        kClientDisagreed,
         kPerClient
     };
     CounterArray totals_{kTotals};
@@ -132,7 +137,11 @@ private:
     CounterArray bucketErrors_;
     CounterArray bucketErrorsOpen_;
     CounterArray bucketErrorsClosed_;
+    // With a reference only (compared_): disagreements per bucket; per client the decisions
+    // compared and disagreed.
+    bool compared_ = false;
     CounterArray bucketDisagreed_;
+    CounterArray clientReference_;
     CounterArray clients_;          // kPerClient counters per client
     const int* groupOf_ = nullptr;  // per client: its traffic group; null: no groups
     int buckets_ = 0;
@@ -151,8 +160,9 @@ private:
 class WorkerStats {
 public:
     // `groupOf`: each client's traffic group (empty: no groups), of `groups` groups.
+    // `compared`: per limiter, whether it has a reference (none: no limiter has).
     WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf = {},
-                int groups = 0);
+                int groups = 0, const std::vector<bool>& compared = {});
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
@@ -179,13 +189,15 @@ public:
     }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
-    static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients,
-                                 qint64 groups = 0) {
+    // `compared`: how many of the limiters have a reference.
+    static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients, qint64 groups = 0,
+                                 qint64 compared = 0) {
         return qint64(sizeof(WorkerStats)) +
                qint64(sizeof(std::atomic<long long>)) * (1 + 3 + kPipelineEnds) +
                (groups > 0 ? clients * qint64(sizeof(int)) : 0) +
                limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
                            LimiterCounters::allocatedBytes(buckets, clients, groups)) +
+               compared * (buckets + 2 * clients) * qint64(sizeof(std::atomic<long long>)) +
                AgreementCounters::allocatedBytes(limiters, buckets);
     }
 
