@@ -74,6 +74,13 @@ void addCounts(const OutcomeTotals& t, const QString& limiter, const QString& cl
     out.push_back({limiter, client, QStringLiteral("errors"), double(t.errors)});
 }
 
+// A script limiter's decisions its reference made otherwise.
+void addReference(const ReferenceCounts& r, const QString& limiter, const QString& client,
+                  std::vector<Figure>& out) {
+    out.push_back(
+        {limiter, client, QStringLiteral("disagreements_with_reference"), double(r.disagreed)});
+}
+
 void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, const QString& limiter,
                const QString& client, std::vector<Figure>& out) {
     for (const BusiestInterval& b : bursts) {
@@ -91,17 +98,26 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});
     out.push_back({l.name, QString(), QStringLiteral("p99_ms"), l.latency.p99Ms});
     out.push_back({l.name, QString(), QStringLiteral("max_wait_ms"), l.waited.maxMs});
+    if (l.hasReference) {
+        addReference(l.reference, l.name, QString(), out);
+    }
     for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
         addBursts(l.admittedBurstOn(clock), clock, l.name, QString(), out);
     }
     for (const ClientSummary& client : l.clients) {
         addCounts(client.counts, l.name, client.client, out);
+        if (l.hasReference) {
+            addReference(client.reference, l.name, client.client, out);
+        }
         addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
     }
     // Per traffic group under its expectation names: group.users.accepted.
     for (const GroupSummary& group : l.groups) {
         std::vector<Figure> own;
         addCounts(group.counts, l.name, QString(), own);
+        if (l.hasReference) {
+            addReference(group.reference, l.name, QString(), own);
+        }
         for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
             addBursts(group.admittedBurstOn(clock), clock, l.name, QString(), own);
         }

@@ -110,6 +110,15 @@ RunSnapshot fullRun() {
     run.limiters = {
         limiter(QStringLiteral("a,\"b\""), LimiterType::FixedWindow, FailurePolicy::Open, 1),
         limiter(QStringLiteral("gcra"), LimiterType::Gcra, FailurePolicy::Closed, 2)};
+    // The second as a script limiter's figures against its reference would be (buckets.csv's
+    // disagreements_with_reference column, 0 in the first limiter's rows).
+    LimiterSnapshot& compared = run.limiters[1];
+    compared.hasReference = true;
+    compared.reference = {compared.accepted + compared.rejected, 9};
+    compared.bucketDisagreed = {2, 7, 0};
+    compared.clients[0].reference = {30, 5};
+    compared.clients[1].reference = {30, 4};
+    compared.groups[0].reference = {60, 9};
     run.sameRequests = true;
     run.disagreements = {{0, 1, 120, 7, {}}};
     run.virtualClock = true;
@@ -208,6 +217,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         QCOMPARE(x.group, y.group);
         compare(x.counts, y.counts);
         compare(x.admittedBurst, y.admittedBurst);
+        QCOMPARE(x.reference.compared, y.reference.compared);
+        QCOMPARE(x.reference.disagreed, y.reference.disagreed);
     }
     QCOMPARE(a.groups.size(), b.groups.size());
     for (int i = 0; i < a.groups.size(); ++i) {
@@ -221,6 +232,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
         QCOMPARE(x.bucketAccepted, y.bucketAccepted);
         QCOMPARE(x.bucketRejected, y.bucketRejected);
+        QCOMPARE(x.reference.compared, y.reference.compared);
+        QCOMPARE(x.reference.disagreed, y.reference.disagreed);
     }
     QCOMPARE(a.otherClients.clients, b.otherClients.clients);
     compare(a.otherClients.counts, b.otherClients.counts);
@@ -232,6 +245,11 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.buckets.errors, b.buckets.errors);
     QCOMPARE(a.buckets.errorsOpen, b.buckets.errorsOpen);
     QCOMPARE(a.buckets.errorsClosed, b.buckets.errorsClosed);
+    QCOMPARE(a.hasReference, b.hasReference);
+    QCOMPARE(a.reference.compared, b.reference.compared);
+    QCOMPARE(a.reference.disagreed, b.reference.disagreed);
+    QCOMPARE(a.bucketDisagreed, b.bucketDisagreed);
+    QCOMPARE(a.otherClients.reference.disagreed, b.otherClients.reference.disagreed);
 }
 
 // Every field equal (a NaN measured figure equals a NaN).
@@ -336,6 +354,8 @@ private slots:
         for (int i = 0; i < summaryOnly.limiters.size(); ++i) {
             QVERIFY(summaryOnly.limiters[i].buckets.accepted.isEmpty());
             summaryOnly.limiters[i].buckets = written.limiters[i].buckets;
+            QVERIFY(summaryOnly.limiters[i].bucketDisagreed.isEmpty());
+            summaryOnly.limiters[i].bucketDisagreed = written.limiters[i].bucketDisagreed;
             for (int g = 0; g < summaryOnly.limiters[i].groups.size(); ++g) {
                 GroupSummary& group = summaryOnly.limiters[i].groups[g];
                 QVERIFY(group.bucketAccepted.isEmpty());

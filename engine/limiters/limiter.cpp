@@ -337,10 +337,6 @@ long long Limiter::reset(RedisConnection& connection) const {
         *this, [&](const RedisArgs& args) { return connection.command(args); }, connection);
 }
 
-long long Limiter::reset(RedisRouter& router) const {
-    return reset(router, std::chrono::steady_clock::time_point{});
-}
-
 long long Limiter::reset(RedisRouter& router,
                          std::chrono::steady_clock::time_point goOnUntil) const {
     // Every key of the limiter is in one slot, so one node holds them all: SCAN that node.

@@ -46,6 +46,9 @@ struct LimiterOptions {
     // of it (the token bucket and the sliding log set twice theirs) and a config key, which has
     // no TTL otherwise, gets all of it.
     qint64 ttlCapMs = 0;
+    // A script limiter keeps each reply's text in its decision's reason (DecisionReason::
+    // rawReply), for an explanation to show; off for runs, where nobody reads it.
+    bool keepRawReplies = false;
 };
 
 // A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
@@ -66,6 +69,12 @@ public:
 
     const LimiterSpec& spec() const { return spec_; }
     const LimiterOptions& options() const { return options_; }
+    // A limiter that decides every request beside this one, on its own keys, to compare
+    // with (a script limiter's "reference"); null for the built-in types.
+    virtual const Limiter* reference() const { return nullptr; }
+    // Whether its script is the user's own Lua (a script limiter's), which may run past Redis's
+    // busy limit (lua-time-limit): a run then stops (Worker), never the built-in scripts.
+    virtual bool userScript() const { return false; }
 
     virtual const LuaScript& script() const = 0;
     // The keys and arguments of one decision. Throws InputError for permits < 1.
@@ -146,11 +155,23 @@ public:
     // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
     // An exact key in another layout (exactKeyLayout) stops it before anything is deleted:
     // InputError naming the key and its type.
-    long long reset(RedisConnection& connection) const;
-    long long reset(RedisRouter& router) const;
+    // A script limiter deletes by its own patterns, and its reference's keys too.
+    virtual long long reset(RedisConnection& connection) const;
+    long long reset(RedisRouter& router) const { return reset(router, {}); }
     // As reset(router), after an interrupt too: its SCAN goes on until `goOnUntil`
     // (redis/redis_scan.h), where reset stops at once.
-    long long reset(RedisRouter& router, std::chrono::steady_clock::time_point goOnUntil) const;
+    virtual long long reset(RedisRouter& router,
+                            std::chrono::steady_clock::time_point goOnUntil) const;
+    // Every SCAN pattern of this limiter's keys: scanPattern() for the built-in types, a
+    // script limiter's reset patterns. With keysInOneSlot() false they may live on any node
+    // of a cluster (the user's key templates name their own hash tags).
+    virtual std::vector<std::string> keyPatterns() const { return {scanPattern()}; }
+    virtual bool keysInOneSlot() const { return true; }
+    // Makes its script known to every node before the first decision (SCRIPT LOAD), so that a
+    // script that does not compile is bad input before any decision: an InputError with
+    // Redis's message. Nothing for the built-in types (EVALSHA falls back to EVAL). Throws
+    // RedisError when Redis fails.
+    virtual void loadScripts(RedisRouter& router) const { (void)router; }
 
     // A string key's value as the state panel shows it (the value itself unless the limiter
     // stores something a reader must decode).
@@ -164,6 +185,8 @@ public:
     // The Redis Cluster hash slot of every key of this limiter (Redisson's config hash `name`
     // hashes like "{name}" too).
     int slot() const { return slot_; }
+    // The slot one call goes to (ScriptCall::slot, or slot()).
+    int slotOf(const ScriptCall& call) const { return call.slot >= 0 ? call.slot : slot_; }
 
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
@@ -192,15 +215,19 @@ protected:
     }
     // A call to a script that answers with a packed integer (parseReply) of radix capacity + 2:
     // it decides at the request's own now.
+    // A limiter whose keys do not share "{name}" (a script limiter's) names the slot its keys
+    // usually live in.
+    void setSlot(int slot) { slot_ = slot; }
     static ScriptCall packedCall(ScriptArgs keys, ScriptArgs args, const Request& request,
                                  qint64 capacity) {
         return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0,
                           capacity + 2,    request.permits};
     }
 
-private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
-    std::string errorContext() const;
+    virtual std::string errorContext() const;
+
+private:
     Decision decodeReply(ReplyView reply, const ScriptCall& call) const;
     Decision parseTextReply(const std::string& text) const;
     static Decision parseCompactReply(long long value, const ScriptCall& call);

@@ -7,6 +7,7 @@
 
 #include "limiters/limiter.h"
 #include "scenario/scenario.h"
+#include "stats/run_snapshot.h"
 #include "traffic/trace.h"
 
 namespace ratelab {
@@ -18,10 +19,13 @@ namespace ratelab {
 // it remembers (Decision::calledRedis false), batched decides from its own counts, synced every
 // sync_ms from the first row's t_ms (and the grants not yet added are added at the end).
 // Redis failures propagate as RedisError; rows are never skipped. Once *stop is true it stops
-// before the next row. Returns the rows decided.
+// before the next row. Returns the rows decided. A script limiter on Redis's own clock
+// ("clock": "redis") has its rows paced in real time (their t_ms as the times it is given, the
+// TTLs it sets running alongside); `reference`, if given, gets its decisions against its
+// reference's.
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
-                   const std::atomic<bool>* stop = nullptr);
+                   const std::atomic<bool>* stop = nullptr, ReferenceCounts* reference = nullptr);
 
 // The trace as a scenario of `specs`, each deciding every row: a replay shape of its rows on a
 // virtual clock that starts at the first row's t_ms, so that each request is decided at its

@@ -50,6 +50,10 @@ void RunParts::resetKeys(RedisRouter& router) const {
         limiter->reset(router);
     }
     gateways->reset(router);
+    // Before any decision: a user's script that does not compile is bad input.
+    for (const auto& limiter : limiters) {
+        limiter->loadScripts(router);
+    }
 }
 
 std::vector<const Limiter*> RunParts::limitersWithKeys() const {

@@ -25,7 +25,9 @@ struct RunParts {
              const LimiterOptions& options, RunClock& clock, int workers,
              bool keepAcceptedLogs = true);
 
-    // Deletes every limiter's keys and the gateways' own (mode local). Throws RedisError.
+    // Deletes every limiter's keys and the gateways' own (mode local), then loads the script
+    // limiters' scripts (Limiter::loadScripts: an InputError for one that does not compile).
+    // Throws RedisError.
     void resetKeys(RedisRouter& router) const;
     // The run's end: batched gateways add the grants they have not added yet.
     void flushGateways(RedisRouter& router) const;

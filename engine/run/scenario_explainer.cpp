@@ -11,6 +11,7 @@
 #include "interrupt_flag.h"
 #include "json_input.h"
 #include "limiters/scratch_keys.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/schedule_decider.h"
@@ -145,7 +146,8 @@ public:
                                            attempt.job.gateway,
                                            std::chrono::duration_cast<std::chrono::microseconds>(
                                                std::chrono::steady_clock::now() - sentAt_)
-                                               .count());
+                                               .count(),
+                                           result.referenceDecided ? &result.reference : nullptr);
             runUs_ = attempt.job.scheduledRunUs;
             return;
         }
@@ -223,7 +225,14 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     options.limiters = scratchOptions();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
+    options.limiters.keepRawReplies = true;            // a script limiter's reply, shown as it came
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
+    if (spec.script && spec.script->clock == ScriptClock::Redis) {
+        // Its keys' TTLs run on Redis's clock: the requests before it go at their own pace.
+        options.speed = 1;
+        notes << QStringLiteral(
+            "\"clock\": \"redis\": the schedule up to the request was paced in real time");
+    }
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
     // The scratch keys go however this ends (an error, an interrupt).
     struct Cleanup {

@@ -230,7 +230,9 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.bucketMs = scenario_.bucketMs;
     s.durationUs = parts_->durationUs;
     s.finished = finished();
-    s.stoppedEarly = stoppedEarly_.load();
+    parts_->stats->fill(s);
+    // A worker may have stopped it (RunSnapshot::stopCause).
+    s.stoppedEarly = stoppedEarly_.load() || !s.stopCause.isEmpty();
     const qint64 reached = clock_.waits() ? clock_.elapsedUs() : parts_->progressUs.load();
     if (s.finished && s.stoppedEarly) {
         // The run time it really had, not the one it was meant to have.
@@ -255,7 +257,6 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.roundTripPerLimiter = scenario_.traffic.roundTripPerLimiter;
     s.pipelineRequested = scenario_.traffic.pipeline;
     s.threadsRequested = scenario_.traffic.threads;
-    parts_->stats->fill(s);
     if (s.finished) {
         fillFinal(s);
     }

@@ -5,10 +5,10 @@
 namespace ratelab {
 namespace {
 
-ClockSpec backToBack(qint64 startEpochMs) {
+ClockSpec virtualClock(qint64 startEpochMs, double speed) {
     ClockSpec clock;
     clock.isVirtual = true;
-    clock.speed = 0;
+    clock.speed = speed;
     clock.startMs = startEpochMs;
     return clock;
 }
@@ -17,7 +17,7 @@ ClockSpec backToBack(qint64 startEpochMs) {
 
 ScheduleDecider::ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs,
                                  Options options)
-    : scenario_(std::move(scenario)), clock_(backToBack(startEpochMs)) {
+    : scenario_(std::move(scenario)), clock_(virtualClock(startEpochMs, options.speed)) {
     if (options.pipeline > 0) {
         scenario_.traffic.pipeline = options.pipeline;
     }

@@ -11,7 +11,8 @@ namespace ratelab {
 
 // A scenario's schedule decided on the caller's thread, as a virtual-clock run decides it: one
 // Worker (the same batches, gateways, releases, retries and counts as a run's), on a virtual
-// clock that does not wait, starting at `startEpochMs`. Step, explain, replay and the lesson
+// clock that does not wait (or, Options::speed, one paced in real time), starting at
+// `startEpochMs`. Step, explain, replay and the lesson
 // checks advance it request by request or in long stretches; a run may take over where it
 // stopped (ScenarioRunner::continueFrom). Not thread-safe: one caller.
 class ScheduleDecider {
@@ -28,6 +29,9 @@ public:
         // clock for Redis, however far the clients' are off; RunContext::redisClockIsRunClock),
         // where Redis's TIME would run on in real time while virtual time jumps.
         bool redisClockIsRunClock = false;
+        // The virtual clock's speed: 0 decides the schedule back to back; 1 paces it in real
+        // time (a script on Redis's own clock, whose TTLs run in real time: ScriptClock).
+        double speed = 0;
     };
     ScheduleDecider(Scenario scenario, RedisUrl url, qint64 startEpochMs, Options options);
     ~ScheduleDecider();

@@ -78,9 +78,10 @@ public:
         const qint64 decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
                                     std::chrono::steady_clock::now() - sentAt_)
                                     .count();
-        Explanation e = explainerOf(attempt.job)
-                            .after(attempt.request, result.decision, result.byGateway,
-                                   attempt.job.gateway, decideUs);
+        Explanation e =
+            explainerOf(attempt.job)
+                .after(attempt.request, result.decision, result.byGateway, attempt.job.gateway,
+                       decideUs, result.referenceDecided ? &result.reference : nullptr);
         e.index = attempt.job.k;
         e.requests = attempt.job.k + 1;
         e.runMs = attempt.job.scheduledRunUs / 1000;
@@ -116,6 +117,7 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain, bool les
     // continues the session).
     ScheduleDecider::Options options;
     options.limiters.ttlExtraMs = kClockStandstillMs;
+    options.limiters.keepRawReplies = explain;  // a script limiter's reply, for its explanation
     options.reconnectBackoff = false;  // each Step is one user action: always try again
     options.redisClockIsRunClock = lesson;
     const qint64 startEpochMs = scenario.traffic.clock.isVirtual

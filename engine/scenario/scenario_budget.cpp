@@ -15,6 +15,7 @@
 #include "input_limits.h"
 #include "json_input.h"
 #include "scenario/summary_size.h"
+#include "limiters/script_spec.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
 #include "traffic/traffic_schedule.h"
@@ -191,9 +192,14 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     const qint64 series =
         LimiterCounters::kBucketSeries + LimiterCounters::kGroupBucketSeries * groups;
     e.bucketCounters = e.workers * e.limiters * series * e.buckets * kCounter;
-    e.otherCounters =
-        e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients, groups) -
-        e.bucketCounters;
+    // A script limiter with a reference counts its disagreements per bucket and client too.
+    qint64 compared = 0;
+    for (const LimiterSpec& spec : scenario.limiters) {
+        compared += referenceSpecOf(spec) ? 1 : 0;
+    }
+    e.otherCounters = e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients,
+                                                              groups, compared) -
+                      e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
     // client totals (each with its name) and a fairness vector; per run the target rate of every

@@ -58,9 +58,15 @@ std::size_t DecisionPath::add(RedisRouter& router, int limiter, int gateway, con
     if (std::size_t(round) >= rounds_.size()) {
         rounds_.resize(std::size_t(round) + 1);
     }
+    DecisionBatch& batch = rounds_[std::size_t(round)];
+    const Limiter& deciding = this->limiter(limiter, gateway);
     items_.back().round = round;
-    items_.back().slot = rounds_[std::size_t(round)].size();
-    rounds_[std::size_t(round)].add(router, this->limiter(limiter, gateway), request);
+    items_.back().slot = batch.size();
+    batch.add(router, deciding, request);
+    if (const Limiter* reference = deciding.reference()) {
+        items_.back().referenceSlot = std::ptrdiff_t(batch.size());
+        batch.add(router, *reference, request);
+    }
     return index;
 }
 
@@ -97,6 +103,14 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
         result.failure = sent.failure;
         if (sent.decided) {
             result.decision = sent.decision;
+        }
+        if (item.referenceSlot >= 0) {
+            const DecisionBatch::Result& reference =
+                rounds_[std::size_t(item.round)].result(std::size_t(item.referenceSlot));
+            result.referenceDecided = reference.decided;
+            if (reference.decided) {
+                result.reference = reference.decision;
+            }
         }
         // A later round's wait for the rounds before it is not its own reply time.
         result.replyTime = clock ? sent.replyTime - (roundStart[std::size_t(item.round)] -

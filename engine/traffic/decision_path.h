@@ -16,8 +16,10 @@ class RedisRouter;
 // through its gateway's policy (GatewayState: a node-local limiter "<name>@g<g>", a cached
 // refusal, a batched window's own count), else by the limiter's script in Redis, pipelined in a
 // DecisionBatch (one per limiter with traffic "round_trips": "per_limiter"), replies parsed by
-// the limiter. Once a batch is decided, every cache_refusals gateway remembers the refusals
-// Redis gave in it. Not thread-safe: one per thread (GatewayState is shared and locks itself).
+// the limiter. A limiter with a reference (a script limiter's built-in "reference") has each
+// request it sends to Redis decided by its reference too, on the reference's keys, in the same
+// round. Once a batch is decided, every cache_refusals gateway remembers the refusals Redis
+// gave in it. Not thread-safe: one per thread (GatewayState is shared and locks itself).
 class DecisionPath {
 public:
     // The limiter in slot `index` now (a run's slots may be swapped by a live edit).
@@ -39,6 +41,14 @@ public:
         // start without a clock. A gateway's: the batch's start.
         qint64 replyTime = 0;
         int node = -1;  // the router's index of the node a script's decision went to; -1 none
+        // The limiter's reference decided the same request (in the same round; never for a
+        // gateway's own decision), and how.
+        bool referenceDecided = false;
+        Decision reference;
+        // Both decided, and one granted what the other refused.
+        bool disagrees() const {
+            return decided && referenceDecided && decision.allowed != reference.allowed;
+        }
     };
 
     // Starts a new batch.
@@ -78,6 +88,7 @@ private:
         Request request;
         int round = -1;  // -1: the gateway decided it
         std::size_t slot = 0;
+        std::ptrdiff_t referenceSlot = -1;  // its reference's decision in the round; -1 none
     };
 
     Limiters limiters_;

@@ -165,6 +165,9 @@ private:
     void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
+    // A user's script that ran past Redis's busy limit: stops the run, saying why (and ends the
+    // script with SCRIPT KILL when it is the run's own). True when it did.
+    bool stopOnBusyScript(const std::vector<Job>& batch);
     bool ensureConnected();
     // Sentinel URLs: records a failover when the primary decided on changed address.
     void notePrimary(qint64 sendRunUs);

@@ -36,4 +36,8 @@ QString exampleScenarioPath(const QString& name) {
     return QDir(folder).filePath(name);
 }
 
+QString exampleScriptPath(const QString& name) {
+    return QFileInfo(exampleScenarioPath(QStringLiteral("../scripts/") + name)).absoluteFilePath();
+}
+
 }  // namespace ratelab::test

@@ -18,5 +18,7 @@ QByteArray readTestFile(const QString& path);
 // The path of an example scenario, resources/scenarios/<name>, in the source tree
 // ($RATELAB_SOURCE_DIR, set by CTest; else found beside the test's source).
 QString exampleScenarioPath(const QString& name);
+// The path of an example user script, resources/scripts/<name>, likewise.
+QString exampleScriptPath(const QString& name);
 
 }  // namespace ratelab::test

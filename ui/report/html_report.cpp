@@ -102,7 +102,8 @@ QString comparisonSection(const RunSummary& s) {
     }
     return QStringLiteral("<h2 id=\"comparison\">%1</h2>\n<div id=\"comparison-charts\"></div>\n")
                .arg(esc(tr("Comparison"))) +
-           html_tables::comparison(s) + html_tables::disagreements(s);
+           html_tables::comparison(s) + html_tables::disagreements(s) +
+           html_tables::referenceDisagreements(s);
 }
 
 // Links to the sections the page has.
