@@ -99,7 +99,7 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     out.push_back({l.name, QString(), QStringLiteral("p99_ms"), l.latency.p99Ms});
     out.push_back({l.name, QString(), QStringLiteral("max_wait_ms"), l.waited.maxMs});
     if (l.hasReference) {
-        addReference(l.reference, l.name, QString(), out);
+        addReference(l.counts.reference, l.name, QString(), out);
     }
     for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
         addBursts(l.admittedBurstOn(clock), clock, l.name, QString(), out);
@@ -107,7 +107,7 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     for (const ClientSummary& client : l.clients) {
         addCounts(client.counts, l.name, client.client, out);
         if (l.hasReference) {
-            addReference(client.reference, l.name, client.client, out);
+            addReference(client.counts.reference, l.name, client.client, out);
         }
         addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
     }
@@ -116,7 +116,7 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
         std::vector<Figure> own;
         addCounts(group.counts, l.name, QString(), own);
         if (l.hasReference) {
-            addReference(group.reference, l.name, QString(), own);
+            addReference(group.counts.reference, l.name, QString(), own);
         }
         for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
             addBursts(group.admittedBurstOn(clock), clock, l.name, QString(), own);

@@ -217,8 +217,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         QCOMPARE(x.group, y.group);
         compare(x.counts, y.counts);
         compare(x.admittedBurst, y.admittedBurst);
-        QCOMPARE(x.reference.compared, y.reference.compared);
-        QCOMPARE(x.reference.disagreed, y.reference.disagreed);
+        QCOMPARE(x.counts.reference.compared, y.counts.reference.compared);
+        QCOMPARE(x.counts.reference.disagreed, y.counts.reference.disagreed);
     }
     QCOMPARE(a.groups.size(), b.groups.size());
     for (int i = 0; i < a.groups.size(); ++i) {
@@ -232,8 +232,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
         QCOMPARE(x.bucketAccepted, y.bucketAccepted);
         QCOMPARE(x.bucketRejected, y.bucketRejected);
-        QCOMPARE(x.reference.compared, y.reference.compared);
-        QCOMPARE(x.reference.disagreed, y.reference.disagreed);
+        QCOMPARE(x.counts.reference.compared, y.counts.reference.compared);
+        QCOMPARE(x.counts.reference.disagreed, y.counts.reference.disagreed);
     }
     QCOMPARE(a.otherClients.clients, b.otherClients.clients);
     compare(a.otherClients.counts, b.otherClients.counts);
@@ -246,10 +246,10 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.buckets.errorsOpen, b.buckets.errorsOpen);
     QCOMPARE(a.buckets.errorsClosed, b.buckets.errorsClosed);
     QCOMPARE(a.hasReference, b.hasReference);
-    QCOMPARE(a.reference.compared, b.reference.compared);
-    QCOMPARE(a.reference.disagreed, b.reference.disagreed);
+    QCOMPARE(a.counts.reference.compared, b.counts.reference.compared);
+    QCOMPARE(a.counts.reference.disagreed, b.counts.reference.disagreed);
     QCOMPARE(a.bucketDisagreed, b.bucketDisagreed);
-    QCOMPARE(a.otherClients.reference.disagreed, b.otherClients.reference.disagreed);
+    QCOMPARE(a.otherClients.counts.reference.disagreed, b.otherClients.counts.reference.disagreed);
 }
 
 // Every field equal (a NaN measured figure equals a NaN).

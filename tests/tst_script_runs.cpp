@@ -86,10 +86,11 @@ private slots:
         bucketsFromCsv(bucketsToCsv(summary), QStringLiteral("buckets.csv"), read);
         const LimiterSummary* flawedRead = read.find(flawed.spec.name);
         QVERIFY(flawedRead && flawedRead->hasReference);
-        QCOMPARE(flawedRead->reference.disagreed, flawed.reference.disagreed);
-        QCOMPARE(flawedRead->reference.compared, flawed.reference.compared);
+        QCOMPARE(flawedRead->counts.reference.disagreed, flawed.reference.disagreed);
+        QCOMPARE(flawedRead->counts.reference.compared, flawed.reference.compared);
         QCOMPARE(flawedRead->bucketDisagreed, flawed.bucketDisagreed);
-        QCOMPARE(flawedRead->clients[0].reference.disagreed, flawed.clients[0].reference.disagreed);
+        QCOMPARE(flawedRead->clients[0].counts.reference.disagreed,
+                 flawed.clients[0].reference.disagreed);
         QVERIFY(!read.find(builtIn.spec.name)->hasReference);
         QVERIFY(bucketsToCsv(summary).startsWith(
             "bucket,t_ms,limiter,accepted,rejected,errors,target_rate,errors_open,errors_closed,"

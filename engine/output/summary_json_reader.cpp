@@ -187,13 +187,15 @@ std::vector<BusiestInterval> burstsFrom(const Reader& r, const QJsonObject& pare
 
 // A script limiter's comparisons with its reference are read where written (absent: none).
 OutcomeTotals countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
-    OutcomeTotals t{r.count(o, path, key::kFired),        r.count(o, path, key::kAccepted),
-                    r.count(o, path, key::kRejected),     r.count(o, path, key::kErrors),
-                    r.count(o, path, key::kErrorsOpen),   r.count(o, path, key::kErrorsClosed),
-                    r.count(o, path, key::kWaitedMsTotal)};
-    t.reference = {r.count(o, path, key::kComparedWithReference),
-                   r.count(o, path, key::kDisagreementsWithReference)};
-    return t;
+    return {r.count(o, path, key::kFired),
+            r.count(o, path, key::kAccepted),
+            r.count(o, path, key::kRejected),
+            r.count(o, path, key::kErrors),
+            r.count(o, path, key::kErrorsOpen),
+            r.count(o, path, key::kErrorsClosed),
+            r.count(o, path, key::kWaitedMsTotal),
+            {r.count(o, path, key::kComparedWithReference),
+             r.count(o, path, key::kDisagreementsWithReference)}};
 }
 
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {

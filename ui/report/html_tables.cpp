@@ -241,7 +241,7 @@ QString referenceDisagreements(const RunSummary& s) {
         }
         const std::optional<LimiterSpec> reference =
             l.spec ? referenceSpecOf(*l.spec) : std::nullopt;
-        const ReferenceCounts& r = l.reference;
+        const ReferenceCounts& r = l.counts.reference;
         rows += row({esc(l.name), reference ? esc(limiterTypeName(reference->type)) : QString(),
                      number(r.compared), number(r.disagreed),
                      r.compared > 0
