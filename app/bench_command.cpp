@@ -27,6 +27,8 @@ void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>&
             "redis_us_per_decision: %.2f  (INFO commandstats, EVALSHA+EVAL: %lld calls, "
             "%lld us of server time)\n",
             total.usecPerCall(), total.calls, total.usec);
+        std::printf("redis_calls_per_decision: %.2f  (the commands the script called, per call)\n",
+                    total.commandsPerCall());
         if (measured) {
             std::printf("decisions_per_redis_core_s: %.0f\n", total.callsPerCoreSecond());
         }
@@ -46,6 +48,36 @@ void printServerCost(LimiterCostReader& cost, const std::vector<const Limiter*>&
     }
     std::printf("key_memory_bytes: %lld in %lld keys (MEMORY USAGE at the end of the run)\n",
                 memory.bytes, memory.keys);
+}
+
+// A script limiter's reference, benched alone with the same options after the script: what the
+// built-in it claims to implement costs, beside the script's figures ("reference: …" lines).
+void benchReference(const Limiter& script, const RedisUrl& url, const BenchOptions& options) {
+    const Limiter* reference = script.reference();
+    if (reference == nullptr || interrupted()) {
+        return;
+    }
+    RedisRouter control(url);
+    reference->reset(control);
+    LimiterCostReader cost(control);
+    cost.markBaseline({reference});
+    const BenchResult result = runThroughputBench(*reference, url, options);
+    const LimiterCostReader::Reading reading = cost.read({reference}, 0);
+    reference->reset(control);
+    QString line = QStringLiteral("reference %1: accepted %2  rejected %3  errors %4")
+                       .arg(limiterTypeName(reference->spec().type))
+                       .arg(result.accepted)
+                       .arg(result.rejected)
+                       .arg(result.errors);
+    if (result.errors == 0 && !result.stopped) {
+        line += QStringLiteral("  decisions_per_s %1").arg(result.decisionsPerSecond(), 0, 'f', 0);
+    }
+    if (reading.scripts) {
+        line += QStringLiteral("  redis_us_per_decision %1  redis_calls_per_decision %2")
+                    .arg(reading.scripts->usecPerCall(), 0, 'f', 2)
+                    .arg(reading.scripts->commandsPerCall(), 0, 'f', 2);
+    }
+    std::printf("%s\n", qPrintable(line));
 }
 
 }  // namespace
@@ -92,7 +124,6 @@ int benchCommand(const QStringList& args) {
             limiters.push_back(makeLimiter(copy));
             used.push_back(limiters.back().get());
         }
-        installInterruptHandlers();
         options.stop = &interruptFlag();
         const RedisTarget target = resolveRedisTarget(parser);
         auto resetAll = [&] {
@@ -102,6 +133,11 @@ int benchCommand(const QStringList& args) {
             }
         };
         resetAll();
+        {
+            // A user's script that does not compile is bad input, before anything is timed.
+            RedisRouter control(target.url());
+            limiters.front()->loadScripts(control);
+        }
         RedisRouter costRouter(target.url());
         LimiterCostReader cost(costRouter);
         cost.markBaseline(used);
@@ -136,6 +172,7 @@ int benchCommand(const QStringList& args) {
         }
         printServerCost(cost, used, measured);
         resetAll();
+        benchReference(first, target.url(), options);
         std::printf("same script with redis-benchmark: %s\n",
                     qPrintable(redisBenchmarkCommand(first, target.url(), options,
                                                      QDateTime::currentMSecsSinceEpoch())));

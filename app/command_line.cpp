@@ -6,13 +6,18 @@
 #include "input_error.h"
 #include "input_limits.h"
 #include "interrupt.h"
+#include "interrupt_flag.h"
+#include "json_input.h"
 #include "memory_size.h"
 #include "redis/redis_error.h"
+#include "standard_output.h"
 
 namespace ratelab::cli {
 
 void printError(const QString& message) {
-    std::fprintf(stderr, "ratelab: %s\n", message.toLocal8Bit().constData());
+    // Messages echo input (a log's line, a client's name, a path): its control characters are
+    // written as \u001b, never sent to the terminal.
+    std::fprintf(stderr, "ratelab: %s\n", json_input::printable(message).toLocal8Bit().constData());
     std::fflush(stderr);
 }
 
@@ -114,24 +119,56 @@ RedisTarget resolveRedisTarget(const QCommandLineParser& parser) {
     return RedisTarget::resolve(parser.value(QStringLiteral("redis")), tls);
 }
 
-int runGuarded(const std::function<int()>& body) {
+int runGuarded(const std::function<int()>& body, OnInterrupt onInterrupt) {
+    installInterruptHandlers();
+    installStdout();
+    // An error the interrupt caused (a Redis wait cut short, a trace read stopped, input cut
+    // off) is not the error's: the command was stopped.
+    const auto stopped = [] {
+        printError(QStringLiteral("interrupted by %1").arg(interruptName()));
+        return interruptExitCode();
+    };
+    int code = kDone;
+    bool stdoutReported = false;
     try {
-        return body();
+        code = body();
+    } catch (const Interrupted&) {
+        code = stopped();
     } catch (const InputError& e) {
-        printError(e.message());
-        return kBadInput;
+        if (interrupted()) {
+            code = stopped();
+        } else {
+            printError(e.message());
+            code = kBadInput;
+        }
     } catch (const RedisError& e) {
         if (interrupted()) {
-            // The interrupt cut a Redis wait short: that is not Redis's failure.
-            printError(QStringLiteral("interrupted by %1").arg(interruptName()));
-            return interruptExitCode();
+            code = stopped();
+        } else {
+            printError(QStringLiteral("redis: ") + QString::fromStdString(e.what()));
+            code = kRedisFailed;
         }
-        printError(QStringLiteral("redis: ") + QString::fromStdString(e.what()));
-        return kRedisFailed;
+    } catch (const StdoutFailed& failed) {
+        printError(stdoutFailedText(failed));
+        stdoutReported = true;
+        code = kOutputFailed;
     } catch (const std::bad_alloc&) {
         printError(QStringLiteral("out of memory"));
-        return kFailed;
+        code = kFailed;
     }
+    // stdout that did not take everything: exit 4 where the command would have exited 0.
+    if (!stdoutReported) {
+        if (const int error = flushStdout(); error != 0) {
+            printError(stdoutFailedText({error, QString()}));
+            code = code == kDone ? int(kOutputFailed) : code;
+        }
+    }
+    // A signal that came while the command ended anyway (its last write, a file read): the exit
+    // code still says the command was stopped.
+    if (interrupted() && onInterrupt == OnInterrupt::ExitCode && code != interruptExitCode()) {
+        code = stopped();
+    }
+    return code;
 }
 
 }  // namespace ratelab::cli

@@ -12,12 +12,12 @@ namespace ratelab::cli {
 
 // Exit codes of the command line (docs/command-line.md, "Exit codes"): stable, scripts
 // depend on them.
-//   0 done; 1 failed: an expectation of `run` did not hold, `compare` found a difference above
-//   the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed (for `run`:
-//   decisions failed that no expectation allows for; for `bench`: any decision failed); 4
-//   output failed (an output file or stdout could not be written, where the command
-//   would otherwise have exited 0); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what
-//   was measured is still reported).
+//   0 done; 1 failed: an expectation of `run` or a lesson's claim did not hold, `compare` found
+//   a difference above the tolerance, or out of memory; 2 bad input; 3 Redis unreachable or failed
+//   (for `run`: decisions failed that no expectation allows for; for `bench`: any decision failed);
+//   4 output failed (an output file or stdout could not be written, where the command would
+//   otherwise have exited 0); 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP (what was
+//   measured is still reported).
 enum ExitCode : int {
     kDone = 0,
     kFailed = 1,
@@ -57,9 +57,17 @@ QList<QCommandLineOption> tlsOptions();
 // the TLS options (or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY). See RedisTarget.
 RedisTarget resolveRedisTarget(const QCommandLineParser& parser);
 
-// Runs a command body and maps exceptions to exit codes: InputError -> 2, RedisError -> 3,
-// anything after SIGINT/SIGTERM/SIGHUP -> 130/143/129.
-int runGuarded(const std::function<int()>& body);
+// What SIGINT, SIGTERM or SIGHUP means to a command: stopped (exit 130, 143 or 129), or its
+// normal way to end (`watch`: the exit code is the command's own).
+enum class OnInterrupt { ExitCode, EndsNormally };
+
+// Runs a command body the way every command runs: installs the signal handlers
+// (installInterruptHandlers) and the stdout that remembers why it failed (installStdout) first,
+// then maps exceptions to exit codes (InputError -> 2, RedisError -> 3, StdoutFailed -> 4,
+// anything an interrupt caused -> 130/143/129), checks that stdout took everything written to
+// it (else exit 4 where the body returned 0), and reports a signal that came before the body
+// returned with 130/143/129 (`onInterrupt`).
+int runGuarded(const std::function<int()>& body, OnInterrupt onInterrupt = OnInterrupt::ExitCode);
 
 // --max-memory SIZE as bytes, the scenarios' default limit when it is not given; an InputError
 // names the option for a size it cannot read.

@@ -12,6 +12,7 @@
 
 #include "command_line.h"
 #include "input_error.h"
+#include "input_limits.h"
 #include "json_input.h"
 #include "output/output_folder.h"
 #include "stats/expectation.h"
@@ -31,9 +32,7 @@ struct Figure {
     double value = 0;
 };
 
-// The largest summary.json compare reads: a summary holds counts per limiter and client, a few
-// MiB for thousands of clients; one far larger would cost gigabytes as a JSON document.
-constexpr qint64 kMaxSummaryBytes = 64LL * 1024 * 1024;
+constexpr qint64 kMaxSummaryBytes = output_limits::kMaxCompareSummaryBytes;
 
 struct Summary {
     QString path;  // the summary.json read
@@ -75,6 +74,13 @@ void addCounts(const OutcomeTotals& t, const QString& limiter, const QString& cl
     out.push_back({limiter, client, QStringLiteral("errors"), double(t.errors)});
 }
 
+// A script limiter's decisions its reference made otherwise.
+void addReference(const ReferenceCounts& r, const QString& limiter, const QString& client,
+                  std::vector<Figure>& out) {
+    out.push_back(
+        {limiter, client, QStringLiteral("disagreements_with_reference"), double(r.disagreed)});
+}
+
 void addBursts(const std::vector<BusiestInterval>& bursts, BurstClock clock, const QString& limiter,
                const QString& client, std::vector<Figure>& out) {
     for (const BusiestInterval& b : bursts) {
@@ -92,17 +98,26 @@ void addLimiter(const LimiterSummary& l, std::vector<Figure>& out) {
     out.push_back({l.name, QString(), QStringLiteral("p50_ms"), l.latency.p50Ms});
     out.push_back({l.name, QString(), QStringLiteral("p99_ms"), l.latency.p99Ms});
     out.push_back({l.name, QString(), QStringLiteral("max_wait_ms"), l.waited.maxMs});
+    if (l.hasReference) {
+        addReference(l.counts.reference, l.name, QString(), out);
+    }
     for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
         addBursts(l.admittedBurstOn(clock), clock, l.name, QString(), out);
     }
     for (const ClientSummary& client : l.clients) {
         addCounts(client.counts, l.name, client.client, out);
+        if (l.hasReference) {
+            addReference(client.counts.reference, l.name, client.client, out);
+        }
         addBursts(client.admittedBurst, BurstClock::Limiter, l.name, client.client, out);
     }
     // Per traffic group under its expectation names: group.users.accepted.
     for (const GroupSummary& group : l.groups) {
         std::vector<Figure> own;
         addCounts(group.counts, l.name, QString(), own);
+        if (l.hasReference) {
+            addReference(group.counts.reference, l.name, QString(), own);
+        }
         for (const BurstClock clock : {BurstClock::Limiter, BurstClock::Run}) {
             addBursts(group.admittedBurstOn(clock), clock, l.name, QString(), own);
         }

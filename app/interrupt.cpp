@@ -3,7 +3,7 @@
 #include <unistd.h>
 #include <csignal>
 
-#include "redis/redis_connection.h"
+#include "interrupt_flag.h"
 
 namespace ratelab::cli {
 namespace {
@@ -33,7 +33,10 @@ void installInterruptHandlers() {
     for (const int number : {SIGINT, SIGTERM, SIGHUP}) {
         sigaction(number, &action, nullptr);
     }
-    RedisConnection::setInterruptFlag(&flag);
+    // A write to a pipe whose reader went away (`| head`) fails with EPIPE, which the command
+    // reports (exit 4, standard_output.h), instead of killing the process with SIGPIPE.
+    std::signal(SIGPIPE, SIG_IGN);
+    setInterruptFlag(&flag);
 }
 
 bool interrupted() {

@@ -6,7 +6,9 @@
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
 #include "json_input.h"
+#include "limiters/token_bucket_limiter.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_reply.h"
 #include "redis/redis_router.h"
@@ -31,20 +33,6 @@ QString checkedName(const QString& name) {
     return name;
 }
 
-// The hash NAME when it is a token bucket's config (Redisson's layout: rate, interval, type).
-bool ownsConfigHash(RedisRouter& router, int slot, const std::string& name) {
-    const RedisReply type = router.command(slot, {"TYPE", name});
-    if (replyString(type.get(), "TYPE") != "hash") {
-        return false;
-    }
-    for (const char* field : {"rate", "interval", "type"}) {
-        if (replyInteger(router.command(slot, {"HEXISTS", name, field}).get(), "HEXISTS") != 1) {
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 int keysCommand(const QStringList& args) {
@@ -65,7 +53,8 @@ int keysCommand(const QStringList& args) {
         const std::string tag = "{" + name + "}";
         const int slot = keyHashSlot(tag);
         std::vector<std::string> keys;
-        if (ownsConfigHash(router, keyHashSlot(name), name)) {
+        // Redisson's hash NAME hashes to the slot of "{NAME}" as well: one node.
+        if (keyHoldsLayout(router, slot, name, TokenBucketLimiter::configLayout())) {
             keys.push_back(name);
         }
         scanEach(
@@ -77,11 +66,19 @@ int keysCommand(const QStringList& args) {
         const bool remove = parser.isSet(QStringLiteral("delete"));
         long long deleted = 0;
         for (std::size_t i = 0; remove && i < keys.size(); i += kDeleteBatch) {
+            // Between two batches: deleting a keyspace of millions stops within a second.
+            if (interrupted()) {
+                printError(QStringLiteral("interrupted by %1: deleted %2 of %3 keys of %4")
+                               .arg(interruptName())
+                               .arg(deleted)
+                               .arg(keys.size())
+                               .arg(json_input::quoted(QString::fromStdString(name))));
+                return interruptExitCode();
+            }
             RedisArgs del{"DEL"};
             for (std::size_t j = i; j < std::min(keys.size(), i + kDeleteBatch); ++j) {
                 del.push_back(keys[j]);
             }
-            // Redisson's hash NAME hashes to the slot of "{NAME}" as well: one node.
             deleted += replyInteger(router.command(slot, del).get(), "DEL");
         }
         for (const std::string& key : keys) {

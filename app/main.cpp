@@ -12,7 +12,9 @@
 #include "command_line.h"
 #include "compare_command.h"
 #include "explain_command.h"
+#include "hunt_command.h"
 #include "keys_command.h"
+#include "lesson_command.h"
 #include "qt_messages.h"
 #include "replay_command.h"
 #include "run_command.h"
@@ -37,6 +39,9 @@ const char kUsage[] =
     "                runs every combination of the scenario's \"sweep\" and finds the best\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
+    "  ratelab hunt SPEC.json [--reference REF.json] [--property agree|retry|remaining]...\n"
+    "                [--seed N] [--traces N | --budget-s S] [--max-rows R] [--out DIR]\n"
+    "                [--redis URL]   the shortest trace that breaks a limiter\n"
     "  ratelab compare BASE_DIR NEW_DIR [--tolerance PCT] [--force]\n"
     "                compares two runs' output folders (their summary.json)\n"
     "  ratelab bench --limiter SPEC.json [--connections N] [--pipeline P] [--requests N]\n"
@@ -46,8 +51,12 @@ const char kUsage[] =
     "  ratelab watch --redis URL --redisson NAME [--interval-ms N] [--count N]\n"
     "                attaches read-only to a live Redisson RRateLimiter (needs a URL)\n"
     "  ratelab trace import --format combined|common|jsonl [--client FIELD]\n"
-    "                [--time-field PATH] [--skip-bad] ACCESS.log > TRACE.csv\n"
+    "                [--time-field PATH] [--skip-bad] [--max-memory SIZE] ACCESS.log > TRACE.csv\n"
     "                a web server's access log as a trace (no Redis)\n"
+    "  ratelab lesson check FILE... [--redis URL]\n"
+    "                plays each lesson in virtual time and checks every claim of its beats\n"
+    "  ratelab lesson export FILE --out DIR [--redis URL]\n"
+    "                DIR/lesson.html: the lesson as one page that plays its beats\n"
     "\n"
     "Without --redis and REDIS_URL, ratelab starts its own redis-server on a private unix\n"
     "socket. URLs: redis://[[user]:password@]host[:port][/db], unix:///path[?db=N],\n"
@@ -57,7 +66,8 @@ const char kUsage[] =
     "rediss-cluster://..., with [--tls-ca-cert FILE] [--tls-cert FILE --tls-key FILE]\n"
     "(or REDIS_TLS_CA_CERT, REDIS_TLS_CERT, REDIS_TLS_KEY) wherever --redis is accepted.\n"
     "Exit codes: 0 done, 1 an expectation failed (run), a difference above the tolerance\n"
-    "(compare) or no feasible combination (sweep), 2 bad input, 3 Redis unreachable or failed,\n"
+    "(compare), no feasible combination (sweep) or a lesson's claim failed (lesson), 2 bad\n"
+    "input, 3 Redis unreachable or failed,\n"
     "4 an output file or stdout could not be written (the verdict was 0), 130/143/129 stopped\n"
     "by SIGINT/SIGTERM/SIGHUP (what was measured is still reported).\n"
     "ratelab COMMAND --help: that command's options.\n";
@@ -155,6 +165,9 @@ int main(int argc, char* argv[]) {
     if (command == QLatin1String("explain")) {
         return ratelab::cli::explainCommand(args);
     }
+    if (command == QLatin1String("hunt")) {
+        return ratelab::cli::huntCommand(args);
+    }
     if (command == QLatin1String("compare")) {
         return ratelab::cli::compareCommand(args);
     }
@@ -169,6 +182,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("trace")) {
         return ratelab::cli::traceCommand(args);
+    }
+    if (command == QLatin1String("lesson")) {
+        return ratelab::cli::lessonCommand(args);
     }
     if (command == QLatin1String("--help") || command == QLatin1String("-h") ||
         command == QLatin1String("help")) {

@@ -1,34 +1,22 @@
 #include "replay_command.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
 #include "limiters/limiter.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/replay.h"
 #include "run/replay_options.h"
+#include "standard_output.h"
+#include "run/script_ttls.h"
 
 namespace ratelab::cli {
 namespace {
-
-// stdout could not be written (EPIPE: the reader went away, as `| head` does; ENOSPC): the
-// replay stops instead of deciding rows nobody reads.
-struct StdoutFailed {
-    int error = 0;
-};
-
-void writeStdout(const QByteArray& bytes) {
-    if (std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout) != size_t(bytes.size()) ||
-        std::fflush(stdout) != 0) {
-        throw StdoutFailed{errno};
-    }
-}
 
 // A replay decides each row at its t_ms; a "time": "redis" limiter decides at Redis's own
 // clock instead, so the rows printed would not say when each was decided.
@@ -39,6 +27,32 @@ void refuseRedisTime(const LimiterSpec& spec, const QString& file) {
                                         "limiter on Redis's time would decide at Redis's clock "
                                         "instead of the trace's; replay it without \"time\" (or "
                                         "with \"time\": \"client\")"));
+    }
+}
+
+// On stderr: a script limiter's decisions against its reference's, and a key whose TTL a replay
+// in virtual time may have outrun.
+void reportScriptChecks(RedisRouter& router, const Limiter& limiter, const Trace& trace,
+                        const ReferenceCounts& reference) {
+    if (const std::optional<LimiterSpec> ref = referenceSpecOf(limiter.spec());
+        ref && !interrupted()) {
+        std::fprintf(stderr, "%s\n",
+                     qPrintable(QStringLiteral("reference %1: %2 of %3 decisions disagree")
+                                    .arg(limiterTypeName(ref->type))
+                                    .arg(reference.disagreed)
+                                    .arg(reference.compared)));
+    }
+    if (trace.isEmpty() || !limiter.spec().script ||
+        limiter.spec().script->clock != ScriptClock::Args) {
+        return;
+    }
+    const qint64 spanMs = trace.tMsAt(trace.size() - 1) - trace.tMsAt(0) + 1;
+    try {
+        for (const ShortScriptTtl& found : shortScriptTtls(router, {&limiter}, spanMs)) {
+            printError(QStringLiteral("warning: ") + shortScriptTtlWarning(found, spanMs));
+        }
+    } catch (const RedisError&) {
+        // Redis gone after the last row: nothing to look at.
     }
 }
 
@@ -68,21 +82,26 @@ int replayCommand(const QStringList& args) {
         budget.maxBytes = maxMemory(parser);
         budget.limitName = QStringLiteral("--max-memory");
         const Trace trace = readTraceFile(parser.value(QStringLiteral("trace")), budget);
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         RedisRouter router(target.url());
-        const auto limiter = makeLimiter(spec, replayLimiterOptions(trace));
-        checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));
-
         const bool explain = parser.isSet(QStringLiteral("explain"));
+        LimiterOptions options = replayLimiterOptions(trace);
+        options.keepRawReplies = explain;  // a script limiter's reply in the reason column
+        const auto limiter = makeLimiter(spec, options);
+        checkTraceFitsLimiter(*limiter, trace, parser.value(QStringLiteral("trace")));
+        // A user's script that does not compile is bad input, before the header is printed.
+        limiter->loadScripts(router);
+
         QByteArray buffer = replayCsvHeader(explain);
         qint64 done = 0;
         const auto writeOut = [&] {
             writeStdout(buffer);
             buffer.clear();
         };
+        ReferenceCounts reference;
         try {
-            writeOut();
+            // The header goes out with the first rows: a replay refused before its first
+            // decision (a key ratelab did not create, limiter.h) prints nothing.
             replayTrace(
                 router, *limiter, trace,
                 [&](const TraceRow& row, const Decision& d) {
@@ -92,7 +111,7 @@ int replayCommand(const QStringList& args) {
                         writeOut();
                     }
                 },
-                &interruptFlag());
+                &interruptFlag(), &reference);
             writeOut();
         } catch (const RedisError&) {
             try {
@@ -100,14 +119,15 @@ int replayCommand(const QStringList& args) {
             } catch (const StdoutFailed&) {
             }
             throw;
-        } catch (const StdoutFailed& failed) {
-            printError(QStringLiteral("stdout: cannot write: %1; the replay stopped after "
-                                      "deciding %2 of %3 rows")
-                           .arg(QString::fromLocal8Bit(std::strerror(failed.error)))
-                           .arg(done)
-                           .arg(trace.size()));
-            return int(kOutputFailed);
+        } catch (StdoutFailed& failed) {
+            // stdout could not be written (EPIPE: the reader went away, as `| head` does;
+            // ENOSPC): the replay stops instead of deciding rows nobody reads.
+            failed.detail = QStringLiteral("the replay stopped after deciding %1 of %2 rows")
+                                .arg(done)
+                                .arg(trace.size());
+            throw;
         }
+        reportScriptChecks(router, *limiter, trace, reference);
         if (interrupted()) {
             printError(QStringLiteral("interrupted by %1 after %2 of %3 rows (each row printed "
                                       "was decided)")

@@ -14,8 +14,10 @@
 #include "redis/redis_router.h"
 #include "redis/redis_target.h"
 #include "run/scenario_runner.h"
+#include "run/script_ttls.h"
 #include "run_outputs.h"
 #include "scenario/scenario_budget.h"
+#include "scenario/summary_size.h"
 #include "scenario/traffic_length.h"
 
 namespace ratelab::cli {
@@ -74,6 +76,11 @@ void reportFailedDecisions(const RunSnapshot& run, const RedisUrl& url) {
 // verdict is 3 when decisions failed that no expectation allows for (Redis's failure, also
 // when a limiter's every decision failed), else 1; a failed expectation 1.
 int runExitCode(const RunSnapshot& run, const RunSummary& summary, const RedisUrl& url) {
+    if (!run.stopCause.isEmpty() && !interrupted()) {
+        std::fflush(stdout);
+        printError(run.stopCause);
+        return kRedisFailed;
+    }
     if (run.stoppedEarly || interrupted()) {
         std::printf("interrupted by %s: the results cover the run until then\n",
                     qPrintable(interruptName()));
@@ -87,6 +94,33 @@ int runExitCode(const RunSnapshot& run, const RunSummary& summary, const RedisUr
     }
     // Exit 1 when an expectation failed (the table above names it).
     return summary.verdict == output_format::verdict::kFailed ? kFailed : kDone;
+}
+
+// A virtual run of a script limiter on its arguments' clock whose keys hold TTLs shorter than
+// the run: a warning on stderr (run/script_ttls.h).
+void warnShortScriptTtls(const ScenarioRunner& runner, const Scenario& scenario,
+                         const RedisUrl& url) {
+    if (!scenario.traffic.clock.isVirtual) {
+        return;
+    }
+    std::vector<const Limiter*> limiters;
+    for (int l = 0; l < scenario.limiters.size(); ++l) {
+        if (scenario.limiters[l].script) {
+            limiters.push_back(&runner.limiter(l));
+        }
+    }
+    if (limiters.empty()) {
+        return;
+    }
+    const qint64 spanMs = qint64(scenario.traffic.durationS * 1000);
+    try {
+        RedisRouter router(url);
+        for (const ShortScriptTtl& found : shortScriptTtls(router, limiters, spanMs)) {
+            printError(QStringLiteral("warning: ") + shortScriptTtlWarning(found, spanMs));
+        }
+    } catch (const RedisError&) {
+        // Redis gone at the end: the failed decisions say so.
+    }
 }
 
 }  // namespace
@@ -122,8 +156,9 @@ int runCommand(const QStringList& args) {
         prepareOutputTargets(outputs);
         const qint64 memoryLimit = maxMemoryOption(parser);
         const Scenario scenario = loadScenarioFile(file, memoryLimit);
-        // Before the managed server starts: an interrupt then still stops it cleanly.
-        installInterruptHandlers();
+        if (const QString note = summarySizeNote(scenario); !note.isEmpty()) {
+            std::fprintf(stderr, "note: %s\n", qPrintable(note));
+        }
         const RedisTarget target = resolveRedisTarget(parser);
         ScenarioRunner runner(scenario, target.url());
         try {
@@ -159,6 +194,7 @@ int runCommand(const QStringList& args) {
         for (const QString& warning : shortTrafficWarnings(scenario)) {
             std::printf("warning: %s\n", qPrintable(warning));
         }
+        warnShortScriptTtls(runner, scenario, target.url());
         std::fputs(qPrintable(summaryText(run)), stdout);
         std::fputs(qPrintable(expectationsTable(summary)), stdout);
         const QStringList failedWrites = writeRunOutputs(run, summary, outputs);

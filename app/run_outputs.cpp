@@ -1,9 +1,8 @@
 #include "run_outputs.h"
 
+#include <QDir>
 #include <QFileInfo>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 
 #include "command_line.h"
@@ -14,16 +13,22 @@
 
 namespace ratelab::cli {
 
+void printWritten(const QString& dir, const QStringList& names) {
+    if (names.isEmpty()) {
+        return;
+    }
+    const QString folder = QFileInfo(dir).absoluteFilePath();
+    std::printf("wrote %s\n",
+                qPrintable(names.size() == 1 ? QDir(folder).filePath(names.first())
+                                             : QStringLiteral("%1/{%2}").arg(
+                                                   folder, names.join(QLatin1Char(',')))));
+}
+
 QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
                             const OutputTargets& targets) {
-    QStringList failures;
-    QString error;
-    if (writeOutputFolder(run, targets.dir, &error)) {
-        std::printf("wrote %s/{summary.json,buckets.csv,report.png,report.html}\n",
-                    qPrintable(QFileInfo(targets.dir).absoluteFilePath()));
-    } else {
-        failures << error;
-    }
+    const FolderWrite folder = writeOutputFolder(run, targets.dir);
+    printWritten(targets.dir, folder.written);
+    QStringList failures = folder.failures;
     if (!targets.junit.isEmpty()) {
         try {
             writeFileAtomically(targets.junit, expectationsJUnit(summary));
@@ -63,17 +68,10 @@ void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario
 }
 
 int outputExitCode(int verdictCode, const QStringList& failures) {
-    QStringList all = failures;
-    if (std::fflush(stdout) != 0) {
-        all << QStringLiteral("stdout: cannot write: %1")
-                   .arg(QString::fromLocal8Bit(std::strerror(errno)));
-    } else if (std::ferror(stdout) != 0) {
-        all << QStringLiteral("stdout: a write failed");
-    }
-    for (const QString& failure : all) {
+    for (const QString& failure : failures) {
         printError(failure);
     }
-    if (all.isEmpty()) {
+    if (failures.isEmpty()) {
         return verdictCode;
     }
     return verdictCode != kDone ? verdictCode : int(kOutputFailed);

@@ -14,9 +14,9 @@ namespace ratelab::cli {
 // (prepareOutputTargets, output/output_paths.h). After it: written, each failure named instead
 // of hiding the summary.
 
-// Writes the run's output folder and the JUnit file of its verdict. Returns one message per file
-// that could not be written ("/dev/full: cannot write: No space left on device"); the files
-// written are printed to stdout ("wrote …").
+// Writes the run's output folder and the JUnit file of its verdict, each file whole or not at
+// all. Returns one message per file that could not be written ("/dev/full: cannot write: No
+// space left on device"); the files written are printed to stdout ("wrote …").
 QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
                             const OutputTargets& targets);
 
@@ -26,9 +26,13 @@ QStringList writeRunOutputs(const RunSnapshot& run, const RunSummary& summary,
 void writeUnmeasuredJUnit(const OutputTargets& targets, const Scenario& scenario,
                           const QString& reason);
 
-// The exit code of a run whose verdict is code `verdictCode` and whose outputs `failures` could
-// not all be written: each failure printed, then the verdict's code, or kOutputFailed when that
-// is 0. Also when stdout itself could not be written.
+// "wrote DIR/{a,b}" (or "wrote DIR/a") on stdout, for the files `names` written into `dir`;
+// nothing when there are none.
+void printWritten(const QString& dir, const QStringList& names);
+
+// The exit code of a command whose verdict is code `verdictCode` and whose output files
+// `failures` could not all be written: each failure printed, then the verdict's code, or
+// kOutputFailed when that is 0. (stdout is runGuarded's to check.)
 int outputExitCode(int verdictCode, const QStringList& failures);
 
 }  // namespace ratelab::cli

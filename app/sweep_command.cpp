@@ -15,6 +15,7 @@
 #include "output/sweep_report.h"
 #include "output/sweep_verdict.h"
 #include "run/sweep_runner.h"
+#include "run_outputs.h"
 #include "scenario/scenario_budget.h"
 #include "tune/sweep_folder.h"
 
@@ -93,8 +94,6 @@ int sweepCommand(const QStringList& args) {
         if (!plan.clockNote().isEmpty()) {
             std::fprintf(stderr, "note: %s\n", qPrintable(plan.clockNote()));
         }
-        // Before the managed server starts: an interrupt then still stops it cleanly.
-        installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
         SweepRunner runner(std::move(plan), target.url(), {},
                            std::min(memoryLimit, SweepRunner::kDefaultBatchBudgetBytes));
@@ -133,20 +132,24 @@ int sweepCommand(const QStringList& args) {
             return int(kRedisFailed);
         }
 
-        QString written;
-        if (!writeSweepFolder(table, outDir, &written)) {
-            throw InputError(QStringLiteral("--out"), written);
-        }
+        // Each file whole or not at all; one that could not be written is named, and the exit
+        // code is 4 where it would have been 0 (outputExitCode).
+        const FolderWrite folder = writeSweepFolder(table, outDir);
+        QStringList failedWrites = folder.failures;
+        bool junitWritten = false;
         if (!junit.isEmpty()) {
-            writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
+            try {
+                writeFileAtomically(junit, sweepJUnit(table, seconds, stoppedBy));
+                junitWritten = true;
+            } catch (const InputError& e) {
+                failedWrites << e.message();
+            }
         }
         std::fputs(qPrintable(sweepTableText(table)), stdout);
         std::fputs(qPrintable(sweepParetoText(table)), stdout);
         std::fputs(qPrintable(sweepVerdictText(table)), stdout);
-        std::printf("wrote %s/{%s,%s,%s,%s}\n", qPrintable(QFileInfo(outDir).absoluteFilePath()),
-                    sweep_format::kCsvFile.data(), sweep_format::kJsonFile.data(),
-                    sweep_format::kPngFile.data(), sweep_format::kHtmlFile.data());
-        if (!junit.isEmpty()) {
+        printWritten(outDir, folder.written);
+        if (junitWritten) {
             std::printf("wrote %s\n", qPrintable(QFileInfo(junit).absoluteFilePath()));
         }
         std::fflush(stdout);
@@ -156,24 +159,24 @@ int sweepCommand(const QStringList& args) {
                 "then\n",
                 qPrintable(interruptName()));
             std::fflush(stdout);
-            return interruptExitCode();
+            return outputExitCode(interruptExitCode(), failedWrites);
         }
         if (!error.isEmpty()) {
             printError(QStringLiteral("the sweep stopped after %1 of %2 combinations: %3")
                            .arg(table.combinations.size())
                            .arg(table.total)
                            .arg(error));
-            return int(kRedisFailed);
+            return outputExitCode(kRedisFailed, failedWrites);
         }
         const qint64 failed = sweepFailedDecisions(table);
         if (failed > 0) {
             printError(QStringLiteral("%1 decisions failed: combinations compare only on the "
                                       "same decisions (the errors column names where)")
                            .arg(failed));
-            return int(kRedisFailed);
+            return outputExitCode(kRedisFailed, failedWrites);
         }
         // Exit 1 when no combination holds every constraint (the verdict line says so).
-        return table.best() >= 0 ? int(kDone) : int(kFailed);
+        return outputExitCode(table.best() >= 0 ? int(kDone) : int(kFailed), failedWrites);
     });
 }
 

@@ -2,13 +2,16 @@
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QFile>
 #include <QLocale>
 #include <cstdio>
 
 #include "command_line.h"
 #include "input_error.h"
+#include "interrupt.h"
+#include "interrupt_flag.h"
+#include "interruptible_input.h"
 #include "json_input.h"
+#include "standard_output.h"
 #include "traffic/access_log.h"
 #include "traffic/pacer.h"
 
@@ -26,9 +29,9 @@ AccessLogFormat formatOption(const QString& name) {
         }
         names << accessLogFormatName(format);
     }
-    throw InputError(QStringLiteral("--format"), QStringLiteral("expected %1, got %2")
-                                                     .arg(json_input::oneOf(names),
-                                                          json_input::quoted(name)));
+    throw InputError(QStringLiteral("--format"),
+                     QStringLiteral("expected %1, got %2")
+                         .arg(json_input::oneOf(names), json_input::quoted(name)));
 }
 
 QString utc(qint64 ms) {
@@ -39,22 +42,18 @@ QString grouped(qint64 n) {
     return QLocale(QLocale::English).toString(n);
 }
 
-// What the trace holds, for stderr.
+// What the trace holds, for stderr (the log's text in it with its control characters escaped).
 QString importSummary(const AccessLogImport& log, const QString& file, AccessLogFormat format) {
-    const QVector<TraceRow>& rows = log.rows;
-    QVector<qint64> offsets;
-    offsets.reserve(rows.size());
-    for (const TraceRow& row : rows) {
-        offsets.push_back(row.tMs - rows.first().tMs);
-    }
+    const AccessLogRows& rows = log.rows;
+    const qint64 firstMs = rows.tMsAt(0), lastMs = rows.tMsAt(rows.size() - 1);
     qint64 busiestFrom = 0;
-    const qint64 busiest = busiestSecond(offsets, &busiestFrom);
-    const qint64 firstMs = rows.first().tMs, lastMs = rows.last().tMs;
+    const qint64 busiest = busiestSecondOf(
+        rows.size(), [&](qsizetype i) { return rows.tMsAt(i) - firstMs; }, &busiestFrom);
     QString text =
         QStringLiteral("trace import: %1 (%2, client %3, time %4)\n")
             .arg(file, accessLogFormatName(format), log.clientField, log.timeField) +
         QStringLiteral("  rows: %1 (of %2 lines)\n").arg(grouped(rows.size()), grouped(log.lines)) +
-        QStringLiteral("  clients: %1\n").arg(grouped(log.clients)) +
+        QStringLiteral("  clients: %1\n").arg(grouped(rows.clients())) +
         QStringLiteral("  span: %1 s, %2 to %3\n")
             .arg(double(lastMs - firstMs) / 1000, 0, 'f', 3)
             .arg(utc(firstMs), utc(lastMs)) +
@@ -62,15 +61,16 @@ QString importSummary(const AccessLogImport& log, const QString& file, AccessLog
             .arg(grouped(busiest), utc(firstMs + busiestFrom))
             .arg(firstMs + busiestFrom);
     if (log.reordered > 0) {
-        text += QStringLiteral("  out of order: %1 rows earlier than a line before them, moved "
-                               "into time order\n")
+        text += QStringLiteral(
+                    "  out of order: %1 rows earlier than a line before them, moved "
+                    "into time order\n")
                     .arg(grouped(log.reordered));
     }
     if (log.skipped > 0) {
         text += QStringLiteral("  skipped: %1 malformed lines; the first: %2\n")
                     .arg(grouped(log.skipped), log.firstSkipped);
     }
-    return text;
+    return json_input::printable(text);
 }
 
 int importTrace(const QStringList& args) {
@@ -86,7 +86,8 @@ int importTrace(const QStringList& args) {
          {QStringLiteral("time-field"), QStringLiteral("jsonl: the time field's path."),
           QStringLiteral("PATH")},
          {QStringLiteral("skip-bad"),
-          QStringLiteral("Leave malformed lines out (counted) instead of stopping.")}});
+          QStringLiteral("Leave malformed lines out (counted) instead of stopping.")},
+         maxMemoryOption(QStringLiteral("Refuse logs whose rows would need more memory"))});
     if (!parseArguments(parser, args, {QStringLiteral("format")}, 1)) {
         return kBadInput;
     }
@@ -102,19 +103,36 @@ int importTrace(const QStringList& args) {
                                             "in [ ]")
                                  .arg(accessLogFormatName(options.format)));
         }
+        options.maxBytes = maxMemory(parser);
+        options.limitName = QStringLiteral("--max-memory");
         const QString path = parser.positionalArguments().first();
-        QFile file;
-        const bool stdIn = path == QLatin1String("-");
-        const bool opened = stdIn ? file.open(stdin, QIODevice::ReadOnly)
-                                  : (file.setFileName(path), file.open(QIODevice::ReadOnly));
-        if (!opened) {
-            throw InputError(path, QStringLiteral("cannot read the file: ") + file.errorString());
+        // Read line by line (never whole), through a device that a signal ends even while it
+        // waits on a pipe or a terminal.
+        InterruptibleInput input;
+        if (!input.openPath(path)) {
+            throw InputError(path, QStringLiteral("cannot read the file: ") + input.failure());
         }
-        const QString name = stdIn ? QStringLiteral("stdin") : path;
-        const AccessLogImport log = importAccessLog(file, name, options);
-        const QByteArray csv = traceCsv(log.rows);
-        std::fwrite(csv.constData(), 1, size_t(csv.size()), stdout);
-        std::fflush(stdout);
+        const QString name = path == QLatin1String("-") ? QStringLiteral("stdin") : path;
+        const auto readFailure = [&] {
+            if (!input.failure().isEmpty() && !interrupted()) {
+                throw InputError(name, QStringLiteral("cannot read the file: ") + input.failure());
+            }
+        };
+        AccessLogImport log;
+        try {
+            log = importAccessLog(input, name, options);
+        } catch (const InputError&) {
+            readFailure();  // the log's end was a read error, not a log without requests
+            throw;
+        }
+        readFailure();
+        throwIfInterrupted("reading the access log");  // nothing of a log cut short is written
+        // Written in pieces of a MiB; a stdout that does not take one (a full disk, `| head`)
+        // stops the writing (exit 4), and so does a signal.
+        writeTraceCsv(log.rows, [](const QByteArray& piece) {
+            throwIfInterrupted("writing the trace");
+            writeStdout(piece);
+        });
         std::fputs(importSummary(log, name, options.format).toLocal8Bit().constData(), stderr);
         return kDone;
     });

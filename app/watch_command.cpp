@@ -8,9 +8,11 @@
 #include "command_line.h"
 #include "input_error.h"
 #include "interrupt.h"
+#include "json_input.h"
 #include "live/redisson_watcher.h"
 #include "redis/redis_error.h"
 #include "redis/redis_target.h"
+#include "standard_output.h"
 
 namespace ratelab::cli {
 namespace {
@@ -53,9 +55,10 @@ QString scopeLine(const RedissonSnapshot& s, const RedissonScope& scope) {
     return line;
 }
 
+// Each poll's lines as they come (a client's name from its key with its control characters
+// escaped); a stdout that no longer takes them ends the watch (exit 4).
 void printLine(const QString& line) {
-    std::fprintf(stdout, "%s\n", line.toLocal8Bit().constData());
-    std::fflush(stdout);
+    writeStdout((json_input::printable(line) + QLatin1Char('\n')).toLocal8Bit());
 }
 
 void printSnapshot(const RedissonSnapshot& s) {
@@ -97,7 +100,7 @@ int watchCommand(const QStringList& args) {
     if (!parseArguments(parser, args, {QStringLiteral("redisson")})) {
         return kBadInput;
     }
-    return runGuarded([&] {
+    const auto watch = [&] {
         // All input is checked before Redis is touched.
         const qint64 periodMs =
             integerOption(parser, QStringLiteral("interval-ms"), 200, 10, 3600 * 1000);
@@ -112,8 +115,6 @@ int watchCommand(const QStringList& args) {
                                             "server would hold no Redisson limiter"));
         }
         const RedisTarget target = resolveRedisTarget(parser);
-        // SIGINT/SIGTERM end the watch (exit 0): its normal way to stop without --count.
-        installInterruptHandlers();
         // The window's reader: it polls on a thread of its own; this thread prints each poll.
         const RedissonWatcher watcher(target.url(), reader.name(), int(periodMs));
         const std::optional<RedissonWatcher::Status> first = nextPoll(watcher, 0);
@@ -153,7 +154,9 @@ int watchCommand(const QStringList& args) {
             }
         }
         return int(kDone);
-    });
+    };
+    // SIGINT, SIGTERM and SIGHUP end the watch (exit 0): its normal way to stop without --count.
+    return runGuarded(watch, OnInterrupt::EndsNormally);
 }
 
 }  // namespace ratelab::cli

@@ -37,7 +37,7 @@ constexpr qint64 kMaxScenarioFileBytes = 1024 * 1024;
 constexpr int kMaxNameLength = spec_limits::kMaxNameLength;
 constexpr int kMaxLimiters = 16;
 constexpr int kMaxClients = 10000;
-constexpr int kMaxGroups = 64;            // traffic "groups"
+constexpr int kMaxGroups = 64;           // traffic "groups"
 constexpr int kMaxGroupNameLength = 64;  // letters, digits, '_' and '-'
 constexpr int kMaxThreads = 64;
 constexpr int kMaxGateways = 16;
@@ -74,6 +74,18 @@ constexpr qint64 kMaxOutputFileBytes = 512LL * 1024 * 1024;
 // that sent the most requests; the others are added up in one row (RunSummary's
 // OtherClients), so a run of 16 limiters and 10,000 clients writes a few MB, not 220.
 constexpr int kMaxListedClients = 1000;
+// The largest summary.json `ratelab compare` reads: one far larger would cost gigabytes as a
+// JSON document. `run` says before it starts when its summary may be larger
+// (scenario/summary_size.h).
+constexpr qint64 kMaxCompareSummaryBytes = 64LL * 1024 * 1024;
 }  // namespace output_limits
+
+// Lesson files (lessons/lesson_parser.cpp).
+namespace lesson_limits {
+constexpr qint64 kMaxLessonFileBytes = 1024 * 1024;
+constexpr int kMaxBeats = 500;
+constexpr int kMaxTextLength = 4000;  // a beat's say, ask or answer, in characters
+constexpr int kMaxTitleLength = 200;
+}  // namespace lesson_limits
 
 }  // namespace ratelab

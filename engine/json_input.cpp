@@ -10,6 +10,10 @@
 namespace ratelab::json_input {
 namespace {
 constexpr int kMaxQuotedLength = 40;
+
+QString escapedControl(QChar c) {
+    return QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+}
 }  // namespace
 
 QString quoted(const QString& text) {
@@ -19,12 +23,31 @@ QString quoted(const QString& text) {
             out += QLatin1Char('\\');
             out += c;
         } else if (c.category() == QChar::Other_Control) {
-            out += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            out += escapedControl(c);
         } else {
             out += c;
         }
     }
     out += text.size() > kMaxQuotedLength ? QStringLiteral("...\"") : QStringLiteral("\"");
+    return out;
+}
+
+QString printable(const QString& text) {
+    const auto unsafe = [](QChar c) {
+        return c.category() == QChar::Other_Control && c != u'\n' && c != u'\t';
+    };
+    if (std::none_of(text.cbegin(), text.cend(), unsafe)) {
+        return text;
+    }
+    QString out;
+    out.reserve(text.size() + 16);
+    for (const QChar c : text) {
+        if (unsafe(c)) {
+            out += escapedControl(c);
+        } else {
+            out += c;
+        }
+    }
     return out;
 }
 

@@ -18,6 +18,10 @@ namespace ratelab::json_input {
 
 // Text in double quotes as JSON would write it, cut short when long.
 QString quoted(const QString& text);
+// `text` safe to show on a terminal: every control character (C0, DEL, C1) but the line feed and
+// the tab written as \u001b, so that input echoed in a message (a log's line, a client's name)
+// cannot move the cursor, recolour or retitle the terminal.
+QString printable(const QString& text);
 QString formatNumber(double value);
 // A value as it appears in messages: `-1`, `"10" (a string)`, `true (a boolean)`, `null`.
 QString describe(const QJsonValue& value);

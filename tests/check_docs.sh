@@ -6,7 +6,11 @@
 #    file or folder that does not exist, or to a heading anchor that the Markdown file it names
 #    does not have. Anchors are GitHub's: the heading's text in lower case, everything but
 #    letters, digits, spaces, '-' and '_' dropped, spaces as '-', and '-1', '-2' ... after a
-#    repeated one. Links in fenced code blocks and in `code spans` are not links.
+#    repeated one. Links in fenced code blocks and in `code spans` are not links;
+#  - the documentation counts the algorithms wrongly: "six algorithms" (or "ratelab's six
+#    limiters") where engine/limiters/algorithm_list.h lists another number of them;
+#  - a heading cites an issue number ("## Faults (issue 16, items 1, 2)"): headings say what a
+#    section holds, not which ticket it came from.
 # Usage: check_docs.sh SOURCE_DIR    (exit 0 clean, 1 with one line per problem: file:line: ...)
 #        check_docs.sh --self-test   (plants each kind of problem in a scratch tree: every one
 #                                     must be found, and a clean tree must pass)
@@ -32,8 +36,17 @@ anchors() {
         awk '{ n = seen[$0]++; print (n ? $0 "-" n : $0) }'
 }
 
+# The number of algorithms the engine lists, as a word ("seven"); empty without the list.
+algorithm_count() {
+    local list=$1/engine/limiters/algorithm_list.h n
+    local -a words=(zero one two three four five six seven eight nine ten eleven twelve)
+    [ -f "$list" ] || return 0
+    n=$(grep -cE '^const Algorithm& [A-Za-z]+Algorithm\(\);' "$list")
+    echo "${words[$n]:-$n}"
+}
+
 check() {
-    local root=$1 bad=0 file rel lines target path anchor dir dest lineno
+    local root=$1 bad=0 file rel lines target path anchor dir dest lineno count said
     lines=$(wc -l <"$root/README.md")
     if ((lines > MAX_README_LINES)); then
         echo "README.md: $lines lines, more than $MAX_README_LINES: move the detail into docs/"
@@ -72,6 +85,21 @@ check() {
                 bad=1
             fi
         done < <(prose "$file" | grep -noE '\]\([^) ]+\)')
+        count=$(algorithm_count "$root")
+        if [ -n "$count" ]; then
+            while IFS=: read -r lineno said; do
+                said=${said,,}
+                said=${said#ratelab\'s }
+                if [ "${said%% *}" != "$count" ]; then
+                    echo "$rel:$lineno: says \"$said\"; engine/limiters/algorithm_list.h lists $count algorithms"
+                    bad=1
+                fi
+            done < <(prose "$file" | grep -noiE "\b(ratelab's )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (algorithms\b|limiters decide)")
+        fi
+        while IFS=: read -r lineno said; do
+            echo "$rel:$lineno: a heading cites an issue: $said"
+            bad=1
+        done < <(prose "$file" | grep -nE '^#+[[:space:]].*\b[Ii]ssues? #?[0-9]+')
     done
     return $bad
 }
@@ -115,6 +143,11 @@ EOF
 [A day](results/day.md)
 EOF
         printf '# A day\n' >"$scratch/tree/bench/results/day.md"
+        mkdir -p "$scratch/tree/engine/limiters"
+        printf 'const Algorithm& tokenBucketAlgorithm();\nconst Algorithm& gcraAlgorithm();\n' \
+            >"$scratch/tree/engine/limiters/algorithm_list.h"
+        echo 'The two algorithms, and ratelab'"'"'s two limiters decide; issue 7 is no heading.' \
+            >>"$scratch/tree/docs/guide.md"
     }
     expect() {  # expect DESCRIPTION PATTERN: the check must fail and print PATTERN
         local out
@@ -156,6 +189,18 @@ EOF
     plant_clean
     sed -i '/^!\[/d' "$scratch/tree/README.md"
     expect "a README without a picture on its first screen" "no picture in its first"
+
+    plant_clean
+    echo 'What each of the six algorithms decides.' >>"$scratch/tree/docs/guide.md"
+    expect "a wrong count of algorithms" 'docs/guide.md:.*says "six algorithms"; .* lists two algorithms'
+
+    plant_clean
+    echo "What ratelab's Three limiters decide." >>"$scratch/tree/README.md"
+    expect "a wrong count of limiters" 'README.md:9: says "three limiters decide"'
+
+    plant_clean
+    echo '## Interrupts (issue 16, items 1, 2)' >>"$scratch/tree/docs/guide.md"
+    expect "an issue number in a heading" 'docs/guide.md:.*a heading cites an issue: ## Interrupts (issue 16'
 
     if [ "$failures" -eq 0 ]; then
         echo "self-test: every planted problem was found"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails on an include that points the wrong way (docs/architecture.md, "Layers"):
 #  - an engine folder may include only its own folder, the folders before it in
-#      url -> redis -> limiters -> redisson -> stats -> traffic -> explain -> output -> scenario -> run -> live
+#      url -> redis -> limiters -> redisson -> stats -> traffic -> explain -> output -> scenario -> run -> hunt
+#      -> lessons -> live
 #    and the engine's top-level headers (engine/*.h: input_error.h, json_input.h, ...);
 #    the top-level headers include none of the folders;
 #  - engine/url/ (URL parsing) includes no hiredis: it knows no connection;
@@ -17,7 +18,7 @@
 #                                              all be found, and a clean tree must pass)
 set -u
 
-ORDER=(url redis limiters redisson stats traffic explain output scenario run live)
+ORDER=(url redis limiters redisson stats traffic explain output scenario run hunt lessons live)
 declare -A RANK
 for i in "${!ORDER[@]}"; do
     RANK[${ORDER[$i]}]=$i

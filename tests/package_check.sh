@@ -80,7 +80,7 @@ for size in $sizes; do
     check "icon ${size}x${size}" test "$(png_size "$png")" = "${size}x${size}"
 done
 check "icon scalable (SVG)" grep -q '<svg' "$usr/share/icons/hicolor/scalable/apps/$icon_name.svg"
-for kind in scenarios examples; do
+for kind in scenarios examples lessons; do
     for f in "$source_dir/resources/$kind"/*; do
         check "example $kind/$(basename "$f")" cmp -s "$f" "$usr/share/ratelab/$kind/$(basename "$f")"
     done
@@ -113,6 +113,9 @@ else
     cat installed.err built.err 2>/dev/null
     bad "replay of an installed example"
 fi
+
+check "the installed lessons pass ratelab lesson check (their scenarios beside them)" \
+    bash -c "'$usr/bin/ratelab' lesson check '$usr/share/ratelab/lessons'/*.json >lessons.out"
 
 # --- would apt install it? (only where apt knows the archive: a dry run, installs nothing) ----
 if command -v apt-get >/dev/null 2>&1 && apt-cache show redis-server >/dev/null 2>&1; then

@@ -53,9 +53,10 @@ AccessLogImport import(const QByteArray& text, AccessLogFormat format,
     return importAccessLog(buffer, QStringLiteral("access.log"), options);
 }
 
-QStringList described(const QVector<TraceRow>& rows) {
+QStringList described(const AccessLogRows& rows) {
     QStringList out;
-    for (const TraceRow& row : rows) {
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const TraceRow row = rows[i];
         out << QStringLiteral("%1|%2|%3").arg(row.tMs).arg(row.client).arg(row.line);
     }
     return out;
@@ -89,10 +90,10 @@ private slots:
                               QStringLiteral("%1|2001:db8::1|3").arg(k1355_36 + 2000)}));
         QCOMPARE(log.lines, 6);
         QCOMPARE(log.reordered, 2);  // the lines of 13:55:37 and the last 13:55:36
-        QCOMPARE(log.clients, 4);
+        QCOMPARE(log.rows.clients(), 4);
         QCOMPARE(log.clientField, QStringLiteral("remote_addr"));
-        for (const TraceRow& row : log.rows) {
-            QCOMPARE(row.permits, 1);
+        for (qsizetype i = 0; i < log.rows.size(); ++i) {
+            QCOMPARE(log.rows[i].permits, 1);
         }
     }
 
@@ -115,7 +116,8 @@ private slots:
         QFETCH(QStringList, clients);
         const AccessLogImport log = import(kNginx, AccessLogFormat::Combined, field);
         QStringList byLine(4);
-        for (const TraceRow& row : log.rows) {
+        for (qsizetype i = 0; i < log.rows.size(); ++i) {
+            const TraceRow row = log.rows[i];
             if (row.line <= 4) {
                 byLine[row.line - 1] = row.client;
             }
@@ -192,11 +194,11 @@ private slots:
         QTest::newRow("a combined line read as common")
             << common << kNginx << "access.log:1"
             << "expected the end of the line after the size (a combined log? --format "
-               "combined), got \"\"-\" \"Mozilla/5.0 (X11; Linux x86_64)\"\"";
-        QTest::newRow("no time")
-            << common << good + "127.0.0.1 - - \"GET / HTTP/1.0\" 200 1\n"
-            << "access.log:2"
-            << "expected [TIME] such as [10/Oct/2000:13:55:36 -0700], got \"\"GET / HTTP/1.0\"";
+               "combined), got \"\\\"-\\\" \\\"Mozilla/5.0 (X11; Linux x86_64)\\\"\"";
+        QTest::newRow("no time") << common << good + "127.0.0.1 - - \"GET / HTTP/1.0\" 200 1\n"
+                                 << "access.log:2"
+                                 << "expected [TIME] such as [10/Oct/2000:13:55:36 -0700], got "
+                                    "\"\\\"GET / HTTP/1.0\\\"";
         QTest::newRow("an unknown month")
             << common
             << good + good + "127.0.0.1 - - [10/Okt/2000:13:55:36 -0700] \"GET /\" 200 1\n"
@@ -236,6 +238,18 @@ private slots:
             << "access.log:1"
             << "expected time to be seconds since the epoch (or ms, µs, ns), an ISO 8601 time "
                "with an offset or the combined format's time, got \"2024-03-10T13:55:36\"";
+        // The log's text in a message has its control characters escaped: an escape sequence
+        // in a log line never reaches the terminal.
+        QTest::newRow("a status with an escape sequence")
+            << common
+            << QByteArray("127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET /\" \x1b[2J 1\n")
+            << "access.log:1"
+            << "expected a status of three digits, got \"\\u001b[2J\"";
+        QTest::newRow("a JSON time with an escape sequence")
+            << json << QByteArray("{\"time\": \"x\\u001b]0;owned\\u0007\", \"ip\": \"a\"}\n")
+            << "access.log:1"
+            << "expected time to be seconds since the epoch (or ms, µs, ns), an ISO 8601 time "
+               "with an offset or the combined format's time, got \"x\\u001b]0;owned\\u0007\"";
         QTest::newRow("an empty log") << combined << QByteArray("\n\n") << "access.log"
                                       << "no request in 2 lines of a combined log";
     }
@@ -330,6 +344,70 @@ private slots:
                                              << dir_.filePath(QStringLiteral("none.log")));
         QCOMPARE(missing.exitCode, 2);
         QVERIFY(missing.err.contains("none.log: cannot read the file"));
+    }
+
+    // From stdin the lines counted are the log's own: the end of a pipe is no line. Counted one
+    // too many before ("rows: 5 (of 7 lines)").
+    void linesFromStdin() {
+        const CliResult piped =
+            runRatelab(list({"trace", "import", "--format", "combined", "-"}),
+                       QProcessEnvironment::systemEnvironment(), 120000, kNginx);
+        QCOMPARE(piped.exitCode, 0);
+        QVERIFY2(piped.err.contains("  rows: 5 (of 6 lines)\n"), piped.err.constData());
+        const CliResult unterminated =
+            runRatelab(list({"trace", "import", "--format", "combined", "-"}),
+                       QProcessEnvironment::systemEnvironment(), 120000,
+                       kNginx + "\n" + kNginx.left(kNginx.indexOf('\n')));
+        QCOMPARE(unterminated.exitCode, 0);
+        QVERIFY2(unterminated.err.contains("  rows: 6 (of 8 lines)\n"),
+                 unterminated.err.constData());
+    }
+
+    // The rows are held at 16 bytes each and bounded by --max-memory (default 1 GiB): a log
+    // whose rows would need more is refused at the line it got to, naming the limit and the
+    // option; within it the trace is written whole. Before, the import had no bound (680 MiB
+    // held for a log of 500 MiB) and no --max-memory.
+    void memoryBound_data() {
+        QTest::addColumn<QString>("limit");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("rows within 4 MiB") << "4MiB" << 0;
+        QTest::newRow("rows past 1 MiB") << "1MiB" << 2;
+    }
+    void memoryBound() {
+        QFETCH(QString, limit);
+        QFETCH(int, exitCode);
+        constexpr int kRows = 100000;  // 1.6 MB of rows; 3.2 MB while moved into order
+        const QString path = dir_.filePath(QStringLiteral("large.log"));
+        if (!QFileInfo::exists(path)) {
+            QByteArray log;
+            for (int i = 0; i < kRows; ++i) {
+                // Every 1000th line a second late: rows to move into time order.
+                const int second = (i / 1000) % 60 + (i % 1000 == 999 ? 1 : 0);
+                log += QStringLiteral(
+                           "10.0.%1.%2 - - [10/Mar/2024:13:%3:%4 +0000] \"GET / "
+                           "HTTP/1.1\" 200 1 \"-\" \"k6\"\n")
+                           .arg(i % 4)
+                           .arg(i % 250)
+                           .arg(10 + i / 60000, 2, 10, QLatin1Char('0'))
+                           .arg(second % 60, 2, 10, QLatin1Char('0'))
+                           .toUtf8();
+            }
+            writeTestFile(path, log);
+        }
+        const CliResult r = runRatelab(
+            list({"trace", "import", "--format", "combined", "--max-memory"}) << limit << path);
+        QVERIFY2(r.exitCode == exitCode, r.err.constData());
+        if (exitCode == 0) {
+            QCOMPARE(parseTrace(r.out, QStringLiteral("stdout")).size(), kRows);
+            QVERIFY2(r.err.contains("  out of order: "), r.err.constData());
+        } else {
+            QVERIFY2(r.err.contains("large.log:") &&
+                         r.err.contains("the trace needs more than the 1 MiB limit by this "
+                                        "line") &&
+                         r.err.contains("raise the limit (--max-memory)"),
+                     r.err.constData());
+            QVERIFY(r.out.isEmpty());
+        }
     }
 
 private:

@@ -24,7 +24,7 @@ class TestAlgorithms : public QObject {
 
 private slots:
     void everyTypeHasOneDescriptor() {
-        QCOMPARE(int(algorithms().size()), 7);
+        QCOMPARE(int(algorithms().size()), 8);
         for (const Algorithm* algorithm : algorithms()) {
             QCOMPARE(&algorithmOf(algorithm->type()), algorithm);
             QCOMPARE(algorithmNamed(algorithm->name()), algorithm);

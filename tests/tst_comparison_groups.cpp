@@ -77,10 +77,12 @@ RunSnapshot loginRun() {
     l.groups = {group(QStringLiteral("users"), 4, 40, 24, 0.9, 8),
                 group(QStringLiteral("attacker"), 1, 100, 6, 1.0, 4)};
     for (int i = 0; i < 4; ++i)
-        l.clients << ClientTotals{
-            {10, 6, 4, 0, 0, 0, 0}, QStringLiteral("users-%1").arg(i), QStringLiteral("users"), {}};
+        l.clients << ClientTotals{{10, 6, 4, 0, 0, 0, 0, {}},
+                                  QStringLiteral("users-%1").arg(i),
+                                  QStringLiteral("users"),
+                                  {}};
     l.clients << ClientTotals{
-        {100, 6, 94, 0, 0, 0, 0}, QStringLiteral("attacker-0"), QStringLiteral("attacker"), {}};
+        {100, 6, 94, 0, 0, 0, 0, {}}, QStringLiteral("attacker-0"), QStringLiteral("attacker"), {}};
     run.limiters << l;
     return run;
 }

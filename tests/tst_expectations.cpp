@@ -109,9 +109,9 @@ private slots:
                                   << "max_wait_ms" << int(CompareOp::Greater) << -1.0;
         QTest::newRow("rejected_pct") << "rejected_pct <= 1"
                                       << "rejected_pct" << int(CompareOp::LessEqual) << 1.0;
-        QTest::newRow("a group's") << "group.users.rejected_pct<=1"
-                                   << "group.users.rejected_pct" << int(CompareOp::LessEqual)
-                                   << 1.0;
+        QTest::newRow("a group's")
+            << "group.users.rejected_pct<=1"
+            << "group.users.rejected_pct" << int(CompareOp::LessEqual) << 1.0;
         QTest::newRow("a group's burst on the run's clock")
             << "group.attacker.max_admitted_in_any_1000ms_run_clock <= 50"
             << "group.attacker.max_admitted_in_any_1000ms_run_clock" << int(CompareOp::LessEqual)
@@ -176,7 +176,8 @@ private slots:
         QTest::newRow("unknown metric lists both bursts")
             << QByteArray(R"({"api": ["max_burst < 5"]})")
             << R"(unknown metric "max_burst"; expected fired, accepted, )"
-               R"(rejected, errors, accepted_ratio, rejected_pct, p50_ms, p99_ms, max_wait_ms, )"
+               R"(rejected, errors, accepted_ratio, rejected_pct, disagreements_with_reference, )"
+               R"(disagreements_with_reference_pct, p50_ms, p99_ms, max_wait_ms, )"
                R"(max_accepted_in_any_<N>ms, max_admitted_in_any_<N>ms_run_clock, )"
                R"(group.<group>.<metric> or client.<client>.<metric>)";
         QTest::newRow("empty") << QByteArray(R"({"api": [""]})")
@@ -255,20 +256,18 @@ private slots:
         QTest::newRow("a window the run lacks fails")
             << "api"
             << "max_accepted_in_any_5ms < 99" << QList<bool>{false} << QList<double>{qQNaN()};
-        QTest::newRow("rejected_pct") << "quota"
-                                      << "rejected_pct < 70.5" << QList<bool>{true}
-                                      << QList<double>{70};
+        QTest::newRow("rejected_pct")
+            << "quota"
+            << "rejected_pct < 70.5" << QList<bool>{true} << QList<double>{70};
         QTest::newRow("a group's share refused")
             << "api"
-            << "group.users.rejected_pct <= 10" << QList<bool>{true}
-            << QList<double>{100.0 / 11};
+            << "group.users.rejected_pct <= 10" << QList<bool>{true} << QList<double>{100.0 / 11};
         QTest::newRow("a group's counts")
             << "api"
             << "group.attacker.accepted <= 5" << QList<bool>{false} << QList<double>{10};
-        QTest::newRow("a group's ratio")
-            << "api"
-            << "group.attacker.accepted_ratio < 0.2" << QList<bool>{true}
-            << QList<double>{10.0 / 89};
+        QTest::newRow("a group's ratio") << "api"
+                                         << "group.attacker.accepted_ratio < 0.2"
+                                         << QList<bool>{true} << QList<double>{10.0 / 89};
         QTest::newRow("a group's burst, each clock")
             << "api"
             << "group.users.max_admitted_in_any_1000ms_run_clock == 6" << QList<bool>{true}
@@ -283,10 +282,9 @@ private slots:
         QTest::newRow("a client's")
             << "api"
             << "client.u-0.accepted == 6" << QList<bool>{true} << QList<double>{6};
-        QTest::newRow("a client's burst")
-            << "api"
-            << "client.10.0.0.7.max_accepted_in_any_1000ms <= 8" << QList<bool>{false}
-            << QList<double>{9};
+        QTest::newRow("a client's burst") << "api"
+                                          << "client.10.0.0.7.max_accepted_in_any_1000ms <= 8"
+                                          << QList<bool>{false} << QList<double>{9};
         QTest::newRow("a client's share refused")
             << "api"
             << "client.u-1.rejected_pct == 0" << QList<bool>{true} << QList<double>{0};

@@ -92,6 +92,64 @@ private slots:
         c->command({"DEL", bystander, bare});
     }
 
+    // A key ratelab did not create under a token bucket's exact name (its config hash's): reset
+    // refuses before deleting anything, naming the key and its type, and a decision answers an
+    // error instead of writing into it. Failed before: reset deleted the string and the
+    // decision made it the bucket's config hash.
+    void foreignKeyWithTheExactName_data() {
+        QTest::addColumn<QStringList>("write");
+        QTest::addColumn<QString>("type");
+        QTest::newRow("string") << QStringList{QStringLiteral("SET"), QStringLiteral(""),
+                                               QStringLiteral("foreign")}
+                                << "string";
+        QTest::newRow("list") << QStringList{QStringLiteral("RPUSH"), QStringLiteral(""),
+                                             QStringLiteral("a"), QStringLiteral("b")}
+                              << "list";
+        QTest::newRow("hash of other fields")
+            << QStringList{QStringLiteral("HSET"), QStringLiteral(""), QStringLiteral("owner"),
+                           QStringLiteral("me")}
+            << "hash";
+        QTest::newRow("hash with a rate only")
+            << QStringList{QStringLiteral("HSET"), QStringLiteral(""), QStringLiteral("rate"),
+                           QStringLiteral("5")}
+            << "hash";
+    }
+    void foreignKeyWithTheExactName() {
+        QFETCH(QStringList, write);
+        QFETCH(QString, type);
+        ScopedLimiter limiter(make(LimiterType::TokenBucket, uniqueName(QStringLiteral("alien"))));
+        RedisConnection& c = limiter.connection();
+        QVERIFY(decide(c, *limiter, Request{1000, QStringLiteral("a"), 1}).allowed);
+        const std::string name = limiter->spec().name.toStdString();
+        c.command({"DEL", name});
+        RedisArgs command;
+        for (const QString& part : write) {
+            command.push_back(part.isEmpty() ? name : part.toStdString());
+        }
+        throwIfError(c.command(command).get(), "write");
+        const std::string before = replyString(c.command({"DUMP", name}).get(), "DUMP");
+        const std::string state = limiter->hashTag() + ":permits:a";
+        QCOMPARE(exists(c, state), 1LL);
+
+        try {
+            limiter->reset(limiter.router());
+            QFAIL("reset deleted a key ratelab did not create");
+        } catch (const InputError& e) {
+            QVERIFY2(e.message().contains(QStringLiteral("\"%1\"").arg(limiter->spec().name)),
+                     qPrintable(e.message()));
+            QVERIFY2(
+                e.message().contains(QStringLiteral("a %1 that ratelab did not create").arg(type)),
+                qPrintable(e.message()));
+        }
+        QCOMPARE(exists(c, state), 1LL);  // nothing deleted before the refusal
+        QCOMPARE(replyString(c.command({"DUMP", name}).get(), "DUMP"), before);
+
+        QVERIFY_THROWS_EXCEPTION(RedisError,
+                                 decide(c, *limiter, Request{2000, QStringLiteral("b"), 1}));
+        QCOMPARE(replyString(c.command({"DUMP", name}).get(), "DUMP"), before);
+        c.command({"DEL", name});
+    }
+
     // After SCRIPT FLUSH the next decision re-sends the script (EVAL) and goes on. On a private
     // server: on the shared fixture another test may load the same script between the FLUSH
     // and the check that it is gone.

@@ -72,7 +72,7 @@ void TestLimiterSpecErrors::parseInvalid_data() {
     QTest::newRow("type unknown")
         << QByteArray(R"({"type": "leaky", "name": "api"})") << "$.type"
         << R"(unknown type "leaky"; expected token_bucket, fixed_window, sliding_window, gcra, )"
-           R"(sliding_counter, leaky_bucket or concurrency)";
+           R"(sliding_counter, leaky_bucket, concurrency or script)";
     QTest::newRow("type wrong case") << QByteArray(R"({"type": "Token_Bucket"})") << "$.type"
                                      << "unknown type";
     QTest::newRow("type checked before unknown fields")

@@ -110,6 +110,15 @@ RunSnapshot fullRun() {
     run.limiters = {
         limiter(QStringLiteral("a,\"b\""), LimiterType::FixedWindow, FailurePolicy::Open, 1),
         limiter(QStringLiteral("gcra"), LimiterType::Gcra, FailurePolicy::Closed, 2)};
+    // The second as a script limiter's figures against its reference would be (buckets.csv's
+    // disagreements_with_reference column, 0 in the first limiter's rows).
+    LimiterSnapshot& compared = run.limiters[1];
+    compared.hasReference = true;
+    compared.reference = {compared.accepted + compared.rejected, 9};
+    compared.bucketDisagreed = {2, 7, 0};
+    compared.clients[0].reference = {30, 5};
+    compared.clients[1].reference = {30, 4};
+    compared.groups[0].reference = {60, 9};
     run.sameRequests = true;
     run.disagreements = {{0, 1, 120, 7, {}}};
     run.virtualClock = true;
@@ -208,6 +217,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         QCOMPARE(x.group, y.group);
         compare(x.counts, y.counts);
         compare(x.admittedBurst, y.admittedBurst);
+        QCOMPARE(x.counts.reference.compared, y.counts.reference.compared);
+        QCOMPARE(x.counts.reference.disagreed, y.counts.reference.disagreed);
     }
     QCOMPARE(a.groups.size(), b.groups.size());
     for (int i = 0; i < a.groups.size(); ++i) {
@@ -221,6 +232,8 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
         compare(x.admittedBurstRunClock, y.admittedBurstRunClock);
         QCOMPARE(x.bucketAccepted, y.bucketAccepted);
         QCOMPARE(x.bucketRejected, y.bucketRejected);
+        QCOMPARE(x.counts.reference.compared, y.counts.reference.compared);
+        QCOMPARE(x.counts.reference.disagreed, y.counts.reference.disagreed);
     }
     QCOMPARE(a.otherClients.clients, b.otherClients.clients);
     compare(a.otherClients.counts, b.otherClients.counts);
@@ -232,6 +245,11 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.buckets.errors, b.buckets.errors);
     QCOMPARE(a.buckets.errorsOpen, b.buckets.errorsOpen);
     QCOMPARE(a.buckets.errorsClosed, b.buckets.errorsClosed);
+    QCOMPARE(a.hasReference, b.hasReference);
+    QCOMPARE(a.counts.reference.compared, b.counts.reference.compared);
+    QCOMPARE(a.counts.reference.disagreed, b.counts.reference.disagreed);
+    QCOMPARE(a.bucketDisagreed, b.bucketDisagreed);
+    QCOMPARE(a.otherClients.counts.reference.disagreed, b.otherClients.counts.reference.disagreed);
 }
 
 // Every field equal (a NaN measured figure equals a NaN).
@@ -336,6 +354,8 @@ private slots:
         for (int i = 0; i < summaryOnly.limiters.size(); ++i) {
             QVERIFY(summaryOnly.limiters[i].buckets.accepted.isEmpty());
             summaryOnly.limiters[i].buckets = written.limiters[i].buckets;
+            QVERIFY(summaryOnly.limiters[i].bucketDisagreed.isEmpty());
+            summaryOnly.limiters[i].bucketDisagreed = written.limiters[i].bucketDisagreed;
             for (int g = 0; g < summaryOnly.limiters[i].groups.size(); ++g) {
                 GroupSummary& group = summaryOnly.limiters[i].groups[g];
                 QVERIFY(group.bucketAccepted.isEmpty());
@@ -704,20 +724,23 @@ private slots:
         QVERIFY(html.open(QIODevice::ReadOnly));
         QCOMPARE(html.readAll(), QByteArray("<p/>"));
 
-        // buckets.csv is a folder: summary.json is written, buckets.csv refused by name.
+        // buckets.csv is a folder: summary.json and report.html are written, buckets.csv
+        // refused by name.
         QTemporaryDir blocked;
         QVERIFY(QDir(blocked.path()).mkdir(QStringLiteral("buckets.csv")));
-        try {
-            writeOutputFiles(blocked.path(), summaryOf(fullRun()));
-            QFAIL("no error");
-        } catch (const InputError& e) {
-            QVERIFY2(e.message().startsWith(blocked.filePath(QStringLiteral("buckets.csv")) +
-                                            QStringLiteral(": cannot write")),
-                     qPrintable(e.message()));
-        }
+        const FolderWrite result = writeOutputFiles(blocked.path(), summaryOf(fullRun()),
+                                                    {{QStringLiteral("report.html"), "<p/>"}});
+        QCOMPARE(result.written,
+                 (QStringList{QStringLiteral("summary.json"), QStringLiteral("report.html")}));
+        QCOMPARE(result.failures.size(), 1);
+        QVERIFY2(
+            result.failures.first().startsWith(blocked.filePath(QStringLiteral("buckets.csv")) +
+                                               QStringLiteral(": cannot write: Is a directory")),
+            qPrintable(result.failures.first()));
         QCOMPARE(QDir(blocked.path())
                      .entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDir::Name),
-                 (QStringList{QStringLiteral("buckets.csv"), QStringLiteral("summary.json")}));
+                 (QStringList{QStringLiteral("buckets.csv"), QStringLiteral("report.html"),
+                              QStringLiteral("summary.json")}));
         QVERIFY(QFileInfo(blocked.filePath(QStringLiteral("buckets.csv"))).isDir());
     }
 };

@@ -11,23 +11,19 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
-#include <QUrl>
 #include <QtTest>
 
 #include <cmath>
 #include <numeric>
 
-#include <unistd.h>
-
 #include "report/html_report.h"
+#include "support/browser_selftest.h"
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
-
-constexpr int kBrowserTimeoutMs = 60000;
 
 // Counts per bucket, a pattern of its own per series.
 QVector<qint64> pattern(qint64 buckets, qint64 mul, qint64 mod, qint64 every = 1) {
@@ -125,22 +121,6 @@ RunSummary summary(qint64 buckets, bool groups) {
     return s;
 }
 
-// The text of <pre id="selftest"> in Chromium's dump of the DOM, unescaped.
-QString selftestText(const QString& dom) {
-    const QString open = QStringLiteral("<pre id=\"selftest\">");
-    const qsizetype from = dom.indexOf(open);
-    const qsizetype to = dom.indexOf(QStringLiteral("</pre>"), from);
-    if (from < 0 || to < 0) {
-        return QString();
-    }
-    QString text = dom.mid(from + open.size(), to - from - open.size());
-    text.replace(QStringLiteral("&lt;"), QStringLiteral("<"))
-        .replace(QStringLiteral("&gt;"), QStringLiteral(">"))
-        .replace(QStringLiteral("&nbsp;"), QString(QChar(0xa0)))
-        .replace(QStringLiteral("&amp;"), QStringLiteral("&"));
-    return text;
-}
-
 // The counts of the buckets in the column [t0, t1) ms: those whose middle is in it (the column's
 // ends, read back from drawn coordinates, are a fraction of a pixel off).
 qint64 countIn(const QVector<qint64>& counts, qint64 bucketMs, double t0, double t1) {
@@ -154,23 +134,6 @@ qint64 countIn(const QVector<qint64>& counts, qint64 bucketMs, double t0, double
     return n;
 }
 
-// The page's checks that failed, and its errors, one a line.
-QString problems(const QJsonObject& result) {
-    QStringList out;
-    for (const QJsonValue e : result[QLatin1String("errors")].toArray()) {
-        out << e.toString();
-    }
-    for (const QJsonValue c : result[QLatin1String("checks")].toArray()) {
-        const QJsonObject check = c.toObject();
-        if (!check[QLatin1String("ok")].toBool()) {
-            out << QStringLiteral("check failed: %1 (%2)")
-                       .arg(check[QLatin1String("name")].toString(),
-                            check[QLatin1String("detail")].toString());
-        }
-    }
-    return out.join(QLatin1Char('\n'));
-}
-
 }  // namespace
 
 class TestReportBrowser : public QObject {
@@ -178,57 +141,15 @@ class TestReportBrowser : public QObject {
 
     QString chromium_;
 
-    // Loads `page` in headless Chromium with #selftest and returns what its self-test wrote; the
-    // browser's own log lines of the page's console go to `console`.
     QJsonObject selftest(const QString& page, bool dark, QString* console) {
-        QTemporaryDir profile;
-        QStringList args{QStringLiteral("--headless"),
-                         QStringLiteral("--disable-gpu"),
-                         QStringLiteral("--no-first-run"),
-                         QStringLiteral("--enable-logging=stderr"),
-                         QStringLiteral("--window-size=1280,1000"),
-                         QStringLiteral("--user-data-dir=") + profile.path(),
-                         QStringLiteral("--dump-dom")};
-        if (geteuid() == 0) {
-            args << QStringLiteral("--no-sandbox");  // Chromium refuses root with its sandbox
-        }
-        if (dark) {
-            args << QStringLiteral("--force-dark-mode");
-        }
-        QUrl url = QUrl::fromLocalFile(page);
-        url.setFragment(QStringLiteral("selftest"));
-        args << url.toString();
-        QProcess browser;
-        browser.start(chromium_, args);
-        if (!browser.waitForFinished(kBrowserTimeoutMs)) {
-            browser.kill();
-            browser.waitForFinished();
-            qWarning("chromium did not finish within %d ms", kBrowserTimeoutMs);
-            return {};
-        }
-        const QString log = QString::fromUtf8(browser.readAllStandardError());
-        for (const QString& line : log.split(QLatin1Char('\n'))) {
-            if (line.contains(QLatin1String("CONSOLE"))) {
-                *console += line + QLatin1Char('\n');
-            }
-        }
-        const QString text = selftestText(QString::fromUtf8(browser.readAllStandardOutput()));
-        QJsonParseError error;
-        const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
-        if (!doc.isObject()) {
-            qWarning("no self-test result (%s); chromium exited %d; its log:\n%s",
-                     qPrintable(error.errorString()), browser.exitCode(), qPrintable(log));
-        }
-        return doc.object();
+        return browserSelftest(chromium_, page, dark, console);
     }
 
 private slots:
     void initTestCase() {
-        chromium_ = qEnvironmentVariable("RATELAB_CHROMIUM");
-        QVERIFY2(QFileInfo(chromium_).isExecutable(),
-                 qPrintable(QStringLiteral("no chromium (\"%1\"): scripts/lib/deps.sh installs "
-                                           "Debian's chromium, then configure again")
-                                .arg(chromium_)));
+        QString problem;
+        chromium_ = chromiumForTests(&problem);
+        QVERIFY2(!chromium_.isEmpty(), qPrintable(problem));
     }
 
     void drawsTheSummary_data() {
@@ -258,7 +179,7 @@ private slots:
         const QJsonObject result = selftest(page, dark, &console);
         QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
         QVERIFY2(console.isEmpty(), qPrintable(console));
-        const QString found = problems(result);
+        const QString found = selftestProblems(result);
         QVERIFY2(found.isEmpty(), qPrintable(found));
         QVERIFY2(!result[QLatin1String("checks")].toArray().isEmpty(), "no check ran");
         QCOMPARE(result[QLatin1String("dark")].toBool(), dark);

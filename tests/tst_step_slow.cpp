@@ -70,6 +70,8 @@ LimiterSpec limiter(LimiterType type, Scope scope, const QString& prefix) {
             s.limit = 2;
             s.leaseMs = 100;
             break;
+        case LimiterType::Script:  // the user's keys keep their own TTLs: tst_script_runs
+            break;
     }
     return s;
 }

@@ -162,6 +162,9 @@ void TestTrace::parseInvalid_data() {
                                       << R"(got "0x10")";
     QTest::newRow("t_ms empty") << QByteArray(",a,1\n") << "trace.csv:1"
                                 << R"(t_ms must be an integer from 0 to 9007199254740991, got "")";
+    QTest::newRow("t_ms with an escape sequence")
+        << QByteArray("\x1b[2J,a,1\n") << "trace.csv:1"
+        << R"(t_ms must be an integer from 0 to 9007199254740991, got "\u001b[2J")";
     QTest::newRow("t_ms inner space") << QByteArray("1 0,a,1\n") << "trace.csv:1"
                                       << R"(got "1 0")";
     QTest::newRow("t_ms above 2^53-1") << QByteArray("9007199254740992,a,1\n") << "trace.csv:1"
@@ -180,6 +183,12 @@ void TestTrace::parseInvalid_data() {
         << "1," + QByteArray(201, 'c') + ",1\n"
         << "trace.csv:1"
         << "client is 201 characters long; at most 200 are allowed";
+    QTest::newRow("client with an escape sequence")
+        << QByteArray("0,a\x1b[31mRED,1\n") << "trace.csv:1: client"
+        << "must not contain control characters, got U+001B";
+    QTest::newRow("client with a carriage return inside")
+        << QByteArray("0,a\rb,1\n") << "trace.csv:1: client"
+        << "must not contain control characters, got U+000D";
     QTest::newRow("client of 201 characters outside the BMP")
         << "1," + QByteArray("\xF0\x9F\x9A\x80").repeated(201) + ",1\n"
         << "trace.csv:1"

@@ -339,7 +339,8 @@ private slots:
         QTest::newRow("an unknown figure of a group")
             << QByteArray(R"(["group.users.p99_ms < 5"])") << "$.expect.api[0]"
             << R"(unknown metric "p99_ms" of a group; expected fired, accepted, rejected, )"
-               R"(errors, accepted_ratio, rejected_pct, max_accepted_in_any_<N>ms or )"
+               R"(errors, accepted_ratio, rejected_pct, disagreements_with_reference, )"
+               R"(disagreements_with_reference_pct, max_accepted_in_any_<N>ms or )"
                R"(max_admitted_in_any_<N>ms_run_clock)";
         QTest::newRow("a client's burst on the run's clock")
             << QByteArray(R"(["client.users-0.max_admitted_in_any_1000ms_run_clock < 5"])")

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "limiters/scratch_keys.h"
+#include "redis/redis_error.h"
 #include "traffic/decision_path.h"
 
 namespace ratelab {
@@ -20,11 +22,21 @@ Counterfactuals::Counterfactuals(RedisRouter& router, const Limiter& before, QSt
 std::optional<bool> Counterfactuals::grants(const LimiterSpec& spec, const Request& request) {
     LimiterSpec named = spec;
     named.name = probeName_;
-    const std::unique_ptr<Limiter> probe = makeLimiter(named);
+    const std::unique_ptr<Limiter> probe = makeLimiter(named, scratchOptions());
     if (!algorithmOf(named).copyState(router_, before_, *probe, request, kProbeTtlMs)) {
         return std::nullopt;
     }
-    return DecisionPath::decideAlone(router_, *probe, request).allowed;
+    try {
+        return DecisionPath::decideAlone(router_, *probe, request).allowed;
+    } catch (const RedisError& e) {
+        // A user's script may fail with an argument it never gets in production (a limit of
+        // 0): no answer for that value, said in the note. Anything else is Redis's failure.
+        if (!probe->userScript() || e.kind() != RedisError::Kind::Reply) {
+            throw;
+        }
+        scriptFailure_ = QString::fromStdString(e.what());
+        return std::nullopt;
+    }
 }
 
 qint64 Counterfactuals::passesAtMs(const Request& request) {
@@ -63,7 +75,9 @@ qint64 Counterfactuals::passesAtMs(const Request& request) {
 std::vector<Counterfactual> Counterfactuals::parameters(const Request& request, bool granted) {
     std::vector<Counterfactual> out;
     for (const NumericParam& param : algorithmOf(before_.spec()).numericParams(before_.spec())) {
-        out.push_back(search(param, request, granted));
+        if (param.counterfactual) {
+            out.push_back(search(param, request, granted));
+        }
     }
     return out;
 }
@@ -87,6 +101,17 @@ Counterfactual Counterfactuals::search(const NumericParam& param, const Request&
         comparable = comparable && answer.has_value();
         return answer.value_or(false);
     };
+    scriptFailure_.clear();
+    const auto notComparable = [&](qint64 value) {
+        if (!scriptFailure_.isEmpty()) {
+            return QStringLiteral("your script cannot decide with %1 = %2: %3")
+                .arg(param.path)
+                .arg(value)
+                .arg(scriptFailure_);
+        }
+        return QStringLiteral("not comparable: the state means something else under another %1")
+            .arg(param.path);
+    };
     // Walking `up` (towards max) or down; the answer at `from` is `granted`.
     const bool up = param.moreAdmits != granted;
     const qint64 bound = up ? param.max : param.min;
@@ -100,10 +125,7 @@ Counterfactual Counterfactuals::search(const NumericParam& param, const Request&
         }
         const bool answer = grantsWith(v);
         if (!comparable) {
-            c.note = QStringLiteral(
-                         "not comparable: the state means something else under "
-                         "another %1")
-                         .arg(param.path);
+            c.note = notComparable(v);
             return c;
         }
         if (answer != granted) {
@@ -118,7 +140,12 @@ Counterfactual Counterfactuals::search(const NumericParam& param, const Request&
     if (other >= 0) {
         while (std::abs(other - same) > 1) {
             const qint64 mid = same + (other - same) / 2;
-            (grantsWith(mid) == granted ? same : other) = mid;
+            const bool answer = grantsWith(mid);
+            if (!comparable) {
+                c.note = notComparable(mid);
+                return c;
+            }
+            (answer == granted ? same : other) = mid;
         }
     }
     // Granted as configured: the furthest value that still grants (`same`). Refused: the

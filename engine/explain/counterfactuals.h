@@ -26,8 +26,10 @@ public:
     std::vector<Counterfactual> parameters(const Request& request, bool granted);
 
     // Whether the request is granted under `spec` (named as the probe), at `request.nowMs`;
-    // nullopt when the state has no meaning under that config.
+    // nullopt when the state has no meaning under that config, or when the user's script
+    // cannot decide with it (an error reply: scriptFailure() says which).
     std::optional<bool> grants(const LimiterSpec& spec, const Request& request);
+    const QString& scriptFailure() const { return scriptFailure_; }
 
 private:
     Counterfactual search(const NumericParam& param, const Request& request, bool granted);
@@ -35,6 +37,7 @@ private:
     RedisRouter& router_;
     const Limiter& before_;
     QString probeName_;
+    QString scriptFailure_;  // the last probe's error reply, when a user's script failed
 };
 
 }  // namespace ratelab

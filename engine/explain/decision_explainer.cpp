@@ -6,6 +6,8 @@
 #include "explain/counterfactuals.h"
 #include "explain/gateway_reason.h"
 #include "explain/rate_limit_headers.h"
+#include "limiters/scratch_keys.h"
+#include "limiters/script_spec.h"
 
 namespace ratelab {
 namespace {
@@ -15,7 +17,8 @@ namespace {
 QVector<KeyState> decisionKeys(RedisRouter& router, const Limiter& limiter, const Request& request,
                                const QString& shownName) {
     std::vector<std::string> names;
-    for (const std::string& k : limiter.prepare(request).keys) {
+    const ScriptCall call = limiter.prepare(request);
+    for (const std::string& k : call.keys) {
         names.push_back(k);
     }
     for (const std::string& k : limiter.exactKeys()) {
@@ -24,20 +27,16 @@ QVector<KeyState> decisionKeys(RedisRouter& router, const Limiter& limiter, cons
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     QVector<KeyState> keys =
-        readKeysNamed(router.connectionForSlot(limiter.slot()), limiter, names, 20);
+        readKeysNamed(router.connectionForSlot(limiter.slotOf(call)), limiter, names, 20);
     const QString scratch = limiter.spec().name;
     for (KeyState& key : keys) {
+        // A script limiter's scratch copy puts its name before the user's keys: shown without.
+        if (limiter.userScript() && key.key.startsWith(scratch + QLatin1Char(':'))) {
+            key.key.remove(0, scratch.size() + 1);
+        }
         key.key.replace(scratch, shownName);
     }
     return keys;
-}
-
-void resetQuietly(RedisRouter& router, const Limiter& limiter) {
-    try {
-        limiter.reset(router);
-    } catch (...) {
-        // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
-    }
 }
 
 }  // namespace
@@ -60,16 +59,15 @@ DecisionExplainer::DecisionExplainer(RedisRouter& router, const Limiter& limiter
     };
     LimiterSpec before = limiter.spec();
     before.name = scratchName(QStringLiteral("before"));
-    before_ = makeLimiter(before);
+    before_ = makeLimiter(before, scratchOptions());
     LimiterSpec probe = limiter.spec();
     probe.name = scratchName(QStringLiteral("probe"));
-    probe_ = makeLimiter(probe);
+    probe_ = makeLimiter(probe, scratchOptions());
 }
 
 DecisionExplainer::~DecisionExplainer() {
     if (ownsScratch_) {
-        resetQuietly(router_, *before_);
-        resetQuietly(router_, *probe_);
+        deleteScratchKeys(router_, {before_.get(), probe_.get()});
     }
 }
 
@@ -83,7 +81,8 @@ void DecisionExplainer::before(const Request& request) {
 }
 
 Explanation DecisionExplainer::after(const Request& request, const Decision& decision,
-                                     bool byGateway, int gateway, qint64 decideUs) {
+                                     bool byGateway, int gateway, qint64 decideUs,
+                                     const Decision* reference) {
     const LimiterSpec& spec = limiter_.spec();
     const Algorithm& algorithm = algorithmOf(spec);
     Explanation e;
@@ -95,6 +94,15 @@ Explanation DecisionExplainer::after(const Request& request, const Decision& dec
     e.decideUs = decideUs;
     e.reason = byGateway ? gatewayReasonText(spec, gateway, e.decision)
                          : algorithm.reasonText(e.spec, e.decision);
+    e.scriptReply = QString::fromStdString(e.decision.reason.rawReply);
+    if (const std::optional<LimiterSpec> referenceSpec = referenceSpecOf(e.spec);
+        referenceSpec && reference != nullptr) {
+        ReferenceDecision r;
+        r.spec = *referenceSpec;
+        r.decision = *reference;
+        r.reason = algorithmOf(r.spec).reasonText(r.spec, r.decision);
+        e.reference = r;
+    }
     e.stateAfter = decisionKeys(router_, limiter_, request, shownName_);
     e.quotas = algorithm.headerQuotas(spec, e.decision);
     e.headers = rateLimitHeaders(e.quotas, e.decision,

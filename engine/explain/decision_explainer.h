@@ -31,9 +31,10 @@ public:
     // gateway's own decision (`byGateway`: a cached refusal, a batched window's count) is
     // explained by gatewayReasonText, with the keys and headers and no counterfactuals (they are
     // Redis's decisions). Both throw RedisError when Redis fails.
+    // `reference`: a script limiter's reference's decision of the same request, if it made one.
     void before(const Request& request);
     Explanation after(const Request& request, const Decision& decision, bool byGateway, int gateway,
-                      qint64 decideUs);
+                      qint64 decideUs, const Decision* reference = nullptr);
     // The scratch limiters' specs (their keys are deleted with Limiter::reset).
     std::vector<LimiterSpec> scratchLimiters() const;
 

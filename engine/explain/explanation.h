@@ -3,6 +3,7 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <optional>
 #include <vector>
 
 #include "limiters/algorithm.h"
@@ -38,6 +39,14 @@ struct ClientUse {
     qint64 permits = 0;
 };
 
+// A script limiter's reference deciding the same request (its "reference"): the reference as
+// it decided (named as the script limiter's reference), its decision and reason.
+struct ReferenceDecision {
+    LimiterSpec spec;
+    Decision decision;
+    QString reason;  // Algorithm::reasonText
+};
+
 // One decision explained (decision_explainer.h).
 struct Explanation {
     QString scenario;
@@ -48,8 +57,12 @@ struct Explanation {
     qint64 startEpochMs = 0;
     Request request;  // the limiter's now (skew included), client, permits
     Decision decision;
-    qint64 decideUs = 0;            // how long the decision itself took (its script call)
-    QString reason;                 // Algorithm::reasonText
+    qint64 decideUs = 0;  // how long the decision itself took (its script call)
+    QString reason;       // Algorithm::reasonText
+    // A script limiter: its reply as Redis gave it ("[1, 9, 0]"; decision.reason.rawReply),
+    // and with a "reference" that reference's decision of the same request.
+    QString scriptReply;
+    std::optional<ReferenceDecision> reference;
     QVector<KeyState> stateBefore;  // the decision's keys, named as the limiter's own
     QVector<KeyState> stateAfter;
     std::vector<HeaderQuota> quotas;

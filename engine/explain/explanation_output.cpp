@@ -94,6 +94,17 @@ QString counterfactualText(const Counterfactual& c) {
         .arg(c.current);
 }
 
+// "your script granted it; the reference, sliding_window, refuses: <its reason>" (or "agrees").
+QString referenceText(const Explanation& e) {
+    const ReferenceDecision& r = *e.reference;
+    const bool agrees = r.decision.allowed == e.decision.allowed;
+    return QStringLiteral("your script %1 it; the reference, %2, %3%4: %5")
+        .arg(e.decision.allowed ? QStringLiteral("granted") : QStringLiteral("refused"),
+             limiterTypeName(r.spec.type),
+             r.decision.allowed ? QStringLiteral("grants") : QStringLiteral("refuses"),
+             agrees ? QStringLiteral(" too") : QStringLiteral(" (they disagree)"), r.reason);
+}
+
 QString when(const Explanation& e, qint64 ms) {
     return QStringLiteral("%1 (run +%2 ms)").arg(reasonTime(ms)).arg(ms - e.startEpochMs);
 }
@@ -121,6 +132,12 @@ QString explanationText(const Explanation& e) {
                .arg(d.remaining)
                .arg(d.delayMs > 0 ? QStringLiteral(", delay_ms %1").arg(d.delayMs) : QString());
     out << "why: " << e.reason << "\n";
+    if (!e.scriptReply.isEmpty()) {
+        out << "script's reply: " << e.scriptReply << "\n";
+    }
+    if (e.reference) {
+        out << "reference: " << referenceText(e) << "\n";
+    }
     out << "state before:\n" << stateText(e.stateBefore);
     out << "state after:\n" << stateText(e.stateAfter);
     out << "headers:\n";
@@ -202,30 +219,45 @@ QJsonObject explanationJson(const Explanation& e) {
         details.insert(QStringLiteral("level_milli"), double(r.levelMilli));
         details.insert(QStringLiteral("capacity_milli"), double(r.capacityMilli));
     }
-    return QJsonObject{{QStringLiteral("scenario"), e.scenario},
-                       {QStringLiteral("limiter"), e.spec.name},
-                       {QStringLiteral("type"), limiterTypeName(e.spec.type)},
-                       {QStringLiteral("request"),
-                        QJsonObject{{QStringLiteral("index"), double(e.index)},
-                                    {QStringLiteral("t_ms"), double(e.request.nowMs)},
-                                    {QStringLiteral("run_ms"), double(e.runMs)},
-                                    {QStringLiteral("client"), e.request.client},
-                                    {QStringLiteral("permits"), double(e.request.permits)}}},
-                       {QStringLiteral("allowed"), d.allowed},
-                       {QStringLiteral("retry_after_ms"), double(d.retryAfterMs)},
-                       {QStringLiteral("remaining"), double(d.remaining)},
-                       {QStringLiteral("delay_ms"), double(d.delayMs)},
-                       {QStringLiteral("rule"), r.rule},
-                       {QStringLiteral("reason"), e.reason},
-                       {QStringLiteral("reason_details"), details},
-                       {QStringLiteral("passes_at_ms"), double(e.passesAtMs)},
-                       {QStringLiteral("state_before"), stateJson(e.stateBefore)},
-                       {QStringLiteral("state_after"), stateJson(e.stateAfter)},
-                       {QStringLiteral("headers"), headers},
-                       {QStringLiteral("counterfactuals"), found},
-                       {QStringLiteral("counterfactual_notes"), notes},
-                       {QStringLiteral("capacity_used_by"), used},
-                       {QStringLiteral("notes"), QJsonArray::fromStringList(e.notes)}};
+    QJsonObject out{{QStringLiteral("scenario"), e.scenario},
+                    {QStringLiteral("limiter"), e.spec.name},
+                    {QStringLiteral("type"), limiterTypeName(e.spec.type)},
+                    {QStringLiteral("request"),
+                     QJsonObject{{QStringLiteral("index"), double(e.index)},
+                                 {QStringLiteral("t_ms"), double(e.request.nowMs)},
+                                 {QStringLiteral("run_ms"), double(e.runMs)},
+                                 {QStringLiteral("client"), e.request.client},
+                                 {QStringLiteral("permits"), double(e.request.permits)}}},
+                    {QStringLiteral("allowed"), d.allowed},
+                    {QStringLiteral("retry_after_ms"), double(d.retryAfterMs)},
+                    {QStringLiteral("remaining"), double(d.remaining)},
+                    {QStringLiteral("delay_ms"), double(d.delayMs)},
+                    {QStringLiteral("rule"), r.rule},
+                    {QStringLiteral("reason"), e.reason},
+                    {QStringLiteral("reason_details"), details},
+                    {QStringLiteral("passes_at_ms"), double(e.passesAtMs)},
+                    {QStringLiteral("state_before"), stateJson(e.stateBefore)},
+                    {QStringLiteral("state_after"), stateJson(e.stateAfter)},
+                    {QStringLiteral("headers"), headers},
+                    {QStringLiteral("counterfactuals"), found},
+                    {QStringLiteral("counterfactual_notes"), notes},
+                    {QStringLiteral("capacity_used_by"), used},
+                    {QStringLiteral("notes"), QJsonArray::fromStringList(e.notes)}};
+    if (!e.scriptReply.isEmpty()) {
+        out.insert(QStringLiteral("script_reply"), e.scriptReply);
+    }
+    if (e.reference) {
+        const Decision& rd = e.reference->decision;
+        out.insert(QStringLiteral("reference"),
+                   QJsonObject{{QStringLiteral("type"), limiterTypeName(e.reference->spec.type)},
+                               {QStringLiteral("allowed"), rd.allowed},
+                               {QStringLiteral("retry_after_ms"), double(rd.retryAfterMs)},
+                               {QStringLiteral("remaining"), double(rd.remaining)},
+                               {QStringLiteral("rule"), rd.reason.rule},
+                               {QStringLiteral("reason"), e.reference->reason},
+                               {QStringLiteral("agrees"), rd.allowed == d.allowed}});
+    }
+    return out;
 }
 
 }  // namespace ratelab

@@ -176,7 +176,7 @@ const std::vector<const Algorithm*>& algorithms() {
     static const std::vector<const Algorithm*> list = {
         &tokenBucketAlgorithm(), &fixedWindowAlgorithm(),    &slidingWindowAlgorithm(),
         &gcraAlgorithm(),        &slidingCounterAlgorithm(), &leakyBucketAlgorithm(),
-        &concurrencyAlgorithm()};
+        &concurrencyAlgorithm(), &scriptAlgorithm()};
     return list;
 }
 

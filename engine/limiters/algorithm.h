@@ -31,6 +31,9 @@ struct NumericParam {
     // A larger value admits more (a rate, a limit, a burst); false: a smaller one does (a
     // window, an interval, a period).
     bool moreAdmits = true;
+    // Whether changing it alone may change this limiter's own decision (an explanation's
+    // counterfactuals try it): false for what a script limiter's reference decides with.
+    bool counterfactual = true;
 };
 
 // One quota of the IETF httpapi rate-limit header fields for a decision: RateLimit-Policy's
@@ -88,6 +91,19 @@ public:
     virtual void readFields(const QJsonObject& object, const QString& path,
                             LimiterSpec& spec) const;
     virtual void writeFields(const LimiterSpec& spec, QJsonObject& object) const;
+    // The same for a type whose spec names files (the script type's .lua): they are read
+    // relative to `baseDir` (empty: the current directory) and written as `files` says. The
+    // other types have no files and use readFields/writeFields.
+    virtual void readSpecFields(const QJsonObject& object, const QString& path, LimiterSpec& spec,
+                                const QString& baseDir) const {
+        (void)baseDir;
+        readFields(object, path, spec);
+    }
+    virtual void writeSpecFields(const LimiterSpec& spec, QJsonObject& object,
+                                 SpecFiles files) const {
+        (void)files;
+        writeFields(spec, object);
+    }
     // Whether two specs of this type have the same fields of this type.
     virtual bool sameFields(const LimiterSpec& a, const LimiterSpec& b) const;
     // What a new limiter of this type starts with (the editor's "add").

@@ -14,5 +14,6 @@ const Algorithm& gcraAlgorithm();
 const Algorithm& slidingCounterAlgorithm();
 const Algorithm& leakyBucketAlgorithm();
 const Algorithm& concurrencyAlgorithm();
+const Algorithm& scriptAlgorithm();
 
 }  // namespace ratelab

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QtGlobal>
+#include <string>
 
 namespace ratelab {
 
@@ -58,6 +59,9 @@ struct DecisionReason {
     // Leaky bucket: the level the request found and the capacity, in milli-requests.
     qint64 levelMilli = -1;
     qint64 capacityMilli = 0;
+    // A script limiter's reply as Redis gave it ("[1, 9, 1000]", "nil"), when its limiter keeps
+    // them (LimiterOptions::keepRawReplies: explanations); empty otherwise.
+    std::string rawReply;
 };
 
 // The answer (docs/architecture.md, "Limiter semantics the code depends on").

@@ -10,6 +10,8 @@
 -- ARGV: counter ttl_ms[, permits, rate[, window_start_ms, window_end_ms (time: redis)]]: a
 --       decision of one permit at the engine's time without KEYS[2] passes the TTL alone
 --       (every ARGV element costs Redis 200 to 1,300 instructions to build the table from).
+--       A scratch limiter (LimiterOptions::ttlCapMs) passes the config hash's TTL last with
+--       KEYS[2] (ARGV[4], or ARGV[6] after the window); without it the hash has no TTL.
 -- Every other decision passes no more than the plain INCRBY + PEXPIRE script does.
 -- Returns one integer: for one permit 2 x count + config_reset, the window's count after this
 -- request, which the engine compares with the rate (fixed_window_limiter.cpp); for more
@@ -29,7 +31,7 @@
 -- time: redis (limiter.h): ARGV[4] and ARGV[5] bound the window the engine guessed at Redis's
 -- time; Redis's time outside [start, end) is answered 'retime <ms>' and the engine retries at
 -- that time.
-if ARGV[4] then
+if ARGV[5] then
     local t = redis.call('time')
     local now = t[1] * 1000 + math.floor(t[2] / 1000)
     if now < ARGV[4] + 0 or now >= ARGV[5] + 0 then
@@ -69,6 +71,13 @@ if KEYS[2] then
             reset = 1
         end
         redis.call('hset', KEYS[2], 'fingerprint', fingerprint, 'rate', ARGV[3])
+        local configTtl = ARGV[4]
+        if ARGV[5] then
+            configTtl = ARGV[6]
+        end
+        if configTtl then
+            redis.call('pexpire', KEYS[2], configTtl)
+        end
     end
 end
 

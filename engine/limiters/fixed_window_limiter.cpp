@@ -81,7 +81,8 @@ ScriptCall FixedWindowLimiter::prepare(const Request& request) const {
         call.args.push_back(std::to_string(window.startMs));
         call.args.push_back(std::to_string(window.endMs));
     }
-    return call;
+    // A scratch limiter's config hash gets a TTL when this call checks it (fixed_window.lua).
+    return call.keys.size() > 1 ? withConfigTtl(std::move(call)) : call;
 }
 
 qint64 FixedWindowLimiter::nextKeysMs(qint64 nowMs) const {

@@ -70,13 +70,14 @@ ScriptCall GcraLimiter::prepare(const Request& request) const {
         // permits <= burst keeps permits x T below 2^53; a larger request never passes and
         // asks for burst + 1 (the same refusal, no overflow).
         const qint64 permits = std::min(request.permits, spec().burst + 1);
-        return ScriptCall{{stateKey(request.client)},
-                          {std::to_string(request.nowMs * unitsPerMs_),
-                           std::to_string(permits * periodUnits_), tauArg_, gridArg_, unitTtl_},
-                          request.nowMs,
-                          0,
-                          0,
-                          request.permits};
+        return withConfigTtl(
+            ScriptCall{{stateKey(request.client)},
+                       {std::to_string(request.nowMs * unitsPerMs_),
+                        std::to_string(permits * periodUnits_), tauArg_, gridArg_, unitTtl_},
+                       request.nowMs,
+                       0,
+                       0,
+                       request.permits});
     }
     return packedCall({stateKey(request.client)},
                       {configArgs_[0], configArgs_[1], configArgs_[2],

@@ -5,7 +5,8 @@
 -- KEYS[1] {<name>}:tat:<config fingerprint>[:<client>] = TAT in units (absent = now): a changed
 --         config decides on a new key; the old one expires.
 -- ARGV: now (units), permits x T (units), tau = burst x T (units), grid (units, a power of two
---       >= tau + T), ttl_ms
+--       >= tau + T), ttl_ms[, the config key's TTL (a scratch limiter's,
+--       LimiterOptions::ttlCapMs; without it the config key has no TTL)]
 -- Returns the TAT this decision leaves when granted, -(max(TAT, now)) - 1 when refused (the
 -- engine works out remaining and retry_after_ms); the text "reset <that>" when this was the
 -- first decision under a changed config.
@@ -35,7 +36,11 @@ else
     local fingerprint = string.sub(KEYS[1], p + 6, p + 13)
     local current = redis.call('get', configKey)
     if current ~= fingerprint then
-        redis.call('set', configKey, fingerprint)
+        if ARGV[6] then
+            redis.call('set', configKey, fingerprint, 'PX', ARGV[6])
+        else
+            redis.call('set', configKey, fingerprint)
+        end
         reset = current ~= false
     end
 end

@@ -6,7 +6,9 @@
 -- ARGV: R = rate x 1000 (milli-requests leaked per period_ms), period_ms, 1000 x burst,
 --       permits, now_ms (or 'redis'), ttl_ms, config ("<rate>/<period_ms>/<burst>") (the
 --       engine forms them once per limiter: a full bucket drains in
---       ceil((burst + 1) x period / rate) ms, so that plus a grace covers every state)
+--       ceil((burst + 1) x period / rate) ms, so that plus a grace covers every state)[, the
+--       config key's TTL (a scratch limiter's, LimiterOptions::ttlCapMs; without it the config
+--       key has no TTL)]
 -- The script only decides; the engine works out remaining, the delay and the wait
 -- (leaky_bucket_limiter.cpp). Returns one integer: granted 2 * e + reset (e the excess left),
 -- refused -(2 * (elapsed * (1000 x burst + 2) + excess) + reset) - 1 with excess 1000 x burst
@@ -68,7 +70,11 @@ else
     local configKey = string.sub(KEYS[1], 1, string.find(KEYS[1], '}', 1, true)) .. ':lb:cfg'
     local seen = redis.call('get', configKey)
     if seen ~= ARGV[7] then
-        redis.call('set', configKey, ARGV[7])
+        if ARGV[8] then
+            redis.call('set', configKey, ARGV[7], 'PX', ARGV[8])
+        else
+            redis.call('set', configKey, ARGV[7])
+        end
         if seen then
             reset = 1
         end

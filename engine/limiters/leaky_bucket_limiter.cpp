@@ -36,13 +36,14 @@ std::string LeakyBucketLimiter::stateKey(const QString& client) const {
 
 ScriptCall LeakyBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
-    return ScriptCall{{stateKey(request.client)},
-                      {leakArg_, periodArg_, fullArg_, std::to_string(request.permits),
-                       nowArg(request), stateTtl_, configArg_},
-                      request.nowMs,
-                      0,
-                      0,
-                      request.permits};
+    return withConfigTtl(
+        ScriptCall{{stateKey(request.client)},
+                   {leakArg_, periodArg_, fullArg_, std::to_string(request.permits),
+                    nowArg(request), stateTtl_, configArg_},
+                   request.nowMs,
+                   0,
+                   0,
+                   request.permits});
 }
 
 std::optional<Decision> LeakyBucketLimiter::decodeOwnReply(ReplyView reply,

@@ -1,6 +1,7 @@
 #include "limiters/limiter.h"
 
 #include "input_error.h"
+#include "json_input.h"
 #include "limiters/algorithm.h"
 #include "redis/cluster_slot.h"
 #include "redis/redis_connection.h"
@@ -8,10 +9,12 @@
 #include "redis/redis_router.h"
 #include "redis/redis_scan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 
 namespace ratelab {
@@ -56,6 +59,10 @@ std::optional<Limiter::CountedWindow> Limiter::countedWindow(const Request&) con
     return std::nullopt;
 }
 
+Limiter::KeyLayout Limiter::exactKeyLayout(const std::string&) const {
+    return {};
+}
+
 qint64 Limiter::nextKeysMs(qint64) const {
     return std::numeric_limits<qint64>::max();
 }
@@ -74,9 +81,17 @@ std::string Limiter::configFingerprint(const std::string& text) {
     return out;
 }
 
-std::string Limiter::ttlArg(qint64 ms) const {
+qint64 Limiter::ttlMs(qint64 ms) const {
     const double scaled = std::ceil(static_cast<double>(ms) * options_.ttlScale);
-    return std::to_string(static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs);
+    const qint64 ttl = static_cast<qint64>(std::max(1.0, scaled)) + options_.ttlExtraMs;
+    return options_.ttlCapMs > 0 ? std::clamp<qint64>(ttl, 1, options_.ttlCapMs / 2) : ttl;
+}
+
+ScriptCall Limiter::withConfigTtl(ScriptCall call) const {
+    if (options_.ttlCapMs > 0) {
+        call.args.push_back(std::to_string(options_.ttlCapMs));
+    }
+    return call;
 }
 
 std::string Limiter::scopedKey(const char* suffix, const QString& client) const {
@@ -242,11 +257,61 @@ bool Limiter::parseRelease(ReplyView reply) const {
 
 namespace {
 
+// One command to the node holding the limiter's keys.
+using KeyCommand = std::function<RedisReply(const RedisArgs&)>;
+
+// Whether `key`, of Redis type `type`, holds `layout`.
+bool holdsLayout(const KeyCommand& run, const std::string& key, const std::string& type,
+                 const Limiter::KeyLayout& layout) {
+    if (layout.type.empty()) {
+        return true;
+    }
+    if (type != layout.type) {
+        return false;
+    }
+    if (layout.fields.empty()) {
+        return true;
+    }
+    RedisArgs hmget{"HMGET", key};
+    hmget.insert(hmget.end(), layout.fields.begin(), layout.fields.end());
+    const RedisReply fields = run(hmget);
+    throwIfError(fields.get(), "HMGET");
+    if (fields->type != REDIS_REPLY_ARRAY || fields->elements != layout.fields.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < fields->elements; ++i) {
+        if (fields->element[i]->type == REDIS_REPLY_NIL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Throws the InputError of reset() when one of `limiter`'s exact keys exists in a layout that
+// is not the limiter's own.
+void refuseForeignKeys(const Limiter& limiter, const KeyCommand& run) {
+    for (const std::string& key : limiter.exactKeys()) {
+        const std::string type = replyString(run({"TYPE", key}).get(), "TYPE");
+        if (type == "none" || holdsLayout(run, key, type, limiter.exactKeyLayout(key))) {
+            continue;
+        }
+        const QString name = json_input::quoted(limiter.spec().name);
+        throw InputError(
+            QStringLiteral("key %1").arg(json_input::quoted(QString::fromStdString(key))),
+            QStringLiteral("a %1 that ratelab did not create has the name %2 %3 keeps its "
+                           "state under; ratelab neither changes nor deletes it: rename the "
+                           "limiter, or delete the key yourself")
+                .arg(QString::fromStdString(type), limiterTypeName(limiter.spec().type), name));
+    }
+}
+
 // Deletes the exact keys, then every key SCAN finds for the pattern on `node` (the one that
 // holds the limiter's slot); `run` sends one command to where the limiter's keys live.
-template <typename Run>
-long long deleteKeys(const std::vector<std::string>& exact, const std::string& pattern, Run run,
-                     RedisConnection& node) {
+long long deleteKeys(const Limiter& limiter, const KeyCommand& run, RedisConnection& node,
+                     std::chrono::steady_clock::time_point goOnUntil = {}) {
+    refuseForeignKeys(limiter, run);
+    const std::vector<std::string> exact = limiter.exactKeys();
+    const std::string pattern = limiter.scanPattern();
     long long deleted = 0;
     auto unlink = [&](const RedisArgs& keys) {
         if (keys.empty()) {
@@ -259,7 +324,9 @@ long long deleteKeys(const std::vector<std::string>& exact, const std::string& p
     };
     unlink(exact);
 
-    scanEach(node, pattern, [&](std::vector<std::string>& keys) { unlink(keys); });
+    scanEach(
+        node, pattern, [&](std::vector<std::string>& keys) { unlink(keys); }, std::string(),
+        goOnUntil);
     return deleted;
 }
 
@@ -267,20 +334,26 @@ long long deleteKeys(const std::vector<std::string>& exact, const std::string& p
 
 long long Limiter::reset(RedisConnection& connection) const {
     return deleteKeys(
-        exactKeys(), scanPattern(), [&](const RedisArgs& args) { return connection.command(args); },
-        connection);
+        *this, [&](const RedisArgs& args) { return connection.command(args); }, connection);
 }
 
-long long Limiter::reset(RedisRouter& router) const {
+long long Limiter::reset(RedisRouter& router,
+                         std::chrono::steady_clock::time_point goOnUntil) const {
     // Every key of the limiter is in one slot, so one node holds them all: SCAN that node.
     return deleteKeys(
-        exactKeys(), scanPattern(),
-        [&](const RedisArgs& args) { return router.command(slot_, args); },
-        router.connectionForSlot(slot_));
+        *this, [&](const RedisArgs& args) { return router.command(slot_, args); },
+        router.connectionForSlot(slot_), goOnUntil);
 }
 
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options) {
     return algorithmOf(spec).make(spec, options);
+}
+
+bool keyHoldsLayout(RedisRouter& router, int slot, const std::string& key,
+                    const Limiter::KeyLayout& layout) {
+    const KeyCommand run = [&](const RedisArgs& args) { return router.command(slot, args); };
+    const std::string type = replyString(run({"TYPE", key}).get(), "TYPE");
+    return type != "none" && holdsLayout(run, key, type, layout);
 }
 
 }  // namespace ratelab

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,14 @@ struct LimiterOptions {
     // outlives a clock that stands still for up to this long, and only a left session's keys
     // stay longer.
     qint64 ttlExtraMs = 0;
+    // When above 0: every key the limiter writes lives at most this long in server time (a
+    // scratch limiter's, limiters/scratch_keys.h). The TTLs the engine passes are capped at half
+    // of it (the token bucket and the sliding log set twice theirs) and a config key, which has
+    // no TTL otherwise, gets all of it.
+    qint64 ttlCapMs = 0;
+    // A script limiter keeps each reply's text in its decision's reason (DecisionReason::
+    // rawReply), for an explanation to show; off for runs, where nobody reads it.
+    bool keepRawReplies = false;
 };
 
 // A limiter whose whole state lives in Redis. Stateless on the client: one instance may be used
@@ -60,6 +69,12 @@ public:
 
     const LimiterSpec& spec() const { return spec_; }
     const LimiterOptions& options() const { return options_; }
+    // A limiter that decides every request beside this one, on its own keys, to compare
+    // with (a script limiter's "reference"); null for the built-in types.
+    virtual const Limiter* reference() const { return nullptr; }
+    // Whether its script is the user's own Lua (a script limiter's), which may run past Redis's
+    // busy limit (lua-time-limit): a run then stops (Worker), never the built-in scripts.
+    virtual bool userScript() const { return false; }
 
     virtual const LuaScript& script() const = 0;
     // The keys and arguments of one decision. Throws InputError for permits < 1.
@@ -124,9 +139,39 @@ public:
     // pattern ("{name}:*", glob characters escaped) covering all the others.
     virtual std::vector<std::string> exactKeys() const;
     std::string scanPattern() const;
+    // The TTL in server time of state that must outlive `ms` of the limiter's clock: scaled,
+    // extended and capped as LimiterOptions says (at least 1).
+    qint64 ttlMs(qint64 ms) const;
+
+    // What one of exactKeys() holds when it is this limiter's: its Redis type and, for a hash,
+    // the fields it always has (an empty type: anything). A key of that name in another layout
+    // was made by someone else, and ratelab never changes or deletes it (reset refuses, the
+    // script answers an error).
+    struct KeyLayout {
+        std::string type;
+        std::vector<std::string> fields;
+    };
+    virtual KeyLayout exactKeyLayout(const std::string& key) const;
     // Deletes this limiter's keys and nothing else (no FLUSHDB); returns how many were deleted.
-    long long reset(RedisConnection& connection) const;
-    long long reset(RedisRouter& router) const;
+    // An exact key in another layout (exactKeyLayout) stops it before anything is deleted:
+    // InputError naming the key and its type.
+    // A script limiter deletes by its own patterns, and its reference's keys too.
+    virtual long long reset(RedisConnection& connection) const;
+    long long reset(RedisRouter& router) const { return reset(router, {}); }
+    // As reset(router), after an interrupt too: its SCAN goes on until `goOnUntil`
+    // (redis/redis_scan.h), where reset stops at once.
+    virtual long long reset(RedisRouter& router,
+                            std::chrono::steady_clock::time_point goOnUntil) const;
+    // Every SCAN pattern of this limiter's keys: scanPattern() for the built-in types, a
+    // script limiter's reset patterns. With keysInOneSlot() false they may live on any node
+    // of a cluster (the user's key templates name their own hash tags).
+    virtual std::vector<std::string> keyPatterns() const { return {scanPattern()}; }
+    virtual bool keysInOneSlot() const { return true; }
+    // Makes its script known to every node before the first decision (SCRIPT LOAD), so that a
+    // script that does not compile is bad input before any decision: an InputError with
+    // Redis's message. Nothing for the built-in types (EVALSHA falls back to EVAL). Throws
+    // RedisError when Redis fails.
+    virtual void loadScripts(RedisRouter& router) const { (void)router; }
 
     // A string key's value as the state panel shows it (the value itself unless the limiter
     // stores something a reader must decode).
@@ -140,11 +185,16 @@ public:
     // The Redis Cluster hash slot of every key of this limiter (Redisson's config hash `name`
     // hashes like "{name}" too).
     int slot() const { return slot_; }
+    // The slot one call goes to (ScriptCall::slot, or slot()).
+    int slotOf(const ScriptCall& call) const { return call.slot >= 0 ? call.slot : slot_; }
 
 protected:
     Limiter(LimiterSpec spec, LimiterOptions options);
     std::string key(const std::string& suffix) const;  // "{name}:suffix"
-    std::string ttlArg(qint64 ms) const;  // ms * ttlScale (at least 1) + ttlExtraMs, as text
+    std::string ttlArg(qint64 ms) const { return std::to_string(ttlMs(ms)); }
+    // `call` with the TTL its script gives a config key it writes as its last argument
+    // (ttlCapMs), for a limiter with a cap; unchanged otherwise (config keys without a TTL).
+    ScriptCall withConfigTtl(ScriptCall call) const;
     static qint64 ceilDiv(qint64 a, qint64 b) { return (a + b - 1) / b; }  // a >= 0, b > 0
     // 8 hex digits (FNV-1a) naming a config in key names: a changed config uses new keys.
     static std::string configFingerprint(const std::string& text);
@@ -165,15 +215,19 @@ protected:
     }
     // A call to a script that answers with a packed integer (parseReply) of radix capacity + 2:
     // it decides at the request's own now.
+    // A limiter whose keys do not share "{name}" (a script limiter's) names the slot its keys
+    // usually live in.
+    void setSlot(int slot) { slot_ = slot; }
     static ScriptCall packedCall(ScriptArgs keys, ScriptArgs args, const Request& request,
                                  qint64 capacity) {
         return ScriptCall{std::move(keys), std::move(args), request.nowMs, 0,
                           capacity + 2,    request.permits};
     }
 
-private:
     // "token_bucket 'api' (keys {api}:*)": names the limiter in errors; built only on error.
-    std::string errorContext() const;
+    virtual std::string errorContext() const;
+
+private:
     Decision decodeReply(ReplyView reply, const ScriptCall& call) const;
     Decision parseTextReply(const std::string& text) const;
     static Decision parseCompactReply(long long value, const ScriptCall& call);
@@ -188,5 +242,10 @@ private:
 
 // Builds the limiter for a validated spec.
 std::unique_ptr<Limiter> makeLimiter(const LimiterSpec& spec, LimiterOptions options = {});
+
+// Whether `key` (on the node of hash slot `slot`) exists and holds `layout`: `ratelab keys`
+// recognises a token bucket's config hash by this, as reset does.
+bool keyHoldsLayout(RedisRouter& router, int slot, const std::string& key,
+                    const Limiter::KeyLayout& layout);
 
 }  // namespace ratelab

@@ -14,9 +14,14 @@ std::vector<RedisConnection*> LimiterCostReader::nodes(
     const std::vector<const Limiter*>& limiters) {
     std::vector<RedisConnection*> found;
     for (const Limiter* limiter : limiters) {
-        RedisConnection* node = &router_.connectionForSlot(limiter->slot());
-        if (std::find(found.begin(), found.end(), node) == found.end()) {
-            found.push_back(node);
+        std::vector<RedisConnection*> holding{&router_.connectionForSlot(limiter->slot())};
+        if (!limiter->keysInOneSlot()) {
+            holding = router_.masterConnections();  // the user's keys may live anywhere
+        }
+        for (RedisConnection* node : holding) {
+            if (std::find(found.begin(), found.end(), node) == found.end()) {
+                found.push_back(node);
+            }
         }
     }
     return found;
@@ -62,17 +67,41 @@ LimiterCostReader::Reading LimiterCostReader::read(const std::vector<const Limit
             }
             total.calls += time.calls;
             total.usec += time.usec;
+            total.commands += time.commands;
         }
         if (!refused) {
             reading.scripts = total;
         }
     }
     for (const Limiter* limiter : limiters) {
-        reading.memory.push_back(readKeyMemory(router_.connectionForSlot(limiter->slot()),
-                                               limiter->exactKeys(), limiter->scanPattern(),
-                                               &reading.memoryRefusal, samples));
+        reading.memory.push_back(memoryOf(*limiter, samples, &reading.memoryRefusal));
+        const Limiter* reference = limiter->reference();
+        reading.referenceMemory.push_back(
+            reference != nullptr ? memoryOf(*reference, samples, &reading.memoryRefusal)
+                                 : std::nullopt);
     }
     return reading;
+}
+
+std::optional<KeyMemory> LimiterCostReader::memoryOf(const Limiter& limiter, int samples,
+                                                     std::string* refusal) {
+    if (limiter.keysInOneSlot()) {
+        return readKeyMemory(router_.connectionForSlot(limiter.slot()), limiter.exactKeys(),
+                             limiter.scanPattern(), refusal, samples);
+    }
+    KeyMemory total;
+    for (RedisConnection* node : router_.masterConnections()) {
+        for (const std::string& pattern : limiter.keyPatterns()) {
+            const std::optional<KeyMemory> part =
+                readKeyMemory(*node, {}, pattern, refusal, samples);
+            if (!part) {
+                return std::nullopt;
+            }
+            total.keys += part->keys;
+            total.bytes += part->bytes;
+        }
+    }
+    return total;
 }
 
 }  // namespace ratelab

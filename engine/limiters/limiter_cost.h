@@ -19,14 +19,18 @@ class RedisRouter;
 // window's comparison view while a run goes.
 //
 // INFO commandstats counts every script call a node ran, not only these limiters' calls: with
-// several limiters on one server the time is theirs together, and another client's scripts
-// count too. Memory is per limiter.
+// several limiters on one server the time is theirs together (a script limiter's reference's
+// too: measure each alone, as `ratelab bench` does, to tell them apart), and another client's
+// scripts count too. Memory is per limiter, a script limiter's reference's apart.
 class LimiterCostReader {
 public:
     struct Reading {
         std::optional<ScriptTime> scripts;  // since markBaseline(); nothing when INFO is refused
         std::string scriptsRefusal;         // the server's error when it refused INFO
         std::vector<std::optional<KeyMemory>> memory;  // per limiter, in the constructor's order
+        // Per limiter, its reference's keys (a script limiter with a "reference"); none for
+        // the others.
+        std::vector<std::optional<KeyMemory>> referenceMemory;
         std::string memoryRefusal;  // the server's error when it refused MEMORY USAGE
     };
 
@@ -47,6 +51,9 @@ public:
 private:
     using Stats = std::map<std::string, CommandStat>;
     std::vector<RedisConnection*> nodes(const std::vector<const Limiter*>& limiters);
+    // A limiter's keys: its slot's node, or (a script limiter's, in the user's hash tags) every
+    // master's, over each of its key patterns.
+    std::optional<KeyMemory> memoryOf(const Limiter& limiter, int samples, std::string* refusal);
 
     RedisRouter& router_;
     bool baselineRead_ = false;

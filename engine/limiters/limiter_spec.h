@@ -4,6 +4,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <QVector>
+#include <memory>
 
 #include "input_limits.h"
 
@@ -16,7 +17,8 @@ enum class LimiterType {
     Gcra,            // GCRA as go-redis redis_rate and redis-cell decide
     SlidingCounter,  // the two-window estimate of Cloudflare and upstash
     LeakyBucket,     // nginx limit_req (and APISIX limit-req)
-    Concurrency      // in-flight requests, Stripe's concurrent-requests limiter
+    Concurrency,     // in-flight requests, Stripe's concurrent-requests limiter
+    Script           // the user's own Lua, run as their code calls it (script_spec.h)
 };
 enum class Scope { Global, PerClient };
 enum class CalendarUnit { Milliseconds, Seconds, Minutes, Hours, Days, Months };
@@ -47,6 +49,8 @@ struct GatewayUse {
         return mode == o.mode && cacheRefusals == o.cacheRefusals && syncMs == o.syncMs;
     }
 };
+
+struct ScriptSpec;  // script_spec.h
 
 struct SlidingRule {
     qint64 limit = 0;
@@ -96,6 +100,10 @@ struct LimiterSpec {
     qint64 windowMs = 0;
     qint64 leaseMs = 0;
 
+    // script: the user's Lua, its templates, reply mapping, reference and the rest
+    // (script_spec.h); shared and never changed once parsed (a changed spec gets a new one).
+    std::shared_ptr<const ScriptSpec> script;
+
     // Largest permits one request may ask for (the bucket's rate, the window's rate, the
     // smallest rule limit): above it a request is rejected with retry_after_ms = -1.
     qint64 capacity() const;
@@ -110,14 +118,21 @@ struct LimiterSpec {
 // the JSON path of the offending field ("$.rules[1].window_ms"), or "line L, column C" for
 // malformed JSON. Unknown fields, wrong types, non-integers, zero or negative numbers, values
 // above the limits, unknown types, scopes, units and zones are all refused.
+// `baseDir`: where a file the spec names is read from (a script limiter's .lua: relative to the
+// file holding the spec; empty: the current directory).
 LimiterSpec parseLimiterSpec(const QJsonObject& object,
-                             const QString& jsonPath = QStringLiteral("$"));
-LimiterSpec parseLimiterSpecJson(const QByteArray& json);
+                             const QString& jsonPath = QStringLiteral("$"),
+                             const QString& baseDir = QString());
+LimiterSpec parseLimiterSpecJson(const QByteArray& json, const QString& baseDir = QString());
 // Reads and parses a file; errors are prefixed with the file name.
 LimiterSpec loadLimiterSpecFile(const QString& path);
 
+// How a spec names the files it was read from: as the user wrote it (a scenario saved where
+// it was read), by their absolute paths (the window's editors: read back from any folder, saved
+// to any), or with their content inline (a self-contained copy: summary.json).
+enum class SpecFiles { AsWritten, Resolved, Inline };
 // The spec as JSON, in the same format parseLimiterSpec reads (round-trips).
-QJsonObject limiterSpecToJson(const LimiterSpec& spec);
+QJsonObject limiterSpecToJson(const LimiterSpec& spec, SpecFiles files = SpecFiles::AsWritten);
 
 QString limiterTypeName(LimiterType type);        // "token_bucket", ...
 QString scopeName(Scope scope);                   // "global", "per_client"

@@ -1,6 +1,7 @@
 // Parsing and validation of limiter specs (docs/scenarios.md, "Limiter specs").
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonParseError>
@@ -66,7 +67,8 @@ const Algorithm& readAlgorithm(const QJsonObject& object, const QString& jsonPat
 
 }  // namespace
 
-LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath) {
+LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath,
+                             const QString& baseDir) {
     const QLatin1String type("type"), name("name"), scope("scope"), onError("on_error");
     const QLatin1String time("time"), gateway("gateway");
 
@@ -96,25 +98,25 @@ LimiterSpec parseLimiterSpec(const QJsonObject& object, const QString& jsonPath)
         spec.gateway =
             readGatewayUse(object.value(gateway), memberPath(jsonPath, gateway), spec.type);
     }
-    algorithm.readFields(object, jsonPath, spec);
+    algorithm.readSpecFields(object, jsonPath, spec, baseDir);
     return spec;
 }
 
-LimiterSpec parseLimiterSpecJson(const QByteArray& json) {
-    return parseLimiterSpec(json_input::parseObject(json), QStringLiteral("$"));
+LimiterSpec parseLimiterSpecJson(const QByteArray& json, const QString& baseDir) {
+    return parseLimiterSpec(json_input::parseObject(json), QStringLiteral("$"), baseDir);
 }
 
 LimiterSpec loadLimiterSpecFile(const QString& path) {
     const QByteArray data = json_input::readSmallFile(
         path, kMaxSpecFileBytes, QStringLiteral("a limiter spec is a few lines of JSON"));
     try {
-        return parseLimiterSpecJson(data);
+        return parseLimiterSpecJson(data, QFileInfo(path).path());
     } catch (const InputError& error) {
         throw error.within(path);
     }
 }
 
-QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
+QJsonObject limiterSpecToJson(const LimiterSpec& spec, SpecFiles files) {
     QJsonObject object;
     object.insert(QLatin1String("type"), limiterTypeName(spec.type));
     object.insert(QLatin1String("name"), spec.name);
@@ -128,7 +130,7 @@ QJsonObject limiterSpecToJson(const LimiterSpec& spec) {
     if (!spec.gateway.isDefault()) {
         object.insert(QLatin1String("gateway"), gatewayUseToJson(spec.gateway));
     }
-    algorithmOf(spec).writeFields(spec, object);
+    algorithmOf(spec).writeSpecFields(spec, object, files);
     return object;
 }
 

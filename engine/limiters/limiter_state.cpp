@@ -60,8 +60,13 @@ LimiterState readLimiterChartState(RedisConnection& c, const Limiter& limiter, q
 
 void readLimiterKeys(RedisConnection& c, const Limiter& limiter, LimiterState* state, int maxKeys,
                      int membersPerKey) {
-    // 1. Every key the limiter owns: its exact keys (when present) and its hash-tag pattern.
-    std::vector<std::string> names = scanKeys(c, limiter.scanPattern());
+    // 1. Every key the limiter owns: its exact keys (when present) and its patterns (the hash
+    // tag's; a script limiter's own).
+    std::vector<std::string> names;
+    for (const std::string& pattern : limiter.keyPatterns()) {
+        const std::vector<std::string> found = scanKeys(c, pattern);
+        names.insert(names.end(), found.begin(), found.end());
+    }
     for (const std::string& k : limiter.exactKeys()) {
         if (replyInteger(c.command({"EXISTS", k}).get(), "EXISTS") == 1) {
             names.push_back(k);

@@ -11,6 +11,7 @@ class ConcurrencyLimiter;
 class GcraLimiter;
 class LeakyBucketLimiter;
 class RedisRateGcraLimiter;
+class ScriptLimiter;
 class SlidingCounterLimiter;
 class UpstashCounterLimiter;
 
@@ -111,6 +112,11 @@ void readUpstashLevels(RedisConnection& connection, const UpstashCounterLimiter&
                        LimiterState* state);
 void readRedisRateLevels(RedisConnection& connection, const RedisRateGcraLimiter& limiter,
                          LimiterState* state);
+
+// A script limiter's (script_levels.cpp): its "state" key read for each scope key, one level
+// each of `capacity` (its reference's, or 0).
+void readScriptLevels(RedisConnection& connection, const ScriptLimiter& limiter, qint64 capacity,
+                      LimiterState* state);
 
 // Both: readLimiterChartState, then readLimiterKeys.
 LimiterState readLimiterState(RedisConnection& connection, const Limiter& limiter, qint64 nowMs,

@@ -5,7 +5,8 @@
 -- KEYS[1] {<name>}:rr[:<client>] = the TAT (a float: Redis writes a Lua number with 17 digits)
 -- ARGV: burst, rate, period (seconds, as the library's caller formats it), cost (permits),
 --       now_ms or "redis", ttl scale, ttl extra ms (the key lives until its TAT, as the
---       library's EX ceil(reset_after), stretched and lengthened as every ratelab TTL is)
+--       library's EX ceil(reset_after), stretched and lengthened as every ratelab TTL is)[, the
+--       longest TTL (a scratch limiter's, LimiterOptions::ttlCapMs)]
 -- Returns the text "<allowed> <remaining> <retry_after_ms> <tat>[ <sec> <usec>]": remaining is
 -- floor(diff / T) (0 when refused), retry_after_ms ceil(-diff x 1000) (-1 when granted), tat
 -- the TAT the request found (max(TAT, now), seconds since 2017 with 17 digits) and, with Redis's
@@ -51,7 +52,11 @@ else
     if reset_after > 0 then
         -- A whole number below 2^53 goes to Redis as its digits (Lua's number to text): no
         -- string.format, a C call that costs about as much as a command.
-        redis.call('SET', KEYS[1], new_tat, 'PX', math.ceil(reset_after * 1000 * ARGV[6]) + ARGV[7])
+        local px = math.ceil(reset_after * 1000 * ARGV[6]) + ARGV[7]
+        if ARGV[8] and px > ARGV[8] + 0 then
+            px = ARGV[8]
+        end
+        redis.call('SET', KEYS[1], new_tat, 'PX', px)
     end
     reply = string.format('1 %d -1 %.17g', math.floor(remaining), tat)
 end

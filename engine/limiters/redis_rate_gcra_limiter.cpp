@@ -62,6 +62,9 @@ ScriptCall RedisRateGcraLimiter::prepare(const Request& request) const {
                     {burstArg_, rateArg_, periodArg_, std::to_string(request.permits),
                      nowArg(request), ttlScale_, ttlExtra_},
                     request.nowMs};
+    if (options().ttlCapMs > 0) {
+        call.args.push_back(std::to_string(options().ttlCapMs / 2));  // as every capped TTL
+    }
     call.permits = request.permits;
     return call;
 }

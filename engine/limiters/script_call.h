@@ -24,6 +24,10 @@ struct ScriptCall {
     // window's calendar window); 0 and 0 otherwise.
     qint64 fromMs = 0;
     qint64 toMs = 0;
+    // The Redis Cluster hash slot the call goes to; -1: the limiter's (Limiter::slot(), every
+    // built-in's keys share its hash tag). A script limiter's keys come from the user's
+    // templates: the slot of its call's first key.
+    int slot = -1;
 };
 
 }  // namespace ratelab

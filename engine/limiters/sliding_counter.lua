@@ -6,7 +6,9 @@
 -- ARGV: limit, window_ms, now mod window_ms (or 'redis'), ttl_ms (two windows and a grace: a
 --       count matters until the next window ends)[, permits (absent: 1)[, with 'redis' the
 --       window index the engine guessed for Redis's time]] (every ARGV element costs Redis
---       200 to 1,300 instructions to build the table from: a decision of one permit sends 4)
+--       200 to 1,300 instructions to build the table from: a decision of one permit sends 4);
+--       a scratch limiter (LimiterOptions::ttlCapMs) sends permits and the window index always,
+--       and then the config key's TTL (without it the config key has no TTL)
 -- The fingerprint names the config, so a changed config counts in new keys. {<name>}:sc:cfg
 -- holds the fingerprint last seen (taken from KEYS[1]); only a decision that finds no count at
 -- all (a new config, a quiet client) reads it, to answer whether this decision reset the
@@ -86,7 +88,11 @@ if not cur and not prev then
     local fingerprint = string.sub(curKey, brace + 5, brace + 12)
     local seen = redis.call('get', configKey)
     if seen ~= fingerprint then
-        redis.call('set', configKey, fingerprint)
+        if ARGV[7] then
+            redis.call('set', configKey, fingerprint, 'PX', ARGV[7])
+        else
+            redis.call('set', configKey, fingerprint)
+        end
         if seen then
             reset = 1
         end

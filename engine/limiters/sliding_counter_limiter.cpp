@@ -72,14 +72,16 @@ ScriptCall SlidingCounterLimiter::prepare(const Request& request) const {
     RedisArgs args{limitArg_, windowArg_,
                    redisTime ? std::string("redis") : std::to_string(request.nowMs - window * w),
                    stateTtl_};
-    if (request.permits != 1 || redisTime) {
+    // A scratch limiter's config TTL comes after both (sliding_counter.lua).
+    const bool capped = options().ttlCapMs > 0;
+    if (request.permits != 1 || redisTime || capped) {
         args.push_back(std::to_string(request.permits));
     }
-    if (redisTime) {
+    if (redisTime || capped) {
         args.push_back(std::to_string(window));
     }
-    return ScriptCall{
-        windowKeys(window, request.client), std::move(args), request.nowMs, 0, 0, request.permits};
+    return withConfigTtl(ScriptCall{windowKeys(window, request.client), std::move(args),
+                                    request.nowMs, 0, 0, request.permits});
 }
 
 std::optional<Decision> SlidingCounterLimiter::decodeOwnReply(ReplyView reply,

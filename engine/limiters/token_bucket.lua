@@ -6,7 +6,9 @@
 -- KEYS[4] clock {<name>}:clock[:<client>]: the latest time a decision of this bucket released
 --         grants (ratelab's own key; Redisson ignores it)
 -- ARGV: rate, interval_ms, type (0 overall, 1 per client), permits, now_ms (15 digits
---       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms
+--       zero-padded when >= 0), random bytes, ttl_ms for the state keys, now_ms - interval_ms[,
+--       the config hash's TTL and the longest keepAliveTime (a scratch limiter's,
+--       LimiterOptions::ttlCapMs; without it the config hash has no TTL)]
 -- Returns one packed integer (Limiter::parseReply, radix rate + 2): granted
 -- 2 * remaining + reset, refused -(2 * ((retry_after_ms + 1) * radix + remaining) + reset) - 1;
 -- the text "allowed retry_after_ms remaining at_ms config_reset" when the engine does not know
@@ -40,6 +42,11 @@ local cutoff = ARGV[8]
 local reset = 0  -- 1: this decision found another config
 local cfg = redis.call('hmget', KEYS[1], 'rate', 'interval', 'type', 'keepAliveTime')
 if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
+    -- A hash without all three fields is not a limiter's config: someone else's key with the
+    -- limiter's name, never changed (another type already failed the HMGET).
+    if not (cfg[1] and cfg[2] and cfg[3]) and redis.call('exists', KEYS[1]) == 1 then
+        return redis.error_reply('ratelab: ' .. KEYS[1] .. ' is a hash ratelab did not create')
+    end
     if cfg[1] or cfg[2] or cfg[3] then
         redis.call('del', KEYS[2], KEYS[3])
         reset = 1
@@ -48,10 +55,15 @@ if cfg[1] ~= ARGV[1] or cfg[2] ~= ARGV[2] or cfg[3] ~= ARGV[3] then
     if not cfg[4] then
         redis.call('hset', KEYS[1], 'keepAliveTime', '0')
     end
+    if ARGV[9] then
+        redis.call('pexpire', KEYS[1], ARGV[9])
+    end
 end
 local keepAlive = cfg[4]
 if keepAlive == '0' or not keepAlive or (tonumber(keepAlive) or 0) <= 0 then
     keepAlive = nil
+elseif ARGV[9] and tonumber(keepAlive) > ARGV[9] + 0 then
+    keepAlive = ARGV[9]
 end
 
 -- Released permits never come back early: the clock key holds the latest time at which a

@@ -39,6 +39,14 @@ std::vector<std::string> TokenBucketLimiter::exactKeys() const {
     return {configKey()};
 }
 
+Limiter::KeyLayout TokenBucketLimiter::configLayout() {
+    return {"hash", {"rate", "interval", "type"}};
+}
+
+Limiter::KeyLayout TokenBucketLimiter::exactKeyLayout(const std::string&) const {
+    return configLayout();
+}
+
 ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     checkPermits(request.permits);
     const LimiterSpec& s = spec();
@@ -48,13 +56,14 @@ ScriptCall TokenBucketLimiter::prepare(const Request& request) const {
     std::snprintf(now, sizeof now, request.nowMs >= 0 ? "%015lld" : "%lld",
                   static_cast<long long>(request.nowMs));
     const std::string nowText = readsRedisTime(request) ? std::string("redis") : std::string(now);
-    return packedCall({configKey(), valueKey(request.client), permitsKey(request.client),
-                       clockKey(request.client)},
-                      {std::to_string(s.rate), std::to_string(s.intervalMs),
-                       s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
-                       nowText, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
-                       std::to_string(base - s.intervalMs)},
-                      request, s.rate);
+    return withConfigTtl(
+        packedCall({configKey(), valueKey(request.client), permitsKey(request.client),
+                    clockKey(request.client)},
+                   {std::to_string(s.rate), std::to_string(s.intervalMs),
+                    s.scope == Scope::PerClient ? "1" : "0", std::to_string(request.permits),
+                    nowText, randomRecordId(), ttlArg(s.intervalMs + kStateGraceMs),
+                    std::to_string(base - s.intervalMs)},
+                   request, s.rate));
 }
 
 // The permits the bucket held of its rate in (now - interval, now], and when enough come back.

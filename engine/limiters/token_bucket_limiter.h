@@ -13,7 +13,11 @@ public:
 
     const LuaScript& script() const override;
     ScriptCall prepare(const Request& request) const override;
-    std::vector<std::string> exactKeys() const override;  // the config hash <name>
+    std::vector<std::string> exactKeys() const override;              // the config hash <name>
+    KeyLayout exactKeyLayout(const std::string& key) const override;  // configLayout()
+    // The config hash in Redisson's layout (a hash holding the fields rate, interval and type),
+    // written by ratelab or by Redisson: the one key a token bucket keeps outside "{name}:*".
+    static KeyLayout configLayout();
 
 protected:
     void explain(Decision* decision, const ScriptCall& call) const override;

@@ -19,9 +19,14 @@ struct RunCost {
     qint64 usec = 0;
     double usPerDecision = 0;
     double decisionsPerCoreSecond = 0;
+    // The Redis commands the scripts called per script call (ScriptTime::commandsPerCall).
+    double commandsPerDecision = 0;
     QString scriptsRefusal;  // why the script time is unknown (the server's error)
     QVector<qint64> bytes;   // per limiter; -1 when the server refused MEMORY USAGE
     QVector<qint64> keys;
+    // Per limiter, its reference's keys (a script limiter with a "reference"); -1 for none.
+    QVector<qint64> referenceBytes;
+    QVector<qint64> referenceKeys;
     QString memoryRefusal;
     bool exact = false;  // memory with every element counted (SAMPLES 0)
 };

@@ -88,6 +88,63 @@ void RunIo::step(const Scenario& scenario, const RedisUrl& url,
     });
 }
 
+void RunIo::lessonFrame(std::shared_ptr<LessonRun> run, const Lesson& lesson, int frame,
+                        const RedisUrl& url) {
+    const bool fresh = !run;
+    if (fresh) {
+        ++dropsAsked_;
+    }
+    thread_.post([this, run, lesson, frame, url, fresh](LimiterStatePoller& p) mutable {
+        if (fresh) {
+            mailbox_->dropAll();  // a new session: what the last one read is not its
+        }
+        try {
+            if (!run || run->framesPlayed() > frame) {
+                run = std::make_shared<LessonRun>(lesson, url);  // Back: played again to it
+            }
+            while (run->framesPlayed() < frame) {
+                run->next();
+            }
+            const LessonFrame shown = run->next();
+            const int played = run->framesPlayed();
+            const qint64 target = run->done() ? -1 : run->nextTargetUs();
+            p.watch(nullptr, run->session());
+            QMetaObject::invokeMethod(this, [this, run, shown, played, target] {
+                emit lessonFramed(run, shown, played, target);
+            });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit lessonFailed(message); });
+        }
+    });
+}
+
+void RunIo::lessonApproach(std::shared_ptr<LessonRun> run, qint64 runUs) {
+    thread_.post([this, run, runUs](LimiterStatePoller&) {
+        try {
+            run->approach(runUs);
+            const RunSnapshot snapshot = run->snapshot();
+            QMetaObject::invokeMethod(this, [this, snapshot] { emit lessonMoved(snapshot); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit lessonFailed(message); });
+        }
+    });
+}
+
+void RunIo::lessonRecord(const Lesson& lesson, const RedisUrl& url) {
+    thread_.post([this, lesson, url](LimiterStatePoller& p) {
+        try {
+            p.watch(nullptr, nullptr);  // the keys go at the end: nothing to read meanwhile
+            const QVector<LessonFrame> frames = playLesson(lesson, url);
+            QMetaObject::invokeMethod(this, [this, frames] { emit lessonRecorded(frames); });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(this, [this, message] { emit lessonFailed(message); });
+        }
+    });
+}
+
 void RunIo::explain(const Scenario& scenario, const QString& limiter, const ExplainTarget& target,
                     const RedisUrl& url) {
     thread_.post([this, scenario, limiter, target, url](LimiterStatePoller&) {

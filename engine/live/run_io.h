@@ -4,6 +4,7 @@
 #include <QString>
 #include <memory>
 
+#include "lessons/lesson_run.h"
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/worker_thread.h"
@@ -40,6 +41,19 @@ public:
     // Sends the next request of `session` (a new session of `scenario` when null); stepped or
     // stepFailed follows, and the session is watched.
     void step(const Scenario& scenario, const RedisUrl& url, std::shared_ptr<StepSession> session);
+    // A lesson's frame `frame` (0-based): the next one of `run`, or, when `run` is null (or has
+    // played past it), a new LessonRun of `lesson` (its keys reset) played up to it, the states
+    // of what was watched before dropped; the run's session is then watched. lessonFramed (with
+    // the frames the run has played and the run time the frame after it moves the run to, -1
+    // when none) or lessonFailed follows.
+    void lessonFrame(std::shared_ptr<LessonRun> run, const Lesson& lesson, int frame,
+                     const RedisUrl& url);
+    // Slow motion toward `run`'s next frame: decides the requests before runUs
+    // (LessonRun::approach); lessonMoved follows with the run so far.
+    void lessonApproach(std::shared_ptr<LessonRun> run, qint64 runUs);
+    // Every frame of `lesson` on a LessonRun of its own (its keys reset before, deleted after):
+    // lessonRecorded (what lesson.html plays) or lessonFailed follows.
+    void lessonRecord(const Lesson& lesson, const RedisUrl& url);
     // Explains one decision of `scenario` (explainDecision: a replay in virtual time under
     // scratch names); explained or explainFailed follows.
     void explain(const Scenario& scenario, const QString& limiter, const ExplainTarget& target,
@@ -62,6 +76,11 @@ signals:
     void stepped(const std::shared_ptr<ratelab::StepSession>& session,
                  const ratelab::RunSnapshot& snapshot, const ratelab::StepSession::Step& step);
     void stepFailed(const QString& message);
+    void lessonFramed(const std::shared_ptr<ratelab::LessonRun>& run,
+                      const ratelab::LessonFrame& frame, int framesPlayed, qint64 nextTargetUs);
+    void lessonMoved(const ratelab::RunSnapshot& snapshot);
+    void lessonRecorded(const QVector<ratelab::LessonFrame>& frames);
+    void lessonFailed(const QString& message);
     void explained(const ratelab::Explanation& explanation);
     void explainFailed(const QString& message);
     void resetFailed(const QString& message);

@@ -54,6 +54,7 @@ struct Columns {
     qsizetype targetRate = -1;
     qsizetype errorsOpen = -1;
     qsizetype errorsClosed = -1;
+    qsizetype disagreed = -1;
 };
 
 // A traffic group's two columns ("group.<name>.accepted", "group.<name>.rejected"); -1 for one
@@ -144,12 +145,16 @@ private:
 };
 
 // Every series to `buckets`: the limiters' and those of the groups buckets.csv has columns of.
-void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumns>& columns) {
+void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumns>& columns,
+               bool disagreed) {
     summary.bucketTargetRate.resize(buckets);
     for (LimiterSummary& l : summary.limiters) {
         for (QVector<qint64>* v : {&l.buckets.accepted, &l.buckets.rejected, &l.buckets.errors,
                                    &l.buckets.errorsOpen, &l.buckets.errorsClosed}) {
             v->resize(buckets);
+        }
+        if (l.hasReference && disagreed) {
+            l.bucketDisagreed.resize(buckets);
         }
         for (GroupSummary& g : l.groups) {
             if (std::any_of(columns.begin(), columns.end(),
@@ -190,6 +195,12 @@ QByteArray bucketsToCsv(const RunSummary& s) {
           column::kErrors, column::kTargetRate, column::kErrorsOpen, column::kErrorsClosed}) {
         out += (out.isEmpty() ? "" : ",") + QByteArray(name.data(), name.size());
     }
+    const bool disagreed = std::any_of(s.limiters.begin(), s.limiters.end(),
+                                       [](const LimiterSummary& l) { return l.hasReference; });
+    if (disagreed) {
+        out += ',' + QByteArray(column::kDisagreementsWithReference.data(),
+                                column::kDisagreementsWithReference.size());
+    }
     const QStringList groups = groupsWithSeries(s);
     for (const QString& group : groups) {
         for (const QLatin1String suffix : {column::kGroupAccepted, column::kGroupRejected}) {
@@ -210,6 +221,9 @@ QByteArray bucketsToCsv(const RunSummary& s) {
                    QByteArray::number(l.buckets.errors.value(b)) + ',' + rate + ',' +
                    QByteArray::number(l.buckets.errorsOpen.value(b)) + ',' +
                    QByteArray::number(l.buckets.errorsClosed.value(b));
+            if (disagreed) {
+                out += ',' + QByteArray::number(l.bucketDisagreed.value(b));
+            }
             for (const QString& group : groups) {
                 const GroupSummary* g = findGroup(l, group);
                 out += ',' + QByteArray::number(g ? g->bucketAccepted.value(b) : 0) + ',' +
@@ -242,6 +256,8 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
     c.targetRate = header.indexOf(column::kTargetRate);
     c.errorsOpen = header.indexOf(column::kErrorsOpen);
     c.errorsClosed = header.indexOf(column::kErrorsClosed);
+    c.disagreed = header.indexOf(column::kDisagreementsWithReference);
+    const bool disagreed = c.disagreed >= 0;
     const QVector<GroupColumns> groups = groupColumns(header);
     if (c.bucket < 0 || c.limiter < 0 || c.accepted < 0 || c.rejected < 0) {
         throw InputError(file + QStringLiteral(": line 1"),
@@ -249,7 +265,7 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
                                         "rejected (a buckets.csv written by ratelab run)"));
     }
     qsizetype buckets = 0;  // the highest bucket read + 1
-    resizeAll(summary, 0, groups);
+    resizeAll(summary, 0, groups, disagreed);
     QStringList fields;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         QString line = lines[i];
@@ -289,7 +305,7 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
             resizeAll(
                 summary,
                 std::min(std::max(bucket + 1, 2 * summary.bucketTargetRate.size()), lines.size()),
-                groups);
+                groups, disagreed);
         }
         buckets = std::max(buckets, bucket + 1);
         BucketCounts& counts = limiter->buckets;
@@ -298,10 +314,14 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
         counts.errors[bucket] = row.count(c.errors, column::kErrors);
         counts.errorsOpen[bucket] = row.count(c.errorsOpen, column::kErrorsOpen);
         counts.errorsClosed[bucket] = row.count(c.errorsClosed, column::kErrorsClosed);
+        const qint64 disagreements = row.count(c.disagreed, column::kDisagreementsWithReference);
+        if (limiter->hasReference && disagreed) {
+            limiter->bucketDisagreed[bucket] = disagreements;
+        }
         summary.bucketTargetRate[bucket] = row.rate(c.targetRate, column::kTargetRate);
         readGroups(row, groups, bucket, *limiter, where);
     }
-    resizeAll(summary, buckets, groups);
+    resizeAll(summary, buckets, groups, disagreed);
 }
 
 }  // namespace ratelab

@@ -107,6 +107,11 @@ inline constexpr QLatin1String kSpec("spec");
 inline constexpr QLatin1String kAdmittedBurst("admitted_burst");
 inline constexpr QLatin1String kAdmittedBurstRunClock("admitted_burst_run_clock");
 
+// A script limiter with a "reference" (also per client, group and other_clients): of the
+// decisions both made, how many the reference made otherwise; absent for any other limiter.
+inline constexpr QLatin1String kComparedWithReference("compared_with_reference");
+inline constexpr QLatin1String kDisagreementsWithReference("disagreements_with_reference");
+
 // A client.
 inline constexpr QLatin1String kClient("client");
 inline constexpr QLatin1String kWaitedMsTotal("waited_ms_total");
@@ -165,7 +170,9 @@ inline constexpr QLatin1String kRealClock("real");
 // after these, two columns per group in the traffic's order: kGroupPrefix + its name +
 // kGroupAccepted, then + kGroupRejected ("group.users.accepted", "group.users.rejected", as the
 // expectations name a group's figure); the row's limiter's counts of that group. A run without
-// groups has none of them, and a file without them reads with no group series.
+// groups has none of them, and a file without them reads with no group series. A run with a
+// script limiter that has a "reference" adds kDisagreementsWithReference after errors_closed
+// (0 in the other limiters' rows); a file without it reads with no disagreement series.
 namespace column {
 inline constexpr QLatin1String kBucket("bucket");
 inline constexpr QLatin1String kTMs("t_ms");  // the bucket's start in run time: bucket x bucket_ms
@@ -176,6 +183,7 @@ inline constexpr QLatin1String kErrors("errors");
 inline constexpr QLatin1String kTargetRate("target_rate");
 inline constexpr QLatin1String kErrorsOpen("errors_open");
 inline constexpr QLatin1String kErrorsClosed("errors_closed");
+inline constexpr QLatin1String kDisagreementsWithReference("disagreements_with_reference");
 inline constexpr QLatin1String kGroupPrefix("group.");
 inline constexpr QLatin1String kGroupAccepted(".accepted");
 inline constexpr QLatin1String kGroupRejected(".rejected");

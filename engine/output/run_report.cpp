@@ -3,6 +3,7 @@
 #include <QTextStream>
 #include <algorithm>
 
+#include "limiters/script_spec.h"
 #include "output/pipeline_summary.h"
 #include "output/regression_report.h"
 #include "output/run_summary.h"
@@ -62,6 +63,11 @@ QString groupLines(const GroupTotals& g) {
             .arg(g.rejected)
             .arg(g.errors)
             .arg(g.fired > 0 ? 100.0 * double(g.rejected) / double(g.fired) : 0.0, 0, 'f', 1);
+    if (g.reference.compared > 0) {
+        text += QStringLiteral("    against the reference: %1 of %2 decisions disagree\n")
+                    .arg(g.reference.disagreed)
+                    .arg(g.reference.compared);
+    }
     if (!g.admittedBurst.empty()) {
         text += QStringLiteral("    admitted burst, limiter's time: %1\n")
                     .arg(admittedBurstLine(g.admittedBurst));
@@ -72,6 +78,39 @@ QString groupLines(const GroupTotals& g) {
                     .arg(admittedBurstLine(g.admittedBurstRunClock));
     }
     return text;
+}
+
+// A script limiter against its reference: "12 of 400 decisions (3.0 %); most: alice 7, bob 5".
+QString referenceLine(const LimiterSnapshot& l) {
+    const std::optional<LimiterSpec> reference = referenceSpecOf(l.spec);
+    QString text = QStringLiteral("  against its reference (%1): %2 of %3 decisions disagree")
+                       .arg(reference ? limiterTypeName(reference->type) : QString())
+                       .arg(l.reference.disagreed)
+                       .arg(l.reference.compared);
+    if (l.reference.compared > 0) {
+        text += QStringLiteral(" (%1 %)").arg(
+            100.0 * double(l.reference.disagreed) / double(l.reference.compared), 0, 'f', 2);
+    }
+    QVector<const ClientTotals*> most;
+    for (const ClientTotals& c : l.clients) {
+        if (c.reference.disagreed > 0) {
+            most.push_back(&c);
+        }
+    }
+    std::stable_sort(most.begin(), most.end(), [](const ClientTotals* a, const ClientTotals* b) {
+        return a->reference.disagreed > b->reference.disagreed;
+    });
+    if (l.spec.scope == Scope::PerClient && !most.isEmpty()) {
+        QStringList parts;
+        for (qsizetype i = 0; i < most.size() && i < kClientsPrinted; ++i) {
+            parts << QStringLiteral("%1 %2").arg(most[i]->client).arg(most[i]->reference.disagreed);
+        }
+        text += QStringLiteral("; by client: ") + parts.join(QStringLiteral(", "));
+        if (most.size() > kClientsPrinted) {
+            text += QStringLiteral(", …");
+        }
+    }
+    return text + QLatin1Char('\n');
 }
 
 }  // namespace
@@ -148,6 +187,9 @@ QString summaryText(const RunSnapshot& run) {
                    .arg(l.fired == l.accepted + l.rejected + l.errors
                             ? QString()
                             : QStringLiteral(" (MISMATCH)"));
+        if (l.hasReference) {
+            out << referenceLine(l);
+        }
         if (l.errors > 0) {
             out << QStringLiteral("  errors by cause: %1\n")
                        .arg(errorCausesText(nonZeroCauses(l.errorCauses)));

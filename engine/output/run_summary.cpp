@@ -97,6 +97,7 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.counts = l.outcomes();
     out.attempts = l.attempts;
     out.leases = l.leases;
+    out.hasReference = l.hasReference;
     if (!l.spec.gateway.isDefault() || l.gateways.size() > 1) {
         out.redisCalls = l.redisCalls;
         out.gateways = l.gateways;
@@ -124,6 +125,9 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.buckets.errors = sized(l.bucketErrors, buckets);
     out.buckets.errorsOpen = sized(l.bucketErrorsOpen, buckets);
     out.buckets.errorsClosed = sized(l.bucketErrorsClosed, buckets);
+    if (l.hasReference) {
+        out.bucketDisagreed = sized(l.bucketDisagreed, buckets);
+    }
     return out;
 }
 

@@ -85,6 +85,10 @@ struct LimiterSummary {
     OutcomeTotals counts;
     qint64 attempts = 0;
     LeaseCounts leases;
+    // A script limiter with a "reference": the decisions both made and how many of them the
+    // reference made otherwise are in counts.reference (summary.json's compared_with_reference
+    // and disagreements_with_reference; absent for every other limiter).
+    bool hasReference = false;
     // -1: not reported (one gateway, shared); else the decisions that called Redis, and per
     // gateway its decisions and calls.
     qint64 redisCalls = -1;
@@ -103,6 +107,9 @@ struct LimiterSummary {
     std::vector<BusiestInterval> admittedBurst;          // ascending by window
     std::vector<BusiestInterval> admittedBurstRunClock;  // ascending by window
     BucketCounts buckets;
+    // A limiter with a reference: its disagreements with it per bucket (empty otherwise, or
+    // when buckets.csv has no such column).
+    QVector<qint64> bucketDisagreed;
 
     const std::vector<BusiestInterval>& admittedBurstOn(BurstClock clock) const {
         return clock == BurstClock::Run ? admittedBurstRunClock : admittedBurst;

@@ -185,11 +185,17 @@ std::vector<BusiestInterval> burstsFrom(const Reader& r, const QJsonObject& pare
     return listFrom<std::vector<BusiestInterval>>(r, parent, parentPath, k, burstFrom);
 }
 
+// A script limiter's comparisons with its reference are read where written (absent: none).
 OutcomeTotals countsFrom(const Reader& r, const QJsonObject& o, const QString& path) {
-    return {r.count(o, path, key::kFired),        r.count(o, path, key::kAccepted),
-            r.count(o, path, key::kRejected),     r.count(o, path, key::kErrors),
-            r.count(o, path, key::kErrorsOpen),   r.count(o, path, key::kErrorsClosed),
-            r.count(o, path, key::kWaitedMsTotal)};
+    return {r.count(o, path, key::kFired),
+            r.count(o, path, key::kAccepted),
+            r.count(o, path, key::kRejected),
+            r.count(o, path, key::kErrors),
+            r.count(o, path, key::kErrorsOpen),
+            r.count(o, path, key::kErrorsClosed),
+            r.count(o, path, key::kWaitedMsTotal),
+            {r.count(o, path, key::kComparedWithReference),
+             r.count(o, path, key::kDisagreementsWithReference)}};
 }
 
 ClientSummary clientFrom(const Reader& r, const QJsonObject& o, const QString& path) {
@@ -253,6 +259,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
     l.spec = specFrom(r, o, path);
     l.counts = countsFrom(r, o, path);
     l.attempts = r.count(o, path, key::kAttempts);
+    l.hasReference = o.contains(key::kComparedWithReference);
     if (o.contains(key::kLeases)) {
         const QJsonObject leases = r.object(o, path, key::kLeases);
         const QString at = json_input::memberPath(path, key::kLeases);

@@ -40,7 +40,8 @@ void insertAdmittedBurst(QJsonObject& object, const std::vector<BusiestInterval>
                   list);
 }
 
-void insertCounts(QJsonObject& object, const OutcomeTotals& c) {
+// `hasReference`: a script limiter's, whose comparisons with its reference are written too.
+void insertCounts(QJsonObject& object, const OutcomeTotals& c, bool hasReference) {
     object.insert(key::kFired, double(c.fired));
     object.insert(key::kAccepted, double(c.accepted));
     object.insert(key::kRejected, double(c.rejected));
@@ -48,43 +49,47 @@ void insertCounts(QJsonObject& object, const OutcomeTotals& c) {
     object.insert(key::kErrorsOpen, double(c.errorsOpen));
     object.insert(key::kErrorsClosed, double(c.errorsClosed));
     object.insert(key::kWaitedMsTotal, double(c.waitedMsTotal));
+    if (hasReference) {
+        object.insert(key::kComparedWithReference, double(c.reference.compared));
+        object.insert(key::kDisagreementsWithReference, double(c.reference.disagreed));
+    }
 }
 
-QJsonObject clientJson(const ClientSummary& c) {
+QJsonObject clientJson(const ClientSummary& c, bool hasReference) {
     QJsonObject client{{key::kClient, c.client}};
     if (!c.group.isEmpty()) {
         client.insert(key::kGroup, c.group);
     }
-    insertCounts(client, c.counts);
+    insertCounts(client, c.counts, hasReference);
     if (!c.admittedBurst.empty()) {
         insertAdmittedBurst(client, c.admittedBurst, BurstClock::Limiter);
     }
     return client;
 }
 
-QJsonObject groupJson(const GroupSummary& g) {
+QJsonObject groupJson(const GroupSummary& g, bool hasReference) {
     QJsonObject group{
         {key::kGroup, g.group}, {key::kClients, double(g.clients)}, {key::kFairness, g.fairness}};
-    insertCounts(group, g.counts);
+    insertCounts(group, g.counts, hasReference);
     insertAdmittedBurst(group, g.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(group, g.admittedBurstRunClock, BurstClock::Run);
     return group;
 }
 
-QJsonObject otherClientsJson(const OtherClients& o) {
+QJsonObject otherClientsJson(const OtherClients& o, bool hasReference) {
     QJsonObject others{{key::kClients, double(o.clients)}};
-    insertCounts(others, o.counts);
+    insertCounts(others, o.counts, hasReference);
     return others;
 }
 
 QJsonObject limiterJson(const LimiterSummary& l) {
     QJsonArray clients;
     for (const ClientSummary& c : l.clients) {
-        clients.append(clientJson(c));
+        clients.append(clientJson(c, l.hasReference));
     }
     QJsonArray groups;
     for (const GroupSummary& g : l.groups) {
-        groups.append(groupJson(g));
+        groups.append(groupJson(g, l.hasReference));
     }
     QJsonObject limiter{{key::kName, l.name},
                         {key::kType, l.type},
@@ -97,12 +102,13 @@ QJsonObject limiterJson(const LimiterSummary& l) {
                         {key::kFairness, l.fairness},
                         {key::kClients, clients}};
     if (l.spec) {
-        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec));
+        // Self-contained: a script limiter's Lua inline, readable wherever the folder goes.
+        limiter.insert(key::kSpec, limiterSpecToJson(*l.spec, SpecFiles::Inline));
     }
     if (!groups.isEmpty()) {
         limiter.insert(key::kGroups, groups);
     }
-    insertCounts(limiter, l.counts);
+    insertCounts(limiter, l.counts, l.hasReference);
     if (l.leases.any()) {
         limiter.insert(key::kLeases,
                        QJsonObject{{key::kReleased, double(l.leases.released)},
@@ -121,7 +127,7 @@ QJsonObject limiterJson(const LimiterSummary& l) {
         limiter.insert(key::kGateways, gateways);
     }
     if (l.otherClients.clients > 0) {
-        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients));
+        limiter.insert(key::kOtherClients, otherClientsJson(l.otherClients, l.hasReference));
     }
     insertAdmittedBurst(limiter, l.admittedBurst, BurstClock::Limiter);
     insertAdmittedBurst(limiter, l.admittedBurstRunClock, BurstClock::Run);

@@ -104,12 +104,15 @@ double SweepTable::constraintHeadroom(int combination, int constraint) const {
 }
 
 double SweepTable::missOf(int combination) const {
-    const QVector<double> scales = constraintScales();
-    double total = 0;
+    return missOf(combination, constraintScales());
+}
+
+double SweepTable::missOf(int combination, const QVector<double>& scales) const {
+    double sum = 0;
     for (int k = 0; k < constraints.size(); ++k) {
-        total += miss(combination, k, scales);
+        sum += miss(combination, k, scales);
     }
-    return total;
+    return sum;
 }
 
 QVector<QPair<qint64, qint64>> SweepTable::valueRanges(const QVector<int>& of) const {
@@ -206,13 +209,10 @@ int SweepTable::nearest() const {
     int chosen = -1;
     double least = kInfinity;
     for (int i : ranking()) {
-        double total = 0;
-        for (int k = 0; k < constraints.size(); ++k) {
-            total += miss(i, k, scales);
-        }
-        if (chosen < 0 || total < least) {
+        const double missed = missOf(i, scales);
+        if (chosen < 0 || missed < least) {
             chosen = i;
-            least = total;
+            least = missed;
         }
     }
     return chosen;

@@ -1,12 +1,10 @@
 #include "output/sweep_files.h"
 
-#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
 
 #include "csv_writer.h"
-#include "input_error.h"
 #include "output/regression_report.h"
 #include "output/sweep_verdict.h"
 #include "stats/expectation.h"
@@ -268,18 +266,13 @@ QByteArray sweepJUnit(const SweepTable& table, double seconds, const QString& st
                              sweepIncompleteReason(table, stoppedBy));
 }
 
-void writeSweepFiles(const QString& dir, const SweepTable& table,
-                     const QVector<RenderedFile>& rendered) {
-    if (!QDir().mkpath(dir)) {
-        throw InputError(dir, QStringLiteral("cannot create the folder"));
-    }
-    const QDir out(dir);
-    writeFileAtomically(out.filePath(sweep_format::kCsvFile), sweepCsv(table));
-    writeFileAtomically(out.filePath(sweep_format::kJsonFile),
-                        QJsonDocument(sweepJson(table)).toJson(QJsonDocument::Indented));
-    for (const RenderedFile& file : rendered) {
-        writeFileAtomically(out.filePath(file.name), file.content);
-    }
+FolderWrite writeSweepFiles(const QString& dir, const SweepTable& table,
+                            const QVector<RenderedFile>& rendered) {
+    QVector<RenderedFile> files{
+        {sweep_format::kCsvFile, sweepCsv(table)},
+        {sweep_format::kJsonFile, QJsonDocument(sweepJson(table)).toJson(QJsonDocument::Indented)}};
+    files += rendered;
+    return writeFolderFiles(dir, files);
 }
 
 }  // namespace ratelab

@@ -46,9 +46,9 @@ QByteArray sweepJUnit(const SweepTable& table, double seconds,
 // "12", "0.333": integers whole, others to 3 decimals; "n/a" for NaN.
 QString sweepFigureText(double value);
 
-// Writes sweep.csv and sweep.json, then the rendered files, each atomically; makes the folder.
-// An InputError names the folder or file that could not be written.
-void writeSweepFiles(const QString& dir, const SweepTable& table,
-                     const QVector<RenderedFile>& rendered = {});
+// Writes sweep.csv and sweep.json, then the rendered files, through writeFolderFiles (each
+// whole or not at all, each one not written named).
+FolderWrite writeSweepFiles(const QString& dir, const SweepTable& table,
+                            const QVector<RenderedFile>& rendered = {});
 
 }  // namespace ratelab

@@ -117,6 +117,7 @@ private:
     // Per constraint, the size its misses and headroom are counted in (constraintMiss).
     QVector<double> constraintScales() const;
     double miss(int combination, int constraint, const QVector<double>& scales) const;
+    double missOf(int combination, const QVector<double>& scales) const;
     double headroom(int combination, int constraint, const QVector<double>& scales) const;
 };
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "interrupt_flag.h"
 #include "redis/plain_transport.h"
 #include "redis/redis_error.h"
 #include "redis/tls_transport.h"
@@ -19,8 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 // Waits are cut into slices this long so an interrupt is noticed.
 constexpr std::chrono::milliseconds kWaitSlice{50};
-
-std::atomic<const std::atomic<bool>*> interruptFlag{nullptr};
 
 // hiredis writes with write(): a peer that went away would raise SIGPIPE and kill the
 // process. A lost server is normal here, so the write must fail with EPIPE instead.
@@ -48,12 +47,11 @@ RedisConnection::RedisConnection(RedisUrl url, ConnectOptions options)
 RedisConnection::~RedisConnection() = default;
 
 void RedisConnection::setInterruptFlag(const std::atomic<bool>* flag) {
-    interruptFlag.store(flag);
+    ratelab::setInterruptFlag(flag);
 }
 
 bool RedisConnection::interrupted() {
-    const std::atomic<bool>* flag = interruptFlag.load();
-    return flag != nullptr && flag->load();
+    return interruptRequested();
 }
 
 void RedisConnection::setDeadline(TimePoint deadline) {

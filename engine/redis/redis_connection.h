@@ -69,7 +69,8 @@ public:
 
     // Once *flag is true, every connection's waits end within kInterruptGrace with
     // RedisError(Kind::Timeout, cause "interrupted"). Process-wide, like the signals that set
-    // it; nullptr turns it off.
+    // it; nullptr turns it off. The same flag as interrupt_flag.h's (the loops that wait on no
+    // server check it there).
     static void setInterruptFlag(const std::atomic<bool>* flag);
     static bool interrupted();
 

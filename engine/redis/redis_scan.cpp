@@ -18,7 +18,7 @@ std::string escapeGlob(const std::string& text) {
 
 void scanEach(RedisConnection& connection, const std::string& pattern,
               const std::function<void(std::vector<std::string>&)>& batch,
-              const std::string& context) {
+              const std::string& context, std::chrono::steady_clock::time_point goOnUntil) {
     // COUNT 1000 a round: a million rounds would be a billion keys, i.e. a server that never
     // ends the iteration.
     constexpr int kMaxRounds = 1'000'000;
@@ -28,7 +28,7 @@ void scanEach(RedisConnection& connection, const std::string& pattern,
     do {
         // A keyspace of millions of keys takes thousands of pages: an interrupt ends the walk
         // between two of them, not after the last.
-        if (RedisConnection::interrupted()) {
+        if (RedisConnection::interrupted() && std::chrono::steady_clock::now() >= goOnUntil) {
             throw RedisError(RedisError::Kind::Timeout, context + "SCAN: interrupted",
                              "interrupted");
         }

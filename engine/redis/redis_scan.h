@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,9 +16,11 @@ std::string escapeGlob(const std::string& text);
 // keys to `batch`. Read-only. Every reply is checked; an error reply, a reply of the wrong
 // shape or a cursor that never comes back to 0 throws RedisError(Kind::Reply), its message
 // starting with `context`. Once RedisConnection::interrupted(), the next page is not asked for:
-// RedisError(Kind::Timeout, cause "interrupted").
+// RedisError(Kind::Timeout, cause "interrupted"); before `goOnUntil` it still is (a cleanup that
+// runs after an interrupt, for a bounded time).
 void scanEach(RedisConnection& connection, const std::string& pattern,
               const std::function<void(std::vector<std::string>&)>& batch,
-              const std::string& context = std::string());
+              const std::string& context = std::string(),
+              std::chrono::steady_clock::time_point goOnUntil = {});
 
 }  // namespace ratelab

@@ -78,11 +78,18 @@ bool RespGuard::headerDone() {
         }
     }
     const std::string announced = huge ? header_ : std::to_string(value);
+    // What came before it in the same reply counts too: the message says so when it does, so
+    // that the figures it names add up to more than the limit it names.
     if (array) {
         if (huge || replyElements_ + std::uint64_t(value) > limits_.maxElements) {
-            return fail(std::string(what) + " of " + announced +
-                        " elements; a reply may hold at most " +
-                        std::to_string(limits_.maxElements));
+            const std::string before =
+                huge || replyElements_ == 0
+                    ? std::string()
+                    : " after " + std::to_string(replyElements_) + " in the reply before it (" +
+                          std::to_string(replyElements_ + std::uint64_t(value)) + " in all)";
+            return fail(std::string(what) + " of " + announced + " elements" + before +
+                        "; a reply may hold at most " + std::to_string(limits_.maxElements) +
+                        " elements");
         }
         if (open_.size() >= kMaxDepth) {
             return fail("arrays nested more than " + std::to_string(kMaxDepth) + " deep");
@@ -93,8 +100,13 @@ bool RespGuard::headerDone() {
         return true;
     }
     if (huge || replyBytes_ + std::uint64_t(value) + 2 > limits_.maxBytes) {
-        return fail(std::string(what) + " of " + announced + " bytes; a reply may hold at most " +
-                    std::to_string(limits_.maxBytes));
+        // replyBytes_ holds the reply's bytes so far, this header included.
+        const std::string total =
+            huge ? std::string()
+                 : " (a reply of " + std::to_string(replyBytes_ + std::uint64_t(value) + 2) +
+                       " bytes with its headers and what came before it)";
+        return fail(std::string(what) + " of " + announced + " bytes" + total +
+                    "; a reply may hold at most " + std::to_string(limits_.maxBytes) + " bytes");
     }
     payloadLeft_ = std::uint64_t(value) + 2;  // and its \r\n
     state_ = State::Payload;
@@ -164,8 +176,9 @@ bool RespGuard::feed(const char* data, std::size_t size) {
                 replyBytes_ += span;
                 lastWasCr_ = start[span - 1] == '\r';
                 if (replyBytes_ > limits_.maxBytes) {
-                    return fail("a line of more than " + std::to_string(limits_.maxBytes) +
-                                " bytes; a reply may hold at most that");
+                    return fail("a reply of more than " + std::to_string(limits_.maxBytes) +
+                                " bytes, still in a line; a reply may hold at most " +
+                                std::to_string(limits_.maxBytes) + " bytes");
                 }
                 if (ends) {
                     valueDone();

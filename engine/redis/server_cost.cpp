@@ -80,6 +80,17 @@ ScriptTime scriptTimeBetween(const std::map<std::string, CommandStat>& before,
         time.calls += a->second.calls - start.calls;
         time.usec += a->second.usec - start.usec;
     }
+    static const std::string kOwn[] = {"evalsha", "eval",  "evalsha_ro", "eval_ro", "info",
+                                       "ping",    "hello", "auth",       "select"};
+    for (const auto& [command, stat] : after) {
+        const bool own = std::find(std::begin(kOwn), std::end(kOwn), command) != std::end(kOwn) ||
+                         command.rfind("client", 0) == 0 || command.rfind("script", 0) == 0;
+        if (own) {
+            continue;
+        }
+        const auto b = before.find(command);
+        time.commands += stat.calls - (b == before.end() ? 0 : b->second.calls);
+    }
     return time;
 }
 

@@ -23,11 +23,16 @@ struct CommandStat {
 // cmdstat lines, or lack calls= or usec=, are skipped; other fields are ignored.
 std::map<std::string, CommandStat> parseCommandStats(const std::string& info);
 
-// Server time spent in script calls (EVALSHA and EVAL) between two readings.
+// Server time spent in script calls (EVALSHA and EVAL) between two readings, and the other
+// commands run meanwhile: the ones the scripts called (and any a client sent itself; a
+// connection's own bookkeeping — INFO, PING, HELLO, AUTH, SELECT, CLIENT, SCRIPT — is left out).
 struct ScriptTime {
     long long calls = 0;
     long long usec = 0;
+    long long commands = 0;
     double usecPerCall() const { return calls > 0 ? double(usec) / double(calls) : 0.0; }
+    // The Redis commands per script call: what one decision asks of Redis.
+    double commandsPerCall() const { return calls > 0 ? double(commands) / double(calls) : 0.0; }
     // Decisions one Redis core could make per second at this cost.
     double callsPerCoreSecond() const {
         return usec > 0 ? 1e6 * double(calls) / double(usec) : 0.0;

@@ -4,6 +4,7 @@
 #include "explain/gateway_reason.h"
 #include "input_limits.h"
 #include "limiters/algorithm.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/schedule_decider.h"
@@ -18,12 +19,12 @@ constexpr qint64 kReplayStretch = 4096;
 // At most this many time buckets: a replay keeps no timeline, only the counts its run needs.
 constexpr qint64 kReplayBuckets = 1000;
 
-// The trace as a scenario of one limiter: a replay shape of its rows on a virtual clock that
-// starts at the first row's t_ms, so that each request is decided at its row's time.
-Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
+}  // namespace
+
+Scenario replayScenario(const QVector<LimiterSpec>& specs, const Trace& trace) {
     Scenario scenario;
     scenario.name = QStringLiteral("replay");
-    scenario.limiters = {spec};
+    scenario.limiters = specs;
     TrafficSpec& traffic = scenario.traffic;
     traffic.shape.type = ShapeSpec::Type::Replay;
     traffic.trace = trace;
@@ -42,6 +43,8 @@ Scenario replayScenario(const LimiterSpec& spec, const Trace& trace) {
     scenario.bucketMs = std::max<qint64>(1, (spanMs + kReplayBuckets - 1) / kReplayBuckets);
     return scenario;
 }
+
+namespace {
 
 // Hands each row's decision to the sink, in the trace's order; a failed one ends the replay.
 class ReplaySink final : public DecisionObserver {
@@ -71,26 +74,45 @@ private:
 
 qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& trace,
                    const std::function<void(const TraceRow&, const Decision&)>& sink,
-                   const std::atomic<bool>* stop) {
+                   const std::atomic<bool>* stop, ReferenceCounts* reference) {
     // One gateway, as a run without traffic "gateways": its own state when the limiter's
     // "gateway" option keeps some (mode local's "<name>@g0", cached refusals, a batched count).
     ScheduleDecider::Options options;
     options.limiters = limiter.options();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
-    Scenario scenario = replayScenario(limiter.spec(), trace);
+    if (limiter.spec().script && limiter.spec().script->clock == ScriptClock::Redis) {
+        options.speed = 1;  // Redis's clock runs in real time: so do the trace's times
+    }
+    Scenario scenario = replayScenario({limiter.spec()}, trace);
     const qint64 startMs = scenario.traffic.clock.startMs;
     ScheduleDecider decider(std::move(scenario), router.url(), startMs, options);
     decider.resetKeys(router);
     ReplaySink replayed(trace, sink);
     decider.setObserver(&replayed);
+    const auto stopCause = [&] {
+        RunSnapshot counted;
+        decider.stats().fill(counted);
+        return counted.stopCause;
+    };
     for (qint64 k = kReplayStretch - 1; decider.nextRequest() >= 0; k += kReplayStretch) {
         if (stop != nullptr && stop->load(std::memory_order_relaxed)) {
-            return replayed.done_;
+            return replayed.done_;  // cut short: no reference counts of a part
         }
-        decider.advanceThrough(k);
+        try {
+            decider.advanceThrough(k);
+        } catch (const RedisError& e) {
+            // A user's script past Redis's busy limit says so rather than "unknown outcome".
+            const QString why = stopCause();
+            throw why.isEmpty() ? e : RedisError(RedisError::Kind::Reply, why.toStdString());
+        }
     }
     decider.finish(router);  // a batched gateway's grants not yet added, as at a run's end
+    if (reference != nullptr) {
+        RunSnapshot counted;
+        decider.stats().fill(counted);
+        *reference = counted.limiters.value(0).reference;
+    }
     return replayed.done_;
 }
 

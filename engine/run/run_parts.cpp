@@ -51,6 +51,22 @@ void RunParts::resetKeys(RedisRouter& router) const {
         limiter->reset(router);
     }
     gateways->reset(router);
+    // Before any decision: a user's script that does not compile is bad input.
+    for (const auto& limiter : limiters) {
+        limiter->loadScripts(router);
+    }
+}
+
+std::vector<const Limiter*> RunParts::limitersWithKeys() const {
+    std::vector<const Limiter*> out;
+    for (const auto& limiter : limiters) {
+        out.push_back(limiter.get());
+    }
+    if (gateways) {
+        const std::vector<const Limiter*> local = gateways->localLimiters();
+        out.insert(out.end(), local.begin(), local.end());
+    }
+    return out;
 }
 
 void RunParts::flushGateways(RedisRouter& router) const {

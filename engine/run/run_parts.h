@@ -25,10 +25,15 @@ struct RunParts {
              const LimiterOptions& options, RunClock& clock, int workers,
              bool keepAcceptedLogs = true);
 
-    // Deletes every limiter's keys and the gateways' own (mode local). Throws RedisError.
+    // Deletes every limiter's keys and the gateways' own (mode local), then loads the script
+    // limiters' scripts (Limiter::loadScripts: an InputError for one that does not compile).
+    // Throws RedisError.
     void resetKeys(RedisRouter& router) const;
     // The run's end: batched gateways add the grants they have not added yet.
     void flushGateways(RedisRouter& router) const;
+    // Every limiter whose keys the run writes: the scenario's (and any a live change replaced)
+    // and the gateways' own.
+    std::vector<const Limiter*> limitersWithKeys() const;
     // The limiter in slot `index` now.
     const Limiter& limiter(int index) const { return *context.limiters[size_t(index)].load(); }
 

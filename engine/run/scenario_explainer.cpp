@@ -8,7 +8,10 @@
 
 #include "explain/decision_explainer.h"
 #include "input_error.h"
+#include "interrupt_flag.h"
 #include "json_input.h"
+#include "limiters/scratch_keys.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/schedule_decider.h"
@@ -48,6 +51,7 @@ qint64 chooseRequest(const Scenario& scenario, qint64 startMs, const ExplainTarg
     qint64 best = -1;
     qint64 bestDistance = 0;
     for (ScheduleWalk::Step step = walk.next(); step.index >= 0; step = walk.next()) {
+        throwIfInterrupted("finding the request to explain");
         if (target.index >= 0) {
             if (step.index == target.index) {
                 return step.index;
@@ -131,6 +135,9 @@ public:
         sentAt_ = std::chrono::steady_clock::now();
     }
     void decided(const Attempt& attempt, const DecisionPath::Result& result) override {
+        if (keepAlive_.due()) {
+            keepAlive_.keep(router_, decider_.limitersWithKeys());
+        }
         if (attempt.job.k == index_ && attempt.firstTry) {
             if (!result.decided) {
                 std::rethrow_exception(result.failure);
@@ -139,7 +146,8 @@ public:
                                            attempt.job.gateway,
                                            std::chrono::duration_cast<std::chrono::microseconds>(
                                                std::chrono::steady_clock::now() - sentAt_)
-                                               .count());
+                                               .count(),
+                                           result.referenceDecided ? &result.reference : nullptr);
             runUs_ = attempt.job.scheduledRunUs;
             return;
         }
@@ -171,6 +179,7 @@ private:
     QString base_;
     std::unique_ptr<DecisionExplainer> explainer_;
     std::chrono::steady_clock::time_point sentAt_{};
+    ScratchKeepAlive keepAlive_;  // a walk longer than the scratch keys' capped TTLs
 };
 
 }  // namespace
@@ -213,30 +222,42 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
             "\"time\": \"redis\": explained at the scenario's time, not Redis's clock");
     }
     ScheduleDecider::Options options;
+    options.limiters = scratchOptions();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
+    options.limiters.keepRawReplies = true;            // a script limiter's reply, shown as it came
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
+    if (spec.script && spec.script->clock == ScriptClock::Redis) {
+        // Its keys' TTLs run on Redis's clock: the requests before it go at their own pace.
+        options.speed = 1;
+        notes << QStringLiteral(
+            "\"clock\": \"redis\": the schedule up to the request was paced in real time");
+    }
     ScheduleDecider decider(std::move(scratch), router.url(), startEpochMs, options);
+    // The scratch keys go however this ends (an error, an interrupt).
     struct Cleanup {
         RedisRouter& router;
         const ScheduleDecider& decider;
-        ~Cleanup() {
-            try {
-                decider.resetKeys(router);
-            } catch (...) {
-                // Redis went away: the scratch keys are a scratch name's alone, most with a TTL.
-            }
-        }
+        ~Cleanup() { deleteScratchKeys(router, decider.limitersWithKeys()); }
     } cleanup{router, decider};
     decider.resetKeys(router);
 
     ExplainObserver observer(index, router, decider, base);
     observer.shownName_ = spec.name;
     decider.setObserver(&observer);
-    if (!decider.advanceThrough(index)) {
-        throw InputError(
-            QStringLiteral("--request"),
-            QStringLiteral("request %1 is past the end of the schedule (0-based)").arg(index));
+    // In stretches, with the interrupt read in between: on a quick Redis every answer comes
+    // within the interrupt's grace, so a long schedule stops here, and `cleanup` runs.
+    constexpr qint64 kStretch = 4096;
+    for (qint64 k = std::min(index, kStretch - 1);; k = std::min(index, k + kStretch)) {
+        throwIfInterrupted("deciding the requests before the one explained");
+        if (!decider.advanceThrough(k)) {
+            throw InputError(
+                QStringLiteral("--request"),
+                QStringLiteral("request %1 is past the end of the schedule (0-based)").arg(index));
+        }
+        if (k == index) {
+            break;
+        }
     }
     if (!observer.explained_) {
         throw RedisError(RedisError::Kind::Reply, "the explained request was not decided");

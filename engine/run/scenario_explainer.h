@@ -16,7 +16,8 @@ class RedisRouter;
 // A real-clock scenario is explained on a virtual clock (said in the notes), a "time": "redis"
 // limiter at the engine's time, and wait mode as try mode (each request decided once).
 // Throws InputError for an unknown limiter or a request the schedule does not have (naming
-// them), RedisError when Redis fails.
+// them), RedisError when Redis fails, Interrupted when an interrupt is requested
+// (interrupt_flag.h) while it walks the schedule.
 Explanation explainDecision(const Scenario& scenario, const QString& limiterName,
                             const ExplainTarget& target, RedisRouter& router);
 // The same for the request of schedule index `index` (explainedRequest's answer): the schedule

@@ -15,8 +15,7 @@ namespace ratelab {
 namespace {
 
 // Slow motion stretches server-side TTLs so state outlives its (virtual) windows.
-LimiterOptions runLimiterOptions(const RunClock& clock) {
-    LimiterOptions options;
+LimiterOptions runLimiterOptions(const RunClock& clock, LimiterOptions options) {
     if (clock.isVirtual() && clock.speed() > 0 && clock.speed() < 1) {
         options.ttlScale = 1.0 / clock.speed();
     }
@@ -25,14 +24,15 @@ LimiterOptions runLimiterOptions(const RunClock& clock) {
 
 }  // namespace
 
-ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options)
+ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options,
+                               LimiterOptions limiterOptions)
     : scenario_(std::move(scenario)),
       url_(std::move(url)),
       options_(options),
       clock_(scenario_.traffic.clock) {
     workerCount_ = clock_.isVirtual() ? 1 : scenario_.traffic.threads;
-    parts_ = std::make_unique<RunParts>(scenario_, url_, options_, runLimiterOptions(clock_),
-                                        clock_, workerCount_);
+    parts_ = std::make_unique<RunParts>(
+        scenario_, url_, options_, runLimiterOptions(clock_, limiterOptions), clock_, workerCount_);
     if (clock_.isVirtual()) {
         clock_.setHoldWatcher([this](bool held) { holdKeyTtls(held); });
     }
@@ -40,6 +40,10 @@ ScenarioRunner::ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions o
 
 const Limiter& ScenarioRunner::limiter(int index) const {
     return parts_->limiter(index);
+}
+
+std::vector<const Limiter*> ScenarioRunner::limitersWithKeys() const {
+    return parts_->limitersWithKeys();
 }
 
 const QStringList& ScenarioRunner::clientNames() const {
@@ -226,7 +230,9 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.bucketMs = scenario_.bucketMs;
     s.durationUs = parts_->durationUs;
     s.finished = finished();
-    s.stoppedEarly = stoppedEarly_.load();
+    parts_->stats->fill(s);
+    // A worker may have stopped it (RunSnapshot::stopCause).
+    s.stoppedEarly = stoppedEarly_.load() || !s.stopCause.isEmpty();
     const qint64 reached = clock_.waits() ? clock_.elapsedUs() : parts_->progressUs.load();
     if (s.finished && s.stoppedEarly) {
         // The run time it really had, not the one it was meant to have.
@@ -251,7 +257,6 @@ RunSnapshot ScenarioRunner::snapshot() const {
     s.roundTripPerLimiter = scenario_.traffic.roundTripPerLimiter;
     s.pipelineRequested = scenario_.traffic.pipeline;
     s.threadsRequested = scenario_.traffic.threads;
-    parts_->stats->fill(s);
     if (s.finished) {
         fillFinal(s);
     }
@@ -273,17 +278,7 @@ void ScenarioRunner::fillFinal(RunSnapshot& s) const {
             bursts_ = std::move(all);
         }
         for (int l = 0; l < s.limiters.size() && size_t(l) < bursts_->size(); ++l) {
-            const AdmittedBursts& b = (*bursts_)[size_t(l)];
-            LimiterSnapshot& limiter = s.limiters[l];
-            limiter.admittedBurst = b.overall;
-            limiter.admittedBurstRunClock = b.overallRunClock;
-            for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
-                limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
-            }
-            for (int g = 0; g < limiter.groups.size() && size_t(g) < b.perGroup.size(); ++g) {
-                limiter.groups[g].admittedBurst = b.perGroup[size_t(g)];
-                limiter.groups[g].admittedBurstRunClock = b.perGroupRunClock[size_t(g)];
-            }
+            applyAdmittedBursts((*bursts_)[size_t(l)], s.limiters[l]);
         }
     }
     s.expectations = evaluateExpectations(scenario_.expectations, s);

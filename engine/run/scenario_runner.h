@@ -28,7 +28,10 @@ struct RunParts;
 // one worker so the order of decisions, and so the result, is reproducible.
 class ScenarioRunner {
 public:
-    ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options = {});
+    // `limiterOptions`: what the limiters are made with (a slow-motion clock stretches their
+    // TTLs on top; a sweep's scratch limiters cap them, limiters/scratch_keys.h).
+    ScenarioRunner(Scenario scenario, RedisUrl url, ConnectOptions options = {},
+                   LimiterOptions limiterOptions = {});
     ~ScenarioRunner();
     ScenarioRunner(const ScenarioRunner&) = delete;
     ScenarioRunner& operator=(const ScenarioRunner&) = delete;
@@ -64,6 +67,9 @@ public:
     // flight). False for a real clock, which cannot be held.
     bool setPaused(bool paused);
     bool paused() const { return paused_.load(); }
+    // Every limiter whose keys the run writes: the scenario's (and any a live change replaced)
+    // and the gateways' own.
+    std::vector<const Limiter*> limitersWithKeys() const;
     // The limiter now in slot `index`.
     const Limiter& limiter(int index) const;
     // The limiter whose Redis state stands for slot `index` (what the timelines and the state

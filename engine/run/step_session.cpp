@@ -78,9 +78,10 @@ public:
         const qint64 decideUs = std::chrono::duration_cast<std::chrono::microseconds>(
                                     std::chrono::steady_clock::now() - sentAt_)
                                     .count();
-        Explanation e = explainerOf(attempt.job)
-                            .after(attempt.request, result.decision, result.byGateway,
-                                   attempt.job.gateway, decideUs);
+        Explanation e =
+            explainerOf(attempt.job)
+                .after(attempt.request, result.decision, result.byGateway, attempt.job.gateway,
+                       decideUs, result.referenceDecided ? &result.reference : nullptr);
         e.index = attempt.job.k;
         e.requests = attempt.job.k + 1;
         e.runMs = attempt.job.scheduledRunUs / 1000;
@@ -104,13 +105,21 @@ private:
 };
 
 StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain)
+    : StepSession(std::move(scenario), std::move(url), explain, false) {}
+
+StepSession::StepSession(Scenario scenario, RedisUrl url, ForLesson)
+    : StepSession(std::move(scenario), std::move(url), false, true) {}
+
+StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain, bool lesson)
     : router_(std::make_unique<RedisRouter>(url)) {
     // The session's clock stands still between two Steps while Redis's TTLs run on: its keys
     // get a day more, so a slow step finds the state a quick one would (and so does a run that
     // continues the session).
     ScheduleDecider::Options options;
     options.limiters.ttlExtraMs = kClockStandstillMs;
+    options.limiters.keepRawReplies = explain;  // a script limiter's reply, for its explanation
     options.reconnectBackoff = false;  // each Step is one user action: always try again
+    options.redisClockIsRunClock = lesson;
     const qint64 startEpochMs = scenario.traffic.clock.isVirtual
                                     ? scenario.traffic.clock.startMs
                                     : QDateTime::currentMSecsSinceEpoch();
@@ -172,10 +181,18 @@ std::vector<LimiterSpec> StepSession::scratchLimiters() const {
 }
 
 StepSession::Step StepSession::next() {
-    Step step;
     const qint64 k = decider_->nextRequest();
     if (k < 0) {
         over_ = true;
+        return Step();
+    }
+    return advanceThrough(k);
+}
+
+StepSession::Step StepSession::advanceThrough(qint64 k) {
+    Step step;
+    if (k < decider_->nextRequest() || decider_->nextRequest() < 0) {
+        over_ = decider_->nextRequest() < 0;
         return step;
     }
     const int limiters = decider_->scenario().limiters.size();
@@ -185,13 +202,49 @@ StepSession::Step StepSession::next() {
         step.explanations.resize(size_t(limiters));
     }
     observer_->target(k, &step);
-    decider_->advanceThrough(k);
+    const bool reached = decider_->advanceThrough(k);
     observer_->target(-1, nullptr);
+    if (!reached) {
+        // The schedule ended before request k: every one of its requests is decided.
+        k_ = decider_->lastRequestBefore(Pacer::kNoMore) + 1;
+        if (k_ > 0) {
+            lastRunUs_ = decider_->runUsOf(k_ - 1);
+            lastNowMs_ = decider_->startEpochMs() + lastRunUs_ / 1000;
+        }
+        over_ = true;
+        return step;
+    }
     k_ = k + 1;
     lastRunUs_ = observer_->runUs();
     step.nowMs = decider_->startEpochMs() + lastRunUs_ / 1000;
     lastNowMs_ = step.nowMs;
     return step;
+}
+
+qint64 StepSession::lastRequestBefore(qint64 runUs) {
+    return decider_->lastRequestBefore(runUs);
+}
+
+qint64 StepSession::runUsOf(qint64 k) {
+    return decider_->runUsOf(k);
+}
+
+void StepSession::resetKeys() {
+    decider_->resetKeys(*router_);
+}
+
+const RunStats& StepSession::stats() const {
+    return decider_->stats();
+}
+
+void StepSession::advanceUntil(qint64 runUs) {
+    decider_->advanceUntil(runUs);
+    const qint64 next = decider_->nextRequest();
+    k_ = next >= 0 ? next : decider_->lastRequestBefore(Pacer::kNoMore) + 1;
+    if (k_ > 0) {
+        lastRunUs_ = decider_->runUsOf(k_ - 1);
+        lastNowMs_ = decider_->startEpochMs() + lastRunUs_ / 1000;
+    }
 }
 
 RunSnapshot StepSession::snapshot() const {

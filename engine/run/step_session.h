@@ -32,6 +32,10 @@ public:
     // after, headers, counterfactuals) under scratch limiters whose keys the holder of
     // scratchLimiters() deletes when the session is done.
     StepSession(Scenario scenario, RedisUrl url, bool explain = false);
+    // A lesson's session (engine/lessons): on the scenario's virtual clock, "time": "redis" on
+    // the run's own clock (ScheduleDecider::Options::redisClockIsRunClock); explains nothing.
+    struct ForLesson {};
+    StepSession(Scenario scenario, RedisUrl url, ForLesson);
     ~StepSession();
 
     struct Step {
@@ -49,6 +53,21 @@ public:
     // Decides the next request of the schedule (and, before it, what is due before it: the
     // releases of grants whose hold has ended, wait-mode retries).
     Step next();
+    // Decides the requests through index k (and what is due before each), in as few round trips
+    // as a virtual run takes them; the Step of request k (index -1 when k was decided before or
+    // the schedule ended before it).
+    Step advanceThrough(qint64 k);
+    // Decides everything due before run time `runUs` (ScheduleDecider::advanceUntil): a
+    // lesson's beat.
+    void advanceUntil(qint64 runUs);
+    // The index of the last request scheduled before run time `runUs` (-1: none).
+    qint64 lastRequestBefore(qint64 runUs);
+    qint64 runUsOf(qint64 k);
+    // Deletes the limiters' keys (a lesson checked on the command line leaves none behind).
+    // Throws RedisError.
+    void resetKeys();
+    // The run's counts, for what a snapshot leaves out (the admitted bursts of the run so far).
+    const RunStats& stats() const;
 
     RunSnapshot snapshot() const;
     qint64 limiterNowMs() const { return lastNowMs_; }
@@ -75,6 +94,7 @@ public:
 
 private:
     class Observer;
+    StepSession(Scenario scenario, RedisUrl url, bool explain, bool lesson);
 
     std::unique_ptr<RedisRouter> router_;  // resets, and the explainers' reads
     std::unique_ptr<ScheduleDecider> decider_;

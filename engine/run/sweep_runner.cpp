@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "limiters/scratch_keys.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/scenario_runner.h"
@@ -138,7 +139,7 @@ void SweepRunner::runAll() {
 }
 
 void SweepRunner::runBatch(qint64 first, qint64 count) {
-    ScenarioRunner runner(plan_.batch(first, count), url_, options_);
+    ScenarioRunner runner(plan_.batch(first, count), url_, options_, scratchOptions());
     const qint64 limiters = runner.scenario().limiters.size();
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -158,8 +159,17 @@ void SweepRunner::runBatch(qint64 first, qint64 count) {
     }
     const qint64 startMs = runner.startEpochMs();
     const double durationMs = plan_.scenario().traffic.durationS * 1000;
+    ScratchKeepAlive keepAlive;  // a batch longer than its keys' capped TTLs
     while (!stop_.load() && !runner.finished()) {
         QThread::msleep(20);
+        if (keepAlive.due()) {
+            try {
+                RedisRouter router(url_, options_);
+                keepAlive.keep(router, runner.limitersWithKeys());
+            } catch (const RedisError&) {
+                // Redis gone: the batch's decisions fail and say so.
+            }
+        }
         const double reached =
             durationMs > 0
                 ? std::clamp(double(runner.limiterNowMs() - startMs) / durationMs, 0.0, 1.0)
@@ -188,13 +198,11 @@ void SweepRunner::runBatch(qint64 first, qint64 count) {
         currentDecisions_ = 0;
         done_ += finished;
     }
-    // The batch's keys go with it: its names are scratch names, read by nothing else. Redis
-    // gone now: the keys stay (most have a TTL); the next batch reports the failure.
+    // The batch's keys go with it, after an interrupt too: its names are scratch names, read
+    // by nothing else. Redis gone now: the keys expire; the next batch reports the failure.
     try {
         RedisRouter router(url_, options_);
-        for (int l = 0; l < limiters; ++l) {
-            runner.limiter(l).reset(router);
-        }
+        deleteScratchKeys(router, runner.limitersWithKeys());
     } catch (const RedisError&) {
     }
 }

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "redis/redis_error.h"
-#include "traffic/decision_batch.h"
+#include "traffic/decision_path.h"
 #include "traffic/redis_error_cause.h"
 
 namespace ratelab {
@@ -29,9 +29,9 @@ struct Counts {
 };
 
 // Counts a decided batch's results.
-void tally(Counts& counts, const DecisionBatch& batch) {
+void tally(Counts& counts, const DecisionPath& batch) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
-        const DecisionBatch::Result& result = batch.result(i);
+        const DecisionPath::Result& result = batch.result(i);
         if (!result.decided) {
             counts.error(result.cause);
             continue;
@@ -55,31 +55,34 @@ Counts benchOneConnection(const std::vector<const Limiter*>& limiters, RedisRout
     }
     const size_t limiterCount = limiters.size();
     qint64 prepared = 0;
-    auto prepare = [&](DecisionBatch& batch) {
+    auto prepare = [&](DecisionPath& batch) {
         batch.clear();
         const int depth = static_cast<int>(std::min<qint64>(pipeline, requests - prepared));
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (int i = 0; i < depth; ++i) {
             const qint64 k = offset + prepared + i;
-            const Limiter& limiter = *limiters[size_t(k) % limiterCount];
             const QString& client = names[int((k / qint64(limiterCount)) % clients)];
-            batch.add(router, limiter, Request{now, client, 1});
+            batch.add(router, int(size_t(k) % limiterCount), 0, Request{now, client, 1}, 0);
         }
         prepared += depth;
     };
 
-    DecisionBatch first;
-    DecisionBatch second;
-    DecisionBatch* current = &first;
-    DecisionBatch* next = &second;
+    // The decision path of a run, with one plain gateway.
+    const DecisionPath::Limiters byIndex = [&limiters](int l) -> const Limiter& {
+        return *limiters[size_t(l)];
+    };
+    DecisionPath first(byIndex, nullptr);
+    DecisionPath second(byIndex, nullptr);
+    DecisionPath* current = &first;
+    DecisionPath* next = &second;
     prepare(*current);
-    while (!current->empty()) {
+    while (current->size() > 0) {
         if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
             counts.stopped = true;
             break;
         }
         // Build the next batch while Redis works on this one; at most `pipeline` stay in flight.
-        current->run(router, options.connect.commandTimeout, {}, [&] { prepare(*next); });
+        current->run(router, options.connect.commandTimeout, {}, 0, [&] { prepare(*next); });
         tally(counts, *current);
         std::swap(current, next);
     }

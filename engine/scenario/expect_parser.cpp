@@ -119,6 +119,11 @@ QJsonObject expectationsToJson(const QVector<Expectation>& expectations) {
 
 }  // namespace scenario_json
 
+QVector<Expectation> parseExpectations(const QJsonValue& value, const QString& where,
+                                       const Scenario& scenario) {
+    return scenario_json::readExpectations(value, where, scenario.limiters, scenario.traffic);
+}
+
 std::vector<qint64> burstWindowsFor(const Scenario& scenario, int index) {
     const LimiterSpec& spec = scenario.limiters[index];
     std::vector<qint64> windows = limiterWindowsMs(spec);

@@ -44,6 +44,11 @@ Scenario parseScenarioJson(const QByteArray& json, const QString& baseDir,
 Scenario loadScenarioFile(const QString& path,
                           qint64 maxMemoryBytes = scenario_limits::kDefaultMaxMemoryBytes);
 
+// An "expect" object (per limiter name or "*" a list of checks) read as the scenario's own is,
+// against its limiters and traffic: a lesson's beats carry one each (lessons/).
+QVector<Expectation> parseExpectations(const QJsonValue& value, const QString& where,
+                                       const Scenario& scenario);
+
 // The scenario as JSON in the same format (round-trips; a replay trace is written as its path).
 QJsonObject scenarioToJson(const Scenario& scenario);
 

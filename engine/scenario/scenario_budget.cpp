@@ -14,6 +14,8 @@
 #include "input_error.h"
 #include "input_limits.h"
 #include "json_input.h"
+#include "limiters/script_spec.h"
+#include "scenario/summary_size.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
 #include "traffic/traffic_schedule.h"
@@ -40,6 +42,9 @@ constexpr qint64 kOutputBytesPerLimiter = 5 * kMiB / 2;
 constexpr qint64 kOutputBytesPerRow = 5 * kKiB;
 // malloc's bookkeeping and rounding of one small block.
 constexpr qint64 kMallocOverhead = 16;
+// The RunSummary copies alive while the outputs are written: the command's (its printed
+// summary, expectations and JUnit) and the output folder's (summary.json, report.html).
+constexpr qint64 kSummaryCopies = 2;
 
 // The heap block of a QString's characters: Qt 6's header, then UTF-16 with a terminator,
 // rounded up to malloc's 16-byte granularity.
@@ -138,7 +143,7 @@ struct Culprit {
 
 Culprit culpritOf(const MemoryEstimate& e) {
     const qint64 byBuckets = e.bucketCounters + e.snapshots + e.csv;
-    const qint64 byClients = e.otherCounters + e.clientTables + e.burstFigures;
+    const qint64 byClients = e.otherCounters + e.clientTables + e.burstFigures + e.summaryJson;
     if (e.acceptedLog > e.trace && e.acceptedLog > byBuckets && e.acceptedLog > byClients) {
         return {QStringLiteral("$.traffic.duration_s"),
                 QStringLiteral("shorten the run or lower its rate")};
@@ -189,22 +194,22 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     const qint64 series = LimiterCounters::kBucketSeries +
                           LimiterCounters::kGroupBucketSeries * groups + extra.count();
     e.bucketCounters = e.workers * e.limiters * series * e.buckets * kCounter;
-    e.otherCounters =
-        e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients, groups, extra) -
-        e.bucketCounters;
+    // A script limiter with a reference counts its disagreements per bucket and client too.
+    qint64 compared = 0;
+    for (const LimiterSpec& spec : scenario.limiters) {
+        compared += referenceSpecOf(spec) ? 1 : 0;
+    }
+    e.otherCounters = e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients,
+                                                              groups, compared, extra) -
+                      e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
-    // client totals (each with its name and, for a per-client limiter of a finished run, its
-    // busiest intervals) and a fairness vector; per run the target rate of every bucket.
+    // client totals (each with its name) and a fairness vector; per run the target rate of every
+    // bucket. (A finished run's busiest intervals per client are in burstFigures.)
     e.snapshots = qint64(sizeof(RunSnapshot)) + e.buckets * qint64(sizeof(double));
     for (int i = 0; i < scenario.limiters.size(); ++i) {
-        const bool perClient = scenario.limiters[i].scope == Scope::PerClient;
-        const qint64 bursts = perClient ? qint64(burstWindowsFor(scenario, i).size()) *
-                                                  qint64(sizeof(BusiestInterval)) +
-                                              kMallocOverhead
-                                        : 0;
         const qint64 perClientBytes = qint64(sizeof(ClientTotals) + sizeof(double)) +
-                                      stringHeapBytes(1 + decimalDigits(e.clients)) + bursts;
+                                      stringHeapBytes(1 + decimalDigits(e.clients));
         e.snapshots += qint64(sizeof(LimiterSnapshot)) +
                        series * e.buckets * qint64(sizeof(qint64)) + e.clients * perClientBytes;
     }
@@ -226,6 +231,16 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     e.requests = qint64(std::ceil(std::min(scheduleExpectedSends(traffic, durationUs), 1e15)));
     e.acceptedLog = e.requests * (e.limiters + 3) * qint64(sizeof(AcceptedRecord));
     e.burstFigures = burstFigureBytes(scenario, e.clients);
+    const SummarySize summary = estimateSummarySize(scenario);
+    e.summaryFigures = summary.figures;
+    e.summaryText = summary.textBytes;
+    // Its tree, its text grown to at most twice its length, and the figures of its rows in the
+    // two summaries.
+    e.summaryJson =
+        summary.treeBytes + 2 * summary.textBytes +
+        kSummaryCopies *
+            (summary.figures * qint64(sizeof(BusiestInterval)) +
+             summary.rows * (qint64(sizeof(std::vector<BusiestInterval>)) + kMallocOverhead));
     return e;
 }
 
@@ -286,6 +301,8 @@ void checkMemoryBudget(const Scenario& scenario, qint64 limitBytes) {
     add(e.trace, QStringLiteral("trace rows (%1)")
                      .arg(plural(e.traceRows, QStringLiteral("row"), QStringLiteral("rows"))));
     add(e.burstFigures, QStringLiteral("admitted bursts per client and group"));
+    add(e.summaryJson, QStringLiteral("summary.json in memory (%1 admitted-burst figures)")
+                           .arg(QLocale(QLocale::English).toString(e.summaryFigures)));
     Culprit culprit = culpritOf(e);
     if (!scenario.traffic.groups.isEmpty() &&
         culprit.path.startsWith(QLatin1String("$.traffic.")) &&

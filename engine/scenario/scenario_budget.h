@@ -35,11 +35,17 @@ struct MemoryEstimate {
     qint64 burstFigures = 0;
     qint64 listedClients = 0;  // a limiter's clients listed one by one in the outputs
     qint64 outputs = 0;        // summary.json and report.html in memory: rows and report
-    qint64 program = 0;        // the program itself: Qt, fonts, code
+    // summary.json as the writer builds it (summary_size.h): its JSON tree, its text (grown to
+    // at most twice its length), and the admitted-burst figures of its rows in the two
+    // RunSummary copies the outputs are made from.
+    qint64 summaryFigures = 0;  // admitted-burst figures it lists
+    qint64 summaryText = 0;     // its length at most (part of summaryJson)
+    qint64 summaryJson = 0;
+    qint64 program = 0;  // the program itself: Qt, fonts, code
 
     qint64 total() const {
         return bucketCounters + otherCounters + snapshots + clientTables + trace + csv +
-               acceptedLog + burstFigures + outputs + program;
+               acceptedLog + burstFigures + outputs + summaryJson + program;
     }
 };
 

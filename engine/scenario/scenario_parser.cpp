@@ -8,6 +8,7 @@
 
 #include "input_error.h"
 #include "json_input.h"
+#include "limiters/script_spec.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_budget.h"
 #include "scenario/scenario_json.h"
@@ -37,7 +38,8 @@ QString readScenarioName(const QJsonValue& value, const QString& where) {
     return name;
 }
 
-QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where) {
+QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where,
+                                  const QString& baseDir) {
     if (!value.isArray()) {
         throw InputError(
             where, QStringLiteral("must be an array of limiter specs, got ") + describe(value));
@@ -58,18 +60,56 @@ QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where)
             throw InputError(
                 path, QStringLiteral("expected a JSON object, got ") + describe(array.at(i)));
         }
-        const LimiterSpec spec = parseLimiterSpec(array.at(i).toObject(), path);
-        // Limiters of one run share the Redis keys of their names.
+        const LimiterSpec spec = parseLimiterSpec(array.at(i).toObject(), path, baseDir);
+        // Limiters of one run share the Redis keys of their names, and a script limiter's
+        // reference decides under a name of its own.
         for (qsizetype j = 0; j < limiters.size(); ++j) {
             if (limiters.at(j).name == spec.name) {
                 throw InputError(memberPath(path, QStringLiteral("name")),
                                  QStringLiteral("duplicate name %1 (also %2)")
                                      .arg(quoted(spec.name), elementPath(where, j)));
             }
+            for (const auto& [script, other] :
+                 {std::pair(limiters.at(j), spec), std::pair(spec, limiters.at(j))}) {
+                if (referenceSpecOf(script) && referenceName(script.name) == other.name) {
+                    throw InputError(
+                        memberPath(path, QStringLiteral("name")),
+                        QStringLiteral("%1 is the name the reference of script limiter %2 "
+                                       "decides under")
+                            .arg(quoted(other.name), quoted(script.name)));
+                }
+            }
         }
         limiters.append(spec);
     }
     return limiters;
+}
+
+// A script on Redis's own clock (TTL expiry, TIME) decides only as it would in production when
+// Redis's clock and the run's go together: on the real clock, never a virtual one (a sweep
+// runs its combinations on one).
+void refuseVirtualRedisClock(const Scenario& scenario, bool sweeps) {
+    for (const LimiterSpec& spec : scenario.limiters) {
+        if (!spec.script || spec.script->clock != ScriptClock::Redis) {
+            continue;
+        }
+        const QString why =
+            QStringLiteral(
+                "script limiter %1 declares \"clock\": \"redis\": its decisions depend "
+                "on Redis's own clock (TTL expiry, TIME), which a virtual clock does "
+                "not move, so ")
+                .arg(quoted(spec.name));
+        if (sweeps) {
+            throw InputError(QStringLiteral("$.sweep"),
+                             why + QStringLiteral("it cannot be swept: a sweep runs its "
+                                                  "combinations on a virtual clock"));
+        }
+        if (scenario.traffic.clock.isVirtual) {
+            throw InputError(QStringLiteral("$.traffic.clock"),
+                             why + QStringLiteral("it runs on the real clock only (\"clock\": "
+                                                  "\"real\")"));
+        }
+    }
 }
 
 }  // namespace
@@ -84,7 +124,8 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     scenario.name = object.contains(name)
                         ? readScenarioName(object.value(name), memberPath(root, name))
                         : QStringLiteral("scenario");
-    scenario.limiters = readLimiters(required(object, root, limiters), memberPath(root, limiters));
+    scenario.limiters =
+        readLimiters(required(object, root, limiters), memberPath(root, limiters), baseDir);
     scenario.traffic = readTraffic(required(object, root, traffic), memberPath(root, traffic),
                                    baseDir, traceBudget(scenario.limiters.size(), maxMemoryBytes));
     if (object.contains(bucketMs)) {
@@ -98,6 +139,7 @@ Scenario parseScenario(const QJsonObject& object, const QString& baseDir, qint64
     if (object.contains(sweep)) {
         scenario.sweep = readSweep(object.value(sweep), memberPath(root, sweep), scenario.limiters);
     }
+    refuseVirtualRedisClock(scenario, object.contains(sweep));
 
     // The timeline holds one bucket per bucket_ms of the run.
     const double durationMs = scenario.traffic.durationS * 1000;

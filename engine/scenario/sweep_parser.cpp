@@ -144,7 +144,8 @@ void checkCombinations(const SweepSpec& sweep, const QString& varyPath,
             QVector<LimiterSpec> changed = limiters;
             own.apply(changed, values);
             try {
-                parseLimiterSpec(limiterSpecToJson(changed[l]), limiterPath);
+                // Inline: the spec's files are read already, wherever the scenario is.
+                parseLimiterSpec(limiterSpecToJson(changed[l], SpecFiles::Inline), limiterPath);
             } catch (const InputError& e) {
                 QString where = varyPath;
                 if (own.vary.size() == 1) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "stats/run_snapshot.h"
+
 namespace ratelab {
 
 void AcceptedLog::record(qint64 runMs, qint64 limiterMs, int client, qint64 permits) {
@@ -109,6 +111,18 @@ AdmittedBursts admittedBursts(const std::vector<const AcceptedLog*>& logs,
             busiestPerPart(all, &AcceptedRecord::limiterMs, groupCount, groupOf, windowsMs);
     }
     return bursts;
+}
+
+void applyAdmittedBursts(const AdmittedBursts& b, LimiterSnapshot& limiter) {
+    limiter.admittedBurst = b.overall;
+    limiter.admittedBurstRunClock = b.overallRunClock;
+    for (int c = 0; c < limiter.clients.size() && size_t(c) < b.perClient.size(); ++c) {
+        limiter.clients[c].admittedBurst = b.perClient[size_t(c)];
+    }
+    for (int g = 0; g < limiter.groups.size() && size_t(g) < b.perGroup.size(); ++g) {
+        limiter.groups[g].admittedBurst = b.perGroup[size_t(g)];
+        limiter.groups[g].admittedBurstRunClock = b.perGroupRunClock[size_t(g)];
+    }
 }
 
 }  // namespace ratelab

@@ -46,6 +46,11 @@ struct AdmittedBursts {
     std::vector<std::vector<BusiestInterval>> perGroupRunClock;  // BurstClock::Run
 };
 
+struct LimiterSnapshot;
+
+// Puts a limiter's busiest intervals into its snapshot: overall, per client, per group.
+void applyAdmittedBursts(const AdmittedBursts& bursts, LimiterSnapshot& limiter);
+
 // `logs`: every worker's log of one limiter. For each window of `windowsMs` (ascending) the
 // busiest interval overall on both clocks, per client (clients 0..clients-1) on the limiter's
 // clock when perClient is set, and per group of `groups` (none when empty) on both clocks.

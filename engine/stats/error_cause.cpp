@@ -30,6 +30,7 @@ constexpr std::array<const char*, kErrorCauses> kNames = {
     "MISCONF",
     "WRONGTYPE",
     "NOSCRIPT",
+    "CROSSSLOT",
     "redirected too often",
     "failover",
     "no sentinel",

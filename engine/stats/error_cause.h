@@ -38,6 +38,7 @@ enum class ErrorCause : int {
     Misconf,
     Wrongtype,
     Noscript,
+    Crossslot,  // a script's keys in more than one hash slot of a cluster (a script limiter's)
     RedirectLoop,
     Failover,       // through sentinels: the named primary is a replica or unreachable
     NoSentinel,     // through sentinels: none of them answered

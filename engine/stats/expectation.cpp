@@ -21,6 +21,11 @@ double ms(std::int64_t us) {
     return double(us) / 1000.0;
 }
 
+// A script limiter's decisions its reference made otherwise, and their share of the decisions
+// both made.
+const QLatin1String kDisagreements("disagreements_with_reference");
+const QLatin1String kDisagreementsPct("disagreements_with_reference_pct");
+
 // A count of countMetrics() from totals of a limiter, a group or a client.
 template <typename Totals>
 bool countValue(const Totals& t, const QString& figure, double* value) {
@@ -37,6 +42,12 @@ bool countValue(const Totals& t, const QString& figure, double* value) {
         *value = t.fired > 0 ? double(t.accepted) / fired : 0;
     } else if (figure == QLatin1String("rejected_pct")) {
         *value = t.fired > 0 ? 100.0 * double(t.rejected) / fired : 0;
+    } else if (figure == kDisagreements) {
+        *value = double(t.reference.disagreed);
+    } else if (figure == kDisagreementsPct) {
+        *value = t.reference.compared > 0
+                     ? 100.0 * double(t.reference.disagreed) / double(t.reference.compared)
+                     : 0;
     } else {
         return false;
     }
@@ -162,7 +173,8 @@ QString Expectation::text() const {
 const QStringList& countMetrics() {
     static const QStringList metrics = {
         QStringLiteral("fired"),  QStringLiteral("accepted"),       QStringLiteral("rejected"),
-        QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("rejected_pct")};
+        QStringLiteral("errors"), QStringLiteral("accepted_ratio"), QStringLiteral("rejected_pct"),
+        QString(kDisagreements),  QString(kDisagreementsPct)};
     return metrics;
 }
 
@@ -277,6 +289,9 @@ Expectation parseExpectation(const QString& limiter, const QString& text, const 
 
 bool limiterMetric(const LimiterSnapshot& l, const QString& metric, double* value) {
     const MetricScope scope = metricScope(metric);
+    if (!l.hasReference && (scope.figure == kDisagreements || scope.figure == kDisagreementsPct)) {
+        return false;  // only a script limiter with a reference has the figure
+    }
     switch (scope.kind) {
         case MetricScope::Kind::Group:
             for (const GroupTotals& g : l.groups) {

@@ -69,6 +69,11 @@ struct LimiterSnapshot : OutcomeTotals {
     LimiterSpec spec;
     qint64 attempts = 0;  // script calls, retries of wait mode included
     LeaseCounts leases;
+    // A script limiter with a "reference" (its decisions against the reference's are in
+    // OutcomeTotals::reference; every other limiter: none), and per time bucket the
+    // disagreements (empty without a reference).
+    bool hasReference = false;
+    QVector<qint64> bucketDisagreed;
     // Decisions that called Redis (the others a gateway made from its own state), and per
     // gateway up to the last one that decided anything.
     qint64 redisCalls = 0;
@@ -137,10 +142,13 @@ struct RunSnapshot {
     qint64 elapsedUs = 0;       // run time reached so far (at most durationUs)
     bool finished = false;      // every worker is done (its schedule ran out, or it was stopped)
     bool stoppedEarly = false;  // stopped before the schedule ran out (requestStop)
-    qint64 finishedAtUs = 0;    // finished runs: run time when the last decision was made (late
-                                // workers and wait-mode retries can take it past durationUs)
-    qint64 scheduled = 0;       // requests whose send time has come
-    double targetRate = 0;      // requests/s over the whole run (the shape's integral / duration)
+    // Why the run stopped itself before its schedule ran out (a user's script past Redis's
+    // busy limit: Worker); empty when it did not (stoppedEarly is then the caller's stop).
+    QString stopCause;
+    qint64 finishedAtUs = 0;  // finished runs: run time when the last decision was made (late
+                              // workers and wait-mode retries can take it past durationUs)
+    qint64 scheduled = 0;     // requests whose send time has come
+    double targetRate = 0;    // requests/s over the whole run (the shape's integral / duration)
     QVector<double> bucketTargetRate;  // requests/s at each bucket's start
     LatencyHistogram::Snapshot lag;    // us, actual send time minus scheduled send time
     QVector<LimiterSnapshot> limiters;

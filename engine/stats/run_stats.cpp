@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "limiters/script_spec.h"
+
 namespace ratelab {
 
 QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const ClientGroups& groups) {
@@ -44,12 +46,15 @@ OutcomeTotals outcomesAt(const CounterArray& counters, int base, bool withWaited
 }  // namespace
 
 LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups,
-                                 ExtraBucketSeries extra)
+                                 bool compared, ExtraBucketSeries extra)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
       bucketErrorsOpen_(buckets),
       bucketErrorsClosed_(buckets),
+      compared_(compared),
+      bucketDisagreed_(compared ? buckets : 0),
+      clientReference_(compared ? 2 * clients : 0),
       clients_(clients * kPerClient),
       groupOf_(groups > 0 ? groupOf : nullptr),
       buckets_(buckets),
@@ -112,12 +117,13 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
 }
 
 WorkerStats::WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf,
-                         int groups, ExtraBucketSeries extra)
+                         int groups, const std::vector<bool>& compared, ExtraBucketSeries extra)
     : groupOf_(std::move(groupOf)), agreement_(limiters, buckets) {
     const int* of = groupOf_.empty() ? nullptr : groupOf_.data();
     for (int i = 0; i < limiters; ++i) {
         limiters_.push_back(
-            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0, extra));
+            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0,
+                                              size_t(i) < compared.size() && compared[i], extra));
     }
 }
 
@@ -136,8 +142,13 @@ RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int worke
 std::unique_ptr<WorkerStats> RunStats::newWorker() const {
     std::vector<int> groupOf(groups_.ofClient.cbegin(), groups_.ofClient.cend());
     groupOf.resize(groups_.isEmpty() ? 0 : size_t(clients_.size()), 0);
+    std::vector<bool> compared;
+    for (const LimiterSpec& spec : specs_) {
+        compared.push_back(referenceSpecOf(spec).has_value());
+    }
     return std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size(),
-                                         std::move(groupOf), int(groups_.names.size()), extra_);
+                                         std::move(groupOf), int(groups_.names.size()), compared,
+                                         extra_);
 }
 
 std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
@@ -170,6 +181,7 @@ void RunStats::fill(RunSnapshot& snapshot) const {
     snapshot.scheduled = 0;
     snapshot.disagreements.clear();
     snapshot.failovers.clear();
+    snapshot.stopCause.clear();
     snapshot.pipeline = PipelineUse{};
     for (const auto& w : workers_) {
         snapshot.pipeline.batches += w->pipeline_.get(WorkerStats::kBatches);
@@ -182,6 +194,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         snapshot.scheduled += w->scheduled_.get(0);
         w->agreement_.addTo(snapshot.disagreements);
         std::lock_guard<std::mutex> lock(w->failoverMutex_);
+        if (snapshot.stopCause.isEmpty()) {
+            snapshot.stopCause = w->stopCause_;
+        }
         for (const FailoverEvent& f : w->failovers_) {
             // Every worker sees the same move: the earliest sighting stands for it.
             auto same = std::find_if(
@@ -211,6 +226,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.bucketReleased.fill(0, buckets_);
             out.bucketLeaked.fill(0, buckets_);
         }
+        out.hasReference = referenceSpecOf(out.spec).has_value();
+        if (out.hasReference) {
+            out.bucketDisagreed.fill(0, buckets_);
+        }
         out.clients.resize(clients_.size());
         for (int c = 0; c < clients_.size(); ++c) {
             out.clients[c].client = clients_[c];
@@ -227,6 +246,8 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.leases.leaked += lc.totals_.get(LimiterCounters::kLeaked);
             out.leases.expired += lc.totals_.get(LimiterCounters::kExpiredLeases);
             out.redisCalls += lc.totals_.get(LimiterCounters::kRedisCalls);
+            out.reference.compared += lc.totals_.get(LimiterCounters::kCompared);
+            out.reference.disagreed += lc.totals_.get(LimiterCounters::kDisagreed);
             for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
                 const int at = LimiterCounters::kPerGateway * g;
                 const qint64 decisions = lc.gateways_.get(at);
@@ -248,6 +269,9 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                 out.bucketErrors[b] += lc.bucketErrors_.get(b);
                 out.bucketErrorsOpen[b] += lc.bucketErrorsOpen_.get(b);
                 out.bucketErrorsClosed[b] += lc.bucketErrorsClosed_.get(b);
+                if (out.hasReference && lc.compared_) {
+                    out.bucketDisagreed[b] += lc.bucketDisagreed_.get(b);
+                }
             }
             for (int b = 0; b < lc.bucketReleased_.size() && b < buckets_; ++b) {
                 out.bucketReleased[b] += lc.bucketReleased_.get(b);
@@ -255,6 +279,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             }
             for (int c = 0; c < clients_.size(); ++c) {
                 out.clients[c] += outcomesAt(lc.clients_, c * LimiterCounters::kPerClient, true);
+                if (lc.compared_) {
+                    out.clients[c].reference.compared += lc.clientReference_.get(2 * c);
+                    out.clients[c].reference.disagreed += lc.clientReference_.get(2 * c + 1);
+                }
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());

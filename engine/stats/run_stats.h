@@ -42,9 +42,11 @@ struct ExtraBucketSeries {
 class LimiterCounters {
 public:
     // `groupOf` (one per client, owned by the caller and outliving this) gives each client's
-    // traffic group of `groups`; null with no groups.
+    // traffic group of `groups`; null with no groups. `compared`: the limiter has a reference
+    // (a script limiter's), whose comparisons it counts per bucket and client. `extra`: the
+    // per-bucket series kept besides the outcomes.
     LimiterCounters(int buckets, int clients, const int* groupOf = nullptr, int groups = 0,
-                    ExtraBucketSeries extra = {});
+                    bool compared = false, ExtraBucketSeries extra = {});
 
     // The final outcome of one request at this limiter: bucket of its scheduled time, client,
     // and (wait mode, accepted) how long it waited since its first try. A failed decision also
@@ -53,6 +55,21 @@ public:
                        ErrorCause cause = ErrorCause::Other);
     // One script call and its latency from the scheduled time (us).
     void recordAttempt(qint64 latencyUs);
+    // One decision this limiter and its reference both made (a script limiter's "reference"),
+    // and whether one granted what the other refused: bucket of the request's scheduled time.
+    // Not counted for a limiter made without a reference (one a live edit gave one).
+    void recordComparison(int bucket, int client, bool disagreed) {
+        if (!compared_) {
+            return;
+        }
+        totals_.add(kCompared, 1);
+        clientReference_.add(client * 2, 1);
+        if (disagreed) {
+            totals_.add(kDisagreed, 1);
+            bucketDisagreed_.add(bucket, 1);
+            clientReference_.add(client * 2 + 1, 1);
+        }
+    }
     // An accepted decision for the admitted-burst metric: the run's time of the decision and
     // the time the limiter decided at, both in ms since the run's start (BurstClock). Recorded
     // when the limiter grants, also for a grant that is then held (wait mode).
@@ -101,11 +118,12 @@ public:
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
     static qint64 allocatedBytes(qint64 buckets, qint64 clients, qint64 groups = 0,
-                                 ExtraBucketSeries extra = {}) {
+                                 bool compared = false, ExtraBucketSeries extra = {}) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
                ((kBucketSeries + extra.count()) * buckets + kGroupBucketSeries * groups * buckets +
-                clients * kPerClient + kTotals + kGatewayCounters) *
+                clients * kPerClient + kTotals + kGatewayCounters +
+                (compared ? buckets + 2 * clients : 0)) *
                    kCounter;
     }
     static constexpr int kBucketSeries = 5;       // accepted, rejected, errors, errors_open/closed
@@ -128,6 +146,8 @@ private:
         kLeaked,
         kExpiredLeases,
         kRedisCalls,
+        kCompared,
+        kDisagreed,
         kTotals
     };
     enum PerClient {
@@ -146,6 +166,11 @@ private:
     CounterArray bucketErrors_;
     CounterArray bucketErrorsOpen_;
     CounterArray bucketErrorsClosed_;
+    // With a reference only (compared_): disagreements per bucket; per client the decisions
+    // compared and disagreed.
+    bool compared_ = false;
+    CounterArray bucketDisagreed_;
+    CounterArray clientReference_;
     CounterArray clients_;          // kPerClient counters per client
     const int* groupOf_ = nullptr;  // per client: its traffic group; null: no groups
     int buckets_ = 0;
@@ -170,8 +195,10 @@ private:
 class WorkerStats {
 public:
     // `groupOf`: each client's traffic group (empty: no groups), of `groups` groups.
+    // `compared`: per limiter, whether it has a reference (none: no limiter has).
     WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf = {},
-                int groups = 0, ExtraBucketSeries extra = {});
+                int groups = 0, const std::vector<bool>& compared = {},
+                ExtraBucketSeries extra = {});
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
@@ -183,6 +210,14 @@ public:
         pipeline_.add(kRoundTrips, roundTrips);
         pipeline_.add(kEnds + int(end), 1);
     }
+    // Why this worker stopped the run, when something made going on pointless (a user's script
+    // past Redis's busy limit); the first reason stands.
+    void recordStopCause(const QString& why) {
+        std::lock_guard<std::mutex> lock(failoverMutex_);
+        if (stopCause_.isEmpty()) {
+            stopCause_ = why;
+        }
+    }
     // This worker's connection moved from primary `from` to `to` at run time `atUs`.
     void recordFailover(qint64 atUs, const QString& from, const QString& to) {
         std::lock_guard<std::mutex> lock(failoverMutex_);
@@ -190,13 +225,16 @@ public:
     }
     // What one worker's stats allocate (see LimiterCounters::allocatedBytes and
     // AgreementCounters::allocatedBytes).
+    // `compared`: how many of the limiters have a reference.
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients, qint64 groups = 0,
-                                 ExtraBucketSeries extra = {}) {
+                                 qint64 compared = 0, ExtraBucketSeries extra = {}) {
         return qint64(sizeof(WorkerStats)) +
                qint64(sizeof(std::atomic<long long>)) * (1 + 3 + kPipelineEnds) +
                (groups > 0 ? clients * qint64(sizeof(int)) : 0) +
-               limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
-                           LimiterCounters::allocatedBytes(buckets, clients, groups, extra)) +
+               limiters *
+                   (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
+                    LimiterCounters::allocatedBytes(buckets, clients, groups, false, extra)) +
+               compared * (buckets + 2 * clients) * qint64(sizeof(std::atomic<long long>)) +
                AgreementCounters::allocatedBytes(limiters, buckets);
     }
 
@@ -211,6 +249,7 @@ private:
     AgreementCounters agreement_;
     mutable std::mutex failoverMutex_;
     QVector<FailoverEvent> failovers_;
+    QString stopCause_;  // under failoverMutex_
 };
 
 // The clients' totals added up per traffic group (`groups`), each with its own fairness.

@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QTimeZone>
 
+#include "json_input.h"
 #include "traffic/access_log_line.h"
 
 namespace ratelab::access_log {
@@ -14,10 +15,9 @@ namespace {
 const QLatin1String kRemoteAddr("remote_addr"), kRemoteUser("remote_user"), kReferer("referer"),
     kUserAgent("user_agent"), kForwardedFor("forwarded_for");
 
+// The text as a message shows it: quoted, cut short, its control characters escaped.
 QString shown(QStringView text) {
-    constexpr qsizetype kShown = 40;
-    return QLatin1Char('"') + text.left(kShown).toString() +
-           (text.size() > kShown ? QStringLiteral("...\"") : QStringLiteral("\""));
+    return json_input::quoted(text.toString());
 }
 
 // Reads a line field by field; each read names what it expected when it fails.

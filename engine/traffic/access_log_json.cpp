@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <cmath>
 
+#include "json_input.h"
 #include "traffic/access_log_line.h"
 
 namespace ratelab::access_log {
@@ -115,7 +116,7 @@ qint64 timeMsOf(const QJsonValue& value, const QString& field) {
         ms = time.isValid() && time.timeSpec() != Qt::LocalTime ? time.toMSecsSinceEpoch() : -1;
     }
     if (ms < 0 || double(ms) > kMaxTimeMs) {
-        throw LineError{expected + QStringLiteral(", got \"%1\"").arg(text.left(40))};
+        throw LineError{expected + QStringLiteral(", got ") + json_input::quoted(text)};
     }
     return ms;
 }

@@ -39,7 +39,7 @@ Decision BatchedWindow::decide(const Limiter& limiter, RedisRouter& router, cons
     d.calledRedis = false;
     bool read = counts_.find(key) == counts_.end();
     Count& count = counts_[key];
-    count.ttlMs = w->endMs - w->startMs + kStateGraceMs;
+    count.ttlMs = limiter.ttlMs(w->endMs - w->startMs + kStateGraceMs);  // scaled, capped
     if (runMs >= nextSyncMs_) {
         const bool synced = sync(limiter, router, key);
         read = read || !synced;

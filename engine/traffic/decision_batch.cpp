@@ -61,7 +61,7 @@ void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request req
     item.result.failure = nullptr;
     item.call = limiter.prepare(item.request);
     try {
-        item.result.node = router.nodeIndexForSlot(limiter.slot());
+        item.result.node = router.nodeIndexForSlot(limiter.slotOf(item.call));
     } catch (const RedisError& e) {
         item.result.cause = errorCauseOf(e);  // no node serves its slot: never sent
         item.result.failure = std::current_exception();
@@ -73,7 +73,7 @@ void DecisionBatch::add(RedisRouter& router, const Limiter& limiter, Request req
     Pipeline& pipeline = pipelines_[std::size_t(item.result.node)];
     limiter.script().formatEvalsha(pipeline.resp, item.call.keys, item.call.args);
     pipeline.commands++;
-    pipeline.slot = limiter.slot();
+    pipeline.slot = limiter.slotOf(item.call);
 }
 
 void DecisionBatch::run(RedisRouter& router, std::chrono::milliseconds timeout,
@@ -178,11 +178,11 @@ void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
         const Limiter& limiter = *item.limiter;
         RedisReply reply;
         try {
-            reply =
-                router.runScript(limiter.slot(), limiter.script(), item.call.keys, item.call.args);
+            reply = router.runScript(limiter.slotOf(item.call), limiter.script(), item.call.keys,
+                                     item.call.args);
             if (retimed(item, ReplyView(reply.get()))) {  // after NOSCRIPT or a redirection
-                reply = router.runScript(limiter.slot(), limiter.script(), item.call.keys,
-                                         item.call.args);
+                reply = router.runScript(limiter.slotOf(item.call), limiter.script(),
+                                         item.call.keys, item.call.args);
             }
         } catch (const RedisError& e) {
             item.result.cause = causeAfterSending(e);
@@ -194,8 +194,8 @@ void DecisionBatch::retry(RedisRouter& router, const ReplyClock& clock) {
             item.result.replyTime = clock();
         }
         try {
-            item.result.node =
-                router.nodeIndexForSlot(limiter.slot());  // a MOVED slot has a new one
+            // A MOVED slot has a new one.
+            item.result.node = router.nodeIndexForSlot(limiter.slotOf(item.call));
         } catch (const RedisError&) {
             // The map lost the slot meanwhile: the decision counts on the node it was sent to.
         }

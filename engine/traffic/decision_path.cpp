@@ -58,14 +58,21 @@ std::size_t DecisionPath::add(RedisRouter& router, int limiter, int gateway, con
     if (std::size_t(round) >= rounds_.size()) {
         rounds_.resize(std::size_t(round) + 1);
     }
+    DecisionBatch& batch = rounds_[std::size_t(round)];
+    const Limiter& deciding = this->limiter(limiter, gateway);
     items_.back().round = round;
-    items_.back().slot = rounds_[std::size_t(round)].size();
-    rounds_[std::size_t(round)].add(router, this->limiter(limiter, gateway), request);
+    items_.back().slot = batch.size();
+    batch.add(router, deciding, request);
+    if (const Limiter* reference = deciding.reference()) {
+        items_.back().referenceSlot = std::ptrdiff_t(batch.size());
+        batch.add(router, *reference, request);
+    }
     return index;
 }
 
 void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
-                       const DecisionBatch::ReplyClock& clock, qint64 startTime) {
+                       const DecisionBatch::ReplyClock& clock, qint64 startTime,
+                       const std::function<void()>& whileSent) {
     // Each decision's latency ends when its own reply is read: limiters on one pipeline share
     // its round trip (their replies come back together), limiters on rounds of their own each
     // have their own, counted from when their round was sent.
@@ -79,7 +86,7 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
         if (!firstRound) {
             firstRound = roundStart[r];
         }
-        rounds_[r].run(router, timeout, clock);
+        rounds_[r].run(router, timeout, clock, roundTrips_ == 0 ? whileSent : nullptr);
         ++roundTrips_;
     }
     for (std::size_t i = 0; i < items_.size(); ++i) {
@@ -91,10 +98,19 @@ void DecisionPath::run(RedisRouter& router, std::chrono::milliseconds timeout,
         }
         const DecisionBatch::Result& sent = rounds_[std::size_t(item.round)].result(item.slot);
         result.decided = sent.decided;
+        result.node = sent.node;
         result.cause = sent.cause;
         result.failure = sent.failure;
         if (sent.decided) {
             result.decision = sent.decision;
+        }
+        if (item.referenceSlot >= 0) {
+            const DecisionBatch::Result& reference =
+                rounds_[std::size_t(item.round)].result(std::size_t(item.referenceSlot));
+            result.referenceDecided = reference.decided;
+            if (reference.decided) {
+                result.reference = reference.decision;
+            }
         }
         // A later round's wait for the rounds before it is not its own reply time.
         result.replyTime = clock ? sent.replyTime - (roundStart[std::size_t(item.round)] -

@@ -16,8 +16,10 @@ class RedisRouter;
 // through its gateway's policy (GatewayState: a node-local limiter "<name>@g<g>", a cached
 // refusal, a batched window's own count), else by the limiter's script in Redis, pipelined in a
 // DecisionBatch (one per limiter with traffic "round_trips": "per_limiter"), replies parsed by
-// the limiter. Once a batch is decided, every cache_refusals gateway remembers the refusals
-// Redis gave in it. Not thread-safe: one per thread (GatewayState is shared and locks itself).
+// the limiter. A limiter with a reference (a script limiter's built-in "reference") has each
+// request it sends to Redis decided by its reference too, on the reference's keys, in the same
+// round. Once a batch is decided, every cache_refusals gateway remembers the refusals Redis
+// gave in it. Not thread-safe: one per thread (GatewayState is shared and locks itself).
 class DecisionPath {
 public:
     // The limiter in slot `index` now (a run's slots may be swapped by a live edit).
@@ -38,6 +40,15 @@ public:
         // round waited for the rounds before it (each limiter's own round trip); the batch's
         // start without a clock. A gateway's: the batch's start.
         qint64 replyTime = 0;
+        int node = -1;  // the router's index of the node a script's decision went to; -1 none
+        // The limiter's reference decided the same request (in the same round; never for a
+        // gateway's own decision), and how.
+        bool referenceDecided = false;
+        Decision reference;
+        // Both decided, and one granted what the other refused.
+        bool disagrees() const {
+            return decided && referenceDecided && decision.allowed != reference.allowed;
+        }
     };
 
     // Starts a new batch.
@@ -48,10 +59,12 @@ public:
     std::size_t add(RedisRouter& router, int limiter, int gateway, const Request& request,
                     qint64 runMs);
     // Sends what is queued and reads every reply (`clock` reads the caller's clock when a
-    // reply comes back; `startTime` is the batch's start on it), then the gateways learn the
+    // reply comes back; `startTime` is the batch's start on it; `whileSent`: work to do while
+    // Redis runs the first round, e.g. preparing the next batch), then the gateways learn the
     // batch's refusals.
     void run(RedisRouter& router, std::chrono::milliseconds timeout,
-             const DecisionBatch::ReplyClock& clock, qint64 startTime);
+             const DecisionBatch::ReplyClock& clock, qint64 startTime,
+             const std::function<void()>& whileSent = {});
     std::size_t size() const { return items_.size(); }
     const Result& result(std::size_t i) const { return results_[i]; }
     const Request& request(std::size_t i) const { return items_[i].request; }
@@ -75,6 +88,7 @@ private:
         Request request;
         int round = -1;  // -1: the gateway decided it
         std::size_t slot = 0;
+        std::ptrdiff_t referenceSlot = -1;  // its reference's decision in the round; -1 none
     };
 
     Limiters limiters_;

@@ -60,6 +60,14 @@ void GatewayState::reset(RedisRouter& router) const {
     }
 }
 
+std::vector<const Limiter*> GatewayState::localLimiters() const {
+    std::vector<const Limiter*> out;
+    for (const auto& limiter : owned_) {
+        out.push_back(limiter.get());
+    }
+    return out;
+}
+
 Decision GatewayState::decideBatched(int index, int gateway, const Limiter& limiter,
                                      RedisRouter& router, const Request& request, qint64 runMs) {
     return limiters_[size_t(index)].batches[size_t(gateway)]->decide(limiter, router, request,

@@ -31,6 +31,8 @@ public:
     void update(int index, const LimiterSpec& spec);
     // Resets the keys of every local limiter.
     void reset(RedisRouter& router) const;
+    // Every local limiter made so far (the live ones and the ones a change replaced).
+    std::vector<const Limiter*> localLimiters() const;
 
     // cache_refusals: the refusal gateway g gives `request` without calling Redis, if it
     // remembers one that covers it (at least its permits, before blocked_until).

@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "input_error.h"
+#include "interrupt_flag.h"
+#include "json_input.h"
 #include "limiters/limiter_spec.h"
 #include "memory_size.h"
 
@@ -17,15 +19,7 @@ constexpr qint64 kMaxTraceBytes = 512LL * 1024 * 1024;
 constexpr qsizetype kMaxLineBytes = 4096;
 constexpr qint64 kMaxTimeMs = 9007199254740991LL;  // 2^53 - 1: exact as a double and in Lua
 constexpr qsizetype kMaxClientLength = 200;
-constexpr qsizetype kMaxQuotedLength = 40;
 constexpr qint64 kChunkBytes = 1024 * 1024;
-
-QString quoted(const QString& text) {
-    if (text.size() > kMaxQuotedLength) {
-        return QLatin1Char('"') + text.left(kMaxQuotedLength) + QStringLiteral("...\"");
-    }
-    return QLatin1Char('"') + text + QLatin1Char('"');
-}
 
 // A plain decimal integer (digits only: no sign, spaces or exponent) from min to max, or -1.
 qint64 parseInteger(const QString& text, qint64 min, qint64 max) {
@@ -170,7 +164,7 @@ void TraceParser::line(QByteArrayView bytes) {
     if (row.tMs < 0) {
         throw InputError(where(), QStringLiteral("t_ms must be an integer from 0 to %1, got %2")
                                       .arg(kMaxTimeMs)
-                                      .arg(quoted(fields[0])));
+                                      .arg(json_input::quoted(fields[0])));
     }
     if (!trace_.isEmpty() && row.tMs < trace_.tMsAt(trace_.size() - 1)) {
         throw InputError(where(), QStringLiteral("t_ms %1 is earlier than %2 on line %3")
@@ -179,6 +173,8 @@ void TraceParser::line(QByteArrayView bytes) {
                                       .arg(lastRowLine_));
     }
     row.client = fields[1];
+    // A client is echoed in summaries, reports and explanations: no control characters.
+    json_input::refuseBadNameCharacters(row.client, where() + QStringLiteral(": client"));
     // Code units bound code points from above, so only long names need counting.
     if (row.client.size() > kMaxClientLength) {
         const qsizetype length = row.client.toUcs4().size();
@@ -193,7 +189,7 @@ void TraceParser::line(QByteArrayView bytes) {
     if (row.permits < 0) {
         throw InputError(where(), QStringLiteral("permits must be an integer from 1 to %1, got %2")
                                       .arg(spec_limits::kMaxRate)
-                                      .arg(quoted(fields[2])));
+                                      .arg(json_input::quoted(fields[2])));
     }
     trace_.append(row);
     lastRowLine_ = lineNumber_;
@@ -237,6 +233,7 @@ bool countLines(QFile& file, qint64* lines) {
     qint64 count = 0;
     char last = '\n';
     for (;;) {
+        throwIfInterrupted("counting the trace's lines");
         const qint64 n = file.read(chunk.data(), chunk.size());
         if (n <= 0) {
             break;
@@ -288,6 +285,7 @@ Trace readTraceFile(const QString& path, const TraceBudget& budget) {
     qint64 read = 0;
     QByteArray chunk(kChunkBytes, Qt::Uninitialized);
     for (;;) {
+        throwIfInterrupted("reading the trace");
         const qint64 n = file.read(chunk.data(), chunk.size());
         if (n <= 0) {
             break;

@@ -107,8 +107,9 @@ struct TraceBudget {
 
 // Reads a trace CSV with columns t_ms,client,permits. A header line "t_ms,client,permits" is
 // optional; blank lines are skipped. t_ms must be a non-negative integer that never decreases,
-// client any text without a comma (empty is allowed), permits a positive integer. Errors are
-// InputErrors naming "FILE:LINE" and the column. The file is read in pieces, never whole.
+// client any text without a comma or a control character (empty is allowed), permits a
+// positive integer. Errors are InputErrors naming "FILE:LINE" and the column. The file is read
+// in pieces, never whole; an interrupt (interrupt_flag.h) stops it between two of them.
 Trace readTraceFile(const QString& path, const TraceBudget& budget = {});
 Trace parseTrace(const QByteArray& csv, const QString& fileName, const TraceBudget& budget = {});
 

@@ -73,13 +73,20 @@ bool Worker::advanceThrough(qint64 k) {
     return nextK_ > k;
 }
 
-void Worker::loop(qint64 lastK) {
+void Worker::advanceUntil(qint64 runUs) {
+    loop(kEveryRequest, runUs);
+}
+
+void Worker::loop(qint64 lastK, qint64 untilUs) {
     while (!ctx_.stop->load(std::memory_order_relaxed)) {
         if (nextK_ > lastK) {
             break;  // request lastK is decided; what is due after it waits for the next call
         }
         const qint64 nextRetry = retries_.empty() ? Pacer::kNoMore : retries_.top().dueRunUs;
         const qint64 nextDue = std::min(nextSendUs_, nextRetry);
+        if (nextDue >= untilUs) {
+            break;  // what is due from untilUs on waits for the next call
+        }
         // Once every request has its outcome, releases still to come are the run's end's: the
         // slots stay held as the run leaves them.
         if (nextDue == Pacer::kNoMore ||
@@ -101,7 +108,7 @@ void Worker::loop(qint64 lastK) {
             ctx_.clock->waits() ? std::min(ctx_.clock->elapsedUs(), ctx_.clock->nextSampleUs() - 1)
                                 : nextDue;
         batch_.clear();
-        collectDue(nowRunUs, lastK, batch_);
+        collectDue(nowRunUs, lastK, untilUs, batch_);
         execute(batch_);
         qint64 reached = nextDue;  // pipelining ahead, the batch's last request is further on
         for (const Job& job : batch_) {

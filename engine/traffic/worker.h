@@ -37,6 +37,10 @@ struct RunContext {
     // false: every batch tries to reach Redis again, without backing off (Step: each batch is
     // one user action).
     bool reconnectBackoff = true;
+    // A lesson's run: a limiter with "time": "redis" decides at the run's own clock, unskewed
+    // (Request::nowFromRedis), instead of reading Redis's TIME, which runs on in real time while
+    // a virtual clock jumps ahead.
+    bool redisClockIsRunClock = false;
     qint64 firstK = 0;  // the schedule's sends before this index were decided (StepSession)
     // The stepped requests' jobs still to come (releases, retries, delayed grants): worker
     // k mod workers takes each.
@@ -94,6 +98,10 @@ public:
     // caller's thread (the worker of a run that does not start threads: Step, explain, replay).
     // False when the schedule ended before request k.
     bool advanceThrough(qint64 k);
+    // Decides everything due before run time `runUs`, on the caller's thread: the requests
+    // scheduled before it and the retries, delayed grants and releases due before it (a lesson's
+    // beat); nothing due at runUs or later.
+    void advanceUntil(qint64 runUs);
     // The schedule index of the next request this worker sends; -1 when none is left.
     qint64 nextRequest() const { return nextSendUs_ == Pacer::kNoMore ? -1 : nextK_; }
     qint64 nextRequestRunUs() const { return nextSendUs_; }
@@ -102,6 +110,10 @@ public:
     std::vector<WorkerJob> takePending();
     // The router this worker decides through (made on its first batch; null before).
     RedisRouter* router() { return router_.get(); }
+    // Hands the worker a router to decide through, and takes it back: a caller that decides
+    // many short schedules one after another (a hunt's traces) keeps one connection for all.
+    void adoptRouter(std::unique_ptr<RedisRouter> router) { router_ = std::move(router); }
+    std::unique_ptr<RedisRouter> takeRouter() { return std::move(router_); }
 
 private:
     using Job = WorkerJob;
@@ -122,10 +134,12 @@ private:
         }
     };
 
-    void loop(qint64 lastK);
+    // Decides through request lastK (and what is due before it), nothing due at or after
+    // untilUs.
+    void loop(qint64 lastK, qint64 untilUs = Pacer::kNoMore);
     void advanceSchedule();
     // worker_batches.cpp: the batch of what is due (and, pipelining ahead, what may follow).
-    void collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch);
+    void collectDue(qint64 nowRunUs, qint64 lastK, qint64 untilUs, std::vector<Job>& batch);
     bool pipelinesAhead() const;
     // Whether limiter `limiter`'s decision for `client` through `gateway` may change once the
     // batch's replies are read (a cache_refusals gateway learning a refusal of its scope key).
@@ -151,6 +165,9 @@ private:
     void releaseSlots(const Job& job);
     // Try mode: counts, per pair of limiters, the batch's requests they decided differently.
     void compareDecisions(const std::vector<Job>& batch);
+    // A user's script that ran past Redis's busy limit: stops the run, saying why (and ends the
+    // script with SCRIPT KILL when it is the run's own). True when it did.
+    bool stopOnBusyScript(const std::vector<Job>& batch);
     bool ensureConnected();
     // Sentinel URLs: records a failover when the primary decided on changed address.
     void notePrimary(qint64 sendRunUs);

@@ -47,7 +47,7 @@ bool Worker::waitsForBatch(int limiter, int gateway, int client,
     });
 }
 
-void Worker::collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch) {
+void Worker::collectDue(qint64 nowRunUs, qint64 lastK, qint64 untilUs, std::vector<Job>& batch) {
     const size_t budget = static_cast<size_t>(ctx_.traffic->pipeline);
     const int limiters = ctx_.limiterCount;
     const bool isVirtual = ctx_.clock->isVirtual();
@@ -75,6 +75,7 @@ void Worker::collectDue(qint64 nowRunUs, qint64 lastK, std::vector<Job>& batch) 
             bound = why;
         }
     };
+    lower(untilUs - 1, PipelineEnd::Schedule);  // this call's share of the schedule ends there
     batchEnd_ = PipelineEnd::Schedule;
     while (true) {
         if (batch.size() >= budget) {

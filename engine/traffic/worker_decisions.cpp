@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "redis/redis_error.h"
+#include "redis/redis_reply.h"
 #include "redis/redis_router.h"
 #include "traffic/worker.h"
 
@@ -35,6 +36,7 @@ void Worker::execute(std::vector<Job>& batch) {
     }
     path_.run(*router_, ctx_.connectOptions.commandTimeout,
               waits ? replyClock_ : DecisionBatch::ReplyClock{}, sendRunUs);
+    stopOnBusyScript(batch);
     qint64 sentToRedis = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
         const Job& job = batch[i];
@@ -48,6 +50,11 @@ void Worker::execute(std::vector<Job>& batch) {
             counters.recordAttempt(waits ? result.replyTime - job.dueRunUs : 0);
             ++sentToRedis;
         }
+        if (result.decided && result.referenceDecided) {
+            // A script limiter's decision against its reference's of the same request: the
+            // one place they are counted, for runs, sweeps, Step, explain and replay alike.
+            counters.recordComparison(bucketOf(job.scheduledRunUs), job.client, result.disagrees());
+        }
         finish(job, result.decided ? &result.decision : nullptr, sendRunUs, result.cause);
         if (observer_ != nullptr) {
             observer_->decided({job, path_.request(i), job.firstTryRunUs < 0}, result);
@@ -60,6 +67,72 @@ void Worker::execute(std::vector<Job>& batch) {
     if (ctx_.traffic->mode == AcquireMode::Try) {
         compareDecisions(batch);
     }
+}
+
+namespace {
+
+// Whether a decision failed because its deadline passed (not a connection lost or refused).
+bool timedOut(const std::exception_ptr& failure) {
+    try {
+        if (failure) {
+            std::rethrow_exception(failure);
+        }
+    } catch (const RedisError& e) {
+        return e.kind() == RedisError::Kind::Timeout;
+    } catch (...) {
+    }
+    return false;
+}
+
+}  // namespace
+
+bool Worker::stopOnBusyScript(const std::vector<Job>& batch) {
+    // The first decision of a user's script that failed as BUSY, or without an answer.
+    size_t i = 0;
+    for (; i < batch.size(); ++i) {
+        const DecisionPath::Result& result = path_.result(i);
+        if (!result.decided && !result.byGateway && limiterOf(batch[i]).userScript() &&
+            (result.cause == ErrorCause::Busy ||
+             (result.cause == ErrorCause::UnknownOutcome && timedOut(result.failure)))) {
+            break;
+        }
+    }
+    if (i == batch.size()) {
+        return false;
+    }
+    const DecisionPath::Result& result = path_.result(i);
+    const Limiter& limiter = limiterOf(batch[i]);
+    const int slot = limiter.slotOf(limiter.prepare(path_.request(i)));
+    QString why = QStringLiteral(
+                      "limiter '%1': Redis answered BUSY: a script runs past Redis's busy limit "
+                      "(busy-reply-threshold, lua-time-limit)")
+                      .arg(limiter.spec().name);
+    try {
+        // One look per batch: if Redis answers BUSY now and our decision waited for its script
+        // past the deadline, the script still running is that one.
+        RedisConnection probe(router_->nodeUrlForSlot(slot), ctx_.connectOptions);
+        const RedisReply pong = probe.command({"PING"});
+        const bool busy = pong->type == REDIS_REPLY_ERROR &&
+                          std::string_view(pong->str, pong->len).substr(0, 4) == "BUSY";
+        if (!busy && result.cause != ErrorCause::Busy) {
+            return false;  // only slow: an unknown outcome like any other
+        }
+        if (busy && result.cause == ErrorCause::UnknownOutcome) {
+            const RedisReply killed = probe.command({"SCRIPT", "KILL"});
+            why += QStringLiteral(
+                       "; it is this limiter's script (its decision was waiting for it), so "
+                       "ratelab ended it with SCRIPT KILL: %1")
+                       .arg(QString::fromUtf8(killed->str, int(killed->len)));
+        }
+    } catch (const RedisError& e) {
+        if (result.cause != ErrorCause::Busy) {
+            return false;  // Redis cannot be asked: the decisions count it
+        }
+        why += QStringLiteral(" (%1)").arg(QString::fromStdString(e.what()));
+    }
+    stats_.recordStopCause(why + QStringLiteral("; the run stopped"));
+    ctx_.stop->store(true);
+    return true;
 }
 
 void Worker::notePrimary(qint64 sendRunUs) {
@@ -93,9 +166,13 @@ qint64 Worker::skewMs(const Job& job) const {
 }
 
 Request Worker::requestOf(const Job& job, qint64 sendRunUs) const {
-    Request request{ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs) + skewMs(job),
-                    ctx_.requests->clientNames()[job.client], job.permits};
+    const qint64 runNowMs = ctx_.clock->limiterNowMs(job.dueRunUs, sendRunUs);
+    Request request{runNowMs + skewMs(job), ctx_.requests->clientNames()[job.client], job.permits};
     request.id = job.k;
+    if (ctx_.redisClockIsRunClock && limiterOf(job).spec().time == TimeSource::Redis) {
+        request.nowMs = runNowMs;  // Redis's one clock: no client's or gateway's skew
+        request.nowFromRedis = true;
+    }
     return request;
 }
 

@@ -1,4 +1,6 @@
-// libFuzzer target: RedisUrl::parse and RedisUrl::toDisplayString (engine/url/redis_url.cpp).
+// libFuzzer target: RedisUrl::parse and RedisUrl::toDisplayString (engine/url/redis_url.cpp),
+// redis-sentinel:// URLs included (engine/url/sentinel_url.cpp: the same split of the user info
+// and the authority, and a second password, the sentinels', in the query).
 //
 // Input: UTF-8 text, or UTF-16LE code units after a FF FE byte order mark.
 // Expected outcomes: a RedisUrl, or an InputError with a non-empty message. Anything else is a
@@ -31,14 +33,20 @@ constexpr size_t kMaxInputBytes = 64 * 1024;
 }
 
 QString fields(const RedisUrl& url) {
-    return QStringLiteral("transport=%1 host=%2 port=%3 socketPath=%4 db=%5 user=%6 password=%7")
-        .arg(url.transport == RedisUrl::Transport::Unix ? QStringLiteral("unix")
-                                                        : QStringLiteral("tcp"),
-             url.host)
-        .arg(url.port)
-        .arg(url.socketPath)
-        .arg(url.db)
-        .arg(url.user, url.password);
+    QString seeds;
+    for (const RedisUrl::HostPort& seed : url.seeds) {
+        seeds += seed.host + QLatin1Char(':') + QString::number(seed.port) + QLatin1Char(' ');
+    }
+    return QStringLiteral("transport=%1 host=%2 port=%3 socketPath=%4 db=%5 user=%6 password=%7 "
+                          "seeds=%8master=%9")
+               .arg(int(url.transport))
+               .arg(url.host)
+               .arg(url.port)
+               .arg(url.socketPath)
+               .arg(url.db)
+               .arg(url.user, url.password, seeds, url.masterName) +
+           QStringLiteral(" sentinelUser=%1 sentinelPassword=%2")
+               .arg(url.sentinelUser, url.sentinelPassword);
 }
 
 // The password as the input spells it, when the input is scheme://user:password@..., using the
@@ -93,30 +101,42 @@ void checkInputError(const InputError& error, const QString& input) {
     }
 }
 
+// The display must not depend on the password at all, so it cannot contain it unless by
+// coincidence (a password "6379" or "redis"). `password` is one of the URL's two (the data
+// nodes', or a sentinel URL's own).
+void checkHidden(const RedisUrl& url, QString RedisUrl::*password, const QString& input) {
+    const QString secret = url.*password;
+    if (secret.isEmpty()) {
+        return;
+    }
+    const QString display = url.toDisplayString();
+    RedisUrl other = url;
+    other.*password = QStringLiteral("\x01-another-password-\x02");
+    if (other.toDisplayString() != display) {
+        finding("toDisplayString() depends on a password", input + QLatin1Char('\n') + display);
+    }
+    if (display.contains(secret) && !other.toDisplayString().contains(secret)) {
+        finding("toDisplayString() shows a password", input + QLatin1Char('\n') + display);
+    }
+}
+
 void checkUrl(const RedisUrl& url, const QString& input) {
     if (url.port < 1 || url.port > 65535 || url.db < 0 ||
         (url.transport == RedisUrl::Transport::Unix && url.socketPath.isEmpty()) ||
-        (url.transport == RedisUrl::Transport::Tcp && url.host.isEmpty())) {
+        (url.transport == RedisUrl::Transport::Tcp && url.host.isEmpty()) ||
+        (url.isSentinel() && (url.seeds.isEmpty() || url.masterName.isEmpty()))) {
         finding("accepted a URL with a bad field", input + QLatin1Char('\n') + fields(url));
     }
     const QString display = url.toDisplayString();
-    if (!url.password.isEmpty()) {
-        // The display must not depend on the password at all ...
-        RedisUrl other = url;
-        other.password = QStringLiteral("\x01-another-password-\x02");
-        if (other.toDisplayString() != display) {
-            finding("toDisplayString() depends on the password",
-                    input + QLatin1Char('\n') + display);
-        }
-        // ... so it cannot contain it, unless by coincidence (a password "6379" or "redis").
-        if (display.contains(url.password) && !other.toDisplayString().contains(url.password)) {
-            finding("toDisplayString() shows the password", input + QLatin1Char('\n') + display);
-        }
-    }
-    // The display string parses back to the same URL with the password masked as "***".
+    checkHidden(url, &RedisUrl::password, input);
+    checkHidden(url, &RedisUrl::sentinelPassword, input);
+    // The display string parses back to the same URL with the passwords masked as "***".
     RedisUrl expected = url;
     if (!expected.password.isEmpty()) {
         expected.password = QStringLiteral("***");
+    }
+    if (!expected.sentinelPassword.isEmpty()) {
+        expected.sentinelPassword = QStringLiteral("***");
     }
     try {
         const RedisUrl again = RedisUrl::parse(display);

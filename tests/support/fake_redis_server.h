@@ -34,7 +34,7 @@ public:
 
     // Every command stalls.
     static std::optional<std::string> stallEverything(const Command&) { return std::nullopt; }
-    // Enough for a limiter's reset (SCAN, UNLINK, DEL), SCRIPT LOAD and PING; scripts stall.
+    // Enough for a limiter's reset (TYPE, SCAN, UNLINK, DEL), SCRIPT LOAD and PING; scripts stall.
     static std::optional<std::string> stallScripts(const Command& command);
 
 private:

@@ -1,5 +1,9 @@
 #include "support/reference_models.h"
 
+#include <stdexcept>
+
+#include "limiters/script_spec.h"
+
 #include <algorithm>
 
 namespace ratelab::test {
@@ -179,6 +183,12 @@ ReferenceModel::ReferenceModel(const LimiterSpec& spec) : type_(spec.type) {
         case LimiterType::Concurrency:
             concurrency_ = std::make_unique<ConcurrencyModel>(spec);
             break;
+        case LimiterType::Script:
+            // A script claims to implement its reference: that is its model (none without).
+            if (const std::optional<LimiterSpec> reference = referenceSpecOf(spec)) {
+                script_ = std::make_unique<ReferenceModel>(*reference);
+            }
+            break;
     }
 }
 
@@ -204,6 +214,11 @@ Decision ReferenceModel::decide(const Request& request) {
             return leakyBucket_->decide(request);
         case LimiterType::Concurrency:
             return concurrency_->decide(request);
+        case LimiterType::Script:
+            if (!script_) {
+                throw std::logic_error("a script limiter without a reference has no model");
+            }
+            return script_->decide(request);
     }
     return {};
 }

@@ -72,6 +72,7 @@ private:
     std::unique_ptr<ConcurrencyModel> concurrency_;
     std::unique_ptr<UpstashModel> upstash_;
     std::unique_ptr<RedisRateModel> redisRate_;
+    std::unique_ptr<ReferenceModel> script_;  // a script limiter's: its reference's model
 };
 
 }  // namespace ratelab::test

@@ -17,12 +17,27 @@ void writeTestFile(const QString& path, const QByteArray& content, qint64 size) 
     }
 }
 
+QByteArray readTestFile(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QString writeTestFileIn(const QString& dir, const QString& name, const QByteArray& content) {
+    const QString path = QDir(dir).filePath(name);
+    writeTestFile(path, content);
+    return path;
+}
+
 QString exampleScenarioPath(const QString& name) {
     const QString root = qEnvironmentVariable("RATELAB_SOURCE_DIR");
     const QString folder = root.isEmpty()
                                ? QFINDTESTDATA("../../resources/scenarios")
                                : QDir(root).filePath(QStringLiteral("resources/scenarios"));
     return QDir(folder).filePath(name);
+}
+
+QString exampleScriptPath(const QString& name) {
+    return QFileInfo(exampleScenarioPath(QStringLiteral("../scripts/") + name)).absoluteFilePath();
 }
 
 }  // namespace ratelab::test

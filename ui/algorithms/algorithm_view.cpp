@@ -18,7 +18,7 @@ QString AlgorithmView::limitLineLabel(const LimiterSpec&) const {
 const std::vector<const AlgorithmView*>& algorithmViews() {
     static const std::vector<const AlgorithmView*> list = {
         &tokenBucketView(),    &fixedWindowView(), &slidingWindowView(), &gcraView(),
-        &slidingCounterView(), &leakyBucketView(), &concurrencyView()};
+        &slidingCounterView(), &leakyBucketView(), &concurrencyView(),   &scriptView()};
     return list;
 }
 

@@ -13,5 +13,6 @@ const AlgorithmView& gcraView();
 const AlgorithmView& slidingCounterView();
 const AlgorithmView& leakyBucketView();
 const AlgorithmView& concurrencyView();
+const AlgorithmView& scriptView();
 
 }  // namespace ratelab

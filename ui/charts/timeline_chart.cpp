@@ -391,6 +391,22 @@ void TimelineChart::layoutOverlay() {
     overlay_.layoutBurst(
         chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, model_.burst(),
         look);
+    overlay_.layoutHighlight(
+        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, highlight_, look);
+}
+
+void TimelineChart::setHighlight(double fromSeconds, double toSeconds, const QString& label) {
+    TimelineModel::Burst span;
+    span.x0 = fromSeconds;
+    span.x1 = toSeconds;
+    span.label = label;
+    highlight_ = span;
+    layoutOverlay();
+}
+
+void TimelineChart::clearHighlight() {
+    highlight_.reset();
+    layoutOverlay();
 }
 
 void TimelineChart::setPresentation(bool on) {

@@ -60,6 +60,11 @@ public:
     // ("20 accepted in 1000 ms here"), its tooltip lists them all. Empty clears the mark.
     void setBusiestIntervals(const QVector<BusiestInterval>& intervals,
                              const QVector<BusiestInterval>& runClock = {});
+    // A span of run time this chart points at, boxed as the admitted burst is, with `label` at
+    // the plot's foot (a lesson's beat); kept until cleared.
+    void setHighlight(double fromSeconds, double toSeconds, const QString& label = {});
+    void clearHighlight();
+    const std::optional<TimelineModel::Burst>& highlight() const { return highlight_; }
     // A vertical marker with a label (e.g. "config changed: counters reset").
     void addMarker(double runSeconds, const QString& label);
     // "Compare with…": the baseline run's accepted and rejected per bucket of this limiter as
@@ -155,6 +160,7 @@ private:
     double toPixelX(double seconds) const;
 
     TimelineModel model_;
+    std::optional<TimelineModel::Burst> highlight_;  // setHighlight
     bool dark_ = false;
     bool presentation_ = false;
     // The chart theme's fonts, which the normal look goes back to (setTheme with the theme in

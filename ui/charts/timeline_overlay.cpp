@@ -221,41 +221,58 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
 void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
                                   const std::optional<TimelineModel::Burst>& burst,
                                   const Look& look) {
-    if (!burst) {
-        if (burstBox_) {
-            burstBox_->hide();
-            burstLabel_->hide();
+    // The second row (the first holds the fixed window's counts), or below the span labels.
+    layoutMark(burst_, plot, toPixelX, burst, look, [&](const QSizeF& size) {
+        return std::max(plot.top() + 3 + size.height() + 2, spanLabelsBottom_);
+    });
+}
+
+void TimelineOverlay::layoutHighlight(const QRectF& plot,
+                                      const std::function<double(double)>& toPixelX,
+                                      const std::optional<TimelineModel::Burst>& highlight,
+                                      const Look& look) {
+    // Its label at the plot's foot, clear of the rows of labels at the top.
+    layoutMark(highlight_, plot, toPixelX, highlight, look,
+               [&](const QSizeF& size) { return plot.bottom() - size.height() - 3; });
+}
+
+void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
+                                 const std::function<double(double)>& toPixelX,
+                                 const std::optional<TimelineModel::Burst>& span, const Look& look,
+                                 const std::function<double(const QSizeF&)>& labelY) {
+    if (!span) {
+        if (mark.box) {
+            mark.box->hide();
+            mark.label->hide();
         }
         return;
     }
-    if (!burstBox_) {
-        burstBox_ = new QGraphicsRectItem(over_);
-        burstLabel_ = new OverlayLabel(over_);
-        burstLabel_->setZValue(1);  // over the box
+    if (!mark.box) {
+        mark.box = new QGraphicsRectItem(over_);
+        mark.label = new OverlayLabel(over_);
+        mark.label->setZValue(1);  // over the box
     }
     // At least 3 pixels wide, so that a short interval in a long run is still seen.
-    double left = toPixelX(burst->x0);
-    double right = toPixelX(burst->x1);
+    double left = toPixelX(span->x0);
+    double right = toPixelX(span->x1);
     if (right - left < 3) {
         const double middle = (left + right) / 2;
         left = middle - 1.5;
         right = middle + 1.5;
     }
     const QRectF box(QPointF(left, plot.top()), QPointF(right, plot.bottom()));
-    if (burstBox_->rect() != box)
-        burstBox_->setRect(box);
+    if (mark.box->rect() != box)
+        mark.box->setRect(box);
     const QPen pen = style::seriesPen(look.burst, 1.5);
-    if (burstBox_->pen() != pen)
-        burstBox_->setPen(pen);
-    setBrushIfChanged(burstBox_, style::withAlpha(look.burst, look.dark ? 60 : 45));
-    burstBox_->setVisible(box.intersects(plot));
-    const QSizeF size = burstLabel_->set(burst->label, look.font, look.text, look.labelBack);
+    if (mark.box->pen() != pen)
+        mark.box->setPen(pen);
+    setBrushIfChanged(mark.box, style::withAlpha(look.burst, look.dark ? 60 : 45));
+    mark.box->setVisible(box.intersects(plot));
+    const QSizeF size = mark.label->set(span->label, look.font, look.text, look.labelBack);
     const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
                                 std::max(plot.left() + 2, plot.right() - size.width() - 2));
-    // The second row (the first holds the fixed window's counts), or below the span labels.
-    burstLabel_->showAt(
-        QPointF(x, std::max(plot.top() + 3 + size.height() + 2, spanLabelsBottom_)));
-    burstLabel_->setVisible(box.intersects(plot));
+    mark.label->showAt(QPointF(x, labelY(size)));
+    mark.label->setVisible(box.intersects(plot) && !span->label.isEmpty());
 }
 
 }  // namespace ratelab

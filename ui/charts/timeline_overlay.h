@@ -48,7 +48,20 @@ public:
     void layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
                      const std::optional<TimelineModel::Burst>& burst, const Look& look);
 
+    // A span the chart is asked to point at (a lesson's beat): a box over [x0, x1) as the
+    // admitted burst's, its label at the plot's foot; none hides it.
+    void layoutHighlight(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                         const std::optional<TimelineModel::Burst>& highlight, const Look& look);
+
 private:
+    // A marked interval's box and label, made on first use.
+    struct Mark {
+        QGraphicsRectItem* box = nullptr;
+        OverlayLabel* label = nullptr;
+    };
+    void layoutMark(Mark& mark, const QRectF& plot, const std::function<double(double)>& toPixelX,
+                    const std::optional<TimelineModel::Burst>& span, const Look& look,
+                    const std::function<double(const QSizeF&)>& labelY);
     void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
                      const QVector<TimelineModel::Band>& bands, const Look& look);
     void layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
@@ -69,8 +82,8 @@ private:
     QVector<OverlayLabel*> bandLabels_;
     QVector<OverlayLabel*> spanLabels_;
     QVector<OverlayLabel*> markerLabels_;
-    QGraphicsRectItem* burstBox_ = nullptr;  // made on first use
-    OverlayLabel* burstLabel_ = nullptr;
+    Mark burst_;
+    Mark highlight_;
     // Below the last span label: the burst label goes no higher, so the two never overlap.
     double spanLabelsBottom_ = 0;
 };

@@ -181,7 +181,8 @@ void LimiterEditor::addTimeSource() {
 }
 
 void LimiterEditor::setSpec(const LimiterSpec& spec) {
-    setFormJson(limiterSpecToJson(spec));
+    // A script limiter's file by its absolute path: the form reads it wherever it is saved.
+    setFormJson(limiterSpecToJson(spec, SpecFiles::Resolved));
 }
 
 std::optional<LimiterSpec> LimiterEditor::spec() const {

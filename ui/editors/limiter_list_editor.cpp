@@ -75,7 +75,8 @@ void LimiterListEditor::setSpecs(const QVector<LimiterSpec>& specs) {
         const QSignalBlocker blocker(list_);
         list_->clear();
         for (const LimiterSpec& spec : specs) {
-            forms_.append(limiterSpecToJson(spec));
+            // A script limiter's file by its absolute path: read wherever the scenario is saved.
+            forms_.append(limiterSpecToJson(spec, SpecFiles::Resolved));
             list_->addItem(QString());  // revalidate writes the text
         }
     }

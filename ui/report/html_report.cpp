@@ -1,23 +1,12 @@
 #include "report/html_report.h"
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 
 #include "report/html_markup.h"
 #include "report/html_tables.h"
+#include "report/page_kit.h"
 #include "report/report_data.h"
 #include "style/series_style.h"
-
-// The page's style and script (ui/report/page/), embedded at build time.
-namespace ratelab::report_page {
-extern const char* const kText_page_style;
-extern const char* const kText_page_common;
-extern const char* const kText_page_selftest;
-extern const char* const kText_page_timeline;
-extern const char* const kText_page_compare;
-extern const char* const kText_page_cumulative;
-extern const char* const kText_page_main;
-}  // namespace ratelab::report_page
 
 namespace ratelab {
 namespace {
@@ -28,77 +17,14 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::HtmlReport", text);
 }
 
-// The series colours as CSS variables: the window's (style::seriesColors), light, dark when the
-// reader prefers it, and light again in print.
-QString colourVariables() {
-    const auto variables = [](bool dark) {
-        const style::SeriesColors c = style::seriesColors(dark);
-        // The areas' outlines as the window draws them: a shade darker on light.
-        const auto line = [dark](const QColor& color) {
-            return color.darker(dark ? 100 : 120).name();
-        };
-        // The limiters' lines (the cumulative chart), each its pen's colour.
-        QString pens;
-        for (int i = 0; i < style::kLimiterPens; ++i) {
-            pens +=
-                QStringLiteral(";--pen%1:%2").arg(i).arg(style::limiterPen(i, dark).color().name());
-        }
-        // The traffic groups' accepted lines on the timelines, each its group pen's colour.
-        for (int i = 0; i < style::kGroupPens; ++i) {
-            pens +=
-                QStringLiteral(";--grp%1:%2").arg(i).arg(style::groupPen(i, dark).color().name());
-        }
-        return QStringLiteral(
-                   ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
-                   "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
-            .arg(c.accepted.name(), line(c.accepted), c.rejected.name(), line(c.rejected),
-                 c.errors.name(), c.limit.name(), c.boundary.name(),
-                 dark ? QStringLiteral("#3c3c3c") : c.grid.name(), pens);
-    };
-    return variables(false) + QStringLiteral("\n@media (prefers-color-scheme: dark){") +
-           variables(true) + QStringLiteral("}\n@media print{") + variables(false) +
-           QStringLiteral("}\n");
-}
-
 QString pageStyle() {
-    return colourVariables() + QString::fromUtf8(report_page::kText_page_style);
+    return page_kit::colourVariables() + QString::fromUtf8(report_page::kText_page_style);
 }
 
-// The script: its parts in order, in one function scope, as CDATA so that the page stays XML.
 QString script() {
-    QString body;
-    for (const char* part : {report_page::kText_page_common, report_page::kText_page_selftest,
-                             report_page::kText_page_timeline, report_page::kText_page_compare,
-                             report_page::kText_page_cumulative, report_page::kText_page_main}) {
-        body += QString::fromUtf8(part);
-    }
-    return QStringLiteral("//<![CDATA[\n(function () {\n\"use strict\";\n") + body +
-           QStringLiteral("})();\n//]]>\n");
-}
-
-// 'sha256-…' of an inline element's text, for the Content-Security-Policy.
-QString hashSource(const QString& text) {
-    return QStringLiteral("'sha256-%1'")
-        .arg(QString::fromLatin1(
-            QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toBase64()));
-}
-
-// Allows the page's own style and script and data: images, nothing else: no request leaves it.
-QString contentSecurityPolicy(const QString& styleText, const QString& scriptText) {
-    return QStringLiteral(
-               "default-src 'none'; style-src %1; script-src %2; img-src data:; "
-               "base-uri 'none'; form-action 'none'")
-        .arg(hashSource(styleText), hashSource(scriptText));
-}
-
-// The errors' hatch, referenced by the timelines' SVG (and the legend).
-QString definitions() {
-    return QStringLiteral(
-        "<svg id=\"ratelab-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>"
-        "<pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
-        "<rect class=\"hatch-bg\" width=\"6\" height=\"6\"/>"
-        "<path class=\"hatch-line\" d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\"/></pattern>"
-        "</defs></svg>\n");
+    return page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
+                               report_page::kText_page_timeline, report_page::kText_page_compare,
+                               report_page::kText_page_cumulative, report_page::kText_page_main});
 }
 
 QString legendEntry(const QString& swatch, const QString& label, int width = 22) {
@@ -176,7 +102,8 @@ QString comparisonSection(const RunSummary& s) {
     }
     return QStringLiteral("<h2 id=\"comparison\">%1</h2>\n<div id=\"comparison-charts\"></div>\n")
                .arg(esc(tr("Comparison"))) +
-           html_tables::comparison(s) + html_tables::disagreements(s);
+           html_tables::comparison(s) + html_tables::disagreements(s) +
+           html_tables::referenceDisagreements(s);
 }
 
 // Links to the sections the page has.
@@ -208,14 +135,15 @@ QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
                    comparisonSection(summary) + html_tables::limiters(summary) +
                    html_tables::bursts(summary) + html_tables::groups(summary) +
                    html_tables::clients(summary);
-    QString html = QStringLiteral(
-                       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-                       "<meta http-equiv=\"Content-Security-Policy\" content=\"%1\"/>\n"
-                       "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-                       "<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n")
-                       .arg(esc(contentSecurityPolicy(styleText, scriptText)), title, styleText);
-    html += definitions();
+    QString html =
+        QStringLiteral(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"%1\"/>\n"
+            "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+            "<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n")
+            .arg(esc(page_kit::contentSecurityPolicy(styleText, scriptText)), title, styleText);
+    html += page_kit::definitions();
     html += QStringLiteral("<h1>%1</h1>\n").arg(title);
     html += html_tables::facts(summary);
     html += contents(body);

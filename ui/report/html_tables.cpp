@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "limiters/script_spec.h"
 #include "report/html_markup.h"
 #include "report/report_figures.h"
 
@@ -230,6 +231,36 @@ QString disagreements(const RunSummary& s) {
                .arg(esc(tr("Requests both limiters decided, and those one accepted and the other "
                            "rejected."))) +
            table(rows);
+}
+
+QString referenceDisagreements(const RunSummary& s) {
+    QString rows;
+    for (const LimiterSummary& l : s.limiters) {
+        if (!l.hasReference) {
+            continue;
+        }
+        const std::optional<LimiterSpec> reference =
+            l.spec ? referenceSpecOf(*l.spec) : std::nullopt;
+        const ReferenceCounts& r = l.counts.reference;
+        rows += row({esc(l.name), reference ? esc(limiterTypeName(reference->type)) : QString(),
+                     number(r.compared), number(r.disagreed),
+                     r.compared > 0
+                         ? QString::number(100.0 * double(r.disagreed) / double(r.compared), 'f', 2)
+                         : QString()});
+    }
+    if (rows.isEmpty()) {
+        return QString();
+    }
+    return html::heading(3, tr("Against the reference")) +
+           QStringLiteral("<p>%1</p>\n")
+               .arg(esc(tr("Each script limiter's decisions, every one also decided by the "
+                           "built-in limiter it names as its reference: "
+                           "disagreements_with_reference counts those the two decided "
+                           "differently."))) +
+           table(row({tr("Script limiter"), tr("Reference"), tr("Compared"),
+                      tr("Decided differently"), tr("%")},
+                     true) +
+                 rows);
 }
 
 QString bursts(const RunSummary& s) {

@@ -17,6 +17,9 @@ QString limiters(const RunSummary& summary);
 // what its limit admits in that window.
 QString comparison(const RunSummary& summary);
 QString disagreements(const RunSummary& summary);
+// Each script limiter against its reference (disagreements_with_reference); empty when none has
+// one.
+QString referenceDisagreements(const RunSummary& summary);
 // The admitted burst on both clocks, per limiter.
 QString bursts(const RunSummary& summary);
 // Per limiter its clients' counts and admitted bursts.

@@ -2,6 +2,7 @@
 
 #include <QString>
 
+#include "output/output_folder.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
@@ -9,9 +10,9 @@ namespace ratelab {
 // Writes the output folder of a run: the one function behind `ratelab run --out DIR` and the
 // window's "Save as output folder…". report.png (reportPng) and report.html (reportHtml, from
 // the run's summary) are rendered first, then summary.json, buckets.csv and both are written by
-// writeOutputFiles (output/output_folder.h), each to a temporary file renamed into place, so
-// that `ratelab compare` and "compare with…" read it like any other. The folder is made when
-// missing. Returns false and sets *error (naming the folder or file) on failure.
-bool writeOutputFolder(const RunSnapshot& run, const QString& dir, QString* error);
+// writeOutputFiles (output/output_folder.h), each whole or not at all, so that `ratelab compare`
+// and "compare with…" read it like any other. The folder is made when missing. Says which files
+// were written and names each one that was not (a report that could not be rendered too).
+FolderWrite writeOutputFolder(const RunSnapshot& run, const QString& dir);
 
 }  // namespace ratelab

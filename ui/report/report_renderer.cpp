@@ -223,6 +223,11 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     if (first && !run.scenarioName.isEmpty())
         details << tr("scenario %1").arg(run.scenarioName);
     details << configText(spec, clients);
+    if (limiter.hasReference) {
+        details << tr("%1 of %2 decided otherwise by its reference")
+                       .arg(limiter.reference.disagreed)
+                       .arg(limiter.reference.compared);
+    }
 
     auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
     setXAxis(axisX, timeline);

@@ -50,6 +50,20 @@ RunController::RunController(QObject* parent) : QObject(parent), io_(std::make_u
     connect(io_.get(), &RunIo::resetFailed, this, &RunController::failed);
     connect(io_.get(), &RunIo::explained, this, &RunController::explained);
     connect(io_.get(), &RunIo::explainFailed, this, &RunController::explainFailed);
+    connect(io_.get(), &RunIo::lessonFramed, this,
+            [this](const std::shared_ptr<LessonRun>& run, const LessonFrame& frame,
+                   int framesPlayed, qint64 nextTargetUs) {
+                lesson_ = run;
+                lessonPlayed_ = framesPlayed;
+                emit snapshotReady(frame.run);
+                emit lessonFramed(frame, nextTargetUs);
+            });
+    connect(io_.get(), &RunIo::lessonMoved, this, &RunController::snapshotReady);
+    connect(io_.get(), &RunIo::lessonRecorded, this, &RunController::lessonRecorded);
+    connect(io_.get(), &RunIo::lessonFailed, this, [this](const QString& message) {
+        lesson_.reset();  // played again from the start next time
+        emit failed(message);
+    });
     connect(io_.get(), &RunIo::stepFailed, this, [this](const QString& message) {
         stepping_ = false;
         discardStep_ = false;  // a dropped session's failure still says what failed
@@ -69,6 +83,7 @@ RunController::~RunController() {
 
 void RunController::setRedisUrl(const RedisUrl& url) {
     dropSteps();
+    lesson_.reset();
     url_ = url;
     io_->setUrl(url);
 }
@@ -80,6 +95,35 @@ void RunController::explain(const Scenario& scenario, int limiter, qint64 runMs)
     ExplainTarget target;
     target.atMs = std::max<qint64>(0, runMs);  // below the start: ms since the run's start
     io_->explain(scenario, scenario.limiters[limiter].name, target, url_);
+}
+
+void RunController::showLessonFrame(const Lesson& lesson, int frame) {
+    if (running_ || stepping_) {
+        emit failed(tr("Stop the run first: a lesson decides on the limiters' keys"));
+        return;
+    }
+    dropSteps();  // the lesson resets the keys a step session would go on from
+    // Back (a frame played already): a new run, played again from the start up to it.
+    io_->lessonFrame(lesson_ && lessonPlayed_ <= frame ? lesson_ : nullptr, lesson, frame, url_);
+}
+
+void RunController::approachLesson(qint64 runUs) {
+    if (lesson_ && !running_) {
+        io_->lessonApproach(lesson_, runUs);
+    }
+}
+
+void RunController::recordLesson(const Lesson& lesson) {
+    if (running_ || stepping_) {
+        emit failed(tr("Stop the run first: a lesson decides on the limiters' keys"));
+        return;
+    }
+    lesson_.reset();  // its keys are reset and deleted by the recording
+    io_->lessonRecord(lesson, url_);
+}
+
+void RunController::dropLesson() {
+    lesson_.reset();
 }
 
 void RunController::dropSteps() {
@@ -117,6 +161,7 @@ void RunController::start(const Scenario& scenario) {
         return;
     }
     running_ = true;
+    lesson_.reset();  // the run resets the keys the lesson's run decides on
     continued_ = continuesSteps(scenario);
     if (stepper_) {
         deleteScratch(*stepper_);  // a run explains no decision
@@ -218,6 +263,7 @@ void RunController::step(const Scenario& scenario) {
         dropSteps();  // the session stepped another scenario: its steps do not apply
     }
     stepping_ = true;
+    lesson_.reset();  // a new step session resets the keys the lesson's run decides on
     stepNames_.clear();
     for (const LimiterSpec& s : scenario.limiters) {
         stepNames_.push_back(s.name);

@@ -4,6 +4,7 @@
 #include <QTimer>
 #include <memory>
 
+#include "lessons/lesson_run.h"
 #include "limiters/limiter_state.h"
 #include "live/limiter_state_poller.h"
 #include "live/run_cost.h"
@@ -53,6 +54,17 @@ public:
     void step(const Scenario& scenario);
     // Whether step(scenario) goes on with the step session rather than start a new one.
     bool stepsContinue(const Scenario& scenario) const;
+    // A lesson (ui/lessons): shows frame `frame` of `lesson`, the next of the lesson under way or
+    // played again from the start (Back, or after a run or a step reset the keys); its run goes
+    // to the views as a step's does (snapshotReady), then lessonFramed or failed follows.
+    void showLessonFrame(const Lesson& lesson, int frame);
+    // Slow motion on the way to the lesson's next frame: snapshotReady with the run so far.
+    void approachLesson(qint64 runUs);
+    // Plays `lesson` whole on a run of its own for lesson.html: lessonRecorded or failed
+    // follows. The lesson shown is played again from the start at its next frame.
+    void recordLesson(const Lesson& lesson);
+    // Forgets the lesson's run (its keys stay until a run, a step or a lesson resets them).
+    void dropLesson();
     // Applies a changed limiter to the running test.
     void updateLimiter(int index, const LimiterSpec& spec);
     // Deletes the Redis keys of a limiter the window abandoned (a renamed one), on the I/O
@@ -108,6 +120,9 @@ signals:
     // The same step as data (one decision per limiter, named in `names`), for the decision list.
     void decided(const ratelab::StepSession::Step& step, const QStringList& names);
     void finished(const ratelab::RunSnapshot& snapshot);
+    // A lesson's frame shown; where the frame after it moves the run (-1: nowhere known).
+    void lessonFramed(const ratelab::LessonFrame& frame, qint64 nextTargetUs);
+    void lessonRecorded(const QVector<ratelab::LessonFrame>& frames);
     void failed(const QString& message);
 
 private:
@@ -117,6 +132,8 @@ private:
     QTimer refresh_;
     std::shared_ptr<ScenarioRunner> runner_;  // shared with the I/O thread
     std::shared_ptr<StepSession> stepper_;
+    std::shared_ptr<LessonRun> lesson_;  // the lesson's run, on the I/O thread's side
+    int lessonPlayed_ = 0;               // the frames it had played at its last frame shown
     void deleteScratch(const StepSession& session);
     QStringList stepNames_;  // the limiters of the step under way
     bool continued_ = false;

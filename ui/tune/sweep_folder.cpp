@@ -7,7 +7,6 @@
 #include <QPainter>
 #include <QPalette>
 
-#include "input_error.h"
 #include "output/sweep_files.h"
 #include "output/sweep_report.h"
 #include "tune/sweep_chart.h"
@@ -171,23 +170,18 @@ QByteArray sweepHtml(const SweepTable& table, const QByteArray& png) {
     return html.toUtf8();
 }
 
-bool writeSweepFolder(const SweepTable& table, const QString& dir, QString* error) {
+FolderWrite writeSweepFolder(const SweepTable& table, const QString& dir) {
     QByteArray png;
     QBuffer buffer(&png);
     buffer.open(QIODevice::WriteOnly);
-    if (!renderSweepChart(table).save(&buffer, "PNG")) {
-        *error = tr("%1: the chart could not be rendered").arg(sweep_format::kPngFile);
-        return false;
-    }
-    try {
-        writeSweepFiles(
-            dir, table,
-            {{sweep_format::kPngFile, png}, {sweep_format::kHtmlFile, sweepHtml(table, png)}});
-    } catch (const InputError& e) {
-        *error = e.message();
-        return false;
-    }
-    return true;
+    const bool rendered = renderSweepChart(table).save(&buffer, "PNG");
+    const RenderedFile pngFile =
+        rendered ? RenderedFile(sweep_format::kPngFile, png)
+                 : RenderedFile::notRendered(sweep_format::kPngFile,
+                                             tr("the chart could not be rendered"));
+    return writeSweepFiles(
+        dir, table,
+        {pngFile, {sweep_format::kHtmlFile, sweepHtml(table, rendered ? png : QByteArray())}});
 }
 
 }  // namespace ratelab

@@ -4,6 +4,7 @@
 #include <QImage>
 #include <QString>
 
+#include "output/output_folder.h"
 #include "output/sweep_table.h"
 
 namespace ratelab {
@@ -18,8 +19,8 @@ QImage renderSweepChart(const SweepTable& table, int width = 1000, int height = 
 QByteArray sweepHtml(const SweepTable& table, const QByteArray& png);
 
 // Writes a sweep's output folder: sweep.png and sweep.html rendered here, then sweep.csv,
-// sweep.json and both through writeSweepFiles (output/sweep_files.h), each atomically. Returns
-// false and sets *error (naming the folder or file) on failure.
-bool writeSweepFolder(const SweepTable& table, const QString& dir, QString* error);
+// sweep.json and both through writeSweepFiles (output/sweep_files.h), each whole or not at all.
+// Says which files were written and names each one that was not.
+FolderWrite writeSweepFolder(const SweepTable& table, const QString& dir);
 
 }  // namespace ratelab

@@ -147,6 +147,8 @@ QString shortcutsHtml() {
         "<tr><td><b>F10</b></td><td>Step: send one request</td></tr>"
         "<tr><td><b>F8</b></td><td>Pause the view (then wheel zooms, drag pans)</td></tr>"
         "<tr><td><b>F11</b> or <b>Ctrl+P</b></td><td>Presentation mode on / off</td></tr>"
+        "<tr><td><b>→</b> or <b>Space</b> / <b>←</b></td><td>A lesson's next / previous beat "
+        "(while a lesson is open: File → Lessons)</td></tr>"
         "<tr><td><b>Ctrl+N</b></td><td>New scenario</td></tr>"
         "<tr><td><b>Ctrl+O</b></td><td>Open a scenario</td></tr>"
         "<tr><td><b>Ctrl+S</b></td><td>Save the scenario (a shipped example: Save "

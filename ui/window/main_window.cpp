@@ -17,6 +17,7 @@
 
 #include "editors/limiter_list_editor.h"
 #include "editors/traffic_editor.h"
+#include "hunt/hunt_dialog.h"
 #include "input_error.h"
 #include "limiters/algorithm.h"
 #include "run/run_controller.h"
@@ -235,6 +236,10 @@ void MainWindow::buildLayout() {
     accounting_->setWordWrap(true);
     statusBar()->addWidget(accounting_, 1);
     connect(runView_, &RunView::accountingChanged, accounting_, &QLabel::setText);
+
+    // Run → Hunt a limiter…: its counterexample opens as the scenario, to Step through.
+    hunt_ = new HuntDialog(this);
+    connect(hunt_, &HuntDialog::openScenarioRequested, this, &MainWindow::openScenario);
 
     // A click on a virtual-clock run's timeline: why that request went as it did.
     explanation_ = new ExplanationDialog(this);

@@ -23,11 +23,13 @@ class QToolBar;
 namespace ratelab {
 
 class ExplanationDialog;
+class HuntDialog;
 
 class ComparisonTable;
 class ConnectionBar;
 class DecisionPanel;
 class InlineError;
+class LessonDock;
 class LimiterListEditor;
 class RedissonWatchView;
 class RunController;
@@ -98,11 +100,14 @@ public:
     TuneView* tuneView() const { return tune_; }
     QAction* startAction() const { return start_; }
     QAction* stepAction() const { return step_; }
+    QAction* huntAction() const { return huntAction_; }
+    HuntDialog* huntDialog() const { return hunt_; }
     QVector<TimelineChart*> timelines() const { return runView_->timelines(); }
     const RunSnapshot& lastSnapshot() const { return runView_->lastSnapshot(); }
     QString bannerText() const;
     QString stepText() const;
     DecisionPanel* decisions() const { return decisions_; }
+    LessonDock* lessons() const { return lessons_; }  // File → Lessons and the lesson dock
     QString startBlockedText() const;  // the reason shown next to Start, empty when it can start
 
     // The run history and "compare with…" (main_window_history.cpp): the runs of this session
@@ -155,6 +160,8 @@ private:
     TrafficEditor* traffic_ = nullptr;
     RunView* runView_ = nullptr;
     ExplanationDialog* explanation_ = nullptr;  // a clicked request explained
+    HuntDialog* hunt_ = nullptr;                // Run → Hunt a limiter… (ui/hunt)
+    QAction* huntAction_ = nullptr;
     RedissonWatchView* redisson_ = nullptr;
     TuneView* tune_ = nullptr;  // the Tune tab: sweeps of the editors' scenario
     InlineError* banner_ = nullptr;
@@ -163,6 +170,7 @@ private:
     QDockWidget* editorsDock_ = nullptr;
     QDockWidget* decisionsDock_ = nullptr;
     DecisionPanel* decisions_ = nullptr;
+    LessonDock* lessons_ = nullptr;
     QString stepText_;
     QLabel* accounting_ = nullptr;
     QLabel* startReason_ = nullptr;

@@ -12,7 +12,9 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "hunt/hunt_dialog.h"
 #include "input_error.h"
+#include "lessons/lesson_dock.h"
 #include "output/buckets_csv.h"
 #include "output/output_folder.h"
 #include "run/run_controller.h"
@@ -49,6 +51,9 @@ void MainWindow::buildFileMenu(QMenu* file) {
                             [this, path] { document_->replaceWith(path); });
     }
     examples->setEnabled(!examples->isEmpty());
+    lessons_ = new LessonDock(this);
+    tabifyDockWidget(editorsDock_, lessons_);  // a lesson takes the editors' place, a tab away
+    lessons_->addMenus(file);
     recent_ = file->addMenu(tr("Open &recent"));
     QAction* saveAction = file->addAction(tr("&Save scenario"), this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
@@ -132,6 +137,12 @@ void MainWindow::buildActions() {
     startReasonAction_ = tools->addWidget(startReason_);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addActions({start_, stop_, step_, pause_});
+    run->addSeparator();
+    huntAction_ = run->addAction(tr("&Hunt a limiter…"), this, [this] {
+        hunt_->showFor(currentScenario(), connection_->connected()
+                                              ? std::optional<RedisUrl>(connection_->currentUrl())
+                                              : std::nullopt);
+    });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentationAction_ = view->addAction(tr("&Presentation mode"), this,

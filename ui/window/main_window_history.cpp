@@ -97,9 +97,11 @@ bool MainWindow::saveRunFolder(int number, const QString& dir) {
                       .arg(RunHistory::kMaxRuns));
         return false;
     }
-    QString error;
-    if (!writeOutputFolder(record->snapshot, dir, &error)) {
-        showError(tr("Cannot save run #%1 as an output folder: %2").arg(number).arg(error));
+    const FolderWrite written = writeOutputFolder(record->snapshot, dir);
+    if (!written.ok()) {
+        showError(tr("Cannot save run #%1 as an output folder: %2")
+                      .arg(number)
+                      .arg(written.failures.join(QStringLiteral("; "))));
         return false;
     }
     history_->showNote(tr("Saved run #%1 to %2").arg(number).arg(QDir::toNativeSeparators(dir)));

@@ -81,6 +81,17 @@ bool ScenarioDocument::open(const QString& path) {
         emit failed(e.message());
         return false;
     }
+    // A replay's trace is read relative to the scenario's file, and the editors read it again
+    // from wherever the window runs: they get its absolute path.
+    const QDir folder = QFileInfo(path).absoluteDir();
+    if (!scenario.traffic.tracePath.isEmpty()) {
+        scenario.traffic.tracePath = folder.absoluteFilePath(scenario.traffic.tracePath);
+    }
+    for (ClientGroup& group : scenario.traffic.groups) {
+        if (!group.tracePath.isEmpty()) {
+            group.tracePath = folder.absoluteFilePath(group.tracePath);
+        }
+    }
     setName(scenario.name);
     emit loaded(scenario);
     setModified(false);

@@ -87,6 +87,8 @@ Timeline.prototype.draw = function (v0, v1) {
   this.cols = this.columns(this.k);
   let most = 0;
   for (const col of this.cols) most = Math.max(most, col.a + col.r + col.e);
+  // A lesson's frames share one scale as the run grows (lesson.html): at least this tall.
+  if (this.l.scale) most = Math.max(most, this.l.scale(this.k));
   this.limit = this.l.limit !== undefined ? this.l.limit * this.k : null;
   const wanted = Math.max(most * 1.08, this.limit ? this.limit * 1.15 : 0, 1);
   const yStep = niceStep(wanted, 4);

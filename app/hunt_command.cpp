@@ -1,0 +1,203 @@
+#include "hunt_command.h"
+
+#include <unistd.h>
+#include <QElapsedTimer>
+#include <cstdio>
+
+#include "command_line.h"
+#include "hunt/counterexample_files.h"
+#include "hunt/hunt.h"
+#include "hunt/hunt_reference.h"
+#include "hunt/hunt_report.h"
+#include "hunt/violation_text.h"
+#include "input_error.h"
+#include "interrupt.h"
+#include "output/output_paths.h"
+#include "run_outputs.h"
+
+namespace ratelab::cli {
+namespace {
+
+constexpr qint64 kDefaultTraces = 1000;
+constexpr qint64 kMaxTraces = 1'000'000'000;
+constexpr int kDefaultMaxRows = 12;
+constexpr int kMaxRows = 1000;
+constexpr double kMaxBudgetS = 7 * 24 * 3600;
+
+double budgetOption(const QCommandLineParser& parser) {
+    const QString name = QStringLiteral("budget-s");
+    if (!parser.isSet(name)) {
+        return 0;
+    }
+    bool ok = false;
+    const double value = parser.value(name).toDouble(&ok);
+    if (!ok || !(value > 0) || value > kMaxBudgetS) {
+        throw InputError(QStringLiteral("--budget-s"),
+                         QStringLiteral("must be a number of seconds above 0 and at most %1, got "
+                                        "\"%2\"")
+                             .arg(kMaxBudgetS)
+                             .arg(parser.value(name)));
+    }
+    return value;
+}
+
+std::vector<HuntProperty> propertiesOption(const QCommandLineParser& parser, bool reference) {
+    std::vector<HuntProperty> properties;
+    for (const QString& name : parser.values(QStringLiteral("property"))) {
+        const std::optional<HuntProperty> property = huntPropertyNamed(name);
+        if (!property) {
+            throw InputError(QStringLiteral("--property"),
+                             QStringLiteral("unknown property \"%1\"; expected %2")
+                                 .arg(name, huntPropertyNames().join(QStringLiteral(", "))));
+        }
+        if (std::find(properties.begin(), properties.end(), *property) == properties.end()) {
+            properties.push_back(*property);
+        }
+    }
+    if (properties.empty()) {
+        // agree when there is something to agree with, else what every limiter promises
+        properties = reference
+                         ? std::vector<HuntProperty>{HuntProperty::Agree}
+                         : std::vector<HuntProperty>{HuntProperty::Retry, HuntProperty::Remaining};
+    }
+    const bool agree =
+        std::find(properties.begin(), properties.end(), HuntProperty::Agree) != properties.end();
+    if (agree && !reference) {
+        throw InputError(QStringLiteral("--property agree"),
+                         QStringLiteral("needs a reference to agree with: --reference REF.json "
+                                        "(a built-in spec without name and scope)"));
+    }
+    return properties;
+}
+
+// Everything the command line says, checked before anything reaches Redis.
+HuntConfig configOf(const QCommandLineParser& parser, const QString& specFile) {
+    HuntConfig config;
+    config.limiter = loadLimiterSpecFile(specFile);
+    refuseRedisTime(config.limiter, specFile);
+    if (parser.isSet(QStringLiteral("reference"))) {
+        config.reference =
+            loadHuntReference(parser.value(QStringLiteral("reference")), config.limiter);
+    }
+    config.properties = propertiesOption(parser, config.reference.has_value());
+    config.seed = quint64(integerOption(parser, QStringLiteral("seed"), 1, 0, qint64(1) << 53));
+    config.budgetS = budgetOption(parser);
+    config.traces = integerOption(parser, QStringLiteral("traces"),
+                                  config.budgetS > 0 ? 0 : kDefaultTraces, 1, kMaxTraces);
+    config.maxRows =
+        int(integerOption(parser, QStringLiteral("max-rows"), kDefaultMaxRows, 1, kMaxRows));
+    return config;
+}
+
+// Progress on stderr: rewritten in place on a terminal, a line a second otherwise.
+class ProgressLine {
+public:
+    ProgressLine() : tty_(::isatty(STDERR_FILENO) != 0) { clock_.start(); }
+    void show(const HuntProgress& progress) {
+        const qint64 now = clock_.elapsed();
+        if (now - shownAt_ < (tty_ ? 200 : 1000)) {
+            return;
+        }
+        shownAt_ = now;
+        const QString line = huntProgressText(progress, double(now) / 1000);
+        std::fprintf(stderr, tty_ ? "\r%s\x1b[K" : "%s\n", qPrintable(line));
+        shown_ = true;
+    }
+    void end() {
+        if (tty_ && shown_) {
+            std::fputs("\r\x1b[K", stderr);
+        }
+    }
+
+private:
+    bool tty_;
+    bool shown_ = false;
+    QElapsedTimer clock_;
+    qint64 shownAt_ = 0;
+};
+
+}  // namespace
+
+int huntCommand(const QStringList& args) {
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("spec"), QStringLiteral("Limiter spec (JSON)."));
+    parser.addOptions({
+        {QStringLiteral("reference"),
+         QStringLiteral("What `agree` compares with: a built-in spec without name and scope."),
+         QStringLiteral("REF")},
+        {QStringLiteral("property"),
+         QStringLiteral("agree, retry or remaining; repeat for more (default: agree with a "
+                        "reference, else retry and remaining)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("seed"), QStringLiteral("Seed of the traces (default 1)."),
+         QStringLiteral("N")},
+        {QStringLiteral("traces"),
+         QStringLiteral("How many traces to try (default 1000; with --budget-s: until it ends)."),
+         QStringLiteral("N")},
+        {QStringLiteral("budget-s"), QStringLiteral("Stop after this many seconds."),
+         QStringLiteral("S")},
+        {QStringLiteral("max-rows"), QStringLiteral("Rows of a trace at most (default 12)."),
+         QStringLiteral("R")},
+        {QStringLiteral("out"),
+         QStringLiteral("Folder for the counterexample (default ./ratelab-hunt)."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
+    });
+    parser.addOptions(tlsOptions());
+    if (!parseArguments(parser, args, {}, 1)) {
+        return kBadInput;
+    }
+    return runGuarded([&] {
+        const QString specFile = parser.positionalArguments().first();
+        const HuntConfig config = configOf(parser, specFile);
+        const OutputTargets outputs{QStringLiteral("hunt"),
+                                    parser.isSet(QStringLiteral("out"))
+                                        ? parser.value(QStringLiteral("out"))
+                                        : QStringLiteral("ratelab-hunt"),
+                                    QString(), hunt_files::all(), specFile};
+        // An earlier hunt's counterexample is removed: what the folder holds afterwards is
+        // this hunt's.
+        prepareOutputTargets(outputs);
+        installInterruptHandlers();
+        const RedisTarget target = resolveRedisTarget(parser);
+        Hunt hunt(config, target.url());
+        ProgressLine progress;
+        const HuntResult result =
+            hunt.run(&interruptFlag(), [&](const HuntProgress& seen) { progress.show(seen); });
+        progress.end();
+
+        std::fputs(qPrintable(huntResultText(config, result)), stdout);
+        QStringList failures;
+        if (result.counterexample) {
+            const Counterexample& found = *result.counterexample;
+            const QString explanation = violationText(config.limiter, config.reference, found.trace,
+                                                      *found.checked.violation);
+            try {
+                for (const QString& path :
+                     writeCounterexampleFiles(outputs.dir, config, found, explanation)) {
+                    std::printf("wrote %s\n", qPrintable(path));
+                }
+            } catch (const InputError& e) {
+                failures << e.message();
+            }
+            if (found.regression && !found.regression->unwritable.isEmpty()) {
+                std::printf("no regression.json: %s\n", qPrintable(found.regression->unwritable));
+            } else if (found.regression) {
+                std::printf("regression.json expects %s accepted == %lld (now %lld)\n",
+                            qPrintable(config.limiter.name),
+                            static_cast<long long>(found.regression->expectedAccepted),
+                            static_cast<long long>(found.regression->acceptedNow));
+            }
+        }
+        std::printf("%s\n", qPrintable(huntSpeedText(result)));
+        if (result.interrupted) {
+            std::printf("interrupted by %s after %lld traces (%lld rows)\n",
+                        qPrintable(interruptName()), static_cast<long long>(result.traces),
+                        static_cast<long long>(result.rows));
+            return outputExitCode(interruptExitCode(), failures);
+        }
+        return outputExitCode(result.counterexample ? kFailed : kDone, failures);
+    });
+}
+
+}  // namespace ratelab::cli

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# How fast `ratelab hunt` hunts: traces/s and rows/s of hunts that find nothing (every trace
+# decided to its end, every probe made), per case ROUNDS times in turn, then the medians.
+# Usage:
+#   bench/hunt.sh [ROUNDS] [TRACES]        (default 3 rounds of 2000 traces)
+# Needs REDIS_URL (a server you may load). RATELAB: the binary (default build/bin/ratelab).
+# Prints per round each case's figures, then a table of medians.
+set -euo pipefail
+rounds=${1:-3}
+traces=${2:-2000}
+ratelab=${RATELAB:-$(dirname "$0")/../build/bin/ratelab}
+: "${REDIS_URL:?set REDIS_URL to the server to measure}"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cat >"$work/log.json" <<'EOF'
+{"type": "sliding_window", "name": "bench-hunt-log", "scope": "per_client",
+ "rules": [{"limit": 3, "window_ms": 1000}, {"limit": 5, "window_ms": 4000}]}
+EOF
+cat >"$work/log-ref.json" <<'EOF'
+{"type": "sliding_window", "rules": [{"limit": 3, "window_ms": 1000}, {"limit": 5, "window_ms": 4000}]}
+EOF
+cat >"$work/gcra.json" <<'EOF'
+{"type": "gcra", "name": "bench-hunt-gcra", "rate": 3, "period_ms": 1000, "burst": 2}
+EOF
+cat >"$work/window.json" <<'EOF'
+{"type": "fixed_window", "name": "bench-hunt-window", "rate": 3, "interval": 1, "unit": "days",
+ "timezone": "Europe/Berlin"}
+EOF
+
+# name|arguments after the spec
+cases=(
+    "log, agree with itself|$work/log.json --reference $work/log-ref.json"
+    "log, retry + remaining|$work/log.json"
+    "gcra, retry + remaining|$work/gcra.json"
+    "calendar day, retry + remaining|$work/window.json"
+)
+# Extra cases from the environment: HUNT_CASES="name|SPEC [options];name|SPEC ..."
+if [[ -n "${HUNT_CASES:-}" ]]; then
+    IFS=';' read -r -a extra <<<"$HUNT_CASES"
+    cases+=("${extra[@]}")
+fi
+
+declare -A tps rps
+for ((round = 1; round <= rounds; round++)); do
+    for c in "${cases[@]}"; do
+        name=${c%%|*}
+        # shellcheck disable=SC2086
+        line=$("$ratelab" hunt ${c#*|} --traces "$traces" --seed "$round" --out "$work/out" \
+            2>/dev/null | grep ' traces/s,' || true)
+        # "2000 traces in 0.53 s: 3774 traces/s, 24590 rows/s, ..."
+        t=$(sed -E 's/.* ([0-9]+) traces\/s.*/\1/' <<<"$line")
+        r=$(sed -E 's/.* ([0-9]+) rows\/s.*/\1/' <<<"$line")
+        echo "round $round  $name: $line"
+        tps[$name]+="$t "
+        rps[$name]+="$r "
+    done
+done
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+echo
+printf '| %s | %s | %s |\n' "case" "traces/s (median)" "rows/s (median)"
+printf '|---|---|---|\n'
+for c in "${cases[@]}"; do
+    name=${c%%|*}
+    printf '| %s | %s | %s |\n' "$name" "$(median <<<"${tps[$name]}")" "$(median <<<"${rps[$name]}")"
+done

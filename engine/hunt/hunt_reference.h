@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+#include "limiters/limiter_spec.h"
+
+namespace ratelab {
+
+// `ratelab hunt --reference REF.json`: a built-in limiter spec without "name" and "scope", which
+// decides with the hunted limiter's scope (and a scratch name of its own, as every limiter a
+// hunt decides). Errors are InputErrors naming the file and the JSON path.
+LimiterSpec loadHuntReference(const QString& path, const LimiterSpec& limiter);
+// The same from its JSON text (the window's Hunt dialog); errors name the JSON path.
+LimiterSpec parseHuntReference(const QByteArray& json, const LimiterSpec& limiter);
+
+// A limiter the hunt decides in virtual time: one on Redis's own clock ("time": "redis")
+// decides at a time no trace sets. An InputError naming `file` and $.time otherwise.
+void refuseRedisTime(const LimiterSpec& spec, const QString& file);
+
+}  // namespace ratelab

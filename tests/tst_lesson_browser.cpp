@@ -1,0 +1,154 @@
+// lesson.html in a real browser: a lesson played on Redis (playLesson), its page loaded in
+// headless Chromium with #selftest. The page's self-test (ui/lessons/page/lesson_selftest.js)
+// walks every frame with → as a reader does, records the words shown and each timeline as drawn,
+// then tries ←, Space, the Back and Next buttons and Home. This test checks the words against the
+// frames the page was written from (the beats' words with their figures, the question before its
+// answer), the drawn counts against each frame's run, the highlight and the run's time so far, in
+// the reader's light and dark scheme and in a page exported dark.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+#include "lessons/lesson_page.h"
+#include "support/browser_selftest.h"
+#include "support/lesson_documents.h"
+#include "support/test_redis.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+// The boundary lesson of both limiters, its words with characters the page must escape.
+Lesson boundary() {
+    const QString fixed = uniqueName(QStringLiteral("page-fixed"));
+    const QString log = uniqueName(QStringLiteral("page-log"));
+    const QByteArray json = boundaryLesson(QStringLiteral("Twice the limit <in> 200 ms"),
+                                           QStringLiteral(R"([
+    {"until_ms": 50, "say": "Ten pass: {%1.accepted} of {%1.fired} & <more>.",
+     "highlight": {"limiter": "%1", "from_ms": 0, "to_ms": 100},
+     "expect": {"%1": ["accepted == 10"]}},
+    {"ask": "How many of the next ten pass?", "answer": "All ten: {%1.accepted} in all.",
+     "until_ms": 250, "highlight": {"limiter": "%1", "from_ms": 0, "to_ms": 250},
+     "expect": {"%1": ["max_accepted_in_any_1000ms == 20"], "%2": ["accepted == 10"]}},
+    {"say": "The log kept its ten: {%2.accepted}.", "until_ms": 3000}])")
+                                               .arg(fixed, log),
+                                           fixed, log);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.json"));
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(json);
+    file.close();
+    return loadLessonFile(path);
+}
+
+}  // namespace
+
+class TestLessonBrowser : public QObject {
+    Q_OBJECT
+
+    QString chromium_;
+    QTemporaryDir dir_;
+    Lesson lesson_;
+    QVector<LessonFrame> frames_;
+
+private slots:
+    void initTestCase() {
+        QString problem;
+        chromium_ = chromiumForTests(&problem);
+        QVERIFY2(!chromium_.isEmpty(), qPrintable(problem));
+        QVERIFY(dir_.isValid());
+        lesson_ = boundary();
+        frames_ = playLesson(lesson_, fixtureUrl());
+        QCOMPARE(frames_.size(), 4);  // beat 1, beat 2's question, beat 2, beat 3
+    }
+
+    void playsTheFrames_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::addColumn<int>("scheme");
+        QTest::addColumn<bool>("darkPage");
+        QTest::newRow("reader's light") << false << int(page_kit::Scheme::Auto) << false;
+        QTest::newRow("reader's dark") << true << int(page_kit::Scheme::Auto) << true;
+        QTest::newRow("exported dark, read light") << false << int(page_kit::Scheme::Dark) << true;
+        QTest::newRow("exported light, read dark") << true << int(page_kit::Scheme::Light) << false;
+    }
+    void playsTheFrames() {
+        QFETCH(bool, dark);
+        QFETCH(int, scheme);
+        QFETCH(bool, darkPage);
+        const QString page =
+            dir_.filePath(QStringLiteral("lesson-%1-%2.html").arg(dark).arg(scheme));
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(lessonHtml(lesson_, frames_, page_kit::Scheme(scheme)));
+        file.close();
+
+        QString console;
+        const QJsonObject result = browserSelftest(chromium_, page, dark, &console);
+        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
+        QVERIFY2(console.isEmpty(), qPrintable(console));
+        const QString found = selftestProblems(result);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        QVERIFY2(result[QLatin1String("checks")].toArray().size() >= 7, "the keys were not tried");
+        QVERIFY(result[QLatin1String("contrast")].toDouble() >= 3);
+        // The page's background follows its scheme: dark when exported dark, whatever the reader.
+        const QString background = result[QLatin1String("background")].toString();
+        QCOMPARE(background == QLatin1String("rgb(30, 30, 30)"), darkPage);
+
+        const QJsonArray shown = result[QLatin1String("frames")].toArray();
+        QCOMPARE(shown.size(), frames_.size());
+        for (int i = 0; i < shown.size(); ++i) {
+            const QJsonObject f = shown[i].toObject();
+            const LessonFrame& frame = frames_[i];
+            const QString at = QStringLiteral("frame %1").arg(i);
+            QCOMPARE(f[QLatin1String("at")].toInt(), i);
+            QCOMPARE(f[QLatin1String("progress")].toString(),
+                     QStringLiteral("Beat %1 of 3").arg(frame.beat + 1));
+            // The beats' words as the frames have them, figures filled in.
+            QCOMPARE(f[QLatin1String("say")].toString(), frame.say);
+            QCOMPARE(f[QLatin1String("ask")].toString(), frame.ask);
+            QCOMPARE(f[QLatin1String("answer")].toString(),
+                     frame.question ? QStringLiteral("Next reveals the answer.") : frame.answer);
+            QCOMPARE(f[QLatin1String("claims")].toArray().size(), frame.checks.size());
+            const QJsonArray timelines = f[QLatin1String("timelines")].toArray();
+            QCOMPARE(timelines.size(), 2);
+            for (int l = 0; l < 2; ++l) {
+                const QJsonObject t = timelines[l].toObject();
+                const LimiterSnapshot& run = frame.run.limiters[l];
+                // Every column's accepted, drawn to 1/100 px, adds up to the frame's accepted.
+                double accepted = 0;
+                for (const QJsonValue c : t[QLatin1String("columns")].toArray()) {
+                    accepted += c.toArray()[2].toDouble();
+                }
+                const double perPx = 1 / t[QLatin1String("px_per_unit")].toDouble();
+                QVERIFY2(std::abs(accepted - double(run.accepted)) <= 0.02 * perPx * 60,
+                         qPrintable(QStringLiteral("%1, %2: drawn %3, run %4")
+                                        .arg(at, run.spec.name)
+                                        .arg(accepted)
+                                        .arg(run.accepted)));
+                QCOMPARE(t[QLatin1String("now")].toDouble(), double(frame.runUs) / 1000);
+                const bool marked = frame.highlight && l == 0;
+                QCOMPARE(t[QLatin1String("highlight")].toString(),
+                         marked ? QStringLiteral("%1,%2")
+                                      .arg(frame.highlight->fromMs)
+                                      .arg(frame.highlight->toMs)
+                                : QString());
+            }
+        }
+        // The words of the question's frame and its answer's: asked first, answered on Next.
+        QCOMPARE(shown[1].toObject()[QLatin1String("ask")].toString(),
+                 QStringLiteral("How many of the next ten pass?"));
+        QCOMPARE(shown[2].toObject()[QLatin1String("answer")].toString(),
+                 QStringLiteral("All ten: 20 in all."));
+        QCOMPARE(shown[0].toObject()[QLatin1String("say")].toString(),
+                 QStringLiteral("Ten pass: 10 of 11 & <more>."));
+    }
+};
+
+QTEST_MAIN(TestLessonBrowser)
+#include "tst_lesson_browser.moc"

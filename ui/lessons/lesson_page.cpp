@@ -1,0 +1,124 @@
+#include "lessons/lesson_page.h"
+
+#include <QCoreApplication>
+
+#include "lessons/lesson_page_data.h"
+#include "report/html_markup.h"
+
+// The player's style and script (ui/lessons/page/), embedded at build time.
+namespace ratelab::lesson_page {
+extern const char* const kText_lesson_style;
+extern const char* const kText_lesson_player;
+extern const char* const kText_lesson_selftest;
+}  // namespace ratelab::lesson_page
+
+namespace ratelab {
+namespace {
+
+using html::esc;
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("ratelab::LessonPage", text);
+}
+
+QString schemeClass(page_kit::Scheme scheme) {
+    switch (scheme) {
+        case page_kit::Scheme::Light:
+            return QStringLiteral(" class=\"light\"");
+        case page_kit::Scheme::Dark:
+            return QStringLiteral(" class=\"dark\"");
+        case page_kit::Scheme::Auto:
+            break;
+    }
+    return {};
+}
+
+QString legendEntry(const QString& swatch, const QString& label) {
+    return QStringLiteral(
+               "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">%1</svg>%2"
+               "</span>")
+        .arg(swatch, esc(label));
+}
+
+QString legend() {
+    const QString box =
+        QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
+    return QStringLiteral("<div class=\"legend\">") +
+           legendEntry(box.arg(QStringLiteral("acc")), tr("accepted")) +
+           legendEntry(box.arg(QStringLiteral("rej")), tr("rejected")) +
+           legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
+                       tr("limit (steady state)")) +
+           legendEntry(box.arg(QStringLiteral("hl")), tr("what the beat points at")) +
+           legendEntry(QStringLiteral("<path class=\"now\" d=\"M11,0V12\"/>"),
+                       tr("the run so far")) +
+           QStringLiteral("</div>\n");
+}
+
+// Every beat's words as the frames have them, for a reader without scripts.
+QString beatList(const QVector<LessonFrame>& frames) {
+    QString out = QStringLiteral("<noscript><ol class=\"beats\">");
+    for (const LessonFrame& frame : frames) {
+        if (frame.question) {
+            continue;
+        }
+        out += QStringLiteral("<li>");
+        for (const QString& text : {frame.say, frame.ask, frame.answer}) {
+            if (!text.isEmpty()) {
+                out += QStringLiteral("<p>%1</p>").arg(esc(text));
+            }
+        }
+        out += QStringLiteral("</li>");
+    }
+    return out + QStringLiteral("</ol></noscript>\n");
+}
+
+}  // namespace
+
+QByteArray lessonHtml(const Lesson& lesson, const QVector<LessonFrame>& frames,
+                      page_kit::Scheme scheme) {
+    const QString title = esc(lesson.title);
+    const QString styleText = page_kit::colourVariables(scheme) +
+                              QString::fromUtf8(report_page::kText_page_style) +
+                              QString::fromUtf8(lesson_page::kText_lesson_style);
+    const QString scriptText =
+        page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
+                            report_page::kText_page_timeline, lesson_page::kText_lesson_player,
+                            lesson_page::kText_lesson_selftest});
+    QString html =
+        QStringLiteral(
+            "<!DOCTYPE html>\n<html lang=\"en\"%1>\n<head>\n<meta charset=\"utf-8\"/>\n"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"%2\"/>\n"
+            "<meta name=\"color-scheme\" content=\"%3\"/>\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+            "<title>%4</title>\n<style>%5</style>\n</head>\n<body>\n")
+            .arg(schemeClass(scheme), esc(page_kit::contentSecurityPolicy(styleText, scriptText)),
+                 scheme == page_kit::Scheme::Auto
+                     ? QStringLiteral("light dark")
+                     : (scheme == page_kit::Scheme::Dark ? QStringLiteral("dark")
+                                                         : QStringLiteral("light")),
+                 title, styleText);
+    html += page_kit::definitions();
+    html += QStringLiteral(
+                "<header class=\"bar\"><h1>%1</h1><span id=\"progress\"></span>"
+                "<span class=\"buttons\"><button type=\"button\" id=\"back\" disabled=\"disabled\""
+                " title=\"%2\">%3</button><button type=\"button\" id=\"next\" title=\"%4\">%5"
+                "</button></span></header>\n")
+                .arg(title, esc(tr("Back (←)")), esc(tr("← Back")), esc(tr("Next (→ or Space)")),
+                     esc(tr("Next →")));
+    html += QStringLiteral(
+        "<section id=\"beat\" aria-live=\"polite\"><p id=\"say\"></p>"
+        "<div id=\"question\" hidden=\"hidden\"><p class=\"label\" id=\"ask-label\"></p>"
+        "<p id=\"ask\"></p><p class=\"label\" id=\"answer-label\"></p><p id=\"answer\"></p></div>"
+        "<ul id=\"claims\"></ul></section>\n");
+    html += beatList(frames);
+    html += legend();
+    html += QStringLiteral(
+        "<div id=\"timeline-charts\"></div>\n"
+        "<pre id=\"selftest\" hidden=\"hidden\"></pre>\n");
+    html += QStringLiteral("<script type=\"application/json\" id=\"ratelab-data\">%1</script>\n")
+                .arg(QString::fromUtf8(lessonPageData(lesson, frames)));
+    html += QStringLiteral("<script>%1</script>\n</body>\n</html>\n").arg(scriptText);
+    return html.toUtf8();
+}
+
+}  // namespace ratelab

@@ -1,0 +1,79 @@
+#include "report/page_kit.h"
+
+#include <QCryptographicHash>
+
+#include "style/series_style.h"
+
+namespace ratelab::page_kit {
+namespace {
+
+QString variables(bool dark) {
+    const style::SeriesColors c = style::seriesColors(dark);
+    // The areas' outlines as the window draws them: a shade darker on light.
+    const auto line = [dark](const QColor& color) { return color.darker(dark ? 100 : 120).name(); };
+    // The limiters' lines (the cumulative chart), each its pen's colour.
+    QString pens;
+    for (int i = 0; i < style::kLimiterPens; ++i) {
+        pens += QStringLiteral(";--pen%1:%2").arg(i).arg(style::limiterPen(i, dark).color().name());
+    }
+    // The traffic groups' accepted lines on the timelines, each its group pen's colour.
+    for (int i = 0; i < style::kGroupPens; ++i) {
+        pens += QStringLiteral(";--grp%1:%2").arg(i).arg(style::groupPen(i, dark).color().name());
+    }
+    return QStringLiteral(
+               ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
+               "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
+        .arg(c.accepted.name(), line(c.accepted), c.rejected.name(), line(c.rejected),
+             c.errors.name(), c.limit.name(), c.boundary.name(),
+             dark ? QStringLiteral("#3c3c3c") : c.grid.name(), pens);
+}
+
+// 'sha256-…' of an inline element's text, for the Content-Security-Policy.
+QString hashSource(const QString& text) {
+    return QStringLiteral("'sha256-%1'")
+        .arg(QString::fromLatin1(
+            QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toBase64()));
+}
+
+}  // namespace
+
+QString colourVariables(Scheme scheme) {
+    switch (scheme) {
+        case Scheme::Light:
+            return variables(false) + QLatin1Char('\n');
+        case Scheme::Dark:
+            return variables(true) + QLatin1Char('\n');
+        case Scheme::Auto:
+            break;
+    }
+    return variables(false) + QStringLiteral("\n@media (prefers-color-scheme: dark){") +
+           variables(true) + QStringLiteral("}\n@media print{") + variables(false) +
+           QStringLiteral("}\n");
+}
+
+QString scriptOf(std::initializer_list<const char*> parts) {
+    QString body;
+    for (const char* part : parts) {
+        body += QString::fromUtf8(part);
+    }
+    return QStringLiteral("//<![CDATA[\n(function () {\n\"use strict\";\n") + body +
+           QStringLiteral("})();\n//]]>\n");
+}
+
+QString contentSecurityPolicy(const QString& styleText, const QString& scriptText) {
+    return QStringLiteral(
+               "default-src 'none'; style-src %1; script-src %2; img-src data:; "
+               "base-uri 'none'; form-action 'none'")
+        .arg(hashSource(styleText), hashSource(scriptText));
+}
+
+QString definitions() {
+    return QStringLiteral(
+        "<svg id=\"ratelab-defs\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>"
+        "<pattern id=\"hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
+        "<rect class=\"hatch-bg\" width=\"6\" height=\"6\"/>"
+        "<path class=\"hatch-line\" d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\"/></pattern>"
+        "</defs></svg>\n");
+}
+
+}  // namespace ratelab::page_kit

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+// What report.html and lesson.html share: their series colours as CSS variables, the hatch the
+// errors are drawn with, and the Content-Security-Policy that lets nothing but a page's own
+// style and script run. The page/ scripts and style are embedded at build time (ui/CMakeLists.txt).
+namespace ratelab::report_page {
+extern const char* const kText_page_style;
+extern const char* const kText_page_common;
+extern const char* const kText_page_selftest;
+extern const char* const kText_page_timeline;
+extern const char* const kText_page_compare;
+extern const char* const kText_page_cumulative;
+extern const char* const kText_page_main;
+}  // namespace ratelab::report_page
+
+namespace ratelab::page_kit {
+
+// Which colours a page shows: the reader's browser's preference (light, or dark when it prefers
+// it; light in print), or one of them always (a page exported from a window in that theme).
+enum class Scheme { Auto, Light, Dark };
+
+// The series colours (--accepted … --grp3) as CSS variables: the window's (style::seriesColors).
+QString colourVariables(Scheme scheme = Scheme::Auto);
+// Scripts joined in one function scope, as CDATA so that the page stays XML.
+QString scriptOf(std::initializer_list<const char*> parts);
+// Allows the page's own style and script and data: images, nothing else.
+QString contentSecurityPolicy(const QString& styleText, const QString& scriptText);
+// The errors' hatch, referenced by the timelines' SVG (and the legend); its id "ratelab-defs"
+// is what the scripts' SVG namespace comes from.
+QString definitions();
+
+}  // namespace ratelab::page_kit
