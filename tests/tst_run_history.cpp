@@ -158,7 +158,7 @@ private:
     QString saveThroughChooser(int number, const QString& name) {
         const QString path = dir_.filePath(name);
         window_->setPathChooser([path](const QString&, const QString&, const QString& filter) {
-            return filter.isEmpty() ? path : QString();  // a folder is asked for
+            return filter == MainWindow::kNewFolder ? path : QString();  // a folder to write
         });
         window_->runHistory()->selectRun(number);
         window_->runHistory()->saveAction()->trigger();

@@ -85,8 +85,10 @@ public:
     QAction* presentationAction() const { return presentationAction_; }
 
     // Where Save as and the exports ask for a file name (a file dialog unless a test sets it);
-    // with an empty filter for a folder (the run history's output folders).
+    // with an empty filter for an existing folder (an output folder to compare with), with
+    // kNewFolder for a folder to write, which may be a new name (Save as output folder).
     using PathChooser = ScenarioDocument::PathChooser;
+    static inline const QString kNewFolder = QStringLiteral("<new folder>");
     void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
 
     // For tests and the screenshot demo.

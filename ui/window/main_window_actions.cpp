@@ -24,6 +24,7 @@
 #include "window/example_scenarios.h"
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
+#include "window/new_folder_dialog.h"
 
 namespace ratelab {
 namespace {
@@ -58,7 +59,8 @@ void MainWindow::buildFileMenu(QMenu* file) {
     QAction* saveAction = file->addAction(tr("&Save scenario"), this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save scenario &as…"), this, [this] { saveAs(); });
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // Help lists Ctrl+Shift+S; some platforms bind no key to QKeySequence::SaveAs.
+    saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportPng);
     file->addAction(tr("Export data as &CSV…"), this, &MainWindow::exportCsv);
@@ -83,8 +85,10 @@ void MainWindow::buildHelpMenu() {
 
 void MainWindow::buildActions() {
     choosePath_ = [this](const QString& title, const QString& dir, const QString& filter) {
-        if (filter.isEmpty())  // a folder: the run history's output folders
+        if (filter.isEmpty())  // a folder to read: an output folder to compare with
             return QFileDialog::getExistingDirectory(this, title, dir);
+        if (filter == kNewFolder)
+            return chooseNewFolder(this, title, dir);
         return QFileDialog::getSaveFileName(this, title, dir, filter);
     };
     // Save as asks where the window asks (a test's chooser too).

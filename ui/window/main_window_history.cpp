@@ -53,7 +53,7 @@ void MainWindow::buildHistory(QMenu* view) {
         if (number <= 0)
             return;
         const QString dir =
-            choosePath_(tr("Save run #%1 as output folder").arg(number), QString(), QString());
+            choosePath_(tr("Save run #%1 as output folder").arg(number), QString(), kNewFolder);
         if (!dir.isEmpty())
             saveRunFolder(number, dir);
     });
