@@ -42,6 +42,14 @@ QSpinBox* spinBox(QWidget* parent, const QString& name) {
     return box;
 }
 
+// The engine's texts are the command line's, which start lowercase; a sentence of its own in
+// the window starts with a capital.
+QString capitalized(QString text) {
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
 }  // namespace
 
 TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
@@ -157,12 +165,7 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
 TuneView::~TuneView() = default;
 
 void TuneView::showStatus(const QString& text) {
-    // The engine's texts are the command line's, which start lowercase; a line of its own in
-    // the window starts with a capital.
-    QString line = text;
-    if (!line.isEmpty())
-        line[0] = line[0].toUpper();
-    status_->setText(line);
+    status_->setText(capitalized(text));
 }
 
 QString TuneView::statusText() const {
@@ -363,7 +366,7 @@ void TuneView::poll() {
     timer_->stop();
     runner_->wait();
     const SweepTable& table = chart_->table();
-    QString text = sweepVerdictText(table).trimmed();
+    QString text = capitalized(sweepVerdictText(table).trimmed());
     for (const QString& warning : table.warnings) {
         text += tr("\nwarning: %1").arg(warning);
     }
