@@ -51,6 +51,30 @@ QString colourVariables(Scheme scheme) {
            QStringLiteral("}\n");
 }
 
+QString schemeClass(Scheme scheme) {
+    switch (scheme) {
+        case Scheme::Light:
+            return QStringLiteral(" class=\"light\"");
+        case Scheme::Dark:
+            return QStringLiteral(" class=\"dark\"");
+        case Scheme::Auto:
+            break;
+    }
+    return {};
+}
+
+QString colorSchemeContent(Scheme scheme) {
+    switch (scheme) {
+        case Scheme::Light:
+            return QStringLiteral("light");
+        case Scheme::Dark:
+            return QStringLiteral("dark");
+        case Scheme::Auto:
+            break;
+    }
+    return QStringLiteral("light dark");
+}
+
 QString scriptOf(std::initializer_list<const char*> parts) {
     QString body;
     for (const char* part : parts) {

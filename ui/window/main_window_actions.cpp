@@ -2,6 +2,7 @@
 // save, recent) are its ScenarioDocument's (main_window.cpp builds the layout and shows runs).
 
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -67,6 +68,29 @@ void MainWindow::buildFileMenu(QMenu* file) {
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::buildThemeMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(menu);
+    const std::pair<style::Theme, QString> themes[] = {{style::Theme::System, tr("&System")},
+                                                       {style::Theme::Light, tr("&Light")},
+                                                       {style::Theme::Dark, tr("&Dark")}};
+    for (const auto& [theme, text] : themes) {
+        QAction* action = menu->addAction(text, this, [theme = theme] {
+            style::applyTheme(theme);
+            style::saveTheme(theme);
+        });
+        action->setObjectName(QStringLiteral("theme-") + style::themeKey(theme));
+        action->setCheckable(true);
+        group->addAction(action);
+        themeActions_[int(theme)] = action;
+    }
+    // The theme the last window chose; System leaves the application's palette alone.
+    const style::Theme saved = style::savedTheme();
+    themeActions_[int(saved)]->setChecked(true);
+    if (saved != style::Theme::System)
+        style::applyTheme(saved);
 }
 
 void MainWindow::buildHelpMenu() {
@@ -158,6 +182,7 @@ void MainWindow::buildActions() {
     presentationAction_->setToolTip(tr("Presentation mode on / off (F11, Ctrl+P)"));
     tools->addSeparator();
     tools->addAction(presentationAction_);
+    buildThemeMenu(view);
     view->addAction(editorsDock_->toggleViewAction());
     view->addAction(decisionsDock_->toggleViewAction());
     buildHistory(view);
