@@ -137,10 +137,17 @@ private:
             const QByteArray mine = readAll(out + QLatin1Char('/') + QLatin1String(file));
             const QByteArray reference = readAll(local_ + QLatin1Char('/') + QLatin1String(file));
             QVERIFY2(!reference.isEmpty(), file);
+            QByteArray differing;  // the lines that differ, mine then the reference's
+            const QList<QByteArray> a = mine.split('\n'), b = reference.split('\n');
+            for (qsizetype i = 0; i < std::max(a.size(), b.size()) && differing.size() < 3000;
+                 ++i) {
+                if (a.value(i) != b.value(i)) {
+                    differing += a.value(i) + "\n  vs " + b.value(i) + "\n";
+                }
+            }
             QVERIFY2(mine == reference,
-                     qPrintable(QStringLiteral("%1 differs:\n%2\n---\n%3")
-                                    .arg(QLatin1String(file), QString::fromUtf8(mine.left(3000)),
-                                         QString::fromUtf8(reference.left(3000)))));
+                     qPrintable(QStringLiteral("%1 differs:\n%2")
+                                    .arg(QLatin1String(file), QString::fromUtf8(differing))));
         }
     }
 

@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 #include "limiters/scratch_keys.h"
 #include "redis/redis_error.h"
+#include "redis/redis_reply.h"
 #include "redis/redis_router.h"
 #include "run/scenario_runner.h"
 
@@ -42,6 +45,23 @@ SweepFigures figuresOf(const Totals& totals, const QString& limiter, const QStri
     row.errors = totals.errors;
     row.admittedBurst = totals.admittedBurst;
     return row;
+}
+
+// Loads the scripts of a batch's limiters on every master before its first decision. A
+// pipeline that meets NOSCRIPT decides those requests again once it is read, after the ones
+// behind them; when another process loads the same script meanwhile (batches of one sweep
+// running side by side on a fresh server), the ones behind succeed first, out of order.
+void loadScripts(const Scenario& batch, const RedisUrl& url, const ConnectOptions& options) {
+    RedisRouter router(url, options);
+    std::set<std::string> sources;
+    for (const LimiterSpec& spec : batch.limiters) {
+        sources.insert(makeLimiter(spec, scratchOptions())->script().source());
+    }
+    for (RedisConnection* node : router.masterConnections()) {
+        for (const std::string& source : sources) {
+            throwIfError(node->command({"SCRIPT", "LOAD", source}).get(), "SCRIPT LOAD");
+        }
+    }
 }
 
 }  // namespace
@@ -83,7 +103,9 @@ SweepBatchRun runSweepBatch(const SweepPlan& plan, const RedisUrl& url,
                             const ConnectOptions& options, qint64 first, qint64 count,
                             const std::atomic<bool>& stop,
                             const std::function<void(double)>& reached) {
-    ScenarioRunner runner(plan.batch(first, count), url, options, scratchOptions());
+    const Scenario scenario = plan.batch(first, count);
+    loadScripts(scenario, url, options);
+    ScenarioRunner runner(scenario, url, options, scratchOptions());
     if (!stop.load()) {
         runner.start();
     }
