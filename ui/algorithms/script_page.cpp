@@ -149,12 +149,12 @@ void ScriptPage::addReplyRows() {
         QStringLiteral("replyAllowed"),
         tr("The value that grants; any other value of a fitting type refuses, an error reply or "
            "a reply that fits nothing is an error"),
-        {{tr("1 grants"), QStringLiteral("1")},
-         {tr("0 grants"), QStringLiteral("0")},
-         {tr("nil grants (Redisson, return false)"), QStringLiteral("nil")},
-         {tr("anything but nil grants"), QStringLiteral("not_nil")},
-         {tr("status OK grants"), QStringLiteral("ok")}});
-    form_->addRow(tr("Reply: &grants"), allowed_);
+        {{tr("the reply is 1"), QStringLiteral("1")},
+         {tr("the reply is 0"), QStringLiteral("0")},
+         {tr("the reply is nil (Redisson, return false)"), QStringLiteral("nil")},
+         {tr("the reply is anything but nil"), QStringLiteral("not_nil")},
+         {tr("the reply is the status OK"), QStringLiteral("ok")}});
+    form_->addRow(tr("&Granted when"), allowed_);
     errors_.add(form_, this, QStringLiteral("$.reply.allowed"), allowed_,
                 QStringLiteral("replyAllowed"));
     const struct {
@@ -164,15 +164,15 @@ void ScriptPage::addReplyRows() {
         QString path;
         QString tip;
     } fields[] = {
-        {&index_, QStringLiteral("replyIndex"), tr("Reply: &element"),
+        {&index_, QStringLiteral("replyIndex"), tr("Reply &element"),
          QStringLiteral("$.reply.index"),
          tr("The 0-based element of an array reply that grants or refuses; empty: the reply "
             "itself")},
-        {&retry_, QStringLiteral("replyRetry"), tr("Reply: &wait (ms)"),
+        {&retry_, QStringLiteral("replyRetry"), tr("&Wait (ms) at"),
          QStringLiteral("$.reply.retry_after_ms"),
          tr("The element holding a refusal's wait in ms, or \"reply\" (a refusal's integer reply "
             "is the wait, Redisson style); empty: unknown (−1)")},
-        {&remaining_, QStringLiteral("replyRemaining"), tr("Reply: &left"),
+        {&remaining_, QStringLiteral("replyRemaining"), tr("&Left at"),
          QStringLiteral("$.reply.remaining"),
          tr("The element holding what is left, or \"reply\"; empty: unknown (−1)")},
     };

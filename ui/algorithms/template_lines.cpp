@@ -8,13 +8,15 @@ namespace ratelab {
 
 TemplateLines::TemplateLines(const QString& objectName, const QString& toolTip, int lines,
                              QWidget* parent)
-    : QPlainTextEdit(parent), lines_(lines) {
+    : QPlainTextEdit(parent) {
     setObjectName(objectName);
     setToolTip(toolTip);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setTabChangesFocus(true);  // Tab leaves the field, as in every other field of the form
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // `lines` tall: a scroll area's own least height is taller than two lines.
+    setFixedHeight(fontMetrics().lineSpacing() * lines + 2 * frameWidth() +
+                   int(2 * document()->documentMargin()) + 2);
     connect(this, &QPlainTextEdit::textChanged, this, &TemplateLines::edited);
 }
 
@@ -44,13 +46,6 @@ void TemplateLines::setTemplates(const QJsonArray& templates) {
     const QSignalBlocker blocker(this);
     if (toPlainText() != text)
         setPlainText(text);
-}
-
-QSize TemplateLines::sizeHint() const {
-    const QSize hint = QPlainTextEdit::sizeHint();
-    const int height = fontMetrics().lineSpacing() * lines_ + 2 * frameWidth() +
-                       int(2 * document()->documentMargin());
-    return {hint.width(), height};
 }
 
 void TemplateLines::focusOutEvent(QFocusEvent* event) {

@@ -19,7 +19,6 @@ public:
     QJsonArray templates() const;
     // Shows `templates` (a non-string element as its JSON text) without announcing an edit.
     void setTemplates(const QJsonArray& templates);
-    QSize sizeHint() const override;
 
 signals:
     void edited();     // every keystroke
@@ -27,9 +26,6 @@ signals:
 
 protected:
     void focusOutEvent(QFocusEvent* event) override;
-
-private:
-    int lines_;
 };
 
 }  // namespace ratelab

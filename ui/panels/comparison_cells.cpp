@@ -161,8 +161,9 @@ const BusiestInterval* groupBurst(const LimiterSnapshot& s, const GroupTotals& g
     return marked ? panel::burstIn(g.admittedBurst, marked->interval.windowMs) : nullptr;
 }
 
-// "118 (24.6 %)": the decisions the reference made otherwise, of those both made; bold in the
-// error colour when there is any. A dash for a limiter without a reference.
+// "118": the decisions the reference made otherwise, of those both made (their share in the
+// tooltip: the column stays narrow at 1024 px); bold in the error colour when there is any. A
+// dash for a limiter without a reference.
 Cell referenceCell(bool hasReference, const ReferenceCounts& r, const QString& whose) {
     if (!hasReference)
         return {panel::dash(), tr("No reference: only a script limiter with a \"reference\" is "
@@ -171,10 +172,10 @@ Cell referenceCell(bool hasReference, const ReferenceCounts& r, const QString& w
         r.compared > 0
             ? QLocale().toString(100.0 * double(r.disagreed) / double(r.compared), 'f', 1)
             : panel::dash();
-    return {tr("%1 (%2 %)").arg(panel::count(r.disagreed), share),
-            tr("%1: of %2 decisions both made, the reference decided %3 otherwise (the "
+    return {panel::count(r.disagreed),
+            tr("%1: of %2 decisions both made, the reference decided %3 otherwise (%4 %; the "
                "triangles on the timeline)")
-                .arg(whose, panel::count(r.compared), panel::count(r.disagreed)),
+                .arg(whose, panel::count(r.compared), panel::count(r.disagreed), share),
             r.disagreed > 0};
 }
 

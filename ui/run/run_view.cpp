@@ -2,6 +2,7 @@
 
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <utility>
 
 #include "algorithms/algorithm_view.h"
@@ -272,7 +273,12 @@ void RunView::markDisagreements() {
             // A script limiter with a reference: its disagreements with that reference.
             const LimiterSnapshot* limiter =
                 i < last_.limiters.size() ? &last_.limiters[i] : nullptr;
-            if (limiter != nullptr && limiter->hasReference) {
+            // None yet: no legend entry for marks that are not there (the table says 0).
+            const bool any =
+                limiter != nullptr && limiter->hasReference &&
+                std::any_of(limiter->bucketDisagreed.cbegin(), limiter->bucketDisagreed.cend(),
+                            [](qint64 n) { return n > 0; });
+            if (any) {
                 timelines_[i]->setDisagreements(limiter->bucketDisagreed,
                                                 referenceLabel(limiter->spec));
             } else if (!timelines_[i]->model().disagreementOther().isEmpty()) {
