@@ -6,7 +6,6 @@
 #include <QGraphicsScene>
 #include <QHelpEvent>
 #include <QLegend>
-#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -16,42 +15,23 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 #include "algorithms/algorithm_view.h"
 #include "charts/chart_cost.h"
 #include "charts/nice_axis.h"
 #include "charts/nice_scale.h"
+#include "charts/series_update.h"
 #include "charts/time_axis.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
 
 namespace ratelab {
-namespace {
-
-// Pieces of the token line at most (more outages than this join the last pieces).
-constexpr int kMaxTokenPieces = 64;
-
-}  // namespace
-
-// Every replace makes Qt Charts map all the points again and repaint the plot.
-void TimelineChart::replaceIfChanged(QXYSeries* series, const QList<QPointF>& points) {
-    if (series->count() != points.size() || series->points() != points)
-        series->replace(points);
-}
-
-// "200 ms", "1 s", "5 min".
-QString TimelineChart::durationText(qint64 ms) {
-    if (ms >= 60000 && ms % 60000 == 0)
-        return TimelineChart::tr("%1 min").arg(ms / 60000);
-    if (ms >= 1000 && ms % 1000 == 0)
-        return TimelineChart::tr("%1 s").arg(ms / 1000);
-    return TimelineChart::tr("%1 ms").arg(ms);
-}
 
 TimelineChart::TimelineChart(QWidget* parent)
     : QChartView(parent), chart_(chart()), overlay_(chart_) {
-    chart_->setMargins(QMargins(kChartMargin, kChartMarginV, kChartMargin, kChartMarginV));
+    chart_->setMargins(QMargins(TimelineNavigation::kChartMargin, TimelineNavigation::kChartMarginV,
+                                TimelineNavigation::kChartMargin,
+                                TimelineNavigation::kChartMarginV));
     chart_->legend()->setAlignment(Qt::AlignBottom);
     axisX_ = addAxis(Qt::AlignBottom, tr("run time (s)"));
     axisY_ = addAxis(Qt::AlignLeft, tr("requests"));
@@ -73,6 +53,14 @@ TimelineChart::TimelineChart(QWidget* parent)
     }
     axisX_->setTickType(QValueAxis::TicksDynamic);
     axisX_->setTickAnchor(0);
+    groupLines_ = std::make_unique<TimelineGroupLines>(chart_, axisX_, axisY_);
+    tokenLine_ = std::make_unique<TimelineTokenLine>(chart_, axisX_, axisTokens_, tokens_);
+    navigation_ =
+        new TimelineNavigation(this, chart_, acceptedArea_, model_, [this] { refresh(); });
+    connect(navigation_, &TimelineNavigation::plotClicked, this, [this](double seconds) {
+        if (explainable_)
+            emit explainRequested(seconds);
+    });
 
     // No antialiasing: the steps, bands and the limit are all horizontal and vertical lines,
     // which it only blurs, and antialiased fills of the stacked areas were most of the window's
@@ -94,10 +82,8 @@ TimelineChart::TimelineChart(QWidget* parent)
             refresh();
         else
             layoutOverlay();
-        reportPlot();  // the timelines' plots line up
+        navigation_->plotChanged();  // the timelines' plots line up
     });
-    ownAxis_ = new TimeAxis(this);
-    bindAxis(ownAxis_);
 }
 
 QValueAxis* TimelineChart::addAxis(Qt::Alignment alignment, const QString& title) {
@@ -184,31 +170,46 @@ void TimelineChart::addMarker(double runSeconds, const QString& label) {
 void TimelineChart::setWindowSeconds(double seconds) {
     if (!(seconds > 0))
         return;
-    windowSeconds_ = seconds;
-    if (following_)
+    navigation_->setWindowSeconds(seconds);
+    if (following())
         refresh();
 }
 
 void TimelineChart::setDurationSeconds(double seconds) {
     model_.setDurationSeconds(seconds);
-    if (following_)
+    if (following())
         refresh();
 }
 
+void TimelineChart::setTimeAxis(TimeAxis* axis) {
+    navigation_->setTimeAxis(axis);
+}
+
+void TimelineChart::setViewRange(double lo, double hi) {
+    navigation_->setViewRange(lo, hi);
+}
+
+void TimelineChart::setFollowing(bool following) {
+    navigation_->setFollowing(following);
+}
+
+void TimelineChart::setExplainable(bool on) {
+    explainable_ = on;
+    viewport()->setToolTip(on ? tr("Click a request to see why it was granted or refused")
+                              : QString());
+}
+
 QVector<QLineSeries*> TimelineChart::tokenSegments() const {
-    QVector<QLineSeries*> shown{tokens_};
-    for (int i = 0; i + 1 < tokenPiecesShown_ && i < tokenPieces_.size(); ++i)
-        shown << tokenPieces_[i];
-    return shown;
+    return tokenLine_->segments();
 }
 
 int TimelineChart::windowBandCount() const {
-    return bands_.size();
+    return drawing_.bands.size();
 }
 
 QStringList TimelineChart::windowLabels() const {
     QStringList labels;
-    for (const TimelineModel::Band& band : bands_) {
+    for (const TimelineModel::Band& band : drawing_.bands) {
         if (!band.label.isEmpty())
             labels << band.label;
     }
@@ -217,7 +218,7 @@ QStringList TimelineChart::windowLabels() const {
 
 QStringList TimelineChart::spanLabels() const {
     QStringList labels;
-    for (const TimelineModel::Span& span : spans_)
+    for (const TimelineModel::Span& span : drawing_.spans)
         labels << span.label;
     return labels;
 }
@@ -236,17 +237,6 @@ void TimelineChart::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange)
         applyTheme();
     QChartView::changeEvent(event);
-}
-
-// Shows or hides a series with its legend entry (only when that changes: a legend change lays
-// the chart out again).
-void TimelineChart::setShown(QAbstractSeries* series, bool shown) {
-    if (series->isVisible() != shown)
-        series->setVisible(shown);
-    for (QLegendMarker* marker : chart_->legend()->markers(series)) {
-        if (marker->isVisible() != shown)
-            marker->setVisible(shown);
-    }
 }
 
 // Colours and fonts; the chart theme follows the palette.
@@ -277,7 +267,7 @@ void TimelineChart::applyTheme() {
         area->setBrush(style::areaBrush(color, area == errorsArea_));
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
-    tokens_->setPen(style::seriesPen(colors.tokens, 2.0));
+    tokenLine_->setPen(style::seriesPen(colors.tokens, 2.0));
     disagree_->setColor(colors.marker);
     disagree_->setBorderColor(colors.marker.darker(dark_ ? 100 : 140));
     // Thin and dashed over the run's areas: a shade apart from the fills of the same colour
@@ -287,9 +277,7 @@ void TimelineChart::applyTheme() {
         line->setPen(
             style::seriesPen(dark_ ? color.lighter(150) : color.darker(190), 1.5, Qt::DashLine));
     }
-    for (QLineSeries* piece : tokenPieces_)
-        piece->setPen(tokens_->pen());
-    styleGroupLines();
+    groupLines_->setDark(dark_);
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
         QFont font = axis->titleFont();
         font.setPointSizeF(9);
@@ -318,10 +306,10 @@ int TimelineChart::plotColumns(const QRectF& plot) {
 void TimelineChart::refresh() {
     const QScopedValueRollback<bool> inRefresh(refreshing_, true);
     stale_ = false;
-    if (following_)
-        std::tie(viewMin_, viewMax_) = model_.followRange(windowSeconds_);
-    const double step = niceStep(viewMax_ - viewMin_, 8);
-    axisX_->setRange(viewMin_, viewMax_);
+    navigation_->followRun();
+    const auto [viewMin, viewMax] = navigation_->range();
+    const double step = niceStep(viewMax - viewMin, 8);
+    axisX_->setRange(viewMin, viewMax);
     if (axisX_->tickInterval() != step)
         axisX_->setTickInterval(step);
     const QString format = step >= 1      ? QStringLiteral("%.0f")
@@ -331,79 +319,53 @@ void TimelineChart::refresh() {
     if (axisX_->labelFormat() != format)
         axisX_->setLabelFormat(format);
     updateSeries();
-    bands_ = model_.bands(viewMin_, viewMax_);
-    spans_ = model_.spans();
+    updateTokens();
+    drawing_.bands = model_.bands(viewMin, viewMax);
+    drawing_.spans = model_.spans();
     layoutOverlay();
 }
 
 void TimelineChart::updateSeries() {
+    const auto [viewMin, viewMax] = navigation_->range();
     columns_ = plotColumns(chart_->plotArea());
-    const TimelineModel::Counts counts = model_.counts(viewMin_, viewMax_, columns_);
-    groupMs_ = counts.groupMs;
+    drawing_.counts = model_.counts(viewMin, viewMax, columns_);
+    const TimelineModel::Counts& counts = drawing_.counts;
     replaceIfChanged(accepted_, counts.accepted);
     replaceIfChanged(rejectedBase_, counts.accepted);
     replaceIfChanged(rejected_, counts.rejectedTop);
     replaceIfChanged(errorsBase_, counts.showErrors ? counts.rejectedTop : QList<QPointF>());
     replaceIfChanged(errors_, counts.errorsTop);
-    setShown(errorsArea_, counts.showErrors);
+    showSeries(chart_, errorsArea_, counts.showErrors);
     replaceIfChanged(limit_, counts.limit);
-    setShown(limit_, !counts.limit.isEmpty());
+    showSeries(chart_, limit_, !counts.limit.isEmpty());
     // Named as its algorithm means it (the concurrency limiter's is an in-flight limit).
     const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec());
     if (limit_->name() != limitName)
         limit_->setName(limitName);
+    drawing_.limitName = limitName;
     const bool baseline = model_.baselineLimiter() != nullptr;
     replaceIfChanged(baselineAccepted_, counts.baselineAccepted);
     replaceIfChanged(baselineRejected_, counts.baselineRejected);
-    setShown(baselineAccepted_, baseline);
-    setShown(baselineRejected_, baseline);
-    baselineGroupMs_ = counts.baselineGroupMs;
-    updateGroupLines(counts.groupAccepted, counts.groupNames);
+    showSeries(chart_, baselineAccepted_, baseline);
+    showSeries(chart_, baselineRejected_, baseline);
+    drawing_.baselineShown = baseline;
+    groupLines_->update(counts.groupAccepted, counts.groupNames);
     // Disagreements: a triangle at the top of each step that has any (the count's tooltip).
-    QList<QPointF> marks = model_.disagreements(viewMin_, viewMax_, counts.groupMs);
+    QList<QPointF> marks = model_.disagreements(viewMin, viewMax, counts.groupMs);
     for (QPointF& mark : marks)
         mark.setY(counts.yMax * 1.05);
     replaceIfChanged(disagree_, marks);
-    setShown(disagree_, !model_.disagreementOther().isEmpty());
-    const QString title = tr("requests per %1").arg(durationText(counts.groupMs));
+    showSeries(chart_, disagree_, !model_.disagreementOther().isEmpty());
+    const QString title = tr("requests per %1").arg(TimelineReadout::durationText(counts.groupMs));
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);
     setNiceRange(axisY_, counts.yMax * 1.1);
-
-    const TimelineModel::Tokens tokens = model_.tokens(viewMin_, viewMax_, columns_);
-    setShown(tokens_, tokens.shown);
-    if (axisTokens_->isVisible() != tokens.shown)
-        axisTokens_->setVisible(tokens.shown);
-    QVector<QList<QPointF>> pieces = tokens.segments;
-    while (pieces.size() > kMaxTokenPieces) {
-        pieces[pieces.size() - 2] << pieces.last();
-        pieces.removeLast();
-    }
-    if (!tokens.shown)
-        pieces.clear();
-    replaceIfChanged(tokens_, pieces.value(0));
-    for (int i = 1; i < pieces.size(); ++i)
-        replaceIfChanged(tokenSegment(i - 1), pieces[i]);
-    for (int i = std::max<int>(pieces.size(), 1); i < tokenPiecesShown_; ++i)
-        tokenPieces_[i - 1]->clear();
-    tokenPiecesShown_ = std::max<int>(pieces.size(), 1);
-    if (tokens.shown)
-        setNiceRange(axisTokens_, tokens.axisTop * 1.05);
 }
 
-// Piece i + 1 of the token line (made on first use, without a legend entry).
-QLineSeries* TimelineChart::tokenSegment(int i) {
-    while (tokenPieces_.size() <= i) {
-        auto* piece = new QLineSeries(chart_);
-        chart_->addSeries(piece);
-        piece->attachAxis(axisX_);
-        piece->attachAxis(axisTokens_);
-        piece->setPen(tokens_->pen());
-        for (QLegendMarker* marker : chart_->legend()->markers(piece))
-            marker->setVisible(false);
-        tokenPieces_.append(piece);
-    }
-    return tokenPieces_[i];
+// The permits line, in pieces where decisions failed, on its own axis.
+void TimelineChart::updateTokens() {
+    const auto [viewMin, viewMax] = navigation_->range();
+    drawing_.tokenPieces = tokenLine_->update(model_.tokens(viewMin, viewMax, columns_));
 }
 
 double TimelineChart::toPixelX(double seconds) const {
@@ -422,9 +384,10 @@ void TimelineChart::layoutOverlay() {
     look.font = font();
     look.font.setPointSizeF(8.5 * (presentation_ ? style::kPresentationScale : 1.0));
     look.dark = dark_;
+    const auto [viewMin, viewMax] = navigation_->range();
     overlay_.layout(
-        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, viewMin_,
-        viewMax_, bands_, spans_, model_.markers(), look);
+        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, viewMin, viewMax,
+        drawing_.bands, drawing_.spans, model_.markers(), look);
     overlay_.layoutBurst(
         chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, model_.burst(),
         look);
@@ -484,6 +447,55 @@ void TimelineChart::setPresentation(bool on) {
     QFont axisTitle = axisTokens_->titleFont();
     axisTitle.setPointSizeF(axisTitle.pointSizeF() * scale);
     axisTokens_->setTitleFont(axisTitle);
+}
+
+QString TimelineChart::toolTipAt(double seconds) const {
+    // Markers within a few pixels of the cursor.
+    const auto [viewMin, viewMax] = navigation_->range();
+    const double near = 4 * (viewMax - viewMin) / std::max(chart_->plotArea().width(), 1.0);
+    return TimelineReadout::at(model_, drawing_, seconds, near);
+}
+
+bool TimelineChart::viewportEvent(QEvent* event) {
+    if (event->type() == QEvent::Paint) {
+        if (stale_)
+            refresh();  // shown again (tab switched, scrolled into view): catch up first
+        ChartCost& cost = ChartCost::global();
+        const ChartCostScope timed(&cost.paintCpuNs, &cost.paintWallNs, &cost.paints);
+        return QChartView::viewportEvent(event);
+    }
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QPointF inChart = chart_->mapFromScene(mapToScene(help->pos()));
+        const QString text = chart_->plotArea().contains(inChart)
+                                 ? toolTipAt(navigation_->valueAt(help->pos()))
+                                 : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, viewport());
+        return true;
+    }
+    return QChartView::viewportEvent(event);
+}
+
+void TimelineChart::wheelEvent(QWheelEvent* event) {
+    navigation_->wheel(event);
+}
+
+void TimelineChart::mousePressEvent(QMouseEvent* event) {
+    if (!navigation_->press(event))
+        QChartView::mousePressEvent(event);
+}
+
+void TimelineChart::mouseMoveEvent(QMouseEvent* event) {
+    if (!navigation_->move(event))
+        QChartView::mouseMoveEvent(event);
+}
+
+void TimelineChart::mouseReleaseEvent(QMouseEvent* event) {
+    if (!navigation_->release(event))
+        QChartView::mouseReleaseEvent(event);
 }
 
 }  // namespace ratelab

@@ -2,9 +2,14 @@
 
 #include <QChartView>
 #include <QVector>
+#include <memory>
 
+#include "charts/timeline_group_lines.h"
 #include "charts/timeline_model.h"
+#include "charts/timeline_navigation.h"
 #include "charts/timeline_overlay.h"
+#include "charts/timeline_readout.h"
+#include "charts/timeline_token_line.h"
 #include "limiters/limiter_state.h"
 #include "stats/run_snapshot.h"
 
@@ -34,8 +39,11 @@ class TimeAxis;
 // at one x, with a permits axis on the right or without). Redraws use QXYSeries::replace with a
 // bounded number of points per series.
 //
-// The data lives in a TimelineModel, the bands, spans and markers are a TimelineOverlay; this
-// view owns the series, follows the palette and handles zoom and pan.
+// The parts, one job each: the data lives in a TimelineModel; the bands, spans and markers are a
+// TimelineOverlay; where the chart looks (follow or pause, zoom, pan, the shared TimeAxis and
+// the plot alignment) is its TimelineNavigation; the traffic groups' lines are
+// TimelineGroupLines; the hover readout's text is TimelineReadout's. This view owns the series,
+// follows the palette, lays the chart out and redraws.
 class TimelineChart : public QChartView {
     Q_OBJECT
 
@@ -84,17 +92,17 @@ public:
     // paused range and writes its own zoom and pan there. Null (and the axis's destruction)
     // goes back to an axis of its own. Not owned.
     void setTimeAxis(TimeAxis* axis);
-    TimeAxis* timeAxis() const { return axis_; }
+    TimeAxis* timeAxis() const { return navigation_->timeAxis(); }
     // The paused view [lo, hi]; through the axis also every chart bound to it.
     void setViewRange(double lo, double hi);
-    std::pair<double, double> viewRange() const { return {viewMin_, viewMax_}; }
+    std::pair<double, double> viewRange() const { return navigation_->range(); }
     // A virtual-clock run's chart: a click on the plot (not a drag) asks for the explanation
     // of the request nearest that time (explainRequested).
     void setExplainable(bool on);
     bool explainable() const { return explainable_; }
     // False: zoom and pan. Set on the axis: every chart bound to it follows or pauses.
     void setFollowing(bool following);
-    bool following() const { return following_; }
+    bool following() const { return navigation_->following(); }
 
     static constexpr int kMaxPointsPerSeries = TimelineModel::kMaxPointsPerSeries;
     // The least width a timeline asks for (its axes, legend and a readable plot).
@@ -120,7 +128,7 @@ public:
     QString toolTipAt(double seconds) const;
     QLineSeries* tokenSeries() const { return tokens_; }
     // Traffic groups: group i's accepted line (shown while the run has that group).
-    QLineSeries* groupSeries(int i) const { return groupLines_.value(i); }
+    QLineSeries* groupSeries(int i) const { return groupLines_->line(i); }
     int windowBandCount() const;
     QStringList windowLabels() const;  // the counts written in the bands, oldest first
     QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
@@ -142,36 +150,17 @@ private:
     QValueAxis* addAxis(Qt::Alignment alignment, const QString& title);
     QLineSeries* addLine(const QString& name);
     QAreaSeries* addArea(const QString& name, QLineSeries** upper, QLineSeries** lower);
-    void setShown(QAbstractSeries* series, bool shown);
     void applyTheme();
     void refresh();
     bool offScreen() const;
     static int plotColumns(const QRectF& plot);
-    static QString durationText(qint64 ms);  // "200 ms", "1 s", "5 min"
-    // Replaces a series' points only when they differ.
-    static void replaceIfChanged(QXYSeries* series, const QList<QPointF>& points);
     void updateSeries();
+    void updateTokens();
     void layoutOverlay();
     double toPixelX(double seconds) const;
-    double valueAt(const QPointF& viewportPos) const;
-    double clampSpan(double span) const;
-    void setView(double lo, double span);
-    void applyView(double lo, double hi);
-    void bindAxis(TimeAxis* axis);
-    void showFollowing(bool following);
-    void applyFollowing(bool following);
-    void applyAxisRange(double lo, double hi);
-    void reportPlot();
-    void alignPlot(int left, int right);
-    QLineSeries* tokenSegment(int i);
-    // Each traffic group's accepted line over the stacked areas (timeline_chart_groups.cpp).
-    void updateGroupLines(const QVector<QList<QPointF>>& lines, const QStringList& names);
-    void styleGroupLines();
 
     TimelineModel model_;
     std::optional<TimelineModel::Burst> highlight_;  // setHighlight
-    bool following_ = true;
-    double windowSeconds_ = 30;
     bool dark_ = false;
     bool presentation_ = false;
     // The chart theme's fonts, which the normal look goes back to (setTheme with the theme in
@@ -198,40 +187,15 @@ private:
     QLineSeries* baselineAccepted_ = nullptr;
     QLineSeries* baselineRejected_ = nullptr;
     QScatterSeries* disagree_ = nullptr;
-    qint64 baselineGroupMs_ = 0;
-    QVector<QLineSeries*> tokenPieces_;  // after tokens_, no legend entries
-    QVector<QLineSeries*> groupLines_;   // per traffic group, made on first use
-    int tokenPiecesShown_ = 1;
-    qint64 groupMs_ = 0;  // what one step of the counts sums
     int columns_ = 0;     // the plot's width in pixels when the series were made
     bool stale_ = false;  // the model changed while the chart was off screen
     bool refreshing_ = false;
-    TimelineOverlay overlay_;
-
-    // What is drawn now.
-    QVector<TimelineModel::Band> bands_;
-    QVector<TimelineModel::Span> spans_;
-
-    // The chart's margins around its plot, and what is added to line the plot up with the other
-    // charts of the axis (the room their axes take).
-    static constexpr int kChartMargin = 6;
-    static constexpr int kChartMarginV = 2;
-    int naturalLeft_ = 0;  // the room left and right of the plot without padding
-    int naturalRight_ = 0;
-    int padLeft_ = 0;
-    int padRight_ = 0;
-
-    TimeAxis* ownAxis_ = nullptr;  // a child: the axis while no shared one is bound
-    TimeAxis* axis_ = nullptr;     // ownAxis_ or the shared axis
-    // The visible x range (seconds); while following it is derived from the run time.
-    double viewMin_ = 0;
-    double viewMax_ = 30;
-    bool dragging_ = false;
     bool explainable_ = false;
-    QPointF pressPos_;  // where the left button went down (a click explains)
-    double dragStartX_ = 0;
-    double dragMin_ = 0;
-    double dragMax_ = 0;
+    TimelineOverlay overlay_;
+    std::unique_ptr<TimelineGroupLines> groupLines_;  // made with the axes
+    std::unique_ptr<TimelineTokenLine> tokenLine_;    // tokens_ and its pieces
+    TimelineNavigation* navigation_ = nullptr;        // a child
+    TimelineDrawing drawing_;                         // what the series and the overlay show now
 };
 
 }  // namespace ratelab

@@ -1,6 +1,7 @@
 #include "report/report_renderer.h"
 #include "algorithms/algorithm_view.h"
 #include "charts/nice_scale.h"
+#include "charts/timeline_readout.h"
 
 #include <QAreaSeries>
 #include <QBuffer>
@@ -72,15 +73,6 @@ Timeline timelineOf(const RunSnapshot& run) {
         std::max(longest, qint64(std::ceil(timeline.durationMs / double(timeline.bucketMs))));
     timeline.groupBuckets = niceAtLeast((buckets + kMaxGroups - 1) / kMaxGroups);
     return timeline;
-}
-
-// "200 ms", "1 s", "5 min".
-QString durationText(qint64 ms) {
-    if (ms >= 60000 && ms % 60000 == 0)
-        return tr("%1 min").arg(ms / 60000);
-    if (ms >= 1000 && ms % 1000 == 0)
-        return tr("%1 s").arg(ms / 1000);
-    return tr("%1 ms").arg(ms);
 }
 
 // Sums buckets into groups and returns a step outline: each group is a flat segment over its
@@ -240,7 +232,8 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
     auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
     setXAxis(axisX, timeline);
     auto* axisY =
-        addAxis(chart, Qt::AlignLeft, tr("requests per %1").arg(durationText(timeline.groupMs())));
+        addAxis(chart, Qt::AlignLeft,
+                tr("requests per %1").arg(TimelineReadout::durationText(timeline.groupMs())));
     axisY->setRange(0, yMax);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(axisY->max() >= 5 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
