@@ -96,6 +96,17 @@ Scenario renamedExample(const QString& name) {
     return s;
 }
 
+// `s` shown at 1400x900 on the fixture, started with F5 and run to its end.
+void runToEnd(MainWindow& w, const Scenario& s) {
+    w.resize(1400, 900);
+    w.show();
+    connectToFixture(w);
+    w.setScenario(s);
+    QSignalSpy finished(w.controller(), &RunController::finished);
+    pressKey(w, Qt::Key_F5);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+}
+
 void forget(const Scenario& s) {
     auto router = routeFixture();
     for (const LimiterSpec& spec : s.limiters)
@@ -281,14 +292,10 @@ private slots:
     // table and the script's timeline show them, the cost table the script beside its reference.
     void runShowsDisagreementsAndCost() {
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        connectToFixture(w);
         const Scenario s = renamedExample(kLogs);
-        w.setScenario(s);
-        QSignalSpy finished(w.controller(), &RunController::finished);
-        pressKey(w, Qt::Key_F5);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        runToEnd(w, s);
+        if (QTest::currentTestFailed())
+            return;
 
         ComparisonTable* table = w.comparison();
         QCOMPARE(table->row(0).value(comparison::kReference), QStringLiteral("\u2014"));
@@ -349,14 +356,10 @@ private slots:
     // raw reply beside the reference's decision and reason.
     void whyShowsTheRawReplyBesideTheReference() {
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        connectToFixture(w);
         const Scenario s = renamedExample(kLogs);
-        w.setScenario(s);
-        QSignalSpy finished(w.controller(), &RunController::finished);
-        pressKey(w, Qt::Key_F5);
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        runToEnd(w, s);
+        if (QTest::currentTestFailed())
+            return;
         const QVector<qint64>& perBucket = w.lastSnapshot().limiters[1].bucketDisagreed;
         int bucket = 0;
         while (bucket < perBucket.size() && perBucket[bucket] == 0)
