@@ -24,6 +24,9 @@ std::optional<AloneCost> measureAlone(RedisRouter& router, const Scenario& scena
     const std::unique_ptr<Limiter> limiter = makeLimiter(spec, scratchOptions());
     const std::vector<const Limiter*> limiters{limiter.get()};
     deleteScratchKeys(router, limiters);
+    // Its keys go however this ends (deleteScratchKeys never throws).
+    const std::shared_ptr<void> deleteAfter(nullptr,
+                                            [&](void*) { deleteScratchKeys(router, limiters); });
     LimiterCostReader reader(router);
     reader.markBaseline(limiters);
     AloneCost cost;
@@ -46,7 +49,6 @@ std::optional<AloneCost> measureAlone(RedisRouter& router, const Scenario& scena
         }
     }
     const LimiterCostReader::Reading reading = reader.read(limiters, 1);
-    deleteScratchKeys(router, limiters);
     if (!reading.scripts) {
         *refusal = QString::fromStdString(reading.scriptsRefusal);
         return std::nullopt;
