@@ -18,7 +18,7 @@
 #                                              all be found, and a clean tree must pass)
 set -u
 
-ORDER=(url redis limiters redisson stats traffic explain output scenario run hunt lessons live)
+ORDER=(url redis limiters redisson stats traffic explain output scenario run hunt distributed lessons live)
 declare -A RANK
 for i in "${!ORDER[@]}"; do
     RANK[${ORDER[$i]}]=$i
