@@ -65,7 +65,8 @@ std::vector<HuntProperty> propertiesOption(const QCommandLineParser& parser, boo
     if (agree && !reference) {
         throw InputError(QStringLiteral("--property agree"),
                          QStringLiteral("needs a reference to agree with: --reference REF.json "
-                                        "(a built-in spec without name and scope)"));
+                                        "(a built-in spec without name and scope), or a script "
+                                        "limiter's own \"reference\""));
     }
     return properties;
 }
@@ -78,6 +79,8 @@ HuntConfig configOf(const QCommandLineParser& parser, const QString& specFile) {
     if (parser.isSet(QStringLiteral("reference"))) {
         config.reference =
             loadHuntReference(parser.value(QStringLiteral("reference")), config.limiter);
+    } else {
+        config.reference = takeScriptReference(config.limiter);
     }
     config.properties = propertiesOption(parser, config.reference.has_value());
     config.seed = quint64(integerOption(parser, QStringLiteral("seed"), 1, 0, qint64(1) << 53));
@@ -123,7 +126,8 @@ int huntCommand(const QStringList& args) {
     parser.addPositionalArgument(QStringLiteral("spec"), QStringLiteral("Limiter spec (JSON)."));
     parser.addOptions({
         {QStringLiteral("reference"),
-         QStringLiteral("What `agree` compares with: a built-in spec without name and scope."),
+         QStringLiteral("What `agree` compares with: a built-in spec without name and scope "
+                        "(default: a script limiter's own \"reference\")."),
          QStringLiteral("REF")},
         {QStringLiteral("property"),
          QStringLiteral("agree, retry or remaining; repeat for more (default: agree with a "

@@ -23,6 +23,7 @@
 #include "tools/ui_bench.h"
 #include "trace_import_command.h"
 #include "watch_command.h"
+#include "worker_command.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
 #include "window/window_arguments.h"
@@ -36,7 +37,10 @@ const char kUsage[] =
     "  ratelab replay --limiter SPEC.json --trace TRACE.csv [--redis URL]\n"
     "  ratelab run SCENARIO.json [--redis URL] [--out DIR] [--max-memory SIZE] [--junit FILE]\n"
     "  ratelab sweep SCENARIO.json [--out DIR] [--junit FILE] [--redis URL] [--max-memory SIZE]\n"
+    "                [--distributed [--queue NAME] [--claim-ms MS] [--batch N]]\n"
     "                runs every combination of the scenario's \"sweep\" and finds the best\n"
+    "  ratelab worker [--redis URL] [--queue NAME] [--claim-ms MS]\n"
+    "                works distributed sweeps' batches until SIGINT/SIGTERM\n"
     "  ratelab explain SCENARIO.json --limiter NAME (--request N | --at T_MS [--client C])\n"
     "                [--json] [--redis URL]   why one decision went as it did\n"
     "  ratelab hunt SPEC.json [--reference REF.json] [--property agree|retry|remaining]...\n"
@@ -161,6 +165,9 @@ int main(int argc, char* argv[]) {
     }
     if (command == QLatin1String("sweep")) {
         return ratelab::cli::sweepCommand(args);
+    }
+    if (command == QLatin1String("worker")) {
+        return ratelab::cli::workerCommand(args);
     }
     if (command == QLatin1String("explain")) {
         return ratelab::cli::explainCommand(args);

@@ -28,8 +28,24 @@ cat >"$work/window.json" <<'EOF'
  "timezone": "Europe/Berlin"}
 EOF
 
+# The shipped example scripts (resources/scripts/), each against the log it claims to be.
+scripts=$(cd "$(dirname "$0")/../resources/scripts" && pwd)
+script_spec() { # NAME FILE ARGS...
+    cat <<EOF2
+{"type": "script", "name": "$1", "scope": "per_client", "script": "$scripts/$2",
+ "keys": ["{{{name}}}:log:{client}"], "args": $3,
+ "reply": {"allowed": "1", "index": 0, "remaining": 1, "retry_after_ms": 2},
+ "reference": {"type": "sliding_window", "rules": [{"limit": 10, "window_ms": 1000}]}}
+EOF2
+}
+script_spec bench-hunt-right sliding_log.lua \
+    '["{now_ms}", "{permits}", "{request_id}", "10", "1000"]' >"$work/script-right.json"
+script_spec bench-hunt-by-time sliding_log_by_time.lua '["{now_ms}", "10", "1000"]' \
+    >"$work/script-by-time.json"
+
 # name|arguments after the spec
 cases=(
+    "script sliding_log.lua, agree with its reference|$work/script-right.json"
     "log, agree with itself|$work/log.json --reference $work/log-ref.json"
     "log, retry + remaining|$work/log.json"
     "gcra, retry + remaining|$work/gcra.json"
@@ -64,4 +80,17 @@ printf '|---|---|---|\n'
 for c in "${cases[@]}"; do
     name=${c%%|*}
     printf '| %s | %s | %s |\n' "$name" "$(median <<<"${tps[$name]}")" "$(median <<<"${rps[$name]}")"
+done
+
+# The flawed example (sliding_log_by_time.lua): how long until its counterexample, shrunk.
+echo
+printf '| %s | %s | %s |\n' "round" "counterexample (rows)" "wall time to it, shrinking included"
+printf '|---|---|---|\n'
+for ((round = 1; round <= rounds; round++)); do
+    start=$(date +%s%N)
+    first=$("$ratelab" hunt "$work/script-by-time.json" --traces "$traces" --seed "$round" \
+        --out "$work/out" 2>/dev/null | head -1 || true)
+    end=$(date +%s%N)
+    rows=$(sed -E 's/.* of ([0-9]+) rows?.*/\1/' <<<"$first")
+    printf '| %s | %s | %s ms |\n' "$round" "$rows" "$(((end - start) / 1000000))"
 done

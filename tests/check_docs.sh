@@ -36,12 +36,13 @@ anchors() {
         awk '{ n = seen[$0]++; print (n ? $0 "-" n : $0) }'
 }
 
-# The number of algorithms the engine lists, as a word ("seven"); empty without the list.
+# The number of built-in algorithms the engine lists, as a word ("seven"); empty without the
+# list. The user's own script type is listed there too but is not one of them (its line says so).
 algorithm_count() {
     local list=$1/engine/limiters/algorithm_list.h n
     local -a words=(zero one two three four five six seven eight nine ten eleven twelve)
     [ -f "$list" ] || return 0
-    n=$(grep -cE '^const Algorithm& [A-Za-z]+Algorithm\(\);' "$list")
+    n=$(grep -E '^const Algorithm& [A-Za-z]+Algorithm\(\);' "$list" | grep -vc 'not one of the built-in')
     echo "${words[$n]:-$n}"
 }
 

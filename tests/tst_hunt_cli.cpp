@@ -8,6 +8,7 @@
 #include <csignal>
 
 #include "support/cli_process.h"
+#include "support/test_files.h"
 #include "support/test_redis.h"
 
 using namespace ratelab::test;
@@ -16,11 +17,6 @@ namespace {
 
 // Redis that never answers: a command that reached for it would exit 3, not 2.
 const QString kNoRedis = QStringLiteral("redis://127.0.0.1:1");
-
-QByteArray readAll(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // stdout without its last line (the speed, which differs from run to run).
 QByteArray withoutSpeed(QByteArray out) {
@@ -43,12 +39,7 @@ private:
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size()) {
-            qFatal("cannot write %s", qPrintable(path));
-        }
-        return path;
+        return writeTestFileIn(dir_.path(), name, content);
     }
 
     // A fixed window of 3 a second and the log it is compared with.
@@ -84,11 +75,12 @@ private slots:
                      r.out.contains("the reference (sliding window) refuses: 3 per 1000 ms held"),
                  r.out.constData());
 
-        const QByteArray csv = readAll(out + QStringLiteral("/counterexample.csv"));
+        const QByteArray csv = readTestFile(out + QStringLiteral("/counterexample.csv"));
         QVERIFY(csv.startsWith("t_ms,client,permits\n"));
         const QList<QByteArray> lines = csv.trimmed().split('\n');
         const QJsonObject json =
-            QJsonDocument::fromJson(readAll(out + QStringLiteral("/counterexample.json"))).object();
+            QJsonDocument::fromJson(readTestFile(out + QStringLiteral("/counterexample.json")))
+                .object();
         QCOMPARE(json.value(QStringLiteral("property")).toString(), QStringLiteral("agree"));
         const QJsonArray rows = json.value(QStringLiteral("rows")).toArray();
         QCOMPARE(rows.size(), lines.size() - 1);
@@ -102,7 +94,7 @@ private slots:
 
         // The regression replays counterexample.csv; its expectation fails now.
         const QString regression = out + QStringLiteral("/regression.json");
-        QVERIFY(readAll(regression).contains("counterexample.csv"));
+        QVERIFY(readTestFile(regression).contains("counterexample.csv"));
         const CliResult run =
             runRatelab({QStringLiteral("run"), regression, QStringLiteral("--out"),
                         dir_.filePath(QStringLiteral("run"))});
@@ -125,9 +117,10 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("sent alone again at"), r.out.constData());
         const QJsonObject json =
-            QJsonDocument::fromJson(readAll(out + QStringLiteral("/counterexample.json"))).object();
+            QJsonDocument::fromJson(readTestFile(out + QStringLiteral("/counterexample.json")))
+                .object();
         QVERIFY(json.value(QStringLiteral("probe")).isObject());
-        QVERIFY(readAll(out + QStringLiteral("/regression.json")).contains("regression.csv"));
+        QVERIFY(readTestFile(out + QStringLiteral("/regression.json")).contains("regression.csv"));
         const CliResult run =
             runRatelab({QStringLiteral("run"), out + QStringLiteral("/regression.json"),
                         QStringLiteral("--out"), dir_.filePath(QStringLiteral("retry-run"))});

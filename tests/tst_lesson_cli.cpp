@@ -43,9 +43,7 @@ class TestLessonCli : public QObject {
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        writeTestFile(path, content);
-        return path;
+        return writeTestFileIn(dir_.path(), name, content);
     }
     QString lesson(const QString& claim = QStringLiteral("accepted == 20"),
                    const QString& beats = QString()) {

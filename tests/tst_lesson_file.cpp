@@ -38,9 +38,7 @@ class TestLessonFile : public QObject {
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        writeTestFile(path, content);
-        return path;
+        return writeTestFileIn(dir_.path(), name, content);
     }
 
 private slots:

@@ -569,7 +569,11 @@ void TestScenarioErrors::parseInvalid_data() {
         << withClock(R"({"start": "2024-01-01T00:00:00Z"})") << "$.traffic.clock.type"
         << "missing";
     QTest::newRow("clock type real") << withClock(R"({"type": "real"})") << "$.traffic.clock.type"
-                                     << R"(unknown clock type "real"; expected virtual)";
+                                     << R"(the real clock is a string, not an object: )"
+                                        R"(write "clock": "real")";
+    QTest::newRow("clock type unknown")
+        << withClock(R"({"type": "wall"})") << "$.traffic.clock.type"
+        << R"(unknown clock type "wall"; expected virtual (the real clock is the string "real"))";
     QTest::newRow("clock unknown field")
         << withClock(R"({"type": "virtual", "start": "2024-01-01T00:00:00Z", "zone": "UTC"})")
         << "$.traffic.clock.zone"

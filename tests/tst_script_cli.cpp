@@ -25,9 +25,7 @@ private:
     QTemporaryDir dir_;
 
     QString write(const QString& name, const QByteArray& content) {
-        const QString path = dir_.filePath(name);
-        writeTestFile(path, content);
-        return path;
+        return writeTestFileIn(dir_.path(), name, content);
     }
 
     // A spec of the shipped correct sliding log (by absolute path), named `name`, limit 3.

@@ -12,6 +12,7 @@
 #include "redis/redis_error.h"
 #include "redis/redis_reply.h"
 #include "run/replay.h"
+#include "support/limiter_spec_documents.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
 #include "support/trace_generator.h"
@@ -20,14 +21,6 @@ using namespace ratelab;
 using namespace ratelab::test;
 
 namespace {
-
-QStringList strings(std::initializer_list<const char*> texts) {
-    QStringList out;
-    for (const char* text : texts) {
-        out << QString::fromUtf8(text);
-    }
-    return out;
-}
 
 // A per-client script limiter named `name` over `source` (inline), its keys and arguments and
 // reply mapping as JSON members.

@@ -13,20 +13,13 @@
 #include "limiters/script_limiter.h"
 #include "limiters/script_spec.h"
 #include "scenario/scenario.h"
+#include "support/limiter_spec_documents.h"
 #include "support/test_files.h"
 
 using namespace ratelab;
 using namespace ratelab::test;
 
 namespace {
-
-QStringList strings(std::initializer_list<const char*> texts) {
-    QStringList out;
-    for (const char* text : texts) {
-        out << QString::fromUtf8(text);
-    }
-    return out;
-}
 
 // A spec of the correct sliding log, inline, with `extra` fields added (JSON members, no
 // leading comma).

@@ -6,6 +6,7 @@
 
 #include "csv_writer.h"
 #include "input_error.h"
+#include "limiters/script_spec.h"
 #include "output/output_folder.h"
 
 namespace ratelab {
@@ -82,9 +83,19 @@ QJsonObject counterexampleJson(const HuntConfig& config, const Counterexample& f
     return object;
 }
 
-QJsonObject regressionJson(const RegressionCase& regression, const QString& traceFile) {
+QJsonObject regressionJson(const RegressionCase& regression, const QString& traceFile,
+                           const QString& dir) {
     Scenario scenario = regression.scenario;
     scenario.traffic.tracePath = traceFile;
+    // A script limiter's file as seen from the folder the scenario is written to (it was
+    // relative to the spec's): the regression runs the user's script as it is then.
+    for (LimiterSpec& spec : scenario.limiters) {
+        if (spec.script && !spec.script->resolved.isEmpty()) {
+            auto script = std::make_shared<ScriptSpec>(*spec.script);
+            script->file = QDir(dir).relativeFilePath(script->resolved);
+            spec.script = std::move(script);
+        }
+    }
     QJsonObject object = scenarioToJson(scenario);
     // A replay lasts as long as its trace: no duration to keep in step with the file.
     QJsonObject traffic = object.value(QLatin1String("traffic")).toObject();
@@ -113,7 +124,7 @@ QStringList writeCounterexampleFiles(const QString& dir, const HuntConfig& confi
         if (!regression.counterexampleTrace) {
             write(hunt_files::kRegressionCsv, traceCsv(regression.trace));
         }
-        write(hunt_files::kRegression, json(regressionJson(regression, traceFile)));
+        write(hunt_files::kRegression, json(regressionJson(regression, traceFile, dir)));
     }
     return written;
 }

@@ -33,8 +33,10 @@ QByteArray traceCsv(const Trace& trace);
 QJsonObject counterexampleJson(const HuntConfig& config, const Counterexample& found,
                                const QString& explanation);
 
-// regression.json: the case's scenario replaying `traceFile` (relative to the folder).
-QJsonObject regressionJson(const RegressionCase& regression, const QString& traceFile);
+// regression.json: the case's scenario replaying `traceFile` (relative to the folder `dir` it
+// is written to; a script limiter's file too).
+QJsonObject regressionJson(const RegressionCase& regression, const QString& traceFile,
+                           const QString& dir);
 
 // Writes the files into `dir` (made when missing), each whole or not at all
 // (writeFileAtomically): the trace, the JSON, and unless the regression cannot be a scenario,

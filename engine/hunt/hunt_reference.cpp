@@ -2,6 +2,7 @@
 
 #include "input_error.h"
 #include "json_input.h"
+#include "limiters/script_spec.h"
 
 namespace ratelab {
 
@@ -30,6 +31,18 @@ LimiterSpec loadHuntReference(const QString& path, const LimiterSpec& limiter) {
     } catch (const InputError& error) {
         throw error.within(path);
     }
+}
+
+std::optional<LimiterSpec> takeScriptReference(LimiterSpec& limiter) {
+    std::optional<LimiterSpec> reference = referenceSpecOf(limiter);
+    if (!reference) {
+        return std::nullopt;
+    }
+    reference->name = QStringLiteral("reference");
+    auto script = std::make_shared<ScriptSpec>(*limiter.script);
+    script->reference.reset();
+    limiter.script = std::move(script);
+    return reference;
 }
 
 void refuseRedisTime(const LimiterSpec& spec, const QString& file) {

@@ -2,6 +2,8 @@
 
 #include <QString>
 
+#include <optional>
+
 #include "limiters/limiter_spec.h"
 
 namespace ratelab {
@@ -12,6 +14,12 @@ namespace ratelab {
 LimiterSpec loadHuntReference(const QString& path, const LimiterSpec& limiter);
 // The same from its JSON text (the window's Hunt dialog); errors name the JSON path.
 LimiterSpec parseHuntReference(const QByteArray& json, const LimiterSpec& limiter);
+
+// The reference `agree` compares a script limiter with when no --reference is given: the
+// script's own "reference" (named "reference", the script limiter's scope); none without one.
+// The hunted copy then drops it (`limiter` loses its reference): the hunt decides it beside the
+// limiter as a limiter of its own.
+std::optional<LimiterSpec> takeScriptReference(LimiterSpec& limiter);
 
 // A limiter the hunt decides in virtual time: one on Redis's own clock ("time": "redis")
 // decides at a time no trace sets. An InputError naming `file` and $.time otherwise.

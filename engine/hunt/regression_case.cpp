@@ -1,5 +1,6 @@
 #include "hunt/regression_case.h"
 
+#include "limiters/script_spec.h"
 #include "run/replay.h"
 
 namespace ratelab {
@@ -14,7 +15,7 @@ qint64 granted(const std::vector<Decision>& decisions, qsizetype end) {
 }
 
 // The reference beside the limiter in the scenario: "reference", unless that is its name.
-QString referenceName(const QString& limiterName) {
+QString referenceBesideIt(const QString& limiterName) {
     return limiterName == QLatin1String("reference") ? QStringLiteral("reference-2")
                                                      : QStringLiteral("reference");
 }
@@ -31,7 +32,7 @@ RegressionCase regressionCase(TraceDecider& decider, const PropertyCheck& check,
         case HuntProperty::Agree: {
             r.trace = tracePrefix(trace, v.row + 1);
             LimiterSpec reference = *check.reference();
-            reference.name = referenceName(limiter.name);
+            reference.name = referenceBesideIt(limiter.name);
             specs.append(reference);
             r.expectedAccepted = granted(checked.reference, v.row + 1);
             break;
@@ -63,6 +64,9 @@ RegressionCase regressionCase(TraceDecider& decider, const PropertyCheck& check,
 
     r.scenario = replayScenario(specs, r.trace);
     r.scenario.name = QStringLiteral("hunt counterexample (%1)").arg(huntPropertyName(v.property));
+    if (onRedisClock(specs)) {
+        r.scenario.traffic.clock = ClockSpec{};  // the real clock: Redis's TTLs run in real time
+    }
     r.scenario.expectations = {Expectation{limiter.name, QStringLiteral("accepted"),
                                            CompareOp::Equal, double(r.expectedAccepted)}};
     const qint64 spanMs = r.trace.tMsAt(r.trace.size() - 1) - r.trace.tMsAt(0) + 1;

@@ -1,6 +1,7 @@
 #include "hunt/trace_decider.h"
 
 #include "limiters/limiter.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_error.h"
 #include "redis/redis_router.h"
 #include "run/replay.h"
@@ -70,7 +71,7 @@ std::vector<std::vector<std::vector<Decision>>> TraceDecider::decide(
     std::vector<const TraceJob*> pipelined;
     std::vector<std::vector<std::vector<Decision>>*> into;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
-        if (keepsGatewayState(jobs[j].specs)) {
+        if (keepsGatewayState(jobs[j].specs) || onRedisClock(jobs[j].specs)) {
             out[j] = decideAsARun(jobs[j]);
         } else {
             pipelined.push_back(&jobs[j]);
@@ -151,6 +152,7 @@ std::vector<std::vector<Decision>> TraceDecider::decideAsARun(const TraceJob& jo
     options.limiters = replayLimiterOptions(job.trace);
     options.connect = connect_;
     options.keepAcceptedLogs = false;
+    options.speed = onRedisClock(job.specs) ? 1 : 0;
     ScheduleDecider decider(std::move(scenario), url_, startMs, options);
     Collect collect(int(job.specs.size()), job.trace.size());
     decider.setObserver(&collect);

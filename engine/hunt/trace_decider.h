@@ -30,7 +30,8 @@ struct TraceJob {
 // virtual run pipelines what depends on no reply not yet read (every spec and row, on its own
 // keys); a trace through a gateway that keeps state (mode local, cached refusals, a batched
 // count) is decided as a run decides it (a ScheduleDecider over the trace as a replay
-// scenario). One connection serves every call.
+// scenario). A trace with a script on Redis's own clock ("clock": "redis") is decided as a run
+// too, paced in real time (its TTLs run on Redis's clock). One connection serves every call.
 class TraceDecider {
 public:
     TraceDecider(RedisUrl url, ConnectOptions connect, ScratchNames& names);

@@ -14,6 +14,6 @@ const Algorithm& gcraAlgorithm();
 const Algorithm& slidingCounterAlgorithm();
 const Algorithm& leakyBucketAlgorithm();
 const Algorithm& concurrencyAlgorithm();
-const Algorithm& scriptAlgorithm();
+const Algorithm& scriptAlgorithm();  // the user's own Lua: not one of the built-in algorithms
 
 }  // namespace ratelab

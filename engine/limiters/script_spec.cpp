@@ -1,5 +1,7 @@
 #include "limiters/script_spec.h"
 
+#include <algorithm>
+
 namespace ratelab {
 
 bool ScriptSpec::operator==(const ScriptSpec& o) const {
@@ -21,6 +23,15 @@ std::optional<LimiterSpec> referenceSpecOf(const LimiterSpec& spec) {
     reference.name = referenceName(spec.name);
     reference.scope = spec.scope;
     return reference;
+}
+
+bool onRedisClock(const LimiterSpec& spec) {
+    return spec.script && spec.script->clock == ScriptClock::Redis;
+}
+
+bool onRedisClock(const QVector<LimiterSpec>& specs) {
+    return std::any_of(specs.begin(), specs.end(),
+                       [](const LimiterSpec& spec) { return onRedisClock(spec); });
 }
 
 QString scriptClockName(ScriptClock clock) {

@@ -98,6 +98,11 @@ QString referenceName(const QString& scriptName);
 // script limiter's scope. Nothing without a reference.
 std::optional<LimiterSpec> referenceSpecOf(const LimiterSpec& spec);
 
+// A script limiter that declares "clock": "redis": its decisions depend on Redis's own clock
+// (TTL expiry, TIME), so it decides only on the real clock or a trace paced in real time.
+bool onRedisClock(const LimiterSpec& spec);
+bool onRedisClock(const QVector<LimiterSpec>& specs);
+
 QString scriptClockName(ScriptClock clock);             // "args", "redis"
 QString replyAllowedName(ReplyMapping::Allowed value);  // "nil", "not_nil", "0", "1", "ok"
 QString stateReadName(ScriptStateRead::Read read);      // "zcount_window", ...

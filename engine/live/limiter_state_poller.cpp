@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "limiters/limiter.h"
+#include "limiters/script_spec.h"
 #include "redis/redis_router.h"
 #include "run/scenario_runner.h"
 #include "run/step_session.h"
@@ -48,7 +49,9 @@ void LimiterStatePoller::stopWatching() {
     std::vector<std::unique_ptr<Limiter>> owned;
     finishedNowMs_ = watched(&limiters, &owned);
     poll(true);
-    readCost(limiters, false, 0);  // the final figures: every element of every key counted
+    // The final figures: every element of every key counted; a run's script limiters against
+    // their references measured apart once its own figures are read.
+    readCost(limiters, false, 0, runner_ ? &runner_->scenario() : nullptr);
     finished_.clear();
     for (const Limiter* limiter : limiters) {
         finished_.push_back(makeLimiter(limiter->spec()));
@@ -156,7 +159,7 @@ RedisRouter& LimiterStatePoller::router() {
 }
 
 void LimiterStatePoller::readCost(const std::vector<const Limiter*>& limiters, bool fresh,
-                                  int samples) {
+                                  int samples, const Scenario* scenario) {
     lastCost_.start();
     if (limiters.empty()) {
         return;
@@ -169,12 +172,36 @@ void LimiterStatePoller::readCost(const std::vector<const Limiter*>& limiters, b
         if (fresh) {
             cost_->markBaseline(limiters);
         }
-        if (mailbox_->putCost(runCostOf(cost_->read(limiters, samples), samples == 0))) {
+        RunCost cost = runCostOf(cost_->read(limiters, samples), samples == 0);
+        if (scenario != nullptr) {
+            measureScripts(*scenario, limiters, &cost);
+        }
+        if (mailbox_->putCost(cost)) {
             notify_();
         }
     } catch (const std::exception&) {
         // Redis unreachable: the state reads report it per limiter; the cost waits for them.
     }
+}
+
+void LimiterStatePoller::measureScripts(const Scenario& scenario,
+                                        const std::vector<const Limiter*>& limiters,
+                                        RunCost* cost) {
+    Scenario now = scenario;
+    for (size_t i = 0; i < limiters.size() && i < size_t(now.limiters.size()); ++i) {
+        const LimiterSpec& spec = now.limiters[int(i)];
+        if (!spec.script || !spec.script->reference) {
+            continue;
+        }
+        now.limiters[int(i)].script = limiters[i]->spec().script;  // as a live edit left it
+        try {
+            cost->scripts.push_back(
+                {int(i), measureScriptAndReference(router(), now, int(i), kScriptCostRequests)});
+        } catch (const std::exception&) {
+            // Redis gone at the end: the run's own figures stand without the comparison.
+        }
+    }
+    cost->scriptRequests = kScriptCostRequests;
 }
 
 void LimiterStatePoller::readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "limiters/limiter_cost.h"
+#include "live/run_cost.h"
 #include "live/state_mailbox.h"
 #include "url/redis_url.h"
 
@@ -15,6 +16,7 @@ namespace ratelab {
 
 class Limiter;
 class RedisRouter;
+struct Scenario;
 class ScenarioRunner;
 class StepSession;
 
@@ -29,10 +31,11 @@ class StepSession;
 // run is over its keys go on being listed while someone shows them (their TTLs run on).
 class LimiterStatePoller : public QObject {
 public:
-    static constexpr int kChartIntervalMs = 100;    // 10 Hz
-    static constexpr int kListingIntervalMs = 500;  // 2 Hz
-    static constexpr int kCostIntervalMs = 1000;    // 1 Hz
-    static constexpr int kCostSamples = 5;          // MEMORY USAGE SAMPLES while watching
+    static constexpr int kChartIntervalMs = 100;     // 10 Hz
+    static constexpr int kListingIntervalMs = 500;   // 2 Hz
+    static constexpr int kCostIntervalMs = 1000;     // 1 Hz
+    static constexpr int kCostSamples = 5;           // MEMORY USAGE SAMPLES while watching
+    static constexpr int kScriptCostRequests = 500;  // a script and its reference apart
 
     LimiterStatePoller(std::shared_ptr<StateMailbox> mailbox, std::function<void()> notify);
     ~LimiterStatePoller() override;
@@ -55,8 +58,15 @@ private:
     // `chart` false: for the listing only (a sampled run's charts come from its samples).
     void readOne(size_t index, const Limiter& limiter, qint64 nowMs, bool list, bool chart);
     RedisRouter& router();
-    // One cost reading of `limiters` into the mailbox; a new baseline first when `fresh`.
-    void readCost(const std::vector<const Limiter*>& limiters, bool fresh, int samples);
+    // Each script limiter of `scenario` with a reference, its script and its reference measured
+    // apart into `cost` (the limiters as they decide now).
+    void measureScripts(const Scenario& scenario, const std::vector<const Limiter*>& limiters,
+                        RunCost* cost);
+    // One cost reading of `limiters` into the mailbox; a new baseline first when `fresh`. With
+    // `scenario` (a run that is over) the script limiters with a reference are measured apart
+    // after the reading (kScriptCostRequests of its schedule each).
+    void readCost(const std::vector<const Limiter*>& limiters, bool fresh, int samples,
+                  const Scenario* scenario = nullptr);
 
     std::shared_ptr<StateMailbox> mailbox_;
     std::function<void()> notify_;

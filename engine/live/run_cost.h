@@ -5,6 +5,7 @@
 #include <QVector>
 
 #include "limiters/limiter_cost.h"
+#include "run/script_cost.h"
 
 namespace ratelab {
 
@@ -29,6 +30,15 @@ struct RunCost {
     QVector<qint64> referenceKeys;
     QString memoryRefusal;
     bool exact = false;  // memory with every element counted (SAMPLES 0)
+    // Once a run is over: each script limiter with a reference (by its index among the run's
+    // limiters), the script's and the reference's cost measured apart (measureScriptAndReference);
+    // the figures above count both together.
+    struct ScriptAgainstReference {
+        int limiter = -1;
+        ScriptCostComparison cost;
+    };
+    QVector<ScriptAgainstReference> scripts;
+    qint64 scriptRequests = 0;  // how many of the schedule's requests each decided
 };
 
 RunCost runCostOf(const LimiterCostReader::Reading& reading, bool exact);

@@ -81,7 +81,7 @@ qint64 replayTrace(RedisRouter& router, const Limiter& limiter, const Trace& tra
     options.limiters = limiter.options();
     options.connect = router.options();
     options.keepAcceptedLogs = false;
-    if (limiter.spec().script && limiter.spec().script->clock == ScriptClock::Redis) {
+    if (onRedisClock(limiter.spec())) {
         options.speed = 1;  // Redis's clock runs in real time: so do the trace's times
     }
     Scenario scenario = replayScenario({limiter.spec()}, trace);

@@ -227,7 +227,7 @@ Explanation explainRequest(const Scenario& scenario, const QString& limiterName,
     options.keepAcceptedLogs = false;
     options.limiters.keepRawReplies = true;            // a script limiter's reply, shown as it came
     options.pipeline = scenario_limits::kMaxPipeline;  // the requests before it, pipelined
-    if (spec.script && spec.script->clock == ScriptClock::Redis) {
+    if (onRedisClock(spec)) {
         // Its keys' TTLs run on Redis's clock: the requests before it go at their own pace.
         options.speed = 1;
         notes << QStringLiteral(

@@ -10,12 +10,11 @@
 
 #include "output/sweep_table.h"
 #include "redis/connect_options.h"
+#include "run/sweep_batch.h"
 #include "run/sweep_plan.h"
 #include "url/redis_url.h"
 
 namespace ratelab {
-
-class ScenarioRunner;
 
 // How far a sweep is.
 struct SweepProgress {
@@ -27,10 +26,6 @@ struct SweepProgress {
     double secondsLeft = -1;   // at that rate; -1 until it is known
     bool finished = false;     // every batch ran, or the sweep was stopped or failed
 };
-
-// The figures of one combination's run (a snapshot of SweepPlan::split) as a sweep reports
-// them: a row per limiter (group "*"), the objective and every constraint checked.
-SweepCombination sweepCombinationOf(const SweepSpec& sweep, const RunSnapshot& run, qint64 index);
 
 // Runs a sweep (SweepPlan) batch after batch on one thread of its own, each batch a
 // ScenarioRunner of many combinations on one schedule, and deletes each batch's keys once it is
@@ -82,7 +77,6 @@ private:
     std::chrono::steady_clock::time_point started_;
 
     mutable std::mutex mutex_;  // guards what follows
-    ScenarioRunner* current_ = nullptr;
     qint64 decidedBefore_ = 0;  // decisions of the batches finished
     qint64 currentDecisions_ = 0;
     QVector<SweepCombination> done_;

@@ -90,7 +90,7 @@ QVector<LimiterSpec> readLimiters(const QJsonValue& value, const QString& where,
 // runs its combinations on one).
 void refuseVirtualRedisClock(const Scenario& scenario, bool sweeps) {
     for (const LimiterSpec& spec : scenario.limiters) {
-        if (!spec.script || spec.script->clock != ScriptClock::Redis) {
+        if (!onRedisClock(spec)) {
             continue;
         }
         const QString why =

@@ -146,9 +146,13 @@ ClockSpec readClock(const QJsonValue& value, const QString& where) {
     const QJsonObject object = value.toObject();
     const QString typePath = memberPath(where, type);
     const QString typeName = readString(required(object, where, type), typePath);
+    if (typeName == QLatin1String("real")) {
+        throw InputError(typePath, QStringLiteral("the real clock is a string, not an object: "
+                                                  "write \"clock\": \"real\""));
+    }
     if (typeName != QLatin1String("virtual")) {
-        throw InputError(typePath, QStringLiteral("unknown clock type %1; expected virtual (a "
-                                                  "real clock is written \"real\")")
+        throw InputError(typePath, QStringLiteral("unknown clock type %1; expected virtual (the "
+                                                  "real clock is the string \"real\")")
                                        .arg(quoted(typeName)));
     }
     refuseUnknownFields(object, where, {type, start, speed});

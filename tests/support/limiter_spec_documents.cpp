@@ -13,6 +13,14 @@ char* toString(const LimiterSpec& spec) {
 
 namespace ratelab::test {
 
+QStringList strings(std::initializer_list<const char*> texts) {
+    QStringList out;
+    for (const char* text : texts) {
+        out << QString::fromUtf8(text);
+    }
+    return out;
+}
+
 LimiterSpec tokenBucket(const QString& name, Scope scope, qint64 rate, qint64 intervalMs) {
     LimiterSpec spec;
     spec.type = LimiterType::TokenBucket;

@@ -6,7 +6,9 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QVector>
+#include <initializer_list>
 
 #include "limiters/limiter_spec.h"
 
@@ -18,6 +20,9 @@ char* toString(const LimiterSpec& spec);
 }  // namespace ratelab
 
 namespace ratelab::test {
+
+// UTF-8 texts as a QStringList (a script's key and argument templates).
+QStringList strings(std::initializer_list<const char*> texts);
 
 LimiterSpec tokenBucket(const QString& name, Scope scope, qint64 rate, qint64 intervalMs);
 LimiterSpec fixedWindow(const QString& name, Scope scope, qint64 rate, qint64 interval,

@@ -21,6 +21,7 @@
 #include "hunt/hunt_report.h"
 #include "input_error.h"
 #include "limiters/algorithm.h"
+#include "limiters/script_spec.h"
 #include "style/inline_error.h"
 
 namespace ratelab {
@@ -152,7 +153,8 @@ void HuntDialog::limiterChosen() {
     }
     const LimiterSpec& spec = scenario_->limiters[limiter_->currentIndex()];
     reference_->setPlainText(exactFormOf(spec));
-    const bool reference = !reference_->toPlainText().isEmpty();
+    // A script limiter's own "reference" is what agree compares with when the field is empty.
+    const bool reference = !reference_->toPlainText().isEmpty() || referenceSpecOf(spec);
     agree_->setChecked(reference);
     retry_->setChecked(!reference);
     remaining_->setChecked(!reference);
@@ -170,6 +172,8 @@ void HuntDialog::startHunt() {
         const QByteArray reference = reference_->toPlainText().trimmed().toUtf8();
         if (!reference.isEmpty()) {
             config.reference = parseHuntReference(reference, config.limiter);
+        } else {
+            config.reference = takeScriptReference(config.limiter);
         }
     } catch (const InputError& e) {
         error_->showMessage(tr("Reference: %1").arg(e.message()));

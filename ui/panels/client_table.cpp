@@ -27,6 +27,7 @@ enum Column {
     kErrors,
     kWaited,
     kMeanWait,
+    kDisagreed,
 };
 
 }  // namespace
@@ -54,10 +55,10 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
     groupRow_->hide();
     // A unit under its figure's name, as in the comparison table: the columns fit beside the
     // latency histogram, the group's too.
-    table_ =
-        panel::makeTable(this, QStringLiteral("clients"),
-                         {tr("Client"), tr("Group"), tr("Fired"), tr("Accepted"), tr("Rejected"),
-                          tr("Errors"), tr("Waited\nms"), tr("Mean wait\nms")});
+    table_ = panel::makeTable(
+        this, QStringLiteral("clients"),
+        {tr("Client"), tr("Group"), tr("Fired"), tr("Accepted"), tr("Rejected"), tr("Errors"),
+         tr("Waited\nms"), tr("Mean wait\nms"), tr("Against\nreference")});
     panel::fitColumns(
         table_,
         {tr("The client's name (its own limit when the limiter is per_client)."),
@@ -69,12 +70,15 @@ ClientTable::ClientTable(QWidget* parent) : QWidget(parent) {
          tr("This client's decisions that failed (Redis unreachable or an error)."),
          tr("Wait mode: the total time this client's granted requests waited, from their first "
             "try to the grant, in ms. 0 in try mode."),
-         tr("Wait mode: Waited ms / Accepted, the mean wait of a granted request, in ms.")});
+         tr("Wait mode: Waited ms / Accepted, the mean wait of a granted request, in ms."),
+         tr("A script limiter with a \"reference\": this client's requests the reference "
+            "decided otherwise (shown for such a limiter).")});
     table_->setSortingEnabled(true);
     table_->sortByColumn(kClient, Qt::AscendingOrder);
     // The group is its clients' names' prefix (<group>-<i>): too narrow, it is cut first.
     panel::setYieldingColumn(table_, kGroup);
     table_->setColumnHidden(kGroup, true);
+    table_->setColumnHidden(kDisagreed, true);
     layout->addWidget(table_, 1);
     connect(combo_, &QComboBox::currentIndexChanged, this, [this] {
         table_->setRowCount(0);  // another limiter: nothing to reuse
@@ -139,6 +143,9 @@ void ClientTable::render() {
         return;
     }
     const QVector<ClientTotals>& clients = run_.limiters[index].clients;
+    const bool reference = run_.limiters[index].hasReference;
+    if (table_->isColumnHidden(kDisagreed) == reference)
+        table_->setColumnHidden(kDisagreed, !reference);
 
     // One group's clients, or all; beyond the cap, the clients that fired most are shown.
     const QString group = group_->currentIndex() > 0 ? group_->currentText() : QString();
@@ -200,6 +207,9 @@ void ClientTable::render() {
         QTableWidgetItem* item = panel::cell(table_, r, kMeanWait, true);
         if (panel::valueChanged(item, mean))
             item->setText(mean < 0 ? panel::dash() : locale.toString(mean, 'f', 1));
+        QTableWidgetItem* disagreed = panel::cell(table_, r, kDisagreed, true);
+        if (panel::valueChanged(disagreed, double(c.reference.disagreed)))
+            disagreed->setText(locale.toString(c.reference.disagreed));
     }
     table_->setSortingEnabled(true);
     panel::refitColumns(table_);

@@ -14,8 +14,9 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 // Per-client table of one selectable limiter: client, its traffic group (when the traffic has
-// groups), fired, accepted, rejected, errors, waited (ms total and mean per accepted),
-// sortable. With groups, a "Group" combo shows all of them or one group's clients.
+// groups), fired, accepted, rejected, errors, waited (ms total and mean per accepted), and for a
+// script limiter with a reference the requests that reference decided otherwise; sortable. With
+// groups, a "Group" combo shows all of them or one group's clients.
 class ClientTable : public QWidget {
     Q_OBJECT
 

@@ -161,6 +161,24 @@ const BusiestInterval* groupBurst(const LimiterSnapshot& s, const GroupTotals& g
     return marked ? panel::burstIn(g.admittedBurst, marked->interval.windowMs) : nullptr;
 }
 
+// "118": the decisions the reference made otherwise, of those both made (their share in the
+// tooltip: the column stays narrow at 1024 px); bold in the error colour when there is any. A
+// dash for a limiter without a reference.
+Cell referenceCell(bool hasReference, const ReferenceCounts& r, const QString& whose) {
+    if (!hasReference)
+        return {panel::dash(), tr("No reference: only a script limiter with a \"reference\" is "
+                                  "compared with one")};
+    const QString share =
+        r.compared > 0
+            ? QLocale().toString(100.0 * double(r.disagreed) / double(r.compared), 'f', 1)
+            : panel::dash();
+    return {panel::count(r.disagreed),
+            tr("%1: of %2 decisions both made, the reference decided %3 otherwise (%4 %; the "
+               "triangles on the timeline)")
+                .arg(whose, panel::count(r.compared), panel::count(r.disagreed), share),
+            r.disagreed > 0};
+}
+
 }  // namespace
 
 QString windowText(qint64 windowMs) {
@@ -219,6 +237,7 @@ Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
                                               panel::count(s.gateways[g].decisions));
     }
     row[kRedisCalls] = {panel::count(s.redisCalls), calls};
+    row[kReference] = referenceCell(s.hasReference, s.outcomes().reference, s.spec.name);
     const std::optional<panel::MarkedBurst> marked = panel::markedBurst(s);
     if (!marked) {
         row[kBurst] = {panel::dash(), tr("Measured from the decisions when the run ends.")};
@@ -255,6 +274,8 @@ Row groupRow(const LimiterSnapshot& s, const GroupTotals& g, qint64 columnWindow
     const QString perLimiter = tr("Measured per limiter, not per group");
     for (int c : {kP50, kP99, kRedisCalls})
         row[c] = {panel::dash(), perLimiter};
+    row[kReference] =
+        referenceCell(s.hasReference, g.outcomes().reference, tr("the group \"%1\"").arg(g.group));
     const BusiestInterval* b = groupBurst(s, g);
     row[kBurst] = b == nullptr ? Cell{panel::dash(), {}}
                                : Cell{burstText(*b, columnWindowMs),
@@ -284,6 +305,10 @@ Row baselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, qint64 co
             ? Cell{panel::dash(),
                    tr("baseline %1: Redis calls not reported (one gateway, shared)").arg(label)}
             : countCell(label, b->redisCalls, s.redisCalls);
+    row[kReference] =
+        b->hasReference
+            ? countCell(label, b->counts.reference.disagreed, s.outcomes().reference.disagreed)
+            : Cell{panel::dash(), tr("baseline %1: no reference").arg(label)};
     const std::optional<panel::MarkedBurst> marked = panel::markedBurst(s);
     row[kBurst] = baselineBurstCell(label, b->admittedBurst, marked ? &marked->interval : nullptr,
                                     columnWindowMs);
@@ -313,6 +338,9 @@ Row groupBaselineRow(const RunBaseline& baseline, const LimiterSnapshot& s, cons
             .arg(label, baseline.run.scenario, g.group, s.spec.name);
     row[kType] = {QString(), row[kLimiter].toolTip};
     fillBaselineCounts(row, label, found->counts, found->fairness, g.outcomes(), g.fairness);
+    if (b->hasReference)
+        row[kReference] =
+            countCell(label, found->counts.reference.disagreed, g.outcomes().reference.disagreed);
     row[kBurst] = baselineBurstCell(label, found->admittedBurst, groupBurst(s, g), columnWindowMs);
     return row;
 }

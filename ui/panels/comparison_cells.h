@@ -26,6 +26,7 @@ enum Column {
     kFairness,
     kRedisCalls,
     kBurst,
+    kReference,  // a script limiter's disagreements with its reference
     kColumns
 };
 

@@ -51,7 +51,7 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
         this, QStringLiteral("comparison"),
         {tr("Limiter"), tr("Type"), tr("Fired"), tr("Accepted"), tr("Rejected"), tr("Errors"),
          tr("Let through"), tr("Refused"), tr("Accepted\n%"), tr("p50\nms"), tr("p99\nms"),
-         tr("Fairness"), tr("Redis\ncalls"), tr("Max burst")});
+         tr("Fairness"), tr("Redis\ncalls"), tr("Max burst"), tr("Against\nreference")});
     panel::fitColumns(
         table_,
         {tr("The limiter's name. With a baseline (Runs: Compare with), the italic row under "
@@ -86,13 +86,18 @@ ComparisonTable::ComparisonTable(QWidget* parent) : QWidget(parent) {
          tr("Once the run is over: the most requests the limiter accepted in any interval as "
             "long as its own window, on the time it decided at (what it enforces; the burst "
             "bar above). Bold in the error colour when above what its limit admits in that "
-            "window in the steady state (the cell's tooltip says how much).")});
+            "window in the steady state (the cell's tooltip says how much)."),
+         tr("A script limiter with a \"reference\": the requests the reference, deciding each "
+            "one too on its own keys, decided otherwise (disagreements_with_reference), and "
+            "their share of the decisions both made. Bold in the error colour when there is "
+            "any; the triangles on the script's timeline show when.")});
     // Too narrow for every column, the algorithm's name is cut first (the names stay whole).
     panel::setYieldingColumn(table_, kType);
     panel::setYieldingColumn(table_, kLimiter);  // elided names keep their tooltips
     layout->addWidget(table_, 1);
     table_->setColumnHidden(kRedisCalls, true);
     table_->setColumnHidden(kBurst, true);
+    table_->setColumnHidden(kReference, true);
 }
 
 void ComparisonTable::updateFrom(const RunSnapshot& run) {
@@ -163,14 +168,18 @@ void ComparisonTable::renderTable() {
     }
     // The error columns only when there were errors (in this run or the baseline): the
     // accounting line above says "errors 0", and the room goes to the names. Redis calls only
-    // where a gateway decides some requests itself; the burst once the run is over.
+    // where a gateway decides some requests itself; the burst once the run is over; the
+    // disagreements with a reference where a script limiter has one.
     bool errors = false;
     bool gateways = false;
+    bool references = false;
     for (const LimiterSnapshot& s : run_.limiters) {
         const LimiterSummary* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
         errors = errors || s.errors > 0 || (b != nullptr && b->counts.errors > 0);
         gateways = gateways || reportsGateways(s) || (b != nullptr && b->redisCalls >= 0);
+        references = references || s.hasReference;
     }
+    table_->setColumnHidden(kReference, !references);
     for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
         table_->setColumnHidden(c, !errors);
     table_->setColumnHidden(kRedisCalls, !gateways);

@@ -20,7 +20,8 @@ namespace ratelab {
 // there were errors), accepted %, p50 and p99 latency (ms), Jain fairness, the decisions that
 // called Redis (shown when a limiter has its own gateway use or the run several gateways) and,
 // once the run is over, the admitted burst in the limiter's window ("Max in 1000 ms": bold in
-// the palette's error colour above what the limit admits there), every row shown and the
+// the palette's error colour above what the limit admits there), a script limiter's
+// disagreements with its reference (shown when one has a reference), every row shown and the
 // columns as wide as their texts; and above it the exact-accounting line
 // "fired N = accepted A + rejected R + errors E" per limiter (red if it ever does not hold),
 // followed by "(errors X let through, Y refused by on_error P)" when the policy acted.

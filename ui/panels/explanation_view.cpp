@@ -8,6 +8,7 @@
 #include <QTimeZone>
 #include <QVBoxLayout>
 
+#include "algorithms/algorithm_view.h"
 #include "explain/explanation_output.h"
 #include "limiters/reason_text.h"
 #include "style/palette_colors.h"
@@ -104,6 +105,46 @@ void ExplanationView::render() {
                           : QStringLiteral("<p><i>%1</i></p>").arg(esc(placeholder_)));
 }
 
+// A script limiter: its reply as Redis gave it, beside its reference's decision of the same
+// request and that reference's reason, and whether the two agree (the disagreement in the
+// palette's error colour and in words, readable without colour).
+QString ExplanationView::scriptAndReference(const Explanation& e) const {
+    if (e.scriptReply.isEmpty() && !e.reference)
+        return QString();
+    const auto outcome = [](bool allowed) { return allowed ? tr("granted") : tr("refused"); };
+    QString out = QStringLiteral("<h3>%1</h3>").arg(tr("Your script and its reference"));
+    out += QStringLiteral(
+               "<table cellpadding=\"4\" border=\"1\" style=\"border-collapse:"
+               "collapse\" width=\"100%\"><tr><th align=\"left\">%1</th>")
+               .arg(tr("Your script's reply"));
+    if (e.reference) {
+        out +=
+            QStringLiteral("<th align=\"left\">%1</th>")
+                .arg(tr("The reference, %1")
+                         .arg(esc(algorithmView(e.reference->spec).title() + QStringLiteral(": ") +
+                                  algorithmView(e.reference->spec).configText(e.reference->spec))));
+    }
+    out += QStringLiteral("</tr><tr valign=\"top\"><td><code>%1</code><br>%2</td>")
+               .arg(esc(e.scriptReply.isEmpty() ? tr("(not kept)") : e.scriptReply),
+                    tr("read as: <b>%1</b>").arg(outcome(e.decision.allowed)));
+    if (e.reference) {
+        out += QStringLiteral("<td><b>%1</b>: %2</td>")
+                   .arg(outcome(e.reference->decision.allowed), esc(e.reference->reason));
+    }
+    out += QStringLiteral("</tr></table>");
+    if (!e.reference)
+        return out + tr("<p>No reference: nothing to compare this decision with.</p>");
+    if (e.reference->decision.allowed == e.decision.allowed) {
+        return out + tr("<p>They agree: the reference %1 it too.</p>")
+                         .arg(e.decision.allowed ? tr("grants") : tr("refuses"));
+    }
+    return out + QStringLiteral("<p style=\"color:%1\"><b>%2</b></p>")
+                     .arg(style::errorColor(palette()).name(),
+                          tr("They disagree: your script %1 it; the reference %2 it.")
+                              .arg(outcome(e.decision.allowed),
+                                   e.reference->decision.allowed ? tr("grants") : tr("refuses")));
+}
+
 QString ExplanationView::html(const Explanation& e) const {
     const Decision& d = e.decision;
     const QPalette& p = palette();
@@ -125,6 +166,7 @@ QString ExplanationView::html(const Explanation& e) const {
                .arg(e.request.permits)
                .arg(esc(scenarioLimiterName(e.spec)));
     out += QStringLiteral("<p style=\"font-size:large\"><b>%1</b></p>").arg(esc(e.reason));
+    out += scriptAndReference(e);
     // A refusal: what would have let it through; a grant: how much room it had.
     out += QStringLiteral("<h3>%1</h3>")
                .arg(d.allowed

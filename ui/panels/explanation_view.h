@@ -12,7 +12,8 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 // One decision explained, for a teacher in front of a class: the request and the outcome, why
-// (the reason with its numbers, large), the limiter's keys in Redis just before and just after
+// (the reason with its numbers, large), a script limiter's raw reply beside its reference's
+// decision and reason (whether they agree), the limiter's keys in Redis just before and just after
 // it, the HTTP headers a server would send, and what would have let it through (the time it
 // passes, the smallest change of each setting, each found by deciding again on Redis). Shown by
 // the Step panel for the selected decision and by a timeline's click-to-explain.
@@ -32,6 +33,7 @@ protected:
 private:
     void render();
     QString html(const Explanation& e) const;
+    QString scriptAndReference(const Explanation& e) const;
 
     QTextBrowser* text_ = nullptr;
     std::optional<Explanation> shown_;

@@ -2,10 +2,13 @@
 
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <utility>
 
+#include "algorithms/algorithm_view.h"
 #include "charts/time_axis.h"
 #include "charts/timeline_chart.h"
+#include "limiters/script_spec.h"
 #include "panels/comparison_table.h"
 #include "panels/comparison_view.h"
 #include "panels/disagreement_table.h"
@@ -244,7 +247,18 @@ void RunView::drawSnapshot(const RunSnapshot& snapshot) {
     markDisagreements();
 }
 
-// The chosen pair's disagreements on both of its timelines (each names the other); the others'
+// "its reference (sliding window log, 10 per 1000 ms)": what a script limiter's timeline marks
+// its disagreements against.
+QString RunView::referenceLabel(const LimiterSpec& spec) {
+    const std::optional<LimiterSpec> reference = referenceSpecOf(spec);
+    if (!reference)
+        return tr("its reference");
+    const AlgorithmView& view = algorithmView(*reference);
+    return tr("its reference (%1, %2)").arg(view.title(), view.configText(*reference));
+}
+
+// The chosen pair's disagreements on both of its timelines (each names the other); a script
+// limiter's with its reference on its own timeline when no pair is chosen for it; the others'
 // marks are cleared.
 void RunView::markDisagreements() {
     const auto [a, b] = markedPair_;
@@ -256,8 +270,20 @@ void RunView::markDisagreements() {
                 pair = &p;
         }
         if (pair == nullptr) {
-            if (!timelines_[i]->model().disagreementOther().isEmpty())
+            // A script limiter with a reference: its disagreements with that reference.
+            const LimiterSnapshot* limiter =
+                i < last_.limiters.size() ? &last_.limiters[i] : nullptr;
+            // None yet: no legend entry for marks that are not there (the table says 0).
+            const bool any =
+                limiter != nullptr && limiter->hasReference &&
+                std::any_of(limiter->bucketDisagreed.cbegin(), limiter->bucketDisagreed.cend(),
+                            [](qint64 n) { return n > 0; });
+            if (any) {
+                timelines_[i]->setDisagreements(limiter->bucketDisagreed,
+                                                referenceLabel(limiter->spec));
+            } else if (!timelines_[i]->model().disagreementOther().isEmpty()) {
                 timelines_[i]->setDisagreements({}, QString());
+            }
             continue;
         }
         timelines_[i]->setDisagreements(pair->bucketDisagreed,

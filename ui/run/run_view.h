@@ -88,6 +88,7 @@ private:
     void showAdmittedBursts(const RunSnapshot& snapshot);
     void markStep(const StepSession::Step& step);
     void markDisagreements();
+    static QString referenceLabel(const LimiterSpec& spec);
 
     RunController* controller_;
     TimeAxis* axis_ = nullptr;
