@@ -33,25 +33,6 @@ using namespace ratelab::test;
 
 namespace {
 
-// A token bucket of 10/s under 50/s, on a virtual clock at `speed` (0: full speed).
-Scenario bucketScenario(double speed) {
-    Scenario s;
-    s.name = QStringLiteral("details");
-    LimiterSpec bucket;
-    bucket.type = LimiterType::TokenBucket;
-    bucket.name = uniqueName(QStringLiteral("details-tb"));
-    bucket.rate = 10;
-    bucket.intervalMs = 1000;
-    s.limiters = {bucket};
-    s.traffic.shape.type = ShapeSpec::Type::Constant;
-    s.traffic.shape.rate = 50;
-    s.traffic.durationS = 1;
-    s.traffic.clock.isVirtual = true;
-    s.traffic.clock.speed = speed;
-    s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
-    return s;
-}
-
 QAction* menuAction(MainWindow& w, const QString& menuText, const QString& actionText) {
     for (QAction* top : w.menuBar()->actions()) {
         if (top->menu() == nullptr || top->text().remove(u'&') != menuText)
@@ -107,7 +88,7 @@ private slots:
         MainWindow w;
         w.show();
         connectToFixture(w);
-        const Scenario s = bucketScenario(0);
+        const Scenario s = quickBucketScenario(QStringLiteral("details"));
         used_ << s.limiters;
         runToEnd(w, s);
         auto* table = w.runHistory()->findChild<QTableWidget*>();
@@ -130,7 +111,7 @@ private slots:
         MainWindow w;
         w.show();
         connectToFixture(w);
-        const Scenario s = bucketScenario(0);
+        const Scenario s = quickBucketScenario(QStringLiteral("details"));
         used_ << s.limiters;
         runToEnd(w, s);
         const QString target = dir.filePath(QStringLiteral("new-run"));
@@ -173,7 +154,7 @@ private slots:
     // to Redis" read as the command line's lowercase fragments).
     void tuneStatusStartsWithACapital() {
         TuneView view;
-        view.setScenario(bucketScenario(0));
+        view.setScenario(quickBucketScenario(QStringLiteral("details")));
         auto* run = view.findChild<QPushButton*>(QStringLiteral("runSweep"));
         QVERIFY(run != nullptr);
         view.show();

@@ -44,24 +44,6 @@ QAction* themeEntry(MainWindow& w, const QString& name) {
     return nullptr;
 }
 
-Scenario bucketScenario() {
-    Scenario s;
-    s.name = QStringLiteral("theme");
-    LimiterSpec bucket;
-    bucket.type = LimiterType::TokenBucket;
-    bucket.name = uniqueName(QStringLiteral("theme-tb"));
-    bucket.rate = 10;
-    bucket.intervalMs = 1000;
-    s.limiters = {bucket};
-    s.traffic.shape.type = ShapeSpec::Type::Constant;
-    s.traffic.shape.rate = 50;
-    s.traffic.durationS = 1;
-    s.traffic.clock.isVirtual = true;
-    s.traffic.clock.speed = 0;
-    s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
-    return s;
-}
-
 }  // namespace
 
 class TestWindowTheme : public QObject {
@@ -115,7 +97,7 @@ private slots:
         MainWindow w;
         w.show();
         connectToFixture(w);
-        const Scenario s = bucketScenario();
+        const Scenario s = quickBucketScenario(QStringLiteral("theme"));
         ScopedLimiter forget(s.limiters.first());
         themeEntry(w, QStringLiteral("Dark"))->trigger();
         w.setScenario(s);

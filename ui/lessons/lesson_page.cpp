@@ -72,15 +72,7 @@ QByteArray lessonHtml(const Lesson& lesson, const QVector<LessonFrame>& frames,
         page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
                             report_page::kText_page_timeline, lesson_page::kText_lesson_player,
                             lesson_page::kText_lesson_selftest});
-    QString html = QStringLiteral(
-                       "<!DOCTYPE html>\n<html lang=\"en\"%1>\n<head>\n<meta charset=\"utf-8\"/>\n"
-                       "<meta http-equiv=\"Content-Security-Policy\" content=\"%2\"/>\n"
-                       "<meta name=\"color-scheme\" content=\"%3\"/>\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-                       "<title>%4</title>\n<style>%5</style>\n</head>\n<body>\n")
-                       .arg(page_kit::schemeClass(scheme),
-                            esc(page_kit::contentSecurityPolicy(styleText, scriptText)),
-                            page_kit::colorSchemeContent(scheme), title, styleText);
+    QString html = page_kit::pageHead(scheme, title, styleText, scriptText);
     html += page_kit::definitions();
     html += QStringLiteral(
                 "<header class=\"bar\"><h1>%1</h1><span id=\"progress\"></span>"

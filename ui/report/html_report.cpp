@@ -135,15 +135,7 @@ QByteArray reportHtml(const RunSummary& summary, const QByteArray& png, page_kit
                    comparisonSection(summary) + html_tables::limiters(summary) +
                    html_tables::bursts(summary) + html_tables::groups(summary) +
                    html_tables::clients(summary);
-    QString html = QStringLiteral(
-                       "<!DOCTYPE html>\n<html lang=\"en\"%1>\n<head>\n<meta charset=\"utf-8\"/>\n"
-                       "<meta http-equiv=\"Content-Security-Policy\" content=\"%2\"/>\n"
-                       "<meta name=\"color-scheme\" content=\"%3\"/>\n"
-                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-                       "<title>%4</title>\n<style>%5</style>\n</head>\n<body>\n")
-                       .arg(page_kit::schemeClass(scheme),
-                            esc(page_kit::contentSecurityPolicy(styleText, scriptText)),
-                            page_kit::colorSchemeContent(scheme), title, styleText);
+    QString html = page_kit::pageHead(scheme, title, styleText, scriptText);
     html += page_kit::definitions();
     html += QStringLiteral("<h1>%1</h1>\n").arg(title);
     html += html_tables::facts(summary);
