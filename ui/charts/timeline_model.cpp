@@ -56,6 +56,8 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     bucketAccepted_.clear();
     bucketRejected_.clear();
     bucketErrors_.clear();
+    bucketReleased_.clear();
+    bucketLeaked_.clear();
     groupNames_.clear();
     groupAccepted_.clear();
     errorPrefix_.clear();
@@ -113,6 +115,8 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
     bucketAccepted_ = limiter.bucketAccepted;
     bucketRejected_ = limiter.bucketRejected;
     bucketErrors_ = limiter.bucketErrors;
+    bucketReleased_ = limiter.bucketReleased;
+    bucketLeaked_ = limiter.bucketLeaked;
     groupNames_.clear();
     groupAccepted_.clear();
     for (const GroupTotals& g : limiter.groups) {
@@ -203,7 +207,8 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
         counts.groupAccepted.append(
             stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax));
     counts.groupMs = group * bucketMs_;
-    counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
+    if (!algorithmOf(spec_).limitsInFlight())  // a rate: its inFlight() draws the other limit
+        counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
     for (const QPointF& p : counts.limit)
         counts.yMax = std::max(counts.yMax, p.y());
     addBaseline(counts, viewMin, viewMax);

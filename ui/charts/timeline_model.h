@@ -66,6 +66,19 @@ public:
         QVector<QList<QPointF>> segments;
         double axisTop = 0;  // the capacity, or more if more was seen
     };
+    // A limiter whose limit is on requests in flight (Algorithm::limitsInFlight), from the
+    // run's own counts: grants add a slot, releases give it back, a leaked grant's slot comes
+    // back when its lease runs out (at the end of the bucket by which it surely has). Per step:
+    // the most in flight at a bucket's end in it, the releases, and the leaked grants.
+    struct InFlight {
+        bool shown = false;
+        QList<QPointF> inFlight;  // step outline, the most in flight in each step
+        QList<QPointF> limit;     // the in-flight limit (times the clients when per client)
+        QList<QPointF> released;  // releases per step, a step outline
+        QList<QPointF> leaked;    // one mark per step with leaked grants: (its middle, in flight)
+        QVector<qint64> leakedCounts;  // the leaked grants of each mark
+        double axisTop = 0;            // the limit, or more if more was in flight
+    };
     // A limit in force from run time `x` (seconds) on.
     struct LimitChange {
         double x = 0;
@@ -134,6 +147,8 @@ public:
     // and last reading. Neither has more than kMaxPointsPerSeries points.
     Counts counts(double viewMin, double viewMax, int columns = 0) const;
     Tokens tokens(double viewMin, double viewMax, int columns = 0) const;
+    // In steps of `groupMs` (Counts::groupMs) over the view; not shown for a rate limiter.
+    InFlight inFlight(double viewMin, double viewMax, qint64 groupMs) const;
     // Remembers each window's shade, so that a window keeps it as the view scrolls.
     QVector<Band> bands(double viewMin, double viewMax);
     QVector<Span> spans() const;
@@ -199,6 +214,8 @@ private:
     QVector<qint64> bucketAccepted_;
     QVector<qint64> bucketRejected_;
     QVector<qint64> bucketErrors_;
+    QVector<qint64> bucketReleased_;  // traffic with a hold; empty otherwise
+    QVector<qint64> bucketLeaked_;
     QStringList groupNames_;                  // traffic groups; empty without
     QVector<QVector<qint64>> groupAccepted_;  // per group, per bucket
     QVector<qint64> errorPrefix_;             // errorPrefix_[i]: errors in buckets [0, i)

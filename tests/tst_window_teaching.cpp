@@ -1,0 +1,104 @@
+// The views a teacher shows, driven in the window as a person does (the keyboard, the tabs) and
+// read from what is drawn: the concurrency limiter's requests in flight against its in-flight
+// limit, with its releases and leaked grants.
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QtTest>
+
+#include "charts/timeline_chart.h"
+#include "limiters/limiter.h"
+#include "run/run_controller.h"
+#include "scenario/scenario.h"
+#include "support/test_redis.h"
+#include "support/window_driving.h"
+#include "window/main_window.h"
+
+using namespace ratelab;
+using namespace ratelab::test;
+
+namespace {
+
+// The shipped concurrency example (20 in flight, leases of 2000 ms, holds of about 200 ms, 5 %
+// leaked) cut to 5 s under a name of its own.
+Scenario inFlightScenario() {
+    return parseScenarioJson(
+        QStringLiteral(
+            R"({"name": "in flight", "limiters": [{"type": "concurrency", "name": "%1",
+            "scope": "global", "limit": 20, "lease_ms": 2000}],
+            "traffic": {"shape": {"type": "poisson", "rate": 100}, "duration_s": 5,
+                        "clients": 5, "mode": "try", "seed": 7,
+                        "clock": {"type": "virtual", "start": "2025-11-26T09:00:00Z", "speed": 0},
+                        "hold": {"type": "exponential", "mean_ms": 200}, "leak_pct": 5},
+            "bucket_ms": 100})")
+            .arg(uniqueName(QStringLiteral("in-flight")))
+            .toUtf8(),
+        QString());
+}
+
+// The values of a step outline's steps (two points a step).
+QVector<double> stepValues(const QList<QPointF>& points) {
+    QVector<double> values;
+    for (int i = 0; i + 1 < points.size(); i += 2)
+        values << points[i].y();
+    return values;
+}
+
+}  // namespace
+
+class TestWindowTeaching : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ratelab-test-teaching"));
+        QSettings().clear();
+        qRegisterMetaType<RunSnapshot>();
+    }
+
+    // The concurrency limiter's timeline drew a rate of 20 per 2 s under 50-90 grants a second,
+    // as if it leaked. Now it draws the requests in flight, never above its 20, the releases
+    // that make room, and a mark at each step with grants that never release.
+    void concurrencyDrawsRequestsInFlight() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = inFlightScenario();
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const LimiterSnapshot end = finished.first().first().value<RunSnapshot>().limiters[0];
+        QVERIFY(end.accepted > 200);  // far more grants than 20 per lease
+        QVERIFY(end.leases.leaked > 0);
+        TimelineChart* chart = w.timelines().value(0);
+        QVERIFY(chart);
+        const TimelineInFlight& f = chart->inFlight();
+        QVERIFY(!chart->limitSeries()->isVisible());
+        QVERIFY(f.limitSeries()->isVisible());
+        QCOMPARE(stepValues(f.limitSeries()->points()), QVector<double>{20});
+        const QVector<double> inFlight = stepValues(f.inFlightSeries()->points());
+        QVERIFY(!inFlight.isEmpty());
+        const double most = *std::max_element(inFlight.begin(), inFlight.end());
+        QVERIFY2(most <= 20 && most >= 10, qPrintable(QString::number(most)));
+        // Every release and every leaked grant is drawn, each once.
+        double released = 0;
+        for (double r : stepValues(f.releasedSeries()->points()))
+            released += r;
+        QCOMPARE(qint64(released), end.leases.released + end.leases.lateReleases);
+        qint64 leaked = 0;
+        for (qint64 n : chart->model().inFlight(0, 5, chart->model().bucketMs()).leakedCounts)
+            leaked += n;
+        QCOMPARE(leaked, end.leases.leaked);
+        QVERIFY(f.leakedSeries()->isVisible() && f.leakedSeries()->count() > 0);
+        makeLimiter(s.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+};
+
+QTEST_MAIN(TestWindowTeaching)
+#include "tst_window_teaching.moc"
