@@ -1,6 +1,6 @@
 // The views a teacher shows, driven in the window as a person does (the keyboard, the tabs) and
 // read from what is drawn: the concurrency limiter's requests in flight against its in-flight
-// limit, with its releases and leaked grants.
+// limit, with its releases and leaked grants; each gateway's admissions and the Redis calls.
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSettings>
@@ -10,7 +10,11 @@
 
 #include "charts/timeline_chart.h"
 #include "limiters/limiter.h"
+#include "panels/comparison_bars.h"
+#include "panels/comparison_view.h"
+#include "panels/gateway_view.h"
 #include "run/run_controller.h"
+#include "run/run_view.h"
 #include "scenario/scenario.h"
 #include "support/test_redis.h"
 #include "support/window_driving.h"
@@ -36,6 +40,29 @@ Scenario inFlightScenario() {
             .arg(uniqueName(QStringLiteral("in-flight")))
             .toUtf8(),
         QString());
+}
+
+// The shipped gateways example (three round-robin gateways before a shared sliding log, three
+// node-local ones and a shared one caching refusals) cut to 4 s under names of its own.
+Scenario gatewaysScenario() {
+    const QString prefix = uniqueName(QStringLiteral("gw"));
+    return parseScenarioJson(QStringLiteral(
+                                 R"({"name": "gateways", "limiters": [
+            {"type": "sliding_window", "name": "%1-shared", "scope": "per_client",
+             "rules": [{"limit": 10, "window_ms": 1000}]},
+            {"type": "sliding_window", "name": "%1-node-local", "scope": "per_client",
+             "rules": [{"limit": 10, "window_ms": 1000}], "gateway": {"mode": "local"}},
+            {"type": "sliding_window", "name": "%1-cached", "scope": "per_client",
+             "rules": [{"limit": 10, "window_ms": 1000}],
+             "gateway": {"mode": "shared", "cache_refusals": true}}],
+            "traffic": {"shape": {"type": "poisson", "rate": 200}, "duration_s": 4,
+                        "clients": 4, "mode": "try", "seed": 3,
+                        "clock": {"type": "virtual", "start": "2025-11-26T09:00:00Z", "speed": 0},
+                        "gateways": {"count": 3, "balance": "round_robin"}},
+            "bucket_ms": 1000})")
+                                 .arg(prefix)
+                                 .toUtf8(),
+                             QString());
 }
 
 // The values of a step outline's steps (two points a step).
@@ -96,6 +123,64 @@ private slots:
         QCOMPARE(leaked, end.leases.leaked);
         QVERIFY(f.leakedSeries()->isVisible() && f.leakedSeries()->count() > 0);
         makeLimiter(s.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+
+    // Three node-local gateways admit three times the limit: the split was only a tooltip of
+    // the Redis calls column. The Comparison tab now stacks each limiter's admissions by
+    // gateway against what its limit admits over the run, with its Redis calls beside.
+    void gatewaysAdmissionsAtAGlance() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = gatewaysScenario();
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const RunSnapshot end = finished.first().first().value<RunSnapshot>();
+        ComparisonView* comparison = w.runView()->comparisonView();
+        clickTab(w.views(), comparison);
+        GatewayView* gateways = comparison->gateways();
+        QTRY_VERIFY(gateways->isVisible());
+        const QVector<ComparisonBars::Bar> admitted = gateways->admitted()->bars();
+        QCOMPARE(admitted.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const ComparisonBars::Bar& bar = admitted[i];
+            QCOMPARE(bar.name, s.limiters[i].name);
+            QCOMPARE(bar.parts.size(), 3);
+            QCOMPARE(qint64(bar.value), end.limiters[i].accepted);
+            for (int g = 0; g < 3; ++g) {
+                QCOMPARE(qint64(bar.parts[g]), end.limiters[i].gateways[g].accepted);
+                QVERIFY(gateways->admitted()->partRect(i, g).width() > 0);
+            }
+        }
+        // 10 per second for each of 4 clients over 4 s: 160. Shared holds to it, node-local
+        // admits it once per gateway.
+        QCOMPARE(admitted[0].reference, 160.0);
+        QVERIFY2(admitted[0].value <= 160, qPrintable(admitted[0].text));
+        QVERIFY2(admitted[1].value > 2.5 * admitted[0].value, qPrintable(admitted[1].text));
+        QVERIFY2(admitted[1].text.contains(QStringLiteral("× the limit")),
+                 qPrintable(admitted[1].text));
+        QVERIFY(gateways->admitted()->barRect(1).right() > gateways->admitted()->referenceX(1));
+        // Beside it: the calls each limiter's decisions made; cached refusals saved some.
+        const QVector<ComparisonBars::Bar> calls = gateways->calls()->bars();
+        QCOMPARE(calls.size(), 3);
+        QCOMPARE(qint64(calls[2].value), end.limiters[2].redisCalls);
+        QVERIFY(calls[2].value < calls[2].reference);
+        QVERIFY2(calls[2].text.contains(QStringLiteral("saved")), qPrintable(calls[2].text));
+        QCOMPARE(calls[0].value, calls[0].reference);  // the shared one calls Redis every time
+        for (const LimiterSpec& spec : s.limiters)
+            makeLimiter(spec)->reset(*routeFixture());
+
+        // One gateway: nothing to split, the view goes.
+        const Scenario one = quickBucketScenario(QStringLiteral("one-gateway"));
+        w.setScenario(one);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+        QTRY_VERIFY(!gateways->isVisible());
+        makeLimiter(one.limiters[0])->reset(*routeFixture());
         w.setWindowModified(false);
     }
 };
