@@ -1,21 +1,27 @@
 // The views a teacher shows, driven in the window as a person does (the keyboard, the tabs) and
 // read from what is drawn: the concurrency limiter's requests in flight against its in-flight
 // limit, with its releases and leaked grants; each gateway's admissions and the Redis calls.
+#include <QFile>
+#include <QHeaderView>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
 #include "limiters/limiter.h"
 #include "panels/comparison_bars.h"
+#include "panels/comparison_table.h"
 #include "panels/comparison_view.h"
 #include "panels/gateway_view.h"
 #include "run/run_controller.h"
 #include "run/run_view.h"
+#include "scenario/example_paths.h"
 #include "scenario/scenario.h"
+#include "support/table_checks.h"
 #include "support/test_redis.h"
 #include "support/window_driving.h"
 #include "window/main_window.h"
@@ -63,6 +69,25 @@ Scenario gatewaysScenario() {
                                  .arg(prefix)
                                  .toUtf8(),
                              QString());
+}
+
+// The shipped script example (a built-in sliding log beside two script limiters, each with a
+// reference) under names of the shipped names' lengths, so that no other test's run of it
+// shares its keys.
+Scenario scriptsScenario() {
+    Scenario s;
+    for (const QString& dir : exampleScenarioDirs()) {
+        const QString path = dir + QStringLiteral("/scripts-sliding-logs.json");
+        if (QFile::exists(path)) {
+            s = loadScenarioFile(path);
+            break;
+        }
+    }
+    const QString tag = uniqueName(QString()).right(5);
+    for (LimiterSpec& spec : s.limiters)
+        spec.name = spec.name.left(spec.name.size() - tag.size()) + tag;
+    s.traffic.durationS = 3;
+    return s;
 }
 
 // The values of a step outline's steps (two points a step).
@@ -181,6 +206,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
         QTRY_VERIFY(!gateways->isVisible());
         makeLimiter(one.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+
+    // The script example's comparison at 1024 x 700 read "Firec" for Fired, "script …" for
+    // the scripts' type and "built-i…" for the built-in log's name. Every header, name and
+    // figure now reads whole.
+    void scriptComparisonWholeAt1024() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        const Scenario s = scriptsScenario();
+        QCOMPARE(s.limiters.size(), 3);
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        ComparisonView* comparison = w.runView()->comparisonView();
+        clickTab(w.views(), comparison);
+        auto* table = comparison->table()->findChild<QTableWidget*>(QStringLiteral("comparison"));
+        QVERIFY(table);
+        QString cut;
+        QTRY_VERIFY2(columnsWhole(table, &cut), qPrintable(cut));
+        for (const LimiterSpec& spec : s.limiters)
+            makeLimiter(spec)->reset(*routeFixture());
         w.setWindowModified(false);
     }
 };
