@@ -1,6 +1,7 @@
 // The views a teacher shows, driven in the window as a person does (the keyboard, the tabs) and
 // read from what is drawn: the concurrency limiter's requests in flight against its in-flight
 // limit, with its releases and leaked grants; each gateway's admissions and the Redis calls.
+#include <QAreaSeries>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineSeries>
@@ -9,6 +10,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QValueAxis>
 #include <QtTest>
 
 #include "charts/timeline_chart.h"
@@ -71,22 +73,19 @@ Scenario gatewaysScenario() {
                              QString());
 }
 
-// The shipped script example (a built-in sliding log beside two script limiters, each with a
-// reference) under names of the shipped names' lengths, so that no other test's run of it
-// shares its keys.
-Scenario scriptsScenario() {
+// A shipped example under names of its names' lengths, so that no other test's run of it shares
+// its keys.
+Scenario example(const QString& file) {
     Scenario s;
     for (const QString& dir : exampleScenarioDirs()) {
-        const QString path = dir + QStringLiteral("/scripts-sliding-logs.json");
-        if (QFile::exists(path)) {
-            s = loadScenarioFile(path);
+        if (QFile::exists(dir + QLatin1Char('/') + file)) {
+            s = loadScenarioFile(dir + QLatin1Char('/') + file);
             break;
         }
     }
-    const QString tag = uniqueName(QString()).right(5);
+    const QString tag = uniqueName(QString()).right(4);
     for (LimiterSpec& spec : s.limiters)
-        spec.name = spec.name.left(spec.name.size() - tag.size()) + tag;
-    s.traffic.durationS = 3;
+        spec.name = spec.name.left(std::max<int>(int(spec.name.size()) - 4, 1)) + tag;
     return s;
 }
 
@@ -217,7 +216,8 @@ private slots:
         w.resize(1024, 700);
         w.show();
         connectToFixture(w);
-        const Scenario s = scriptsScenario();
+        Scenario s = example(QStringLiteral("scripts-sliding-logs.json"));
+        s.traffic.durationS = 3;
         QCOMPARE(s.limiters.size(), 3);
         w.setScenario(s);
         QSignalSpy finished(w.controller(), &RunController::finished);
@@ -231,6 +231,40 @@ private slots:
         QTRY_VERIFY2(columnsWhole(table, &cut), qPrintable(cut));
         for (const LimiterSpec& spec : s.limiters)
             makeLimiter(spec)->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+
+    // The login example's timeline scaled its axis to the per-client limit times 96 clients
+    // (120 per step) and left its 17 or so requests a step in the bottom fifth. A limit that far
+    // above the counts is now said in the legend and the axis is the counts'.
+    void countsFillTheAxisUnderAFarLimit() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        Scenario s = example(QStringLiteral("login-users-and-attacker.json"));
+        s.traffic.durationS = 4;
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        TimelineChart* chart = w.timelines().value(0);
+        QVERIFY(chart);
+        double fired = 0;
+        for (const QPointF& p : chart->rejectedSeries()->points())
+            fired = std::max(fired, p.y());
+        QValueAxis* axis = nullptr;
+        for (QAbstractAxis* a : chart->rejectedArea()->attachedAxes()) {
+            if (a->alignment() == Qt::AlignLeft)
+                axis = qobject_cast<QValueAxis*>(a);
+        }
+        QVERIFY(axis);
+        QVERIFY2(fired >= axis->max() / 4,
+                 qPrintable(QStringLiteral("%1 of %2").arg(fired).arg(axis->max())));
+        QVERIFY2(chart->limitSeries()->name().contains(QStringLiteral("above the plot")),
+                 qPrintable(chart->limitSeries()->name()));
+        QVERIFY(chart->limitSeries()->points().value(0).y() > axis->max());
+        makeLimiter(s.limiters[0])->reset(*routeFixture());
         w.setWindowModified(false);
     }
 };

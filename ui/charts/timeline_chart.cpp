@@ -159,10 +159,6 @@ void TimelineChart::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     refresh();
 }
 
-QString TimelineChart::titleText() const {
-    return chart_->title();
-}
-
 void TimelineChart::addMarker(double runSeconds, const QString& label) {
     model_.addMarker(runSeconds, label);
     layoutOverlay();
@@ -332,8 +328,9 @@ void TimelineChart::updateSeries() {
     showSeries(chart_, errorsArea_, counts.showErrors);
     replaceIfChanged(limit_, counts.limit);
     showSeries(chart_, limit_, !counts.limit.isEmpty());
-    // Named as its algorithm means it (the concurrency limiter's is an in-flight limit).
-    const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec());
+    // Named as its algorithm means it; a limit far above the counts is said, not drawn.
+    const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec()) +
+                              (counts.limitAbove ? tr(", above the plot") : QString());
     if (limit_->name() != limitName)
         limit_->setName(limitName);
     drawing_.limitName = limitName;

@@ -123,7 +123,7 @@ public:
     // The baseline's counts per step (not stacked); hidden and empty without a baseline.
     QLineSeries* baselineAcceptedSeries() const { return baselineAccepted_; }
     QLineSeries* baselineRejectedSeries() const { return baselineRejected_; }
-    QString titleText() const;  // the chart's title as shown (HTML)
+    QString titleText() const { return chart_->title(); }  // as shown (HTML)
     // The tooltip at run time `seconds` (HTML): the step's fired = accepted + rejected + errors,
     // the limit and the permits read there; empty outside the data.
     QString toolTipAt(double seconds) const;

@@ -207,11 +207,15 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
         counts.groupAccepted.append(
             stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax));
     counts.groupMs = group * bucketMs_;
+    addBaseline(counts, viewMin, viewMax);
     if (!algorithmOf(spec_).limitsInFlight())  // a rate: its inFlight() draws the other limit
         counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
+    double limitMax = 0;
     for (const QPointF& p : counts.limit)
-        counts.yMax = std::max(counts.yMax, p.y());
-    addBaseline(counts, viewMin, viewMax);
+        limitMax = std::max(limitMax, p.y());
+    counts.limitAbove = counts.yMax > 0 && limitMax > kLimitHeadroom * counts.yMax;
+    if (!counts.limitAbove)
+        counts.yMax = std::max(counts.yMax, limitMax);
     return counts;
 }
 

@@ -33,6 +33,7 @@ public:
     static constexpr int kMaxMarkers = 1000;
     // More calendar windows than this in view would paint the chart solid: no bands then.
     static constexpr int kMaxBands = 240;
+    static constexpr double kLimitHeadroom = 4.0;
 
     // Each series a step outline. The stacked ones are what the chart draws: accepted at the
     // bottom, rejected on top of it, errors on top of both, so that the top edge is the fired
@@ -46,7 +47,10 @@ public:
         bool showErrors = false;
         QList<QPointF> limit;  // a step over time (limit changes); empty without a limit
         double yMax = 0;       // the largest value drawn (fired and limit)
-        qint64 groupMs = 0;    // the time one step of the series sums
+        // A limit more than kLimitHeadroom times every count (a per-client limit times many
+        // clients) is not in yMax: the counts would lie at the plot's foot. It is said instead.
+        bool limitAbove = false;
+        qint64 groupMs = 0;  // the time one step of the series sums
         // The baseline's accepted and rejected per group (not stacked: each its own count),
         // empty without a baseline for this limiter. Its groups are whole baseline buckets:
         // baselineGroupMs is groupMs unless the baseline ran with other buckets.
