@@ -112,7 +112,7 @@ private slots:
         const TimelineInFlight& f = chart.inFlight();
         QVERIFY(f.inFlightSeries()->isVisible());
         QVERIFY(f.limitSeries()->isVisible());
-        QCOMPARE(f.limitSeries()->name(), QStringLiteral("in-flight limit 20"));
+        QCOMPARE(f.limitSeries()->name(), QStringLiteral("limit 20"));
         QVERIFY(f.releasedSeries()->isVisible());
         QVERIFY(f.leakedSeries()->isVisible());
         QCOMPARE(f.leakedSeries()->count(), 1);

@@ -6,6 +6,7 @@
 #include <QGraphicsScene>
 #include <QHelpEvent>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -254,6 +255,8 @@ void TimelineChart::applyTheme() {
     for (const auto& [area, color] : areas) {
         area->setPen(style::seriesPen(color.darker(dark_ ? 100 : 120), 1.0));
         area->setBrush(style::areaBrush(color, area == errorsArea_));
+        for (QLegendMarker* marker : chart_->legend()->markers(area))
+            marker->setShape(QLegend::MarkerShapeRectangle);  // filled: its shape is hollow
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokenLine_->setPen(style::seriesPen(colors.tokens, 2.0));

@@ -21,7 +21,7 @@ TimelineInFlight::TimelineInFlight(QChart* chart, QValueAxis* axisX, QValueAxis*
         series->attachAxis(axis);
     };
     inFlight_ = new QLineSeries(chart_);
-    add(inFlight_, tr("requests in flight"), axisRight);
+    add(inFlight_, tr("in flight"), axisRight);
     limit_ = new QLineSeries(chart_);
     add(limit_, tr("in-flight limit"), axisRight);
     released_ = new QLineSeries(chart_);
@@ -29,7 +29,7 @@ TimelineInFlight::TimelineInFlight(QChart* chart, QValueAxis* axisX, QValueAxis*
     leaked_ = new QScatterSeries(chart_);
     leaked_->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
     leaked_->setMarkerSize(10);
-    add(leaked_, tr("leaked grants (never released)"), axisRight);
+    add(leaked_, tr("leaked"), axisRight);  // grants never released
     update({});
 }
 
@@ -40,7 +40,7 @@ void TimelineInFlight::update(const TimelineModel::InFlight& view) {
     replaceIfChanged(leaked_, view.leaked);
     const QString limitName = view.limit.isEmpty()
                                   ? tr("in-flight limit")
-                                  : tr("in-flight limit %1").arg(qRound64(view.limit.last().y()));
+                                  : tr("limit %1").arg(qRound64(view.limit.last().y()));
     if (limit_->name() != limitName)
         limit_->setName(limitName);
     showSeries(chart_, inFlight_, view.shown);
@@ -62,9 +62,11 @@ QString TimelineInFlight::axisTitle(bool inFlight, bool presentation) {
 
 void TimelineInFlight::setDark(bool dark) {
     const style::SeriesColors colors = style::seriesColors(dark);
-    inFlight_->setPen(style::seriesPen(colors.tokens, 2.0));
+    // Black (white on dark) over the areas, so that the line stays apart from the rejected
+    // area's edge in grayscale; the limit its dashed twin; the releases dotted in green.
+    inFlight_->setPen(style::seriesPen(colors.limit, 2.5));
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
-    released_->setPen(style::seriesPen(colors.limit, 1.5, Qt::DotLine));
+    released_->setPen(style::seriesPen(colors.tokens, 2.0, Qt::DotLine));
     leaked_->setColor(colors.marker);
     leaked_->setBorderColor(colors.marker.darker(dark ? 100 : 140));
 }

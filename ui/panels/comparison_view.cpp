@@ -101,8 +101,8 @@ void ComparisonView::updateFrom(const RunSnapshot& run) {
                                     [](const LimiterSnapshot& l) { return !l.groups.isEmpty(); });
     if (perGroup_->isHidden() == groups)
         perGroup_->setVisible(groups);
-    showBars(run);
     gateways_->updateFrom(run);
+    showBars(run);  // and arranges
     cumulative_->updateFrom(run);
     table_->updateFrom(run);
     disagreements_->updateFrom(run);
@@ -189,6 +189,7 @@ void ComparisonView::arrange() {
                      barsRow_->spacing();
     if (barsRow_->direction() != direction(width >= bars))
         barsRow_->setDirection(direction(width >= bars));
+    gateways_->arrange(width);
     const int details = kDetailsSideBySideChars * fontMetrics().averageCharWidth();
     if (detailsRow_->direction() != direction(width >= details))
         detailsRow_->setDirection(direction(width >= details));

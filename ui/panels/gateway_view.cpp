@@ -80,19 +80,12 @@ void GatewayView::updateFrom(const RunSnapshot& run) {
     admitted_->setBars(admitted);
     calls_->setBars(calls);
     setVisible(!admitted.isEmpty());
-    arrange();
 }
 
-void GatewayView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    arrange();
-}
-
-// Side by side where the width holds both, stacked where it does not.
-void GatewayView::arrange() {
+void GatewayView::arrange(int width) {
     const int both =
         admitted_->minimumSizeHint().width() + calls_->minimumSizeHint().width() + row_->spacing();
-    const auto direction = width() >= both ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    const auto direction = width >= both ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (row_->direction() != direction)
         row_->setDirection(direction);
 }

@@ -26,13 +26,10 @@ public:
     void updateFrom(const RunSnapshot& run);
     ComparisonBars* admitted() const { return admitted_; }
     ComparisonBars* calls() const { return calls_; }
-
-protected:
-    void resizeEvent(QResizeEvent* event) override;
+    // Side by side when `width` (what the view has for it) holds both, else one under the other.
+    void arrange(int width);
 
 private:
-    void arrange();
-
     ComparisonBars* admitted_ = nullptr;
     ComparisonBars* calls_ = nullptr;
     QBoxLayout* row_ = nullptr;
