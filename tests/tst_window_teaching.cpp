@@ -26,6 +26,7 @@
 #include "support/table_checks.h"
 #include "support/test_redis.h"
 #include "support/window_driving.h"
+#include "traffic/traffic_spec.h"
 #include "window/main_window.h"
 
 using namespace ratelab;
@@ -264,6 +265,36 @@ private slots:
         QVERIFY2(chart->limitSeries()->name().contains(QStringLiteral("above the plot")),
                  qPrintable(chart->limitSeries()->name()));
         QVERIFY(chart->limitSeries()->points().value(0).y() > axis->max());
+        makeLimiter(s.limiters[0])->reset(*routeFixture());
+        w.setWindowModified(false);
+    }
+
+    // Paused on a real clock, the run went on and ended unseen: the timeline kept its bars of
+    // the moment of the pause and marked the whole run's admitted burst over them. The notes of
+    // the whole run now wait with the bars, and both come on resume.
+    void pausedViewWaitsForTheWholeRunsNotes() {
+        MainWindow w;
+        w.resize(1024, 700);
+        w.show();
+        connectToFixture(w);
+        Scenario s = quickBucketScenario(QStringLiteral("paused-end"));
+        s.traffic.clock = ClockSpec{};  // a real clock: Pause freezes only the view
+        s.traffic.durationS = 2;
+        w.setScenario(s);
+        QSignalSpy finished(w.controller(), &RunController::finished);
+        pressKey(w, Qt::Key_F5);
+        TimelineChart* chart = w.timelines().value(0);
+        QVERIFY(chart);
+        QTRY_VERIFY_WITH_TIMEOUT(chart->model().elapsedSeconds() > 0.2, 20000);
+        pressKey(w, Qt::Key_F8);
+        QVERIFY(w.runView()->paused());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(chart->model().elapsedSeconds() < 2);
+        QVERIFY(!chart->model().burst());
+        pressKey(w, Qt::Key_F8);
+        QVERIFY(!w.runView()->paused());
+        QTRY_VERIFY(chart->model().elapsedSeconds() >= 2);
+        QVERIFY(chart->model().burst());
         makeLimiter(s.limiters[0])->reset(*routeFixture());
         w.setWindowModified(false);
     }
