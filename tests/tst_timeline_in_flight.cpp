@@ -11,21 +11,12 @@
 #include "charts/timeline_chart.h"
 #include "charts/timeline_model.h"
 #include "stats/run_snapshot.h"
+#include "support/timeline_runs.h"
 
 using namespace ratelab;
+using namespace ratelab::test;
 
 namespace {
-
-constexpr qint64 kStart = 1'700'000'040'000;
-
-LimiterSpec concurrency(qint64 limit, qint64 leaseMs) {
-    LimiterSpec spec;
-    spec.type = LimiterType::Concurrency;
-    spec.name = QStringLiteral("slots");
-    spec.limit = limit;
-    spec.leaseMs = leaseMs;
-    return spec;
-}
 
 // Ten grants in 800 ms of 100 ms buckets: four released, one leaked in the first bucket (its
 // lease of 250 ms has surely run out by the end of bucket 3), five still held at the end.
@@ -47,14 +38,6 @@ RunSnapshot leasesRun(const LimiterSpec& spec) {
     l.fired = 15;
     run.limiters << l;
     return run;
-}
-
-// The steps' values of a step outline (two points a step).
-QVector<double> stepValues(const QList<QPointF>& points) {
-    QVector<double> values;
-    for (int i = 0; i + 1 < points.size(); i += 2)
-        values << points[i].y();
-    return values;
 }
 
 }  // namespace

@@ -481,11 +481,7 @@ void TestTimelineSeries::groupLines() {
 void TestTimelineSeries::limitNamedByItsAlgorithm() {
     TimelineChart chart;
     QVERIFY(show(chart));
-    LimiterSpec spec;
-    spec.type = LimiterType::Concurrency;
-    spec.name = QStringLiteral("slots");
-    spec.limit = 20;
-    spec.leaseMs = 2000;
+    const LimiterSpec spec = concurrency(20, 2000);
     chart.setLimiter(spec, 1, 100, kStart);
     chart.updateFrom(makeRun(spec, 100, 3000), 0, nullptr);
     QVERIFY(!chart.limitSeries()->isVisible());

@@ -25,6 +25,7 @@
 #include "scenario/scenario.h"
 #include "support/table_checks.h"
 #include "support/test_redis.h"
+#include "support/timeline_runs.h"
 #include "support/window_driving.h"
 #include "traffic/traffic_spec.h"
 #include "window/main_window.h"
@@ -88,14 +89,6 @@ Scenario example(const QString& file) {
     for (LimiterSpec& spec : s.limiters)
         spec.name = spec.name.left(std::max<int>(int(spec.name.size()) - 4, 1)) + tag;
     return s;
-}
-
-// The values of a step outline's steps (two points a step).
-QVector<double> stepValues(const QList<QPointF>& points) {
-    QVector<double> values;
-    for (int i = 0; i + 1 < points.size(); i += 2)
-        values << points[i].y();
-    return values;
 }
 
 }  // namespace

@@ -209,7 +209,9 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
     counts.groupMs = group * bucketMs_;
     addBaseline(counts, viewMin, viewMax);
     if (!algorithmOf(spec_).limitsInFlight())  // a rate: its inFlight() draws the other limit
-        counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
+        counts.limit = limitSteps(viewMin, viewMax, [&](const LimiterSpec& spec) {
+            return limitPerBucket(spec, counts.groupMs, effectiveClients());
+        });
     double limitMax = 0;
     for (const QPointF& p : counts.limit)
         limitMax = std::max(limitMax, p.y());
@@ -255,8 +257,9 @@ void TimelineModel::addBaseline(Counts& counts, double viewMin, double viewMax) 
     counts.baselineGroupMs = group * bucketMs;
 }
 
-// The limit per group in force over [viewMin, viewMax], a step at each change.
-QList<QPointF> TimelineModel::limitSteps(double viewMin, double viewMax, qint64 groupMs) const {
+QList<QPointF> TimelineModel::limitSteps(
+    double viewMin, double viewMax,
+    const std::function<double(const LimiterSpec&)>& limitOf) const {
     QList<QPointF> points;
     const QVector<LimitChange> history =
         limitHistory_.isEmpty() ? QVector<LimitChange>{{0.0, spec_}} : limitHistory_;
@@ -265,7 +268,7 @@ QList<QPointF> TimelineModel::limitSteps(double viewMin, double viewMax, qint64 
         const double x1 = i + 1 < history.size() ? std::min(viewMax, history[i + 1].x) : viewMax;
         if (x1 < x0 || (x1 == x0 && i + 1 < history.size()))
             continue;  // not in view
-        const double limit = limitPerBucket(history[i].spec, groupMs, effectiveClients());
+        const double limit = limitOf(history[i].spec);
         if (limit > 0)
             points << QPointF(x0, limit) << QPointF(x1, limit);
     }

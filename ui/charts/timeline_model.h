@@ -7,6 +7,7 @@
 #include <QPointF>
 #include <QString>
 #include <QVector>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -205,7 +206,10 @@ private:
     void ingestLevels(const LimiterState& state);
     int effectiveClients() const;
     qint64 capacity() const;  // the spec's capacity, times the clients when per client
-    QList<QPointF> limitSteps(double viewMin, double viewMax, qint64 groupMs) const;
+    // The value `limitOf` gives each limit in force over [viewMin, viewMax], a step at each
+    // change (none where it is not above 0).
+    QList<QPointF> limitSteps(double viewMin, double viewMax,
+                              const std::function<double(const LimiterSpec&)>& limitOf) const;
     bool errorsBetween(double x0, double x1) const;
 
     bool configured_ = false;  // setLimiter or update was called

@@ -18,17 +18,11 @@ TimelineModel::InFlight TimelineModel::inFlight(double viewMin, double viewMax,
     if (!out.shown)
         return out;
     const qint64 perClient = spec_.scope == Scope::PerClient ? effectiveClients() : 1;
-    const QVector<LimitChange> history =
-        limitHistory_.isEmpty() ? QVector<LimitChange>{{0.0, spec_}} : limitHistory_;
-    for (int i = 0; i < history.size(); ++i) {
-        const double x0 = i == 0 ? viewMin : std::max(viewMin, history[i].x);
-        const double x1 = i + 1 < history.size() ? std::min(viewMax, history[i + 1].x) : viewMax;
-        if (x1 < x0 || (x1 == x0 && i + 1 < history.size()))
-            continue;  // not in view
-        const double limit = double(history[i].spec.limit * perClient);
-        out.limit << QPointF(x0, limit) << QPointF(x1, limit);
-        out.axisTop = std::max(out.axisTop, limit);
-    }
+    out.limit = limitSteps(viewMin, viewMax, [perClient](const LimiterSpec& spec) {
+        return double(spec.limit * perClient);
+    });
+    for (const QPointF& p : out.limit)
+        out.axisTop = std::max(out.axisTop, p.y());
 
     const qint64 group = std::max<qint64>(groupMs / bucketMs_, 1);
     const qint64 reached = std::min<qint64>(
