@@ -10,7 +10,7 @@
 #include <csignal>
 #include <thread>
 
-#include "distributed/queue_keys.h"
+#include "distributed/job_queue.h"
 #include "redis/redis_connection.h"
 #include "redis/redis_reply.h"
 #include "support/cli_process.h"
@@ -167,6 +167,8 @@ private slots:
         auto coordinator = startRatelab(distributed(args, queue, QStringLiteral("50")));
         QVERIFY2(waitForStderr(*victim, "took batch", logs[1]), logs[1].constData());
         ::kill(pid_t(victim->processId()), SIGKILL);
+        const QString victimName =
+            QStringLiteral("%1:%2").arg(QSysInfo::machineHostName()).arg(victim->processId());
         const CliResult killed = finishRatelab(*victim);
         const CliResult r = endOf(*coordinator);
         const QByteArray log = stopWorkers(started, logs);
@@ -190,6 +192,16 @@ private slots:
             others.contains("finished batch " + last.toUtf8() + " of")) {
             QVERIFY2(others.contains("claimed batch " + last.toUtf8() + " of"), others.constData());
         }
+        // The dead worker holds nothing and has been idle longer than the claim time: the job's
+        // end took it out of the group, and the coordinator left it.
+        JobQueue jobs(QueueKeys(queue, QStringLiteral("test")), fixtureUrl());
+        QStringList consumers;
+        for (const auto& consumer : jobs.consumers()) {
+            consumers << consumer.name;
+        }
+        QVERIFY2(!consumers.contains(victimName), qPrintable(consumers.join(QLatin1Char(' '))));
+        QVERIFY2(!consumers.join(QLatin1Char(' ')).contains(QLatin1String(":coordinator")),
+                 qPrintable(consumers.join(QLatin1Char(' '))));
         checkQueueCleared(queue);
     }
 

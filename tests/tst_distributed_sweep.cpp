@@ -237,7 +237,7 @@ private slots:
         QVERIFY2(refused->reason.contains(QLatin1String("0.0.0-other")),
                  qPrintable(refused->reason));
         stopWorkers(started, logs);
-        jobs.endJob(job, {});
+        jobs.endJob(job, {}, 500);
     }
 
     // A worker of the test's own answers the batches it takes with a result that does not

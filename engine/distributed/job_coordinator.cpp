@@ -200,7 +200,12 @@ void JobCoordinator::runAll() {
             QThread::msleep(200);
         }
     }
-    queue.endJob(job_, published_);
+    queue.endJob(job_, published_, identity_.claimMs);
+    try {
+        queue.leave(identity_.consumer);
+    } catch (const RedisError&) {
+        // Gone with the stream, a day after its last job.
+    }
     if (done && !stop_.load()) {
         finish();
     }
