@@ -10,6 +10,8 @@
 #    in traffic/, next to the request loop);
 #  - no file under ui/ includes hiredis or anything from engine/redis/ (the URL value types
 #    are engine/url's; background Redis reading is engine/live's job);
+#  - no engine file outside engine/limiters/ names a limiter type (LimiterType::...): what a
+#    type does is its descriptor's (limiters/algorithm.h);
 #  - app/ -> ui/: no file under ui/ includes a header of app/, app/tools/ included (the
 #    screenshot demo and the UI bench are the executable's, not the product library's), and
 #    the tools (app/tools/) include ui/ and engine/ headers and their own, not the rest of app/.
@@ -78,6 +80,12 @@ check() {
     done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](hiredis|redis)/' \
                  "$root/ui" --include='*.h' --include='*.cpp')
 
+    while IFS= read -r use; do
+        echo "$use (a type's behaviour is its descriptor's: engine/limiters/algorithm.h)"
+        bad=1
+    done < <(grep -rnE 'LimiterType::[A-Z]' "$root/engine" --include='*.h' --include='*.cpp' \
+                 2>/dev/null | grep -v "^$root/engine/limiters/")
+
     while IFS= read -r file; do
         while IFS= read -r include; do
             target=${include#*\"}
@@ -133,6 +141,7 @@ self_test() {
         'ui/window/e.cpp|#include "tools/ui_bench.h"'
         'ui/run/f.h|#include "command_line.h"'
         'app/tools/g.cpp|#include "command_line.h"'
+        'engine/traffic/t.cpp|if (spec.type == LimiterType::FixedWindow) {'
     )
     local entry path line found
     for entry in "${planted[@]}"; do

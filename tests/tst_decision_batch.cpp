@@ -4,6 +4,7 @@
 // answer (time: redis), also one after the other, are sent again; failures end with their
 // cause, and every decision has its reply time.
 #include <QtTest>
+#include <atomic>
 #include <memory>
 
 #include "redis/local_redis_server.h"
@@ -236,6 +237,44 @@ private slots:
             QVERIFY(!batch.result(i).decided);
             QCOMPARE(batch.result(i).cause, ErrorCause::UnknownOutcome);
             QCOMPARE(batch.result(i).replyTime, qint64(1));
+        }
+    }
+
+    // NOSCRIPT for the first request, and the next on the same connection ran (another client
+    // loaded the script in between): sent again, the first would be decided after it. On the
+    // same key it fails instead (it changed nothing); on another key it is sent again.
+    void noScriptNeverReordersAKey_data() {
+        QTest::addColumn<QString>("secondClient");
+        QTest::addColumn<bool>("firstDecided");
+        QTest::newRow("the same key") << QStringLiteral("c") << false;
+        QTest::newRow("another key") << QStringLiteral("d") << true;
+    }
+    void noScriptNeverReordersAKey() {
+        QFETCH(QString, secondClient);
+        QFETCH(bool, firstDecided);
+        auto scripts = std::make_shared<std::atomic<int>>(0);
+        FakeRedisServer fake([scripts](const FakeRedisServer::Command& command) {
+            if (command.empty() || (command[0] != "EVALSHA" && command[0] != "EVAL")) {
+                return FakeRedisServer::stallScripts(command);
+            }
+            return std::optional<std::string>(
+                ++*scripts == 1 ? "-NOSCRIPT No matching script. Please use EVAL.\r\n"
+                                : "*2\r\n:1\r\n:0\r\n");
+        });
+        RedisRouter router(RedisUrl::parse(fake.url()));
+        const LimiterSpec spec = parseLimiterSpecJson(R"({"type": "script", "name": "s",
+            "scope": "per_client", "script": {"inline": "return {1, 0}"},
+            "keys": ["{{s}}:{client}"], "reply": {"allowed": "1", "index": 0}})");
+        const auto limiter = makeLimiter(spec);
+        DecisionBatch batch;
+        batch.add(router, *limiter, Request{kNowMs, QStringLiteral("c")});
+        batch.add(router, *limiter, Request{kNowMs, secondClient});
+        batch.run(router, std::chrono::seconds(5), {});
+        QVERIFY(batch.result(1).decided);
+        QCOMPARE(batch.result(0).decided, firstDecided);
+        if (!firstDecided) {
+            QCOMPARE(batch.result(0).cause, ErrorCause::Noscript);
+            QCOMPARE(scripts->load(), 2);  // never sent again
         }
     }
 

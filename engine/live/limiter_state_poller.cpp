@@ -190,7 +190,7 @@ void LimiterStatePoller::measureScripts(const Scenario& scenario,
     Scenario now = scenario;
     for (size_t i = 0; i < limiters.size() && i < size_t(now.limiters.size()); ++i) {
         const LimiterSpec& spec = now.limiters[int(i)];
-        if (spec.type != LimiterType::Script || !spec.script || !spec.script->reference) {
+        if (!spec.script || !spec.script->reference) {
             continue;
         }
         now.limiters[int(i)].script = limiters[i]->spec().script;  // as a live edit left it

@@ -63,7 +63,7 @@ std::optional<AloneCost> measureAlone(RedisRouter& router, const Scenario& scena
 ScriptCostComparison measureScriptAndReference(RedisRouter& router, const Scenario& scenario,
                                                int limiter, int requests) {
     const LimiterSpec& spec = scenario.limiters.at(limiter);
-    if (spec.type != LimiterType::Script || !spec.script) {
+    if (!spec.script) {
         throw InputError(QString(), QStringLiteral("%1 is not a script limiter").arg(spec.name));
     }
     const QString scratch = QStringLiteral("cost-%1-")

@@ -133,6 +133,7 @@ void DecisionBatch::send(RedisRouter& router) {
 
 void DecisionBatch::readReplies(const ReplyClock& clock) {
     retries_.clear();
+    noScript_.clear();
     turnedAway_.clear();
     for (std::size_t i = 0; i < size_; ++i) {
         Item& item = items_[i];
@@ -163,12 +164,44 @@ void DecisionBatch::readReplies(const ReplyClock& clock) {
         }
         if (RedisRouter::needsRetry(reply.get()) || retimed(item, ReplyView(reply.get()))) {
             retries_.push_back(i);
+            if (LuaScript::isNoScript(reply.get())) {
+                noScript_.push_back(i);
+            }
             continue;
         }
+        failReorderedBy(item);
         decide(item, reply.get());
         if (item.result.cause == ErrorCause::MaxClients) {
             turnedAway_.push_back(connection);
         }
+    }
+}
+
+// A request after one that got NOSCRIPT on the same connection ran: another client loaded the
+// script meanwhile. Sent again, the earlier one would be decided after it; when both touch a
+// key, that order is not the schedule's, so the earlier one fails instead (NOSCRIPT, counted as
+// an error: it changed nothing in Redis) and is not sent again.
+void DecisionBatch::failReorderedBy(const Item& ran) {
+    for (auto it = noScript_.begin(); it != noScript_.end();) {
+        Item& earlier = items_[*it];
+        const bool sameConnection = earlier.result.node == ran.result.node;
+        const bool sharesAKey =
+            std::any_of(ran.call.keys.begin(), ran.call.keys.end(), [&](const std::string& key) {
+                return std::find(earlier.call.keys.begin(), earlier.call.keys.end(), key) !=
+                       earlier.call.keys.end();
+            });
+        if (!sameConnection || !sharesAKey) {
+            ++it;
+            continue;
+        }
+        earlier.result.cause = ErrorCause::Noscript;
+        earlier.result.failure = std::make_exception_ptr(RedisError(
+            RedisError::Kind::Reply,
+            "NOSCRIPT, and a later request on the same keys ran before it could be sent again "
+            "(another client loaded the script meanwhile): deciding it now would change their "
+            "order"));
+        retries_.erase(std::find(retries_.begin(), retries_.end(), *it));
+        it = noScript_.erase(it);
     }
 }
 

@@ -89,7 +89,10 @@ private:
     std::vector<Item> items_;  // the first size_ are this batch's
     std::size_t size_ = 0;
     std::vector<Pipeline> pipelines_;  // by node index
+    void failReorderedBy(const Item& ran);
+
     std::vector<std::size_t> retries_;
+    std::vector<std::size_t> noScript_;         // the retries that answered NOSCRIPT
     std::vector<RedisConnection*> turnedAway_;  // answered "max clients"
 };
 
