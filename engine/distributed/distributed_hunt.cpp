@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "json_input.h"
 #include "redis/redis_error.h"
 
 namespace ratelab {
@@ -48,7 +49,7 @@ void DistributedHunt::accept(qint64 batch, const QByteArray& data, const QString
         log_(QStringLiteral("trace %1 fails (batch %2, found by %3)")
                  .arg(r.failing)
                  .arg(batch)
-                 .arg(worker));
+                 .arg(json_input::printable(worker)));
     }
     std::lock_guard<std::mutex> lock(mutex_);
     results_.insert(batch, r);
