@@ -38,7 +38,7 @@ LimiterSnapshot fixedWindow(const QString& name, qint64 fired, qint64 accepted, 
     l.spec.unit = CalendarUnit::Seconds;
     l.spec.timezone = "UTC";
     l.redisCalls = fired;
-    l.gateways = {GatewayCounts{fired, fired}};
+    l.gateways = {GatewayCounts{fired, fired, 0, {}}};
     if (burst > 0) {
         BusiestInterval b;
         b.windowMs = 1000;
@@ -216,7 +216,7 @@ private slots:
         LimiterSnapshot& l = run.limiters[0];
         l.spec.gateway.mode = GatewayMode(mode);
         l.redisCalls = 35;
-        l.gateways.fill(GatewayCounts{140 / gateways, 35 / gateways}, gateways);
+        l.gateways.fill(GatewayCounts{140 / gateways, 35 / gateways, 0, {}}, gateways);
         ComparisonTable table;
         table.updateFrom(run);
         auto* widget = tableOf(table, QStringLiteral("comparison"));

@@ -15,6 +15,7 @@
 #include "panels/comparison_view.h"
 #include "panels/cumulative_chart.h"
 #include "panels/latency_chart.h"
+#include "panels/marked_burst.h"
 #include "support/panel_inputs.h"
 #include "support/table_checks.h"
 
@@ -108,6 +109,30 @@ private slots:
             QVERIFY(view.burstBars()->valueRect(i).left() > x);
         }
         QVERIFY(bursts[0].toolTip.contains(QStringLiteral("5.500")));
+    }
+
+    // A concurrency limiter whose grants release admits more in a window than its limit of
+    // requests in flight (165 in 1 s is normal for 20 in flight released early): its burst is
+    // not above the limit, so the table's "Max in" cell is not marked red. Without releases
+    // (every grant held or leaked) the limit per lease is a ceiling again.
+    void concurrencyBurstAllowedWhenGrantsRelease() {
+        LimiterSnapshot l;
+        l.spec.type = LimiterType::Concurrency;
+        l.spec.name = QStringLiteral("pool");
+        l.spec.limit = 20;
+        l.spec.leaseMs = 1000;
+        BusiestInterval burst;
+        burst.windowMs = 1000;
+        burst.permits = 165;
+        l.admittedBurst = {burst};
+        l.leases.released = 160;
+        const std::optional<panel::MarkedBurst> released = panel::markedBurst(l);
+        QVERIFY(released.has_value());
+        QCOMPARE(released->limit, 20.0);
+        QVERIFY(!released->aboveLimit());
+        l.leases.released = 0;
+        l.leases.leaked = 20;
+        QVERIFY(panel::markedBurst(l)->aboveLimit());
     }
 
     // Every limiter's accepted requests so far on one axis, and the requests fired.

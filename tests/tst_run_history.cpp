@@ -158,7 +158,7 @@ private:
     QString saveThroughChooser(int number, const QString& name) {
         const QString path = dir_.filePath(name);
         window_->setPathChooser([path](const QString&, const QString&, const QString& filter) {
-            return filter.isEmpty() ? path : QString();  // a folder is asked for
+            return filter == MainWindow::kNewFolder ? path : QString();  // a folder to write
         });
         window_->runHistory()->selectRun(number);
         window_->runHistory()->saveAction()->trigger();
@@ -218,7 +218,7 @@ private slots:
             QCOMPARE(cells.value(4), t.accepted.join(QStringLiteral(" / ")));
             QCOMPARE(cells.value(5), t.rejected.join(QStringLiteral(" / ")));
             QCOMPARE(cells.value(6), t.errors.join(QStringLiteral(" / ")));
-            QCOMPARE(cells.value(7), QStringLiteral("virtual ×0"));
+            QCOMPARE(cells.value(7), QStringLiteral("virtual, full speed"));
             QCOMPARE(cells.value(8), QString());
             QCOMPARE(history->runs()[row].number, number);
             QCOMPARE(history->runs()[row].scenario.traffic.shape.rate, number == 2 ? 80.0 : 50.0);

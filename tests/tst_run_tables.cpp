@@ -207,7 +207,9 @@ void TestRunTables::accountingShowsGatewaysAndLeases() {
     l.redisCalls = calls;
     for (int g = 0; g < gateways; ++g) {
         l.gateways.append(GatewayCounts{1000 / gateways + (g < 1000 % gateways),
-                                        calls / gateways + (g < calls % gateways)});
+                                        calls / gateways + (g < calls % gateways),
+                                        0,
+                                        {}});
     }
     if (released > 0)
         l.leases = LeaseCounts{released, 2, 30, 28};

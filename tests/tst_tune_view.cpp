@@ -151,7 +151,7 @@ private slots:
         view.setScenario(s);
         view.setScenarioSource([s] { return std::optional<Scenario>(s); });
         QVERIFY(!view.startSweep());
-        QVERIFY(view.statusText().contains(QStringLiteral("not connected")));
+        QVERIFY(view.statusText().contains(QStringLiteral("Not connected")));
     }
 
     // rate 5..20 step 5 against 20/s for 2 s: accepted 10, 20, 30, 40; at least 25 accepted,
@@ -179,7 +179,7 @@ private slots:
             QCOMPARE(c.rows[0].accepted, 2 * std::min<qint64>(c.values[0], 20));
         }
         QCOMPARE(table.combinations[table.best()].values, QVector<qint64>{15});
-        QVERIFY2(view.statusText().contains(QStringLiteral("best: ")),
+        QVERIFY2(view.statusText().contains(QStringLiteral("Best: ")),
                  qPrintable(view.statusText()));
         QVERIFY(view.applyBestButton()->isEnabled());
 
@@ -267,7 +267,7 @@ private slots:
         QCOMPARE(view.progressBar()->value(), int(done));
         QVERIFY2(view.progressBar()->text().contains(QStringLiteral("cancelled")),
                  qPrintable(view.progressBar()->text()));
-        QVERIFY2(view.statusText().contains(QStringLiteral("cancelled after %1 of 6000").arg(done)),
+        QVERIFY2(view.statusText().contains(QStringLiteral("Cancelled after %1 of 6000").arg(done)),
                  qPrintable(view.statusText()));
         // The heatmap holds every finished combination, and only those.
         const SweepGrid& grid = view.chart()->grid();

@@ -5,7 +5,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QImage>
-#include <QPalette>
 #include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
@@ -65,27 +64,6 @@ QString firstTokenBucket(const QString& scenarioPath) {
         }
     }
     return QString();
-}
-
-// A dark theme's palette, for the dark shots.
-QPalette darkPalette() {
-    QPalette p;
-    const QColor window(0x2b, 0x2b, 0x2b);
-    const QColor text(0xe6, 0xe6, 0xe6);
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
-    p.setColor(QPalette::AlternateBase, window);
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, QColor(0x35, 0x35, 0x35));
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::ToolTipBase, window);
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::Highlight, QColor(0x2a, 0x82, 0xda));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
-    p.setColor(QPalette::Mid, QColor(0x50, 0x50, 0x50));
-    return p;
 }
 
 }  // namespace
@@ -188,7 +166,8 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
         {500,
          [&window, shot, tab] {
              shot("tune.png");
-             window.setPalette(darkPalette());  // every chart follows the palette
+             // View → Theme → Dark, as a person chooses it: every chart follows the palette.
+             window.themeAction(style::Theme::Dark)->trigger();
              tab(kTimelines);
          },
          [&window] { return !window.tuneView()->running(); }},

@@ -273,8 +273,10 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
         for (qsizetype g = 0; g < gateways.size(); ++g) {
             const QJsonObject one = r.element(gateways, at, g);
             const QString where = json_input::elementPath(at, g);
-            l.gateways.append(
-                {r.count(one, where, key::kDecisions), r.count(one, where, key::kRedisCalls)});
+            GatewayCounts counts;
+            counts.decisions = r.count(one, where, key::kDecisions);
+            counts.redisCalls = r.count(one, where, key::kRedisCalls);
+            l.gateways.append(counts);
         }
     }
     l.errorsByCause = causesFrom(r, o, path);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "scenario/scenario_budget.h"
 #include "traffic/traffic_schedule.h"
 
 namespace ratelab {
@@ -20,7 +21,7 @@ RunParts::RunParts(const Scenario& scenario, const RedisUrl& url, const ConnectO
     const int buckets =
         static_cast<int>(std::max<qint64>(1, (durationUs + bucketUs - 1) / bucketUs));
     stats = std::make_unique<RunStats>(scenario.limiters, requests.clientNames(), workers, buckets,
-                                       requests.groups());
+                                       requests.groups(), extraBucketSeries(traffic));
     if (!keepAcceptedLogs) {
         stats->dropAcceptedLogs();
     }

@@ -14,8 +14,8 @@
 #include "input_error.h"
 #include "input_limits.h"
 #include "json_input.h"
-#include "scenario/summary_size.h"
 #include "limiters/script_spec.h"
+#include "scenario/summary_size.h"
 #include "stats/run_snapshot.h"
 #include "stats/run_stats.h"
 #include "traffic/traffic_schedule.h"
@@ -187,10 +187,12 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
     }
 
     constexpr qint64 kCounter = sizeof(std::atomic<long long>);
-    // Per limiter five series per bucket, and two more per traffic group.
+    // Per limiter five series per bucket, two more per traffic group, and the extra ones
+    // (releases and leaks, each gateway's admissions).
     const qint64 groups = traffic.groups.size();
-    const qint64 series =
-        LimiterCounters::kBucketSeries + LimiterCounters::kGroupBucketSeries * groups;
+    const ExtraBucketSeries extra = extraBucketSeries(traffic);
+    const qint64 series = LimiterCounters::kBucketSeries +
+                          LimiterCounters::kGroupBucketSeries * groups + extra.count();
     e.bucketCounters = e.workers * e.limiters * series * e.buckets * kCounter;
     // A script limiter with a reference counts its disagreements per bucket and client too.
     qint64 compared = 0;
@@ -198,7 +200,7 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
         compared += referenceSpecOf(spec) ? 1 : 0;
     }
     e.otherCounters = e.workers * WorkerStats::allocatedBytes(e.limiters, e.buckets, e.clients,
-                                                              groups, compared) -
+                                                              groups, compared, extra) -
                       e.bucketCounters;
 
     // RunStats::fill and ScenarioRunner::snapshot: per limiter five per-bucket series, the
@@ -240,6 +242,13 @@ MemoryEstimate estimateMemory(const Scenario& scenario) {
             (summary.figures * qint64(sizeof(BusiestInterval)) +
              summary.rows * (qint64(sizeof(std::vector<BusiestInterval>)) + kMallocOverhead));
     return e;
+}
+
+ExtraBucketSeries extraBucketSeries(const TrafficSpec& traffic) {
+    ExtraBucketSeries extra;
+    extra.leases = traffic.hold.type != HoldSpec::Type::None;
+    extra.gateways = traffic.gateways.count > 1 ? traffic.gateways.count : 0;
+    return extra;
 }
 
 TraceBudget traceBudget(qint64 limiters, qint64 maxMemoryBytes) {

@@ -4,6 +4,7 @@
 
 #include "memory_size.h"
 #include "scenario/scenario.h"
+#include "stats/run_stats.h"
 
 namespace ratelab {
 
@@ -20,7 +21,7 @@ struct MemoryEstimate {
     qint64 clients = 0;
     qint64 traceRows = 0;
 
-    qint64 bucketCounters = 0;  // workers × limiters × 5 × buckets counters
+    qint64 bucketCounters = 0;  // workers × limiters × (5 + extra) × buckets counters
     qint64 otherCounters = 0;   // per-client counters, totals, latency histograms
     qint64 snapshots = 0;       // the snapshots held at once (per-bucket series, client totals)
     qint64 clientTables = 0;    // client names and weights
@@ -49,6 +50,10 @@ struct MemoryEstimate {
 };
 
 MemoryEstimate estimateMemory(const Scenario& scenario);
+
+// The per-bucket series a run of `traffic` keeps besides the outcomes (RunStats): the leases'
+// with a "hold", each gateway's admissions with more than one gateway.
+ExtraBucketSeries extraBucketSeries(const TrafficSpec& traffic);
 
 // Throws an InputError naming the JSON path that drives the largest part ($.bucket_ms,
 // $.traffic.clients or $.traffic.shape.trace), the estimate, its make-up and the limit, when

@@ -52,10 +52,14 @@ struct LeaseCounts {
     bool any() const { return released + lateReleases + leaked + expired > 0; }
 };
 
-// One gateway's decisions of a limiter (wait mode: every attempt) and the Redis calls they made.
+// One gateway's decisions of a limiter (wait mode: every attempt), the Redis calls they made
+// and the ones that granted (its admissions); with more than one gateway also its grants per
+// time bucket (as LimiterSnapshot's buckets), empty otherwise.
 struct GatewayCounts {
     qint64 decisions = 0;
     qint64 redisCalls = 0;
+    qint64 accepted = 0;
+    QVector<qint64> bucketAccepted;
 };
 
 // What one limiter has seen so far: its outcomes (OutcomeTotals; errorsOpen + errorsClosed <=
@@ -91,6 +95,10 @@ struct LimiterSnapshot : OutcomeTotals {
     QVector<qint64> bucketErrors;
     QVector<qint64> bucketErrorsOpen;
     QVector<qint64> bucketErrorsClosed;
+    // Traffic with a "hold" (leases): per bucket the grants released then (in time or late)
+    // and the grants made then that never release; empty otherwise.
+    QVector<qint64> bucketReleased;
+    QVector<qint64> bucketLeaked;
     LatencyHistogram::Snapshot latency;  // us, from the scheduled send time to the decision
     LatencyHistogram::Snapshot waited;   // us, wait mode: from the first try to the grant
     QVector<ClientTotals> clients;

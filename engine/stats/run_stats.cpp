@@ -46,7 +46,7 @@ OutcomeTotals outcomesAt(const CounterArray& counters, int base, bool withWaited
 }  // namespace
 
 LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, int groups,
-                                 bool compared)
+                                 bool compared, ExtraBucketSeries extra)
     : bucketAccepted_(buckets),
       bucketRejected_(buckets),
       bucketErrors_(buckets),
@@ -58,7 +58,10 @@ LimiterCounters::LimiterCounters(int buckets, int clients, const int* groupOf, i
       clients_(clients * kPerClient),
       groupOf_(groups > 0 ? groupOf : nullptr),
       buckets_(buckets),
-      groupBuckets_(groups > 0 ? groups * buckets * kGroupBucketSeries : 0) {}
+      groupBuckets_(groups > 0 ? groups * buckets * kGroupBucketSeries : 0),
+      bucketReleased_(extra.leases ? buckets : 0),
+      bucketLeaked_(extra.leases ? buckets : 0),
+      gatewayBuckets_(extra.gateways > 1 ? extra.gateways * buckets : 0) {}
 
 void LimiterCounters::recordOutcome(int bucket, int client, Outcome outcome, qint64 waitedUs,
                                     ErrorCause cause) {
@@ -114,21 +117,23 @@ void LimiterCounters::recordAttempt(qint64 latencyUs) {
 }
 
 WorkerStats::WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf,
-                         int groups, const std::vector<bool>& compared)
+                         int groups, const std::vector<bool>& compared, ExtraBucketSeries extra)
     : groupOf_(std::move(groupOf)), agreement_(limiters, buckets) {
     const int* of = groupOf_.empty() ? nullptr : groupOf_.data();
     for (int i = 0; i < limiters; ++i) {
-        limiters_.push_back(std::make_unique<LimiterCounters>(
-            buckets, clients, of, of ? groups : 0, size_t(i) < compared.size() && compared[i]));
+        limiters_.push_back(
+            std::make_unique<LimiterCounters>(buckets, clients, of, of ? groups : 0,
+                                              size_t(i) < compared.size() && compared[i], extra));
     }
 }
 
 RunStats::RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
-                   ClientGroups groups)
+                   ClientGroups groups, ExtraBucketSeries extra)
     : specs_(std::move(limiters)),
       clients_(std::move(clients)),
       groups_(std::move(groups)),
-      buckets_(buckets) {
+      buckets_(buckets),
+      extra_(extra) {
     for (int i = 0; i < workers; ++i) {
         workers_.push_back(newWorker());
     }
@@ -142,7 +147,8 @@ std::unique_ptr<WorkerStats> RunStats::newWorker() const {
         compared.push_back(referenceSpecOf(spec).has_value());
     }
     return std::make_unique<WorkerStats>(specs_.size(), buckets_, clients_.size(),
-                                         std::move(groupOf), int(groups_.names.size()), compared);
+                                         std::move(groupOf), int(groups_.names.size()), compared,
+                                         extra_);
 }
 
 std::unique_ptr<WorkerStats> RunStats::takeWorker(int i) {
@@ -216,6 +222,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
         out.bucketErrors.fill(0, buckets_);
         out.bucketErrorsOpen.fill(0, buckets_);
         out.bucketErrorsClosed.fill(0, buckets_);
+        if (extra_.leases) {
+            out.bucketReleased.fill(0, buckets_);
+            out.bucketLeaked.fill(0, buckets_);
+        }
         out.hasReference = referenceSpecOf(out.spec).has_value();
         if (out.hasReference) {
             out.bucketDisagreed.fill(0, buckets_);
@@ -239,13 +249,15 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             out.reference.compared += lc.totals_.get(LimiterCounters::kCompared);
             out.reference.disagreed += lc.totals_.get(LimiterCounters::kDisagreed);
             for (int g = 0; g < scenario_limits::kMaxGateways; ++g) {
-                const qint64 decisions = lc.gateways_.get(2 * g);
+                const int at = LimiterCounters::kPerGateway * g;
+                const qint64 decisions = lc.gateways_.get(at);
                 if (decisions > 0 && out.gateways.size() <= g) {
                     out.gateways.resize(g + 1);
                 }
                 if (decisions > 0) {
                     out.gateways[g].decisions += decisions;
-                    out.gateways[g].redisCalls += lc.gateways_.get(2 * g + 1);
+                    out.gateways[g].redisCalls += lc.gateways_.get(at + 1);
+                    out.gateways[g].accepted += lc.gateways_.get(at + 2);
                 }
             }
             for (int c = 0; c < kErrorCauses; ++c) {
@@ -261,6 +273,10 @@ void RunStats::fill(RunSnapshot& snapshot) const {
                     out.bucketDisagreed[b] += lc.bucketDisagreed_.get(b);
                 }
             }
+            for (int b = 0; b < lc.bucketReleased_.size() && b < buckets_; ++b) {
+                out.bucketReleased[b] += lc.bucketReleased_.get(b);
+                out.bucketLeaked[b] += lc.bucketLeaked_.get(b);
+            }
             for (int c = 0; c < clients_.size(); ++c) {
                 out.clients[c] += outcomesAt(lc.clients_, c * LimiterCounters::kPerClient, true);
                 if (lc.compared_) {
@@ -270,6 +286,16 @@ void RunStats::fill(RunSnapshot& snapshot) const {
             }
             out.latency.merge(lc.latency_.snapshot());
             out.waited.merge(lc.waited_.snapshot());
+        }
+        for (int g = 0; g < extra_.gateways && g < out.gateways.size(); ++g) {
+            QVector<qint64>& buckets = out.gateways[g].bucketAccepted;
+            buckets.fill(0, buckets_);
+            for (const auto& w : workers_) {
+                const CounterArray& counts = w->limiters_[size_t(l)]->gatewayBuckets_;
+                for (int b = 0; b < buckets_ && g * buckets_ + b < counts.size(); ++b) {
+                    buckets[b] += counts.get(g * buckets_ + b);
+                }
+            }
         }
         QVector<double> accepted;
         for (const ClientTotals& ct : out.clients) {

@@ -29,14 +29,24 @@ constexpr Outcome failedOutcome(FailurePolicy policy) {
                                              : Outcome::Error;
 }
 
+// The per-bucket series a run keeps besides the outcomes, each only where it has a use: the
+// releases and leaked grants of limiters whose grants hold slots (a traffic "hold"), and each
+// gateway's accepted requests (more than one gateway).
+struct ExtraBucketSeries {
+    bool leases = false;
+    int gateways = 0;  // 0, or the traffic's gateways when there are more than one
+    qint64 count() const { return (leases ? 2 : 0) + gateways; }
+};
+
 // What one worker records for one limiter. Single writer (the worker), lock-free readers.
 class LimiterCounters {
 public:
     // `groupOf` (one per client, owned by the caller and outliving this) gives each client's
     // traffic group of `groups`; null with no groups. `compared`: the limiter has a reference
-    // (a script limiter's), whose comparisons it counts per bucket and client.
+    // (a script limiter's), whose comparisons it counts per bucket and client. `extra`: the
+    // per-bucket series kept besides the outcomes.
     LimiterCounters(int buckets, int clients, const int* groupOf = nullptr, int groups = 0,
-                    bool compared = false);
+                    bool compared = false, ExtraBucketSeries extra = {});
 
     // The final outcome of one request at this limiter: bucket of its scheduled time, client,
     // and (wait mode, accepted) how long it waited since its first try. A failed decision also
@@ -69,32 +79,49 @@ public:
         }
     }
     // Leases (limiters whose grants hold slots): a grant released (late: its lease had run out
-    // already), a grant that never releases (the traffic's leak_pct), leases a decision found
-    // run out and removed.
-    void recordRelease(bool late) { totals_.add(late ? kLateReleases : kReleased, 1); }
-    void recordLeaked() { totals_.add(kLeaked, 1); }
+    // already) in the bucket of its release, a grant that never releases (the traffic's
+    // leak_pct) in the bucket of the grant, leases a decision found run out and removed.
+    void recordRelease(bool late, int bucket) {
+        totals_.add(late ? kLateReleases : kReleased, 1);
+        if (bucketReleased_.size() > 0) {
+            bucketReleased_.add(bucket, 1);
+        }
+    }
+    void recordLeaked(int bucket) {
+        totals_.add(kLeaked, 1);
+        if (bucketLeaked_.size() > 0) {
+            bucketLeaked_.add(bucket, 1);
+        }
+    }
     void recordExpiredLeases(qint64 n) {
         if (n > 0) {
             totals_.add(kExpiredLeases, n);
         }
     }
-    // One decision (an attempt) made by gateway g, and whether it called Redis (false: the
-    // gateway decided it from its own state).
-    void recordGatewayDecision(int gateway, bool calledRedis) {
-        gateways_.add(gateway * 2, 1);
+    // One decision (an attempt) made by gateway g, whether it called Redis (false: the
+    // gateway decided it from its own state) and whether it granted (the request's bucket).
+    void recordGatewayDecision(int gateway, bool calledRedis, bool granted = false,
+                               int bucket = 0) {
+        gateways_.add(gateway * kPerGateway, 1);
         if (calledRedis) {
-            gateways_.add(gateway * 2 + 1, 1);
+            gateways_.add(gateway * kPerGateway + 1, 1);
             totals_.add(kRedisCalls, 1);
+        }
+        if (granted) {
+            gateways_.add(gateway * kPerGateway + 2, 1);
+            if (gatewayBuckets_.size() > 0) {
+                gatewayBuckets_.add(gateway * buckets_ + bucket, 1);
+            }
         }
     }
     int bucketCount() const { return bucketAccepted_.size(); }
     // What one LimiterCounters of `buckets` time buckets and `clients` clients allocates
     // (itself and its counter arrays), for the scenario's memory budget.
     static qint64 allocatedBytes(qint64 buckets, qint64 clients, qint64 groups = 0,
-                                 bool compared = false) {
+                                 bool compared = false, ExtraBucketSeries extra = {}) {
         constexpr qint64 kCounter = sizeof(std::atomic<long long>);
         return qint64(sizeof(LimiterCounters)) +
-               (kBucketSeries * buckets + kGroupBucketSeries * groups * buckets +
+               ((kBucketSeries + extra.count()) * buckets + kGroupBucketSeries * groups * buckets +
                 clients * kPerClient + kTotals + kGatewayCounters +
                 (compared ? buckets + 2 * clients : 0)) *
                    kCounter;
@@ -150,8 +177,14 @@ private:
     // Per traffic group and bucket: accepted, rejected (at (group * buckets + bucket) * 2).
     CounterArray groupBuckets_;
     CounterArray causes_{kErrorCauses};  // failed decisions by ErrorCause
-    static constexpr int kGatewayCounters = 2 * scenario_limits::kMaxGateways;
-    CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls
+    static constexpr int kPerGateway = 3;
+    static constexpr int kGatewayCounters = kPerGateway * scenario_limits::kMaxGateways;
+    CounterArray gateways_{kGatewayCounters};  // per gateway: decisions, Redis calls, grants
+    // ExtraBucketSeries: per bucket, releases and leaked grants (empty without leases), and per
+    // gateway and bucket the grants (at gateway * buckets + bucket; empty with one gateway).
+    CounterArray bucketReleased_;
+    CounterArray bucketLeaked_;
+    CounterArray gatewayBuckets_;
     LatencyHistogram latency_;
     LatencyHistogram waited_;
     AcceptedLog accepted_;  // read only once the worker is done
@@ -164,7 +197,8 @@ public:
     // `groupOf`: each client's traffic group (empty: no groups), of `groups` groups.
     // `compared`: per limiter, whether it has a reference (none: no limiter has).
     WorkerStats(int limiters, int buckets, int clients, std::vector<int> groupOf = {},
-                int groups = 0, const std::vector<bool>& compared = {});
+                int groups = 0, const std::vector<bool>& compared = {},
+                ExtraBucketSeries extra = {});
     LimiterCounters& limiter(int i) { return *limiters_[size_t(i)]; }
     void recordLag(qint64 lagUs) { lag_.record(lagUs); }
     void addScheduled(long long n) { scheduled_.add(0, n); }
@@ -193,12 +227,13 @@ public:
     // AgreementCounters::allocatedBytes).
     // `compared`: how many of the limiters have a reference.
     static qint64 allocatedBytes(qint64 limiters, qint64 buckets, qint64 clients, qint64 groups = 0,
-                                 qint64 compared = 0) {
+                                 qint64 compared = 0, ExtraBucketSeries extra = {}) {
         return qint64(sizeof(WorkerStats)) +
                qint64(sizeof(std::atomic<long long>)) * (1 + 3 + kPipelineEnds) +
                (groups > 0 ? clients * qint64(sizeof(int)) : 0) +
-               limiters * (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
-                           LimiterCounters::allocatedBytes(buckets, clients, groups)) +
+               limiters *
+                   (qint64(sizeof(std::unique_ptr<LimiterCounters>)) +
+                    LimiterCounters::allocatedBytes(buckets, clients, groups, false, extra)) +
                compared * (buckets + 2 * clients) * qint64(sizeof(std::atomic<long long>)) +
                AgreementCounters::allocatedBytes(limiters, buckets);
     }
@@ -223,9 +258,10 @@ QVector<GroupTotals> groupTotals(const QVector<ClientTotals>& clients, const Cli
 // All workers' stats of one run; snapshot() sums them (callable from any thread, any time).
 class RunStats {
 public:
-    // `groups`: the traffic groups of the clients (empty: none), for the per-group figures.
+    // `groups`: the traffic groups of the clients (empty: none), for the per-group figures;
+    // `extra`: the per-bucket series the run keeps besides the outcomes.
     RunStats(QVector<LimiterSpec> limiters, QStringList clients, int workers, int buckets,
-             ClientGroups groups = {});
+             ClientGroups groups = {}, ExtraBucketSeries extra = {});
     WorkerStats& worker(int i) { return *workers_[size_t(i)]; }
     // Moves worker i's counts out (a fresh, empty one takes its place) and adds counts taken
     // from another RunStats of the same limiters, clients and buckets as one more worker: a
@@ -255,6 +291,7 @@ private:
     QStringList clients_;
     ClientGroups groups_;
     int buckets_;
+    ExtraBucketSeries extra_;
     std::vector<std::unique_ptr<WorkerStats>> workers_;
     std::unique_ptr<WorkerStats> newWorker() const;
 };

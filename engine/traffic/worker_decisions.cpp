@@ -43,7 +43,9 @@ void Worker::execute(std::vector<Job>& batch) {
         const DecisionPath::Result& result = path_.result(i);
         LimiterCounters& counters = stats_.limiter(job.limiter);
         const bool calledRedis = !result.decided || result.decision.calledRedis;
-        counters.recordGatewayDecision(job.gateway, calledRedis);
+        counters.recordGatewayDecision(job.gateway, calledRedis,
+                                       result.decided && result.decision.allowed,
+                                       bucketOf(job.scheduledRunUs));
         if (!result.byGateway) {
             counters.recordAttempt(waits ? result.replyTime - job.dueRunUs : 0);
             ++sentToRedis;
@@ -204,11 +206,11 @@ void Worker::releaseSlots(const Job& job) {
     DecisionObserver::Release release = DecisionObserver::Release::Leaked;
     try {
         const bool late = DecisionPath::release(*router_, limiter, grant);
-        stats_.limiter(job.limiter).recordRelease(late);
+        stats_.limiter(job.limiter).recordRelease(late, bucketOf(job.dueRunUs));
         release = late ? DecisionObserver::Release::Late : DecisionObserver::Release::InTime;
     } catch (const RedisError&) {
         // A release that failed leaves the slots to their lease, as a crashed worker's.
-        stats_.limiter(job.limiter).recordLeaked();
+        stats_.limiter(job.limiter).recordLeaked(bucketOf(job.scheduledRunUs));
     }
     if (observer_ != nullptr) {
         observer_->released(job.limiter, job.k, release);
@@ -253,7 +255,7 @@ void Worker::finish(const Job& job, const Decision* decision, qint64 sendRunUs, 
     if (decision->allowed && limiter.holdsGrants() && traffic.hold.type != HoldSpec::Type::None) {
         // The grant holds its slots until it releases them after its hold, or never (leak).
         if (job.holdMs < 0) {
-            counters.recordLeaked();
+            counters.recordLeaked(bucket);
             if (observer_ != nullptr) {
                 observer_->released(job.limiter, job.k, DecisionObserver::Release::Leaked);
             }

@@ -14,6 +14,7 @@
 #include "redis/redis_connection.h"
 #include "redis/redis_reply.h"
 #include "redis/redis_scan.h"
+#include "support/test_redis.h"
 #include "window/connection_bar.h"
 #include "window/main_window.h"
 
@@ -75,6 +76,24 @@ long long keyCount(RedisConnection& c, const LimiterSpec& spec) {
     scanEach(c, limiter->scanPattern(),
              [&n](std::vector<std::string>& keys) { n += qint64(keys.size()); });
     return n;
+}
+
+Scenario quickBucketScenario(const QString& prefix) {
+    Scenario s;
+    s.name = prefix;
+    LimiterSpec bucket;
+    bucket.type = LimiterType::TokenBucket;
+    bucket.name = uniqueName(prefix + QStringLiteral("-tb"));
+    bucket.rate = 10;
+    bucket.intervalMs = 1000;
+    s.limiters = {bucket};
+    s.traffic.shape.type = ShapeSpec::Type::Constant;
+    s.traffic.shape.rate = 50;
+    s.traffic.durationS = 1;
+    s.traffic.clock.isVirtual = true;
+    s.traffic.clock.speed = 0;
+    s.traffic.clock.startMs = QDateTime::currentMSecsSinceEpoch();
+    return s;
 }
 
 }  // namespace ratelab::test

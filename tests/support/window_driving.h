@@ -9,6 +9,7 @@
 #include <QString>
 
 #include "limiters/limiter_spec.h"
+#include "scenario/scenario.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -41,6 +42,10 @@ void clickTab(QTabWidget* tabs, QWidget* page);
 
 // A key pressed in the window (its shortcuts: F5 Start, F10 Step, …), the window active first.
 void pressKey(MainWindow& w, Qt::Key key);
+
+// A token bucket of 10/s (a unique name starting with `prefix`) under 50 requests/s for 1 s, on
+// a virtual clock at full speed: a run that ends at once.
+Scenario quickBucketScenario(const QString& prefix);
 
 // How many keys `spec`'s limiter owns, read-only (reset would delete them, and a QTRY on
 // reset's count would pass on its second try whatever happened).

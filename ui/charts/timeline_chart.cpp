@@ -29,10 +29,10 @@ namespace ratelab {
 
 TimelineChart::TimelineChart(QWidget* parent)
     : QChartView(parent), chart_(chart()), overlay_(chart_) {
-    chart_->setMargins(QMargins(TimelineNavigation::kChartMargin, TimelineNavigation::kChartMarginV,
-                                TimelineNavigation::kChartMargin,
-                                TimelineNavigation::kChartMarginV));
+    const int m = TimelineNavigation::kChartMargin, mv = TimelineNavigation::kChartMarginV;
+    chart_->setMargins(QMargins(m, mv, m, mv));
     chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // a line's swatch a line
     axisX_ = addAxis(Qt::AlignBottom, tr("run time (s)"));
     axisY_ = addAxis(Qt::AlignLeft, tr("requests"));
     axisTokens_ = addAxis(Qt::AlignRight, tr("permits available"));

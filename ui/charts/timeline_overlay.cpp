@@ -242,12 +242,15 @@ void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
                                  const std::function<double(const QSizeF&)>& labelY) {
     if (!span) {
         if (mark.box) {
+            mark.tint->hide();
             mark.box->hide();
             mark.label->hide();
         }
         return;
     }
     if (!mark.box) {
+        mark.tint = new QGraphicsRectItem(under_);
+        mark.tint->setPen(Qt::NoPen);
         mark.box = new QGraphicsRectItem(over_);
         mark.label = new OverlayLabel(over_);
         mark.label->setZValue(1);  // over the box
@@ -261,12 +264,15 @@ void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
         right = middle + 1.5;
     }
     const QRectF box(QPointF(left, plot.top()), QPointF(right, plot.bottom()));
-    if (mark.box->rect() != box)
+    if (mark.box->rect() != box) {
         mark.box->setRect(box);
+        mark.tint->setRect(box);
+    }
     const QPen pen = style::seriesPen(look.burst, 1.5);
     if (mark.box->pen() != pen)
         mark.box->setPen(pen);
-    setBrushIfChanged(mark.box, style::withAlpha(look.burst, look.dark ? 60 : 45));
+    setBrushIfChanged(mark.tint, style::withAlpha(look.burst, look.dark ? 60 : 45));
+    mark.tint->setVisible(box.intersects(plot));
     mark.box->setVisible(box.intersects(plot));
     const QSizeF size = mark.label->set(span->label, look.font, look.text, look.labelBack);
     const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,

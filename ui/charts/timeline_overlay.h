@@ -54,8 +54,11 @@ public:
                          const std::optional<TimelineModel::Burst>& highlight, const Look& look);
 
 private:
-    // A marked interval's box and label, made on first use.
+    // A marked interval's box and label, made on first use. The box's tint lies under the
+    // series (the opaque accepted and rejected fills keep their colours, and so their contrast,
+    // inside it); its outline and label over them.
     struct Mark {
+        QGraphicsRectItem* tint = nullptr;
         QGraphicsRectItem* box = nullptr;
         OverlayLabel* label = nullptr;
     };

@@ -21,18 +21,6 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::LessonPage", text);
 }
 
-QString schemeClass(page_kit::Scheme scheme) {
-    switch (scheme) {
-        case page_kit::Scheme::Light:
-            return QStringLiteral(" class=\"light\"");
-        case page_kit::Scheme::Dark:
-            return QStringLiteral(" class=\"dark\"");
-        case page_kit::Scheme::Auto:
-            break;
-    }
-    return {};
-}
-
 QString legendEntry(const QString& swatch, const QString& label) {
     return QStringLiteral(
                "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">%1</svg>%2"
@@ -84,19 +72,7 @@ QByteArray lessonHtml(const Lesson& lesson, const QVector<LessonFrame>& frames,
         page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
                             report_page::kText_page_timeline, lesson_page::kText_lesson_player,
                             lesson_page::kText_lesson_selftest});
-    QString html =
-        QStringLiteral(
-            "<!DOCTYPE html>\n<html lang=\"en\"%1>\n<head>\n<meta charset=\"utf-8\"/>\n"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"%2\"/>\n"
-            "<meta name=\"color-scheme\" content=\"%3\"/>\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-            "<title>%4</title>\n<style>%5</style>\n</head>\n<body>\n")
-            .arg(schemeClass(scheme), esc(page_kit::contentSecurityPolicy(styleText, scriptText)),
-                 scheme == page_kit::Scheme::Auto
-                     ? QStringLiteral("light dark")
-                     : (scheme == page_kit::Scheme::Dark ? QStringLiteral("dark")
-                                                         : QStringLiteral("light")),
-                 title, styleText);
+    QString html = page_kit::pageHead(scheme, title, styleText, scriptText);
     html += page_kit::definitions();
     html += QStringLiteral(
                 "<header class=\"bar\"><h1>%1</h1><span id=\"progress\"></span>"

@@ -253,7 +253,11 @@ Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
             .arg(b.windowMs)
             .arg(locale.toString(double(b.fromMs) / 1000.0, 'f', 3),
                  locale.toString(marked->limit, 'g', 4),
-                 marked->aboveLimit() ? tr(": above it, a burst got through") : QString()),
+                 marked->releasedSlots
+                     ? tr(" if no grant releases; its grants released their slots, so it "
+                          "allows more (its limit is on requests in flight)")
+                 : marked->aboveLimit() ? tr(": above it, a burst got through")
+                                        : QString()),
         marked->aboveLimit()};
     return row;
 }

@@ -42,6 +42,9 @@ CumulativeChart::CumulativeChart(QWidget* parent) : QChartView(parent), chart_(c
     chart_->layout()->setContentsMargins(0, 0, 0, 0);
     chart_->setBackgroundRoundness(0);
     chart_->legend()->setAlignment(Qt::AlignBottom);
+    // Each legend swatch drawn as its series is: a line as a line with its dash, an area as a
+    // square (Qt's default draws every series as a square, so two black lines looked alike).
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     chart_->setTitle(tr("Accepted so far, per limiter (the grey line: requests fired)"));
     axisX_ = new QValueAxis(chart_);
     axisX_->setTitleText(tr("run time (s)"));

@@ -14,7 +14,8 @@ std::optional<MarkedBurst> markedBurst(const LimiterSnapshot& limiter) {
     if (interval == nullptr)
         return std::nullopt;
     const int clients = std::max<int>(int(limiter.clients.size()), 1);
-    return MarkedBurst{*interval, limitPerBucket(limiter.spec, interval->windowMs, clients)};
+    return MarkedBurst{*interval, limitPerBucket(limiter.spec, interval->windowMs, clients),
+                       limiter.leases.released + limiter.leases.lateReleases > 0};
 }
 
 const BusiestInterval* burstIn(const std::vector<BusiestInterval>& bursts, qint64 windowMs) {

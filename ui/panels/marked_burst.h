@@ -13,9 +13,13 @@ namespace ratelab::panel {
 struct MarkedBurst {
     BusiestInterval interval;
     double limit = 0;
+    // The limiter's grants gave their slots back (a concurrency limiter under traffic with a
+    // "hold"): the limit is on requests in flight, not on a window, and admits more in one
+    // window however many release, so no count is above it.
+    bool releasedSlots = false;
     // More accepted in the window than the limit admits: the limiter let a burst through (a
     // fixed window at a boundary, a full bucket).
-    bool aboveLimit() const { return double(interval.permits) > limit; }
+    bool aboveLimit() const { return !releasedSlots && double(interval.permits) > limit; }
 };
 
 // None while the run goes on (the bursts are measured when it ends) or without any window.

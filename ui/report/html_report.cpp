@@ -17,8 +17,8 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::HtmlReport", text);
 }
 
-QString pageStyle() {
-    return page_kit::colourVariables() + QString::fromUtf8(report_page::kText_page_style);
+QString pageStyle(page_kit::Scheme scheme) {
+    return page_kit::colourVariables(scheme) + QString::fromUtf8(report_page::kText_page_style);
 }
 
 QString script() {
@@ -127,22 +127,15 @@ QString contents(const QString& body) {
 
 }  // namespace
 
-QByteArray reportHtml(const RunSummary& summary, const QByteArray& png) {
+QByteArray reportHtml(const RunSummary& summary, const QByteArray& png, page_kit::Scheme scheme) {
     const QString title = esc(tr("ratelab report: %1").arg(summary.scenario));
-    const QString styleText = pageStyle();
+    const QString styleText = pageStyle(scheme);
     const QString scriptText = script();
     QString body = html_tables::verdict(summary) + timelinesSection(summary, png) +
                    comparisonSection(summary) + html_tables::limiters(summary) +
                    html_tables::bursts(summary) + html_tables::groups(summary) +
                    html_tables::clients(summary);
-    QString html =
-        QStringLiteral(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"%1\"/>\n"
-            "<meta name=\"color-scheme\" content=\"light dark\"/>\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
-            "<title>%2</title>\n<style>%3</style>\n</head>\n<body>\n")
-            .arg(esc(page_kit::contentSecurityPolicy(styleText, scriptText)), title, styleText);
+    QString html = page_kit::pageHead(scheme, title, styleText, scriptText);
     html += page_kit::definitions();
     html += QStringLiteral("<h1>%1</h1>\n").arg(title);
     html += html_tables::facts(summary);

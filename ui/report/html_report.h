@@ -3,6 +3,7 @@
 #include <QByteArray>
 
 #include "output/run_summary.h"
+#include "report/page_kit.h"
 
 namespace ratelab {
 
@@ -17,6 +18,8 @@ namespace ratelab {
 // `png` (report.png, left out when empty) is the picture a reader without scripts sees. The
 // series' colours are the window's, light or dark as the reader's browser prefers; print is
 // black on white. Written as XHTML (well-formed XML, every text escaped).
-QByteArray reportHtml(const RunSummary& summary, const QByteArray& png);
+// `scheme`: the reader's preference (Auto), or the colours of the window that wrote it.
+QByteArray reportHtml(const RunSummary& summary, const QByteArray& png,
+                      page_kit::Scheme scheme = page_kit::Scheme::Auto);
 
 }  // namespace ratelab

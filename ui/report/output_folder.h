@@ -3,6 +3,7 @@
 #include <QString>
 
 #include "output/output_folder.h"
+#include "report/page_kit.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab {
@@ -13,6 +14,9 @@ namespace ratelab {
 // writeOutputFiles (output/output_folder.h), each whole or not at all, so that `ratelab compare`
 // and "compare with…" read it like any other. The folder is made when missing. Says which files
 // were written and names each one that was not (a report that could not be rendered too).
-FolderWrite writeOutputFolder(const RunSnapshot& run, const QString& dir);
+// `scheme`: the look of the reports, the reader's (Auto: report.png light, report.html as the
+// browser prefers) or a window theme's (both light, or both dark).
+FolderWrite writeOutputFolder(const RunSnapshot& run, const QString& dir,
+                              page_kit::Scheme scheme = page_kit::Scheme::Auto);
 
 }  // namespace ratelab

@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 
+#include "report/html_markup.h"
 #include "style/series_style.h"
 
 namespace ratelab::page_kit {
@@ -35,6 +36,31 @@ QString hashSource(const QString& text) {
             QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha256).toBase64()));
 }
 
+// The <html> element's class that fixes the scheme; empty for Auto.
+QString schemeClass(Scheme scheme) {
+    switch (scheme) {
+        case Scheme::Light:
+            return QStringLiteral(" class=\"light\"");
+        case Scheme::Dark:
+            return QStringLiteral(" class=\"dark\"");
+        case Scheme::Auto:
+            break;
+    }
+    return {};
+}
+
+QString colorSchemeContent(Scheme scheme) {
+    switch (scheme) {
+        case Scheme::Light:
+            return QStringLiteral("light");
+        case Scheme::Dark:
+            return QStringLiteral("dark");
+        case Scheme::Auto:
+            break;
+    }
+    return QStringLiteral("light dark");
+}
+
 }  // namespace
 
 QString colourVariables(Scheme scheme) {
@@ -49,6 +75,18 @@ QString colourVariables(Scheme scheme) {
     return variables(false) + QStringLiteral("\n@media (prefers-color-scheme: dark){") +
            variables(true) + QStringLiteral("}\n@media print{") + variables(false) +
            QStringLiteral("}\n");
+}
+
+QString pageHead(Scheme scheme, const QString& title, const QString& styleText,
+                 const QString& scriptText) {
+    return QStringLiteral(
+               "<!DOCTYPE html>\n<html lang=\"en\"%1>\n<head>\n<meta charset=\"utf-8\"/>\n"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\"%2\"/>\n"
+               "<meta name=\"color-scheme\" content=\"%3\"/>\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+               "<title>%4</title>\n<style>%5</style>\n</head>\n<body>\n")
+        .arg(schemeClass(scheme), html::esc(contentSecurityPolicy(styleText, scriptText)),
+             colorSchemeContent(scheme), title, styleText);
 }
 
 QString scriptOf(std::initializer_list<const char*> parts) {

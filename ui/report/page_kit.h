@@ -23,6 +23,11 @@ enum class Scheme { Auto, Light, Dark };
 
 // The series colours (--accepted … --grp3) as CSS variables: the window's (style::seriesColors).
 QString colourVariables(Scheme scheme = Scheme::Auto);
+// A page's start up to <body>: the <html> element (with class "light" or "dark" when the scheme
+// is fixed), its Content-Security-Policy for `styleText` and `scriptText`, its color-scheme,
+// the `title` (HTML, escaped already) and the style.
+QString pageHead(Scheme scheme, const QString& title, const QString& styleText,
+                 const QString& scriptText);
 // Scripts joined in one function scope, as CDATA so that the page stays XML.
 QString scriptOf(std::initializer_list<const char*> parts);
 // Allows the page's own style and script and data: images, nothing else.

@@ -15,9 +15,10 @@ constexpr qint64 kMaxReportSteps = 2000;
 // The JSON the page's script draws from (report.html's <script type="application/json">): per
 // limiter its name, type, configuration, totals, counts per step (accepted, rejected, and
 // errors when it had any), its traffic groups' accepted and rejected per step (those with a
-// series per bucket, in the traffic's order), the limit per step, the calendar windows' starts and the marked
-// admitted burst; the comparison's bars (accepted share, admitted burst against what the limit
-// admits there); the page's texts, translated. Times in ms since the run's start. '<', '>' and
+// series per bucket, in the traffic's order), the limit per step, the calendar windows' starts and
+// the marked admitted burst; the comparison's bars (accepted share, admitted burst against what the
+// limit admits there); the page's texts, translated. Times in ms since the run's start. '<', '>'
+// and
 // '&' are written as \u escapes, so the text can sit in HTML and XML as it is.
 QByteArray reportData(const RunSummary& summary);
 

@@ -31,11 +31,16 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
 }
 
-// The report is printed on white: the light series colours (deep blue / orange / hatched grey,
-// the colour-blind-safe set of the window, apart in grayscale too).
-const style::SeriesColors& colors() {
+// The report is printed on white with the light series colours (deep blue / orange / hatched
+// grey, the colour-blind-safe set of the window, apart in grayscale too), or on the dark
+// palette's background with its colours when the window saving it is dark.
+const style::SeriesColors& colors(bool dark) {
     static const style::SeriesColors light = style::seriesColors(false);
-    return light;
+    static const style::SeriesColors darkColors = style::seriesColors(true);
+    return dark ? darkColors : light;
+}
+QColor background(bool dark) {
+    return dark ? QColor(0x1e, 0x1e, 0x1e) : QColor(Qt::white);
 }
 
 // A step series has two points per plotted group, so this keeps each series near 2000 points.
@@ -49,6 +54,7 @@ struct Timeline {
     qint64 bucketMs = 100;
     double durationMs = 0;
     qint64 groupBuckets = 1;  // buckets summed into one plotted step
+    bool dark = false;        // drawn in the dark palette's colours
     qint64 groupMs() const { return groupBuckets * bucketMs; }
     double xMaxSec() const { return durationMs / 1000.0; }
 };
@@ -150,26 +156,29 @@ QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& p
     return line;
 }
 
-QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title) {
+QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title, bool dark) {
     auto* axis = new QValueAxis(chart);
     axis->setTitleText(title);
     QFont font = axis->titleFont();
     font.setPointSizeF(9);
     font.setBold(false);
     axis->setTitleFont(font);
-    axis->setGridLineColor(colors().grid);
+    axis->setGridLineColor(dark ? QColor(0x3c, 0x3c, 0x3c) : colors(false).grid);
     chart->addAxis(axis, alignment);
     return axis;
 }
 
-QChart* newChart() {
+QChart* newChart(bool dark) {
     auto chart = std::make_unique<QChart>();
-    chart->setTheme(QChart::ChartThemeLight);
-    chart->setBackgroundBrush(Qt::white);
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setBackgroundBrush(background(dark));
     chart->setBackgroundRoundness(0);
     chart->setDropShadowEnabled(false);
     chart->setMargins(QMargins(6, 2, 10, 2));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    // Each legend swatch drawn as its series is: a line as a line with its dash, an area as a
+    // square (Qt's default draws every series as a square, so two black lines looked alike).
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     QFont titleFont = chart->titleFont();
     titleFont.setPointSizeF(11);
     chart->setTitleFont(titleFont);
@@ -177,11 +186,11 @@ QChart* newChart() {
 }
 
 // Rich-text title: the limiter and its totals, then a smaller grey line of details.
-QString chartTitle(const QString& headline, const QStringList& details) {
+QString chartTitle(const QString& headline, const QStringList& details, bool dark) {
     QString title = QStringLiteral("<b>%1</b>").arg(headline.toHtmlEscaped());
     if (!details.isEmpty()) {
         title += QStringLiteral("<br><span style=\"color:#%1; font-size:small\">%2</span>")
-                     .arg(colors().subtitle.name().mid(1),
+                     .arg((dark ? QColor(0xaaaaaa) : colors(false).subtitle).name().mid(1),
                           details.join(QStringLiteral(" · ")).toHtmlEscaped());
     }
     return title;
@@ -201,7 +210,8 @@ void setXAxis(QValueAxis* axis, const Timeline& timeline) {
 
 QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
                      const Timeline& timeline, bool first) {
-    QChart* chart = newChart();
+    QChart* chart = newChart(timeline.dark);
+    const style::SeriesColors& c = colors(timeline.dark);
     const LimiterSpec& spec = limiter.spec;
     const int clients = int(limiter.clients.size());
     const double xMax = timeline.xMaxSec();
@@ -229,21 +239,22 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
                        .arg(limiter.reference.compared);
     }
 
-    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
+    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"), timeline.dark);
     setXAxis(axisX, timeline);
     auto* axisY =
         addAxis(chart, Qt::AlignLeft,
-                tr("requests per %1").arg(TimelineReadout::durationText(timeline.groupMs())));
+                tr("requests per %1").arg(TimelineReadout::durationText(timeline.groupMs())),
+                timeline.dark);
     axisY->setRange(0, yMax);
     axisY->applyNiceNumbers();
     axisY->setLabelFormat(axisY->max() >= 5 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     const double yTop = axisY->max();
 
     QList<QAbstractSeries*> series;
-    series << addArea(chart, tr("accepted"), accepted, {}, colors().accepted);
-    series << addArea(chart, tr("rejected"), rejectedTop, accepted, colors().rejected);
+    series << addArea(chart, tr("accepted"), accepted, {}, c.accepted);
+    series << addArea(chart, tr("rejected"), rejectedTop, accepted, c.rejected);
     if (withErrors)
-        series << addArea(chart, tr("errors"), firedTop, rejectedTop, colors().errors, true);
+        series << addArea(chart, tr("errors"), firedTop, rejectedTop, c.errors, true);
     // Window boundaries over the areas, under the limit line.
     {  // only calendar windows have boundaries (windowBoundaries)
         const qint64 from = run.startEpochMs;
@@ -255,7 +266,7 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
             for (int i = 0; i < starts.size(); ++i) {
                 const double x = double(starts[i] - from) / 1000.0;
                 QLineSeries* line = addLine(chart, tr("window start"), {{x, 0}, {x, yTop}},
-                                            style::seriesPen(colors().boundary, 1, Qt::DashLine));
+                                            style::seriesPen(c.boundary, 1, Qt::DashLine));
                 series << line;
                 if (i > 0) {  // one legend entry for all boundaries
                     for (QLegendMarker* marker : chart->legend()->markers(line))
@@ -270,12 +281,12 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
         double unused = 0;  // a group's accepted are part of the limiter's: the scale holds them
         series << addLine(chart, tr("group %1 accepted").arg(limiter.groups[g].group),
                           stepPoints(limiter.groups[g].bucketAccepted, timeline, &unused),
-                          style::groupPen(g, false));
+                          style::groupPen(g, timeline.dark));
     }
     if (limit > 0) {
         series << addLine(chart, algorithmView(spec).limitLineLabel(spec),
                           {{0, limit}, {xMax, limit}},
-                          style::seriesPen(colors().limit, 1.5, Qt::DashLine));
+                          style::seriesPen(c.limit, 1.5, Qt::DashLine));
     }
     for (QAbstractSeries* s : series) {
         s->attachAxis(axisX);
@@ -287,20 +298,20 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
                                  .arg(limiter.accepted)
                                  .arg(limiter.rejected)
                                  .arg(limiter.errors);
-    chart->setTitle(chartTitle(headline, details));
+    chart->setTitle(chartTitle(headline, details, timeline.dark));
     return chart;
 }
 
 QChart* emptyChart(const RunSnapshot& run, const Timeline& timeline) {
-    QChart* chart = newChart();
+    QChart* chart = newChart(timeline.dark);
     const QString name = run.scenarioName.isEmpty() ? tr("run") : run.scenarioName;
-    chart->setTitle(chartTitle(tr("%1 — no limiters").arg(name), {}));
+    chart->setTitle(chartTitle(tr("%1 — no limiters").arg(name), {}, timeline.dark));
     // An axis needs a series to show; an empty one draws nothing.
     auto* placeholder = addLine(chart, QString(), {}, QPen(Qt::NoPen));
     chart->legend()->setVisible(false);
-    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"));
+    auto* axisX = addAxis(chart, Qt::AlignBottom, tr("run time (s)"), timeline.dark);
     setXAxis(axisX, timeline);
-    auto* axisY = addAxis(chart, Qt::AlignLeft, tr("requests"));
+    auto* axisY = addAxis(chart, Qt::AlignLeft, tr("requests"), timeline.dark);
     axisY->setRange(0, 1);
     placeholder->attachAxis(axisX);
     placeholder->attachAxis(axisY);
@@ -309,11 +320,12 @@ QChart* emptyChart(const RunSnapshot& run, const Timeline& timeline) {
 
 }  // namespace
 
-QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
+QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter, bool dark) {
     // Below these sizes titles, legends and axes no longer fit.
     width = std::max(width, 320);
     heightPerLimiter = std::max(heightPerLimiter, 200);
-    const Timeline timeline = timelineOf(run);
+    Timeline timeline = timelineOf(run);
+    timeline.dark = dark;
 
     // The scene owns the charts, each chart its series and axes. No view: nothing is shown.
     QGraphicsScene scene;
@@ -353,7 +365,7 @@ QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
     const QRectF bounds(0, 0, width, qreal(heightPerLimiter) * charts.size());
     scene.setSceneRect(bounds);
     QImage image(bounds.size().toSize(), QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(background(dark));
     QPainter painter(&image);
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     scene.render(&painter, bounds, bounds);
@@ -361,8 +373,8 @@ QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter) {
     return image;
 }
 
-QByteArray reportPng(const RunSnapshot& run) {
-    const QImage image = renderReport(run);
+QByteArray reportPng(const RunSnapshot& run, bool dark) {
+    const QImage image = renderReport(run, 1200, 360, dark);
     QByteArray png;
     QBuffer buffer(&png);
     if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))

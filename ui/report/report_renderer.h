@@ -14,9 +14,11 @@ namespace ratelab {
 // for fixed windows the calendar window boundaries as thin vertical lines, and per traffic group
 // a line of its accepted requests (style::groupPen). Each chart's title names
 // the limiter and its totals. Needs a QApplication (QT_QPA_PLATFORM=offscreen works headless).
-QImage renderReport(const RunSnapshot& run, int width = 1200, int heightPerLimiter = 360);
+// `dark`: on a dark background in the dark palette's colours (a window in its dark theme).
+QImage renderReport(const RunSnapshot& run, int width = 1200, int heightPerLimiter = 360,
+                    bool dark = false);
 
 // renderReport encoded as PNG (report.png); empty when it could not be rendered or encoded.
-QByteArray reportPng(const RunSnapshot& run);
+QByteArray reportPng(const RunSnapshot& run, bool dark = false);
 
 }  // namespace ratelab

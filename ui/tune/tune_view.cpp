@@ -42,6 +42,14 @@ QSpinBox* spinBox(QWidget* parent, const QString& name) {
     return box;
 }
 
+// The engine's texts are the command line's, which start lowercase; a sentence of its own in
+// the window starts with a capital.
+QString capitalized(QString text) {
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
+
 }  // namespace
 
 TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) {
@@ -63,17 +71,19 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
         *to = spinBox(this, name + QStringLiteral("To"));
         *step = spinBox(this, name + QStringLiteral("Step"));
         (*step)->setMinimum(1);
-        row->addWidget(*field, 1);
+        // The field has a row of its own: its names ("login-attempts.rules[0].limit") read
+        // whole at 1024 px beside the editors, with the range on the row under it.
         row->addWidget(new QLabel(tr("from"), this));
         row->addWidget(*from);
         row->addWidget(new QLabel(tr("to"), this));
         row->addWidget(*to);
         row->addWidget(new QLabel(tr("step"), this));
         row->addWidget(*step);
-        // A row of widgets takes no buddy by itself: the label's shortcut goes to the field.
+        row->addStretch(1);
         auto* rowLabel = new QLabel(label, this);
         rowLabel->setBuddy(*field);
-        form->addRow(rowLabel, row);
+        form->addRow(rowLabel, *field);
+        form->addRow(QString(), row);
         QComboBox* f = *field;
         QSpinBox *a = *from, *b = *to, *s = *step;
         connect(f, &QComboBox::currentIndexChanged, this, [this, f, a, b, s] {
@@ -153,6 +163,10 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
 }
 
 TuneView::~TuneView() = default;
+
+void TuneView::showStatus(const QString& text) {
+    status_->setText(capitalized(text));
+}
 
 QString TuneView::statusText() const {
     return status_->text();
@@ -313,7 +327,7 @@ bool TuneView::startSweep() {
         scenario->sweep = *sweep;
         runner_ = std::make_unique<SweepRunner>(SweepPlan(*scenario), *url_);
         runner_->start();
-        status_->setText(tr("%1 combinations…").arg(scenario->sweep.combinations()));
+        showStatus(tr("%1 combinations…").arg(scenario->sweep.combinations()));
         progress_->setRange(0, int(scenario->sweep.combinations()));
         progress_->setValue(0);
         progress_->setFormat(QStringLiteral("%p%"));
@@ -322,7 +336,7 @@ bool TuneView::startSweep() {
         updateEnabled();
         return true;
     }
-    status_->setText(problem);
+    showStatus(problem);
     return false;
 }
 
@@ -343,16 +357,16 @@ void TuneView::poll() {
         chart_->setTable(runner_->table());
     }
     if (!runner_->finished()) {
-        status_->setText(tr("%1 of %2 combinations, %3 decisions/s")
-                             .arg(p.done)
-                             .arg(p.total)
-                             .arg(qint64(p.decisionsPerS)));
+        showStatus(tr("%1 of %2 combinations, %3 decisions/s")
+                       .arg(p.done)
+                       .arg(p.total)
+                       .arg(qint64(p.decisionsPerS)));
         return;
     }
     timer_->stop();
     runner_->wait();
     const SweepTable& table = chart_->table();
-    QString text = sweepVerdictText(table).trimmed();
+    QString text = capitalized(sweepVerdictText(table).trimmed());
     for (const QString& warning : table.warnings) {
         text += tr("\nwarning: %1").arg(warning);
     }
@@ -368,7 +382,7 @@ void TuneView::poll() {
                    .arg(text);
         progress_->setFormat(tr("cancelled: %v of %m"));
     }
-    status_->setText(text);
+    showStatus(text);
     updateEnabled();
     emit sweepFinished();
 }

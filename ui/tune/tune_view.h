@@ -87,6 +87,7 @@ signals:
     void sweepFinished();
 
 private:
+    void showStatus(const QString& text);
     void poll();
     void updateEnabled();
     void fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step);

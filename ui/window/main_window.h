@@ -10,6 +10,7 @@
 #include "run/run_view.h"
 #include "scenario/scenario.h"
 #include "stats/run_snapshot.h"
+#include "style/app_theme.h"
 #include "window/scenario_document.h"
 
 class QAction;
@@ -83,10 +84,14 @@ public:
     void setPresentation(bool on);
     bool presentation() const { return presentation_; }
     QAction* presentationAction() const { return presentationAction_; }
+    // View → Theme: the system's palette, light or dark, remembered for the next window.
+    QAction* themeAction(style::Theme theme) const { return themeActions_[int(theme)]; }
 
     // Where Save as and the exports ask for a file name (a file dialog unless a test sets it);
-    // with an empty filter for a folder (the run history's output folders).
+    // with an empty filter for an existing folder (an output folder to compare with), with
+    // kNewFolder for a folder to write, which may be a new name (Save as output folder).
     using PathChooser = ScenarioDocument::PathChooser;
+    static inline const QString kNewFolder = QStringLiteral("<new folder>");
     void setPathChooser(PathChooser chooser) { choosePath_ = std::move(chooser); }
 
     // For tests and the screenshot demo.
@@ -143,6 +148,7 @@ private:
     void buildFileMenu(QMenu* file);
     void showRecentFiles(const QStringList& files);
     void buildHelpMenu();
+    void buildThemeMenu(QMenu* view);
     void buildHistory(QMenu* view);
     void recordRun(const RunSnapshot& snapshot);
     void fitBottomDocks();  // the Runs list wide enough beside the step decisions
@@ -180,6 +186,7 @@ private:
     QAction* step_ = nullptr;
     QAction* pause_ = nullptr;
     QAction* presentationAction_ = nullptr;
+    QAction* themeActions_[3] = {};
     QMenu* recent_ = nullptr;
     ScenarioDocument* document_ = nullptr;
     PathChooser choosePath_;

@@ -2,6 +2,7 @@
 // save, recent) are its ScenarioDocument's (main_window.cpp builds the layout and shows runs).
 
 #include <QAction>
+#include <QActionGroup>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include "window/example_scenarios.h"
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
+#include "window/new_folder_dialog.h"
 
 namespace ratelab {
 namespace {
@@ -58,13 +60,37 @@ void MainWindow::buildFileMenu(QMenu* file) {
     QAction* saveAction = file->addAction(tr("&Save scenario"), this, [this] { save(); });
     saveAction->setShortcut(QKeySequence::Save);
     QAction* saveAsAction = file->addAction(tr("Save scenario &as…"), this, [this] { saveAs(); });
-    saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // Help lists Ctrl+Shift+S; some platforms bind no key to QKeySequence::SaveAs.
+    saveAsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     file->addSeparator();
     file->addAction(tr("Export view as &PNG…"), this, &MainWindow::exportPng);
     file->addAction(tr("Export data as &CSV…"), this, &MainWindow::exportCsv);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::buildThemeMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("&Theme"));
+    auto* group = new QActionGroup(menu);
+    const std::pair<style::Theme, QString> themes[] = {{style::Theme::System, tr("&System")},
+                                                       {style::Theme::Light, tr("&Light")},
+                                                       {style::Theme::Dark, tr("&Dark")}};
+    for (const auto& [theme, text] : themes) {
+        QAction* action = menu->addAction(text, this, [theme = theme] {
+            style::applyTheme(theme);
+            style::saveTheme(theme);
+        });
+        action->setObjectName(QStringLiteral("theme-") + style::themeKey(theme));
+        action->setCheckable(true);
+        group->addAction(action);
+        themeActions_[int(theme)] = action;
+    }
+    // The theme the last window chose; System leaves the application's palette alone.
+    const style::Theme saved = style::savedTheme();
+    themeActions_[int(saved)]->setChecked(true);
+    if (saved != style::Theme::System)
+        style::applyTheme(saved);
 }
 
 void MainWindow::buildHelpMenu() {
@@ -83,8 +109,10 @@ void MainWindow::buildHelpMenu() {
 
 void MainWindow::buildActions() {
     choosePath_ = [this](const QString& title, const QString& dir, const QString& filter) {
-        if (filter.isEmpty())  // a folder: the run history's output folders
+        if (filter.isEmpty())  // a folder to read: an output folder to compare with
             return QFileDialog::getExistingDirectory(this, title, dir);
+        if (filter == kNewFolder)
+            return chooseNewFolder(this, title, dir);
         return QFileDialog::getSaveFileName(this, title, dir, filter);
     };
     // Save as asks where the window asks (a test's chooser too).
@@ -154,6 +182,7 @@ void MainWindow::buildActions() {
     presentationAction_->setToolTip(tr("Presentation mode on / off (F11, Ctrl+P)"));
     tools->addSeparator();
     tools->addAction(presentationAction_);
+    buildThemeMenu(view);
     view->addAction(editorsDock_->toggleViewAction());
     view->addAction(decisionsDock_->toggleViewAction());
     buildHistory(view);

@@ -4,6 +4,7 @@
 // dock, each savable as an output folder; a baseline drawn over the timelines and shown in the
 // comparison table.
 
+#include <QApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QMenu>
@@ -11,6 +12,7 @@
 #include "input_error.h"
 #include "report/output_folder.h"
 #include "style/inline_error.h"
+#include "style/palette_colors.h"
 #include "window/run_history.h"
 
 namespace ratelab {
@@ -53,7 +55,7 @@ void MainWindow::buildHistory(QMenu* view) {
         if (number <= 0)
             return;
         const QString dir =
-            choosePath_(tr("Save run #%1 as output folder").arg(number), QString(), QString());
+            choosePath_(tr("Save run #%1 as output folder").arg(number), QString(), kNewFolder);
         if (!dir.isEmpty())
             saveRunFolder(number, dir);
     });
@@ -97,7 +99,13 @@ bool MainWindow::saveRunFolder(int number, const QString& dir) {
                       .arg(RunHistory::kMaxRuns));
         return false;
     }
-    const FolderWrite written = writeOutputFolder(record->snapshot, dir);
+    // The reports take the window's look: its theme's, or with the system's palette a dark
+    // report.png when that is dark and report.html as the reader's browser prefers.
+    page_kit::Scheme scheme =
+        style::isDark(QApplication::palette()) ? page_kit::Scheme::Dark : page_kit::Scheme::Auto;
+    if (style::currentTheme() == style::Theme::Light)
+        scheme = page_kit::Scheme::Light;
+    const FolderWrite written = writeOutputFolder(record->snapshot, dir, scheme);
     if (!written.ok()) {
         showError(tr("Cannot save run #%1 as an output folder: %2")
                       .arg(number)

@@ -22,6 +22,8 @@ enum Column { kNumber, kTime, kScenario, kFired, kAccepted, kRejected, kErrors, 
 QString clockText(const RunSnapshot& run) {
     if (!run.virtualClock)
         return RunHistory::tr("real");
+    if (run.clockSpeed <= 0)  // speed 0: no pacing at all
+        return RunHistory::tr("virtual, full speed");
     return RunHistory::tr("virtual ×%1").arg(QLocale().toString(run.clockSpeed, 'g', 4));
 }
 
