@@ -40,7 +40,7 @@ void sweepRate(TuneView& view, const QString& name, int from, int to, int step) 
     const Scenario s = fixedWindowScenario(name);
     view.resize(800, 600);
     view.setScenario(s);
-    view.setRedisUrl(fixtureUrl());
+    view.setRedisUrl(fixtureUrl(), true);
     view.setScenarioSource([s] { return std::optional<Scenario>(s); });
     view.xField()->setCurrentText(name + QStringLiteral(".rate"));
     view.xFrom()->setValue(from);
@@ -139,7 +139,7 @@ private slots:
         QVERIFY(!view.sweepSpec(s, &error));
         QVERIFY2(error.contains(message), qPrintable(error));
         // Run sweep says so instead of starting.
-        view.setRedisUrl(fixtureUrl());
+        view.setRedisUrl(fixtureUrl(), true);
         view.setScenarioSource([s] { return std::optional<Scenario>(s); });
         QVERIFY(!view.startSweep());
         QVERIFY2(view.statusText().contains(message), qPrintable(view.statusText()));

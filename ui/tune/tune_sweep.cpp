@@ -1,0 +1,141 @@
+#include "tune/tune_sweep.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+#include <algorithm>
+
+#include "distributed/distributed_sweep.h"
+#include "json_input.h"
+#include "live/queue_watcher.h"
+
+namespace ratelab {
+namespace {
+
+QString tr(const char* text) {
+    return QCoreApplication::translate("TuneSweep", text);
+}
+
+QString batches(qint64 n) {
+    return n == 1 ? tr("1 batch") : tr("%1 batches").arg(n);
+}
+
+QString idleText(qint64 ms) {
+    if (ms < 0) {
+        return tr("connected");
+    }
+    if (ms < 60000) {
+        return tr("idle %1 s").arg(double(ms) / 1000.0, 0, 'f', 1);
+    }
+    return tr("idle %1 min").arg(ms / 60000);
+}
+
+}  // namespace
+
+TuneSweep::TuneSweep(SweepPlan plan) : plan_(std::move(plan)) {}
+
+TuneSweep::~TuneSweep() {
+    watcher_.reset();
+    coordinator_.reset();  // stops it: the job's keys go, the coordinator leaves the group
+    local_.reset();
+}
+
+std::unique_ptr<TuneSweep> TuneSweep::local(SweepPlan plan, const RedisUrl& url) {
+    std::unique_ptr<TuneSweep> s(new TuneSweep(plan));
+    s->local_ = std::make_unique<SweepRunner>(std::move(plan), url);
+    return s;
+}
+
+std::unique_ptr<TuneSweep> TuneSweep::distributed(const SweepPlan& plan, const RedisUrl& url,
+                                                  const Queue& queue) {
+    std::unique_ptr<TuneSweep> s(new TuneSweep(plan));
+    DistributedOptions options{WorkerIdentity{queue.keys, url, ConnectOptions(), queue.version,
+                                              consumerName(QStringLiteral("window")), 30000},
+                               queue.scenarioJson, queue.baseDir, 0,
+                               std::chrono::milliseconds(30000)};
+    // The window keeps no log: what a worker did shows in the workers line, a failure in the
+    // status.
+    s->coordinator_ = std::make_unique<DistributedSweep>(plan, options, [](const QString&) {});
+    s->watcher_ = std::make_unique<QueueWatcher>(url, queue.keys);
+    return s;
+}
+
+void TuneSweep::start() {
+    local_ ? local_->start() : coordinator_->start();
+}
+
+void TuneSweep::requestStop() {
+    local_ ? local_->requestStop() : coordinator_->requestStop();
+}
+
+bool TuneSweep::finished() const {
+    return local_ ? local_->finished() : coordinator_->finished();
+}
+
+void TuneSweep::wait() {
+    local_ ? local_->wait() : coordinator_->wait();
+    if (watcher_) {
+        last_ = watcher_->status();  // the workers as last seen; nothing to read any more
+        watcher_.reset();
+    }
+}
+
+QString TuneSweep::error() const {
+    return local_ ? local_->error() : coordinator_->error();
+}
+
+SweepProgress TuneSweep::progress() const {
+    return local_ ? local_->progress() : coordinator_->progress();
+}
+
+SweepTable TuneSweep::table() const {
+    return local_ ? local_->table() : coordinator_->table();
+}
+
+QString TuneSweep::workersText() const {
+    if (!coordinator_) {
+        return QString();
+    }
+    const QueueWatcher::Status status = watcher_ ? watcher_->status() : last_;
+    if (!status.read) {
+        return status.error.isEmpty()
+                   ? tr("Reading the queue's workers…")
+                   : tr("The queue's workers could not be read: %1").arg(status.error);
+    }
+    return ratelab::workersText(status.consumers, coordinator_->batchesByWorker(),
+                                coordinator_->consumer());
+}
+
+QString workersText(const QVector<JobQueue::Consumer>& consumers,
+                    const QMap<QString, qint64>& batchesBy, const QString& self) {
+    const auto done = [&](const QString& name) {
+        return tr("%1 done").arg(batches(batchesBy.value(name)));
+    };
+    QStringList connected;
+    for (const JobQueue::Consumer& c : consumers) {
+        if (c.name != self) {
+            connected << tr("%1 (%2, %3)")
+                             .arg(json_input::printable(c.name),
+                                  c.pending > 0 ? tr("working") : idleText(c.idleMs), done(c.name));
+        }
+    }
+    // A worker that answered batches and left the group since (or before a read saw it) took
+    // part all the same: named as gone, with what it did.
+    QStringList gone;
+    for (auto it = batchesBy.begin(); it != batchesBy.end(); ++it) {
+        const QString& name = it.key();
+        if (name != self &&
+            std::none_of(consumers.begin(), consumers.end(),
+                         [&](const JobQueue::Consumer& c) { return c.name == name; })) {
+            gone << tr("%1 (gone, %2)").arg(json_input::printable(name), done(name));
+        }
+    }
+    const QString own = tr("this window: %1").arg(done(self));
+    if (connected.isEmpty() && gone.isEmpty()) {
+        return tr("No workers: the window works every batch itself (%1).").arg(own);
+    }
+    const QString count = connected.size() == 1 ? tr("1 worker connected")
+                                                : tr("%1 workers connected").arg(connected.size());
+    return tr("%1: %2; %3.").arg(count, (connected + gone).join(QStringLiteral(", ")), own);
+}
+
+}  // namespace ratelab
