@@ -127,7 +127,7 @@ private slots:
             qPrintable(tune->workersText()), 120000);
         QTRY_VERIFY_WITH_TIMEOUT(swept.count() == 1, 240000);
         const QString shown = tune->workersText();
-        QVERIFY2(shown.startsWith(QStringLiteral("2 workers connected: ")), qPrintable(shown));
+        QVERIFY2(shown.startsWith(QStringLiteral("2 workers on the queue: ")), qPrintable(shown));
 
         const QByteArray log = stopWorkers(workers, logs);
         QVERIFY2(log != "WORKER FAILED", log.constData());
@@ -192,6 +192,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(swept.count() == 1, 120000);
         QVERIFY2(tune->statusText().startsWith(QStringLiteral("Cancelled after")),
                  qPrintable(tune->statusText()));
+        QVERIFY2(tune->workersText().startsWith(
+                     QStringLiteral("No workers: the window worked every batch itself")),
+                 qPrintable(tune->workersText()));
         QVERIFY(!tune->chart()->table().complete);
         QVERIFY(tune->runButton()->isEnabled());
         checkQueueCleared(queue);

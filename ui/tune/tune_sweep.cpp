@@ -102,20 +102,23 @@ QString TuneSweep::workersText() const {
                    : tr("The queue's workers could not be read: %1").arg(status.error);
     }
     return ratelab::workersText(status.consumers, coordinator_->batchesByWorker(),
-                                coordinator_->consumer());
+                                coordinator_->consumer(), watcher_ == nullptr);
 }
 
 QString workersText(const QVector<JobQueue::Consumer>& consumers,
-                    const QMap<QString, qint64>& batchesBy, const QString& self) {
+                    const QMap<QString, qint64>& batchesBy, const QString& self, bool over) {
     const auto done = [&](const QString& name) {
         return tr("%1 done").arg(batches(batchesBy.value(name)));
     };
     QStringList connected;
     for (const JobQueue::Consumer& c : consumers) {
         if (c.name != self) {
-            connected << tr("%1 (%2, %3)")
-                             .arg(json_input::printable(c.name),
-                                  c.pending > 0 ? tr("working") : idleText(c.idleMs), done(c.name));
+            // Over, what each was doing at the last read is history: only what it did stays.
+            connected << (over ? tr("%1 (%2)").arg(json_input::printable(c.name), done(c.name))
+                               : tr("%1 (%2, %3)")
+                                     .arg(json_input::printable(c.name),
+                                          c.pending > 0 ? tr("working") : idleText(c.idleMs),
+                                          done(c.name)));
         }
     }
     // A worker that answered batches and left the group since (or before a read saw it) took
@@ -131,10 +134,15 @@ QString workersText(const QVector<JobQueue::Consumer>& consumers,
     }
     const QString own = tr("this window: %1").arg(done(self));
     if (connected.isEmpty() && gone.isEmpty()) {
-        return tr("No workers: the window works every batch itself (%1).").arg(own);
+        return over ? tr("No workers: the window worked every batch itself (%1).").arg(own)
+                    : tr("No workers: the window works every batch itself (%1).").arg(own);
     }
-    const QString count = connected.size() == 1 ? tr("1 worker connected")
-                                                : tr("%1 workers connected").arg(connected.size());
+    const QString count =
+        over                    ? (connected.size() + gone.size() == 1
+                                       ? tr("1 worker on the queue")
+                                       : tr("%1 workers on the queue").arg(connected.size() + gone.size()))
+        : connected.size() == 1 ? tr("1 worker connected")
+                                : tr("%1 workers connected").arg(connected.size());
     return tr("%1: %2; %3.").arg(count, (connected + gone).join(QStringLiteral(", ")), own);
 }
 

@@ -45,7 +45,7 @@ public:
     const SweepPlan& plan() const { return plan_; }
     bool distributed() const { return coordinator_ != nullptr; }
     // Which workers are connected to the queue (empty for a local sweep): workersText of the
-    // watcher's newest read and the batches merged so far.
+    // watcher's newest read and the batches merged so far; once wait() returned, its last.
     QString workersText() const;
 
 private:
@@ -61,8 +61,9 @@ private:
 // The status line's words for a queue's consumers while a distributed sweep runs: how many
 // workers, and for each its name, whether it is working a batch or how long it has been idle,
 // and the batches it answered (`batchesBy`, by consumer); `self` (the window's own consumer) is
-// not a worker, its batches are said apart. "No workers: …" when there is none.
+// not a worker, its batches are said apart. "No workers: …" when there is none. `over`: the
+// sweep has ended, and only the batches each did are said.
 QString workersText(const QVector<JobQueue::Consumer>& consumers,
-                    const QMap<QString, qint64>& batchesBy, const QString& self);
+                    const QMap<QString, qint64>& batchesBy, const QString& self, bool over);
 
 }  // namespace ratelab

@@ -434,6 +434,9 @@ void TuneView::poll() {
     }
     timer_->stop();
     sweep_->wait();
+    if (sweep_->distributed()) {
+        workers_->setText(sweep_->workersText());  // what each did, no longer what it does
+    }
     const SweepTable& table = chart_->table();
     QString text = capitalized(sweepVerdictText(table).trimmed());
     for (const QString& warning : table.warnings) {
