@@ -311,8 +311,8 @@ private slots:
     void workersLine() {
         QFETCH(bool, over);
         QFETCH(QString, expected);
-        const QVector<JobQueue::Consumer> consumers{{QStringLiteral("me:9:window"), 1, 10},
-                                                    {QStringLiteral("a:1"), 1, 5}};
+        const QVector<QueueConsumer> consumers{{QStringLiteral("me:9:window"), 1, 10},
+                                               {QStringLiteral("a:1"), 1, 5}};
         const QMap<QString, qint64> batches{{QStringLiteral("me:9:window"), 3},
                                             {QStringLiteral("a:1"), 2},
                                             {QStringLiteral("b:2"), 1}};

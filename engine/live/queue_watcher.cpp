@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <exception>
 
+#include "distributed/job_queue.h"
+
 namespace ratelab {
 
 // Lives on the watcher's thread: owns the queue's connection (JobQueue reconnects by itself
@@ -24,7 +26,10 @@ public:
     void poll() {
         Status status = latest_->value();  // only this worker publishes: a safe base
         try {
-            status.consumers = queue_.consumers();
+            status.consumers.clear();
+            for (const JobQueue::Consumer& c : queue_.consumers()) {
+                status.consumers.append(QueueConsumer{c.name, c.pending, c.idleMs});
+            }
             status.read = true;
             status.error.clear();
         } catch (const std::exception& e) {  // RedisError

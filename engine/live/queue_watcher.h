@@ -4,13 +4,22 @@
 #include <QVector>
 #include <memory>
 
-#include "distributed/job_queue.h"
+#include "distributed/queue_keys.h"
 #include "live/latest_value.h"
 #include "live/worker_thread.h"
+#include "url/redis_url.h"
 
 namespace ratelab {
 
 class QueueWatchWorker;
+
+// One consumer of a queue's group as XINFO CONSUMERS reports it (JobQueue::Consumer, without
+// the header that brings hiredis: the window includes this one).
+struct QueueConsumer {
+    QString name;
+    qint64 pending = 0;  // batches delivered to it and not acknowledged
+    qint64 idleMs = -1;  // since its last read
+};
 
 // Reads a job queue's consumers (JobQueue::consumers, XINFO CONSUMERS) in the background, every
 // periodMs, and keeps the newest list in a mailbox for the window's timer: which workers are
@@ -19,10 +28,10 @@ class QueueWatchWorker;
 class QueueWatcher {
 public:
     struct Status {
-        QVector<JobQueue::Consumer> consumers;  // the latest good read
-        bool read = false;                      // whether a read has succeeded yet
-        QString error;                          // the latest read's error, empty when fine
-        quint64 polls = 0;                      // reads tried so far
+        QVector<QueueConsumer> consumers;  // the latest good read
+        bool read = false;                 // whether a read has succeeded yet
+        QString error;                     // the latest read's error, empty when fine
+        quint64 polls = 0;                 // reads tried so far
     };
 
     // Reads every periodMs, the first time periodMs from now.

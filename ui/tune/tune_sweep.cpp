@@ -4,9 +4,7 @@
 #include <QStringList>
 #include <algorithm>
 
-#include "distributed/distributed_sweep.h"
 #include "json_input.h"
-#include "live/queue_watcher.h"
 
 namespace ratelab {
 namespace {
@@ -34,8 +32,7 @@ QString idleText(qint64 ms) {
 TuneSweep::TuneSweep(SweepPlan plan) : plan_(std::move(plan)) {}
 
 TuneSweep::~TuneSweep() {
-    watcher_.reset();
-    coordinator_.reset();  // stops it: the job's keys go, the coordinator leaves the group
+    distributed_.reset();  // stops it: the job's keys go, the window leaves the group
     local_.reset();
 }
 
@@ -48,70 +45,58 @@ std::unique_ptr<TuneSweep> TuneSweep::local(SweepPlan plan, const RedisUrl& url)
 std::unique_ptr<TuneSweep> TuneSweep::distributed(const SweepPlan& plan, const RedisUrl& url,
                                                   const Queue& queue) {
     std::unique_ptr<TuneSweep> s(new TuneSweep(plan));
-    DistributedOptions options{WorkerIdentity{queue.keys, url, ConnectOptions(), queue.version,
-                                              consumerName(QStringLiteral("window")), 30000},
-                               queue.scenarioJson, queue.baseDir, 0,
-                               std::chrono::milliseconds(30000)};
-    // The window keeps no log: what a worker did shows in the workers line, a failure in the
-    // status.
-    s->coordinator_ = std::make_unique<DistributedSweep>(plan, options, [](const QString&) {});
-    s->watcher_ = std::make_unique<QueueWatcher>(url, queue.keys);
+    s->distributed_ = std::make_unique<DistributedSweepJob>(plan, url, queue);
     return s;
 }
 
 void TuneSweep::start() {
-    local_ ? local_->start() : coordinator_->start();
+    local_ ? local_->start() : distributed_->start();
 }
 
 void TuneSweep::requestStop() {
-    local_ ? local_->requestStop() : coordinator_->requestStop();
+    local_ ? local_->requestStop() : distributed_->requestStop();
 }
 
 bool TuneSweep::finished() const {
-    return local_ ? local_->finished() : coordinator_->finished();
+    return local_ ? local_->finished() : distributed_->finished();
 }
 
 void TuneSweep::wait() {
-    local_ ? local_->wait() : coordinator_->wait();
-    if (watcher_) {
-        last_ = watcher_->status();  // the workers as last seen; nothing to read any more
-        watcher_.reset();
-    }
+    local_ ? local_->wait() : distributed_->wait();
 }
 
 QString TuneSweep::error() const {
-    return local_ ? local_->error() : coordinator_->error();
+    return local_ ? local_->error() : distributed_->error();
 }
 
 SweepProgress TuneSweep::progress() const {
-    return local_ ? local_->progress() : coordinator_->progress();
+    return local_ ? local_->progress() : distributed_->progress();
 }
 
 SweepTable TuneSweep::table() const {
-    return local_ ? local_->table() : coordinator_->table();
+    return local_ ? local_->table() : distributed_->table();
 }
 
 QString TuneSweep::workersText() const {
-    if (!coordinator_) {
+    if (!distributed_) {
         return QString();
     }
-    const QueueWatcher::Status status = watcher_ ? watcher_->status() : last_;
-    if (!status.read) {
-        return status.error.isEmpty()
+    const DistributedSweepJob::Workers w = distributed_->workers();
+    if (!w.read.read) {
+        return w.read.error.isEmpty()
                    ? tr("Reading the queue's workers…")
-                   : tr("The queue's workers could not be read: %1").arg(status.error);
+                   : tr("The queue's workers could not be read: %1").arg(w.read.error);
     }
-    return ratelab::workersText(status.consumers, coordinator_->batchesByWorker(),
-                                coordinator_->consumer(), watcher_ == nullptr);
+    return ratelab::workersText(w.read.consumers, w.done, w.self, w.over);
 }
 
-QString workersText(const QVector<JobQueue::Consumer>& consumers,
-                    const QMap<QString, qint64>& batchesBy, const QString& self, bool over) {
+QString workersText(const QVector<QueueConsumer>& consumers, const QMap<QString, qint64>& batchesBy,
+                    const QString& self, bool over) {
     const auto done = [&](const QString& name) {
         return tr("%1 done").arg(batches(batchesBy.value(name)));
     };
     QStringList connected;
-    for (const JobQueue::Consumer& c : consumers) {
+    for (const QueueConsumer& c : consumers) {
         if (c.name != self) {
             // Over, what each was doing at the last read is history: only what it did stays.
             connected << (over ? tr("%1 (%2)").arg(json_input::printable(c.name), done(c.name))
@@ -126,9 +111,8 @@ QString workersText(const QVector<JobQueue::Consumer>& consumers,
     QStringList gone;
     for (auto it = batchesBy.begin(); it != batchesBy.end(); ++it) {
         const QString& name = it.key();
-        if (name != self &&
-            std::none_of(consumers.begin(), consumers.end(),
-                         [&](const JobQueue::Consumer& c) { return c.name == name; })) {
+        if (name != self && std::none_of(consumers.begin(), consumers.end(),
+                                         [&](const QueueConsumer& c) { return c.name == name; })) {
             gone << tr("%1 (gone, %2)").arg(json_input::printable(name), done(name));
         }
     }

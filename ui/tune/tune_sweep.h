@@ -6,27 +6,19 @@
 #include <QVector>
 #include <memory>
 
-#include "distributed/job_queue.h"
-#include "live/queue_watcher.h"
+#include "live/distributed_sweep_job.h"
 #include "run/sweep_runner.h"
 
 namespace ratelab {
 
-class DistributedSweep;
-
 // The sweep the Tune tab runs: on this process's threads (SweepRunner), or spread over a queue's
 // `ratelab worker` processes (DistributedSweep: the window publishes the batches and works them
 // too) with the queue's consumers read in the background (QueueWatcher) to say which workers are
-// connected. Either way on a thread of its own; the tab polls it on its timer.
+// connected (DistributedSweepJob). Either way on a thread of its own; the tab polls it on its
+// timer.
 class TuneSweep {
 public:
-    // What a distributed sweep publishes besides its plan (see DistributedOptions).
-    struct Queue {
-        QueueKeys keys;
-        QByteArray scenarioJson;  // checked by checkDistributable
-        QString baseDir;          // where the scenario's relative paths point
-        QString version;          // this ratelab's; workers of another refuse its batches
-    };
+    using Queue = DistributedSweepJob::Options;
 
     static std::unique_ptr<TuneSweep> local(SweepPlan plan, const RedisUrl& url);
     static std::unique_ptr<TuneSweep> distributed(const SweepPlan& plan, const RedisUrl& url,
@@ -43,9 +35,10 @@ public:
     SweepProgress progress() const;
     SweepTable table() const;
     const SweepPlan& plan() const { return plan_; }
-    bool distributed() const { return coordinator_ != nullptr; }
+    bool distributed() const { return distributed_ != nullptr; }
     // Which workers are connected to the queue (empty for a local sweep): workersText of the
-    // watcher's newest read and the batches merged so far; once wait() returned, its last.
+    // newest read of its consumers and the batches merged so far; once wait() returned, the
+    // last.
     QString workersText() const;
 
 private:
@@ -53,9 +46,7 @@ private:
 
     SweepPlan plan_;
     std::unique_ptr<SweepRunner> local_;
-    std::unique_ptr<DistributedSweep> coordinator_;
-    std::unique_ptr<QueueWatcher> watcher_;  // while it runs
-    QueueWatcher::Status last_;              // its last read, once the sweep is over
+    std::unique_ptr<DistributedSweepJob> distributed_;
 };
 
 // The status line's words for a queue's consumers while a distributed sweep runs: how many
@@ -63,7 +54,7 @@ private:
 // and the batches it answered (`batchesBy`, by consumer); `self` (the window's own consumer) is
 // not a worker, its batches are said apart. "No workers: …" when there is none. `over`: the
 // sweep has ended, and only the batches each did are said.
-QString workersText(const QVector<JobQueue::Consumer>& consumers,
-                    const QMap<QString, qint64>& batchesBy, const QString& self, bool over);
+QString workersText(const QVector<QueueConsumer>& consumers, const QMap<QString, qint64>& batchesBy,
+                    const QString& self, bool over);
 
 }  // namespace ratelab

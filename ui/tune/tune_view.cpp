@@ -366,9 +366,12 @@ std::unique_ptr<TuneSweep> TuneView::makeSweep(const Scenario& scenario, QString
         *problem = tr("the scenario cannot be distributed: %1").arg(e.message());
         return nullptr;
     }
-    const TuneSweep::Queue q{*queue, QJsonDocument(json).toJson(QJsonDocument::Compact),
+    const TuneSweep::Queue q{*queue,
+                             QJsonDocument(json).toJson(QJsonDocument::Compact),
                              folder_ ? folder_() : QDir::currentPath(),
-                             QCoreApplication::applicationVersion()};
+                             QCoreApplication::applicationVersion(),
+                             QStringLiteral("window"),
+                             30000};
     return TuneSweep::distributed(SweepPlan(scenario), *url_, q);
 }
 
