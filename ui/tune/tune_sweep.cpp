@@ -1,9 +1,13 @@
 #include "tune/tune_sweep.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 #include <algorithm>
 
+#include "distributed/queue_messages.h"
+#include "input_error.h"
 #include "json_input.h"
 
 namespace ratelab {
@@ -42,10 +46,25 @@ std::unique_ptr<TuneSweep> TuneSweep::local(SweepPlan plan, const RedisUrl& url)
     return s;
 }
 
-std::unique_ptr<TuneSweep> TuneSweep::distributed(const SweepPlan& plan, const RedisUrl& url,
-                                                  const Queue& queue) {
+std::unique_ptr<TuneSweep> TuneSweep::distributed(const Scenario& scenario, const RedisUrl& url,
+                                                  const QueueKeys& queue, const QString& baseDir,
+                                                  QString* problem) {
+    const QJsonObject json = scenarioToJson(scenario);
+    try {
+        checkDistributable(json);  // nothing secret through the queue
+    } catch (const InputError& e) {
+        *problem = tr("the scenario cannot be distributed: %1").arg(e.message());
+        return nullptr;
+    }
+    const SweepPlan plan(scenario);
+    const DistributedSweepJob::Options options{queue,
+                                               QJsonDocument(json).toJson(QJsonDocument::Compact),
+                                               baseDir,
+                                               QCoreApplication::applicationVersion(),
+                                               QStringLiteral("window"),
+                                               30000};
     std::unique_ptr<TuneSweep> s(new TuneSweep(plan));
-    s->distributed_ = std::make_unique<DistributedSweepJob>(plan, url, queue);
+    s->distributed_ = std::make_unique<DistributedSweepJob>(plan, url, options);
     return s;
 }
 

@@ -18,11 +18,13 @@ namespace ratelab {
 // timer.
 class TuneSweep {
 public:
-    using Queue = DistributedSweepJob::Options;
-
     static std::unique_ptr<TuneSweep> local(SweepPlan plan, const RedisUrl& url);
-    static std::unique_ptr<TuneSweep> distributed(const SweepPlan& plan, const RedisUrl& url,
-                                                  const Queue& queue);
+    // `scenario` (its sweep filled in) on `queue` as the window's consumer, this ratelab's
+    // version and the claim time's default; nullptr with the problem in *problem when it holds
+    // a Redis URL with a password (checkDistributable, as the command line refuses it).
+    static std::unique_ptr<TuneSweep> distributed(const Scenario& scenario, const RedisUrl& url,
+                                                  const QueueKeys& queue, const QString& baseDir,
+                                                  QString* problem);
     ~TuneSweep();  // stops the sweep and waits for it (a distributed one ends its job)
     TuneSweep(const TuneSweep&) = delete;
     TuneSweep& operator=(const TuneSweep&) = delete;

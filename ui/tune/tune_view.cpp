@@ -2,12 +2,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,7 +18,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "distributed/queue_messages.h"
 #include "input_error.h"
 #include "limiters/algorithm.h"
 #include "output/sweep_report.h"
@@ -359,20 +356,8 @@ std::unique_ptr<TuneSweep> TuneView::makeSweep(const Scenario& scenario, QString
                "URL (the window's own local server is private to it)");
         return nullptr;
     }
-    const QJsonObject json = scenarioToJson(scenario);
-    try {
-        checkDistributable(json);  // nothing secret through the queue, as the command line
-    } catch (const InputError& e) {
-        *problem = tr("the scenario cannot be distributed: %1").arg(e.message());
-        return nullptr;
-    }
-    const TuneSweep::Queue q{*queue,
-                             QJsonDocument(json).toJson(QJsonDocument::Compact),
-                             folder_ ? folder_() : QDir::currentPath(),
-                             QCoreApplication::applicationVersion(),
-                             QStringLiteral("window"),
-                             30000};
-    return TuneSweep::distributed(SweepPlan(scenario), *url_, q);
+    return TuneSweep::distributed(scenario, *url_, *queue,
+                                  folder_ ? folder_() : QDir::currentPath(), problem);
 }
 
 bool TuneView::startSweep() {
