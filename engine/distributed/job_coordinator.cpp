@@ -64,6 +64,11 @@ void JobCoordinator::setError(const QString& error) {
     error_ = error;
 }
 
+QMap<QString, qint64> JobCoordinator::batchesByWorker() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return batchesBy_;
+}
+
 bool JobCoordinator::merged(qint64 batch) const {
     std::lock_guard<std::mutex> lock(mutex_);
     return merged_.contains(batch);
@@ -133,6 +138,7 @@ void JobCoordinator::readResults(JobQueue& queue, QueueWorker& self) {
             accept(r->batch, r->data, r->worker);
             std::lock_guard<std::mutex> lock(mutex_);
             merged_.insert(r->batch);
+            ++batchesBy_[r->worker];
         } catch (const InputError& e) {
             log_(QStringLiteral("error: the result of batch %1 from %2 does not parse (%3): "
                                 "nothing of it counted; the batch is worked here")

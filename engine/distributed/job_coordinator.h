@@ -37,6 +37,11 @@ public:
     QString error() const;
     qint64 batches() const { return batches_; }
     const QString& job() const { return job_; }
+    // Its own name in the queue's group ("host:pid:coordinator").
+    const QString& consumer() const { return identity_.consumer; }
+    // The batches merged so far, by the consumer that answered each (the coordinator's own
+    // among them): what each worker contributed.
+    QMap<QString, qint64> batchesByWorker() const;
 
 protected:
     // `batches`: how many the job has; with Redis unreachable `giveUpAfter` on end, the job
@@ -89,6 +94,7 @@ private:
     QMap<QString, QString> refusals_;  // worker -> its last reason logged
 
     QSet<qint64> merged_;
+    QMap<QString, qint64> batchesBy_;
     QString error_;
 };
 

@@ -238,6 +238,7 @@ void JobQueue::endJob(const QString& job, const QVector<QByteArray>& entries,
 
 QVector<JobQueue::Consumer> JobQueue::consumers() {
     RedisReply r = send(RedisArgs{"XINFO", "CONSUMERS", keys_.jobs(), QueueKeys::kGroup});
+    throwIfError(r.get(), "XINFO CONSUMERS");  // no stream or no group yet
     QVector<Consumer> out;
     if (r->type != REDIS_REPLY_ARRAY) {
         return out;

@@ -73,7 +73,8 @@ public:
         qint64 pending = 0;  // batches delivered to it and not acknowledged
         qint64 idleMs = -1;  // since its last read
     };
-    // The consumers of the group (XINFO CONSUMERS).
+    // The consumers of the group (XINFO CONSUMERS); throws RedisError while the stream or the
+    // group does not exist.
     QVector<Consumer> consumers();
 
 private:
