@@ -98,6 +98,30 @@ private slots:
         QCOMPARE(view.sweepSpec(s, &error)->combinations(), 6);
     }
 
+    // A list in the file ([5, 10, 20, 40]) is swept as listed while the range fields show it
+    // (the range they show, 5 to 40 step 11, swept 5, 16, 27, 38); edited, the range is swept.
+    void listedValuesSweptAsListed() {
+        Scenario s = fixedWindowScenario(QStringLiteral("fw"));
+        s.sweep = scenario_json::readSweep(
+            QJsonObject{{QStringLiteral("vary"),
+                         QJsonObject{{QStringLiteral("fw.rate"), QJsonArray{5, 10, 20, 40}}}},
+                        {QStringLiteral("maximize"), QStringLiteral("accepted")}},
+            QStringLiteral("$.sweep"), s.limiters);
+        TuneView view;
+        view.setScenario(s);
+        QCOMPARE(view.xFrom()->value(), 5);
+        QCOMPARE(view.xTo()->value(), 40);
+        QVERIFY2(view.statusText().contains(QStringLiteral("5, 10, 20, 40")),
+                 qPrintable(view.statusText()));
+        QString error;
+        const std::optional<SweepSpec> listed = view.sweepSpec(s, &error);
+        QVERIFY2(listed, qPrintable(error));
+        QCOMPARE(listed->vary[0].values, (QVector<qint64>{5, 10, 20, 40}));
+        view.xStep()->setValue(5);  // the user's own range now
+        const std::optional<SweepSpec> range = view.sweepSpec(s, &error);
+        QCOMPARE(range->vary[0].values, (QVector<qint64>{5, 10, 15, 20, 25, 30, 35, 40}));
+    }
+
     // The x field is the heatmap's columns whatever the keys' order ("fw.rate" sorts after
     // "fw.interval").
     void xFieldComesFirst() {

@@ -248,14 +248,10 @@ void TuneView::setScenario(const Scenario& scenario) {
         }
     };
     const SweepSpec& sweep = scenario.sweep;
+    listed_ = listedValuesOf(sweep);  // swept as listed while the fields show them
     const auto rangeOf = [](const SweepAxis& a, qint64* from, qint64* to, qint64* step) {
-        *from = a.values.first();
-        *to = a.values.last();
-        *step =
-            a.step > 0 ? a.step
-            : a.values.size() > 1
-                ? std::max<qint64>(1, (a.values.last() - a.values.first()) / (a.values.size() - 1))
-                : 1;
+        const ListedValues list{a.values};
+        *from = list.from(), *to = list.to(), *step = a.step > 0 ? a.step : list.step();
     };
     qint64 from = 0, to = 0, step = 0;
     if (!sweep.vary.isEmpty()) {
@@ -269,6 +265,9 @@ void TuneView::setScenario(const Scenario& scenario) {
         select(yField_, sweep.vary[1].key, y, from, to, step);
     } else {
         select(yField_, sweep.vary.isEmpty() ? y : QString(), y, 0, 0, 0);
+    }
+    if (const QString note = listedValuesNote(listed_); !note.isEmpty()) {
+        showStatus(note);
     }
     if (!sweep.isEmpty()) {
         direction_->setCurrentIndex(sweep.objective.maximize ? 1 : 0);
@@ -305,12 +304,18 @@ void TuneView::fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpi
 
 std::optional<SweepSpec> TuneView::sweepSpec(const Scenario& scenario, QString* error) const {
     QJsonObject vary;
-    const auto axis = [&vary](QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
-        if (field->currentIndex() >= 0 && from->isEnabled()) {
-            vary.insert(field->currentText(), QJsonObject{{QStringLiteral("from"), from->value()},
-                                                          {QStringLiteral("to"), to->value()},
-                                                          {QStringLiteral("step"), step->value()}});
+    const auto axis = [&](QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
+        if (field->currentIndex() < 0 || !from->isEnabled()) {
+            return;
         }
+        const auto list = listed_.constFind(field->currentText());
+        const bool asListed =
+            list != listed_.cend() && list->shownAs(from->value(), to->value(), step->value());
+        vary.insert(field->currentText(),
+                    asListed ? QJsonValue(list->json())
+                             : QJsonObject{{QStringLiteral("from"), from->value()},
+                                           {QStringLiteral("to"), to->value()},
+                                           {QStringLiteral("step"), step->value()}});
     };
     axis(xField_, xFrom_, xTo_, xStep_);
     axis(yField_, yFrom_, yTo_, yStep_);

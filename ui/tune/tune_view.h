@@ -1,11 +1,13 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 #include <functional>
 #include <memory>
 #include <optional>
 
 #include "scenario/scenario.h"
+#include "tune/listed_values.h"
 #include "url/redis_url.h"
 
 class QCheckBox;
@@ -115,6 +117,7 @@ private:
     std::optional<RedisUrl> url_;
     bool sharedRedis_ = false;
     std::unique_ptr<TuneSweep> sweep_;
+    QHash<QString, ListedValues> listed_;  // the scenario's lists of values, by key
     qint64 shownDone_ = -1;  // the combinations the chart shows of the sweep under way
     QTimer* timer_ = nullptr;
     QComboBox* xField_ = nullptr;
