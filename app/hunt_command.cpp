@@ -2,9 +2,12 @@
 
 #include <unistd.h>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QThread>
 #include <cstdio>
 
 #include "command_line.h"
+#include "distributed/distributed_hunt.h"
 #include "hunt/counterexample_files.h"
 #include "hunt/hunt.h"
 #include "hunt/hunt_reference.h"
@@ -13,7 +16,9 @@
 #include "input_error.h"
 #include "interrupt.h"
 #include "output/output_paths.h"
+#include "redis/redis_error.h"
 #include "run_outputs.h"
+#include "worker_command.h"
 
 namespace ratelab::cli {
 namespace {
@@ -119,6 +124,63 @@ private:
     qint64 shownAt_ = 0;
 };
 
+// Checks the options of --distributed before anything reaches Redis.
+void checkDistributedOptions(const QCommandLineParser& parser) {
+    const bool distributed = parser.isSet(QStringLiteral("distributed"));
+    for (const char* option : {"queue", "claim-ms", "batch"}) {
+        if (!distributed && parser.isSet(QLatin1String(option))) {
+            throw InputError(QStringLiteral("--%1").arg(QLatin1String(option)),
+                             QStringLiteral("only with --distributed"));
+        }
+    }
+    if (!distributed) {
+        return;
+    }
+    if (parser.isSet(QStringLiteral("budget-s"))) {
+        throw InputError(QStringLiteral("--budget-s"),
+                         QStringLiteral("not with --distributed: a distributed hunt tries a fixed "
+                                        "number of traces (--traces N)"));
+    }
+    QueueKeys(parser.isSet(QStringLiteral("queue")) ? parser.value(QStringLiteral("queue"))
+                                                    : QueueKeys::kDefaultName,
+              QStringLiteral("--queue"));
+    requireSharedRedis(parser, QStringLiteral("--distributed"));
+}
+
+// `hunt --distributed`: the traces in batches on the queue, decided here and by the workers,
+// the counterexample shrunk here. Its result is a local hunt's; a Redis failure throws.
+HuntResult huntDistributed(const QCommandLineParser& parser, const HuntConfig& config,
+                           const QString& specFile, const RedisTarget& target) {
+    try {
+        checkDistributable(QJsonDocument::fromJson(huntJobJson(config)).object());
+    } catch (const InputError& e) {
+        throw e.within(specFile);
+    }
+    DistributedHuntOptions options{
+        workerIdentity(parser, target, QStringLiteral("coordinator")),
+        integerOption(parser, QStringLiteral("batch"), 0, 1, kMaxHuntBatch),
+        std::chrono::milliseconds(30000)};
+    DistributedHunt hunt(config, options, [](const QString& line) {
+        std::fprintf(stderr, "hunt: %s\n", qPrintable(line));
+        std::fflush(stderr);
+    });
+    hunt.start();
+    ProgressLine progress;
+    while (!hunt.finished()) {
+        QThread::msleep(50);
+        if (interrupted()) {
+            hunt.requestStop();
+        }
+        progress.show(hunt.progress());
+    }
+    hunt.wait();
+    progress.end();
+    if (!hunt.error().isEmpty()) {
+        throw RedisError(RedisError::Kind::Connect, hunt.error().toStdString());
+    }
+    return hunt.result();
+}
+
 }  // namespace
 
 int huntCommand(const QStringList& args) {
@@ -147,12 +209,23 @@ int huntCommand(const QStringList& args) {
          QStringLiteral("DIR")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
     });
+    parser.addOptions({
+        {QStringLiteral("distributed"),
+         QStringLiteral("Publish the traces in batches to a queue that `ratelab worker` "
+                        "processes work, work batches here too, and shrink here.")},
+        {QStringLiteral("batch"),
+         QStringLiteral("Traces per batch of a distributed hunt (default: an eighth of them, at "
+                        "most 1000)."),
+         QStringLiteral("N")},
+    });
+    parser.addOptions(queueOptions());
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;
     }
     return runGuarded([&] {
         const QString specFile = parser.positionalArguments().first();
+        checkDistributedOptions(parser);
         const HuntConfig config = configOf(parser, specFile);
         const OutputTargets outputs{QStringLiteral("hunt"),
                                     parser.isSet(QStringLiteral("out"))
@@ -164,11 +237,16 @@ int huntCommand(const QStringList& args) {
         prepareOutputTargets(outputs);
         installInterruptHandlers();
         const RedisTarget target = resolveRedisTarget(parser);
-        Hunt hunt(config, target.url());
-        ProgressLine progress;
-        const HuntResult result =
-            hunt.run(&interruptFlag(), [&](const HuntProgress& seen) { progress.show(seen); });
-        progress.end();
+        HuntResult result;
+        if (parser.isSet(QStringLiteral("distributed"))) {
+            result = huntDistributed(parser, config, specFile, target);
+        } else {
+            Hunt hunt(config, target.url());
+            ProgressLine progress;
+            result =
+                hunt.run(&interruptFlag(), [&](const HuntProgress& seen) { progress.show(seen); });
+            progress.end();
+        }
 
         std::fputs(qPrintable(huntResultText(config, result)), stdout);
         QStringList failures;

@@ -16,6 +16,7 @@
 #include "redis/local_redis_server.h"
 #include "redis/redis_reply.h"
 #include "support/cli_process.h"
+#include "support/queue_workers.h"
 #include "support/test_files.h"
 #include "support/test_redis.h"
 
@@ -24,38 +25,13 @@ using namespace ratelab::test;
 
 namespace {
 
-using Processes = std::vector<std::unique_ptr<QProcess>>;
-
 QByteArray readAll(const QString& path) {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QString fixture() {
-    return qEnvironmentVariable("REDIS_URL");
-}
-
-// Waits until `p`'s stderr (appended to `seen`) matches `pattern`.
-bool waitForMatch(QProcess& p, const QRegularExpression& pattern, QByteArray& seen,
-                  int ms = 60000) {
-    QElapsedTimer timer;
-    timer.start();
-    while (!pattern.match(QString::fromUtf8(seen)).hasMatch() && timer.elapsed() < ms &&
-           p.state() == QProcess::Running) {
-        p.waitForReadyRead(50);
-        seen += p.readAllStandardError();
-    }
-    seen += p.readAllStandardError();
-    return pattern.match(QString::fromUtf8(seen)).hasMatch();
-}
-
-// finishRatelab, also for a child that has ended already (seen while its stderr was read).
-CliResult endOf(QProcess& p, int guardMs = 180000) {
-    if (p.state() != QProcess::NotRunning) {
-        return finishRatelab(p, guardMs);
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    return fixtureText();
 }
 
 }  // namespace
@@ -103,34 +79,6 @@ private:
                 url};
     }
 
-    // A worker on `queue`, once it has joined.
-    static std::unique_ptr<QProcess> startWorker(const QString& queue, QByteArray& log,
-                                                 const QString& url = fixture()) {
-        auto p = startRatelab({QStringLiteral("worker"), QStringLiteral("--queue"), queue,
-                               QStringLiteral("--claim-ms"), QStringLiteral("500"),
-                               QStringLiteral("--redis"), url});
-        if (!waitForStderr(*p, "joined queue", log)) {
-            qWarning("worker did not join: %s", log.constData());
-        }
-        return p;
-    }
-
-    // SIGTERM to each worker: each ends with 0 and says so; their logs, all together.
-    static QByteArray stopWorkers(Processes& workers, QVector<QByteArray>& logs) {
-        QByteArray all;
-        for (std::size_t i = 0; i < workers.size(); ++i) {
-            ::kill(pid_t(workers[i]->processId()), SIGTERM);
-            const CliResult r = finishRatelab(*workers[i], 30000);
-            logs[int(i)] += r.err;
-            all += logs[int(i)];
-            if (r.exitCode != 0 || !logs[int(i)].contains("stopped by SIGTERM")) {
-                qWarning("worker %d: exit %d\n%s", int(i), r.exitCode, logs[int(i)].constData());
-                return QByteArray("WORKER FAILED");
-            }
-        }
-        return all;
-    }
-
     // The distributed sweep's files equal the local sweep's.
     void checkSame(const QString& out) {
         for (const char* file : {"sweep.csv", "sweep.json"}) {
@@ -149,22 +97,6 @@ private:
                      qPrintable(QStringLiteral("%1 differs:\n%2")
                                     .arg(QLatin1String(file), QString::fromUtf8(differing))));
         }
-    }
-
-    // Nothing of the queue's jobs is left but the jobs stream, which expires.
-    static void checkQueueCleared(const QString& queue) {
-        const auto connection = connectFixture();
-        const QueueKeys keys(queue, QStringLiteral("test"));
-        RedisReply len = connection->command({"XLEN", keys.jobs()});
-        QCOMPARE(replyInteger(len.get(), "XLEN"), 0LL);
-        RedisReply ttl = connection->command({"PTTL", keys.jobs()});
-        QVERIFY(replyInteger(ttl.get(), "PTTL") > 0);
-        RedisReply left =
-            connection->command({"KEYS", "ratelab:{q:" + queue.toStdString() + "}:job:*"});
-        QCOMPARE(left->elements, size_t(0));
-        RedisReply results =
-            connection->command({"KEYS", "ratelab:{q:" + queue.toStdString() + "}:results*"});
-        QCOMPARE(results->elements, size_t(0));
     }
 
 private slots:
@@ -284,7 +216,7 @@ private slots:
         batch.version = QStringLiteral("0.0.0-other");
         batch.first = 0;
         batch.count = 1;
-        batch.scenario = readAll(scenario_);
+        batch.body = readAll(scenario_);
         jobs.publish(batch);
         QVector<QByteArray> logs(1);
         Processes started;
@@ -305,7 +237,7 @@ private slots:
         QVERIFY2(refused->reason.contains(QLatin1String("0.0.0-other")),
                  qPrintable(refused->reason));
         stopWorkers(started, logs);
-        jobs.endJob(job, {});
+        jobs.endJob(job, {}, 500);
     }
 
     // A worker of the test's own answers the batches it takes with a result that does not

@@ -291,7 +291,12 @@ private slots:
                         QStringLiteral(R"({"mode": "batched", "sync_ms": %1})").arg(syncMs));
         const Scenario s = scenarioOf({limiter}, gateways, 23);
         const BatchedModelRun want = runBatchedModel(s);
-        ScenarioRunner runner(s, fixtureUrl());
+        // The counters are read after the run: they outlive it (a key's TTL is its window and a
+        // second of Redis's real time, which a loaded machine can spend before the reads below;
+        // a longer TTL decides the same).
+        LimiterOptions keep;
+        keep.ttlExtraMs = 3'600'000;
+        ScenarioRunner runner(s, fixtureUrl(), {}, keep);
         runner.start();
         runner.wait();
         const RunSnapshot run = runner.snapshot();

@@ -267,6 +267,8 @@ private slots:
                      std::abs(burst[1].toDouble() - 3000) <= slack,
                  qPrintable(
                      QStringLiteral("%1 – %2").arg(burst[0].toDouble()).arg(burst[1].toDouble())));
+        // Its tint under the bars, as the window draws it: the bars keep their colours inside it.
+        QVERIFY(first[QLatin1String("burstTintUnderBars")].toBool());
         QVERIFY(!timelines[1].toObject().contains(QLatin1String("burst")));
 
         // The comparison's bars: the accepted shares; the one burst against its limit's 10.

@@ -16,6 +16,7 @@
 #include "support/test_redis.h"
 #include "tune/sweep_chart_view.h"
 #include "tune/sweep_grid.h"
+#include "tune/tune_sweep.h"
 #include "tune/tune_view.h"
 
 using namespace ratelab;
@@ -40,7 +41,7 @@ void sweepRate(TuneView& view, const QString& name, int from, int to, int step) 
     const Scenario s = fixedWindowScenario(name);
     view.resize(800, 600);
     view.setScenario(s);
-    view.setRedisUrl(fixtureUrl());
+    view.setRedisUrl(fixtureUrl(), true);
     view.setScenarioSource([s] { return std::optional<Scenario>(s); });
     view.xField()->setCurrentText(name + QStringLiteral(".rate"));
     view.xFrom()->setValue(from);
@@ -97,6 +98,30 @@ private slots:
         QCOMPARE(view.sweepSpec(s, &error)->combinations(), 6);
     }
 
+    // A list in the file ([5, 10, 20, 40]) is swept as listed while the range fields show it
+    // (the range they show, 5 to 40 step 11, swept 5, 16, 27, 38); edited, the range is swept.
+    void listedValuesSweptAsListed() {
+        Scenario s = fixedWindowScenario(QStringLiteral("fw"));
+        s.sweep = scenario_json::readSweep(
+            QJsonObject{{QStringLiteral("vary"),
+                         QJsonObject{{QStringLiteral("fw.rate"), QJsonArray{5, 10, 20, 40}}}},
+                        {QStringLiteral("maximize"), QStringLiteral("accepted")}},
+            QStringLiteral("$.sweep"), s.limiters);
+        TuneView view;
+        view.setScenario(s);
+        QCOMPARE(view.xFrom()->value(), 5);
+        QCOMPARE(view.xTo()->value(), 40);
+        QVERIFY2(view.statusText().contains(QStringLiteral("5, 10, 20, 40")),
+                 qPrintable(view.statusText()));
+        QString error;
+        const std::optional<SweepSpec> listed = view.sweepSpec(s, &error);
+        QVERIFY2(listed, qPrintable(error));
+        QCOMPARE(listed->vary[0].values, (QVector<qint64>{5, 10, 20, 40}));
+        view.xStep()->setValue(5);  // the user's own range now
+        const std::optional<SweepSpec> range = view.sweepSpec(s, &error);
+        QCOMPARE(range->vary[0].values, (QVector<qint64>{5, 10, 15, 20, 25, 30, 35, 40}));
+    }
+
     // The x field is the heatmap's columns whatever the keys' order ("fw.rate" sorts after
     // "fw.interval").
     void xFieldComesFirst() {
@@ -139,7 +164,7 @@ private slots:
         QVERIFY(!view.sweepSpec(s, &error));
         QVERIFY2(error.contains(message), qPrintable(error));
         // Run sweep says so instead of starting.
-        view.setRedisUrl(fixtureUrl());
+        view.setRedisUrl(fixtureUrl(), true);
         view.setScenarioSource([s] { return std::optional<Scenario>(s); });
         QVERIFY(!view.startSweep());
         QVERIFY2(view.statusText().contains(message), qPrintable(view.statusText()));
@@ -288,6 +313,42 @@ private slots:
         QVERIFY(!view.progressBar()->text().contains(QStringLiteral("cancelled")));
         view.cancelSweep();
         QVERIFY(finished.wait(60000));
+    }
+
+    // The workers line of a distributed sweep: the window's own consumer is not a worker; a
+    // worker that answered batches and is no longer in the group is named as gone; once over,
+    // only what each did.
+    void workersLine_data() {
+        QTest::addColumn<bool>("over");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("running")
+            << false
+            << QStringLiteral(
+                   "1 worker connected: a:1 (working, 2 batches done), b:2 (gone, 1 "
+                   "batch done); this window: 3 batches done.");
+        QTest::newRow("over") << true
+                              << QStringLiteral(
+                                     "2 workers on the queue: a:1 (2 batches done), "
+                                     "b:2 (gone, 1 batch done); this window: 3 "
+                                     "batches done.");
+    }
+    void workersLine() {
+        QFETCH(bool, over);
+        QFETCH(QString, expected);
+        const QVector<QueueConsumer> consumers{{QStringLiteral("me:9:window"), 1, 10},
+                                               {QStringLiteral("a:1"), 1, 5}};
+        const QMap<QString, qint64> batches{{QStringLiteral("me:9:window"), 3},
+                                            {QStringLiteral("a:1"), 2},
+                                            {QStringLiteral("b:2"), 1}};
+        QCOMPARE(workersText(consumers, batches, QStringLiteral("me:9:window"), over), expected);
+        QCOMPARE(workersText({{QStringLiteral("c:3"), 0, 1500}}, {}, QStringLiteral("me"), false),
+                 QStringLiteral("1 worker connected: c:3 (idle 1.5 s, 0 batches done); this "
+                                "window: 0 batches done."));
+        QCOMPARE(workersText({{QStringLiteral("me"), 1, 0}}, {}, QStringLiteral("me"), over),
+                 over ? QStringLiteral("No workers: the window worked every batch itself (this "
+                                       "window: 0 batches done).")
+                      : QStringLiteral("No workers: the window works every batch itself (this "
+                                       "window: 0 batches done)."));
     }
 };
 

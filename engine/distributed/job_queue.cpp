@@ -213,13 +213,20 @@ QVector<StreamEntry> JobQueue::results(const QString& job, const QByteArray& aft
     return out;
 }
 
-void JobQueue::endJob(const QString& job, const QVector<QByteArray>& entries) noexcept {
+void JobQueue::endJob(const QString& job, const QVector<QByteArray>& entries,
+                      qint64 claimMs) noexcept {
     try {
         for (const QByteArray& id : entries) {
             send(RedisArgs{"XACK", keys_.jobs(), QueueKeys::kGroup, id.toStdString()});
             send(RedisArgs{"XDEL", keys_.jobs(), id.toStdString()});
         }
         send(RedisArgs{"DEL", keys_.job(job), keys_.results(job)});
+        for (const Consumer& c : consumers()) {
+            if (c.pending == 0 && c.idleMs > claimMs) {
+                send(RedisArgs{"XGROUP", "DELCONSUMER", keys_.jobs(), QueueKeys::kGroup,
+                               c.name.toStdString()});
+            }
+        }
         // Other jobs' batches are newer than what any worker could still need from before a
         // day; the stream as a whole goes a day after its last job.
         send(RedisArgs{"XTRIM", keys_.jobs(), "MAXLEN", "~", "100000"});
@@ -229,26 +236,29 @@ void JobQueue::endJob(const QString& job, const QVector<QByteArray>& entries) no
     }
 }
 
-QVector<QPair<QString, qint64>> JobQueue::consumers() {
+QVector<JobQueue::Consumer> JobQueue::consumers() {
     RedisReply r = send(RedisArgs{"XINFO", "CONSUMERS", keys_.jobs(), QueueKeys::kGroup});
-    QVector<QPair<QString, qint64>> out;
+    throwIfError(r.get(), "XINFO CONSUMERS");  // no stream or no group yet
+    QVector<Consumer> out;
     if (r->type != REDIS_REPLY_ARRAY) {
         return out;
     }
     for (size_t i = 0; i < r->elements; ++i) {
         const redisReply* c = r->element[i];
-        QString name;
-        qint64 idle = -1;
+        Consumer consumer;
         for (size_t k = 0; c != nullptr && c->type == REDIS_REPLY_ARRAY && k + 1 < c->elements;
              k += 2) {
             const QByteArray key = bytesOf(c->element[k]);
+            const redisReply* value = c->element[k + 1];
             if (key == "name") {
-                name = QString::fromUtf8(bytesOf(c->element[k + 1]));
-            } else if (key == "idle" && c->element[k + 1]->type == REDIS_REPLY_INTEGER) {
-                idle = c->element[k + 1]->integer;
+                consumer.name = QString::fromUtf8(bytesOf(value));
+            } else if (key == "pending" && value->type == REDIS_REPLY_INTEGER) {
+                consumer.pending = value->integer;
+            } else if (key == "idle" && value->type == REDIS_REPLY_INTEGER) {
+                consumer.idleMs = value->integer;
             }
         }
-        out.append({name, idle});
+        out.append(consumer);
     }
     return out;
 }

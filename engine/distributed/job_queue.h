@@ -61,11 +61,21 @@ public:
     // `blockMs` for one when there are none (0: not at all).
     QVector<StreamEntry> results(const QString& job, const QByteArray& after, qint64 blockMs);
     // The end of a job: its batches acknowledged and deleted from the jobs stream (`entries`),
-    // its mark and results deleted, the jobs stream trimmed to what other jobs still need and
-    // expiring kStreamTtlMs after now. Never throws: with Redis gone, the TTLs collect them.
-    void endJob(const QString& job, const QVector<QByteArray>& entries) noexcept;
-    // Workers of the group: name and idle time (ms), for the coordinator's log.
-    QVector<QPair<QString, qint64>> consumers();
+    // its mark and results deleted, the consumers that hold no batch and have been idle longer
+    // than `claimMs` removed from the group (workers killed -9, which never left), the jobs
+    // stream trimmed to what other jobs still need and expiring kStreamTtlMs after now. Never
+    // throws: with Redis gone, the TTLs collect them. A live worker removed so is back in the
+    // group at its next read.
+    void endJob(const QString& job, const QVector<QByteArray>& entries, qint64 claimMs) noexcept;
+
+    struct Consumer {
+        QString name;
+        qint64 pending = 0;  // batches delivered to it and not acknowledged
+        qint64 idleMs = -1;  // since its last read
+    };
+    // The consumers of the group (XINFO CONSUMERS); throws RedisError while the stream or the
+    // group does not exist.
+    QVector<Consumer> consumers();
 
 private:
     RedisRouter& router();

@@ -1,6 +1,11 @@
 #include "distributed/queue_messages.h"
 
+#include <QJsonArray>
+#include <QRegularExpression>
 #include <vector>
+
+#include "input_error.h"
+#include "json_input.h"
 
 namespace ratelab {
 namespace {
@@ -26,20 +31,65 @@ bool readInteger(const StreamEntry& e, const char* name, qint64* out, QString* p
     return ok && *out >= 0;
 }
 
+void refuseSecrets(const QJsonValue& value, const QString& path) {
+    static const QRegularExpression urlWithPassword(
+        QStringLiteral(R"((rediss?|redis-cluster|redis-sentinel|unix)://[^\s/@]*:[^\s/@]+@)"),
+        QRegularExpression::CaseInsensitiveOption);
+    if (value.isString() && urlWithPassword.match(value.toString()).hasMatch()) {
+        throw InputError(path, QStringLiteral("holds a Redis URL with a password; nothing secret "
+                                              "goes through the queue (each worker brings its "
+                                              "own URL and credentials): take it out to run "
+                                              "--distributed"));
+    }
+    if (value.isObject()) {
+        const QJsonObject o = value.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            refuseSecrets(it.value(), json_input::memberPath(path, it.key()));
+        }
+    } else if (value.isArray()) {
+        const QJsonArray a = value.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            refuseSecrets(a[i], json_input::elementPath(path, i));
+        }
+    }
+}
+
 }  // namespace
 
+void checkDistributable(const QJsonObject& json) {
+    refuseSecrets(json, QStringLiteral("$"));
+}
+
 std::vector<std::string> batchFields(const BatchMessage& b) {
-    return {"kind",     "sweep",         "version",  text(b.version), "job",   text(b.job),
-            "batch",    text(b.batch),   "first",    text(b.first),   "count", text(b.count),
-            "base_dir", text(b.baseDir), "scenario", text(b.scenario)};
+    const bool hunt = b.kind == BatchMessage::Kind::Hunt;
+    return {"kind",
+            hunt ? "hunt" : "sweep",
+            "version",
+            text(b.version),
+            "job",
+            text(b.job),
+            "batch",
+            text(b.batch),
+            "first",
+            text(b.first),
+            "count",
+            text(b.count),
+            "base_dir",
+            text(b.baseDir),
+            hunt ? "hunt" : "scenario",
+            text(b.body)};
 }
 
 std::optional<BatchMessage> readBatch(const StreamEntry& e, QString* problem) {
     BatchMessage b;
     b.version = QString::fromUtf8(e.field("version"));
     b.job = QString::fromUtf8(e.field("job"));
-    if (e.field("kind") != "sweep") {
-        *problem = QStringLiteral("its kind is not \"sweep\"");
+    if (e.field("kind") == "sweep") {
+        b.kind = BatchMessage::Kind::Sweep;
+    } else if (e.field("kind") == "hunt") {
+        b.kind = BatchMessage::Kind::Hunt;
+    } else {
+        *problem = QStringLiteral("its kind is neither \"sweep\" nor \"hunt\"");
         return std::nullopt;
     }
     if (b.job.isEmpty() || b.version.isEmpty()) {
@@ -51,7 +101,7 @@ std::optional<BatchMessage> readBatch(const StreamEntry& e, QString* problem) {
         !readInteger(e, "count", &b.count, problem)) {
         return std::nullopt;
     }
-    b.scenario = e.field("scenario");
+    b.body = e.field(b.kind == BatchMessage::Kind::Hunt ? "hunt" : "scenario");
     b.baseDir = QString::fromUtf8(e.field("base_dir"));
     return b;
 }

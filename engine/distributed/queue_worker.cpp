@@ -6,13 +6,11 @@
 #include <QThread>
 #include <optional>
 
-#include "distributed/sweep_result_json.h"
+#include "distributed/batch_work.h"
 #include "input_error.h"
 #include "redis/redis_error.h"
 #include "redis/redis_reply.h"
 #include "redis/redis_router.h"
-#include "run/sweep_batch.h"
-#include "scenario/scenario.h"
 
 namespace ratelab {
 namespace {
@@ -27,16 +25,6 @@ void pause(const std::atomic<bool>& stop, int ms) {
     for (int slept = 0; slept < ms && !stop.load(); slept += 20) {
         QThread::msleep(20);
     }
-}
-
-qint64 failedDecisions(const SweepBatchRun& run) {
-    qint64 errors = 0;
-    for (const SweepCombination& c : run.combinations) {
-        for (const SweepFigures& row : c.rows) {
-            errors += row.group == QLatin1String("*") ? row.errors : 0;
-        }
-    }
-    return errors;
 }
 
 // The run_id of every master: a server restarted meanwhile has another, and may have lost the
@@ -159,51 +147,40 @@ void QueueWorker::work(const StreamEntry& entry, bool claimed, const std::atomic
         queue_.ack(entry.id);
         return;
     }
-    log_(QStringLiteral("%1 %2 (combinations %3 to %4)")
-             .arg(claimed ? QStringLiteral("claimed") : QStringLiteral("took"), name)
-             .arg(batch->first)
-             .arg(batch->first + batch->count - 1));
-    Scenario scenario;
+    log_(QStringLiteral("%1 %2 (%3)")
+             .arg(claimed ? QStringLiteral("claimed") : QStringLiteral("took"), name,
+                  batchRangeText(*batch)));
+    BatchWork once;
     try {
-        scenario = parseScenarioJson(batch->scenario, batch->baseDir);
-        if (scenario.sweep.isEmpty()) {
-            throw InputError(QStringLiteral("$"), QStringLiteral("has no \"sweep\""));
-        }
+        once = batchWork(*batch, identity_.url, identity_.options);
     } catch (const InputError& e) {
-        refuse(entry, QStringLiteral("cannot read the job's scenario here: %1").arg(e.message()));
-        return;
-    }
-    if (batch->count < 1 || batch->first + batch->count > scenario.sweep.combinations()) {
-        refuse(entry, QStringLiteral("it names combinations the scenario does not have"));
+        refuse(entry, QStringLiteral("cannot work it here: %1").arg(e.message()));
         return;
     }
     QElapsedTimer timer;
     timer.start();
-    SweepBatchRun run;
+    BatchAttempt run;
     for (int attempt = 1;; ++attempt) {
         QString failure;
         try {
-            // Scratch names of its own each time: a batch done twice, or again after a failed
-            // attempt that left keys behind, shares no key with the other.
-            const SweepPlan plan(scenario);
             const QStringList servers = serverRunIds(identity_.url, identity_.options);
-            run = runSweepBatch(plan, identity_.url, identity_.options, batch->first, batch->count,
-                                stop);
+            run = once(stop);
             if (serverRunIds(identity_.url, identity_.options) != servers) {
                 failure = QStringLiteral("Redis restarted while it ran");
             }
         } catch (const RedisError& e) {
             failure = QString::fromStdString(e.what());
+            run = BatchAttempt();
         }
         if (stop.load()) {
             refuse(entry, QStringLiteral("the worker was stopped before it finished"));
             return;
         }
-        const bool whole = failure.isEmpty() && run.combinations.size() == batch->count;
+        const bool whole = failure.isEmpty() && run.whole;
         if (failure.isEmpty() && !whole) {
             failure = QStringLiteral("it did not finish");
         }
-        if (whole && (failedDecisions(run) == 0 || attempt >= kAttempts)) {
+        if (whole && (run.failedDecisions == 0 || attempt >= kAttempts)) {
             break;
         }
         if (!whole && attempt >= kAttempts) {
@@ -212,7 +189,7 @@ void QueueWorker::work(const StreamEntry& entry, bool claimed, const std::atomic
         }
         log_(QStringLiteral("%1: %2; working it again")
                  .arg(name, failure.isEmpty()
-                                ? QStringLiteral("%1 decisions failed").arg(failedDecisions(run))
+                                ? QStringLiteral("%1 decisions failed").arg(run.failedDecisions)
                                 : failure));
         pause(stop, kRetryPauseMs);
     }
@@ -222,14 +199,15 @@ void QueueWorker::work(const StreamEntry& entry, bool claimed, const std::atomic
     r.entry = entry.id;
     r.worker = identity_.consumer;
     r.version = identity_.version;
-    r.data = sweepResultJson(run.combinations);
+    r.data = run.data;
     const bool posted = queue_.postResult(r);
     queue_.ack(entry.id);
     ++done_;
-    log_(posted ? QStringLiteral("finished %1: %2 decisions in %3 s")
+    log_(posted ? QStringLiteral("finished %1: %2 decisions in %3 s%4")
                       .arg(name)
-                      .arg(run.decided)
+                      .arg(run.decisions)
                       .arg(double(timer.elapsed()) / 1000, 0, 'f', 1)
+                      .arg(run.note.isEmpty() ? QString() : QStringLiteral("; ") + run.note)
                 : QStringLiteral("finished %1 after the job ended: result dropped").arg(name));
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "distributed/strict_json.h"
 #include "json_input.h"
 
 namespace ratelab {
@@ -56,62 +57,7 @@ QJsonObject rowJson(const SweepFigures& row) {
         {QLatin1String("bursts"), bursts}};
 }
 
-// The strict reader: every member present with its type, the place named when one is not.
-class Reader {
-public:
-    static QJsonValue member(const QJsonObject& o, const QString& path, const char* key) {
-        const QString name = QLatin1String(key);
-        if (!o.contains(name)) {
-            throw InputError(memberPath(path, key), QStringLiteral("missing"));
-        }
-        return o.value(name);
-    }
-    static QJsonObject object(const QJsonValue& v, const QString& path) {
-        if (!v.isObject()) {
-            throw InputError(path, QStringLiteral("expected an object, got ") + describe(v));
-        }
-        return v.toObject();
-    }
-    static QJsonArray array(const QJsonValue& v, const QString& path) {
-        if (!v.isArray()) {
-            throw InputError(path, QStringLiteral("expected an array, got ") + describe(v));
-        }
-        return v.toArray();
-    }
-    static qint64 integer(const QJsonValue& v, const QString& path) {
-        const double d = v.toDouble(std::numeric_limits<double>::quiet_NaN());
-        if (!v.isDouble() || d != std::trunc(d) || std::fabs(d) > 9007199254740992.0) {
-            throw InputError(path, QStringLiteral("expected an integer, got ") + describe(v));
-        }
-        return qint64(d);
-    }
-    static QString text(const QJsonValue& v, const QString& path) {
-        if (!v.isString()) {
-            throw InputError(path, QStringLiteral("expected a string, got ") + describe(v));
-        }
-        return v.toString();
-    }
-    static double number(const QJsonValue& v, const QString& path) {
-        const QString t = text(v, path);
-        if (t == QLatin1String("nan")) {
-            return std::numeric_limits<double>::quiet_NaN();
-        }
-        bool ok = false;
-        const double d = t.toDouble(&ok);
-        if (!ok && t != QLatin1String("inf") && t != QLatin1String("-inf")) {
-            throw InputError(path, QStringLiteral("expected a number as text, got ") + describe(v));
-        }
-        return ok ? d
-                  : (t.startsWith(QLatin1Char('-')) ? -std::numeric_limits<double>::infinity()
-                                                    : std::numeric_limits<double>::infinity());
-    }
-    static bool boolean(const QJsonValue& v, const QString& path) {
-        if (!v.isBool()) {
-            throw InputError(path, QStringLiteral("expected true or false, got ") + describe(v));
-        }
-        return v.toBool();
-    }
-};
+using Reader = StrictJson;
 
 ExpectationResult readResult(const QJsonValue& v, const QString& path) {
     const QJsonObject o = Reader::object(v, path);

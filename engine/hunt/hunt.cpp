@@ -52,7 +52,8 @@ HuntResult Hunt::run(const std::atomic<bool>* stop,
     };
     try {
         qint64 cleanedAt = 0;
-        for (qint64 index = 0; config_.traces == 0 || index < config_.traces; ++index) {
+        for (qint64 index = config_.firstTrace; config_.traces == 0 || index < config_.traces;
+             ++index) {
             if (stopped()) {
                 break;
             }
@@ -64,6 +65,15 @@ HuntResult Hunt::run(const std::atomic<bool>* stop,
             seen.rows = result.rows;
             report();
             if (checked.violation) {
+                if (!config_.shrink) {
+                    Counterexample found;
+                    found.traceIndex = index;
+                    found.found = trace;
+                    found.trace = trace;
+                    found.checked = checked;
+                    result.counterexample = std::move(found);
+                    break;
+                }
                 const HuntProperty property = checked.violation->property;
                 seen.shrinking = true;
                 Shrinker shrinker(

@@ -26,6 +26,12 @@ struct HuntConfig {
     qint64 traces = 0;   // 0: as many as the budget allows
     double budgetS = 0;  // 0: no time bound
     int maxRows = 12;
+    // The traces tried are [firstTrace, traces) of the seed (a distributed hunt's batch, or the
+    // one trace its coordinator checks again and shrinks).
+    qint64 firstTrace = 0;
+    // false: the first failing trace is returned as found (`trace` = `found`, not minimal, no
+    // regression): a worker's batch, whose counterexample the coordinator shrinks.
+    bool shrink = true;
 };
 
 // A counterexample: the trace that broke a property as it was generated, and shrunk.

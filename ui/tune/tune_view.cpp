@@ -1,6 +1,8 @@
 #include "tune/tune_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QJsonArray>
@@ -19,8 +21,9 @@
 #include "input_error.h"
 #include "limiters/algorithm.h"
 #include "output/sweep_report.h"
-#include "run/sweep_runner.h"
+#include "tune/distributed_choice.h"
 #include "tune/sweep_chart_view.h"
+#include "tune/tune_sweep.h"
 
 namespace ratelab {
 namespace {
@@ -120,6 +123,8 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
         tr("Checks every good setting keeps, separated by \";\", in the "
            "syntax of a scenario's \"expect\""));
     form->addRow(tr("&Constraints"), constraints_);
+    distributed_ = new DistributedChoice(this);
+    form->addRow(QString(), distributed_);
     layout->addLayout(form);
 
     auto* buttons = new QHBoxLayout;
@@ -142,6 +147,12 @@ TuneView::TuneView(QWidget* parent) : QWidget(parent), timer_(new QTimer(this)) 
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(status_);
+    workers_ = new QLabel(controls);
+    workers_->setObjectName(QStringLiteral("sweepWorkers"));
+    workers_->setWordWrap(true);
+    workers_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    workers_->hide();
+    layout->addWidget(workers_);
     chart_ = new SweepChartView(controls);
     chart_->setObjectName(QStringLiteral("sweepChart"));
     layout->addWidget(chart_, 1);
@@ -172,8 +183,24 @@ QString TuneView::statusText() const {
     return status_->text();
 }
 
+QString TuneView::workersText() const {
+    return workers_->isHidden() ? QString() : workers_->text();
+}
+
+QCheckBox* TuneView::distributedCheck() const {
+    return distributed_->check();
+}
+
+QLineEdit* TuneView::queueEdit() const {
+    return distributed_->queueEdit();
+}
+
+QString TuneView::queueError() const {
+    return distributed_->errorText();
+}
+
 bool TuneView::running() const {
-    return runner_ && !runner_->finished();
+    return sweep_ && !sweep_->finished();
 }
 
 void TuneView::setScenario(const Scenario& scenario) {
@@ -221,14 +248,10 @@ void TuneView::setScenario(const Scenario& scenario) {
         }
     };
     const SweepSpec& sweep = scenario.sweep;
+    listed_ = listedValuesOf(sweep);  // swept as listed while the fields show them
     const auto rangeOf = [](const SweepAxis& a, qint64* from, qint64* to, qint64* step) {
-        *from = a.values.first();
-        *to = a.values.last();
-        *step =
-            a.step > 0 ? a.step
-            : a.values.size() > 1
-                ? std::max<qint64>(1, (a.values.last() - a.values.first()) / (a.values.size() - 1))
-                : 1;
+        const ListedValues list{a.values};
+        *from = list.from(), *to = list.to(), *step = a.step > 0 ? a.step : list.step();
     };
     qint64 from = 0, to = 0, step = 0;
     if (!sweep.vary.isEmpty()) {
@@ -242,6 +265,9 @@ void TuneView::setScenario(const Scenario& scenario) {
         select(yField_, sweep.vary[1].key, y, from, to, step);
     } else {
         select(yField_, sweep.vary.isEmpty() ? y : QString(), y, 0, 0, 0);
+    }
+    if (const QString note = listedValuesNote(listed_); !note.isEmpty()) {
+        showStatus(note);
     }
     if (!sweep.isEmpty()) {
         direction_->setCurrentIndex(sweep.objective.maximize ? 1 : 0);
@@ -278,12 +304,18 @@ void TuneView::fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpi
 
 std::optional<SweepSpec> TuneView::sweepSpec(const Scenario& scenario, QString* error) const {
     QJsonObject vary;
-    const auto axis = [&vary](QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
-        if (field->currentIndex() >= 0 && from->isEnabled()) {
-            vary.insert(field->currentText(), QJsonObject{{QStringLiteral("from"), from->value()},
-                                                          {QStringLiteral("to"), to->value()},
-                                                          {QStringLiteral("step"), step->value()}});
+    const auto axis = [&](QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step) {
+        if (field->currentIndex() < 0 || !from->isEnabled()) {
+            return;
         }
+        const auto list = listed_.constFind(field->currentText());
+        const bool asListed =
+            list != listed_.cend() && list->shownAs(from->value(), to->value(), step->value());
+        vary.insert(field->currentText(),
+                    asListed ? QJsonValue(list->json())
+                             : QJsonObject{{QStringLiteral("from"), from->value()},
+                                           {QStringLiteral("to"), to->value()},
+                                           {QStringLiteral("step"), step->value()}});
     };
     axis(xField_, xFrom_, xTo_, xStep_);
     axis(yField_, yFrom_, yTo_, yStep_);
@@ -313,6 +345,26 @@ std::optional<SweepSpec> TuneView::sweepSpec(const Scenario& scenario, QString* 
     }
 }
 
+// The sweep of `scenario` as the controls say: local, or distributed once the queue's name, the
+// connection and the scenario allow it (nullptr with the problem in *problem).
+std::unique_ptr<TuneSweep> TuneView::makeSweep(const Scenario& scenario, QString* problem) const {
+    if (!distributed_->distributed()) {
+        return TuneSweep::local(SweepPlan(scenario), *url_);
+    }
+    std::optional<QueueKeys> queue = distributed_->queue(problem);
+    if (!queue) {
+        return nullptr;
+    }
+    if (!sharedRedis_) {
+        *problem =
+            tr("a distributed sweep needs the Redis every worker reaches: connect to its "
+               "URL (the window's own local server is private to it)");
+        return nullptr;
+    }
+    return TuneSweep::distributed(scenario, *url_, *queue,
+                                  folder_ ? folder_() : QDir::currentPath(), problem);
+}
+
 bool TuneView::startSweep() {
     if (running()) {
         return false;
@@ -325,38 +377,48 @@ bool TuneView::startSweep() {
         problem = tr("the scenario has an invalid field (see the editors)");
     } else if (const std::optional<SweepSpec> sweep = sweepSpec(*scenario, &problem)) {
         scenario->sweep = *sweep;
-        runner_ = std::make_unique<SweepRunner>(SweepPlan(*scenario), *url_);
-        runner_->start();
-        showStatus(tr("%1 combinations…").arg(scenario->sweep.combinations()));
-        progress_->setRange(0, int(scenario->sweep.combinations()));
-        progress_->setValue(0);
-        progress_->setFormat(QStringLiteral("%p%"));
-        chart_->setTable(runner_->table());
-        timer_->start();
-        updateEnabled();
-        return true;
+        if (std::unique_ptr<TuneSweep> made = makeSweep(*scenario, &problem)) {
+            sweep_.reset();  // the last one's job ended before the next starts
+            sweep_ = std::move(made);
+            sweep_->start();
+            shownDone_ = -1;
+            showStatus(tr("%1 combinations…").arg(scenario->sweep.combinations()));
+            progress_->setRange(0, int(scenario->sweep.combinations()));
+            progress_->setValue(0);
+            progress_->setFormat(QStringLiteral("%p%"));
+            chart_->setTable(sweep_->table());
+            workers_->setVisible(sweep_->distributed());
+            workers_->setText(sweep_->workersText());
+            timer_->start();
+            updateEnabled();
+            return true;
+        }
     }
     showStatus(problem);
     return false;
 }
 
 void TuneView::cancelSweep() {
-    if (runner_) {
-        runner_->requestStop();
+    if (sweep_) {
+        sweep_->requestStop();
     }
 }
 
 void TuneView::poll() {
-    if (!runner_) {
+    if (!sweep_) {
         timer_->stop();
         return;
     }
-    const SweepProgress p = runner_->progress();
+    const SweepProgress p = sweep_->progress();
     progress_->setValue(int(p.done));
-    if (!runner_->takeFinished().isEmpty() || runner_->finished()) {
-        chart_->setTable(runner_->table());
+    if (p.done != shownDone_ || sweep_->finished()) {
+        shownDone_ = p.done;
+        chart_->setTable(sweep_->table());
     }
-    if (!runner_->finished()) {
+    if (sweep_->distributed()) {
+        workers_->setText(sweep_->workersText());
+    }
+    if (!sweep_->finished()) {
         showStatus(tr("%1 of %2 combinations, %3 decisions/s")
                        .arg(p.done)
                        .arg(p.total)
@@ -364,7 +426,10 @@ void TuneView::poll() {
         return;
     }
     timer_->stop();
-    runner_->wait();
+    sweep_->wait();
+    if (sweep_->distributed()) {
+        workers_->setText(sweep_->workersText());  // what each did, no longer what it does
+    }
     const SweepTable& table = chart_->table();
     QString text = capitalized(sweepVerdictText(table).trimmed());
     for (const QString& warning : table.warnings) {
@@ -372,8 +437,8 @@ void TuneView::poll() {
     }
     // The bar says how it ended where it stopped: "cancelled: 128 of 6000".
     progress_->setValue(int(table.combinations.size()));
-    if (!runner_->error().isEmpty()) {
-        text = tr("Redis failed: %1. %2").arg(runner_->error(), text);
+    if (!sweep_->error().isEmpty()) {
+        text = tr("Redis failed: %1. %2").arg(sweep_->error(), text);
         progress_->setFormat(tr("failed: %v of %m"));
     } else if (!table.complete) {
         text = tr("cancelled after %1 of %2 combinations. %3")
@@ -391,24 +456,26 @@ void TuneView::updateEnabled() {
     const bool busy = running();
     run_->setEnabled(!busy && xField_->count() > 0);
     cancel_->setEnabled(busy);
-    applyBest_->setEnabled(!busy && runner_ && chart_->table().best() >= 0);
-    for (QWidget* w :
-         std::initializer_list<QWidget*>{xField_, yField_, metric_, direction_, constraints_}) {
+    applyBest_->setEnabled(!busy && sweep_ && chart_->table().best() >= 0);
+    for (QWidget* w : std::initializer_list<QWidget*>{xField_, yField_, metric_, direction_,
+                                                      constraints_, distributed_}) {
         w->setEnabled(!busy);
     }
 }
 
 void TuneView::chooseCombination(int combination, bool run) {
     const SweepTable& table = chart_->table();
-    if (!runner_ || running() || combination < 0 || combination >= table.combinations.size()) {
+    if (!sweep_ || running() || combination < 0 || combination >= table.combinations.size()) {
         return;
     }
-    emit combinationChosen(runner_->plan().combination(table.combinations[combination].index), run);
+    emit combinationChosen(sweep_->plan().combination(table.combinations[combination].index), run);
 }
 
 void TuneView::forgetSweep() {
     timer_->stop();
-    runner_.reset();  // stops a sweep under way and waits for its batch
+    sweep_.reset();  // stops a sweep under way and waits for its batch (a job ends)
+    workers_->clear();
+    workers_->hide();
     chart_->setTable(SweepTable());
     progress_->reset();
     status_->clear();

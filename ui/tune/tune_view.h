@@ -1,13 +1,16 @@
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 #include <functional>
 #include <memory>
 #include <optional>
 
 #include "scenario/scenario.h"
+#include "tune/listed_values.h"
 #include "url/redis_url.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -18,15 +21,17 @@ class QTimer;
 
 namespace ratelab {
 
+class DistributedChoice;
 class SweepChartView;
-class SweepRunner;
+class TuneSweep;
 
 // The window's Tune tab: one or two numeric fields of the scenario's limiters, each over a
 // range, the metric to minimize or maximize and constraints ("accepted_ratio >= 0.5; ...");
 // Run sweep runs every combination on the connected Redis in virtual time (SweepRunner), with
 // a progress bar and Cancel, and the heatmap fills in as combinations finish. Clicking a cell
 // loads that combination's limiters into the editor and runs them; Apply best loads the best
-// feasible one.
+// feasible one. With Distributed chosen the sweep goes to a queue's workers (TuneSweep: the
+// window works batches too) and a line under the status says which workers are connected.
 class TuneView : public QWidget {
     Q_OBJECT
 
@@ -40,7 +45,15 @@ public:
     // The fields offered: the numeric fields of `scenario`'s limiters; its "sweep", when it
     // has one, fills in the fields, ranges, objective and constraints.
     void setScenario(const Scenario& scenario);
-    void setRedisUrl(const RedisUrl& url) { url_ = url; }
+    // The connected Redis; `shared`: one other processes reach (a URL, not the window's own
+    // managed server), which a distributed sweep needs.
+    void setRedisUrl(const RedisUrl& url, bool shared) {
+        url_ = url;
+        sharedRedis_ = shared;
+    }
+    // The folder the scenario's relative paths point to (its file's), for a distributed sweep's
+    // workers.
+    void setScenarioFolder(std::function<QString()> folder) { folder_ = std::move(folder); }
 
     // The sweep the controls describe, checked as a scenario's "sweep" is (the fields, every
     // combination through the limiters' parsers); nullopt with the problem in *error.
@@ -75,7 +88,12 @@ public:
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* applyBestButton() const { return applyBest_; }
     QProgressBar* progressBar() const { return progress_; }
+    QCheckBox* distributedCheck() const;
+    QLineEdit* queueEdit() const;
+    QString queueError() const;
     QString statusText() const;
+    // Which workers a distributed sweep's queue has (refreshed while it runs); empty otherwise.
+    QString workersText() const;
 
     // Modest: the tab shares the window with the timelines' tabs and must not widen it.
     QSize sizeHint() const override { return {480, 360}; }
@@ -92,10 +110,15 @@ private:
     void updateEnabled();
     void fieldChanged(QComboBox* field, QSpinBox* from, QSpinBox* to, QSpinBox* step);
     void chooseCombination(int combination, bool run);
+    std::unique_ptr<TuneSweep> makeSweep(const Scenario& scenario, QString* problem) const;
 
     ScenarioSource source_;
+    std::function<QString()> folder_;
     std::optional<RedisUrl> url_;
-    std::unique_ptr<SweepRunner> runner_;
+    bool sharedRedis_ = false;
+    std::unique_ptr<TuneSweep> sweep_;
+    QHash<QString, ListedValues> listed_;  // the scenario's lists of values, by key
+    qint64 shownDone_ = -1;  // the combinations the chart shows of the sweep under way
     QTimer* timer_ = nullptr;
     QComboBox* xField_ = nullptr;
     QComboBox* yField_ = nullptr;
@@ -109,6 +132,8 @@ private:
     QPushButton* applyBest_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
+    DistributedChoice* distributed_ = nullptr;
+    QLabel* workers_ = nullptr;
     SweepChartView* chart_ = nullptr;
 };
 

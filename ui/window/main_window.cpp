@@ -2,7 +2,9 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -168,7 +170,13 @@ void MainWindow::buildLayout() {
     tune_->setObjectName(QStringLiteral("tuneView"));
     tune_->setScenarioSource([this] { return currentScenario(); });
     runView_->addTab(tune_, tr("Tune"));
-    connect(connection_, &ConnectionBar::targetReady, tune_, &TuneView::setRedisUrl);
+    tune_->setScenarioFolder([this] {
+        return document_->path().isEmpty() ? QDir::currentPath()
+                                           : QFileInfo(document_->path()).absolutePath();
+    });
+    connect(connection_, &ConnectionBar::targetReady, tune_, [this](const RedisUrl& url) {
+        tune_->setRedisUrl(url, !connection_->useManagedServer());
+    });
     connect(tune_, &TuneView::combinationChosen, this, &MainWindow::loadTuned);
     // The fields it offers follow the limiters, read when the tab is shown.
     connect(runView_, &QTabWidget::currentChanged, this, [this] {

@@ -69,6 +69,12 @@ function selftestTimeline(t) {
   if (burst) {
     const x = Number(burst.getAttribute("x"));
     out.burst = [time(x), time(x + Number(burst.getAttribute("width")))];
+    // Its tint is drawn before (under) the bars and its box over them lets them show unchanged.
+    const tint = t.svg.querySelector("rect.burst-tint");
+    const bar = t.svg.querySelector(".acc");
+    out.burstTintUnderBars = !!tint && !!bar &&
+        (tint.compareDocumentPosition(bar) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 &&
+        getComputedStyle(burst).fill === "none";
   }
   return out;
 }

@@ -204,6 +204,11 @@ Timeline.prototype.drawBurst = function (plot) {
     x1 = middle + 1.5;
   }
   if (x1 < this.left || x0 > this.right) return;
+  // Its tint lies under the bars (first in the plot), so accepted and rejected keep their
+  // contrast inside it; its outline goes over them.
+  const tint = svgEl("rect", { class: "burst-tint", x: px(x0), y: this.top, width: px(x1 - x0),
+                               height: this.bottom - this.top }, plot);
+  plot.insertBefore(tint, plot.firstChild);
   svgEl("rect", { class: "burst", x: px(x0), y: this.top, width: px(x1 - x0),
                   height: this.bottom - this.top }, plot);
   const background = svgEl("rect", { class: "label-bg" }, plot);
