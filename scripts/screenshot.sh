@@ -7,7 +7,10 @@
 # smallest size the layout is made for), in presentation mode (presentation.png,
 # presentation-comparison.png) and after leaving it (after-presentation.png), the Tune tab after a
 # sweep of the first limiter's first two fields (tune.png), and with a dark
-# palette (main-dark.png, comparison-dark.png, redisson-dark.png).
+# palette chosen in the window (main-dark.png, comparison-dark.png, redisson-dark.png); then the
+# concurrency example's in-flight view (concurrency.png, -gray, -1024x700, -dark), the gateways
+# example's comparison (gateways.png, -gray, -1024x700) and the concurrency lesson's panel
+# (lesson.png, -gray, -1024x700).
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -119,6 +119,10 @@ RunSnapshot fullRun() {
     compared.clients[0].reference = {30, 5};
     compared.clients[1].reference = {30, 4};
     compared.groups[0].reference = {60, 9};
+    // The first behind three gateways: each one's decisions, Redis calls and admissions.
+    LimiterSnapshot& gated = run.limiters[0];
+    gated.redisCalls = 31;
+    gated.gateways = {{20, 11, 14, {}}, {25, 20, 16, {}}, {15, 0, 10, {}}};
     run.sameRequests = true;
     run.disagreements = {{0, 1, 120, 7, {}}};
     run.virtualClock = true;
@@ -250,6 +254,13 @@ void compare(const LimiterSummary& a, const LimiterSummary& b) {
     QCOMPARE(a.counts.reference.disagreed, b.counts.reference.disagreed);
     QCOMPARE(a.bucketDisagreed, b.bucketDisagreed);
     QCOMPARE(a.otherClients.counts.reference.disagreed, b.otherClients.counts.reference.disagreed);
+    QCOMPARE(a.redisCalls, b.redisCalls);
+    QCOMPARE(a.gateways.size(), b.gateways.size());
+    for (int g = 0; g < a.gateways.size(); ++g) {
+        QCOMPARE(a.gateways[g].decisions, b.gateways[g].decisions);
+        QCOMPARE(a.gateways[g].redisCalls, b.gateways[g].redisCalls);
+        QCOMPARE(a.gateways[g].accepted, b.gateways[g].accepted);
+    }
 }
 
 // Every field equal (a NaN measured figure equals a NaN).
@@ -556,6 +567,9 @@ private slots:
         QTest::newRow("a group's count as a string")
             << limiter("\"groups\": [{\"group\": \"users\", \"rejected\": \"3\"}]") << rows
             << "summary.json: $.limiters[0].groups[0].rejected: expected a count";
+        QTest::newRow("a gateway's admissions as a string")
+            << limiter("\"redis_calls\": 1, \"gateways\": [{\"gateway\": 0, \"accepted\": \"2\"}]")
+            << rows << "summary.json: $.limiters[0].gateways[0].accepted: expected a count";
         QTest::newRow("groups not an array")
             << limiter("\"groups\": {}") << rows
             << "summary.json: $.limiters[0].groups: expected an array, got an object";

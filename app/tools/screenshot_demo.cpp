@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QTabWidget>
 #include <QTimer>
@@ -13,7 +14,11 @@
 #include <memory>
 #include <vector>
 
+#include "lessons/lesson_dock.h"
+#include "lessons/lesson_paths.h"
+#include "lessons/lesson_player.h"
 #include "run/run_controller.h"
+#include "scenario/example_paths.h"
 #include "scenario/scenario.h"
 #include "tune/tune_view.h"
 #include "window/connection_bar.h"
@@ -53,6 +58,15 @@ void runSteps(QObject* context, std::shared_ptr<std::vector<Step>> steps, size_t
         step.run();
         runSteps(context, steps, next + 1);
     });
+}
+
+// A shipped example scenario's path (empty when none is found).
+QString example(const QString& file) {
+    for (const QString& dir : exampleScenarioDirs()) {
+        if (QFile::exists(QDir(dir).filePath(file)))
+            return QDir(dir).filePath(file);
+    }
+    return QString();
 }
 
 // The scenario's first token bucket: it keeps Redisson's layout, so the Redisson tab can attach
@@ -184,11 +198,71 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
              }
          }},
         {500,
-         [&window, shot, redisson] {
+         [&window, shot, redisson, tab] {
              if (redisson) {
                  shot("redisson-dark.png");
              }
+             // The concurrency example: requests in flight against the in-flight limit.
+             window.themeAction(style::Theme::Light)->trigger();
              window.setWindowModified(false);  // a demo: nothing of the user's to keep
+             if (window.openScenario(example(QStringLiteral("concurrency-leaks.json"))))
+                 window.startAction()->trigger();
+             tab(kTimelines);
+         }},
+        {500,
+         [&window, shot] {
+             shot("concurrency.png", "concurrency-gray.png");
+             window.resize(1024, 700);
+         },
+         [&window] { return !window.controller()->running(); }},
+        {500,
+         [&window, shot] {
+             shot("concurrency-1024x700.png");
+             window.resize(1600, 1000);
+             window.themeAction(style::Theme::Dark)->trigger();
+         }},
+        {500,
+         [&window, shot, tab] {
+             shot("concurrency-dark.png");
+             window.themeAction(style::Theme::Light)->trigger();
+             // The gateways example: three node-local gateways admit three times the limit.
+             window.setWindowModified(false);
+             if (window.openScenario(example(QStringLiteral("gateways-local-and-cached.json"))))
+                 window.startAction()->trigger();
+             tab(kComparison);
+         }},
+        {500,
+         [&window, shot] {
+             shot("gateways.png", "gateways-gray.png");
+             window.resize(1024, 700);
+         },
+         [&window] { return !window.controller()->running(); }},
+        {500,
+         [&window, shot] {
+             shot("gateways-1024x700.png");
+             window.resize(1600, 1000);
+             // A lesson, its panel beside the timelines, two beats in.
+             window.setWindowModified(false);
+             // The concurrency lesson's in-flight view, else the first lesson.
+             const QStringList lessons = shippedLessons();
+             const auto found =
+                 std::find_if(lessons.begin(), lessons.end(), [](const QString& path) {
+                     return path.contains(QLatin1String("concurrency"));
+                 });
+             if (!lessons.isEmpty())
+                 window.lessons()->openLesson(found != lessons.end() ? *found : lessons.first());
+         }},
+        {3000, [&window] { window.lessons()->player()->next(); }},
+        {3000,
+         [&window, shot] {
+             shot("lesson.png", "lesson-gray.png");
+             window.resize(1024, 700);
+         }},
+        {500,
+         [&window, shot] {
+             shot("lesson-1024x700.png");
+             window.lessons()->closeLesson();
+             window.setWindowModified(false);
              window.close();
              QApplication::quit();
          }},

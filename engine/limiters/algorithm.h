@@ -116,6 +116,9 @@ public:
     virtual std::vector<qint64> windowsMs(const LimiterSpec& spec) const = 0;
     // The steady-state permits one scope key is admitted per bucketMs (limits/limit_geometry.h).
     virtual double limitPerBucket(const LimiterSpec& spec, qint64 bucketMs) const = 0;
+    // Whether its limit is on requests in flight rather than a rate: a grant holds a slot until
+    // it is released or its lease runs out. The timelines draw requests in flight against it.
+    virtual bool limitsInFlight() const { return false; }
     // Whether a gateway may keep this type's counts itself and add them to Redis every sync_ms
     // (gateway mode "batched"; Limiter::countedWindow names the counter a request counts in).
     virtual bool batchable() const { return false; }

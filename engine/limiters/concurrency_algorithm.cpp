@@ -67,6 +67,7 @@ public:
         return {{QStringLiteral("default"), spec.limit, spec.leaseMs, d.remaining, reset, true}};
     }
     ChartKind chartKind() const override { return ChartKind::Levels; }
+    bool limitsInFlight() const override { return true; }
     std::unique_ptr<Limiter> make(const LimiterSpec& spec,
                                   const LimiterOptions& options) const override {
         return std::make_unique<ConcurrencyLimiter>(spec, options);

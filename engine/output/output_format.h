@@ -86,7 +86,8 @@ inline constexpr QLatin1String kLateReleases("late_releases");
 inline constexpr QLatin1String kLeaked("leaked");
 inline constexpr QLatin1String kExpired("expired");
 // Several gateways, or a limiter's non-default "gateway" use: "redis_calls" (decisions that
-// called Redis) and "gateways": [{"gateway", "decisions", "redis_calls"}].
+// called Redis) and "gateways": [{"gateway", "decisions", "redis_calls", "accepted"}] (its
+// grants: what it admitted; absent in older files, read as 0).
 inline constexpr QLatin1String kRedisCalls("redis_calls");
 inline constexpr QLatin1String kGateways("gateways");
 inline constexpr QLatin1String kGateway("gateway");

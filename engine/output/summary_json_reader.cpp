@@ -276,6 +276,7 @@ LimiterSummary limiterFrom(const Reader& r, const QJsonObject& o, const QString&
             GatewayCounts counts;
             counts.decisions = r.count(one, where, key::kDecisions);
             counts.redisCalls = r.count(one, where, key::kRedisCalls);
+            counts.accepted = r.count(one, where, key::kAccepted);
             l.gateways.append(counts);
         }
     }

@@ -121,7 +121,8 @@ QJsonObject limiterJson(const LimiterSummary& l) {
         for (qsizetype g = 0; g < l.gateways.size(); ++g) {
             gateways.append(QJsonObject{{key::kGateway, double(g)},
                                         {key::kDecisions, double(l.gateways[g].decisions)},
-                                        {key::kRedisCalls, double(l.gateways[g].redisCalls)}});
+                                        {key::kRedisCalls, double(l.gateways[g].redisCalls)},
+                                        {key::kAccepted, double(l.gateways[g].accepted)}});
         }
         limiter.insert(key::kRedisCalls, double(l.redisCalls));
         limiter.insert(key::kGateways, gateways);

@@ -18,6 +18,22 @@ LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope) {
     return spec;
 }
 
+LimiterSpec concurrency(qint64 limit, qint64 leaseMs) {
+    LimiterSpec spec;
+    spec.type = LimiterType::Concurrency;
+    spec.name = QStringLiteral("slots");
+    spec.limit = limit;
+    spec.leaseMs = leaseMs;
+    return spec;
+}
+
+QVector<double> stepValues(const QList<QPointF>& points) {
+    QVector<double> values;
+    for (int i = 0; i + 1 < points.size(); i += 2)
+        values << points[i].y();
+    return values;
+}
+
 LimiterSpec fixedWindow(qint64 rate, qint64 interval, CalendarUnit unit, Scope scope) {
     LimiterSpec spec;
     spec.type = LimiterType::FixedWindow;

@@ -28,6 +28,10 @@ LimiterSpec tokenBucket(qint64 rate, qint64 intervalMs, Scope scope = Scope::Glo
 LimiterSpec fixedWindow(qint64 rate, qint64 interval, CalendarUnit unit,
                         Scope scope = Scope::Global);
 LimiterSpec slidingWindow(const QVector<SlidingRule>& rules, Scope scope = Scope::Global);
+LimiterSpec concurrency(qint64 limit, qint64 leaseMs);
+
+// The values of a step outline's steps (two points a step).
+QVector<double> stepValues(const QList<QPointF>& points);
 
 // Synthetic counts, different for every bucket and between the two series.
 qint64 acceptedAt(qint64 i);

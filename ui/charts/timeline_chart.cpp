@@ -6,6 +6,7 @@
 #include <QGraphicsScene>
 #include <QHelpEvent>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QScatterSeries>
@@ -55,6 +56,7 @@ TimelineChart::TimelineChart(QWidget* parent)
     axisX_->setTickAnchor(0);
     groupLines_ = std::make_unique<TimelineGroupLines>(chart_, axisX_, axisY_);
     tokenLine_ = std::make_unique<TimelineTokenLine>(chart_, axisX_, axisTokens_, tokens_);
+    inFlight_ = std::make_unique<TimelineInFlight>(chart_, axisX_, axisY_, axisTokens_);
     navigation_ =
         new TimelineNavigation(this, chart_, acceptedArea_, model_, [this] { refresh(); });
     connect(navigation_, &TimelineNavigation::plotClicked, this, [this](double seconds) {
@@ -158,10 +160,6 @@ void TimelineChart::setBaseline(std::shared_ptr<const RunBaseline> baseline) {
     refresh();
 }
 
-QString TimelineChart::titleText() const {
-    return chart_->title();
-}
-
 void TimelineChart::addMarker(double runSeconds, const QString& label) {
     model_.addMarker(runSeconds, label);
     layoutOverlay();
@@ -208,19 +206,11 @@ int TimelineChart::windowBandCount() const {
 }
 
 QStringList TimelineChart::windowLabels() const {
-    QStringList labels;
-    for (const TimelineModel::Band& band : drawing_.bands) {
-        if (!band.label.isEmpty())
-            labels << band.label;
-    }
-    return labels;
+    return drawing_.windowLabels();
 }
 
 QStringList TimelineChart::spanLabels() const {
-    QStringList labels;
-    for (const TimelineModel::Span& span : drawing_.spans)
-        labels << span.label;
-    return labels;
+    return drawing_.spanLabels();
 }
 
 // QChartView makes its minimum size the chart's at every resize and never lowers it again; a
@@ -265,6 +255,8 @@ void TimelineChart::applyTheme() {
     for (const auto& [area, color] : areas) {
         area->setPen(style::seriesPen(color.darker(dark_ ? 100 : 120), 1.0));
         area->setBrush(style::areaBrush(color, area == errorsArea_));
+        for (QLegendMarker* marker : chart_->legend()->markers(area))
+            marker->setShape(QLegend::MarkerShapeRectangle);  // filled: its shape is hollow
     }
     limit_->setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));
     tokenLine_->setPen(style::seriesPen(colors.tokens, 2.0));
@@ -278,6 +270,7 @@ void TimelineChart::applyTheme() {
             style::seriesPen(dark_ ? color.lighter(150) : color.darker(190), 1.5, Qt::DashLine));
     }
     groupLines_->setDark(dark_);
+    inFlight_->setDark(dark_);
     for (QValueAxis* axis : {axisX_, axisY_, axisTokens_}) {
         QFont font = axis->titleFont();
         font.setPointSizeF(9);
@@ -338,8 +331,9 @@ void TimelineChart::updateSeries() {
     showSeries(chart_, errorsArea_, counts.showErrors);
     replaceIfChanged(limit_, counts.limit);
     showSeries(chart_, limit_, !counts.limit.isEmpty());
-    // Named as its algorithm means it (the concurrency limiter's is an in-flight limit).
-    const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec());
+    // Named as its algorithm means it; a limit far above the counts is said, not drawn.
+    const QString limitName = algorithmView(model_.spec()).limitLineLabel(model_.spec()) +
+                              (counts.limitAbove ? tr(", above the plot") : QString());
     if (limit_->name() != limitName)
         limit_->setName(limitName);
     drawing_.limitName = limitName;
@@ -359,13 +353,21 @@ void TimelineChart::updateSeries() {
     const QString title = tr("requests per %1").arg(TimelineReadout::durationText(counts.groupMs));
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);
-    setNiceRange(axisY_, counts.yMax * 1.1);
+    drawing_.inFlight = model_.inFlight(viewMin, viewMax, counts.groupMs);
+    double yMax = counts.yMax;  // the releases per step too
+    for (const QPointF& p : drawing_.inFlight.released)
+        yMax = std::max(yMax, p.y());
+    setNiceRange(axisY_, yMax * 1.1);
 }
 
-// The permits line, in pieces where decisions failed, on its own axis.
+// The permits line, in pieces where decisions failed, or requests in flight, on the right axis.
 void TimelineChart::updateTokens() {
     const auto [viewMin, viewMax] = navigation_->range();
     drawing_.tokenPieces = tokenLine_->update(model_.tokens(viewMin, viewMax, columns_));
+    inFlight_->update(drawing_.inFlight);
+    const QString title = TimelineInFlight::axisTitle(drawing_.inFlight.shown, presentation_);
+    if (axisTokens_->titleText() != title)
+        axisTokens_->setTitleText(title);
 }
 
 double TimelineChart::toPixelX(double seconds) const {
@@ -417,8 +419,6 @@ void TimelineChart::setPresentation(bool on) {
     for (QValueAxis* axis : {axisX_, axisY_})
         axis->setTitleVisible(!on);
     axisTokens_->setTitleVisible(true);
-    // Larger, the long title would be cut along a short plot: one word says it.
-    axisTokens_->setTitleText(on ? tr("permits") : tr("permits available"));
     if (!on)
         return;
     const double scale = style::kPresentationScale;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "charts/timeline_group_lines.h"
+#include "charts/timeline_in_flight.h"
 #include "charts/timeline_model.h"
 #include "charts/timeline_navigation.h"
 #include "charts/timeline_overlay.h"
@@ -122,11 +123,13 @@ public:
     // The baseline's counts per step (not stacked); hidden and empty without a baseline.
     QLineSeries* baselineAcceptedSeries() const { return baselineAccepted_; }
     QLineSeries* baselineRejectedSeries() const { return baselineRejected_; }
-    QString titleText() const;  // the chart's title as shown (HTML)
+    QString titleText() const { return chart_->title(); }  // as shown (HTML)
     // The tooltip at run time `seconds` (HTML): the step's fired = accepted + rejected + errors,
     // the limit and the permits read there; empty outside the data.
     QString toolTipAt(double seconds) const;
     QLineSeries* tokenSeries() const { return tokens_; }
+    // A limiter whose limit is on requests in flight: its in-flight view (hidden otherwise).
+    const TimelineInFlight& inFlight() const { return *inFlight_; }
     // Traffic groups: group i's accepted line (shown while the run has that group).
     QLineSeries* groupSeries(int i) const { return groupLines_->line(i); }
     int windowBandCount() const;
@@ -194,6 +197,7 @@ private:
     TimelineOverlay overlay_;
     std::unique_ptr<TimelineGroupLines> groupLines_;  // made with the axes
     std::unique_ptr<TimelineTokenLine> tokenLine_;    // tokens_ and its pieces
+    std::unique_ptr<TimelineInFlight> inFlight_;      // an in-flight limiter's view
     TimelineNavigation* navigation_ = nullptr;        // a child
     TimelineDrawing drawing_;                         // what the series and the overlay show now
 };

@@ -56,6 +56,8 @@ void TimelineModel::setLimiter(const LimiterSpec& spec, int clients, qint64 buck
     bucketAccepted_.clear();
     bucketRejected_.clear();
     bucketErrors_.clear();
+    bucketReleased_.clear();
+    bucketLeaked_.clear();
     groupNames_.clear();
     groupAccepted_.clear();
     errorPrefix_.clear();
@@ -113,6 +115,8 @@ bool TimelineModel::update(const RunSnapshot& run, int index, const LimiterState
     bucketAccepted_ = limiter.bucketAccepted;
     bucketRejected_ = limiter.bucketRejected;
     bucketErrors_ = limiter.bucketErrors;
+    bucketReleased_ = limiter.bucketReleased;
+    bucketLeaked_ = limiter.bucketLeaked;
     groupNames_.clear();
     groupAccepted_.clear();
     for (const GroupTotals& g : limiter.groups) {
@@ -203,10 +207,17 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
         counts.groupAccepted.append(
             stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax));
     counts.groupMs = group * bucketMs_;
-    counts.limit = limitSteps(viewMin, viewMax, counts.groupMs);
-    for (const QPointF& p : counts.limit)
-        counts.yMax = std::max(counts.yMax, p.y());
     addBaseline(counts, viewMin, viewMax);
+    if (!algorithmOf(spec_).limitsInFlight())  // a rate: its inFlight() draws the other limit
+        counts.limit = limitSteps(viewMin, viewMax, [&](const LimiterSpec& spec) {
+            return limitPerBucket(spec, counts.groupMs, effectiveClients());
+        });
+    double limitMax = 0;
+    for (const QPointF& p : counts.limit)
+        limitMax = std::max(limitMax, p.y());
+    counts.limitAbove = counts.yMax > 0 && limitMax > kLimitHeadroom * counts.yMax;
+    if (!counts.limitAbove)
+        counts.yMax = std::max(counts.yMax, limitMax);
     return counts;
 }
 
@@ -246,8 +257,9 @@ void TimelineModel::addBaseline(Counts& counts, double viewMin, double viewMax) 
     counts.baselineGroupMs = group * bucketMs;
 }
 
-// The limit per group in force over [viewMin, viewMax], a step at each change.
-QList<QPointF> TimelineModel::limitSteps(double viewMin, double viewMax, qint64 groupMs) const {
+QList<QPointF> TimelineModel::limitSteps(
+    double viewMin, double viewMax,
+    const std::function<double(const LimiterSpec&)>& limitOf) const {
     QList<QPointF> points;
     const QVector<LimitChange> history =
         limitHistory_.isEmpty() ? QVector<LimitChange>{{0.0, spec_}} : limitHistory_;
@@ -256,7 +268,7 @@ QList<QPointF> TimelineModel::limitSteps(double viewMin, double viewMax, qint64 
         const double x1 = i + 1 < history.size() ? std::min(viewMax, history[i + 1].x) : viewMax;
         if (x1 < x0 || (x1 == x0 && i + 1 < history.size()))
             continue;  // not in view
-        const double limit = limitPerBucket(history[i].spec, groupMs, effectiveClients());
+        const double limit = limitOf(history[i].spec);
         if (limit > 0)
             points << QPointF(x0, limit) << QPointF(x1, limit);
     }

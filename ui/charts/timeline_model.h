@@ -7,6 +7,7 @@
 #include <QPointF>
 #include <QString>
 #include <QVector>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -33,6 +34,7 @@ public:
     static constexpr int kMaxMarkers = 1000;
     // More calendar windows than this in view would paint the chart solid: no bands then.
     static constexpr int kMaxBands = 240;
+    static constexpr double kLimitHeadroom = 4.0;
 
     // Each series a step outline. The stacked ones are what the chart draws: accepted at the
     // bottom, rejected on top of it, errors on top of both, so that the top edge is the fired
@@ -46,7 +48,10 @@ public:
         bool showErrors = false;
         QList<QPointF> limit;  // a step over time (limit changes); empty without a limit
         double yMax = 0;       // the largest value drawn (fired and limit)
-        qint64 groupMs = 0;    // the time one step of the series sums
+        // A limit more than kLimitHeadroom times every count (a per-client limit times many
+        // clients) is not in yMax: the counts would lie at the plot's foot. It is said instead.
+        bool limitAbove = false;
+        qint64 groupMs = 0;  // the time one step of the series sums
         // The baseline's accepted and rejected per group (not stacked: each its own count),
         // empty without a baseline for this limiter. Its groups are whole baseline buckets:
         // baselineGroupMs is groupMs unless the baseline ran with other buckets.
@@ -65,6 +70,19 @@ public:
         // the state could not be read either, so nothing is known there).
         QVector<QList<QPointF>> segments;
         double axisTop = 0;  // the capacity, or more if more was seen
+    };
+    // A limiter whose limit is on requests in flight (Algorithm::limitsInFlight), from the
+    // run's own counts: grants add a slot, releases give it back, a leaked grant's slot comes
+    // back when its lease runs out (at the end of the bucket by which it surely has). Per step:
+    // the most in flight at a bucket's end in it, the releases, and the leaked grants.
+    struct InFlight {
+        bool shown = false;
+        QList<QPointF> inFlight;  // step outline, the most in flight in each step
+        QList<QPointF> limit;     // the in-flight limit (times the clients when per client)
+        QList<QPointF> released;  // releases per step, a step outline
+        QList<QPointF> leaked;    // one mark per step with leaked grants: (its middle, in flight)
+        QVector<qint64> leakedCounts;  // the leaked grants of each mark
+        double axisTop = 0;            // the limit, or more if more was in flight
     };
     // A limit in force from run time `x` (seconds) on.
     struct LimitChange {
@@ -134,6 +152,8 @@ public:
     // and last reading. Neither has more than kMaxPointsPerSeries points.
     Counts counts(double viewMin, double viewMax, int columns = 0) const;
     Tokens tokens(double viewMin, double viewMax, int columns = 0) const;
+    // In steps of `groupMs` (Counts::groupMs) over the view; not shown for a rate limiter.
+    InFlight inFlight(double viewMin, double viewMax, qint64 groupMs) const;
     // Remembers each window's shade, so that a window keeps it as the view scrolls.
     QVector<Band> bands(double viewMin, double viewMax);
     QVector<Span> spans() const;
@@ -186,7 +206,10 @@ private:
     void ingestLevels(const LimiterState& state);
     int effectiveClients() const;
     qint64 capacity() const;  // the spec's capacity, times the clients when per client
-    QList<QPointF> limitSteps(double viewMin, double viewMax, qint64 groupMs) const;
+    // The value `limitOf` gives each limit in force over [viewMin, viewMax], a step at each
+    // change (none where it is not above 0).
+    QList<QPointF> limitSteps(double viewMin, double viewMax,
+                              const std::function<double(const LimiterSpec&)>& limitOf) const;
     bool errorsBetween(double x0, double x1) const;
 
     bool configured_ = false;  // setLimiter or update was called
@@ -199,6 +222,8 @@ private:
     QVector<qint64> bucketAccepted_;
     QVector<qint64> bucketRejected_;
     QVector<qint64> bucketErrors_;
+    QVector<qint64> bucketReleased_;  // traffic with a hold; empty otherwise
+    QVector<qint64> bucketLeaked_;
     QStringList groupNames_;                  // traffic groups; empty without
     QVector<QVector<qint64>> groupAccepted_;  // per group, per bucket
     QVector<qint64> errorPrefix_;             // errorPrefix_[i]: errors in buckets [0, i)

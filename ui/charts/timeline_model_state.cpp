@@ -16,7 +16,9 @@ TimelineModel::Tokens TimelineModel::tokens(double viewMin, double viewMax, int 
     Tokens tokens;
     // The permits a request could take: the token bucket's own, the levels' as permits.
     const ChartKind kind = algorithmOf(spec_).chartKind();
-    tokens.shown = configured_ && (kind == ChartKind::Tokens || kind == ChartKind::Levels);
+    // An in-flight limiter's right axis counts requests in flight instead (inFlight()).
+    tokens.shown = configured_ && !algorithmOf(spec_).limitsInFlight() &&
+                   (kind == ChartKind::Tokens || kind == ChartKind::Levels);
     if (!tokens.shown)
         return tokens;
     auto first = std::lower_bound(tokenHistory_.cbegin(), tokenHistory_.cend(), viewMin,

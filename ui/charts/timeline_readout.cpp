@@ -112,6 +112,22 @@ QString TimelineReadout::at(const TimelineModel& model, const TimelineDrawing& d
                      .arg(drawing.limitName.toHtmlEscaped(), locale.toString(limit, 'g', 4),
                           durationText(counts.groupMs));
     }
+    if (const TimelineModel::InFlight& f = drawing.inFlight; f.shown) {
+        const double most = stepValueAt(f.inFlight, seconds);
+        if (most >= 0) {
+            qint64 leaked = 0;
+            for (int i = 0; i < f.leaked.size(); ++i) {
+                if (stepValueAt(f.inFlight, f.leaked[i].x()) == most &&
+                    std::abs(f.leaked[i].x() - seconds) * 2000.0 <= double(counts.groupMs))
+                    leaked = f.leakedCounts.value(i);
+            }
+            lines << tr("in flight: at most %1 of %2 · released %3 · leaked %4")
+                         .arg(qRound64(most))
+                         .arg(qRound64(std::max(stepValueAt(f.limit, seconds), 0.0)))
+                         .arg(qRound64(std::max(stepValueAt(f.released, seconds), 0.0)))
+                         .arg(leaked);
+        }
+    }
     // The piece of the permits line over `seconds`; between two pieces the line is broken.
     const QVector<QList<QPointF>>& pieces = drawing.tokenPieces;
     for (int i = 0; i < pieces.size(); ++i) {
@@ -164,6 +180,22 @@ QString TimelineReadout::at(const TimelineModel& model, const TimelineDrawing& d
         }
     }
     return lines.join(QStringLiteral("<br>"));
+}
+
+QStringList TimelineDrawing::windowLabels() const {
+    QStringList labels;
+    for (const TimelineModel::Band& band : bands) {
+        if (!band.label.isEmpty())
+            labels << band.label;
+    }
+    return labels;
+}
+
+QStringList TimelineDrawing::spanLabels() const {
+    QStringList labels;
+    for (const TimelineModel::Span& span : spans)
+        labels << span.label;
+    return labels;
 }
 
 }  // namespace ratelab

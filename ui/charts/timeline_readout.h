@@ -20,6 +20,9 @@ struct TimelineDrawing {
     QVector<QList<QPointF>> tokenPieces;
     QVector<TimelineModel::Band> bands;
     QVector<TimelineModel::Span> spans;
+    TimelineModel::InFlight inFlight;  // not shown for a rate limiter
+    QStringList windowLabels() const;  // the counts written in the bands, oldest first
+    QStringList spanLabels() const;    // "5/1000 ms: 3 of 5", one per rule
 };
 
 // The hover readout of a timeline (HTML): what is drawn at one run time. A pure function of the

@@ -89,6 +89,21 @@ QRect ComparisonBars::barRect(int i) const {
     return {g.barLeft, y + g.rowHeight / 6, int(share * g.barSpan + 0.5), g.rowHeight * 2 / 3};
 }
 
+QRect ComparisonBars::partRect(int i, int part) const {
+    const QRect bar = barRect(i);
+    if (bar.isEmpty() || part < 0 || part >= bars_[i].parts.size())
+        return {};
+    double before = 0;
+    for (int p = 0; p < part; ++p)
+        before += bars_[i].parts[p];
+    const double total = bars_[i].value > 0 ? bars_[i].value : 1;
+    const int x0 = bar.left() + int(before / total * bar.width() + 0.5);
+    const int x1 = bar.left() + int((before + bars_[i].parts[part]) / total * bar.width() + 0.5);
+    // A gap of 2 px after every part but the last keeps the parts apart.
+    const int gap = part + 1 < bars_[i].parts.size() ? 2 : 0;
+    return {x0, bar.top(), std::max(0, x1 - x0 - gap), bar.height()};
+}
+
 // The value a full bar stands for: the scale given, else the largest value or reference.
 double ComparisonBars::fullScale() const {
     double scale = scale_;
@@ -154,7 +169,17 @@ void ComparisonBars::paintEvent(QPaintEvent*) {
         painter.setPen(pal.color(QPalette::WindowText));
         painter.drawText(name, Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(bar.name, Qt::ElideRight, name.width()));
-        painter.fillRect(barRect(i), colors.accepted);
+        if (bar.parts.isEmpty())
+            painter.fillRect(barRect(i), colors.accepted);
+        for (int part = 0; part < bar.parts.size(); ++part) {
+            const QRect r = partRect(i, part);
+            painter.fillRect(r, colors.accepted);
+            const QString partName = bar.partNames.value(part);
+            if (metrics.horizontalAdvance(partName) + 4 <= r.width()) {
+                painter.setPen(pal.color(QPalette::Base));  // against the bar's colour
+                painter.drawText(r, Qt::AlignCenter, partName);
+            }
+        }
         const int x = referenceX(i);
         if (x >= 0) {
             painter.setPen(style::seriesPen(colors.limit, 2.0, Qt::DashLine));

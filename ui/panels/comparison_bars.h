@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QStringList>
 #include <QVector>
 #include <QWidget>
 #include <utility>
@@ -22,6 +23,10 @@ public:
         QString text;           // written after the bar ("45.2 %")
         QString toolTip;        // on hover, with the name
         double reference = -1;  // drawn across the bar at this value; < 0: none
+        // Stacked parts of the bar (each gateway's share), in order, each named inside it
+        // where it fits; apart by a gap, so they read in grayscale too. Empty: one bar.
+        QVector<double> parts;
+        QStringList partNames;
     };
 
     explicit ComparisonBars(const QString& title, QWidget* parent = nullptr);
@@ -38,6 +43,8 @@ public:
     QRect nameRect(int i) const;
     QRect valueRect(int i) const;
     int referenceX(int i) const;
+    // Part `part` of bar `i` (empty when it has no such part).
+    QRect partRect(int i, int part) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;

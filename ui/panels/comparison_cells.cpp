@@ -214,13 +214,25 @@ qint64 burstColumnWindow(const RunSnapshot& run) {
     return window;
 }
 
-Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs) {
+QString sharedScope(const RunSnapshot& run) {
+    if (run.limiters.isEmpty())
+        return QString();
+    const Scope scope = run.limiters.first().spec.scope;
+    for (const LimiterSnapshot& s : run.limiters) {
+        if (s.spec.scope != scope)
+            return QString();
+    }
+    return scope == Scope::PerClient ? QStringLiteral("per_client") : QStringLiteral("global");
+}
+
+Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs, bool withScope) {
     Row row;
     row[kLimiter] = {s.spec.name, {}};
     QString type = limiterTypeName(s.spec.type);
-    if (s.spec.scope == Scope::PerClient)
+    if (withScope && s.spec.scope == Scope::PerClient)
         type += QStringLiteral(" (per_client)");
-    row[kType] = {type, {}};
+    row[kType] = {type, s.spec.scope == Scope::PerClient ? tr("%1, a limit per client").arg(type)
+                                                         : QString()};
     fillCounts(row, s.outcomes(), s.fairness);
     row[kP50] = latencyCell(s.latency, 50);
     row[kP99] = latencyCell(s.latency, 99);

@@ -55,7 +55,12 @@ qint64 burstColumnWindow(const RunSnapshot& run);
 // A window's length as the burst column names it: "1 s", "2 min", "250 ms".
 QString windowText(qint64 windowMs);
 
-Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs);
+// `withScope`: the type cell names the scope too ("sliding_window (per_client)"); without, the
+// header says the one scope every limiter has (sharedScope).
+Row limiterRow(const LimiterSnapshot& s, qint64 columnWindowMs, bool withScope = true);
+// The scope every limiter of `run` has ("per_client", "global"); empty when they differ or
+// there are none.
+QString sharedScope(const RunSnapshot& run);
 // A traffic group at limiter `s`: its counts, accepted share and fairness; its admitted burst in
 // the limiter's marked window; no latency or Redis calls (counted per limiter).
 Row groupRow(const LimiterSnapshot& s, const GroupTotals& g, qint64 columnWindowMs);

@@ -146,16 +146,21 @@ void ComparisonTable::renderTable() {
         table_->setRowCount(int(layout_.size()));
 
     const qint64 window = burstColumnWindow(run_);
+    // One scope for all: the header says it once, and the type cells keep the width.
+    const QString scope = comparison::sharedScope(run_);
+    const QString typeHeader = scope.isEmpty() ? tr("Type") : tr("Type\n(all %1)").arg(scope);
+    if (table_->horizontalHeaderItem(kType)->text() != typeHeader)
+        table_->horizontalHeaderItem(kType)->setText(typeHeader);
     const QColor alert = style::errorColor(palette());
     for (int r = 0; r < layout_.size(); ++r) {
         const RowRef& ref = layout_[r];
         const LimiterSnapshot& s = run_.limiters[ref.limiter];
         const GroupTotals* g = ref.group >= 0 ? &s.groups[ref.group] : nullptr;
-        const Row cells =
-            ref.baseline
-                ? (g ? comparison::groupBaselineRow(*baseline_, s, *g, window)
-                     : comparison::baselineRow(*baseline_, s, window))
-                : (g ? comparison::groupRow(s, *g, window) : comparison::limiterRow(s, window));
+        const Row cells = ref.baseline
+                              ? (g ? comparison::groupBaselineRow(*baseline_, s, *g, window)
+                                   : comparison::baselineRow(*baseline_, s, window))
+                              : (g ? comparison::groupRow(s, *g, window)
+                                   : comparison::limiterRow(s, window, scope.isEmpty()));
         for (int c = 0; c < kColumns; ++c) {
             QTableWidgetItem* item = panel::cell(table_, r, c, c >= kFired);
             panel::setText(item, cells[c].text);
@@ -170,16 +175,23 @@ void ComparisonTable::renderTable() {
     // accounting line above says "errors 0", and the room goes to the names. Redis calls only
     // where a gateway decides some requests itself; the burst once the run is over; the
     // disagreements with a reference where a script limiter has one.
+    // The latency columns only when some latency was measured: a virtual clock as fast as
+    // possible has none (each cell would say "0 (virtual)"; the histogram below says why).
     bool errors = false;
     bool gateways = false;
     bool references = false;
+    bool latencies = false;
     for (const LimiterSnapshot& s : run_.limiters) {
         const LimiterSummary* b = baseline_ ? baseline_->find(s.spec.name) : nullptr;
+        latencies = latencies || s.latency.total == 0 || s.latency.max > 0 ||
+                    (b != nullptr && b->latency.p99Ms > 0);
         errors = errors || s.errors > 0 || (b != nullptr && b->counts.errors > 0);
         gateways = gateways || reportsGateways(s) || (b != nullptr && b->redisCalls >= 0);
         references = references || s.hasReference;
     }
     table_->setColumnHidden(kReference, !references);
+    for (int c : {kP50, kP99})
+        table_->setColumnHidden(c, !latencies);
     for (int c : {kErrors, kErrorsOpen, kErrorsClosed})
         table_->setColumnHidden(c, !errors);
     table_->setColumnHidden(kRedisCalls, !gateways);

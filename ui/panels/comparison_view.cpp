@@ -14,6 +14,7 @@
 #include "panels/comparison_table.h"
 #include "panels/cumulative_chart.h"
 #include "panels/disagreement_table.h"
+#include "panels/gateway_view.h"
 #include "panels/latency_chart.h"
 #include "panels/marked_burst.h"
 #include "panels/redis_cost_view.h"
@@ -60,6 +61,8 @@ ComparisonView::ComparisonView(QWidget* parent) : QScrollArea(parent) {
     barsRow_->addWidget(accepted_, 1);
     barsRow_->addWidget(burst_, 1);
     layout->addLayout(barsRow_);
+    gateways_ = new GatewayView(host);
+    layout->addWidget(gateways_);
     cumulative_ = new CumulativeChart(host);
     layout->addWidget(cumulative_);
 
@@ -98,7 +101,8 @@ void ComparisonView::updateFrom(const RunSnapshot& run) {
                                     [](const LimiterSnapshot& l) { return !l.groups.isEmpty(); });
     if (perGroup_->isHidden() == groups)
         perGroup_->setVisible(groups);
-    showBars(run);
+    gateways_->updateFrom(run);
+    showBars(run);  // and arranges
     cumulative_->updateFrom(run);
     table_->updateFrom(run);
     disagreements_->updateFrom(run);
@@ -185,6 +189,7 @@ void ComparisonView::arrange() {
                      barsRow_->spacing();
     if (barsRow_->direction() != direction(width >= bars))
         barsRow_->setDirection(direction(width >= bars));
+    gateways_->arrange(width);
     const int details = kDetailsSideBySideChars * fontMetrics().averageCharWidth();
     if (detailsRow_->direction() != direction(width >= details))
         detailsRow_->setDirection(direction(width >= details));

@@ -20,12 +20,14 @@ class ComparisonBars;
 class ComparisonTable;
 class CumulativeChart;
 class DisagreementTable;
+class GatewayView;
 class LatencyChart;
 class RedisCostView;
 
 // The comparison tab, made to be read at a glance and from the back of a room: first a chart
 // per measure across the limiters — the accepted share and the admitted burst side by side
-// (each limiter a bar; the burst's bar crossed by the limit it is held to), then every
+// (each limiter a bar; the burst's bar crossed by the limit it is held to), a limiter's
+// several gateways' admissions and Redis calls (GatewayView), then every
 // limiter's accepted requests over time on one axis — then the exact figures (the table with
 // its accounting, where two limiters decided alike requests differently, Redis's own cost), then
 // the clients and the latency histogram. A run with traffic groups has a "Per group" check box
@@ -46,6 +48,7 @@ public:
     ComparisonBars* acceptedBars() const { return accepted_; }
     ComparisonBars* burstBars() const { return burst_; }
     CumulativeChart* cumulative() const { return cumulative_; }
+    GatewayView* gateways() const { return gateways_; }  // shown while a limiter has several
     ComparisonTable* table() const { return table_; }
     QCheckBox* perGroup() const { return perGroup_; }  // hidden when the run has no groups
     DisagreementTable* disagreements() const { return disagreements_; }
@@ -63,6 +66,7 @@ private:
 
     ComparisonBars* accepted_ = nullptr;
     ComparisonBars* burst_ = nullptr;
+    GatewayView* gateways_ = nullptr;
     CumulativeChart* cumulative_ = nullptr;
     ComparisonTable* table_ = nullptr;
     QCheckBox* perGroup_ = nullptr;

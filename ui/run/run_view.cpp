@@ -26,7 +26,10 @@ RunView::RunView(RunController* controller, QWidget* parent)
     connect(controller_, &RunController::snapshotReady, this, &RunView::showSnapshot);
     connect(controller_, &RunController::finished, this, [this](const RunSnapshot& s) {
         showSnapshot(s);
-        showAdmittedBursts(s);
+        // Paused, the timelines show the run as it was then: the whole run's notes wait too.
+        burstsHeld_ = paused_;
+        if (!paused_)
+            showAdmittedBursts(s);
     });
     connect(controller_, &RunController::decided, this,
             [this](const StepSession::Step& step) { markStep(step); });
@@ -63,6 +66,7 @@ void RunView::buildTabs() {
 }
 
 void RunView::showScenario(const Scenario& scenario) {
+    burstsHeld_ = false;  // a new run: the last one's bursts are not its own
     shown_ = scenario;
     markedPair_ = {-1, -1};
     latestStates_.clear();
@@ -127,6 +131,8 @@ void RunView::setPaused(bool paused) {
     if (!paused && std::exchange(snapshotHeld_, false)) {
         drawSnapshot(last_);  // what came while paused (the run may have ended since)
     }
+    if (!paused && std::exchange(burstsHeld_, false))
+        showAdmittedBursts(last_);
 }
 
 void RunView::setPresentation(bool on) {

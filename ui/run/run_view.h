@@ -105,6 +105,7 @@ private:
     QMap<int, QVector<LimiterState>> pendingStates_;
     bool paused_ = false;
     bool snapshotHeld_ = false;  // last_ came while paused: drawn on resume
+    bool burstsHeld_ = false;    // the run ended while paused: its bursts marked on resume
     bool presentation_ = false;
     Scenario shown_;  // what the timelines were last set up for (showScenario)
     std::shared_ptr<const RunBaseline> baseline_;
