@@ -95,7 +95,7 @@ check() {
                     echo "$rel:$lineno: says \"$said\"; engine/limiters/algorithm_list.h lists $count algorithms"
                     bad=1
                 fi
-            done < <(prose "$file" | grep -noiE "\b(ratelab's )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (algorithms\b|limiters decide)")
+            done < <(prose "$file" | grep -noiE "\b(ratelab's )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (built-in )?(algorithms\b|limiters decide)")
         fi
         while IFS=: read -r lineno said; do
             echo "$rel:$lineno: a heading cites an issue: $said"
