@@ -209,16 +209,10 @@ int huntCommand(const QStringList& args) {
          QStringLiteral("DIR")},
         {QStringLiteral("redis"), QStringLiteral("Redis URL."), QStringLiteral("URL")},
     });
-    parser.addOptions({
-        {QStringLiteral("distributed"),
-         QStringLiteral("Publish the traces in batches to a queue that `ratelab worker` "
-                        "processes work, work batches here too, and shrink here.")},
-        {QStringLiteral("batch"),
-         QStringLiteral("Traces per batch of a distributed hunt (default: an eighth of them, at "
-                        "most 1000)."),
-         QStringLiteral("N")},
-    });
-    parser.addOptions(queueOptions());
+    parser.addOptions(distributedOptions(
+        QStringLiteral("shrink here (batches of traces)."),
+        QStringLiteral("Traces per batch of a distributed hunt (default: an eighth of them, at "
+                       "most 1000).")));
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;

@@ -158,16 +158,10 @@ int sweepCommand(const QStringList& args) {
                         "constraints, as JUnit XML."),
          QStringLiteral("FILE")},
     });
-    parser.addOptions({
-        {QStringLiteral("distributed"),
-         QStringLiteral("Publish the batches to a queue that `ratelab worker` processes work, "
-                        "work batches here too, and merge the results.")},
-        {QStringLiteral("batch"),
-         QStringLiteral("Combinations per batch of a distributed sweep (default: an eighth of "
-                        "them, at most 64)."),
-         QStringLiteral("N")},
-    });
-    parser.addOptions(queueOptions());
+    parser.addOptions(distributedOptions(
+        QStringLiteral("merge the results."),
+        QStringLiteral("Combinations per batch of a distributed sweep (default: an eighth of "
+                       "them, at most 64).")));
     parser.addOptions(tlsOptions());
     if (!parseArguments(parser, args, {}, 1)) {
         return kBadInput;

@@ -21,6 +21,17 @@ QList<QCommandLineOption> queueOptions() {
     };
 }
 
+QList<QCommandLineOption> distributedOptions(const QString& doing, const QString& batchHelp) {
+    QList<QCommandLineOption> options{
+        {QStringLiteral("distributed"),
+         QStringLiteral("Publish the batches to a queue that `ratelab worker` processes work, "
+                        "work batches here too, and ") +
+             doing},
+        {QStringLiteral("batch"), batchHelp, QStringLiteral("N")},
+    };
+    return options + queueOptions();
+}
+
 void requireSharedRedis(const QCommandLineParser& parser, const QString& what) {
     if (parser.value(QStringLiteral("redis")).isEmpty() &&
         qEnvironmentVariable("REDIS_URL").isEmpty()) {

@@ -13,8 +13,11 @@ namespace ratelab::cli {
 // SIGINT, SIGTERM or SIGHUP (docs/distributed.md), logging each batch taken and finished.
 int workerCommand(const QStringList& args);
 
-// --queue and --claim-ms, which `worker` and `sweep --distributed` share.
+// --queue and --claim-ms, which `worker` and `sweep`/`hunt --distributed` share.
 QList<QCommandLineOption> queueOptions();
+// --distributed (`doing`: what the coordinator does with the batches), --batch (`batchHelp`)
+// and queueOptions(): what `sweep` and `hunt` add to run on workers.
+QList<QCommandLineOption> distributedOptions(const QString& doing, const QString& batchHelp);
 // The worker a command runs as: its queue (bad names throw InputError naming --queue), claim
 // time, consumer name ("host:pid" and `suffix`), version, and URL: `target` must be a server
 // others can reach, not a managed one (InputError naming --redis, `command` in the message).
