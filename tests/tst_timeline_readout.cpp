@@ -6,6 +6,7 @@
 #include "charts/timeline_model.h"
 #include "charts/timeline_readout.h"
 #include "stats/run_snapshot.h"
+#include "support/scenario_documents.h"
 
 using ratelab::LimiterSnapshot;
 using ratelab::LimiterSpec;
@@ -19,26 +20,17 @@ namespace {
 
 constexpr qint64 kStart = 1'700'000'040'000;
 
-LimiterSpec tokenBucket() {
-    LimiterSpec spec;
-    spec.type = LimiterType::TokenBucket;
-    spec.name = QStringLiteral("api");
-    spec.rate = 10;
-    spec.intervalMs = 1000;
-    return spec;
-}
-
 // A model of a run 3 s in, with 1 s buckets: accepted 5, 6, 7, rejected 1, 2, 3; two groups.
 TimelineModel model() {
     TimelineModel m;
-    m.setLimiter(tokenBucket(), 1, 1000, kStart);
+    m.setLimiter(ratelab::test::api(), 1, 1000, kStart);
     RunSnapshot run;
     run.startEpochMs = kStart;
     run.bucketMs = 1000;
     run.elapsedUs = 3'000'000;
     run.durationUs = 6'000'000;
     LimiterSnapshot l;
-    l.spec = tokenBucket();
+    l.spec = ratelab::test::api();
     l.bucketAccepted = {5, 6, 7, 0, 0, 0};
     l.bucketRejected = {1, 2, 3, 0, 0, 0};
     l.bucketErrors = {0, 0, 0, 0, 0, 0};

@@ -37,6 +37,7 @@ QByteArray withClock(const QByteArray& clock);
 // A JSON array of `count` token buckets l0, l1, ...
 QByteArray manyLimiters(int count);
 
+// A global token bucket "api" of 10 per 1000 ms.
 LimiterSpec api();
 // What doc(kConstant) parses to: every default.
 Scenario defaults();
