@@ -2,9 +2,13 @@
 // keyboard (F5 Start, F10 Step) and the mouse: a new step session draws only what it decided
 // (not the finished run's window counts), the window that a step fills shows its count and the
 // step's mark, requests are numbered from 0 as `ratelab explain --request` numbers them, and a
-// scenario opened again or edited steps from its first request.
+// scenario opened again or edited steps from its first request. The steps' labels, the window
+// counts and the spans stay above the bars.
+#include <QAreaSeries>
 #include <QDir>
+#include <QGraphicsSimpleTextItem>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -69,6 +73,39 @@ void resetKeys(const Scenario& scenario) {
     auto router = routeFixture();
     for (const LimiterSpec& spec : scenario.limiters)
         makeLimiter(spec)->reset(*router);
+}
+
+// The scene y of the top of the tallest bar drawn (accepted, rejected and errors stacked).
+double barsTopY(const TimelineChart& chart) {
+    double top = std::numeric_limits<double>::max();
+    for (QAbstractSeries* series : chart.chart()->series()) {
+        auto* area = qobject_cast<QAreaSeries*>(series);
+        if (area == nullptr || !area->isVisible())
+            continue;
+        for (const QPointF& p : area->upperSeries()->points())
+            top =
+                std::min(top, chart.chart()->mapToScene(chart.chart()->mapToPosition(p, area)).y());
+    }
+    return top;
+}
+
+// The labels drawn in the plot that reach down into the tallest bar's height, with where.
+QStringList labelsOverTheBars(const TimelineChart& chart) {
+    const double bars = barsTopY(chart);
+    const QRectF plot = chart.chart()->mapRectToScene(chart.chart()->plotArea());
+    QStringList over;
+    for (QGraphicsItem* item : chart.scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+        if (text == nullptr || !text->isVisible() || !plot.intersects(text->sceneBoundingRect()))
+            continue;
+        const QRectF label = text->parentItem()->sceneBoundingRect();
+        if (label.bottom() > bars + 0.5)
+            over << QStringLiteral("\"%1\" down to y %2 (bars from y %3)")
+                        .arg(text->text())
+                        .arg(label.bottom())
+                        .arg(bars);
+    }
+    return over;
 }
 
 }  // namespace
@@ -144,6 +181,47 @@ private slots:
                             [&](const QString& t) { return t.endsWith(newest); }),
                 qPrintable(
                     QStringLiteral("step %1: %2").arg(k).arg(drawn.join(QStringLiteral(" | ")))));
+        }
+        resetKeys(s);
+        w.setWindowModified(false);
+    }
+
+    // The steps' labels were drawn at the plot's foot, over the bars they label, and the steps at
+    // the instant a bucket starts (ten requests at run time 0 in the boundary example) drew no
+    // bar at all. The bars now show from the first step, and the axis leaves rows above them
+    // for every label: the steps' marks, the window counts and the spans.
+    void stepLabelsLieAboveTheBars_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1024x700") << QSize(1024, 700);
+        QTest::newRow("1400x900") << QSize(1400, 900);
+    }
+    void stepLabelsLieAboveTheBars() {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        connectToFixture(w);
+        Scenario s = loadScenarioFile(
+            exampleScenarioPath(QStringLiteral("fixed-window-boundary-burst.json")));
+        for (LimiterSpec& spec : s.limiters)
+            spec.name = uniqueName(spec.name);
+        w.setScenario(s);
+        QSignalSpy decided(w.controller(), &RunController::decided);
+        for (int k : {3, 10, 12, 16}) {
+            stepUntil(w, decided, k);
+            for (TimelineChart* chart : w.timelines()) {
+                QTRY_VERIFY(!chart->model().markers().isEmpty());
+                // The requests of the step's bucket are drawn (they were not while the steps
+                // stayed at the instant their bucket starts).
+                QVERIFY2(barsTopY(*chart) < std::numeric_limits<double>::max(),
+                         qPrintable(QStringLiteral("step %1: no bar drawn").arg(k)));
+                QVERIFY2(!textsInPlot(*chart).isEmpty(), "no label drawn");
+                const QStringList over = labelsOverTheBars(*chart);
+                QVERIFY2(over.isEmpty(), qPrintable(QStringLiteral("step %1, %2: %3")
+                                                        .arg(k)
+                                                        .arg(chart->model().spec().name,
+                                                             over.join(QStringLiteral("; ")))));
+            }
         }
         resetKeys(s);
         w.setWindowModified(false);

@@ -118,7 +118,7 @@ StepSession::StepSession(Scenario scenario, RedisUrl url, bool explain, bool les
     ScheduleDecider::Options options;
     options.limiters.ttlExtraMs = kClockStandstillMs;
     options.limiters.keepRawReplies = explain;  // a script limiter's reply, for its explanation
-    options.reconnectBackoff = false;  // each Step is one user action: always try again
+    options.reconnectBackoff = false;           // each Step is one user action: always try again
     options.redisClockIsRunClock = lesson;
     const qint64 startEpochMs = scenario.traffic.clock.isVirtual
                                     ? scenario.traffic.clock.startMs
@@ -255,7 +255,9 @@ RunSnapshot StepSession::snapshot() const {
     s.startEpochMs = decider_->startEpochMs();
     s.bucketMs = scenario.bucketMs;
     s.durationUs = durationUs;
-    s.elapsedUs = lastRunUs_;
+    // Just past the last request decided: its bucket is one the session has reached (a bucket
+    // that starts at the time reached holds nothing yet).
+    s.elapsedUs = k_ > 0 ? std::min(lastRunUs_ + 1, std::max(durationUs, lastRunUs_)) : 0;
     s.targetRate = durationUs > 0 ? scheduleExpectedSends(scenario.traffic, durationUs) /
                                         (double(durationUs) / 1e6)
                                   : 0;

@@ -354,10 +354,9 @@ void TimelineChart::updateSeries() {
     if (axisY_->titleText() != title)
         axisY_->setTitleText(title);
     drawing_.inFlight = model_.inFlight(viewMin, viewMax, counts.groupMs);
-    double yMax = counts.yMax;  // the releases per step too
+    drawing_.barsTop = counts.yMax;  // the releases per step too; scaled by layoutOverlay
     for (const QPointF& p : drawing_.inFlight.released)
-        yMax = std::max(yMax, p.y());
-    setNiceRange(axisY_, yMax * 1.1);
+        drawing_.barsTop = std::max(drawing_.barsTop, p.y());
 }
 
 // The permits line, in pieces where decisions failed, or requests in flight, on the right axis.
@@ -387,14 +386,15 @@ void TimelineChart::layoutOverlay() {
     look.font.setPointSizeF(8.5 * (presentation_ ? style::kPresentationScale : 1.0));
     look.dark = dark_;
     const auto [viewMin, viewMax] = navigation_->range();
-    overlay_.layout(
-        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, viewMin, viewMax,
-        drawing_.bands, drawing_.spans, model_.markers(), look);
-    overlay_.layoutBurst(
-        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, model_.burst(),
-        look);
-    overlay_.layoutHighlight(
-        chart_->plotArea(), [this](double seconds) { return toPixelX(seconds); }, highlight_, look);
+    const QRectF plot = chart_->plotArea();
+    const TimelineLabelRows rows(plot, TimelineOverlay::labelHeight(look.font),
+                                 TimelineLabelRows::of(model_, drawing_, viewMin, viewMax));
+    setNiceRange(axisY_, rows.axisTop(plot, drawing_.barsTop));  // no bar under the labels
+    const auto toPixel = [this](double seconds) { return toPixelX(seconds); };
+    overlay_.layout(plot, toPixel, viewMin, viewMax, drawing_.bands, drawing_.spans,
+                    model_.markers(), rows, look);
+    overlay_.layoutBurst(plot, toPixel, model_.burst(), rows, look);
+    overlay_.layoutHighlight(plot, toPixel, highlight_, look);
 }
 
 void TimelineChart::setHighlight(double fromSeconds, double toSeconds, const QString& label) {

@@ -18,9 +18,11 @@ constexpr qint64 kMaxGroups = TimelineModel::kMaxPointsPerSeries / 2;
 constexpr qint64 kGroupSlack = 4;
 
 // The buckets [from, to) summed into groups of `group` as a step outline: each group a flat
-// segment over its time span, the last one clipped to the run time reached.
+// segment over its time span, the last one clipped to the run time reached but at least
+// `minWidthMs` wide (a step decides at an instant: the requests of its group would not show).
 QList<QPointF> stepPoints(const QVector<qint64>& buckets, qint64 from, qint64 to, qint64 group,
-                          qint64 bucketMs, double elapsedMs, double* maxValue) {
+                          qint64 bucketMs, double elapsedMs, double* maxValue,
+                          double minWidthMs = 0) {
     QList<QPointF> points;
     const qint64 end = std::min<qint64>(to, buckets.size());
     for (qint64 first = from; first < end; first += group) {
@@ -29,7 +31,9 @@ QList<QPointF> stepPoints(const QVector<qint64>& buckets, qint64 from, qint64 to
         for (qint64 i = first; i < last; ++i)
             sum += buckets[int(i)];
         const double x0 = double(first * bucketMs) / 1000.0;
-        const double x1 = std::min(double(last * bucketMs), elapsedMs) / 1000.0;
+        const double x1 =
+            std::min(double(last * bucketMs), std::max(elapsedMs, x0 * 1000.0 + minWidthMs)) /
+            1000.0;
         points << QPointF(x0, double(sum)) << QPointF(x1, double(sum));
         *maxValue = std::max(*maxValue, double(sum));
     }
@@ -190,22 +194,24 @@ TimelineModel::Counts TimelineModel::counts(double viewMin, double viewMax, int 
     const qint64 to = std::min((floorDiv(endVisible + group - 1, group) + 1) * group, reached);
     const double elapsedMs = double(elapsedUs_) / 1000.0;
 
+    // Three pixel columns: the group a step has just begun is seen.
+    const double minWidthMs = columns > 0 ? 3 * (viewMax - viewMin) * 1000.0 / columns : 0;
     Counts counts;
-    counts.accepted =
-        stepPoints(bucketAccepted_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
-    counts.rejected =
-        stepPoints(bucketRejected_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+    counts.accepted = stepPoints(bucketAccepted_, from, to, group, bucketMs_, elapsedMs,
+                                 &counts.yMax, minWidthMs);
+    counts.rejected = stepPoints(bucketRejected_, from, to, group, bucketMs_, elapsedMs,
+                                 &counts.yMax, minWidthMs);
     counts.rejectedTop = stacked(counts.accepted, counts.rejected, &counts.yMax);
     counts.showErrors = hasErrors_;
     if (hasErrors_) {
-        counts.errors =
-            stepPoints(bucketErrors_, from, to, group, bucketMs_, elapsedMs, &counts.yMax);
+        counts.errors = stepPoints(bucketErrors_, from, to, group, bucketMs_, elapsedMs,
+                                   &counts.yMax, minWidthMs);
         counts.errorsTop = stacked(counts.rejectedTop, counts.errors, &counts.yMax);
     }
     counts.groupNames = groupNames_;
     for (const QVector<qint64>& perBucket : groupAccepted_)
         counts.groupAccepted.append(
-            stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax));
+            stepPoints(perBucket, from, to, group, bucketMs_, elapsedMs, &counts.yMax, minWidthMs));
     counts.groupMs = group * bucketMs_;
     addBaseline(counts, viewMin, viewMax);
     if (!algorithmOf(spec_).limitsInFlight())  // a rate: its inFlight() draws the other limit

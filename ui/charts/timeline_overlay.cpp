@@ -8,6 +8,7 @@
 #include <QPainterPath>
 #include <QPen>
 #include <algorithm>
+#include <cmath>
 
 #include "charts/overlay_label.h"
 #include "style/palette_colors.h"
@@ -66,16 +67,21 @@ OverlayLabel* TimelineOverlay::labelAt(QVector<OverlayLabel*>& pool, int i) {
     return pool[i];
 }
 
+double TimelineOverlay::labelHeight(const QFont& font) {
+    return std::ceil(QFontMetricsF(font).height()) + 2;  // as OverlayLabel pads its text
+}
+
 void TimelineOverlay::layout(const QRectF& plot, const std::function<double(double)>& toPixelX,
                              double viewMin, double viewMax,
                              const QVector<TimelineModel::Band>& bands,
                              const QVector<TimelineModel::Span>& spans,
-                             const QVector<TimelineModel::Marker>& markers, const Look& look) {
+                             const QVector<TimelineModel::Marker>& markers,
+                             const TimelineLabelRows& rows, const Look& look) {
     under_->setRect(plot);
     over_->setRect(plot);
-    layoutBands(plot, toPixelX, bands, look);
-    layoutSpans(plot, toPixelX, spans, look);
-    layoutMarkers(plot, toPixelX, viewMin, viewMax, markers, look);
+    layoutBands(plot, toPixelX, bands, rows.spansTop, look);
+    layoutSpans(plot, toPixelX, spans, rows, look);
+    layoutMarkers(plot, toPixelX, viewMin, viewMax, markers, rows, look);
 }
 
 // Fixed-window bands with their counts. All labels take one form: "7/10" when every band in
@@ -84,7 +90,8 @@ void TimelineOverlay::layout(const QRectF& plot, const std::function<double(doub
 // its band and kept in the plot, where it covers no other band's label: the newest first, so
 // that the window a step just filled shows its count.
 void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                                  const QVector<TimelineModel::Band>& bands, const Look& look) {
+                                  const QVector<TimelineModel::Band>& bands, double top,
+                                  const Look& look) {
     QVector<QRectF> rects(bands.size());
     bool longFits = true;
     const QFontMetricsF metrics(look.font);
@@ -119,7 +126,7 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
             wide.append(i);
             continue;
         }
-        where[i] = QRectF(QPointF(inView.center().x() - size.width() / 2, plot.top() + 3), size);
+        where[i] = QRectF(QPointF(inView.center().x() - size.width() / 2, top), size);
         placed.append(*where[i]);
     }
     for (auto i = wide.crbegin(); i != wide.crend(); ++i) {
@@ -127,7 +134,7 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         const double centre = rects[*i].intersected(plot).center().x();
         const double x = std::clamp(centre - size.width() / 2, plot.left() + 2,
                                     std::max(plot.left() + 2, plot.right() - size.width() - 2));
-        const QRectF box(QPointF(x, plot.top() + 3), size);
+        const QRectF box(QPointF(x, top), size);
         const bool covers = std::any_of(placed.cbegin(), placed.cend(), [&box](const QRectF& r) {
             return r.adjusted(-2, 0, 2, 0).intersects(box);
         });
@@ -155,10 +162,10 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
 }
 
 // Sliding-window spans: nested translucent bands ending at the state's now, their labels
-// stacked at the top, left of now.
+// stacked in the top rows, left of now.
 void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                                  const QVector<TimelineModel::Span>& spans, const Look& look) {
-    double labelY = plot.top() + 3;
+                                  const QVector<TimelineModel::Span>& spans,
+                                  const TimelineLabelRows& rows, const Look& look) {
     for (int i = 0; i < spans.size(); ++i) {
         const TimelineModel::Span& span = spans[i];
         const double right = toPixelX(span.x1);
@@ -171,24 +178,24 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
         const QSizeF size = label->set(span.label, look.font, look.text, look.labelBack);
         const double x =
             std::max(plot.left() + 2, std::min(right, plot.right()) - size.width() - 4);
-        label->showAt(QPointF(x, labelY));
-        labelY += size.height() + 2;
+        label->showAt(QPointF(x, rows.spansTop + i * rows.pitch));
     }
-    spanLabelsBottom_ = labelY;
     hideFrom(spanRects_, spans.size());
     hideFrom(spanLabels_, spans.size());
 }
 
-// Markers in view: dashed vertical lines, labels near the bottom (staggered in three rows so
-// that close markers stay readable). A label goes right of its line, else left of it, else
-// where it fits in the plot; one wider than the plot (steps merged into one marker) is cut in
-// the middle, so that its first and its newest part show (the tooltip has it whole).
+// Markers in view: dashed vertical lines, labels in the markers' rows above the bars, each in
+// the first row where it covers no label placed before it (else they take turns). A label goes
+// right of its line, else left of it, else where it fits in the plot; one wider than the plot
+// (steps merged into one marker) is cut in the middle, so that its first and its newest part
+// show (the tooltip has it whole).
 void TimelineOverlay::layoutMarkers(const QRectF& plot,
                                     const std::function<double(double)>& toPixelX, double viewMin,
                                     double viewMax, const QVector<TimelineModel::Marker>& markers,
-                                    const Look& look) {
+                                    const TimelineLabelRows& rows, const Look& look) {
     const QPen pen = style::seriesPen(look.marker, 1.5, Qt::DashLine);
     const QFontMetricsF metrics(look.font);
+    QVector<QVector<QRectF>> taken(std::max(rows.markerRows, 1));  // the labels in each row
     int drawn = 0;
     for (const TimelineModel::Marker& marker : markers) {
         if (marker.x < viewMin || marker.x > viewMax)
@@ -210,8 +217,17 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
             left = x - size.width() - 2;
         if (left < plot.left())
             left = std::max(plot.left() + 2, plot.right() - size.width() - 2);
-        const double top = plot.bottom() - (size.height() + 2) * (1 + drawn % 3) - 2;
-        label->showAt(QPointF(left, top));
+        int row = drawn % int(taken.size());
+        for (int r = 0; r < taken.size(); ++r) {
+            const QRectF box(QPointF(left - 2, 0), QSizeF(size.width() + 4, 1));
+            if (std::none_of(taken[r].cbegin(), taken[r].cend(),
+                             [&box](const QRectF& t) { return t.intersects(box); })) {
+                row = r;
+                break;
+            }
+        }
+        taken[row].append(QRectF(QPointF(left, 0), QSizeF(size.width(), 1)));
+        label->showAt(QPointF(left, rows.markersTop + row * rows.pitch));
         ++drawn;
     }
     hideFrom(markerLines_, drawn);
@@ -220,11 +236,9 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
 
 void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
                                   const std::optional<TimelineModel::Burst>& burst,
-                                  const Look& look) {
-    // The second row (the first holds the fixed window's counts), or below the span labels.
-    layoutMark(burst_, plot, toPixelX, burst, look, [&](const QSizeF& size) {
-        return std::max(plot.top() + 3 + size.height() + 2, spanLabelsBottom_);
-    });
+                                  const TimelineLabelRows& rows, const Look& look) {
+    layoutMark(burst_, plot, toPixelX, burst, look,
+               [&rows](const QSizeF&) { return rows.burstTop; });
 }
 
 void TimelineOverlay::layoutHighlight(const QRectF& plot,

@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 
+#include "charts/timeline_label_rows.h"
 #include "charts/timeline_model.h"
 
 QT_BEGIN_NAMESPACE
@@ -21,9 +22,10 @@ class OverlayLabel;
 
 // The timeline's drawings over the chart's plot area, as graphics items owned by the chart:
 // fixed-window bands with their counts, sliding-window spans with theirs, and markers with
-// labels. Bands and spans lie above the plot background but under the grid and the series; the
-// labels and markers over everything in the plot area. Both layers clip to the plot area.
-// Items are pooled: a redraw moves them rather than making new ones.
+// labels, the labels in the rows of TimelineLabelRows above the bars. Bands and spans lie above
+// the plot background but under the grid and the series; the labels and markers over
+// everything in the plot area. Both layers clip to the plot area. Items are pooled: a redraw
+// moves them rather than making new ones.
 class TimelineOverlay {
 public:
     explicit TimelineOverlay(QChart* chart);
@@ -37,16 +39,21 @@ public:
         QFont font;
         bool dark = false;
     };
+    // An overlay label's height in `font`: what TimelineLabelRows needs.
+    static double labelHeight(const QFont& font);
+
     // Places everything for the plot area `plot`; `toPixelX` maps run seconds to x in the chart.
     void layout(const QRectF& plot, const std::function<double(double)>& toPixelX, double viewMin,
                 double viewMax, const QVector<TimelineModel::Band>& bands,
                 const QVector<TimelineModel::Span>& spans,
-                const QVector<TimelineModel::Marker>& markers, const Look& look);
+                const QVector<TimelineModel::Marker>& markers, const TimelineLabelRows& rows,
+                const Look& look);
 
     // The admitted burst: a box over the busiest interval, over the series, with its label
-    // ("20 accepted in 1000 ms here") in the second row from the top; none hides it.
+    // ("20 accepted in 1000 ms here") in its row; none hides it.
     void layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const std::optional<TimelineModel::Burst>& burst, const Look& look);
+                     const std::optional<TimelineModel::Burst>& burst,
+                     const TimelineLabelRows& rows, const Look& look);
 
     // A span the chart is asked to point at (a lesson's beat): a box over [x0, x1) as the
     // admitted burst's, its label at the plot's foot; none hides it.
@@ -66,12 +73,14 @@ private:
                     const std::optional<TimelineModel::Burst>& span, const Look& look,
                     const std::function<double(const QSizeF&)>& labelY);
     void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const QVector<TimelineModel::Band>& bands, const Look& look);
+                     const QVector<TimelineModel::Band>& bands, double top, const Look& look);
     void layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const QVector<TimelineModel::Span>& spans, const Look& look);
+                     const QVector<TimelineModel::Span>& spans, const TimelineLabelRows& rows,
+                     const Look& look);
     void layoutMarkers(const QRectF& plot, const std::function<double(double)>& toPixelX,
                        double viewMin, double viewMax,
-                       const QVector<TimelineModel::Marker>& markers, const Look& look);
+                       const QVector<TimelineModel::Marker>& markers, const TimelineLabelRows& rows,
+                       const Look& look);
     QGraphicsRectItem* rectAt(QVector<QGraphicsRectItem*>& pool, int i);
     OverlayLabel* labelAt(QVector<OverlayLabel*>& pool, int i);
 
@@ -87,8 +96,6 @@ private:
     QVector<OverlayLabel*> markerLabels_;
     Mark burst_;
     Mark highlight_;
-    // Below the last span label: the burst label goes no higher, so the two never overlap.
-    double spanLabelsBottom_ = 0;
 };
 
 }  // namespace ratelab

@@ -14,7 +14,8 @@ namespace ratelab {
 // cursor tells this, not the model's newest data (a chart off screen draws later).
 struct TimelineDrawing {
     TimelineModel::Counts counts;
-    QString limitName;  // the limit line's legend entry
+    double barsTop = 0;  // on the left axis: the tallest bar, the limit, the releases per step
+    QString limitName;   // the limit line's legend entry
     bool baselineShown = false;
     // The permits line in pieces (broken where decisions failed); empty without one.
     QVector<QList<QPointF>> tokenPieces;
