@@ -11,6 +11,7 @@
 
 #include "report/report_renderer.h"
 #include "stats/admitted_burst.h"
+#include "stats/run_snapshot.h"
 #include "style/app_theme.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
@@ -112,14 +113,75 @@ private slots:
         QVERIFY(seen.value(c.rejected.rgb() & 0xffffff) > 100);
     }
 
-    // The legend draws each line series as a line (with its pen's dash), not a square.
+    // The legend draws each line series as a line with its pen's dash: measured on the pixels
+    // of the swatch alone (the other entries hidden, its label emptied), a dashed limit's swatch
+    // shows at least two dashes and the solid in-flight line's one. The dashes were as long as
+    // the swatch: "limit 20" read as a short solid line.
+    void legendSwatchesFollowTheirSeries_data() {
+        QTest::addColumn<LimiterSpec>("spec");
+        QTest::addColumn<QString>("entry");  // the legend entry's name starts so
+        QTest::addColumn<int>("dashes");
+        QTest::newRow("rate limit, dashed")
+            << tokenBucket(10, 1000) << QStringLiteral("limit (steady state)") << 2;
+        QTest::newRow("in-flight limit, dashed")
+            << concurrency(20, 250) << QStringLiteral("limit 20") << 2;
+        QTest::newRow("in flight, solid")
+            << concurrency(20, 250) << QStringLiteral("in flight") << 1;
+    }
     void legendSwatchesFollowTheirSeries() {
+        QFETCH(LimiterSpec, spec);
+        QFETCH(QString, entry);
+        QFETCH(int, dashes);
         TimelineChart chart;
         QVERIFY(show(chart));
-        const LimiterSpec spec = tokenBucket(10, 1000);
         chart.setLimiter(spec, 1, 100, kStart);
-        chart.updateFrom(makeRun(spec, 100, 20000), 0, nullptr);
+        RunSnapshot run = makeRun(spec, 100, 20000);
+        run.limiters[0].bucketReleased = QVector<qint64>(run.limiters[0].bucketAccepted.size(), 1);
+        chart.updateFrom(run, 0, nullptr);
         QCOMPARE(chart.chart()->legend()->markerShape(), QLegend::MarkerShapeFromSeries);
+        QLegendMarker* swatch = nullptr;
+        for (QLegendMarker* marker : chart.chart()->legend()->markers()) {
+            if (marker->label().startsWith(entry) && marker->isVisible())
+                swatch = marker;
+            else
+                marker->setVisible(false);
+        }
+        QVERIFY2(swatch != nullptr, qPrintable(entry));
+        const QColor colour = swatch->series()->property("color").value<QColor>();
+        swatch->setLabel(QString());
+        QTest::qWait(50);  // the legend lays itself out again
+        const QImage image = chart.grab().toImage();
+        const QRect legend =
+            chart.mapFromScene(chart.chart()->mapToScene(chart.chart()->legend()->geometry()))
+                .boundingRect()
+                .intersected(image.rect());
+        // The row of the legend with the most pixels of the line's colour, and its runs.
+        int bestCount = 0, bestRuns = 0;
+        for (int y = legend.top(); y <= legend.bottom(); ++y) {
+            int count = 0, runs = 0;
+            bool inRun = false;
+            for (int x = legend.left(); x <= legend.right(); ++x) {
+                const QColor c = image.pixelColor(x, y);
+                const bool on = std::abs(c.red() - colour.red()) +
+                                    std::abs(c.green() - colour.green()) +
+                                    std::abs(c.blue() - colour.blue()) <
+                                60;
+                count += on;
+                runs += on && !inRun;
+                inRun = on;
+            }
+            if (count > bestCount) {
+                bestCount = count;
+                bestRuns = runs;
+            }
+        }
+        QVERIFY2(bestCount >= 6, qPrintable(QStringLiteral("%1 pixels").arg(bestCount)));
+        if (dashes == 1)
+            QCOMPARE(bestRuns, 1);
+        else
+            QVERIFY2(bestRuns >= dashes,
+                     qPrintable(
+                         QStringLiteral("%1 dash(es) in %2 pixels").arg(bestRuns).arg(bestCount)));
     }
 };
 

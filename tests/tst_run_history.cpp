@@ -33,6 +33,7 @@
 #include "report/output_folder.h"
 #include "run/run_controller.h"
 #include "scenario/scenario_json.h"
+#include "style/series_style.h"
 #include "support/cli_process.h"
 #include "support/table_checks.h"
 #include "support/test_redis.h"
@@ -641,7 +642,7 @@ private slots:
         const QPen lightAccepted = chart.baselineAcceptedSeries()->pen();
         const QPen lightRejected = chart.baselineRejectedSeries()->pen();
         for (const QPen& pen : {lightAccepted, lightRejected}) {
-            QCOMPARE(pen.style(), Qt::DashLine);
+            QCOMPARE(pen.dashPattern(), style::kDashes);
             QVERIFY(pen.widthF() < chart.limitSeries()->pen().widthF());
         }
         QVERIFY(lightAccepted.color() != lightRejected.color());
@@ -652,7 +653,7 @@ private slots:
         dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
         chart.setPalette(dark);
         const QPen darkAccepted = chart.baselineAcceptedSeries()->pen();
-        QCOMPARE(darkAccepted.style(), Qt::DashLine);
+        QCOMPARE(darkAccepted.dashPattern(), style::kDashes);
         QVERIFY(darkAccepted.color().lightness() > lightAccepted.color().lightness());
         QVERIFY(chart.baselineRejectedSeries()->pen().color().lightness() >
                 lightRejected.color().lightness());

@@ -217,7 +217,7 @@ void TestStyle::seriesColours() {
     const QPen pen = style::seriesPen(lightColors.limit, 1.5, Qt::DashLine);
     QCOMPARE(pen.color(), lightColors.limit);
     QCOMPARE(pen.widthF(), 1.5);
-    QCOMPARE(pen.style(), Qt::DashLine);
+    QCOMPARE(pen.dashPattern(), style::kDashes);
     QCOMPARE(pen.capStyle(), Qt::FlatCap);
 }
 

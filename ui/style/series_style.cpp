@@ -78,6 +78,8 @@ QPen seriesPen(const QColor& color, qreal width, Qt::PenStyle style) {
     QPen pen{color};
     pen.setWidthF(width);
     pen.setStyle(style);
+    if (style == Qt::DashLine)
+        pen.setDashPattern(kDashes);
     pen.setCapStyle(Qt::FlatCap);
     pen.setJoinStyle(Qt::MiterJoin);
     return pen;

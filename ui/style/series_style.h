@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QPen>
+#include <QVector>
 
 namespace ratelab::style {
 
@@ -52,7 +53,10 @@ constexpr int kLimiterPens = 6;
 QPen groupPen(int index, bool dark);
 constexpr int kGroupPens = 4;
 
-// A series pen: flat caps and mitred joins, so that steps stay sharp.
+// A series pen: flat caps and mitred joins, so that steps stay sharp. Qt::DashLine is drawn
+// with kDashes, dashes short enough that a legend's swatch (about 12 pixels) shows two.
 QPen seriesPen(const QColor& color, qreal width = 1.5, Qt::PenStyle style = Qt::SolidLine);
+// A dash and its gap, in pen widths (Qt's own DashLine is 4 and 2: one dash filled a swatch).
+inline const QVector<qreal> kDashes = {2.5, 1.5};
 
 }  // namespace ratelab::style
