@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "style/palette_colors.h"
+#include "style/problem_cell_delegate.h"
 
 namespace ratelab {
 namespace {
@@ -27,6 +28,7 @@ SlidingWindowPage::SlidingWindowPage(QWidget* parent) : LimiterPage(parent) {
            "last window_ms stay within limit"));
     rules_->setHorizontalHeaderLabels({tr("Limit (permits)"), tr("Window (ms)")});
     rules_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    rules_->setItemDelegate(new ProblemCellDelegate(rules_));  // frames the cell an error names
     // A cell's edit ends with Enter or focus-out: it is committed at once.
     connect(rules_, &QTableWidget::itemChanged, this, &LimiterPage::edited);
     connect(rules_, &QTableWidget::itemChanged, this, &LimiterPage::committed);
@@ -68,7 +70,7 @@ void SlidingWindowPage::fill(const QJsonObject& values) {
     removeRule_->setEnabled(rules_->rowCount() > 0);
 }
 
-// Any rule's path is shown at the table; the cell (or row) it names is tinted.
+// Any rule's path is shown at the table; the cell (or row) it names is tinted and framed.
 bool SlidingWindowPage::showProblem(const QString& where, const QString& message) {
     static const QRegularExpression rulePath(
         QStringLiteral(R"(^\$\.rules\[(\d+)\](?:\.(limit|window_ms))?$)"));
@@ -85,25 +87,34 @@ bool SlidingWindowPage::showProblem(const QString& where, const QString& message
     removeRule_->setEnabled(rules_->rowCount() > 0);
     tintRow_ = row;
     tintColumn_ = column;
-    tint(row, column, style::errorColor(palette()));
+    tint(row, column, palette());
     return errors_.show(row >= 0 ? QStringLiteral("$.rules") : where, message);
 }
 
 void SlidingWindowPage::repaintProblem(const QPalette& palette) {
     LimiterPage::repaintProblem(palette);
-    tint(tintRow_, tintColumn_, style::errorColor(palette));
+    tint(tintRow_, tintColumn_, palette);
 }
 
-void SlidingWindowPage::tint(int row, int column, const QColor& error) {
-    const QColor color = style::withAlpha(error, 70);
+// The marked cells: tinted, framed, and written in the palette's text colour (the table's own
+// text is in the error colour, which on the tint falls under 4.5:1).
+void SlidingWindowPage::tint(int row, int column, const QPalette& palette) {
+    const QColor back = style::withAlpha(style::errorColor(palette), 70);
+    const QColor text = palette.color(QPalette::Text);
     const QSignalBlocker blocker(rules_);  // a background is no edit
     for (int r = 0; r < rules_->rowCount(); ++r) {
         for (int c = 0; c < rules_->columnCount(); ++c) {
             QTableWidgetItem* item = rules_->item(r, c);
+            if (item == nullptr)
+                continue;
             const bool marked = r == row && (column < 0 || column == c);
-            const QVariant wanted = marked ? QVariant(color) : QVariant();
-            if (item && item->data(Qt::BackgroundRole) != wanted)
-                item->setData(Qt::BackgroundRole, wanted);
+            const auto set = [item](int role, const QVariant& wanted) {
+                if (item->data(role) != wanted)
+                    item->setData(role, wanted);
+            };
+            set(Qt::BackgroundRole, marked ? QVariant(back) : QVariant());
+            set(Qt::ForegroundRole, marked ? QVariant(text) : QVariant());
+            set(ProblemCellDelegate::kProblemRole, marked ? QVariant(true) : QVariant());
         }
     }
 }

@@ -10,7 +10,7 @@ QT_END_NAMESPACE
 namespace ratelab {
 
 // The sliding window's rules: a table of (limit, window_ms) with add and remove. An error about
-// one rule also tints its cell (or its row, when the whole rule is named).
+// one rule also tints and frames its cell (or its row's cells, when the whole rule is named).
 class SlidingWindowPage : public LimiterPage {
     Q_OBJECT
 
@@ -25,7 +25,7 @@ private:
     void appendRule(const QString& limit, const QString& windowMs);
     void addRule();
     void removeRules();
-    void tint(int row, int column, const QColor& error);
+    void tint(int row, int column, const QPalette& palette);
 
     QTableWidget* rules_ = nullptr;
     QPushButton* removeRule_ = nullptr;
