@@ -93,8 +93,8 @@ RunSummary summary(qint64 buckets, bool groups) {
     fixed.interval = 1;
     fixed.unit = CalendarUnit::Seconds;
     fixed.timezone = "UTC";
-    LimiterSummary a =
-        limiter(fixed.name, fixed, {pattern(buckets, 7, 4), pattern(buckets, 5, 3), {}, {}, {}});
+    LimiterSummary a = limiter(
+        fixed.name, fixed, {pattern(buckets, 7, 4), pattern(buckets, 5, 3), {}, {}, {}, {}, {}});
     a.admittedBurst = {{12, 2000, 1000, 2010, 2990}};
     a.admittedBurstRunClock = a.admittedBurst;
 
@@ -104,9 +104,14 @@ RunSummary summary(qint64 buckets, bool groups) {
     bucket.scope = Scope::PerClient;
     bucket.rate = 5;
     bucket.intervalMs = 1000;
-    LimiterSummary b = limiter(
-        bucket.name, bucket,
-        {pattern(buckets, 3, 5), pattern(buckets, 1, 3), pattern(buckets, 1, 2, 17), {}, {}});
+    LimiterSummary b = limiter(bucket.name, bucket,
+                               {pattern(buckets, 3, 5),
+                                pattern(buckets, 1, 3),
+                                pattern(buckets, 1, 2, 17),
+                                {},
+                                {},
+                                {},
+                                {}});
     for (const char* client : {"c0", "c1", "c2"}) {
         ClientSummary c;
         c.client = QLatin1String(client);
@@ -150,6 +155,72 @@ private slots:
         QString problem;
         chromium_ = chromiumForTests(&problem);
         QVERIFY2(!chromium_.isEmpty(), qPrintable(problem));
+    }
+
+    // A limit on requests in flight is drawn as the window draws it: the most in flight per
+    // column on the right axis's scale, the in-flight limit, a mark where grants leaked, and no
+    // rate line (it was drawn at the lease's rate). Ten grants in 800 ms of 100 ms buckets: four
+    // released, one leaked in the first bucket (its 250 ms lease has run out by bucket 3).
+    void drawsRequestsInFlight_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void drawsRequestsInFlight() {
+        QFETCH(bool, dark);
+        RunSummary s;
+        s.scenario = QStringLiteral("in flight");
+        s.bucketMs = 100;
+        s.durationS = 0.8;
+        s.runS = 0.8;
+        s.finished = true;
+        s.bucketTargetRate = QVector<double>(8, 20);
+        LimiterSpec spec;
+        spec.type = LimiterType::Concurrency;
+        spec.name = QStringLiteral("slots");
+        spec.limit = 20;
+        spec.leaseMs = 250;
+        LimiterSummary l = limiter(spec.name, spec,
+                                   {{5, 3, 0, 0, 2, 0, 0, 0},
+                                    {0, 4, 1, 0, 0, 0, 0, 0},
+                                    QVector<qint64>(8, 0),
+                                    {},
+                                    {},
+                                    {0, 2, 1, 0, 0, 1, 0, 0},
+                                    {1, 0, 0, 0, 0, 0, 0, 0}});
+        s.limiters = {l};
+        s.requests = l.counts.fired;
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(reportHtml(s, QByteArray()));
+        file.close();
+
+        QString console;
+        const QJsonObject result = selftest(page, dark, &console);
+        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
+        QVERIFY2(console.isEmpty(), qPrintable(console));
+        const QString found = selftestProblems(result);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        const QJsonObject t = result[QLatin1String("timelines")][0].toObject();
+        QVERIFY(!t.contains(QLatin1String("limit")));
+        const double tolerance = 0.05;  // coordinates to 1/100 px, on a scale of about 1 px each
+        QVERIFY2(std::abs(t[QLatin1String("inFlightLimit")].toDouble() - 20) <= tolerance,
+                 qPrintable(QString::number(t[QLatin1String("inFlightLimit")].toDouble())));
+        const QJsonArray drawn = t[QLatin1String("inFlight")].toArray();
+        const double most[] = {5, 6, 5, 4, 6, 5, 5, 5};
+        QCOMPARE(drawn.size(), 8);
+        for (int c = 0; c < drawn.size(); ++c) {
+            const double value = drawn[c].toArray()[2].toDouble();
+            QVERIFY2(std::abs(value - most[c]) <= tolerance,
+                     qPrintable(QStringLiteral("column %1: %2 in flight drawn, %3 held")
+                                    .arg(c)
+                                    .arg(value)
+                                    .arg(most[c])));
+        }
+        QCOMPARE(t[QLatin1String("leaks")].toInt(), 1);
     }
 
     void drawsTheSummary_data() {

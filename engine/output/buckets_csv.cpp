@@ -55,6 +55,8 @@ struct Columns {
     qsizetype errorsOpen = -1;
     qsizetype errorsClosed = -1;
     qsizetype disagreed = -1;
+    qsizetype released = -1;
+    qsizetype leaked = -1;
 };
 
 // A traffic group's two columns ("group.<name>.accepted", "group.<name>.rejected"); -1 for one
@@ -146,7 +148,7 @@ private:
 
 // Every series to `buckets`: the limiters' and those of the groups buckets.csv has columns of.
 void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumns>& columns,
-               bool disagreed) {
+               bool disagreed, bool leases) {
     summary.bucketTargetRate.resize(buckets);
     for (LimiterSummary& l : summary.limiters) {
         for (QVector<qint64>* v : {&l.buckets.accepted, &l.buckets.rejected, &l.buckets.errors,
@@ -155,6 +157,10 @@ void resizeAll(RunSummary& summary, qsizetype buckets, const QVector<GroupColumn
         }
         if (l.hasReference && disagreed) {
             l.bucketDisagreed.resize(buckets);
+        }
+        if (l.leases.any() && leases) {
+            l.buckets.released.resize(buckets);
+            l.buckets.leaked.resize(buckets);
         }
         for (GroupSummary& g : l.groups) {
             if (std::any_of(columns.begin(), columns.end(),
@@ -201,6 +207,14 @@ QByteArray bucketsToCsv(const RunSummary& s) {
         out += ',' + QByteArray(column::kDisagreementsWithReference.data(),
                                 column::kDisagreementsWithReference.size());
     }
+    const bool leases =
+        std::any_of(s.limiters.begin(), s.limiters.end(),
+                    [](const LimiterSummary& l) { return !l.buckets.released.isEmpty(); });
+    if (leases) {
+        for (const QLatin1String name : {column::kReleased, column::kLeaked}) {
+            out += ',' + QByteArray(name.data(), name.size());
+        }
+    }
     const QStringList groups = groupsWithSeries(s);
     for (const QString& group : groups) {
         for (const QLatin1String suffix : {column::kGroupAccepted, column::kGroupRejected}) {
@@ -223,6 +237,10 @@ QByteArray bucketsToCsv(const RunSummary& s) {
                    QByteArray::number(l.buckets.errorsClosed.value(b));
             if (disagreed) {
                 out += ',' + QByteArray::number(l.bucketDisagreed.value(b));
+            }
+            if (leases) {
+                out += ',' + QByteArray::number(l.buckets.released.value(b)) + ',' +
+                       QByteArray::number(l.buckets.leaked.value(b));
             }
             for (const QString& group : groups) {
                 const GroupSummary* g = findGroup(l, group);
@@ -258,6 +276,9 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
     c.errorsClosed = header.indexOf(column::kErrorsClosed);
     c.disagreed = header.indexOf(column::kDisagreementsWithReference);
     const bool disagreed = c.disagreed >= 0;
+    c.released = header.indexOf(column::kReleased);
+    c.leaked = header.indexOf(column::kLeaked);
+    const bool leases = c.released >= 0 && c.leaked >= 0;
     const QVector<GroupColumns> groups = groupColumns(header);
     if (c.bucket < 0 || c.limiter < 0 || c.accepted < 0 || c.rejected < 0) {
         throw InputError(file + QStringLiteral(": line 1"),
@@ -265,7 +286,7 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
                                         "rejected (a buckets.csv written by ratelab run)"));
     }
     qsizetype buckets = 0;  // the highest bucket read + 1
-    resizeAll(summary, 0, groups, disagreed);
+    resizeAll(summary, 0, groups, disagreed, leases);
     QStringList fields;
     for (qsizetype i = 1; i < lines.size(); ++i) {
         QString line = lines[i];
@@ -305,7 +326,7 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
             resizeAll(
                 summary,
                 std::min(std::max(bucket + 1, 2 * summary.bucketTargetRate.size()), lines.size()),
-                groups, disagreed);
+                groups, disagreed, leases);
         }
         buckets = std::max(buckets, bucket + 1);
         BucketCounts& counts = limiter->buckets;
@@ -318,10 +339,16 @@ void bucketsFromCsv(const QByteArray& csv, const QString& file, RunSummary& summ
         if (limiter->hasReference && disagreed) {
             limiter->bucketDisagreed[bucket] = disagreements;
         }
+        const qint64 released = row.count(c.released, column::kReleased);
+        const qint64 leaked = row.count(c.leaked, column::kLeaked);
+        if (limiter->leases.any() && leases) {
+            counts.released[bucket] = released;
+            counts.leaked[bucket] = leaked;
+        }
         summary.bucketTargetRate[bucket] = row.rate(c.targetRate, column::kTargetRate);
         readGroups(row, groups, bucket, *limiter, where);
     }
-    resizeAll(summary, buckets, groups, disagreed);
+    resizeAll(summary, buckets, groups, disagreed, leases);
 }
 
 }  // namespace ratelab

@@ -173,7 +173,10 @@ inline constexpr QLatin1String kRealClock("real");
 // expectations name a group's figure); the row's limiter's counts of that group. A run without
 // groups has none of them, and a file without them reads with no group series. A run with a
 // script limiter that has a "reference" adds kDisagreementsWithReference after errors_closed
-// (0 in the other limiters' rows); a file without it reads with no disagreement series.
+// (0 in the other limiters' rows); a file without it reads with no disagreement series. A run
+// whose traffic holds grants (a "hold") adds kReleased and kLeaked after those, before the
+// groups' columns: the grants released in the bucket and those made then that never release
+// (0 in the rows of limiters without leases); a file without them reads with no such series.
 namespace column {
 inline constexpr QLatin1String kBucket("bucket");
 inline constexpr QLatin1String kTMs("t_ms");  // the bucket's start in run time: bucket x bucket_ms
@@ -185,6 +188,8 @@ inline constexpr QLatin1String kTargetRate("target_rate");
 inline constexpr QLatin1String kErrorsOpen("errors_open");
 inline constexpr QLatin1String kErrorsClosed("errors_closed");
 inline constexpr QLatin1String kDisagreementsWithReference("disagreements_with_reference");
+inline constexpr QLatin1String kReleased("released");
+inline constexpr QLatin1String kLeaked("leaked");
 inline constexpr QLatin1String kGroupPrefix("group.");
 inline constexpr QLatin1String kGroupAccepted(".accepted");
 inline constexpr QLatin1String kGroupRejected(".rejected");

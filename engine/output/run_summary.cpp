@@ -125,6 +125,10 @@ LimiterSummary limiterOf(const LimiterSnapshot& l, int buckets, int maxListedCli
     out.buckets.errors = sized(l.bucketErrors, buckets);
     out.buckets.errorsOpen = sized(l.bucketErrorsOpen, buckets);
     out.buckets.errorsClosed = sized(l.bucketErrorsClosed, buckets);
+    if (!l.bucketReleased.isEmpty()) {
+        out.buckets.released = sized(l.bucketReleased, buckets);
+        out.buckets.leaked = sized(l.bucketLeaked, buckets);
+    }
     if (l.hasReference) {
         out.bucketDisagreed = sized(l.bucketDisagreed, buckets);
     }

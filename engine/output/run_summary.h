@@ -39,6 +39,10 @@ struct BucketCounts {
     QVector<qint64> errors;
     QVector<qint64> errorsOpen;
     QVector<qint64> errorsClosed;
+    // A limiter whose grants hold slots, under a traffic with a hold: the grants released in
+    // each bucket and those made then that never release (the in-flight view); empty otherwise.
+    QVector<qint64> released;
+    QVector<qint64> leaked;
 };
 
 struct ClientSummary {

@@ -1,11 +1,13 @@
 #include "report/html_report.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 #include "report/html_markup.h"
 #include "report/html_tables.h"
 #include "report/page_kit.h"
 #include "report/report_data.h"
+#include "report/report_figures.h"
 #include "style/series_style.h"
 
 namespace ratelab {
@@ -23,8 +25,9 @@ QString pageStyle(page_kit::Scheme scheme) {
 
 QString script() {
     return page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
-                               report_page::kText_page_timeline, report_page::kText_page_compare,
-                               report_page::kText_page_cumulative, report_page::kText_page_main});
+                               report_page::kText_page_timeline, report_page::kText_page_in_flight,
+                               report_page::kText_page_compare, report_page::kText_page_cumulative,
+                               report_page::kText_page_main});
 }
 
 QString legendEntry(const QString& swatch, const QString& label, int width = 22) {
@@ -50,15 +53,38 @@ QString groupLegend(const RunSummary& s) {
     return out;
 }
 
+// A limit on requests in flight's lines (page_in_flight.js), when a limiter has one.
+QString inFlightLegend(const RunSummary& s) {
+    const bool any = std::any_of(s.limiters.begin(), s.limiters.end(), [](const LimiterSummary& l) {
+        return report_figures::inFlightLimit(l).has_value();
+    });
+    if (!any) {
+        return {};
+    }
+    return legendEntry(QStringLiteral("<path class=\"in-flight\" d=\"M1,6H21\"/>"),
+                       "requests in flight (right axis)") +
+           legendEntry(QStringLiteral("<path class=\"in-flight-limit\" d=\"M1,6H21\"/>"),
+                       "in-flight limit") +
+           legendEntry(QStringLiteral("<path class=\"released\" d=\"M1,6H21\"/>"),
+                       "released per step") +
+           legendEntry(QStringLiteral("<path class=\"leak\" d=\"M11,1l5,5l-5,5l-5,-5Z\"/>"),
+                       "leaked grants");
+}
+
 QString legend(const RunSummary& s) {
     const QString box =
         QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
+    const bool rateLimit =
+        std::any_of(s.limiters.begin(), s.limiters.end(),
+                    [](const LimiterSummary& l) { return !report_figures::inFlightLimit(l); });
     return QStringLiteral("<div class=\"legend\">") +
            legendEntry(box.arg(QStringLiteral("acc")), "accepted") +
            legendEntry(box.arg(QStringLiteral("rej")), "rejected") +
            legendEntry(box.arg(QStringLiteral("err")), "errors") +
-           legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
-                       "limit (steady state)") +
+           (rateLimit ? legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
+                                    "limit (steady state)")
+                      : QString()) +
+           inFlightLegend(s) +
            legendEntry(QStringLiteral("<path class=\"boundary\" d=\"M11,0V12\"/>"),
                        "calendar window start") +
            legendEntry(box.arg(QStringLiteral("burst")), "admitted burst (the busiest interval)") +

@@ -204,10 +204,13 @@ QString comparison(const RunSummary& s) {
         const std::optional<BusiestInterval> burst = report_figures::markedBurst(l);
         const std::optional<double> limit =
             burst ? report_figures::limitIn(l, burst->windowMs) : std::nullopt;
+        const std::optional<qint64> inFlight = report_figures::inFlightLimit(l);
         if (anyBurst) {
             cells << (burst ? number(burst->permits) : QString())
                   << (burst ? number(burst->windowMs) : QString())
-                  << (limit ? number(*limit) : QString());
+                  << (limit      ? number(*limit)
+                      : inFlight ? esc(tr("%1 in flight at once").arg(*inFlight))
+                                 : QString());
         }
         rows += row(cells);
     }

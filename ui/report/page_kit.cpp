@@ -23,10 +23,12 @@ QString variables(bool dark) {
     }
     return QStringLiteral(
                ":root{--accepted:%1;--accepted-line:%2;--rejected:%3;--rejected-line:%4;"
-               "--errors:%5;--limit:%6;--boundary:%7;--grid:%8%9}")
+               "--errors:%5;--limit:%6;--boundary:%7;--grid:%8;--tokens:%9%10}")
         .arg(c.accepted.name(), line(c.accepted), c.rejected.name(), line(c.rejected),
              c.errors.name(), c.limit.name(), c.boundary.name(),
-             dark ? QStringLiteral("#3c3c3c") : c.grid.name(), pens);
+             dark ? QStringLiteral("#3c3c3c") : c.grid.name(), c.tokens.name(),
+             QStringLiteral(";--marker:%1;--marker-line:%2%3")
+                 .arg(c.marker.name(), c.marker.darker(dark ? 100 : 140).name(), pens));
 }
 
 // 'sha256-…' of an inline element's text, for the Content-Security-Policy.

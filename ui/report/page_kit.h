@@ -10,6 +10,7 @@ extern const char* const kText_page_style;
 extern const char* const kText_page_common;
 extern const char* const kText_page_selftest;
 extern const char* const kText_page_timeline;
+extern const char* const kText_page_in_flight;
 extern const char* const kText_page_compare;
 extern const char* const kText_page_cumulative;
 extern const char* const kText_page_main;

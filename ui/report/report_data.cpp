@@ -104,8 +104,23 @@ QJsonObject limiterJson(const RunSummary& s, const LimiterSummary& l, qint64 per
     if (!groups.isEmpty()) {
         out.insert(QStringLiteral("groups"), groups);
     }
+    // A limit on requests in flight is drawn as such, not as a rate.
+    const auto inFlight = report_figures::inFlightSteps(l, s.bucketMs, stepMs, steps, endMs);
     const std::optional<double> limit = report_figures::limitIn(l, stepMs);
-    if (limit && *limit > 0) {
+    if (inFlight) {
+        const auto series = [](const QVector<qint64>& v) {
+            QJsonArray values;
+            for (const qint64 n : v) {
+                values.append(double(n));
+            }
+            return values;
+        };
+        out.insert(QStringLiteral("in_flight"),
+                   QJsonObject{{QStringLiteral("limit"), inFlight->limit},
+                               {QStringLiteral("most"), series(inFlight->most)},
+                               {QStringLiteral("released"), series(inFlight->released)},
+                               {QStringLiteral("leaked"), series(inFlight->leaked)}});
+    } else if (limit && *limit > 0) {
         out.insert(QStringLiteral("limit"), *limit);
     }
     if (l.spec) {
@@ -193,6 +208,9 @@ QJsonObject texts() {
         {QStringLiteral("row"), text("%1: accepted %2 · rejected %3 · errors %4")},
         {QStringLiteral("groupRow"), text("group %1: accepted %2 · rejected %3")},
         {QStringLiteral("limit"), text("limit (steady state): %1 per %2")},
+        {QStringLiteral("inFlightAxis"), text("requests in flight")},
+        {QStringLiteral("inFlightRow"),
+         text("in flight: at most %1 of %2 · released %3 · leaked %4")},
         {QStringLiteral("view"), text("Showing %1 – %2 s of %3 s.")},
         {QStringLiteral("tooManyBoundaries"),
          text("window boundaries not drawn (more than %1 in view)")},

@@ -2,10 +2,13 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
+#include <cmath>
 
 #include "algorithms/algorithm_view.h"
 #include "charts/timeline_model.h"
+#include "limiters/algorithm.h"
 #include "limiters/limit_geometry.h"
+#include "stats/run_snapshot.h"
 
 namespace ratelab::report_figures {
 namespace {
@@ -51,10 +54,17 @@ std::optional<BusiestInterval> markedBurst(const LimiterSummary& limiter) {
 }
 
 std::optional<double> limitIn(const LimiterSummary& limiter, qint64 windowMs) {
-    if (!limiter.spec) {
+    if (!limiter.spec || inFlightLimit(limiter)) {
         return std::nullopt;
     }
     return limitPerBucket(*limiter.spec, windowMs, clientsOf(limiter));
+}
+
+std::optional<qint64> inFlightLimit(const LimiterSummary& limiter) {
+    if (!limiter.spec || !algorithmOf(*limiter.spec).limitsInFlight()) {
+        return std::nullopt;
+    }
+    return limiter.spec->limit * (limiter.spec->scope == Scope::PerClient ? clientsOf(limiter) : 1);
 }
 
 QString configText(const LimiterSummary& limiter) {
@@ -83,6 +93,56 @@ std::optional<BurstMark> burstMark(const LimiterSummary& limiter, qint64 bucketM
         mark.lines << plain(line);
     }
     return mark;
+}
+
+std::optional<InFlightSteps> inFlightSteps(const LimiterSummary& limiter, qint64 bucketMs,
+                                           qint64 stepMs, qint64 steps, double endMs) {
+    if (!limiter.spec || bucketMs <= 0 || stepMs <= 0) {
+        return std::nullopt;
+    }
+    // The summary's counts as the one-limiter run the window's model reads.
+    RunSnapshot run;
+    run.bucketMs = bucketMs;
+    run.elapsedUs = qint64(std::ceil(endMs * 1000.0));
+    run.durationUs = run.elapsedUs;
+    run.finished = true;
+    LimiterSnapshot l;
+    l.spec = *limiter.spec;
+    l.bucketAccepted = limiter.buckets.accepted;
+    l.bucketRejected = limiter.buckets.rejected;
+    l.bucketErrors = limiter.buckets.errors;
+    l.bucketReleased = limiter.buckets.released;
+    l.bucketLeaked = limiter.buckets.leaked;
+    run.limiters << l;
+    TimelineModel model;
+    model.setLimiter(*limiter.spec, clientsOf(limiter), bucketMs, 0);
+    model.update(run, 0, nullptr);
+    const TimelineModel::InFlight view = model.inFlight(0, endMs / 1000.0, stepMs);
+    if (!view.shown) {
+        return std::nullopt;
+    }
+    InFlightSteps out;
+    out.limit = view.limit.isEmpty() ? 0 : view.limit.last().y();
+    out.most.fill(0, steps);
+    out.released.fill(0, steps);
+    out.leaked.fill(0, steps);
+    const auto stepAt = [&](double seconds) {
+        return qint64(std::floor(seconds * 1000.0 / stepMs));
+    };
+    for (qsizetype i = 0; i + 1 < view.inFlight.size(); i += 2) {
+        const qint64 step = stepAt(view.inFlight[i].x());
+        if (step >= 0 && step < steps) {
+            out.most[step] = qint64(view.inFlight[i].y());
+            out.released[step] = qint64(view.released.value(i).y());
+        }
+    }
+    for (qsizetype i = 0; i < view.leaked.size(); ++i) {
+        const qint64 step = stepAt(view.leaked[i].x());
+        if (step >= 0 && step < steps) {
+            out.leaked[step] += view.leakedCounts.value(i);
+        }
+    }
+    return out;
 }
 
 }  // namespace ratelab::report_figures

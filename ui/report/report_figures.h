@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QVector>
 #include <optional>
 
 #include "output/run_summary.h"
@@ -23,8 +24,14 @@ int clientsOf(const LimiterSummary& limiter);
 // permits.
 std::optional<BusiestInterval> markedBurst(const LimiterSummary& limiter);
 
-// The permits the limiter admits in `windowMs` in the steady state; none without a spec.
+// The permits the limiter admits in `windowMs` in the steady state; none without a spec, nor for
+// a limit on requests in flight (how many it admits in a window depends on how soon they
+// release: inFlightLimit).
 std::optional<double> limitIn(const LimiterSummary& limiter, qint64 windowMs);
+
+// A limit on requests in flight (Algorithm::limitsInFlight): the requests it lets be in flight
+// at once (per_client: times the clients); none for a rate limiter or without a spec.
+std::optional<qint64> inFlightLimit(const LimiterSummary& limiter);
 
 // "10 per 1 s per client, 5 clients"; empty without a spec.
 QString configText(const LimiterSummary& limiter);
@@ -41,6 +48,20 @@ struct BurstMark {
     QStringList lines;
 };
 std::optional<BurstMark> burstMark(const LimiterSummary& limiter, qint64 bucketMs);
+
+// A limiter whose limit is on requests in flight (the concurrency limiter), in `steps` steps of
+// `stepMs` from the run's start, as the window's timeline draws it (TimelineModel::inFlight):
+// the most requests in flight in each step, from the summary's grants, releases and leaked
+// grants per bucket; the grants released and the grants leaked in each step; the in-flight
+// limit. None for a rate limiter or a summary without its spec.
+struct InFlightSteps {
+    double limit = 0;
+    QVector<qint64> most;
+    QVector<qint64> released;
+    QVector<qint64> leaked;
+};
+std::optional<InFlightSteps> inFlightSteps(const LimiterSummary& limiter, qint64 bucketMs,
+                                           qint64 stepMs, qint64 steps, double endMs);
 
 }  // namespace report_figures
 }  // namespace ratelab

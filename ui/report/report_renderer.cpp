@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "limiters/limit_geometry.h"
+#include "report/report_in_flight.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
 
@@ -143,6 +144,10 @@ QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& u
     area->setPen(style::seriesPen(color.darker(120), 1.0));
     area->setBrush(style::areaBrush(color, hatched));
     chart->addSeries(area);
+    // Filled, as the window's legend draws an area: the series' own shape is a hollow square
+    // (and its label was cut to "accep…").
+    for (QLegendMarker* marker : chart->legend()->markers(area))
+        marker->setShape(QLegend::MarkerShapeRectangle);
     return area;
 }
 
@@ -208,8 +213,9 @@ void setXAxis(QValueAxis* axis, const Timeline& timeline) {
                                        : QStringLiteral("%.2f"));
 }
 
-QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
-                     const Timeline& timeline, bool first) {
+QChart* limiterChart(const RunSnapshot& run, int index, const Timeline& timeline) {
+    const LimiterSnapshot& limiter = run.limiters[index];
+    const bool first = index == 0;
     QChart* chart = newChart(timeline.dark);
     const style::SeriesColors& c = colors(timeline.dark);
     const LimiterSpec& spec = limiter.spec;
@@ -226,8 +232,11 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
         withErrors
             ? stackedOn(rejectedTop, stepPoints(limiter.bucketErrors, timeline, &yMax), &yMax)
             : QList<QPointF>();
-    const double limit = limitPerBucket(spec, timeline.groupMs(), clients);
-    yMax = std::max({yMax * 1.08, limit * 1.15, 1.0});
+    // A limit on requests in flight is drawn as such (report_in_flight), not as a rate.
+    const TimelineModel::InFlight inFlight =
+        report_in_flight::viewOf(run, index, timeline.groupMs(), xMax);
+    const double limit = inFlight.shown ? 0 : limitPerBucket(spec, timeline.groupMs(), clients);
+    yMax = std::max({yMax * 1.08, limit * 1.15, report_in_flight::releasedTop(inFlight), 1.0});
 
     QStringList details;
     if (first && !run.scenarioName.isEmpty())
@@ -292,6 +301,8 @@ QChart* limiterChart(const RunSnapshot& run, const LimiterSnapshot& limiter,
         s->attachAxis(axisX);
         s->attachAxis(axisY);
     }
+    if (inFlight.shown)
+        report_in_flight::draw(chart, inFlight, axisX, axisY, timeline.dark);
 
     const QString headline = tr("%1 — %2 · accepted %3 · rejected %4 · errors %5")
                                  .arg(spec.name, limiterTypeName(spec.type))
@@ -331,7 +342,7 @@ QImage renderReport(const RunSnapshot& run, int width, int heightPerLimiter, boo
     QGraphicsScene scene;
     QVector<QChart*> charts;
     for (int i = 0; i < run.limiters.size(); ++i) {
-        charts << limiterChart(run, run.limiters[i], timeline, i == 0);
+        charts << limiterChart(run, i, timeline);
         scene.addItem(charts.last());
     }
     if (charts.isEmpty()) {

@@ -72,6 +72,11 @@ function showHover(timeline, clientX, clientY) {
   if (timeline.limit) {
     htmlEl("div", null, tip, fmt(TEXT.limit, figure(timeline.limit), durationText(timeline.colMs)));
   }
+  if (timeline.inFlight) {
+    const f = timeline.inFlight[timeline.cols.indexOf(col)];
+    htmlEl("div", null, tip, fmt(TEXT.inFlightRow, f.most, figure(timeline.l.in_flight.limit),
+                                 f.released, f.leaked));
+  }
   const b = timeline.l.burst;
   if (b && ms >= b.x0 && ms < b.x1) {
     for (const line of b.lines) htmlEl("div", null, tip, line);

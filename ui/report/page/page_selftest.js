@@ -1,8 +1,8 @@
 // The page's self-test, run when its address ends in #selftest (tst_report_browser loads it so in
 // headless Chromium): it records every error, console error or warning and refused load from
 // here on, reads the figures back from the drawn SVG (each column's counts from its path's
-// coordinates, the limit, the burst's box, the bars), hovers a column and zooms by dragging, and
-// writes what it found as JSON into <pre id="selftest">.
+// coordinates, the limit or the requests in flight, the burst's box, the bars), hovers a column
+// and zooms by dragging, and writes what it found as JSON into <pre id="selftest">.
 
 const SELFTEST = location.hash === "#selftest" ? { errors: [], checks: [] } : null;
 
@@ -65,6 +65,21 @@ function selftestTimeline(t) {
   });
   const limit = t.svg.querySelector("path.limit");
   if (limit) out.limit = value(numbersOf(limit.getAttribute("d"))[1]);
+  // A limit on requests in flight: its line's [t0, t1, most in flight] per column and the limit,
+  // on the right axis's scale.
+  const inFlight = t.svg.querySelector("path.in-flight");
+  if (inFlight) {
+    const inFlightTop = Number(d.inFlightTop);
+    const held = (y) => (bottom - y) / (bottom - top) * inFlightTop;
+    const n = numbersOf(inFlight.getAttribute("d"));
+    out.inFlight = [];
+    for (let i = 0; i + 3 < n.length; i += 4) {
+      out.inFlight.push([time(n[i]), time(n[i + 2]), held(n[i + 1])]);
+    }
+    out.inFlightLimit =
+        held(numbersOf(t.svg.querySelector("path.in-flight-limit").getAttribute("d"))[1]);
+    out.leaks = t.svg.querySelectorAll("path.leak").length;
+  }
   const burst = t.svg.querySelector("rect.burst");
   if (burst) {
     const x = Number(burst.getAttribute("x"));

@@ -1,6 +1,7 @@
 // One limiter's timeline, drawn for the shared view [v0, v1] (ms since the run's start) as the
 // window draws it: the counts per step stacked (accepted, rejected on it, errors hatched on both,
-// so the top edge is the fired count), the limit in the steady state as a dashed line, the
+// so the top edge is the fired count), the limit in the steady state as a dashed line (a limit
+// on requests in flight as page_in_flight.js draws it), the
 // calendar windows' starts, the marked admitted burst, and each traffic group's accepted
 // requests as a line over the areas (the window's group pens). At most one step per pixel column:
 // the page's steps are summed into columns of a round number of them.
@@ -77,7 +78,7 @@ Timeline.prototype.draw = function (v0, v1) {
   this.v0 = v0;
   this.v1 = v1;
   this.left = MARGIN.left;
-  this.right = width - MARGIN.right;
+  this.right = width - (anyInFlight() ? IN_FLIGHT_MARGIN_RIGHT : MARGIN.right);
   this.top = MARGIN.top;
   this.bottom = TIMELINE_HEIGHT - MARGIN.bottom;
   const plotWidth = this.right - this.left;
@@ -85,7 +86,7 @@ Timeline.prototype.draw = function (v0, v1) {
   this.k = niceAtLeast(Math.ceil(visibleSteps / plotWidth));
   this.colMs = this.k * DATA.step_ms;
   this.cols = this.columns(this.k);
-  let most = 0;
+  let most = this.inFlightCountsTop();
   for (const col of this.cols) most = Math.max(most, col.a + col.r + col.e);
   // A lesson's frames share one scale as the run grows (lesson.html): at least this tall.
   if (this.l.scale) most = Math.max(most, this.l.scale(this.k));
@@ -103,6 +104,7 @@ Timeline.prototype.draw = function (v0, v1) {
   this.drawAreas(plot);
   this.drawBoundaries(plot);
   this.drawGroups(plot);
+  this.drawInFlight(plot);
   if (this.limit) {
     svgEl("path", { class: "limit", d: "M" + px(this.left) + "," + px(this.y(this.limit)) +
                                        "H" + px(this.right) }, plot);
