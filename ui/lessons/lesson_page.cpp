@@ -1,9 +1,12 @@
 #include "lessons/lesson_page.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 #include "lessons/lesson_page_data.h"
+#include "limiters/algorithm.h"
 #include "report/html_markup.h"
+#include "report/page_kit.h"
 
 // The player's style and script (ui/lessons/page/), embedded at build time.
 namespace ratelab::lesson_page {
@@ -16,26 +19,29 @@ namespace ratelab {
 namespace {
 
 using html::esc;
+using page_kit::legendEntry;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::LessonPage", text);
 }
 
-QString legendEntry(const QString& swatch, const QString& label) {
-    return QStringLiteral(
-               "<span><svg width=\"22\" height=\"12\" aria-hidden=\"true\">%1</svg>%2"
-               "</span>")
-        .arg(swatch, esc(label));
-}
-
-QString legend() {
+// The lines the lesson's limiters draw: a rate limit, a limit on requests in flight, or both.
+QString legend(const Lesson& lesson) {
     const QString box =
         QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
+    const auto inFlight = [](const LimiterSpec& spec) {
+        return algorithmOf(spec).limitsInFlight();
+    };
+    const QVector<LimiterSpec>& limiters = lesson.scenario.limiters;
     return QStringLiteral("<div class=\"legend\">") +
            legendEntry(box.arg(QStringLiteral("acc")), tr("accepted")) +
            legendEntry(box.arg(QStringLiteral("rej")), tr("rejected")) +
-           legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
-                       tr("limit (steady state)")) +
+           (std::all_of(limiters.begin(), limiters.end(), inFlight)
+                ? QString()
+                : legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
+                              tr("limit (steady state)"))) +
+           (std::any_of(limiters.begin(), limiters.end(), inFlight) ? page_kit::inFlightLegend()
+                                                                    : QString()) +
            legendEntry(box.arg(QStringLiteral("hl")), tr("what the beat points at")) +
            legendEntry(QStringLiteral("<path class=\"now\" d=\"M11,0V12\"/>"),
                        tr("the run so far")) +
@@ -70,8 +76,8 @@ QByteArray lessonHtml(const Lesson& lesson, const QVector<LessonFrame>& frames,
                               QString::fromUtf8(lesson_page::kText_lesson_style);
     const QString scriptText =
         page_kit::scriptOf({report_page::kText_page_common, report_page::kText_page_selftest,
-                            report_page::kText_page_timeline, lesson_page::kText_lesson_player,
-                            lesson_page::kText_lesson_selftest});
+                            report_page::kText_page_timeline, report_page::kText_page_in_flight,
+                            lesson_page::kText_lesson_player, lesson_page::kText_lesson_selftest});
     QString html = page_kit::pageHead(scheme, title, styleText, scriptText);
     html += page_kit::definitions();
     html += QStringLiteral(
@@ -87,7 +93,7 @@ QByteArray lessonHtml(const Lesson& lesson, const QVector<LessonFrame>& frames,
         "<p id=\"ask\"></p><p class=\"label\" id=\"answer-label\"></p><p id=\"answer\"></p></div>"
         "<ul id=\"claims\"></ul></section>\n");
     html += beatList(frames);
-    html += legend();
+    html += legend(lesson);
     html += QStringLiteral(
         "<div id=\"timeline-charts\"></div>\n"
         "<pre id=\"selftest\" hidden=\"hidden\"></pre>\n");

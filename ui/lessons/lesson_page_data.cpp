@@ -21,7 +21,8 @@ QJsonObject reportJson(const RunSnapshot& run) {
 }
 
 // The series of a limiter that grow as the run goes on, per step: accepted, rejected, errors
-// (zeros when it had none) and each traffic group's accepted and rejected.
+// (zeros when it had none), each traffic group's accepted and rejected, and for a limit on
+// requests in flight the most in flight, the releases and the leaked grants.
 QVector<QJsonArray> seriesOf(const QJsonObject& limiter) {
     const qsizetype steps = limiter.value(QLatin1String("accepted")).toArray().size();
     QVector<QJsonArray> out{limiter.value(QLatin1String("accepted")).toArray(),
@@ -34,6 +35,12 @@ QVector<QJsonArray> seriesOf(const QJsonObject& limiter) {
     for (const QJsonValue g : limiter.value(QLatin1String("groups")).toArray()) {
         out.append(g.toObject().value(QLatin1String("accepted")).toArray());
         out.append(g.toObject().value(QLatin1String("rejected")).toArray());
+    }
+    const QJsonObject inFlight = limiter.value(QLatin1String("in_flight")).toObject();
+    for (const char* key : {"most", "released", "leaked"}) {
+        if (!inFlight.isEmpty()) {
+            out.append(inFlight.value(QLatin1String(key)).toArray());
+        }
     }
     return out;
 }
@@ -137,6 +144,13 @@ QByteArray lessonPageData(const Lesson& lesson, const QVector<LessonFrame>& fram
                            limiter.value(QLatin1String("accepted")).toArray().size());
             for (const char* key : {"accepted", "rejected", "errors", "totals", "burst"}) {
                 limiter.remove(QLatin1String(key));
+            }
+            if (limiter.contains(QLatin1String("in_flight"))) {  // its limit: the rest grows
+                limiter.insert(QStringLiteral("in_flight"),
+                               QJsonObject{{QStringLiteral("limit"),
+                                            limiter.value(QLatin1String("in_flight"))
+                                                .toObject()
+                                                .value(QLatin1String("limit"))}});
             }
             limiters.append(limiter);
         }

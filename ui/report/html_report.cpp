@@ -30,15 +30,8 @@ QString script() {
                                report_page::kText_page_main});
 }
 
-QString legendEntry(const QString& swatch, const QString& label, int width = 22) {
-    return QStringLiteral(
-               "<span><svg width=\"%1\" height=\"12\" aria-hidden=\"true\">%2</svg>%3</span>")
-        .arg(width)
-        .arg(swatch, esc(label));
-}
-
 QString legendEntry(const QString& swatch, const char* label) {
-    return legendEntry(swatch, tr(label));
+    return page_kit::legendEntry(swatch, tr(label));
 }
 
 // The traffic groups' accepted lines, in the pens the timelines draw them with.
@@ -46,37 +39,21 @@ QString groupLegend(const RunSummary& s) {
     QString out;
     const QStringList groups = groupsWithSeries(s);
     for (int i = 0; i < groups.size(); ++i) {
-        out += legendEntry(
+        out += page_kit::legendEntry(
             QStringLiteral("<path class=\"grp grp%1\" d=\"M3,6H31\"/>").arg(i % style::kGroupPens),
             tr("group %1 accepted").arg(groups[i]), 34);
     }
     return out;
 }
 
-// A limit on requests in flight's lines (page_in_flight.js), when a limiter has one.
-QString inFlightLegend(const RunSummary& s) {
-    const bool any = std::any_of(s.limiters.begin(), s.limiters.end(), [](const LimiterSummary& l) {
-        return report_figures::inFlightLimit(l).has_value();
-    });
-    if (!any) {
-        return {};
-    }
-    return legendEntry(QStringLiteral("<path class=\"in-flight\" d=\"M1,6H21\"/>"),
-                       "requests in flight (right axis)") +
-           legendEntry(QStringLiteral("<path class=\"in-flight-limit\" d=\"M1,6H21\"/>"),
-                       "in-flight limit") +
-           legendEntry(QStringLiteral("<path class=\"released\" d=\"M1,6H21\"/>"),
-                       "released per step") +
-           legendEntry(QStringLiteral("<path class=\"leak\" d=\"M11,1l5,5l-5,5l-5,-5Z\"/>"),
-                       "leaked grants");
-}
-
 QString legend(const RunSummary& s) {
     const QString box =
         QStringLiteral("<rect class=\"%1\" x=\"1\" y=\"1\" width=\"20\" height=\"10\"/>");
-    const bool rateLimit =
-        std::any_of(s.limiters.begin(), s.limiters.end(),
-                    [](const LimiterSummary& l) { return !report_figures::inFlightLimit(l); });
+    const auto inFlightLimit = [](const LimiterSummary& l) {
+        return report_figures::inFlightLimit(l).has_value();
+    };
+    const bool inFlight = std::any_of(s.limiters.begin(), s.limiters.end(), inFlightLimit);
+    const bool rateLimit = !std::all_of(s.limiters.begin(), s.limiters.end(), inFlightLimit);
     return QStringLiteral("<div class=\"legend\">") +
            legendEntry(box.arg(QStringLiteral("acc")), "accepted") +
            legendEntry(box.arg(QStringLiteral("rej")), "rejected") +
@@ -84,7 +61,7 @@ QString legend(const RunSummary& s) {
            (rateLimit ? legendEntry(QStringLiteral("<path class=\"limit\" d=\"M1,6H21\"/>"),
                                     "limit (steady state)")
                       : QString()) +
-           inFlightLegend(s) +
+           (inFlight ? page_kit::inFlightLegend() : QString()) +
            legendEntry(QStringLiteral("<path class=\"boundary\" d=\"M11,0V12\"/>"),
                        "calendar window start") +
            legendEntry(box.arg(QStringLiteral("burst")), "admitted burst (the busiest interval)") +

@@ -1,5 +1,6 @@
 #include "report/page_kit.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 
 #include "report/html_markup.h"
@@ -114,6 +115,27 @@ QString definitions() {
         "<rect class=\"hatch-bg\" width=\"6\" height=\"6\"/>"
         "<path class=\"hatch-line\" d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\"/></pattern>"
         "</defs></svg>\n");
+}
+
+QString legendEntry(const QString& swatch, const QString& label, int width) {
+    return QStringLiteral(
+               "<span><svg width=\"%1\" height=\"12\" aria-hidden=\"true\">%2</svg>%3</span>")
+        .arg(width)
+        .arg(swatch, html::esc(label));
+}
+
+QString inFlightLegend() {
+    const auto tr = [](const char* text) {
+        return QCoreApplication::translate("ratelab::HtmlReport", text);
+    };
+    return legendEntry(QStringLiteral("<path class=\"in-flight\" d=\"M1,6H21\"/>"),
+                       tr("requests in flight (right axis)")) +
+           legendEntry(QStringLiteral("<path class=\"in-flight-limit\" d=\"M1,6H21\"/>"),
+                       tr("in-flight limit")) +
+           legendEntry(QStringLiteral("<path class=\"released\" d=\"M1,6H21\"/>"),
+                       tr("released per step")) +
+           legendEntry(QStringLiteral("<path class=\"leak\" d=\"M11,1l5,5l-5,5l-5,-5Z\"/>"),
+                       tr("leaked grants"));
 }
 
 }  // namespace ratelab::page_kit

@@ -36,5 +36,9 @@ QString contentSecurityPolicy(const QString& styleText, const QString& scriptTex
 // The errors' hatch, referenced by the timelines' SVG (and the legend); its id "ratelab-defs"
 // is what the scripts' SVG namespace comes from.
 QString definitions();
+// A legend's entry: `swatch` (SVG, drawn `width` wide) and its label (plain text, escaped here).
+QString legendEntry(const QString& swatch, const QString& label, int width = 22);
+// The legend's entries of a limit on requests in flight (page_in_flight.js draws them).
+QString inFlightLegend();
 
 }  // namespace ratelab::page_kit

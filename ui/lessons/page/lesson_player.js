@@ -12,7 +12,9 @@ function buildSeries() {
   const out = [];
   let current = DATA.limiters.map((l) => {
     const empty = () => new Array(l.steps).fill(0);
-    return { tails: [empty(), empty(), empty()].concat(l.groups.map(() => [empty(), empty()]).flat()),
+    const inFlight = l.in_flight ? [empty(), empty(), empty()] : [];
+    return { tails: [empty(), empty(), empty()].concat(l.groups.map(() => [empty(), empty()]).flat(),
+                                                       inFlight),
              totals: [0, 0, 0] };
   });
   for (const f of FRAMES) {
@@ -41,6 +43,11 @@ function limiterAt(i, f) {
   if (s.tails[2].some((v) => v > 0)) l.errors = s.tails[2];
   l.groups = base.groups.map((g, j) => ({ name: g.name, accepted: s.tails[3 + 2 * j],
                                           rejected: s.tails[4 + 2 * j] }));
+  if (base.in_flight) {
+    const k = 3 + 2 * base.groups.length;
+    l.in_flight = { limit: base.in_flight.limit, most: s.tails[k], released: s.tails[k + 1],
+                    leaked: s.tails[k + 2] };
+  }
   l.totals = s.totals;
   return l;
 }
