@@ -203,7 +203,7 @@ void RedissonWatchView::detach() {
     }
     lines_.clear();
     history_.clear();
-    grantPoints_.clear();
+    grantMarks_.clear();
     grants_->clear();
     axisX_->setRange(0, kWindowSeconds);
     summary_->clear();
@@ -279,48 +279,13 @@ void RedissonWatchView::draw(const RedissonSnapshot& s) {
         top = std::max(top, y);
     }
 
-    // Marks: every grant record seen (records leave the zset once released, the marks stay
-    // until they scroll out).
-    for (const RedissonScope& scope : s.scopes) {
-        for (const RedissonGrant& g : scope.grants) {
-            const double x = double(g.timeMs - originMs_) / 1000.0;
-            if (x < from) {
-                continue;
-            }
-            grantPoints_.insert(g.idHex + QLatin1Char('@') + QString::number(g.timeMs),
-                                SeenGrant{x, g.permits, scope.clientId, double(scope.available)});
-        }
-    }
-    for (auto it = grantPoints_.begin(); it != grantPoints_.end();) {
-        it = it->x < from ? grantPoints_.erase(it) : std::next(it);
-    }
-    QList<SeenGrant> grantList = grantPoints_.values();
-    std::sort(grantList.begin(), grantList.end(),
-              [](const SeenGrant& a, const SeenGrant& b) { return a.x < b.x; });
-    if (grantList.size() > kMaxPointsPerSeries) {
-        grantList.remove(0, grantList.size() - kMaxPointsPerSeries);
-    }
-    // A grant sits on its scope's line where the line first shows it taken: the first reading
-    // at or after it (one from before attaching: the first reading).
+    // Marks: every grant record seen, at the level of the reading that first listed it.
+    grantMarks_.add(s, originMs_, from);
     QList<QPointF> marks;
     QHash<int, QHash<QXYSeries::PointConfiguration, QVariant>> sizes;
-    for (const SeenGrant& g : std::as_const(grantList)) {
-        double y = g.availableWhenSeen;
-        const auto line = history_.constFind(g.clientId);
-        if (line != history_.cend()) {
-            auto after = std::find_if(line->cbegin(), line->cend(),
-                                      [&g](const QPointF& p) { return p.x() >= g.x; });
-            // A step is two points at one time: the reading's level is the second.
-            while (after != line->cend() && std::next(after) != line->cend() &&
-                   std::next(after)->x() == after->x()) {
-                ++after;
-            }
-            if (after != line->cend()) {
-                y = after->y();
-            }
-        }
+    for (const RedissonGrantMarks::Mark& g : grantMarks_.marks(kMaxPointsPerSeries)) {
         sizes[int(marks.size())][QXYSeries::PointConfiguration::Size] = grantMarkSize(g.permits);
-        marks.push_back(QPointF(g.x, y));
+        marks.push_back(QPointF(g.x, g.y));
     }
     grants_->replace(marks);
     grants_->setPointsConfiguration(sizes);

@@ -10,6 +10,7 @@
 
 #include "redisson/redisson_snapshot.h"
 #include "url/redis_url.h"
+#include "window/redisson_grant_marks.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -71,13 +72,6 @@ private:
     void applyPalette();
     void styleLine(QLineSeries* series) const;
 
-    struct SeenGrant {
-        double x = 0;
-        qint64 permits = 0;
-        QString clientId;
-        double availableWhenSeen = 0;  // the scope's permits in the reading that listed it
-    };
-
     QLineEdit* name_ = nullptr;
     QPushButton* attach_ = nullptr;
     QLabel* status_ = nullptr;
@@ -95,7 +89,7 @@ private:
     std::optional<RedissonSnapshot> last_;
     QMap<QString, QLineSeries*> lines_;        // client id -> series
     QMap<QString, QVector<QPointF>> history_;  // client id -> points drawn
-    QHash<QString, SeenGrant> grantPoints_;    // record id + time -> grant
+    RedissonGrantMarks grantMarks_;
 };
 
 }  // namespace ratelab
