@@ -10,7 +10,8 @@
 # palette chosen in the window (main-dark.png, comparison-dark.png, redisson-dark.png); then the
 # concurrency example's in-flight view (concurrency.png, -gray, -1024x700, -dark), the gateways
 # example's comparison (gateways.png, -gray, -1024x700) and the concurrency lesson's panel
-# (lesson.png, -gray, -1024x700).
+# (lesson.png, -gray, -1024x700) and twelve steps into the boundary example at 1024x700
+# (step-1024x700.png, step-gray.png).
 #   scripts/screenshot.sh OUTDIR [SCENARIO.json] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

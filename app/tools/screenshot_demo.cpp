@@ -106,6 +106,7 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
     constexpr int kTimelines = 0;
     constexpr int kComparison = 1;
     constexpr int kState = 2;
+    auto decided = std::make_shared<int>(0);  // steps decided since the stepping began
     auto steps = std::make_shared<std::vector<Step>>(std::vector<Step>{
         {runSeconds * 1000,
          [shot, tab] {
@@ -259,14 +260,32 @@ void startScreenshotDemo(MainWindow& window, const QString& scenarioPath, const 
              window.resize(1024, 700);
          }},
         {500,
-         [&window, shot] {
+         [&window, shot, tab, decided] {
              shot("lesson-1024x700.png");
              window.lessons()->closeLesson();
+             window.setWindowModified(false);
+             // Stepping through the boundary example, as a teacher does in front of a class:
+             // twelve steps, ten requests at run time 0 and two in the next window.
+             if (window.openScenario(example(QStringLiteral("fixed-window-boundary-burst.json"))))
+                 tab(kTimelines);
+             *decided = 0;
+         }},
+        {2000,
+         [&window, shot] {
+             shot("step-1024x700.png", "step-gray.png");
              window.setWindowModified(false);
              window.close();
              QApplication::quit();
          }},
     });
+    // The twelve steps, each once the one before has been decided, before the last shot.
+    QObject::connect(window.controller(), &RunController::decided, &window,
+                     [decided] { ++*decided; });
+    for (int k = 0; k < 12; ++k) {
+        steps->insert(steps->end() - 1, Step{300, [&window] { window.stepAction()->trigger(); },
+                                             [decided, k] { return *decided >= k; }});
+    }
+    steps->back().ready = [decided] { return *decided >= 12; };
     auto* poll = new QTimer(&window);
     poll->setInterval(100);
     QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, steps] {
