@@ -1,10 +1,14 @@
 // Timeline labels that must not vanish: a fixed window's count wider than the sliver of the
 // window in view (the boundary example's first 100 ms), and a marker's label wider than the
-// plot (steps merged into one mark). Both stay whole inside the plot area.
+// plot (steps merged into one mark). Both stay whole inside the plot area. A marker's label
+// reads: its text at least 4.5:1 against the base, light or dark.
 #include <QtTest>
+
+#include <QGraphicsSimpleTextItem>
 
 #include "charts/timeline_chart.h"
 #include "limiters/limiter_state.h"
+#include "style/palette_colors.h"
 #include "support/timeline_runs.h"
 
 using namespace ratelab;
@@ -81,6 +85,40 @@ private slots:
         // A short mark in the middle keeps its whole label.
         chart.addMarker(3.0, QStringLiteral("config changed"));
         QVERIFY(textsInPlot(chart).contains(QStringLiteral("config changed")));
+    }
+
+    // The steps' labels were drawn in the markers' purple, 3.1:1 on a light base: a projector
+    // or a grayscale handout lost them. Their text is now that colour darkened until it reads
+    // (on dark, the purple reads as it is).
+    void markerLabelReads_data() {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+    void markerLabelReads() {
+        QFETCH(bool, dark);
+        TimelineChart chart;
+        if (dark)
+            chart.setPalette(darkPalette());
+        QVERIFY(show(chart));
+        const LimiterSpec spec = fixedWindow(10, 1, CalendarUnit::Seconds);
+        chart.setLimiter(spec, 1, 100, kStart);
+        chart.updateFrom(makeRun(spec, 100, 5000), 0, nullptr);
+        chart.addMarker(2.0, QStringLiteral("request #3: allowed"));
+        const QColor base = chart.palette().color(QPalette::Base);
+        bool found = false;
+        for (QGraphicsItem* item : chart.scene()->items()) {
+            auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+            if (text == nullptr || text->text() != QStringLiteral("request #3: allowed"))
+                continue;
+            found = true;
+            const double ratio = style::contrastRatio(text->brush().color(), base);
+            QVERIFY2(ratio >= style::kMinContrast,
+                     qPrintable(QStringLiteral("%1 on %2: %3:1")
+                                    .arg(text->brush().color().name(), base.name())
+                                    .arg(ratio)));
+        }
+        QVERIFY(found);
     }
 };
 

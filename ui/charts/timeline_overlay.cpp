@@ -194,6 +194,10 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
                                     double viewMax, const QVector<TimelineModel::Marker>& markers,
                                     const TimelineLabelRows& rows, const Look& look) {
     const QPen pen = style::seriesPen(look.marker, 1.5, Qt::DashLine);
+    // The marker's colour, darkened (lightened on dark) where the label's text needs it to read.
+    QColor back = look.labelBack;
+    back.setAlpha(255);
+    const QColor text = style::readableOn(look.marker, back);
     const QFontMetricsF metrics(look.font);
     QVector<QVector<QRectF>> taken(std::max(rows.markerRows, 1));  // the labels in each row
     int drawn = 0;
@@ -209,9 +213,9 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
         line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
         line->setVisible(true);
         OverlayLabel* label = labelAt(markerLabels_, drawn);
-        const QString text =
+        const QString shown =
             metrics.elidedText(marker.label, Qt::ElideMiddle, std::max(0.0, plot.width() - 12));
-        const QSizeF size = label->set(text, look.font, look.marker, look.labelBack);
+        const QSizeF size = label->set(shown, look.font, text, look.labelBack);
         double left = x + 2;
         if (left + size.width() > plot.right())
             left = x - size.width() - 2;

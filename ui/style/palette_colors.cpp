@@ -31,14 +31,17 @@ double contrastRatio(const QColor& a, const QColor& b) {
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
+QColor readableOn(QColor color, const QColor& base) {
+    const bool darkBase = base.lightness() < 128;
+    for (int step = 0; step < 20 && contrastRatio(color, base) < kMinContrast; ++step)
+        color = darkBase ? color.lighter(110) : color.darker(115);
+    return color;
+}
+
 QColor errorColor(const QPalette& palette) {
     const QColor base = palette.color(QPalette::Base);
-    const bool darkBase = base.lightness() < 128;
-    QColor red(darkBase ? kErrorOnDark : kErrorOnLight);
-    // A mid-grey base: move the red's lightness away from the base until it reads.
-    for (int step = 0; step < 20 && contrastRatio(red, base) < kMinContrast; ++step)
-        red = darkBase ? red.lighter(110) : red.darker(115);
-    return red;
+    // A mid-grey base: the red's lightness moves away from the base until it reads.
+    return readableOn(QColor(base.lightness() < 128 ? kErrorOnDark : kErrorOnLight), base);
 }
 
 QColor withAlpha(QColor color, int alpha) {

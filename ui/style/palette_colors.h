@@ -19,6 +19,10 @@ constexpr double kMinContrast = 4.5;  // WCAG AA for normal text
 // The WCAG contrast ratio of two colours (1 to 21).
 double contrastRatio(const QColor& a, const QColor& b);
 
+// `color` as text on `base`: darker on a light base, lighter on a dark one, until its contrast
+// is at least kMinContrast (the colour itself when it already is).
+QColor readableOn(QColor color, const QColor& base);
+
 // `color` with alpha `alpha` (0-255).
 QColor withAlpha(QColor color, int alpha);
 
