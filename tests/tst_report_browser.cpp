@@ -146,8 +146,24 @@ class TestReportBrowser : public QObject {
 
     QString chromium_;
 
-    QJsonObject selftest(const QString& page, bool dark, QString* console) {
-        return browserSelftest(chromium_, page, dark, console);
+    // Writes `s`'s report.html and runs the page's self-test in Chromium: what it found, or
+    // empty with the problem (no result, console output, a failed check) in *problem.
+    QJsonObject drawn(const RunSummary& s, bool dark, QString* problem) {
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        QFile file(page);
+        if (!dir.isValid() || !file.open(QIODevice::WriteOnly) ||
+            file.write(reportHtml(s, QByteArray())) < 0) {
+            *problem = QStringLiteral("cannot write %1").arg(page);
+            return {};
+        }
+        file.close();
+        QString console;
+        const QJsonObject result = browserSelftest(chromium_, page, dark, &console);
+        *problem = result.isEmpty()     ? QStringLiteral("the page wrote no self-test result")
+                   : !console.isEmpty() ? console
+                                        : selftestProblems(result);
+        return problem->isEmpty() ? result : QJsonObject();
     }
 
 private slots:
@@ -190,20 +206,9 @@ private slots:
                                     {1, 0, 0, 0, 0, 0, 0, 0}});
         s.limiters = {l};
         s.requests = l.counts.fired;
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QString page = dir.filePath(QStringLiteral("report.html"));
-        QFile file(page);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(reportHtml(s, QByteArray()));
-        file.close();
-
-        QString console;
-        const QJsonObject result = selftest(page, dark, &console);
-        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
-        QVERIFY2(console.isEmpty(), qPrintable(console));
-        const QString found = selftestProblems(result);
-        QVERIFY2(found.isEmpty(), qPrintable(found));
+        QString problem;
+        const QJsonObject result = drawn(s, dark, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const QJsonObject t = result[QLatin1String("timelines")][0].toObject();
         QVERIFY(!t.contains(QLatin1String("limit")));
         const double tolerance = 0.05;  // coordinates to 1/100 px, on a scale of about 1 px each
@@ -238,20 +243,9 @@ private slots:
         QFETCH(bool, dark);
         QFETCH(bool, groups);
         const RunSummary s = summary(buckets, groups);
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        const QString page = dir.filePath(QStringLiteral("report.html"));
-        QFile file(page);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(reportHtml(s, QByteArray()));
-        file.close();
-
-        QString console;
-        const QJsonObject result = selftest(page, dark, &console);
-        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
-        QVERIFY2(console.isEmpty(), qPrintable(console));
-        const QString found = selftestProblems(result);
-        QVERIFY2(found.isEmpty(), qPrintable(found));
+        QString problem;
+        const QJsonObject result = drawn(s, dark, &problem);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QVERIFY2(!result[QLatin1String("checks")].toArray().isEmpty(), "no check ran");
         QCOMPARE(result[QLatin1String("dark")].toBool(), dark);
         QVERIFY(result[QLatin1String("contrast")].toDouble() >= 3);

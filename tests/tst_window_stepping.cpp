@@ -69,6 +69,20 @@ void stepUntil(MainWindow& w, QSignalSpy& decided, int total) {
     }
 }
 
+// The shipped boundary example (its limiters renamed: other tests run it) set in `w`, shown at
+// `size` on the fixture.
+Scenario setBoundaryExample(MainWindow& w, const QSize& size) {
+    w.resize(size);
+    w.show();
+    connectToFixture(w);
+    Scenario s =
+        loadScenarioFile(exampleScenarioPath(QStringLiteral("fixed-window-boundary-burst.json")));
+    for (LimiterSpec& spec : s.limiters)
+        spec.name = uniqueName(spec.name);
+    w.setScenario(s);
+    return s;
+}
+
 void resetKeys(const Scenario& scenario) {
     auto router = routeFixture();
     for (const LimiterSpec& spec : scenario.limiters)
@@ -149,20 +163,13 @@ private slots:
         w.setWindowModified(false);
     }
 
-    // The shipped boundary example (its limiters renamed: other tests run it) at 1024x700: ten
-    // requests at run time 0 fill the first window, a sliver of 100 ms on a 3 s axis. Its count
-    // and the steps' mark vanished at the tenth step, the one that fills it: "10" was wider
-    // than the sliver, the merged mark wider than the plot. Both now stay in the plot.
+    // The shipped boundary example at 1024x700: ten requests at run time 0 fill the first
+    // window, a sliver of 100 ms on a 3 s axis. Its count and the steps' mark vanished at the
+    // tenth step, the one that fills it: "10" was wider than the sliver, the merged mark wider
+    // than the plot. Both now stay in the plot.
     void theStepThatFillsTheWindowShowsIt() {
         MainWindow w;
-        w.resize(1024, 700);
-        w.show();
-        connectToFixture(w);
-        Scenario s = loadScenarioFile(
-            exampleScenarioPath(QStringLiteral("fixed-window-boundary-burst.json")));
-        for (LimiterSpec& spec : s.limiters)
-            spec.name = uniqueName(spec.name);
-        w.setScenario(s);
+        const Scenario s = setBoundaryExample(w, QSize(1024, 700));
         QSignalSpy decided(w.controller(), &RunController::decided);
         TimelineChart* chart = w.timelines().value(0);
         for (int k = 1; k <= 10; ++k) {
@@ -198,14 +205,7 @@ private slots:
     void stepLabelsLieAboveTheBars() {
         QFETCH(QSize, size);
         MainWindow w;
-        w.resize(size);
-        w.show();
-        connectToFixture(w);
-        Scenario s = loadScenarioFile(
-            exampleScenarioPath(QStringLiteral("fixed-window-boundary-burst.json")));
-        for (LimiterSpec& spec : s.limiters)
-            spec.name = uniqueName(spec.name);
-        w.setScenario(s);
+        const Scenario s = setBoundaryExample(w, size);
         QSignalSpy decided(w.controller(), &RunController::decided);
         for (int k : {3, 10, 12, 16}) {
             stepUntil(w, decided, k);
