@@ -7,6 +7,7 @@
 #include <QGraphicsSimpleTextItem>
 
 #include "charts/timeline_chart.h"
+#include "charts/timeline_label_rows.h"
 #include "limiters/limiter_state.h"
 #include "style/palette_colors.h"
 #include "support/timeline_runs.h"
@@ -85,6 +86,28 @@ private slots:
         // A short mark in the middle keeps its whole label.
         chart.addMarker(3.0, QStringLiteral("config changed"));
         QVERIFY(textsInPlot(chart).contains(QStringLiteral("config changed")));
+    }
+
+    // The rows above the bars: a label takes the first row where it covers none, the window
+    // counts' row and the burst's are kept however short the plot (the burst took the counts'
+    // row there and hid them), the marks stay within a share of the plot or the rows already
+    // taken, and the axis leaves the rows clear of the bars (a third of the plot at least).
+    void labelRows() {
+        const QRectF plot(50, 20, 800, 100);  // a presentation-mode timeline's plot
+        TimelineLabelRows rows(plot, 20);     // rows of 22 px: one fits in 40 % of 100 px
+        QCOMPARE(rows.maxRows(), 1);
+        rows.take(0, 60, 80);  // window counts
+        rows.take(0, 100, 120);
+        QCOMPARE(rows.place(55, 250), 1);         // the burst's label: a row of its own
+        QCOMPARE(rows.place(300, 400), 0);        // one clear of the counts: theirs
+        QCOMPARE(rows.place(310, 330, 2, 1), 1);  // a mark with no row free: shares one
+        QCOMPARE(rows.rowsUsed(), 2);
+        QCOMPARE(rows.top(1), 20 + 3 + 22.0);
+        QCOMPARE(rows.bottom(), 20 + 3 + 44.0);
+        // Bars 10 high under 47 px of labels in 100: the axis goes to 10 x 100 / 53.
+        QCOMPARE(rows.axisTop(10), 10 * 100 / 53.0);
+        QCOMPARE(rows.axisTop(10, 4), 30.0);                      // 4 rows: the bars keep a third
+        QCOMPARE(TimelineLabelRows(plot, 20).axisTop(10), 11.0);  // no label: a tenth
     }
 
     // The steps' labels were drawn in the markers' purple, 3.1:1 on a light base: a projector

@@ -83,7 +83,7 @@ TimelineChart::TimelineChart(QWidget* parent)
         if (!refreshing_ && std::abs(columns - columns_) > columns_ / 10)
             refresh();
         else
-            layoutOverlay();
+            layoutOverlay(true);
         navigation_->plotChanged();  // the timelines' plots line up
     });
 }
@@ -373,7 +373,7 @@ double TimelineChart::toPixelX(double seconds) const {
     return chart_->mapToPosition(QPointF(seconds, 0), acceptedArea_).x();
 }
 
-void TimelineChart::layoutOverlay() {
+void TimelineChart::layoutOverlay(bool plotResized) {
     const QPalette pal = palette();
     TimelineOverlay::Look look;
     look.text = pal.color(QPalette::Text);
@@ -387,13 +387,13 @@ void TimelineChart::layoutOverlay() {
     look.dark = dark_;
     const auto [viewMin, viewMax] = navigation_->range();
     const QRectF plot = chart_->plotArea();
-    const TimelineLabelRows rows(plot, TimelineOverlay::labelHeight(look.font),
-                                 TimelineLabelRows::of(model_, drawing_, viewMin, viewMax));
-    setNiceRange(axisY_, rows.axisTop(plot, drawing_.barsTop));  // no bar under the labels
     const auto toPixel = [this](double seconds) { return toPixelX(seconds); };
-    overlay_.layout(plot, toPixel, viewMin, viewMax, drawing_.bands, drawing_.spans,
-                    model_.markers(), rows, look);
-    overlay_.layoutBurst(plot, toPixel, model_.burst(), rows, look);
+    const TimelineLabelRows rows =
+        overlay_.layout(plot, toPixel, viewMin, viewMax, drawing_.bands, drawing_.spans,
+                        model_.markers(), model_.burst(), look);
+    // No bar under the labels; a resize alone frees no row (the axis would swing to and fro).
+    labelRows_ = plotResized ? std::max(labelRows_, rows.rowsUsed()) : rows.rowsUsed();
+    setNiceRange(axisY_, rows.axisTop(drawing_.barsTop, labelRows_));
     overlay_.layoutHighlight(plot, toPixel, highlight_, look);
 }
 

@@ -159,7 +159,8 @@ private:
     static int plotColumns(const QRectF& plot);
     void updateSeries();
     void updateTokens();
-    void layoutOverlay();
+    // `plotResized`: called for a new plot area alone (the labels' rows may grow, not shrink).
+    void layoutOverlay(bool plotResized = false);
     double toPixelX(double seconds) const;
 
     TimelineModel model_;
@@ -191,6 +192,7 @@ private:
     QLineSeries* baselineRejected_ = nullptr;
     QScatterSeries* disagree_ = nullptr;
     int columns_ = 0;     // the plot's width in pixels when the series were made
+    int labelRows_ = 0;   // the rows of labels the left axis leaves room for
     bool stale_ = false;  // the model changed while the chart was off screen
     bool refreshing_ = false;
     bool explainable_ = false;

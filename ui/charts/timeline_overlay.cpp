@@ -71,17 +71,21 @@ double TimelineOverlay::labelHeight(const QFont& font) {
     return std::ceil(QFontMetricsF(font).height()) + 2;  // as OverlayLabel pads its text
 }
 
-void TimelineOverlay::layout(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                             double viewMin, double viewMax,
-                             const QVector<TimelineModel::Band>& bands,
-                             const QVector<TimelineModel::Span>& spans,
-                             const QVector<TimelineModel::Marker>& markers,
-                             const TimelineLabelRows& rows, const Look& look) {
+TimelineLabelRows TimelineOverlay::layout(
+    const QRectF& plot, const std::function<double(double)>& toPixelX, double viewMin,
+    double viewMax, const QVector<TimelineModel::Band>& bands,
+    const QVector<TimelineModel::Span>& spans, const QVector<TimelineModel::Marker>& markers,
+    const std::optional<TimelineModel::Burst>& burst, const Look& look) {
     under_->setRect(plot);
     over_->setRect(plot);
-    layoutBands(plot, toPixelX, bands, rows.spansTop, look);
+    TimelineLabelRows rows(plot, labelHeight(look.font));
+    layoutBands(plot, toPixelX, bands, rows, look);
     layoutSpans(plot, toPixelX, spans, rows, look);
+    layoutMark(burst_, plot, toPixelX, burst, look, [&rows](const QRectF& box) {
+        return rows.top(rows.place(box.left(), box.right()));
+    });
     layoutMarkers(plot, toPixelX, viewMin, viewMax, markers, rows, look);
+    return rows;
 }
 
 // Fixed-window bands with their counts. All labels take one form: "7/10" when every band in
@@ -90,8 +94,9 @@ void TimelineOverlay::layout(const QRectF& plot, const std::function<double(doub
 // its band and kept in the plot, where it covers no other band's label: the newest first, so
 // that the window a step just filled shows its count.
 void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                                  const QVector<TimelineModel::Band>& bands, double top,
-                                  const Look& look) {
+                                  const QVector<TimelineModel::Band>& bands,
+                                  TimelineLabelRows& rows, const Look& look) {
+    const double top = rows.top(0);
     QVector<QRectF> rects(bands.size());
     bool longFits = true;
     const QFontMetricsF metrics(look.font);
@@ -144,10 +149,12 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
         }
     }
     for (int i = 0; i < bands.size(); ++i) {
-        if (where[i])
+        if (where[i]) {
             bandLabels_[i]->showAt(where[i]->topLeft());
-        else
+            rows.take(0, where[i]->left(), where[i]->right());
+        } else {
             bandLabels_[i]->hide();
+        }
     }
     for (int odd = 0; odd < 2; ++odd) {
         QGraphicsPathItem* item = bandShades_[odd];
@@ -165,7 +172,7 @@ void TimelineOverlay::layoutBands(const QRectF& plot, const std::function<double
 // stacked in the top rows, left of now.
 void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
                                   const QVector<TimelineModel::Span>& spans,
-                                  const TimelineLabelRows& rows, const Look& look) {
+                                  TimelineLabelRows& rows, const Look& look) {
     for (int i = 0; i < spans.size(); ++i) {
         const TimelineModel::Span& span = spans[i];
         const double right = toPixelX(span.x1);
@@ -178,28 +185,27 @@ void TimelineOverlay::layoutSpans(const QRectF& plot, const std::function<double
         const QSizeF size = label->set(span.label, look.font, look.text, look.labelBack);
         const double x =
             std::max(plot.left() + 2, std::min(right, plot.right()) - size.width() - 4);
-        label->showAt(QPointF(x, rows.spansTop + i * rows.pitch));
+        label->showAt(QPointF(x, rows.top(rows.place(x, x + size.width()))));
     }
     hideFrom(spanRects_, spans.size());
     hideFrom(spanLabels_, spans.size());
 }
 
-// Markers in view: dashed vertical lines, labels in the markers' rows above the bars, each in
-// the first row where it covers no label placed before it (else they take turns). A label goes
+// Markers in view: dashed vertical lines, labels in the rows above the bars, each in the first
+// row where it covers no label placed before it (else they take turns). A label goes
 // right of its line, else left of it, else where it fits in the plot; one wider than the plot
 // (steps merged into one marker) is cut in the middle, so that its first and its newest part
 // show (the tooltip has it whole).
 void TimelineOverlay::layoutMarkers(const QRectF& plot,
                                     const std::function<double(double)>& toPixelX, double viewMin,
                                     double viewMax, const QVector<TimelineModel::Marker>& markers,
-                                    const TimelineLabelRows& rows, const Look& look) {
+                                    TimelineLabelRows& rows, const Look& look) {
     const QPen pen = style::seriesPen(look.marker, 1.5, Qt::DashLine);
     // The marker's colour, darkened (lightened on dark) where the label's text needs it to read.
     QColor back = look.labelBack;
     back.setAlpha(255);
     const QColor text = style::readableOn(look.marker, back);
     const QFontMetricsF metrics(look.font);
-    QVector<QVector<QRectF>> taken(std::max(rows.markerRows, 1));  // the labels in each row
     int drawn = 0;
     for (const TimelineModel::Marker& marker : markers) {
         if (marker.x < viewMin || marker.x > viewMax)
@@ -221,28 +227,13 @@ void TimelineOverlay::layoutMarkers(const QRectF& plot,
             left = x - size.width() - 2;
         if (left < plot.left())
             left = std::max(plot.left() + 2, plot.right() - size.width() - 2);
-        int row = drawn % int(taken.size());
-        for (int r = 0; r < taken.size(); ++r) {
-            const QRectF box(QPointF(left - 2, 0), QSizeF(size.width() + 4, 1));
-            if (std::none_of(taken[r].cbegin(), taken[r].cend(),
-                             [&box](const QRectF& t) { return t.intersects(box); })) {
-                row = r;
-                break;
-            }
-        }
-        taken[row].append(QRectF(QPointF(left, 0), QSizeF(size.width(), 1)));
-        label->showAt(QPointF(left, rows.markersTop + row * rows.pitch));
+        const int limit = std::max(rows.maxRows(), rows.rowsUsed());
+        const int row = rows.place(left, left + size.width(), limit, drawn % limit);
+        label->showAt(QPointF(left, rows.top(row)));
         ++drawn;
     }
     hideFrom(markerLines_, drawn);
     hideFrom(markerLabels_, drawn);
-}
-
-void TimelineOverlay::layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                                  const std::optional<TimelineModel::Burst>& burst,
-                                  const TimelineLabelRows& rows, const Look& look) {
-    layoutMark(burst_, plot, toPixelX, burst, look,
-               [&rows](const QSizeF&) { return rows.burstTop; });
 }
 
 void TimelineOverlay::layoutHighlight(const QRectF& plot,
@@ -251,13 +242,13 @@ void TimelineOverlay::layoutHighlight(const QRectF& plot,
                                       const Look& look) {
     // Its label at the plot's foot, clear of the rows of labels at the top.
     layoutMark(highlight_, plot, toPixelX, highlight, look,
-               [&](const QSizeF& size) { return plot.bottom() - size.height() - 3; });
+               [&](const QRectF& box) { return plot.bottom() - box.height() - 3; });
 }
 
 void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
                                  const std::function<double(double)>& toPixelX,
                                  const std::optional<TimelineModel::Burst>& span, const Look& look,
-                                 const std::function<double(const QSizeF&)>& labelY) {
+                                 const std::function<double(const QRectF&)>& labelY) {
     if (!span) {
         if (mark.box) {
             mark.tint->hide();
@@ -295,7 +286,7 @@ void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
     const QSizeF size = mark.label->set(span->label, look.font, look.text, look.labelBack);
     const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
                                 std::max(plot.left() + 2, plot.right() - size.width() - 2));
-    mark.label->showAt(QPointF(x, labelY(size)));
+    mark.label->showAt(QPointF(x, labelY(QRectF(QPointF(x, plot.top()), size))));
     mark.label->setVisible(box.intersects(plot) && !span->label.isEmpty());
 }
 

@@ -42,18 +42,16 @@ public:
     // An overlay label's height in `font`: what TimelineLabelRows needs.
     static double labelHeight(const QFont& font);
 
-    // Places everything for the plot area `plot`; `toPixelX` maps run seconds to x in the chart.
-    void layout(const QRectF& plot, const std::function<double(double)>& toPixelX, double viewMin,
-                double viewMax, const QVector<TimelineModel::Band>& bands,
-                const QVector<TimelineModel::Span>& spans,
-                const QVector<TimelineModel::Marker>& markers, const TimelineLabelRows& rows,
-                const Look& look);
-
-    // The admitted burst: a box over the busiest interval, over the series, with its label
-    // ("20 accepted in 1000 ms here") in its row; none hides it.
-    void layoutBurst(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const std::optional<TimelineModel::Burst>& burst,
-                     const TimelineLabelRows& rows, const Look& look);
+    // Places everything for the plot area `plot` (`toPixelX` maps run seconds to x in the
+    // chart): the bands, spans and markers, and the admitted burst, a box over the busiest
+    // interval with its label ("20 accepted in 1000 ms here"; none hides it). Returns the rows
+    // its labels took, in this order: the counts, the spans, the burst's label, the markers'.
+    TimelineLabelRows layout(const QRectF& plot, const std::function<double(double)>& toPixelX,
+                             double viewMin, double viewMax,
+                             const QVector<TimelineModel::Band>& bands,
+                             const QVector<TimelineModel::Span>& spans,
+                             const QVector<TimelineModel::Marker>& markers,
+                             const std::optional<TimelineModel::Burst>& burst, const Look& look);
 
     // A span the chart is asked to point at (a lesson's beat): a box over [x0, x1) as the
     // admitted burst's, its label at the plot's foot; none hides it.
@@ -69,17 +67,19 @@ private:
         QGraphicsRectItem* box = nullptr;
         OverlayLabel* label = nullptr;
     };
+    // `labelY` gives the label's top for its box at the top of the plot.
     void layoutMark(Mark& mark, const QRectF& plot, const std::function<double(double)>& toPixelX,
                     const std::optional<TimelineModel::Burst>& span, const Look& look,
-                    const std::function<double(const QSizeF&)>& labelY);
+                    const std::function<double(const QRectF&)>& labelY);
     void layoutBands(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const QVector<TimelineModel::Band>& bands, double top, const Look& look);
+                     const QVector<TimelineModel::Band>& bands, TimelineLabelRows& rows,
+                     const Look& look);
     void layoutSpans(const QRectF& plot, const std::function<double(double)>& toPixelX,
-                     const QVector<TimelineModel::Span>& spans, const TimelineLabelRows& rows,
+                     const QVector<TimelineModel::Span>& spans, TimelineLabelRows& rows,
                      const Look& look);
     void layoutMarkers(const QRectF& plot, const std::function<double(double)>& toPixelX,
                        double viewMin, double viewMax,
-                       const QVector<TimelineModel::Marker>& markers, const TimelineLabelRows& rows,
+                       const QVector<TimelineModel::Marker>& markers, TimelineLabelRows& rows,
                        const Look& look);
     QGraphicsRectItem* rectAt(QVector<QGraphicsRectItem*>& pool, int i);
     OverlayLabel* labelAt(QVector<OverlayLabel*>& pool, int i);
