@@ -284,10 +284,13 @@ void TimelineOverlay::layoutMark(Mark& mark, const QRectF& plot,
     mark.tint->setVisible(box.intersects(plot));
     mark.box->setVisible(box.intersects(plot));
     const QSizeF size = mark.label->set(span->label, look.font, look.text, look.labelBack);
+    if (!box.intersects(plot) || span->label.isEmpty()) {
+        mark.label->hide();  // and takes no row
+        return;
+    }
     const double x = std::clamp(box.center().x() - size.width() / 2, plot.left() + 2,
                                 std::max(plot.left() + 2, plot.right() - size.width() - 2));
     mark.label->showAt(QPointF(x, labelY(QRectF(QPointF(x, plot.top()), size))));
-    mark.label->setVisible(box.intersects(plot) && !span->label.isEmpty());
 }
 
 }  // namespace ratelab
