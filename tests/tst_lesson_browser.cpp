@@ -4,16 +4,22 @@
 // then tries ←, Space, the Back and Next buttons and Home. This test checks the words against the
 // frames the page was written from (the beats' words with their figures, the question before its
 // answer), the drawn counts against each frame's run, the highlight and the run's time so far, in
-// the reader's light and dark scheme and in a page exported dark.
+// the reader's light and dark scheme and in a page exported dark; and the concurrency lesson's
+// requests in flight, drawn frame by frame as far as the run has gone.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
 
 #include "lessons/lesson_page.h"
+#include "lessons/lesson_paths.h"
+#include "output/run_summary.h"
+#include "report/report_data.h"
 #include "support/browser_selftest.h"
 #include "support/lesson_documents.h"
 #include "support/test_redis.h"
@@ -44,6 +50,28 @@ Lesson boundary() {
     file.open(QIODevice::WriteOnly);
     file.write(json);
     file.close();
+    return loadLessonFile(path);
+}
+
+// The shipped concurrency lesson, its limiters renamed (the shipped lessons' check runs it too).
+Lesson concurrencyLesson() {
+    const QStringList lessons = shippedLessons();
+    const auto found = std::find_if(lessons.begin(), lessons.end(), [](const QString& path) {
+        return path.contains(QLatin1String("concurrency"));
+    });
+    if (found == lessons.end())
+        return {};
+    QFile in(*found);
+    in.open(QIODevice::ReadOnly);
+    QByteArray json = in.readAll();
+    for (const char* name : {"short-lease", "long-lease"})
+        json.replace(name, uniqueName(QLatin1String(name)).toUtf8());
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.json"));
+    QFile out(path);
+    out.open(QIODevice::WriteOnly);
+    out.write(json);
+    out.close();
     return loadLessonFile(path);
 }
 
@@ -147,6 +175,64 @@ private slots:
                  QStringLiteral("All ten: 20 in all."));
         QCOMPARE(shown[0].toObject()[QLatin1String("say")].toString(),
                  QStringLiteral("Ten pass: 10 of 11 & <more>."));
+    }
+
+    // Each frame of the concurrency lesson draws its limiters' requests in flight as far as the
+    // run has gone, each column as many as the frame's run had in flight (report.html's data of
+    // that run), and no line at 0 over the part not played yet (it drew the last frame's view
+    // on the first, then zeros).
+    void drawsRequestsInFlightFrameByFrame() {
+        const Lesson lesson = concurrencyLesson();
+        QVERIFY(!lesson.scenario.limiters.isEmpty());
+        const QVector<LessonFrame> frames = playLesson(lesson, fixtureUrl());
+        const QString page = dir_.filePath(QStringLiteral("concurrency.html"));
+        QFile file(page);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(lessonHtml(lesson, frames, page_kit::Scheme::Auto));
+        file.close();
+        QString console;
+        const QJsonObject result = browserSelftest(chromium_, page, false, &console);
+        QVERIFY2(!result.isEmpty(), "the page wrote no self-test result");
+        QVERIFY2(console.isEmpty(), qPrintable(console));
+        const QString found = selftestProblems(result);
+        QVERIFY2(found.isEmpty(), qPrintable(found));
+        const QJsonArray shown = result[QLatin1String("frames")].toArray();
+        QCOMPARE(shown.size(), frames.size());
+        int compared = 0;
+        for (int i = 0; i < shown.size(); ++i) {
+            const double nowMs = double(frames[i].runUs) / 1000;
+            const QJsonObject data =
+                QJsonDocument::fromJson(reportData(summaryOf(frames[i].run))).object();
+            const QJsonArray timelines = shown[i].toObject()[QLatin1String("timelines")].toArray();
+            for (int l = 0; l < timelines.size(); ++l) {
+                const QJsonObject t = timelines[l].toObject();
+                const QString at = QStringLiteral("frame %1, timeline %2").arg(i).arg(l);
+                const QJsonArray drawn = t[QLatin1String("inFlight")].toArray();
+                QVERIFY2(nowMs == 0 ? drawn.isEmpty() : !drawn.isEmpty(), qPrintable(at));
+                if (drawn.isEmpty())
+                    continue;
+                QVERIFY2(std::abs(t[QLatin1String("inFlightLimit")].toDouble() - 5) <= 0.05,
+                         qPrintable(at));  // read back from coordinates to 1/100 px
+                QVERIFY2(drawn.last().toArray()[0].toDouble() < nowMs, qPrintable(at));
+                const QJsonArray most = data[QLatin1String("limiters")][l]
+                                            [QLatin1String("in_flight")][QLatin1String("most")]
+                                                .toArray();
+                if (t[QLatin1String("col_ms")].toDouble() !=
+                    data[QLatin1String("step_ms")].toDouble())
+                    continue;  // columns of several steps: their most is compared no further
+                for (int c = 0; c < drawn.size(); ++c) {
+                    QVERIFY2(
+                        std::abs(drawn[c].toArray()[2].toDouble() - most[c].toDouble()) <= 0.05,
+                        qPrintable(QStringLiteral("%1, column %2: %3 drawn, %4 in flight")
+                                       .arg(at)
+                                       .arg(c)
+                                       .arg(drawn[c].toArray()[2].toDouble())
+                                       .arg(most[c].toDouble())));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY2(compared > 0, "no column compared");
     }
 };
 

@@ -46,7 +46,7 @@ function limiterAt(i, f) {
   if (base.in_flight) {
     const k = 3 + 2 * base.groups.length;
     l.in_flight = { limit: base.in_flight.limit, most: s.tails[k], released: s.tails[k + 1],
-                    leaked: s.tails[k + 2] };
+                    leaked: s.tails[k + 2], until_ms: FRAMES[f].run_ms };
   }
   l.totals = s.totals;
   return l;

@@ -37,6 +37,9 @@ Timeline.prototype.drawInFlight = function (plot) {
   if (!f || !this.cols.length) return;
   const cols = this.inFlightColumns();
   this.inFlight = cols;
+  // A lesson's frame: the run so far (`until_ms`), not zeros after it.
+  const shown = f.until_ms === undefined
+                    ? this.cols.length : this.cols.filter((col) => col.t0 < f.until_ms).length;
   const wanted = Math.max(cols.reduce((most, c) => Math.max(most, c.most), f.limit) * 1.1, 1);
   const step = niceStep(wanted, 4);
   const top = Math.ceil(wanted / step) * step;
@@ -50,15 +53,17 @@ Timeline.prototype.drawInFlight = function (plot) {
   svgEl("text", { class: "axis-title", x: titleX, y: middle, "text-anchor": "middle",
                   transform: "rotate(90 " + titleX + " " + middle + ")" }, this.svg)
       .textContent = TEXT.inFlightAxis;
-  const steps = (value, scale) => this.cols.map((col, i) => {
+  const steps = (value, scale) => this.cols.slice(0, shown).map((col, i) => {
     const v = px(scale(value(cols[i])));
     return (i ? "L" : "M") + px(this.x(col.t0)) + "," + v + "L" + px(this.x(col.t1)) + "," + v;
   }).join("");
-  svgEl("path", { class: "released", d: steps((c) => c.released, (v) => this.y(v)) }, plot);
-  svgEl("path", { class: "in-flight", d: steps((c) => c.most, y) }, plot);
+  if (shown) {
+    svgEl("path", { class: "released", d: steps((c) => c.released, (v) => this.y(v)) }, plot);
+    svgEl("path", { class: "in-flight", d: steps((c) => c.most, y) }, plot);
+  }
   svgEl("path", { class: "in-flight-limit",
                   d: "M" + px(this.left) + "," + px(y(f.limit)) + "H" + px(this.right) }, plot);
-  this.cols.forEach((col, i) => {
+  this.cols.slice(0, shown).forEach((col, i) => {
     if (!cols[i].leaked) return;
     const cx = px(this.x((col.t0 + col.t1) / 2));
     const cy = px(y(cols[i].most));
