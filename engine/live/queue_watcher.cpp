@@ -21,7 +21,7 @@ public:
         connect(&next_, &QTimer::timeout, this, &QueueWatchWorker::poll);
     }
 
-    void start() { next_.start(periodMs_); }
+    void start() { next_.start(std::min(periodMs_, QueueWatcher::kFirstReadMs)); }
 
     void poll() {
         Status status = latest_->value();  // only this worker publishes: a safe base
@@ -33,8 +33,10 @@ public:
             status.read = true;
             status.error.clear();
         } catch (const std::exception& e) {  // RedisError
-            // Before the coordinator made the group, the stream may not exist yet.
-            status.error = QString::fromStdString(e.what());  // never holds the password
+            // Before the coordinator made the group the stream may not exist yet: the first
+            // read's error is no news.
+            if (status.polls > 0 || status.read)
+                status.error = QString::fromStdString(e.what());  // never holds the password
         }
         ++status.polls;
         latest_->publish(std::move(status));
@@ -51,7 +53,6 @@ private:
 QueueWatcher::QueueWatcher(const RedisUrl& url, const QueueKeys& keys, int periodMs)
     : latest_(std::make_shared<LatestValue<Status>>()),
       thread_(QStringLiteral("ratelab-queue"), url, keys, std::max(50, periodMs), latest_) {
-    // The first read a period on: the coordinator starting with it makes the group first.
     thread_.post([](QueueWatchWorker& w) { w.start(); });
 }
 

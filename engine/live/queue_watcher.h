@@ -34,8 +34,10 @@ public:
         quint64 polls = 0;                 // reads tried so far
     };
 
-    // Reads every periodMs, the first time periodMs from now.
+    // Reads every periodMs, the first time kFirstReadMs from now (the workers are named as soon
+    // as the job has begun; a first read that finds no group yet says nothing).
     QueueWatcher(const RedisUrl& url, const QueueKeys& keys, int periodMs = 1000);
+    static constexpr int kFirstReadMs = 100;
     ~QueueWatcher();  // stops the thread (after at most one read)
     QueueWatcher(const QueueWatcher&) = delete;
     QueueWatcher& operator=(const QueueWatcher&) = delete;
