@@ -126,11 +126,12 @@ std::optional<InFlightSteps> inFlightSteps(const LimiterSummary& limiter, qint64
     out.most.fill(0, steps);
     out.released.fill(0, steps);
     out.leaked.fill(0, steps);
-    const auto stepAt = [&](double seconds) {
-        return qint64(std::floor(seconds * 1000.0 / stepMs));
+    const auto stepAt = [&](double seconds) {  // the step a mark's middle lies in
+        return qint64(std::floor(seconds * 1000.0 / double(stepMs)));
     };
     for (qsizetype i = 0; i + 1 < view.inFlight.size(); i += 2) {
-        const qint64 step = stepAt(view.inFlight[i].x());
+        // A step's start: a whole number of steps, however its seconds were rounded.
+        const qint64 step = qRound64(view.inFlight[i].x() * 1000.0 / double(stepMs));
         if (step >= 0 && step < steps) {
             out.most[step] = qint64(view.inFlight[i].y());
             out.released[step] = qint64(view.released.value(i).y());

@@ -65,9 +65,8 @@ Timeline.prototype.drawInFlight = function (plot) {
                   d: "M" + px(this.left) + "," + px(y(f.limit)) + "H" + px(this.right) }, plot);
   this.cols.slice(0, shown).forEach((col, i) => {
     if (!cols[i].leaked) return;
-    const cx = px(this.x((col.t0 + col.t1) / 2));
-    const cy = px(y(cols[i].most));
-    svgEl("path", { class: "leak", d: "M" + cx + "," + (cy - 5) + "l5,5l-5,5l-5,-5Z" }, plot);
+    const d = "M" + px(this.x((col.t0 + col.t1) / 2)) + "," + px(y(cols[i].most) - 5);
+    svgEl("path", { class: "leak", d: d + "l5,5l-5,5l-5,-5Z" }, plot);
   });
   // What the self-test reads the drawing back with.
   this.svg.dataset.inFlightTop = String(top);
