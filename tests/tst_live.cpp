@@ -102,8 +102,10 @@ void runToItsEnd(const Scenario& scenario, QVector<LimiterState>* out) {
     QTRY_VERIFY_WITH_TIMEOUT(runner->snapshot().finished, 60000);
     io.finishRun(runner);
     const qint64 endMs = scenario.traffic.clock.startMs + qint64(scenario.traffic.durationS * 1000);
+    // The bound only fails the test: beside the Clang build and the fuzzers (scripts/test.sh)
+    // this function took 100 times its usual second, and 30 s ran out before the final read.
     QTRY_VERIFY_WITH_TIMEOUT(
-        !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 30000);
+        !states.isEmpty() && states.last().at(1).value<LimiterState>().nowMs == endMs, 120000);
     for (const QList<QVariant>& args : states) {
         QCOMPARE(args.at(0).toInt(), 0);
         out->append(args.at(1).value<LimiterState>());
