@@ -29,6 +29,17 @@ using namespace ratelab::test;
 
 namespace {
 
+// A lesson read from its file's text (written to a temporary file: lessons load from files).
+Lesson lessonFrom(const QByteArray& json) {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.json"));
+    QFile file(path);
+    file.open(QIODevice::WriteOnly);
+    file.write(json);
+    file.close();
+    return loadLessonFile(path);
+}
+
 // The boundary lesson of both limiters, its words with characters the page must escape.
 Lesson boundary() {
     const QString fixed = uniqueName(QStringLiteral("page-fixed"));
@@ -44,13 +55,7 @@ Lesson boundary() {
     {"say": "The log kept its ten: {%2.accepted}.", "until_ms": 3000}])")
                                                .arg(fixed, log),
                                            fixed, log);
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("lesson.json"));
-    QFile file(path);
-    file.open(QIODevice::WriteOnly);
-    file.write(json);
-    file.close();
-    return loadLessonFile(path);
+    return lessonFrom(json);
 }
 
 // The shipped concurrency lesson, its limiters renamed (the shipped lessons' check runs it too).
@@ -66,13 +71,7 @@ Lesson concurrencyLesson() {
     QByteArray json = in.readAll();
     for (const char* name : {"short-lease", "long-lease"})
         json.replace(name, uniqueName(QLatin1String(name)).toUtf8());
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("lesson.json"));
-    QFile out(path);
-    out.open(QIODevice::WriteOnly);
-    out.write(json);
-    out.close();
-    return loadLessonFile(path);
+    return lessonFrom(json);
 }
 
 }  // namespace
