@@ -133,12 +133,12 @@ private slots:
     // report.png: the same view (the window's model), none for the rate limiter.
     void pngDrawsTheWindowsView() {
         const RunSnapshot run = leasesRun();
-        const TimelineModel::InFlight view = report_in_flight::viewOf(run, 0, 100, 0.8);
+        const TimelineModel::InFlight view = report_in_flight::viewOf(run, 0, 1, 100, 0.8);
         QVERIFY(view.shown);
         QCOMPARE(stepValues(view.inFlight), (QVector<double>{5, 6, 5, 4, 6, 5, 5, 5}));
         QCOMPARE(view.leakedCounts, QVector<qint64>{1});
         QCOMPARE(report_in_flight::releasedTop(view), 2.0);
-        QVERIFY(!report_in_flight::viewOf(run, 1, 100, 0.8).shown);
+        QVERIFY(!report_in_flight::viewOf(run, 1, 1, 100, 0.8).shown);
     }
 
     // The areas' legend swatches in report.png are filled with their colour, in both looks: in

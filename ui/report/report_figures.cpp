@@ -8,6 +8,7 @@
 #include "charts/timeline_model.h"
 #include "limiters/algorithm.h"
 #include "limiters/limit_geometry.h"
+#include "report/report_in_flight.h"
 #include "stats/run_snapshot.h"
 
 namespace ratelab::report_figures {
@@ -114,10 +115,8 @@ std::optional<InFlightSteps> inFlightSteps(const LimiterSummary& limiter, qint64
     l.bucketReleased = limiter.buckets.released;
     l.bucketLeaked = limiter.buckets.leaked;
     run.limiters << l;
-    TimelineModel model;
-    model.setLimiter(*limiter.spec, clientsOf(limiter), bucketMs, 0);
-    model.update(run, 0, nullptr);
-    const TimelineModel::InFlight view = model.inFlight(0, endMs / 1000.0, stepMs);
+    const TimelineModel::InFlight view =
+        report_in_flight::viewOf(run, 0, clientsOf(limiter), stepMs, endMs / 1000.0);
     if (!view.shown) {
         return std::nullopt;
     }

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "charts/nice_axis.h"
+#include "report/report_chart_parts.h"
 #include "stats/run_snapshot.h"
 #include "style/series_style.h"
 
@@ -18,24 +19,15 @@ QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
 }
 
-QLineSeries* line(QChart* chart, const QString& name, const QList<QPointF>& points,
-                  const QPen& pen) {
-    auto* series = new QLineSeries(chart);
-    series->replace(points);
-    series->setName(name);
-    series->setPen(pen);
-    chart->addSeries(series);
-    return series;
-}
-
 }  // namespace
 
-TimelineModel::InFlight viewOf(const RunSnapshot& run, int index, qint64 groupMs, double xMaxSec) {
+TimelineModel::InFlight viewOf(const RunSnapshot& run, int index, int clients, qint64 groupMs,
+                               double xMaxSec) {
     if (index < 0 || index >= run.limiters.size())
         return {};
     const LimiterSnapshot& limiter = run.limiters[index];
     TimelineModel model;
-    model.setLimiter(limiter.spec, int(limiter.clients.size()), run.bucketMs, run.startEpochMs);
+    model.setLimiter(limiter.spec, clients, run.bucketMs, run.startEpochMs);
     model.update(run, index, nullptr);
     return model.inFlight(0, xMaxSec, groupMs);
 }
@@ -50,26 +42,23 @@ double releasedTop(const TimelineModel::InFlight& view) {
 void draw(QChart* chart, const TimelineModel::InFlight& view, QValueAxis* axisX, QValueAxis* axisY,
           bool dark) {
     const style::SeriesColors c = style::seriesColors(dark);
-    auto* axisRight = new QValueAxis(chart);
-    axisRight->setTitleText(tr("requests in flight"));
-    QFont font = axisRight->titleFont();
-    font.setPointSizeF(9);
-    font.setBold(false);
-    axisRight->setTitleFont(font);
+    QValueAxis* axisRight =
+        report_chart::addAxis(chart, Qt::AlignRight, tr("requests in flight"), dark);
     axisRight->setGridLineVisible(false);
-    chart->addAxis(axisRight, Qt::AlignRight);
     setNiceRange(axisRight, std::max(view.axisTop, 1.0) * 1.1);
 
-    QLineSeries* released =
-        line(chart, tr("released"), view.released, style::seriesPen(c.tokens, 2.0, Qt::DotLine));
+    QLineSeries* released = report_chart::addLine(chart, tr("released"), view.released,
+                                                  style::seriesPen(c.tokens, 2.0, Qt::DotLine));
     released->attachAxis(axisX);
     released->attachAxis(axisY);
     const QList<QAbstractSeries*> onRight{
-        line(chart, tr("in flight"), view.inFlight, style::seriesPen(c.limit, 2.5)),
-        line(chart,
-             view.limit.isEmpty() ? tr("in-flight limit")
+        report_chart::addLine(chart, tr("in flight"), view.inFlight,
+                              style::seriesPen(c.limit, 2.5)),
+        report_chart::addLine(chart,
+                              view.limit.isEmpty()
+                                  ? tr("in-flight limit")
                                   : tr("limit %1").arg(qRound64(view.limit.last().y())),
-             view.limit, style::seriesPen(c.limit, 2.0, Qt::DashLine))};
+                              view.limit, style::seriesPen(c.limit, 2.0, Qt::DashLine))};
     for (QAbstractSeries* s : onRight) {
         s->attachAxis(axisX);
         s->attachAxis(axisRight);

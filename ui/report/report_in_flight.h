@@ -17,9 +17,11 @@ struct RunSnapshot;
 // the counts' axis, and a diamond at each step whose grants leaked.
 namespace report_in_flight {
 
-// Limiter `index` of `run` in steps of `groupMs` over [0, xMaxSec]; `shown` false for a rate
-// limiter.
-TimelineModel::InFlight viewOf(const RunSnapshot& run, int index, qint64 groupMs, double xMaxSec);
+// Limiter `index` of `run` (a per_client limit counted for `clients`) in steps of `groupMs`
+// over [0, xMaxSec]; `shown` false for a rate limiter. report.html's steps come from it too
+// (report_figures::inFlightSteps).
+TimelineModel::InFlight viewOf(const RunSnapshot& run, int index, int clients, qint64 groupMs,
+                               double xMaxSec);
 
 // The most released in a step: the counts' axis holds it too.
 double releasedTop(const TimelineModel::InFlight& view);

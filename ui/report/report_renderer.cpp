@@ -20,6 +20,7 @@
 #include <memory>
 
 #include "limiters/limit_geometry.h"
+#include "report/report_chart_parts.h"
 #include "report/report_in_flight.h"
 #include "style/palette_colors.h"
 #include "style/series_style.h"
@@ -27,6 +28,9 @@
 namespace ratelab {
 
 namespace {
+
+using report_chart::addAxis;
+using report_chart::addLine;
 
 QString tr(const char* text) {
     return QCoreApplication::translate("ratelab::ReportRenderer", text);
@@ -151,28 +155,6 @@ QAreaSeries* addArea(QChart* chart, const QString& name, const QList<QPointF>& u
     return area;
 }
 
-QLineSeries* addLine(QChart* chart, const QString& name, const QList<QPointF>& points,
-                     const QPen& pen) {
-    auto* line = new QLineSeries(chart);
-    line->replace(points);
-    line->setName(name);
-    line->setPen(pen);
-    chart->addSeries(line);
-    return line;
-}
-
-QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title, bool dark) {
-    auto* axis = new QValueAxis(chart);
-    axis->setTitleText(title);
-    QFont font = axis->titleFont();
-    font.setPointSizeF(9);
-    font.setBold(false);
-    axis->setTitleFont(font);
-    axis->setGridLineColor(dark ? QColor(0x3c, 0x3c, 0x3c) : colors(false).grid);
-    chart->addAxis(axis, alignment);
-    return axis;
-}
-
 QChart* newChart(bool dark) {
     auto chart = std::make_unique<QChart>();
     chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
@@ -234,7 +216,7 @@ QChart* limiterChart(const RunSnapshot& run, int index, const Timeline& timeline
             : QList<QPointF>();
     // A limit on requests in flight is drawn as such (report_in_flight), not as a rate.
     const TimelineModel::InFlight inFlight =
-        report_in_flight::viewOf(run, index, timeline.groupMs(), xMax);
+        report_in_flight::viewOf(run, index, clients, timeline.groupMs(), xMax);
     const double limit = inFlight.shown ? 0 : limitPerBucket(spec, timeline.groupMs(), clients);
     yMax = std::max({yMax * 1.08, limit * 1.15, report_in_flight::releasedTop(inFlight), 1.0});
 
