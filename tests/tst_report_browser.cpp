@@ -146,26 +146,6 @@ class TestReportBrowser : public QObject {
 
     QString chromium_;
 
-    // Writes `s`'s report.html and runs the page's self-test in Chromium: what it found, or
-    // empty with the problem (no result, console output, a failed check) in *problem.
-    QJsonObject drawn(const RunSummary& s, bool dark, QString* problem) {
-        QTemporaryDir dir;
-        const QString page = dir.filePath(QStringLiteral("report.html"));
-        QFile file(page);
-        if (!dir.isValid() || !file.open(QIODevice::WriteOnly) ||
-            file.write(reportHtml(s, QByteArray())) < 0) {
-            *problem = QStringLiteral("cannot write %1").arg(page);
-            return {};
-        }
-        file.close();
-        QString console;
-        const QJsonObject result = browserSelftest(chromium_, page, dark, &console);
-        *problem = result.isEmpty()     ? QStringLiteral("the page wrote no self-test result")
-                   : !console.isEmpty() ? console
-                                        : selftestProblems(result);
-        return problem->isEmpty() ? result : QJsonObject();
-    }
-
 private slots:
     void initTestCase() {
         QString problem;
@@ -207,7 +187,8 @@ private slots:
         s.limiters = {l};
         s.requests = l.counts.fired;
         QString problem;
-        const QJsonObject result = drawn(s, dark, &problem);
+        const QJsonObject result =
+            selftestOfPage(chromium_, reportHtml(s, QByteArray()), dark, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const QJsonObject t = result[QLatin1String("timelines")][0].toObject();
         QVERIFY(!t.contains(QLatin1String("limit")));
@@ -244,7 +225,8 @@ private slots:
         QFETCH(bool, groups);
         const RunSummary s = summary(buckets, groups);
         QString problem;
-        const QJsonObject result = drawn(s, dark, &problem);
+        const QJsonObject result =
+            selftestOfPage(chromium_, reportHtml(s, QByteArray()), dark, &problem);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         QVERIFY2(!result[QLatin1String("checks")].toArray().isEmpty(), "no check ran");
         QCOMPARE(result[QLatin1String("dark")].toBool(), dark);

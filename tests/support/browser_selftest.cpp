@@ -1,5 +1,6 @@
 #include "support/browser_selftest.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -102,6 +103,24 @@ QString selftestProblems(const QJsonObject& result) {
         }
     }
     return out.join(QLatin1Char('\n'));
+}
+
+QJsonObject selftestOfPage(const QString& chromium, const QByteArray& html, bool dark,
+                           QString* problem) {
+    QTemporaryDir dir;
+    const QString page = dir.filePath(QStringLiteral("page.html"));
+    QFile file(page);
+    if (!dir.isValid() || !file.open(QIODevice::WriteOnly) || file.write(html) != html.size()) {
+        *problem = QStringLiteral("cannot write %1").arg(page);
+        return {};
+    }
+    file.close();
+    QString console;
+    const QJsonObject result = browserSelftest(chromium, page, dark, &console);
+    *problem = result.isEmpty()     ? QStringLiteral("the page wrote no self-test result")
+               : !console.isEmpty() ? console
+                                    : selftestProblems(result);
+    return problem->isEmpty() ? result : QJsonObject();
 }
 
 }  // namespace ratelab::test

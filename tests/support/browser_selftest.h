@@ -20,4 +20,9 @@ QJsonObject browserSelftest(const QString& chromium, const QString& page, bool d
 // The page's checks that failed and its errors, one a line; empty when all is well.
 QString selftestProblems(const QJsonObject& result);
 
+// `html` written to a page of its own and self-tested (browserSelftest): what the page found, or
+// empty with the problem (not written, no result, console output, a failed check) in *problem.
+QJsonObject selftestOfPage(const QString& chromium, const QByteArray& html, bool dark,
+                           QString* problem);
+
 }  // namespace ratelab::test
