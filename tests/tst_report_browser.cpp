@@ -7,11 +7,9 @@
 // summary the page was written from (the traffic groups' lines too), in a light and a dark
 // colour scheme.
 #include <QDir>
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
